@@ -1,0 +1,71 @@
+// The entry: find the command in argv, load only its module, parse, run, and turn any failure
+// into one line on stderr and an exit code (CLI.md "Exit codes").
+import { Context, type IO } from './context.js';
+import { EXIT, UsageError } from './errors.js';
+import { commandWords } from './globals.js';
+import { groupHelp, overview } from './help.js';
+import { ENTRIES, entriesUnder, resolveEntry } from './registry.js';
+import { reportError } from './report.js';
+
+const processIO = (): IO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+
+function wantsJson(argv: string[]): boolean {
+  return argv.includes('--json');
+}
+
+function suggest(word: string): string {
+  const names = [...new Set(ENTRIES.flatMap((e) => [e.path[0]!, ...(e.aliases ?? [])]))];
+  const close = names.filter((n) => n.startsWith(word.slice(0, 2)) || word.startsWith(n.slice(0, 3)));
+  return close.length ? `did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : "see 'superagent --help'";
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: IO = processIO()): Promise<number> {
+  // Writing into a closed pipe (`superagent list | head -1`) ends quietly.
+  const onPipeError = (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  };
+  if (io.stdout === process.stdout) process.stdout.on('error', onPipeError);
+
+  const first = argv[0];
+  if (argv.length === 0 || first === '--help' || first === '-h' || (first === 'help' && argv.length === 1)) {
+    io.stdout.write(overview());
+    return EXIT.ok;
+  }
+  if (first === '--version' || first === '-V') {
+    const { version } = await import('./version.js');
+    io.stdout.write(`superagent ${version()}\n`);
+    return EXIT.ok;
+  }
+  if (first === 'help') argv = [...argv.slice(1), '--help'];
+
+  const json = wantsJson(argv);
+  const debug = argv.includes('--debug');
+  try {
+    const words = commandWords(argv);
+    if (words.length === 0) {
+      io.stdout.write(overview());
+      return EXIT.ok;
+    }
+    const found = resolveEntry(words);
+    if (!found) {
+      const group = entriesUnder(words[0]!);
+      if (group.length > 0) {
+        io.stdout.write(groupHelp(words[0]!, group));
+        return words.length === 1 ? EXIT.ok : EXIT.usage;
+      }
+      throw new UsageError(`unknown command '${words[0]}'`, suggest(words[0]!));
+    }
+    const mod = await found.entry.load();
+    const { parseCommand } = await import('./program.js');
+    const parsed = await parseCommand(mod.spec, argv, env, io.stdout, io.stderr);
+    if (!parsed) return EXIT.ok;
+    const ctx = new Context(parsed.globals, env, io);
+    try {
+      return (await mod.run(parsed.args, parsed.opts, ctx)) ?? EXIT.ok;
+    } catch (err) {
+      return reportError(err, io.stderr, { json: parsed.globals.json, debug: parsed.globals.debug, colour: ctx.printer.err.red.bold });
+    }
+  } catch (err) {
+    return reportError(err, io.stderr, { json, debug });
+  }
+}

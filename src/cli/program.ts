@@ -1,0 +1,100 @@
+// Builds the commander tree for the one command being run (plus the global options) and parses argv.
+import { Command, CommanderError, Option } from 'commander';
+import { GLOBAL_OPTIONS, type GlobalOptions } from './globals.js';
+import { UsageError } from './errors.js';
+import type { CommandSpec, Options } from './spec.js';
+import type { OutStream } from '../ui/printer.js';
+
+export interface Parsed {
+  args: string[];
+  opts: Options;
+  globals: GlobalOptions;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Adds one command (and the group commands above it) to `program`, as described by its spec. */
+export function defineCommand(program: Command, spec: CommandSpec, onRun?: (args: unknown[], cmd: Command) => void): Command {
+  const words = spec.name.split(' ');
+  let parent = program;
+  for (const word of words.slice(0, -1)) {
+    parent = parent.commands.find((c) => c.name() === word) ?? parent.command(word);
+  }
+  const cmd = parent.command(words.at(-1)!).description(spec.description ?? spec.summary).summary(spec.summary);
+  for (const arg of spec.args ?? []) {
+    const label = `${arg.name}${arg.variadic ? '...' : ''}`;
+    cmd.argument(arg.required ? `<${label}>` : `[${label}]`, arg.description);
+  }
+  for (const o of spec.options ?? []) {
+    const option = new Option(o.flags, o.description);
+    if (o.choices) option.choices(o.choices);
+    if (o.repeatable) option.argParser(collect);
+    if (o.hidden) option.hideHelp();
+    cmd.addOption(option);
+  }
+  if (spec.examples.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  if (onRun) cmd.action((...actionArgs: unknown[]) => onRun(actionArgs, cmd));
+  return cmd;
+}
+
+export function addGlobalOptions(program: Command): Command {
+  for (const g of GLOBAL_OPTIONS) program.option(g.flags, g.description);
+  return program;
+}
+
+function toGlobals(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {
+  let timeout: number | undefined;
+  if (raw.timeout !== undefined) {
+    timeout = Number(raw.timeout);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${raw.timeout}'`);
+  }
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
+  return {
+    json: raw.json === true,
+    profile: raw.profile as string | undefined,
+    baseUrl: raw.baseUrl as string | undefined,
+    apiKey: raw.apiKey as string | undefined,
+    quiet: raw.quiet === true,
+    color: raw.color !== false,
+    debug: raw.debug === true,
+    timeout,
+    yes: raw.yes === true,
+    input: raw.input !== false && !ci,
+  };
+}
+
+/**
+ * Parses argv for `spec`. Returns null when help was printed (exit 0); throws UsageError for
+ * anything commander rejects, as one line.
+ */
+export async function parseCommand(spec: CommandSpec, argv: string[], env: NodeJS.ProcessEnv, out: OutStream, err: OutStream): Promise<Parsed | null> {
+  const program = addGlobalOptions(new Command('superagent'));
+  let parsed: { args: string[]; opts: Options } | undefined;
+  program
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (s) => out.write(s),
+      writeErr: (s) => err.write(s),
+      outputError: () => undefined, // reported once, by main
+    });
+  defineCommand(program, spec, (actionArgs, cmd) => {
+    const positional = actionArgs.slice(0, (spec.args ?? []).length) as Array<string | string[] | undefined>;
+    parsed = { args: positional.flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])), opts: cmd.opts() };
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return null;
+      const message = e.message.replace(/^error:\s*/i, '');
+      throw new UsageError(message, `see 'superagent ${spec.name} --help'`);
+    }
+    throw e;
+  }
+  if (!parsed) return null; // a group word alone printed its help
+  return { ...parsed, globals: toGlobals(program.opts(), env) };
+}

@@ -1,0 +1,57 @@
+// Wire constants shared by the client and the embedded service (API-CONTRACT.md).
+// Kept in one place so a difference found in the hosted service is a one-line change.
+
+export const API_PREFIX = '/v1';
+
+export const PROVIDERS = ['openai', 'anthropic', 'xai', 'openrouter', 'venice'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export function isProvider(value: unknown): value is Provider {
+  return typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value);
+}
+
+/** [ours] launch without `model` gets this one. */
+export const DEFAULT_MODEL = 'claude-sonnet-4-20250514';
+export const DEFAULT_PROVIDER: Provider = 'anthropic';
+
+/** [ours] a provider sent without a model gets its house model. */
+export const DEFAULT_MODEL_BY_PROVIDER: Record<Provider, string> = {
+  openai: 'gpt-4o',
+  anthropic: 'claude-sonnet-4-20250514',
+  xai: 'grok-4',
+  openrouter: 'anthropic/claude-sonnet-4',
+  venice: 'llama-3.3-70b',
+};
+
+export const LIMITS = {
+  /** [ours] request bodies above this answer 413 */
+  bodyBytes: 1024 * 1024,
+  nameChars: 100,
+  descriptionChars: 500,
+  /** [ours] soul.md, in UTF-8 bytes */
+  soulBytes: 256 * 1024,
+  /** [ours] one chat or assistant message */
+  messageChars: 32 * 1024,
+  modelChars: 200,
+  classicGoalChars: 2000,
+  classicInstructionsChars: 20000,
+  /** [ours] live agents per account */
+  agentsPerAccount: 10,
+  /** [spec] requests per minute per key */
+  ratePerMinute: 60,
+} as const;
+
+/** [ours] `<digits>:<30+ chars of [A-Za-z0-9_-]>` */
+export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** [ours] the embedded service's key format */
+export const EMBEDDED_KEY_PREFIX = 'sa_sk_';
+
+/** [ours] SSE event names sent by the embedded service (§6). */
+export const SSE_EVENTS = { session: 'session', delta: 'delta', done: 'done', error: 'error' } as const;
+
+/** [ours] classic agents (§8) */
+export const CLASSIC_CRONS = ['*/5 * * * *', '*/15 * * * *', '0 * * * *', '0 */4 * * *', '0 0 * * *'] as const;
+export const CLASSIC_DEFAULT_LIMIT = 50;

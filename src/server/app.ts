@@ -1,0 +1,91 @@
+// The request pipeline: faults → rate limit → route → auth → handler, with every failure
+// turned into the contract's error body (§2) in one place.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { accountId, presentedKey, type KeyRing } from './auth.js';
+import { ApiError, assertBodyAcceptable, errorBody, sendError, sendJson } from './http.js';
+import type { RateLimiter } from './rate-limit.js';
+import { Router } from './router.js';
+import { agentChatRoutes } from './routes/agent-chat.js';
+import { agentConfigRoutes } from './routes/agent-config.js';
+import { assistantRoutes } from './routes/assistant.js';
+import { classicRoutes } from './routes/classic.js';
+import { superagentRoutes } from './routes/superagents.js';
+import type { Service } from './service.js';
+
+export interface AppDeps {
+  service: Service;
+  keys: KeyRing;
+  limiter: RateLimiter;
+  log: (line: string) => void;
+}
+
+const router = new Router().add([
+  ...superagentRoutes,
+  ...agentConfigRoutes,
+  ...agentChatRoutes,
+  ...assistantRoutes,
+  ...classicRoutes,
+]);
+
+export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(deps, req, res).catch((err: unknown) => {
+      req.resume(); // drain an unread body so the client sees the answer, not a reset
+      fail(deps, res, err);
+    });
+  };
+}
+
+async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { service, keys, limiter } = deps;
+  await service.faults.beforeAnswer();
+
+  const keyHash = keys.verify(presentedKey(req));
+  if (limiter.enabled) {
+    const bucket = keyHash ? `key:${keyHash.toString('hex')}` : `addr:${req.socket.remoteAddress ?? ''}`;
+    const decision = limiter.take(bucket);
+    for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+    if (!decision.allowed) {
+      throw new ApiError(429, 'Rate limit exceeded', { retryAfter: decision.retryAfter, resetAt: decision.resetAt });
+    }
+  }
+
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const method = req.method ?? 'GET';
+  const match = router.match(method, path);
+  if (!match) {
+    throw new ApiError(404, `Cannot ${method} ${path}`);
+  }
+  if (!keyHash) {
+    throw new ApiError(401, 'Invalid or revoked API key');
+  }
+  assertBodyAcceptable(req); // for every route, also those that ignore their body
+  await match.handler({
+    req,
+    res,
+    params: match.params,
+    query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+    account: accountId(keyHash),
+    service,
+  });
+}
+
+function fail(deps: AppDeps, res: ServerResponse, err: unknown): void {
+  const apiError = err instanceof ApiError ? err : new ApiError(500, 'Internal server error');
+  if (!(err instanceof ApiError)) deps.log(`error: ${(err as Error)?.stack ?? String(err)}`);
+  if (res.headersSent) {
+    // A stream already began: report in-band, then close (§6).
+    if (!res.writableEnded && !res.destroyed) {
+      res.end(`event: error\ndata: ${JSON.stringify({ statusCode: apiError.statusCode, message: apiError.message })}\n\n`);
+    }
+    return;
+  }
+  if (res.destroyed) return;
+  if (apiError.statusCode === 500 && !(err instanceof ApiError)) {
+    sendJson(res, 500, errorBody(apiError));
+    return;
+  }
+  sendError(res, apiError);
+}

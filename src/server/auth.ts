@@ -1,0 +1,90 @@
+// API keys: held only as SHA-256 hashes, compared in constant time.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import { EMBEDDED_KEY_PREFIX } from '../contract.js';
+
+export function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** The account a key belongs to: a stable, non-reversible id used for ownership. */
+export function accountId(keyHash: Buffer): string {
+  return keyHash.toString('hex').slice(0, 24);
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function generateKey(): string {
+  // 62 symbols: reject bytes >= 248 so every symbol is equally likely
+  let body = '';
+  while (body.length < 32) {
+    for (const byte of randomBytes(48)) {
+      if (byte < 248 && body.length < 32) body += ALPHABET[byte % 62];
+    }
+  }
+  return EMBEDDED_KEY_PREFIX + body;
+}
+
+export class KeyRing {
+  private readonly hashes: Buffer[];
+
+  constructor(keys: string[]) {
+    this.hashes = keys.map(hashKey);
+  }
+
+  /** The hash of the presented key if it is one of ours, else null. Checks every key, so timing says nothing. */
+  verify(presented: string | null): Buffer | null {
+    if (!presented) return null;
+    const candidate = hashKey(presented);
+    let match: Buffer | null = null;
+    for (const known of this.hashes) {
+      if (timingSafeEqual(candidate, known)) match = known;
+    }
+    return match;
+  }
+}
+
+export function presentedKey(req: IncomingMessage): string | null {
+  const auth = req.headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return m ? m[1]! : null;
+  }
+  const header = req.headers['x-api-key'];
+  return typeof header === 'string' && header.trim() ? header.trim() : null;
+}
+
+/**
+ * The data dir's default key: created once (atomically, so concurrent first runs agree)
+ * in a 0600 file, and reused by later runs and by the CLI's in-process service.
+ */
+export function loadOrCreateDefaultKey(dataDir: string): { key: string; created: boolean } {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, 'api-key');
+  const existing = readKeyFile(file);
+  if (existing) return { key: existing, created: false };
+  const key = generateKey();
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, key + '\n', { mode: 0o600 });
+  try {
+    fs.linkSync(tmp, file); // fails if another process got there first
+    return { key, created: true };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return { key: readKeyFile(file)!, created: false };
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+function readKeyFile(file: string): string | null {
+  try {
+    const text = fs.readFileSync(file, 'utf8').trim();
+    return text || null;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}

@@ -1,0 +1,92 @@
+// The programmatic entry: start the embedded service on a loopback port, get its URL and key, stop it.
+// Used by `superagent server`, by the tests, and by the CLI when nothing is configured.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LIMITS, type Provider } from '../contract.js';
+import { createApp } from './app.js';
+import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
+import { Faults, type FaultOptions } from './faults.js';
+import { RateLimiter } from './rate-limit.js';
+import { Store } from './store.js';
+
+export interface ServerOptions {
+  dataDir: string;
+  /** 0 (the default) picks a free port */
+  port?: number;
+  host?: string;
+  /** accepted keys; none: the data dir's default key, created on first use */
+  keys?: string[];
+  /** requests per minute per key; 0 turns the limit off */
+  rateLimit?: number;
+  /** delay before each streamed piece */
+  tokenDelayMs?: number;
+  pingIntervalMs?: number;
+  assistantTimeLimitMs?: number;
+  connectedProviders?: Provider[];
+  faults?: FaultOptions;
+  /** where request errors are logged; default stderr */
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  /** the first accepted key */
+  key: string;
+  /** true when this start created the data dir's default key */
+  keyCreated: boolean;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TOKEN_DELAY_MS = 20;
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const store = new Store(options.dataDir).open();
+  let keys = options.keys ?? [];
+  let keyCreated = false;
+  if (keys.length === 0) {
+    const result = loadOrCreateDefaultKey(options.dataDir);
+    keys = [result.key];
+    keyCreated = result.created;
+  }
+  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const handler = createApp({
+    service: {
+      store,
+      faults: new Faults(options.faults),
+      tokenDelayMs: options.tokenDelayMs ?? DEFAULT_TOKEN_DELAY_MS,
+      pingIntervalMs: options.pingIntervalMs ?? 15_000,
+      assistantTimeLimitMs: options.assistantTimeLimitMs ?? 600_000,
+      connectedProviders: new Set(options.connectedProviders ?? []),
+    },
+    keys: new KeyRing(keys),
+    limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute),
+    log,
+  });
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, handler);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host,
+    port,
+    key: keys[0]!,
+    keyCreated,
+    dataDir: options.dataDir,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,64 @@
+// A route table: `/v1/superagents/:id/pause` patterns compiled once, matched by method and path.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Service } from './service.js';
+
+export interface RouteContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** the caller's account (derived from the key hash) */
+  account: string;
+  service: Service;
+}
+
+export type Handler = (ctx: RouteContext) => Promise<void>;
+
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  handler: Handler;
+}
+
+interface CompiledRoute extends Route {
+  regex: RegExp;
+  names: string[];
+}
+
+export class Router {
+  private readonly routes: CompiledRoute[] = [];
+
+  add(routes: Route[]): this {
+    for (const route of routes) {
+      const names: string[] = [];
+      const source = route.path.replace(/:(\w+)/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      this.routes.push({ ...route, regex: new RegExp(`^${source}/?$`), names });
+    }
+    return this;
+  }
+
+  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | null {
+    for (const route of this.routes) {
+      if (route.method !== method) continue;
+      const m = route.regex.exec(path);
+      if (!m) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        params[name] = safeDecode(m[i + 1]!);
+      });
+      return { handler: route.handler, params };
+    }
+    return null;
+  }
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,80 @@
+// /v1/superagents/{id}: profile, soul, model and skills (contract §7).
+import { LIMITS } from '../../contract.js';
+import { badRequest, readJsonBody, sendJson } from '../http.js';
+import type { Route, RouteContext } from '../router.js';
+import { SKILLS, SKILL_NAMES } from '../runtime/skills.js';
+import type { StoredAgent } from '../store.js';
+import { optionalProvider, optionalString, requiredString } from '../validate.js';
+import { changeAgent, ownedAgent } from './superagents.js';
+
+async function profile(ctx: RouteContext): Promise<void> {
+  const body = await readJsonBody(ctx.req);
+  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1 });
+  const description = optionalString(body, 'description', LIMITS.descriptionChars);
+  if (name === undefined && description === undefined) throw badRequest('name or description is required');
+  await changeAgent(ctx, (agent) => {
+    if (name !== undefined) agent.name = name.trim();
+    if (description !== undefined) agent.description = description;
+    return { status: 'updated' };
+  });
+}
+
+async function soul(ctx: RouteContext): Promise<void> {
+  const body = await readJsonBody(ctx.req);
+  const soulMd = requiredString(body, 'soul_md', LIMITS.soulBytes, { bytes: true });
+  await changeAgent(ctx, (agent) => {
+    agent.soul_md = soulMd;
+    return { status: 'updated' };
+  });
+}
+
+async function model(ctx: RouteContext): Promise<void> {
+  const body = await readJsonBody(ctx.req);
+  const modelId = requiredString(body, 'model', LIMITS.modelChars).trim();
+  const provider = optionalProvider(body);
+  await changeAgent(ctx, (agent) => {
+    agent.model = modelId;
+    if (provider) agent.model_provider = provider;
+    return { status: 'updated' };
+  });
+}
+
+function skillList(agent: StoredAgent) {
+  return SKILLS.map((s) => ({ name: s.name, description: s.description, enabled: agent.skills[s.name] ?? s.defaultEnabled }));
+}
+
+async function getSkills(ctx: RouteContext): Promise<void> {
+  const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
+  sendJson(ctx.res, 200, { agent_id: agent.agent_id, skills: skillList(agent) });
+}
+
+function parseSkillChanges(body: Record<string, unknown>): Array<{ name: string; enabled: boolean }> {
+  const skills = body.skills;
+  if (skills === undefined) throw badRequest('skills is required');
+  if (!Array.isArray(skills) || skills.length === 0) throw badRequest('skills must be a non-empty array of { name, enabled }');
+  return skills.map((item: unknown, i) => {
+    if (item === null || typeof item !== 'object') throw badRequest(`skills[${i}] must be an object with name and enabled`);
+    const { name, enabled } = item as Record<string, unknown>;
+    if (typeof name !== 'string') throw badRequest(`skills[${i}].name must be a string`);
+    if (!SKILL_NAMES.includes(name)) throw badRequest(`Unknown skill '${name}'; available: ${SKILL_NAMES.join(', ')}`);
+    if (typeof enabled !== 'boolean') throw badRequest(`skills[${i}].enabled must be a boolean`);
+    return { name, enabled };
+  });
+}
+
+async function putSkills(ctx: RouteContext): Promise<void> {
+  const changes = parseSkillChanges(await readJsonBody(ctx.req));
+  await changeAgent(ctx, (agent) => {
+    for (const { name, enabled } of changes) agent.skills[name] = enabled;
+    return { skills: skillList(agent) };
+  });
+}
+
+const base = '/v1/superagents/:id';
+export const agentConfigRoutes: Route[] = [
+  { method: 'PUT', path: `${base}/profile`, handler: profile },
+  { method: 'PUT', path: `${base}/soul`, handler: soul },
+  { method: 'PUT', path: `${base}/model`, handler: model },
+  { method: 'GET', path: `${base}/skills`, handler: getSkills },
+  { method: 'PUT', path: `${base}/skills`, handler: putSkills },
+];

@@ -1,0 +1,39 @@
+// POST /v1/chat: the market-intelligence assistant (contract §5).
+import { LIMITS } from '../../contract.js';
+import { deliverReply } from '../deliver.js';
+import { badRequest, readJsonBody } from '../http.js';
+import type { Route, RouteContext } from '../router.js';
+import { composeAssistantReply } from '../runtime/assistant.js';
+import { openSession, readSessionId, recordTurn } from '../sessions.js';
+import { optionalBoolean, optionalProvider, optionalString, requiredString } from '../validate.js';
+
+async function ask(ctx: RouteContext): Promise<void> {
+  const body = await readJsonBody(ctx.req);
+  const message = requiredString(body, 'message', LIMITS.messageChars);
+  const stream = optionalBoolean(body, 'stream') ?? false;
+  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1 });
+  const provider = optionalProvider(body);
+  if (model !== undefined && provider === undefined) throw badRequest('model_provider is required when model is sent');
+  if (provider !== undefined && model === undefined) throw badRequest('model is required when model_provider is sent');
+  if (provider !== undefined && !ctx.service.connectedProviders.has(provider)) {
+    throw badRequest(`No API key connected for provider '${provider}'`);
+  }
+  const sessionId = readSessionId(body);
+
+  const turn = await ctx.service.store.update((state) => {
+    const now = new Date().toISOString();
+    const { session } = openSession(state, sessionId, ctx.account, null, now);
+    const reply = composeAssistantReply(session.history, message);
+    recordTurn(session, message, reply.content);
+    return { sessionId: session.session_id, content: reply.content, timestamp: now };
+  });
+  await deliverReply(ctx, {
+    sessionId: turn.sessionId,
+    content: turn.content,
+    stream,
+    extra: { timestamp: turn.timestamp },
+    timeLimitMs: ctx.service.assistantTimeLimitMs,
+  });
+}
+
+export const assistantRoutes: Route[] = [{ method: 'POST', path: '/v1/chat', handler: ask }];

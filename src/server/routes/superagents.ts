@@ -1,0 +1,203 @@
+// /v1/superagents: launch, list, read and lifecycle (contract §7).
+import { randomUUID } from 'node:crypto';
+import {
+  BOT_TOKEN_PATTERN,
+  DEFAULT_MODEL,
+  DEFAULT_MODEL_BY_PROVIDER,
+  DEFAULT_PROVIDER,
+  LIMITS,
+  UUID_PATTERN,
+} from '../../contract.js';
+import { ApiError, badRequest, conflict, notFound, readJsonBody, sendJson } from '../http.js';
+import type { Route, RouteContext } from '../router.js';
+import { defaultSkillState } from '../runtime/skills.js';
+import type { State, StoredAgent } from '../store.js';
+import { optionalProvider, optionalString, requiredString } from '../validate.js';
+import { createWallet } from '../wallets.js';
+
+export function publicAgent(a: StoredAgent) {
+  return {
+    agent_id: a.agent_id,
+    name: a.name,
+    description: a.description,
+    status: a.status,
+    model: a.model,
+    model_provider: a.model_provider,
+    created_at: a.created_at,
+    bot_username: a.bot_username,
+    wallet_address: a.evm_address,
+  };
+}
+
+/** The caller's live agent with that id: malformed, unknown or destroyed is 404, someone else's is 403. */
+export function ownedAgent(state: Readonly<State>, id: string, account: string): StoredAgent {
+  if (!UUID_PATTERN.test(id)) throw notFound();
+  const agent = state.superagents[id.toLowerCase()];
+  if (!agent || agent.status === 'destroyed') throw notFound();
+  if (agent.owner !== account) throw new ApiError(403, 'This agent belongs to another API key');
+  return agent;
+}
+
+/** Reads the agent, applies `change` to it under the store lock, answers `{ agent_id, ...answer }`. */
+export async function changeAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string) => Record<string, unknown>): Promise<void> {
+  const id = ctx.params.id!;
+  ownedAgent(ctx.service.store.read(), id, ctx.account); // fail fast before taking the lock
+  const answer = await ctx.service.store.update((state) => {
+    const agent = ownedAgent(state, id, ctx.account);
+    const now = new Date().toISOString();
+    const result = change(agent, now);
+    agent.updated_at = now;
+    return { agent_id: agent.agent_id, ...result };
+  });
+  sendJson(ctx.res, 200, answer);
+}
+
+export function defaultSoul(name: string): string {
+  return [
+    `# ${name}`,
+    '',
+    `You are ${name}, an autonomous crypto-trading SuperAgent.`,
+    '',
+    '## Rules',
+    '- Protect capital first: never risk more than 2% of the portfolio on one trade.',
+    '- Explain the reasoning behind every trade before making it.',
+    '- Never use more than 3x leverage.',
+    '',
+  ].join('\n');
+}
+
+function botUsername(name: string): string {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24);
+  return `${slug || 'superagent'}_bot`;
+}
+
+function dateOnly(iso: string): string {
+  return iso.slice(0, 10);
+}
+
+async function launch(ctx: RouteContext): Promise<void> {
+  const body = await readJsonBody(ctx.req);
+  const name = requiredString(body, 'name', LIMITS.nameChars).trim();
+  const description = optionalString(body, 'description', LIMITS.descriptionChars) ?? '';
+  let model = optionalString(body, 'model', LIMITS.modelChars, { min: 1 });
+  let provider = optionalProvider(body);
+  if (model !== undefined && provider === undefined) throw badRequest('model_provider is required when model is sent');
+  if (provider !== undefined && model === undefined) model = DEFAULT_MODEL_BY_PROVIDER[provider];
+  model ??= DEFAULT_MODEL;
+  provider ??= DEFAULT_PROVIDER;
+  const soul = optionalString(body, 'soul_md', LIMITS.soulBytes, { bytes: true });
+  const token = optionalString(body, 'telegram_bot_token', 200);
+  if (token !== undefined && token !== '' && !BOT_TOKEN_PATTERN.test(token)) {
+    throw badRequest('telegram_bot_token is not a valid bot token (expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or ->)');
+  }
+  const wallet = createWallet(); // outside the lock: key generation is the slow part
+  const record = await ctx.service.store.update((state) => {
+    const live = Object.values(state.superagents).filter((a) => a.owner === ctx.account && a.status !== 'destroyed');
+    if (live.length >= LIMITS.agentsPerAccount) throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
+    const now = new Date().toISOString();
+    const agent: StoredAgent = {
+      agent_id: randomUUID(),
+      owner: ctx.account,
+      name,
+      description,
+      status: 'running',
+      model,
+      model_provider: provider,
+      created_at: now,
+      updated_at: now,
+      bot_username: token ? botUsername(name) : null,
+      telegram_bot_token: token || null,
+      evm_address: wallet.evm_address,
+      solana_address: wallet.solana_address,
+      soul_md: soul && soul.trim() ? soul : defaultSoul(name),
+      memory_md: `# Memory of ${name}\n\n- ${dateOnly(now)}: launched on ${model} (${provider}).\n`,
+      skills: defaultSkillState(),
+      container_started_at: now,
+      restarts: 0,
+    };
+    state.superagents[agent.agent_id] = agent;
+    return agent;
+  });
+  sendJson(ctx.res, 201, {
+    agent_id: record.agent_id,
+    name: record.name,
+    bot_username: record.bot_username,
+    wallet_address: record.evm_address,
+    status: record.status,
+  });
+}
+
+async function list(ctx: RouteContext): Promise<void> {
+  const agents = Object.values(ctx.service.store.read().superagents)
+    .filter((a) => a.owner === ctx.account && a.status !== 'destroyed')
+    .sort((a, b) => b.created_at.localeCompare(a.created_at))
+    .map(publicAgent);
+  sendJson(ctx.res, 200, agents);
+}
+
+async function get(ctx: RouteContext): Promise<void> {
+  sendJson(ctx.res, 200, publicAgent(ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account)));
+}
+
+async function destroy(ctx: RouteContext): Promise<void> {
+  await changeAgent(ctx, (agent) => {
+    agent.status = 'destroyed';
+    agent.telegram_bot_token = null;
+    return { status: 'destroyed' };
+  });
+}
+
+async function pause(ctx: RouteContext): Promise<void> {
+  await changeAgent(ctx, (agent) => {
+    if (agent.status !== 'running') throw conflict('Agent is not running');
+    agent.status = 'paused';
+    return { status: 'paused' };
+  });
+}
+
+async function resume(ctx: RouteContext): Promise<void> {
+  await changeAgent(ctx, (agent) => {
+    if (agent.status !== 'paused') throw conflict('Agent is not paused');
+    agent.status = 'running';
+    return { status: 'running' };
+  });
+}
+
+async function restart(ctx: RouteContext): Promise<void> {
+  await changeAgent(ctx, (agent, now) => {
+    agent.status = 'running';
+    agent.restarts += 1;
+    agent.container_started_at = now; // a fresh container; soul, memory and sessions are kept
+    return { status: 'running' };
+  });
+}
+
+async function health(ctx: RouteContext): Promise<void> {
+  const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
+  sendJson(ctx.res, 200, { agent_id: agent.agent_id, healthy: !ctx.service.faults.unhealthy });
+}
+
+async function wallet(ctx: RouteContext): Promise<void> {
+  const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
+  sendJson(ctx.res, 200, { agent_id: agent.agent_id, evm_address: agent.evm_address, solana_address: agent.solana_address });
+}
+
+async function files(ctx: RouteContext): Promise<void> {
+  const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
+  sendJson(ctx.res, 200, { agent_id: agent.agent_id, soul_md: agent.soul_md, memory_md: agent.memory_md });
+}
+
+const base = '/v1/superagents';
+export const superagentRoutes: Route[] = [
+  { method: 'POST', path: base, handler: launch },
+  { method: 'GET', path: base, handler: list },
+  { method: 'GET', path: `${base}/:id`, handler: get },
+  { method: 'DELETE', path: `${base}/:id`, handler: destroy },
+  { method: 'POST', path: `${base}/:id/pause`, handler: pause },
+  { method: 'POST', path: `${base}/:id/resume`, handler: resume },
+  { method: 'POST', path: `${base}/:id/restart`, handler: restart },
+  { method: 'GET', path: `${base}/:id/health`, handler: health },
+  { method: 'GET', path: `${base}/:id/wallet`, handler: wallet },
+  { method: 'GET', path: `${base}/:id/files`, handler: files },
+];
+

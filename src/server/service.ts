@@ -1,0 +1,13 @@
+// What every route handler can reach: the store, the clock-free runtime options and the faults.
+import type { Provider } from '../contract.js';
+import type { Faults } from './faults.js';
+import type { Store } from './store.js';
+
+export interface Service {
+  store: Store;
+  faults: Faults;
+  tokenDelayMs: number;
+  pingIntervalMs: number;
+  assistantTimeLimitMs: number;
+  connectedProviders: ReadonlySet<Provider>;
+}

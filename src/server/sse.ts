@@ -1,0 +1,126 @@
+// Server-Sent Events as the embedded service sends them (contract §6):
+// `session`, then `delta` pieces, then `done` (or `error`), with `: ping` while idle.
+import type { ServerResponse } from 'node:http';
+import { SSE_EVENTS } from '../contract.js';
+
+export interface StreamOptions {
+  tokenDelayMs: number;
+  pingIntervalMs: number;
+  /** destroy the connection after this many pieces (fault injection) */
+  cutAfter?: number;
+  /** abort with this error once the stream has run this long (assistant time limit) */
+  timeLimitMs?: number;
+  timeLimitError?: { statusCode: number; message: string };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class SseWriter {
+  private pingTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly res: ServerResponse, private readonly pingIntervalMs: number) {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.on('close', () => {
+      this.closed = true;
+      this.stopPing();
+    });
+    this.schedulePing();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Returns false when the socket's buffer is full: wait for `drained()` before sending more. */
+  send(event: string, data: unknown): boolean {
+    if (this.closed) return true;
+    const ok = this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.schedulePing();
+    return ok;
+  }
+
+  drained(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  end(): void {
+    this.stopPing();
+    if (!this.closed) this.res.end();
+  }
+
+  /** Drops the connection without a terminating event, as a crashed upstream would. */
+  cut(): void {
+    this.stopPing();
+    this.res.destroy();
+  }
+
+  private schedulePing(): void {
+    this.stopPing();
+    if (this.closed || this.pingIntervalMs <= 0) return;
+    this.pingTimer = setTimeout(() => {
+      if (this.closed) return;
+      this.res.write(': ping\n\n');
+      this.schedulePing();
+    }, this.pingIntervalMs);
+    this.pingTimer.unref();
+  }
+
+  private stopPing(): void {
+    if (this.pingTimer) clearTimeout(this.pingTimer);
+    this.pingTimer = undefined;
+  }
+}
+
+/**
+ * Streams a finished reply piece by piece. `done` carries the whole text plus `doneExtra`.
+ * Returns false when the client went away, the stream was cut, or the time limit struck.
+ */
+export async function streamReply(
+  res: ServerResponse,
+  sessionId: string,
+  pieces: string[],
+  doneExtra: Record<string, unknown>,
+  options: StreamOptions,
+): Promise<boolean> {
+  const sse = new SseWriter(res, options.pingIntervalMs);
+  const started = Date.now();
+  const { cutAfter } = options;
+  sse.send(SSE_EVENTS.session, { session_id: sessionId });
+  if (cutAfter === 0) {
+    sse.cut();
+    return false;
+  }
+  let sent = 0;
+  for (const piece of pieces) {
+    if (options.tokenDelayMs > 0) await sleep(options.tokenDelayMs);
+    if (sse.isClosed) return false;
+    if (options.timeLimitMs !== undefined && Date.now() - started > options.timeLimitMs) {
+      sse.send(SSE_EVENTS.error, options.timeLimitError ?? { statusCode: 504, message: 'Query timeout' });
+      sse.end();
+      return false;
+    }
+    if (!sse.send(SSE_EVENTS.delta, { content: piece })) await sse.drained();
+    if (cutAfter !== undefined && ++sent >= cutAfter) {
+      sse.cut();
+      return false;
+    }
+  }
+  sse.send(SSE_EVENTS.done, { session_id: sessionId, content: pieces.join(''), ...doneExtra });
+  sse.end();
+  return true;
+}

@@ -1,0 +1,38 @@
+// Field checks for request bodies. Each returns the clean value or throws a 400 whose
+// message names the field and the rule, NestJS-style ("name is required").
+import { badRequest } from './http.js';
+import { PROVIDERS, isProvider, type Provider } from '../contract.js';
+
+type Body = Record<string, unknown>;
+
+export function optionalString(body: Body, field: string, max: number, opts: { min?: number; bytes?: boolean } = {}): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  const min = opts.min ?? 0;
+  if (min > 0 && value.trim().length < min) throw badRequest(`${field} must not be empty`);
+  const size = opts.bytes ? Buffer.byteLength(value, 'utf8') : [...value].length;
+  if (size > max) throw badRequest(`${field} must be at most ${max} ${opts.bytes ? 'bytes' : 'characters'}`);
+  return value;
+}
+
+export function requiredString(body: Body, field: string, max: number, opts: { bytes?: boolean } = {}): string {
+  const value = optionalString(body, field, max, { min: 1, ...opts });
+  if (value === undefined) throw badRequest(`${field} is required`);
+  return value;
+}
+
+export function optionalBoolean(body: Body, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw badRequest(`${field} must be a boolean`);
+  return value;
+}
+
+export function optionalProvider(body: Body, field = 'model_provider'): Provider | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!isProvider(value)) throw badRequest(`${field} must be one of: ${PROVIDERS.join(', ')}`);
+  return value;
+}
+

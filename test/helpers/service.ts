@@ -1,0 +1,74 @@
+// Test helpers: a real embedded service on a loopback port with a fresh data dir, and a tiny HTTP caller.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+
+export function tempDir(prefix = 'superagent-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestService extends RunningServer {
+  /** calls the service with this service's first key unless `key` is given (null: no key) */
+  call(method: string, urlPath: string, opts?: CallOptions): Promise<CallResult>;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** sent verbatim instead of JSON.stringify(body) */
+  rawBody?: string | Buffer;
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** the parsed JSON body, or undefined when it is not JSON */
+  json: any;
+}
+
+export async function startTestService(options: Partial<ServerOptions> = {}): Promise<TestService> {
+  const server = await startServer({ dataDir: tempDir(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options });
+  const call = (method: string, urlPath: string, opts: CallOptions = {}) => callService(server.url, method, urlPath, { key: server.key, ...opts });
+  return Object.assign(server, { call });
+}
+
+export async function callService(baseUrl: string, method: string, urlPath: string, opts: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | Buffer | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + urlPath, { method, headers, body });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Parses an SSE body the way a client would: events with their name and parsed JSON data. */
+export function parseSse(text: string): Array<{ event: string; data: any }> {
+  const events: Array<{ event: string; data: any }> = [];
+  for (const block of text.replace(/\r\n/g, '\n').split('\n\n')) {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':') || line === '') continue;
+      const [field, ...rest] = line.split(':');
+      const value = rest.join(':').replace(/^ /, '');
+      if (field === 'event') event = value;
+      if (field === 'data') data.push(value);
+    }
+    if (data.length) events.push({ event, data: JSON.parse(data.join('\n')) });
+  }
+  return events;
+}

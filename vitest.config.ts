@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // the machines have two cores; e2e files spawn processes of their own
+    maxWorkers: 2,
+    minWorkers: 1,
+  },
+});
