@@ -1,7 +1,12 @@
 // What a command may use: parsed globals, environment, streams and the printer. Commands never touch
 // `process` directly, so tests can build a Context with buffers.
 import type { GlobalOptions } from './globals.js';
+import type { OpenedApi } from './connect.js';
 import { Printer, type OutStream } from '../ui/printer.js';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** chat and assistant replies take minutes on the hosted service (contract §5) */
+export const LONG_TIMEOUT_MS = 600_000;
 
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
@@ -22,6 +27,30 @@ export class Context {
     readonly io: IO,
   ) {
     this.printer = new Printer(io.stdout, io.stderr, { json: globals.json, quiet: globals.quiet, color: globals.color, env });
+  }
+
+  private opened: Promise<OpenedApi> | undefined;
+
+  /** The request time-out: --timeout, else 30 s, or 600 s for the long calls of chat and the assistant. */
+  timeoutMs(kind: 'default' | 'long' = 'default'): number {
+    if (this.globals.timeout !== undefined) return this.globals.timeout * 1000;
+    return kind === 'long' ? LONG_TIMEOUT_MS : DEFAULT_TIMEOUT_MS;
+  }
+
+  /** The API client, connecting (or starting the embedded service) on first use. */
+  async api(): Promise<OpenedApi> {
+    this.opened ??= import('./connect.js').then(({ openApi }) =>
+      openApi({ globals: this.globals, env: this.env, printer: this.printer, timeoutMs: this.timeoutMs() }),
+    );
+    return this.opened;
+  }
+
+  /** Closes connections and an in-process service, so the process can exit. */
+  async dispose(): Promise<void> {
+    if (!this.opened) return;
+    const opened = await this.opened.catch(() => undefined);
+    await opened?.client.close();
+    await opened?.embedded?.close();
   }
 
   /** A person is there to answer: stdin and stderr are terminals and prompting is allowed. */

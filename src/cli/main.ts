@@ -64,6 +64,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return (await mod.run(parsed.args, parsed.opts, ctx)) ?? EXIT.ok;
     } catch (err) {
       return reportError(err, io.stderr, { json: parsed.globals.json, debug: parsed.globals.debug, colour: ctx.printer.err.red.bold });
+    } finally {
+      await ctx.dispose();
     }
   } catch (err) {
     return reportError(err, io.stderr, { json, debug });

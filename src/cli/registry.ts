@@ -21,12 +21,33 @@ export const GROUP_TITLES: Record<Group, string> = {
 };
 
 export const ENTRIES: Entry[] = [
-  {
-    path: ['server'],
-    summary: 'Run the embedded SuperAgents service in the foreground',
-    group: 'service',
-    load: () => import('./commands/server.js'),
-  },
+  { path: ['launch'], summary: 'Launch a new SuperAgent', group: 'agents', load: () => import('./commands/launch.js') },
+  { path: ['list'], aliases: ['ls'], summary: 'List your agents', group: 'agents', load: () => import('./commands/list.js') },
+  { path: ['get'], summary: "Show one agent's details", group: 'agents', load: () => import('./commands/get.js') },
+  { path: ['pause'], summary: 'Pause agents (pause --all is the kill switch)', group: 'agents', load: () => import('./commands/pause.js') },
+  { path: ['resume'], summary: 'Resume paused agents', group: 'agents', load: () => import('./commands/resume.js') },
+  { path: ['restart'], summary: 'Restart agents in a fresh container', group: 'agents', load: () => import('./commands/restart.js') },
+  { path: ['destroy'], summary: 'Destroy an agent for good', group: 'agents', load: () => import('./commands/destroy.js') },
+  { path: ['update'], summary: "Change an agent's name or description", group: 'agents', load: () => import('./commands/update.js') },
+  { path: ['model'], summary: "Show or change an agent's model", group: 'agents', load: () => import('./commands/model.js') },
+  { path: ['memory'], summary: "Show an agent's memory.md", group: 'agents', load: () => import('./commands/memory.js') },
+  { path: ['skills'], summary: "List an agent's skills", group: 'agents', load: () => import('./commands/skills/list.js') },
+  { path: ['skills', 'enable'], summary: 'Enable skills on an agent', group: 'agents', load: () => import('./commands/skills/enable.js') },
+  { path: ['skills', 'disable'], summary: 'Disable skills on an agent', group: 'agents', load: () => import('./commands/skills/disable.js') },
+  { path: ['wallet'], summary: "Show an agent's EVM and Solana addresses", group: 'agents', load: () => import('./commands/wallet.js') },
+  { path: ['health'], summary: "Check an agent's health (exit 8 when unhealthy)", group: 'agents', load: () => import('./commands/health.js') },
+  { path: ['classic', 'list'], summary: 'List classic agents', group: 'agents', load: () => import('./commands/classic/list.js') },
+  { path: ['classic', 'get'], summary: 'Show a classic agent', group: 'agents', load: () => import('./commands/classic/get.js') },
+  { path: ['classic', 'update'], summary: 'Update a classic agent', group: 'agents', load: () => import('./commands/classic/update.js') },
+  { path: ['login'], summary: 'Store an API key for a service, checked first', group: 'configuration', load: () => import('./commands/login.js') },
+  { path: ['logout'], summary: "Forget the active profile's key", group: 'configuration', load: () => import('./commands/logout.js') },
+  { path: ['whoami'], summary: 'Show the profile, base URL, masked key and whether it works', group: 'configuration', load: () => import('./commands/whoami.js') },
+  { path: ['config', 'list'], summary: 'Show every profile and setting', group: 'configuration', load: () => import('./commands/config/list.js') },
+  { path: ['config', 'get'], summary: 'Print one setting', group: 'configuration', load: () => import('./commands/config/get.js') },
+  { path: ['config', 'set'], summary: 'Change one setting', group: 'configuration', load: () => import('./commands/config/set.js') },
+  { path: ['config', 'unset'], summary: 'Remove one setting', group: 'configuration', load: () => import('./commands/config/unset.js') },
+  { path: ['config', 'path'], summary: 'Print where the config file lives', group: 'configuration', load: () => import('./commands/config/path.js') },
+  { path: ['server'], summary: 'Run the embedded SuperAgents service in the foreground', group: 'service', load: () => import('./commands/server.js') },
 ];
 
 /**

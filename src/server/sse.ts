@@ -18,6 +18,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class SseWriter {
   private pingTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** settles once everything written so far has been handed to the socket (or the connection closed) */
+  private flushed: Promise<void> = Promise.resolve();
+  private readonly gone: Promise<void>;
 
   constructor(private readonly res: ServerResponse, private readonly pingIntervalMs: number) {
     res.writeHead(200, {
@@ -26,9 +29,12 @@ export class SseWriter {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    let gone!: () => void;
+    this.gone = new Promise<void>((resolve) => (gone = resolve));
     res.on('close', () => {
       this.closed = true;
       this.stopPing();
+      gone();
     });
     this.schedulePing();
   }
@@ -40,7 +46,7 @@ export class SseWriter {
   /** Returns false when the socket's buffer is full: wait for `drained()` before sending more. */
   send(event: string, data: unknown): boolean {
     if (this.closed) return true;
-    const ok = this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const ok = this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     this.schedulePing();
     return ok;
   }
@@ -66,7 +72,22 @@ export class SseWriter {
   /** Drops the connection without a terminating event, as a crashed upstream would. */
   cut(): void {
     this.stopPing();
-    this.res.destroy();
+    if (this.closed) return;
+    this.closed = true; // nothing more goes out
+    // A response corks its socket until the next tick: destroying it at once would drop the
+    // pieces written in this tick (all of them, status line included, without a token delay).
+    // So the connection is dropped only once what was sent has left.
+    const res = this.res;
+    void this.flushed.then(() => res.destroy());
+  }
+
+  private write(text: string): boolean {
+    let ok = true;
+    const written = new Promise<void>((resolve) => {
+      ok = this.res.write(text, () => resolve());
+    });
+    this.flushed = Promise.race([written, this.gone]);
+    return ok;
   }
 
   private schedulePing(): void {
@@ -74,7 +95,7 @@ export class SseWriter {
     if (this.closed || this.pingIntervalMs <= 0) return;
     this.pingTimer = setTimeout(() => {
       if (this.closed) return;
-      this.res.write(': ping\n\n');
+      this.write(': ping\n\n');
       this.schedulePing();
     }, this.pingIntervalMs);
     this.pingTimer.unref();

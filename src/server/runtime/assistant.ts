@@ -157,7 +157,7 @@ export function fieldKind(field: string): FieldKind {
   let unit: FieldKind | null = null;
   for (let i = words.length - 1; i >= 0; i--) {
     const w = words[i] as string;
-    const kind = KIND_BY_WORD[w];
+    const kind = Object.hasOwn(KIND_BY_WORD, w) ? KIND_BY_WORD[w] : undefined; // not "constructor" from the prototype
     if (!kind) continue;
     if (UNIT_WORDS.has(w)) {
       unit ??= kind;
@@ -362,7 +362,7 @@ function briefReply(history: Turn[], question: string, seed: string, specialists
   if (history.length > 0) {
     head.push(
       previous
-        ? `Building on your earlier question ("${clipWords(previous.content, 8, 80).replace(/[.;:!?]+$/, '')}"):`
+        ? `Building on your earlier question ("${clipWords(previous.content, 8, 80).replace(/[.;:!]+$/, '')}"):`
         : 'Continuing from the last answer:',
     );
   }

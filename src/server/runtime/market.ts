@@ -184,7 +184,8 @@ export function findSymbols(text: string): string[] {
       add(upper);
       continue;
     }
-    const byName = NAMES[word.toLowerCase()];
+    const lower = word.toLowerCase();
+    const byName = Object.hasOwn(NAMES, lower) ? NAMES[lower] : undefined; // never "constructor" & co.
     if (byName) add(byName);
   }
   return found;

@@ -86,7 +86,7 @@ function plainInline(text: string): string {
   return text
     .replace(/!?\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g, '$1')
     .replace(/<[^<>\n]{0,200}>/g, '')
-    .replace(/[*_`~]+/g, '')
+    .replace(/\*+|`+|~~|__/g, '')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -438,7 +438,7 @@ export function extractRemember(message: string): string | null {
     rest = rest.replace(/^[\s:,\-–—]+/, '');
     rest = rest.replace(/^(?:that|this|the following)\b[\s:,\-–—]*/i, '');
     rest = singleLine(rest);
-    if (!/[\p{L}\p{N}]/u.test(rest)) continue;
+    if (!/[^\s\p{P}]/u.test(rest)) continue;
     rest = clipChars(rest, REMEMBER_MAX_CHARS);
     return rest;
   }

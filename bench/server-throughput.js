@@ -1,0 +1,351 @@
+#!/usr/bin/env node
+// Throughput of the embedded service against a bare node:http server, then 100 concurrent SSE chats.
+//
+//   npm run build && node bench/server-throughput.js
+//
+// 1. GET /v1/superagents/{id} on the embedded service (startServer from dist/, rate limit off, one agent)
+//    vs. a bare node:http server answering the very same JSON body with the same headers.
+//    Both run in child processes (one at a time) so autocannon never shares their event loop;
+//    identical autocannon settings; the body of every answer is checked (mismatches count as errors).
+// 2. 100 concurrent streamed chats (POST /v1/superagents/{id}/chat, stream: true, token delay 5 ms)
+//    over 10 agents and 2 keys: each must end with `done` whose content equals the concatenated deltas.
+//
+// Exits 1 when service/bare < MIN_RATIO, any non-2xx / error / timeout / mismatch occurred, or a stream failed.
+// Loopback only; every loop is bounded; children stop on SIGTERM, when this process goes away, or after
+// CHILD_MAX_LIFETIME_MS at the latest.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const SELF = fileURLToPath(import.meta.url);
+const DIST_SERVER = path.join(ROOT, 'dist', 'server', 'index.js');
+
+const HOST = '127.0.0.1';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
+const MIN_RATIO = 0.5;
+const TOKEN_DELAY_MS = 5;
+const STREAMS = 100;
+const STREAM_AGENTS = 10;
+const STREAM_KEYS = 2;
+const STREAM_TIMEOUT_MS = 60_000;
+const CHILD_MAX_LIFETIME_MS = 180_000;
+const KEYS = Array.from({ length: STREAM_KEYS }, (_, i) => `sa_sk_bench${i}${'x'.repeat(26)}`);
+
+// ---------------------------------------------------------------------------------------------
+// Child modes: `--child service DATA_DIR TOKEN_DELAY KEY...` and `--child bare` (body on stdin's first line)
+
+function exitWithParent(close) {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    Promise.resolve(close()).finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2_000).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.stdin.on('end', stop); // the parent went away (its end of the pipe closed)
+  process.stdin.on('error', stop);
+  setTimeout(stop, CHILD_MAX_LIFETIME_MS).unref(); // the listening server keeps the process alive, not this timer
+}
+
+async function runServiceChild([dataDir, tokenDelay, ...keys]) {
+  const { startServer } = await import(pathToFileURL(DIST_SERVER).href);
+  const server = await startServer({ dataDir, port: 0, host: HOST, keys, rateLimit: 0, tokenDelayMs: Number(tokenDelay) });
+  process.stdin.resume();
+  exitWithParent(() => server.close());
+  process.stdout.write(`Listening on ${server.url}\n`);
+}
+
+async function runBareChild() {
+  const body = await new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (chunk) => {
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl !== -1) {
+        process.stdin.off('data', onData);
+        resolve(Buffer.from(buf.slice(0, nl), 'utf8'));
+      }
+    };
+    process.stdin.setEncoding('utf8').on('data', onData);
+    process.stdin.once('error', reject);
+  });
+  // the same headers sendJson() sends, precomputed: this is the floor node:http itself sets
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise((resolve) => server.listen(0, HOST, resolve));
+  process.stdin.resume();
+  exitWithParent(
+    () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  process.stdout.write(`Listening on http://${HOST}:${server.address().port}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent helpers
+
+const children = new Set();
+
+function startChild(args, stdinLine) {
+  const child = spawn(process.execPath, [SELF, '--child', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8').on('data', (c) => {
+    err += c;
+  });
+  if (stdinLine !== undefined) child.stdin.write(stdinLine + '\n');
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  exited.then(() => children.delete(child));
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`child ${args[0]} did not start in 15 s: ${err}`)), 15_000);
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /Listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`child ${args[0]} exited (${code ?? signal}) before listening: ${err}`));
+    });
+  });
+  return {
+    ready,
+    stderr: () => err,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+function killChildren() {
+  for (const child of children) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function call(url, method, urlPath, key, body) {
+  const headers = { authorization: `Bearer ${key}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${urlPath} → ${res.status}: ${text}`);
+  return { status: res.status, text, json: JSON.parse(text) };
+}
+
+async function cannon(autocannon, title, url, urlPath, key, expectBody) {
+  const result = await autocannon({
+    title,
+    url: url + urlPath,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    warmup: WARMUP_S > 0 ? { connections: CONNECTIONS, duration: WARMUP_S } : undefined,
+    headers: { authorization: `Bearer ${key}` },
+    expectBody,
+    timeout: 10,
+  });
+  const failures = result.non2xx + result.errors + result.timeouts + result.mismatches;
+  return {
+    title,
+    rps: result.requests.average,
+    total: result.requests.total,
+    latency_p50_ms: result.latency.p50,
+    latency_p99_ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    mismatches: result.mismatches,
+    failures,
+  };
+}
+
+/** SSE parsing as a client does it: blocks split by a blank line, `event:` and `data:` lines, comments skipped. */
+function parseSse(text) {
+  const events = [];
+  for (const block of text.replace(/\r\n/g, '\n').split('\n\n')) {
+    let event = 'message';
+    const data = [];
+    for (const line of block.split('\n')) {
+      if (line === '' || line.startsWith(':')) continue;
+      const i = line.indexOf(':');
+      const field = i === -1 ? line : line.slice(0, i);
+      const value = i === -1 ? '' : line.slice(i + 1).replace(/^ /, '');
+      if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
+    }
+    if (data.length) events.push({ event, data: JSON.parse(data.join('\n')) });
+  }
+  return events;
+}
+
+async function oneStream(url, agent, i) {
+  const started = performance.now();
+  const res = await fetch(`${url}/v1/superagents/${agent.id}/chat`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${agent.key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ message: `Stream ${i}: what would you trade today, and why?`, stream: true }),
+    signal: AbortSignal.timeout(STREAM_TIMEOUT_MS),
+  });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 200) return { ok: false, ms, why: `status ${res.status}: ${text.slice(0, 200)}` };
+  const events = parseSse(text);
+  const session = events.find((e) => e.event === 'session');
+  const deltas = events.filter((e) => e.event === 'delta').map((e) => e.data.content);
+  const done = events.filter((e) => e.event === 'done');
+  const last = events[events.length - 1];
+  if (!session) return { ok: false, ms, why: 'no session event' };
+  if (done.length !== 1 || last.event !== 'done') return { ok: false, ms, why: `no final done event (last: ${last?.event})` };
+  if (done[0].data.session_id !== session.data.session_id) return { ok: false, ms, why: 'done.session_id differs' };
+  if (deltas.length === 0) return { ok: false, ms, why: 'no deltas' };
+  if (done[0].data.content !== deltas.join('')) return { ok: false, ms, why: 'done.content != concatenated deltas' };
+  return { ok: true, ms, deltas: deltas.length };
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const fmt = (n, d = 0) => (typeof n === 'number' ? n.toFixed(d) : String(n));
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  const line = (r) => r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ');
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}
+
+async function main() {
+  if (!fs.existsSync(DIST_SERVER)) {
+    console.error('dist/ is missing: run `npm run build` first');
+    return 2;
+  }
+  const { default: autocannon } = await import('autocannon');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-bench-'));
+  const summary = { node: process.version, cpus: os.cpus().length, connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S };
+  const problems = [];
+  try {
+    // ---- the service: one agent per (key, slot), the first one is the GET target
+    const service = startChild(['service', dataDir, String(TOKEN_DELAY_MS), ...KEYS]);
+    const serviceUrl = await service.ready;
+    const agents = [];
+    for (let a = 0; a < STREAM_AGENTS; a++) {
+      const key = KEYS[a % STREAM_KEYS];
+      const { json } = await call(serviceUrl, 'POST', '/v1/superagents', key, { name: `bench-agent-${a}` });
+      agents.push({ id: json.agent_id, key });
+    }
+    const target = agents[0];
+    const getPath = `/v1/superagents/${target.id}`;
+    const sample = await call(serviceUrl, 'GET', getPath, target.key);
+    const body = sample.text; // the bare server answers exactly these bytes
+    summary.body_bytes = Buffer.byteLength(body);
+
+    console.log(`GET ${getPath} (${summary.body_bytes} B body), ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each`);
+    const svc = await cannon(autocannon, 'service GET /v1/superagents/{id}', serviceUrl, getPath, target.key, body);
+
+    // ---- the bare node:http server (the service is idle meanwhile; it stays up for the streams)
+    const bare = startChild(['bare'], body);
+    const bareUrl = await bare.ready;
+    const bar = await cannon(autocannon, 'bare node:http, same body', bareUrl, getPath, target.key, body);
+    await bare.stop();
+
+    const ratio = svc.rps / bar.rps;
+    summary.service_rps = Math.round(svc.rps);
+    summary.bare_rps = Math.round(bar.rps);
+    summary.ratio = Number(ratio.toFixed(3));
+    summary.service = { p50_ms: svc.latency_p50_ms, p99_ms: svc.latency_p99_ms, non2xx: svc.non2xx, errors: svc.errors, timeouts: svc.timeouts, mismatches: svc.mismatches };
+    summary.bare = { p50_ms: bar.latency_p50_ms, p99_ms: bar.latency_p99_ms, non2xx: bar.non2xx, errors: bar.errors, timeouts: bar.timeouts, mismatches: bar.mismatches };
+    if (ratio < MIN_RATIO) problems.push(`ratio ${ratio.toFixed(3)} < ${MIN_RATIO}`);
+    for (const r of [svc, bar]) if (r.failures > 0) problems.push(`${r.title}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r.mismatches} mismatches`);
+
+    // ---- 100 concurrent SSE streams over 10 agents
+    const started = performance.now();
+    const streams = await Promise.all(
+      Array.from({ length: STREAMS }, (_, i) =>
+        oneStream(serviceUrl, agents[i % agents.length], i).catch((err) => ({ ok: false, ms: performance.now() - started, why: String(err) })),
+      ),
+    );
+    const wallMs = performance.now() - started;
+    const ok = streams.filter((s) => s.ok);
+    const durations = streams.map((s) => s.ms).sort((a, b) => a - b);
+    summary.sse = {
+      streams: STREAMS,
+      agents: agents.length,
+      keys: STREAM_KEYS,
+      token_delay_ms: TOKEN_DELAY_MS,
+      completed: ok.length,
+      wall_ms: Math.round(wallMs),
+      stream_p50_ms: Math.round(pct(durations, 50)),
+      stream_max_ms: Math.round(durations[durations.length - 1]),
+      deltas_per_stream_avg: ok.length ? Math.round(ok.reduce((n, s) => n + s.deltas, 0) / ok.length) : 0,
+    };
+    const failed = streams.filter((s) => !s.ok);
+    if (failed.length) problems.push(`${failed.length} of ${STREAMS} streams failed, e.g. ${failed[0].why}`);
+
+    await service.stop();
+    if (service.stderr().trim()) problems.push(`service stderr: ${service.stderr().trim().slice(0, 500)}`);
+
+    console.log('');
+    console.log(
+      table([
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'timeouts', 'mismatch'],
+        ...[svc, bar].map((r) => [r.title, fmt(r.rps), fmt(r.latency_p50_ms), fmt(r.latency_p99_ms), r.non2xx, r.errors, r.timeouts, r.mismatches]),
+      ]),
+    );
+    console.log(`\nratio service/bare: ${ratio.toFixed(3)} (minimum ${MIN_RATIO})`);
+    console.log(
+      `SSE: ${ok.length}/${STREAMS} streams complete with done == deltas over ${agents.length} agents / ${STREAM_KEYS} keys, ` +
+        `${summary.sse.wall_ms} ms wall, per stream p50 ${summary.sse.stream_p50_ms} ms, max ${summary.sse.stream_max_ms} ms, ` +
+        `~${summary.sse.deltas_per_stream_avg} deltas each at ${TOKEN_DELAY_MS} ms`,
+    );
+  } finally {
+    killChildren();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  summary.ok = problems.length === 0;
+  summary.problems = problems;
+  for (const p of problems) console.error(`FAIL: ${p}`);
+  console.log(JSON.stringify(summary));
+  return problems.length === 0 ? 0 : 1;
+}
+
+if (process.argv[2] === '--child') {
+  const [mode, ...rest] = process.argv.slice(3);
+  if (mode === 'service') await runServiceChild(rest);
+  else if (mode === 'bare') await runBareChild();
+  else {
+    console.error(`unknown child mode ${mode}`);
+    process.exit(2);
+  }
+} else {
+  process.once('SIGINT', () => {
+    killChildren();
+    process.exit(130);
+  });
+  process.exitCode = await main().catch((err) => {
+    console.error(err?.stack ?? String(err));
+    killChildren();
+    return 1;
+  });
+}

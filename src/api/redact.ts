@@ -1,0 +1,25 @@
+// Keeps secrets out of the --debug trace and error text: keys and bot tokens are masked.
+import { maskBotToken, maskKey } from '../ui/mask.js';
+
+const SECRET_FIELDS = /"(telegram_bot_token|api_key|apiKey|token)"\s*:\s*"([^"]*)"/g;
+const BOT_TOKEN = /\b(\d{3,}):[A-Za-z0-9_-]{30,}\b/g;
+
+export function redactText(text: string, secrets: string[] = []): string {
+  let out = text.replace(SECRET_FIELDS, (_, field: string, value: string) => `"${field}":"${field === 'telegram_bot_token' ? maskBotToken(value) : maskKey(value)}"`);
+  out = out.replace(BOT_TOKEN, (_, id: string) => `${id}:…`);
+  for (const secret of secrets) if (secret) out = out.split(secret).join(maskKey(secret));
+  return out;
+}
+
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    const lower = name.toLowerCase();
+    if (lower === 'authorization') out[name] = text.replace(/^(\w+\s+)?(.*)$/, (_, scheme: string | undefined, key: string) => `${scheme ?? ''}${maskKey(key)}`);
+    else if (lower === 'x-api-key') out[name] = maskKey(text);
+    else out[name] = text;
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+// /v1/superagents: one thin call per route (contract §7).
+import type { ApiClient } from './client.js';
+import type {
+  AgentRecord,
+  FilesResult,
+  HealthResult,
+  LaunchBody,
+  LaunchResult,
+  SkillsResult,
+  StatusResult,
+  WalletResult,
+} from './types.js';
+
+const base = '/v1/superagents';
+const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
+
+/** The list answer: a bare array, or one wrapped in `agents`, `superagents` or `data` (§7). */
+export function listFrom(body: unknown): AgentRecord[] {
+  if (Array.isArray(body)) return body as AgentRecord[];
+  if (body && typeof body === 'object') {
+    for (const key of ['agents', 'superagents', 'data']) {
+      const inner = (body as Record<string, unknown>)[key];
+      if (Array.isArray(inner)) return inner as AgentRecord[];
+    }
+  }
+  return [];
+}
+
+export const superagents = {
+  list: async (c: ApiClient) => listFrom(await c.json({ method: 'GET', path: base })),
+  get: (c: ApiClient, id: string) => c.json<AgentRecord>({ method: 'GET', path: one(id) }),
+  launch: (c: ApiClient, body: LaunchBody) =>
+    c.json<LaunchResult>({
+      method: 'POST',
+      path: base,
+      body,
+      afterUncertainPost: "run 'superagent list' to see whether the agent was launched before trying again",
+    }),
+  destroy: (c: ApiClient, id: string) => c.json<StatusResult>({ method: 'DELETE', path: one(id) }),
+  pause: (c: ApiClient, id: string) => c.json<StatusResult>({ method: 'POST', path: `${one(id)}/pause` }),
+  resume: (c: ApiClient, id: string) => c.json<StatusResult>({ method: 'POST', path: `${one(id)}/resume` }),
+  restart: (c: ApiClient, id: string) => c.json<StatusResult>({ method: 'POST', path: `${one(id)}/restart` }),
+  updateProfile: (c: ApiClient, id: string, body: { name?: string; description?: string }) =>
+    c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/profile`, body }),
+  updateSoul: (c: ApiClient, id: string, soulMd: string) => c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd } }),
+  updateModel: (c: ApiClient, id: string, body: { model: string; model_provider?: string }) =>
+    c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/model`, body }),
+  skills: (c: ApiClient, id: string) => c.json<SkillsResult>({ method: 'GET', path: `${one(id)}/skills` }),
+  setSkills: (c: ApiClient, id: string, skills: Array<{ name: string; enabled: boolean }>) =>
+    c.json<SkillsResult>({ method: 'PUT', path: `${one(id)}/skills`, body: { skills } }),
+  files: (c: ApiClient, id: string) => c.json<FilesResult>({ method: 'GET', path: `${one(id)}/files` }),
+  wallet: (c: ApiClient, id: string) => c.json<WalletResult>({ method: 'GET', path: `${one(id)}/wallet` }),
+  health: (c: ApiClient, id: string) => c.json<HealthResult>({ method: 'GET', path: `${one(id)}/health` }),
+};

@@ -1,0 +1,91 @@
+// Wire types of the contract (§5, §7, §8). The client reads them leniently: extra fields are ignored.
+
+export type AgentStatus = 'running' | 'paused' | 'destroyed' | (string & {});
+
+export interface AgentRecord {
+  agent_id: string;
+  name: string;
+  description?: string;
+  status: AgentStatus;
+  model?: string;
+  model_provider?: string;
+  created_at?: string;
+  bot_username?: string | null;
+  wallet_address?: string;
+}
+
+export interface LaunchBody {
+  name: string;
+  model?: string;
+  model_provider?: string;
+  soul_md?: string;
+  description?: string;
+  telegram_bot_token?: string;
+}
+
+export interface LaunchResult {
+  agent_id: string;
+  name: string;
+  bot_username: string | null;
+  wallet_address: string;
+  status: AgentStatus;
+}
+
+export interface StatusResult {
+  agent_id: string;
+  status: AgentStatus;
+}
+
+export interface Skill {
+  name: string;
+  description: string;
+  enabled: boolean;
+}
+
+export interface SkillsResult {
+  agent_id: string;
+  skills: Skill[];
+}
+
+export interface FilesResult {
+  agent_id: string;
+  soul_md: string;
+  memory_md: string;
+}
+
+export interface WalletResult {
+  agent_id?: string;
+  evm_address: string;
+  solana_address: string;
+}
+
+export interface HealthResult {
+  agent_id: string;
+  healthy: boolean;
+}
+
+export interface ChatResult {
+  session_id: string;
+  content: string;
+  timestamp?: string;
+}
+
+export interface ClassicRecord {
+  id: string;
+  user_id?: string;
+  name: string;
+  description?: string;
+  data?: { goal?: string; instructions?: string; [k: string]: unknown };
+  triggers?: unknown[];
+  enabled?: boolean;
+  stats?: Record<string, unknown>;
+  created_at?: string;
+  updated_at?: string;
+}
+
+export interface ClassicPatch {
+  name?: string;
+  description?: string;
+  goal?: string;
+  instructions?: string;
+}

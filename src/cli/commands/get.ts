@@ -1,0 +1,31 @@
+// `superagent get <agent>`: one agent's record.
+import { superagents } from '../../api/superagents.js';
+import { printFields, statusWord, timeFor } from '../../ui/format.js';
+import { resolveAgent } from '../agent-ref.js';
+import type { Context } from '../context.js';
+import type { CommandSpec } from '../spec.js';
+
+export const spec: CommandSpec = {
+  name: 'get',
+  summary: "Show one agent's details",
+  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  examples: ['superagent get demo', 'superagent get 3f2a --json'],
+};
+
+export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const { client } = await ctx.api();
+  const { agent_id } = await resolveAgent(client, ref!);
+  const a = await superagents.get(client, agent_id);
+  const p = ctx.printer;
+  if (p.json) return p.printJson(a);
+  printFields(p, [
+    ['Name', a.name],
+    ['ID', a.agent_id],
+    ['Status', statusWord(p, a.status)],
+    ['Description', a.description || undefined],
+    ['Model', a.model ? `${a.model}${a.model_provider ? ` (${a.model_provider})` : ''}` : undefined],
+    ['Created', timeFor(p, a.created_at)],
+    ['Bot', a.bot_username ? `@${a.bot_username}` : 'none'],
+    ['Wallet', a.wallet_address],
+  ]);
+}

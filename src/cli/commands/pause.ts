@@ -1,0 +1,16 @@
+// `superagent pause <agent>…`
+import type { Context } from '../context.js';
+import { runLifecycle } from '../lifecycle.js';
+import type { CommandSpec, Options } from '../spec.js';
+
+export const spec: CommandSpec = {
+  name: 'pause',
+  summary: 'Pause agents (they stop processing; the container stays alive)',
+  args: [{ name: 'agent', description: 'agents to pause (uuid, id prefix or name)', variadic: true, complete: 'agent' }],
+  options: [{ flags: '--all', description: 'pause every running agent (the kill switch); already paused counts as done' }],
+  examples: ['superagent pause demo', 'superagent pause --all'],
+};
+
+export function run(args: string[], opts: Options, ctx: Context): Promise<number> {
+  return runLifecycle('pause', args, opts.all === true, ctx);
+}

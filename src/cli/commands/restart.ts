@@ -1,0 +1,15 @@
+// `superagent restart <agent>…`
+import type { Context } from '../context.js';
+import { runLifecycle } from '../lifecycle.js';
+import type { CommandSpec, Options } from '../spec.js';
+
+export const spec: CommandSpec = {
+  name: 'restart',
+  summary: 'Restart agents in a fresh container (memory is kept)',
+  args: [{ name: 'agent', description: 'agents to restart (uuid, id prefix or name)', variadic: true, complete: 'agent' }],
+  examples: ['superagent restart demo'],
+};
+
+export function run(args: string[], opts: Options, ctx: Context): Promise<number> {
+  return runLifecycle('restart', args, opts.all === true, ctx);
+}

@@ -1,0 +1,59 @@
+// Opens the API a command talks to: the configured service, or (nothing configured) the embedded
+// service started in-process on a loopback port with its state in the data dir.
+import type { ApiClient } from '../api/client.js';
+import { ConfigFile } from '../config/file.js';
+import { configDir, dataDir } from '../config/paths.js';
+import { resolveConnection, type Connection } from '../config/resolve.js';
+import { AuthError } from './errors.js';
+import type { GlobalOptions } from './globals.js';
+import type { Printer } from '../ui/printer.js';
+
+export interface OpenedApi {
+  client: ApiClient;
+  connection: Connection;
+  /** set when the embedded service runs in this process */
+  embedded?: { url: string; dataDir: string; close(): Promise<void> };
+}
+
+export interface ConnectDeps {
+  globals: GlobalOptions;
+  env: NodeJS.ProcessEnv;
+  printer: Printer;
+  timeoutMs: number;
+}
+
+export function configFile(env: NodeJS.ProcessEnv): ConfigFile {
+  return new ConfigFile(configDir(env));
+}
+
+export async function openApi(deps: ConnectDeps): Promise<OpenedApi> {
+  const { globals, env, printer } = deps;
+  const connection = resolveConnection(globals, env, configFile(env).read());
+  let baseUrl = connection.baseUrl;
+  let apiKey = connection.apiKey;
+  let embedded: OpenedApi['embedded'];
+  if (baseUrl === null) {
+    const dir = dataDir(env);
+    const { startServer } = await import('../server/index.js');
+    const { loadOrCreateDefaultKey } = await import('../server/auth.js');
+    const own = loadOrCreateDefaultKey(dir).key;
+    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== own ? [own, apiKey] : [own] });
+    embedded = { url: server.url, dataDir: dir, close: () => server.close() };
+    baseUrl = server.url;
+    apiKey ??= own;
+    printer.status(printer.err.dim(`Using the embedded local service (state in ${dir}); 'superagent login' connects to a hosted one.`));
+  } else if (apiKey === null) {
+    throw new AuthError(`no API key for ${baseUrl}`, "run 'superagent login', or set SUPERAGENT_API_KEY");
+  }
+  const { ApiClient } = await import('../api/client.js');
+  const { version } = await import('./version.js');
+  const client = new ApiClient({
+    baseUrl,
+    apiKey,
+    timeoutMs: deps.timeoutMs,
+    userAgent: `superagent/${version()} node/${process.version}`,
+    trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
+    notice: (line) => printer.status(printer.err.yellow(line)),
+  });
+  return { client, connection, embedded };
+}

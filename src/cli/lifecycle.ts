@@ -1,0 +1,82 @@
+// pause, resume and restart on several agents: one line of result per agent, non-zero if any failed.
+import { superagents } from '../api/superagents.js';
+import type { ApiClient } from '../api/client.js';
+import type { StatusResult } from '../api/types.js';
+import { resolveAgentsSettled, type Settled } from './agent-ref.js';
+import type { Context } from './context.js';
+import { CliError, EXIT, UsageError, exitCodeFor } from './errors.js';
+
+export type Action = 'pause' | 'resume' | 'restart';
+
+const PAST: Record<Action, string> = { pause: 'paused', resume: 'resumed', restart: 'restarted' };
+
+interface Outcome {
+  ref: string;
+  agent_id?: string;
+  name?: string;
+  result?: StatusResult & { note?: string };
+  error?: unknown;
+}
+
+async function targets(client: ApiClient, action: Action, refs: string[], all: boolean): Promise<Settled[]> {
+  if (!all) return resolveAgentsSettled(client, refs);
+  // the kill switch: every agent; those already paused count as done
+  const agents = await superagents.list(client);
+  return agents.map((a) => ({ ref: a.name, agent: { agent_id: a.agent_id, name: a.name, record: a } }));
+}
+
+export async function runLifecycle(action: Action, refs: string[], all: boolean, ctx: Context): Promise<number> {
+  if (all && refs.length > 0) throw new UsageError(`give agents or --all, not both`);
+  if (!all && refs.length === 0) throw new UsageError(`name at least one agent to ${action}`, action === 'pause' ? 'or --all for every running agent' : undefined);
+  const { client } = await ctx.api();
+  const outcomes: Outcome[] = [];
+  for (const t of await targets(client, action, refs, all)) {
+    if ('error' in t) {
+      outcomes.push({ ref: t.ref, error: t.error });
+      continue;
+    }
+    const { agent_id, name, record } = t.agent;
+    if (all && record?.status === 'paused') {
+      outcomes.push({ ref: t.ref, agent_id, name, result: { agent_id, status: 'paused', note: 'already paused' } });
+      continue;
+    }
+    try {
+      outcomes.push({ ref: t.ref, agent_id, name, result: await superagents[action](client, agent_id) });
+    } catch (error) {
+      outcomes.push({ ref: t.ref, agent_id, name, error });
+    }
+  }
+  report(action, outcomes, ctx);
+  const failed = outcomes.find((o) => o.error !== undefined);
+  return failed ? exitCodeFor(failed.error) : EXIT.ok;
+}
+
+function report(action: Action, outcomes: Outcome[], ctx: Context): void {
+  const p = ctx.printer;
+  if (p.json) {
+    p.printJson(
+      outcomes.map((o) =>
+        o.error !== undefined
+          ? { ref: o.ref, agent_id: o.agent_id, error: { message: messageOf(o.error), exit_code: exitCodeFor(o.error) } }
+          : o.result,
+      ),
+    );
+    for (const o of outcomes) if (o.error !== undefined) p.stderrWrite(`Error: ${o.ref}: ${messageOf(o.error)}\n`);
+    return;
+  }
+  for (const o of outcomes) {
+    const label = o.name ?? o.ref;
+    if (o.error !== undefined) {
+      p.stderrWrite(`${p.err.red('✗')} ${label}: ${messageOf(o.error)}\n`);
+    } else if (p.stdoutIsTTY) {
+      p.data(`${p.out.green('✓')} ${label} ${o.result!.note ?? PAST[action]} ${p.out.dim(`(${o.agent_id!.slice(0, 8)})`)}`);
+    } else {
+      p.data([o.agent_id, label, o.result!.status, o.result!.note ?? PAST[action]].join('\t'));
+    }
+  }
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof CliError) return err.hint ? `${err.message} (${err.hint})` : err.message;
+  return err instanceof Error ? err.message : String(err);
+}

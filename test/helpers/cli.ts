@@ -1,0 +1,58 @@
+// Runs the built binary as a user would, against a given service, with a private config dir.
+import { execa, type Options as ExecaOptions } from 'execa';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from './service.js';
+
+export const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/superagent.js');
+
+export interface CliTarget {
+  url: string;
+  key: string;
+}
+
+export interface RunOptions {
+  /** the service to talk to through SUPERAGENT_BASE_URL / SUPERAGENT_API_KEY; omit for none */
+  target?: CliTarget;
+  env?: Record<string, string | undefined>;
+  input?: string | Buffer;
+  configDir?: string;
+  dataDir?: string;
+  timeout?: number;
+}
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment with nothing of the developer's own setup leaking in. */
+export function cleanEnv(opts: RunOptions): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TERM: 'dumb',
+    NO_COLOR: undefined,
+    CI: undefined,
+    SUPERAGENT_API_KEY: opts.target?.key,
+    SUPERAGENT_BASE_URL: opts.target?.url,
+    SUPERAGENT_PROFILE: undefined,
+    SUPERAGENT_CONFIG_DIR: opts.configDir ?? tempDir('superagent-config-'),
+    SUPERAGENT_DATA_DIR: opts.dataDir ?? tempDir('superagent-data-'),
+    ...opts.env,
+  };
+}
+
+export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  const execaOpts: ExecaOptions = {
+    env: cleanEnv(opts),
+    extendEnv: false,
+    reject: false,
+    timeout: opts.timeout ?? 30_000,
+    input: opts.input ?? '',
+    stripFinalNewline: false,
+  };
+  const r = await execa(process.execPath, [BIN, ...args], execaOpts);
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
