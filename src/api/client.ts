@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import { ApiStatusError, ConnectionError, statusError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
-import { InterruptedError } from '../cli/errors.js';
+import { CliError, InterruptedError } from '../cli/errors.js';
 
 export interface RetryPolicy {
   /** 429: at most this many retries… */
@@ -64,13 +64,22 @@ type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<
 
 let undiciParts: Promise<{ Pool: new (origin: string, opts?: object) => Dispatcher; request: RequestFn }> | undefined;
 function loadUndici() {
-  undiciParts ??= Promise.all([
+  undiciParts ??= import('node:v8').then((v8) => {
+    // undici parses HTTP with a WebAssembly module; V8's background tier-up of it keeps the
+    // process alive ~100 ms after the last request (bench/get.js). Baseline code is fast enough here.
+    v8.setFlagsFromString('--liftoff-only');
+    return loadUndiciModules();
+  });
+  return undiciParts;
+}
+
+function loadUndiciModules() {
+  return Promise.all([
     // @ts-expect-error: deep import of the Pool alone; its types are undici's Pool
     import('undici/lib/dispatcher/pool.js'),
     // @ts-expect-error: the request method that undici's index attaches to every dispatcher
     import('undici/lib/api/api-request.js'),
   ]).then(([pool, request]) => ({ Pool: pool.default, request: request.default }));
-  return undiciParts;
 }
 
 function backoffMs(attempt: number): number {
@@ -131,7 +140,15 @@ export class ApiClient {
   async json<T>(opts: RequestOptions): Promise<T> {
     const res = await this.send(opts);
     try {
-      const text = await res.body.text();
+      let text: string;
+      try {
+        text = await res.body.text();
+      } catch (err) {
+        // the answer began but never finished (time-out, cut connection): a service failure, exit 7
+        if (err instanceof CliError) throw err;
+        if (opts.signal?.aborted) throw new InterruptedError();
+        throw this.connectionFailure(err, `${this.options.baseUrl}${opts.path}`, opts, false, opts.timeoutMs ?? this.options.timeoutMs);
+      }
       this.traceBody(text);
       return parseJson(text) as T;
     } finally {
@@ -187,7 +204,8 @@ export class ApiClient {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        controller.abort(new Error('timeout'));
+        // the reason reaches a body still being read, so json() reports the time-out too
+        controller.abort(this.connectionFailure({}, url, opts, true, timeoutMs));
       }, timeoutMs);
       const settle = () => {
         clearTimeout(timer);
@@ -261,8 +279,8 @@ export class ApiClient {
         continue;
       }
       const error = statusError(status, body, requestId);
-      if (opts.method === 'POST' && status >= 502 && opts.afterUncertainPost) {
-        throw new ApiStatusError(status, `${error.message}; the request may have reached the service and was not repeated`, opts.afterUncertainPost, requestId);
+      if (opts.method === 'POST' && status >= 502) {
+        throw new ApiStatusError(status, `${error.message}; the request may have reached the service and was not repeated`, opts.afterUncertainPost ?? error.hint, requestId);
       }
       throw error;
     }

@@ -26,9 +26,34 @@ export function configFile(env: NodeJS.ProcessEnv): ConfigFile {
   return new ConfigFile(configDir(env));
 }
 
+export interface ClientTarget {
+  baseUrl: string;
+  apiKey: string | null;
+  globals: GlobalOptions;
+  printer: Printer;
+  timeoutMs: number;
+}
+
+/** A client for an explicit base URL and key (login checks a key before anything is saved). */
+export async function clientFor(target: ClientTarget): Promise<ApiClient> {
+  const { globals, printer } = target;
+  const { ApiClient } = await import('../api/client.js');
+  const { version } = await import('./version.js');
+  return new ApiClient({
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    timeoutMs: target.timeoutMs,
+    userAgent: `superagent/${version()} node/${process.version}`,
+    trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
+    notice: (line) => printer.status(printer.err.yellow(line)),
+  });
+}
+
 export async function openApi(deps: ConnectDeps): Promise<OpenedApi> {
   const { globals, env, printer } = deps;
   const connection = resolveConnection(globals, env, configFile(env).read());
+  // a profile with `output json` makes its commands answer as if --json were given
+  if (connection.output === 'json') printer.setJson(true);
   let baseUrl = connection.baseUrl;
   let apiKey = connection.apiKey;
   let embedded: OpenedApi['embedded'];
@@ -45,15 +70,6 @@ export async function openApi(deps: ConnectDeps): Promise<OpenedApi> {
   } else if (apiKey === null) {
     throw new AuthError(`no API key for ${baseUrl}`, "run 'superagent login', or set SUPERAGENT_API_KEY");
   }
-  const { ApiClient } = await import('../api/client.js');
-  const { version } = await import('./version.js');
-  const client = new ApiClient({
-    baseUrl,
-    apiKey,
-    timeoutMs: deps.timeoutMs,
-    userAgent: `superagent/${version()} node/${process.version}`,
-    trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
-    notice: (line) => printer.status(printer.err.yellow(line)),
-  });
+  const client = await clientFor({ baseUrl, apiKey, globals, printer, timeoutMs: deps.timeoutMs });
   return { client, connection, embedded };
 }

@@ -2,7 +2,7 @@
 // `process` directly, so tests can build a Context with buffers.
 import type { GlobalOptions } from './globals.js';
 import type { OpenedApi } from './connect.js';
-import { Printer, type OutStream } from '../ui/printer.js';
+import type { OutStream, Printer } from '../ui/printer.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** chat and assistant replies take minutes on the hosted service (contract §5) */
@@ -19,15 +19,12 @@ export interface IO {
 }
 
 export class Context {
-  readonly printer: Printer;
-
   constructor(
     readonly globals: GlobalOptions,
     readonly env: NodeJS.ProcessEnv,
     readonly io: IO,
-  ) {
-    this.printer = new Printer(io.stdout, io.stderr, { json: globals.json, quiet: globals.quiet, color: globals.color, env });
-  }
+    readonly printer: Printer,
+  ) {}
 
   private opened: Promise<OpenedApi> | undefined;
 
@@ -51,6 +48,17 @@ export class Context {
     const opened = await this.opened.catch(() => undefined);
     await opened?.client.close();
     await opened?.embedded?.close();
+  }
+
+  /**
+   * Calls `handler` on the next Ctrl-C (SIGINT) instead of the default exit, so a command can stop
+   * cleanly and return 130. Returns a function that stops listening. A second Ctrl-C exits at once.
+   */
+  onInterrupt(handler: () => void): () => void {
+    process.once('SIGINT', handler);
+    return () => {
+      process.removeListener('SIGINT', handler);
+    };
   }
 
   /** A person is there to answer: stdin and stderr are terminals and prompting is allowed. */

@@ -1,4 +1,5 @@
 // The global options of CLI.md, their parsed form, and how to find the command word past them.
+import { UsageError } from './errors.js';
 
 export interface GlobalOptions {
   json: boolean;
@@ -43,4 +44,26 @@ export function commandWords(argv: string[]): string[] {
     words.push(arg);
   }
   return words;
+}
+
+/** The parsed global options from commander's (or the fast parser's) raw option values. */
+export function toGlobals(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {
+  let timeout: number | undefined;
+  if (raw.timeout !== undefined) {
+    timeout = Number(raw.timeout);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${raw.timeout}'`);
+  }
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
+  return {
+    json: raw.json === true,
+    profile: raw.profile as string | undefined,
+    baseUrl: raw.baseUrl as string | undefined,
+    apiKey: raw.apiKey as string | undefined,
+    quiet: raw.quiet === true,
+    color: raw.color !== false,
+    debug: raw.debug === true,
+    timeout,
+    yes: raw.yes === true,
+    input: raw.input !== false && !ci,
+  };
 }

@@ -2,10 +2,13 @@
 // into one line on stderr and an exit code (CLI.md "Exit codes").
 import { Context, type IO } from './context.js';
 import { EXIT, UsageError } from './errors.js';
-import { commandWords } from './globals.js';
+import { fastParse } from './fast-parse.js';
+import { commandWords, toGlobals } from './globals.js';
+import type { CommandSpec } from './spec.js';
 import { groupHelp, overview } from './help.js';
 import { ENTRIES, entriesUnder, resolveEntry } from './registry.js';
 import { reportError } from './report.js';
+import { createPrinter } from '../ui/printer.js';
 
 const processIO = (): IO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
 
@@ -17,6 +20,14 @@ function suggest(word: string): string {
   const names = [...new Set(ENTRIES.flatMap((e) => [e.path[0]!, ...(e.aliases ?? [])]))];
   const close = names.filter((n) => n.startsWith(word.slice(0, 2)) || word.startsWith(n.slice(0, 3)));
   return close.length ? `did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : "see 'superagent --help'";
+}
+
+/** The fast parser for well-formed lines; commander for help and for anything it gives up on. */
+async function parse(spec: CommandSpec, argv: string[], consumed: number, env: NodeJS.ProcessEnv, io: IO) {
+  const fast = fastParse(spec, argv, consumed);
+  if (fast) return { args: fast.args, opts: fast.opts, globals: toGlobals(fast.globalsRaw, env) };
+  const { parseCommand } = await import('./program.js');
+  return parseCommand(spec, argv, env, io.stdout, io.stderr);
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: IO = processIO()): Promise<number> {
@@ -56,10 +67,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       throw new UsageError(`unknown command '${words[0]}'`, suggest(words[0]!));
     }
     const mod = await found.entry.load();
-    const { parseCommand } = await import('./program.js');
-    const parsed = await parseCommand(mod.spec, argv, env, io.stdout, io.stderr);
+    const parsed = await parse(mod.spec, argv, found.consumed, env, io);
     if (!parsed) return EXIT.ok;
-    const ctx = new Context(parsed.globals, env, io);
+    const { globals } = parsed;
+    const printer = await createPrinter(io.stdout, io.stderr, { json: globals.json, quiet: globals.quiet, color: globals.color, env });
+    const ctx = new Context(globals, env, io, printer);
     try {
       return (await mod.run(parsed.args, parsed.opts, ctx)) ?? EXIT.ok;
     } catch (err) {

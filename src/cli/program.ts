@@ -1,6 +1,6 @@
 // Builds the commander tree for the one command being run (plus the global options) and parses argv.
 import { Command, CommanderError, Option } from 'commander';
-import { GLOBAL_OPTIONS, type GlobalOptions } from './globals.js';
+import { GLOBAL_OPTIONS, toGlobals, type GlobalOptions } from './globals.js';
 import { UsageError } from './errors.js';
 import type { CommandSpec, Options } from './spec.js';
 import type { OutStream } from '../ui/printer.js';
@@ -42,27 +42,6 @@ export function defineCommand(program: Command, spec: CommandSpec, onRun?: (args
 export function addGlobalOptions(program: Command): Command {
   for (const g of GLOBAL_OPTIONS) program.option(g.flags, g.description);
   return program;
-}
-
-function toGlobals(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {
-  let timeout: number | undefined;
-  if (raw.timeout !== undefined) {
-    timeout = Number(raw.timeout);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${raw.timeout}'`);
-  }
-  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
-  return {
-    json: raw.json === true,
-    profile: raw.profile as string | undefined,
-    baseUrl: raw.baseUrl as string | undefined,
-    apiKey: raw.apiKey as string | undefined,
-    quiet: raw.quiet === true,
-    color: raw.color !== false,
-    debug: raw.debug === true,
-    timeout,
-    yes: raw.yes === true,
-    input: raw.input !== false && !ci,
-  };
 }
 
 /**

@@ -47,11 +47,8 @@ export class KeyRing {
 }
 
 export function presentedKey(req: IncomingMessage): string | null {
-  const auth = req.headers.authorization;
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    return m ? m[1]! : null;
-  }
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (m) return m[1]!;
   const header = req.headers['x-api-key'];
   return typeof header === 'string' && header.trim() ? header.trim() : null;
 }

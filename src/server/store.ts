@@ -96,17 +96,23 @@ export class Store {
   /** Creates the data dir and the file if missing, and loads it. */
   open(): this {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    if (!fs.existsSync(this.file)) {
-      try {
-        // 'wx': when several processes start at once only one creates it
-        fs.writeFileSync(this.file, JSON.stringify(emptyState()), { flag: 'wx', mode: 0o600 });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      }
-    }
+    if (!fs.existsSync(this.file)) this.createEmpty();
     this.removeLeftoverTemps();
     this.refresh();
     return this;
+  }
+
+  /** Creates the file whole (temp + link), so a concurrent reader never sees it half-written. */
+  private createEmpty(): void {
+    const tmp = `${this.file}.${process.pid}.init.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(emptyState()), { mode: 0o600 });
+    try {
+      fs.linkSync(tmp, this.file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
   }
 
   /** A writer killed between write and rename leaves a temp file; it is never read, so drop old ones. */
@@ -182,7 +188,8 @@ export class Store {
     const text = fs.readFileSync(this.file, 'utf8');
     let parsed: State;
     try {
-      parsed = JSON.parse(text) as State;
+      // an empty file (created by an older version or by hand) is an empty store
+      parsed = (text.trim() === '' ? emptyState() : JSON.parse(text)) as State;
     } catch {
       throw new StoreCorruptError(`The data file ${this.file} is not valid JSON; move it aside to start afresh`);
     }

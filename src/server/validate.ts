@@ -5,10 +5,12 @@ import { PROVIDERS, isProvider, type Provider } from '../contract.js';
 
 type Body = Record<string, unknown>;
 
-export function optionalString(body: Body, field: string, max: number, opts: { min?: number; bytes?: boolean } = {}): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+/** `trim`: surrounding white space is dropped before the checks (names). */
+export function optionalString(body: Body, field: string, max: number, opts: { min?: number; bytes?: boolean; trim?: boolean } = {}): string | undefined {
+  const raw = body[field];
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'string') throw badRequest(`${field} must be a string`);
+  const value = opts.trim ? raw.trim() : raw;
   const min = opts.min ?? 0;
   if (min > 0 && value.trim().length < min) throw badRequest(`${field} must not be empty`);
   const size = opts.bytes ? Buffer.byteLength(value, 'utf8') : [...value].length;
@@ -16,7 +18,7 @@ export function optionalString(body: Body, field: string, max: number, opts: { m
   return value;
 }
 
-export function requiredString(body: Body, field: string, max: number, opts: { bytes?: boolean } = {}): string {
+export function requiredString(body: Body, field: string, max: number, opts: { bytes?: boolean; trim?: boolean } = {}): string {
   const value = optionalString(body, field, max, { min: 1, ...opts });
   if (value === undefined) throw badRequest(`${field} is required`);
   return value;

@@ -1,6 +1,6 @@
 // The one place that writes to the terminal. stdout carries data only; status lines, notices and
 // prompts go to stderr, on a TTY only, muted by --quiet; errors always go to stderr.
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -16,29 +16,42 @@ export interface PrinterOptions {
   env: NodeJS.ProcessEnv;
 }
 
-function colourAllowed(stream: OutStream, opts: PrinterOptions): boolean {
+export function colourAllowed(stream: OutStream, opts: PrinterOptions): boolean {
   if (!opts.color || 'NO_COLOR' in opts.env || opts.env.TERM === 'dumb') return false;
   if (opts.env.FORCE_COLOR && opts.env.FORCE_COLOR !== '0') return true;
   return stream.isTTY === true;
 }
 
-export class Printer {
-  /** colours for stdout (level 0 when off) */
-  readonly out: ChalkInstance;
-  /** colours for stderr */
-  readonly err: ChalkInstance;
+/** A styler that leaves text as it is, at any depth of chaining (`plain.red.bold('x') === 'x'`). */
+const plain: ChalkInstance = new Proxy(((text: unknown) => String(text)) as unknown as ChalkInstance, { get: () => plain });
 
+/** Creates the printer, loading chalk only when some stream will actually show colour. */
+export async function createPrinter(stdout: OutStream, stderr: OutStream, options: PrinterOptions): Promise<Printer> {
+  const outColour = colourAllowed(stdout, options);
+  const errColour = colourAllowed(stderr, options);
+  if (!outColour && !errColour) return new Printer(stdout, stderr, options, plain, plain);
+  const { Chalk } = await import('chalk');
+  return new Printer(stdout, stderr, options, outColour ? new Chalk({ level: 1 }) : plain, errColour ? new Chalk({ level: 1 }) : plain);
+}
+
+export class Printer {
   constructor(
     private readonly stdout: OutStream,
     private readonly stderr: OutStream,
     readonly options: PrinterOptions,
-  ) {
-    this.out = new Chalk({ level: colourAllowed(stdout, options) ? 1 : 0 });
-    this.err = new Chalk({ level: colourAllowed(stderr, options) ? 1 : 0 });
-  }
+    /** colours for stdout (plain when off) */
+    readonly out: ChalkInstance = plain,
+    /** colours for stderr */
+    readonly err: ChalkInstance = plain,
+  ) {}
 
   get json(): boolean {
     return this.options.json;
+  }
+
+  /** Switches machine output on (a profile whose `output` is json), as if --json were given. */
+  setJson(on: boolean): void {
+    this.options.json = on;
   }
 
   get stdoutIsTTY(): boolean {
@@ -50,7 +63,7 @@ export class Printer {
   }
 
   get columns(): number {
-    return this.stdout.columns ?? 80;
+    return this.stdout.columns || 80; // some ptys report 0
   }
 
   /** Data: a line (or block) on stdout. */

@@ -1,8 +1,48 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent destroy <agent>`: for good. A person confirms by typing the name; a script says --yes.
+import type { ApiClient } from '../../api/client.js';
+import { superagents } from '../../api/superagents.js';
+import { shellWord } from '../../ui/shell-word.js';
+import { resolveAgent, type AgentRef } from '../agent-ref.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { CommandSpec } from '../spec.js';
 
-export const spec: CommandSpec = { name: 'destroy', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'destroy',
+  summary: 'Destroy an agent for good',
+  description:
+    'Destroy an agent for good: it stops, and every later call on it answers "not found". Withdraw its wallet funds first. ' +
+    'On a terminal, confirm by typing its name; elsewhere --yes is required.',
+  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  examples: ['superagent destroy scout', 'superagent destroy 3f2a9c1e --yes', 'superagent destroy scout --yes --json'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+/** The agent's name: known from the list match, else one GET (which also proves the uuid exists). */
+async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
+  return ref.name ?? (await superagents.get(client, ref.agent_id)).name;
+}
+
+async function confirm(ctx: Context, name: string): Promise<void> {
+  const { askText } = await import('../../ui/prompt.js');
+  const typed = await askText(
+    ctx,
+    `Destroying ${name} cannot be undone; withdraw its wallet funds first (superagent wallet ${shellWord(name)}). Type its name to confirm:`,
+  );
+  if (typed.trim() !== name) throw new UsageError(`the name typed does not match; ${name} not destroyed`);
+}
+
+export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const interactive = ctx.canPrompt;
+  if (!ctx.globals.yes && !interactive) {
+    throw new UsageError('--yes required when not running interactively', `superagent destroy ${shellWord(ref!)} --yes`);
+  }
+  const { client } = await ctx.api();
+  const agent = await resolveAgent(client, ref!);
+  const name = await nameOf(client, agent);
+  if (!ctx.globals.yes) await confirm(ctx, name);
+  const result = await superagents.destroy(client, agent.agent_id);
+  const p = ctx.printer;
+  if (p.json) return p.printJson(result);
+  if (!p.stdoutIsTTY) p.data(result.agent_id);
+  p.success(`Destroyed ${name}`);
 }

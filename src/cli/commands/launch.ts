@@ -1,8 +1,130 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../spec.js';
+// `superagent launch`: a new SuperAgent. Everything is checked before the request; on a terminal
+// what is missing is asked for, elsewhere a missing --name is a usage error.
+import { superagents } from '../../api/superagents.js';
+import type { LaunchBody, LaunchResult } from '../../api/types.js';
+import { BOT_TOKEN_PATTERN, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, PROVIDERS, type Provider } from '../../contract.js';
+import { printFields, statusWord } from '../../ui/format.js';
+import { shellWord } from '../../ui/shell-word.js';
+import { agentNameProblem, parseAgentName, parseDescription } from '../agent-fields.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { inferProvider, parseModel, parseProvider, providerNeeded } from '../providers.js';
+import { readSoul } from '../soul-source.js';
+import { readStdin } from '../stdin.js';
+import type { CommandSpec, Options } from '../spec.js';
 
-export const spec: CommandSpec = { name: 'launch', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'launch',
+  summary: 'Launch a new SuperAgent',
+  description:
+    'Launch a new SuperAgent. On a terminal, asks for what is missing; elsewhere --name is required. ' +
+    'The provider is inferred from the model id when it can be (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter). ' +
+    'Piped, prints the new agent id alone.',
+  options: [
+    { flags: '--name <name>', description: 'the agent name (1-100 characters)' },
+    { flags: '--model <model>', description: 'model id as the provider spells it (default: the provider’s house model)' },
+    { flags: '--provider <provider>', description: 'model provider', choices: PROVIDERS },
+    { flags: '--soul-file <path>', description: 'soul.md to start with (a file, or - for standard input; up to 256 KiB)' },
+    { flags: '--description <text>', description: 'a description (up to 500 characters)' },
+    { flags: '--bot-token-stdin', description: 'read a Telegram bot token from standard input' },
+  ],
+  examples: [
+    'superagent launch',
+    'superagent launch --name scout --model gpt-4o',
+    'superagent launch --name scout --soul-file soul.md --description "BTC swing trader"',
+    'superagent launch --name scout --bot-token-stdin < bot-token.txt',
+    'id=$(superagent launch --name scout)',
+  ],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+interface Wanted {
+  name?: string;
+  model?: string;
+  provider?: Provider;
+  description?: string;
+}
+
+/** Flag values, checked; nothing read or asked yet. */
+function fromFlags(opts: Options): Wanted {
+  const wanted: Wanted = {
+    name: opts.name !== undefined ? parseAgentName(opts.name) : undefined,
+    description: opts.description !== undefined ? parseDescription(opts.description) : undefined,
+    provider: opts.provider !== undefined ? parseProvider(opts.provider) : undefined,
+    model: opts.model !== undefined ? parseModel(opts.model, '--model') : undefined,
+  };
+  if (wanted.model && !wanted.provider) wanted.provider = inferProvider(wanted.model);
+  return wanted;
+}
+
+/** Without a person to ask, what is missing must fail now, before stdin is read or anything is sent. */
+function requireComplete(w: Wanted): void {
+  if (w.name === undefined) throw new UsageError('--name is required when not running interactively', "e.g. superagent launch --name scout");
+  if (w.model && !w.provider) throw providerNeeded(w.model);
+}
+
+async function readBotToken(ctx: Context): Promise<string> {
+  const token = (await readStdin(ctx, 'the bot token')).trim();
+  if (!token) throw new UsageError('no bot token on standard input', 'pipe it in: superagent launch --name NAME --bot-token-stdin < token.txt');
+  // never echo what was read: it may be a real token with a typo
+  if (!BOT_TOKEN_PATTERN.test(token)) {
+    throw new UsageError('the bot token on standard input is not a valid Telegram bot token', 'expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or -> from @BotFather');
+  }
+  return token;
+}
+
+/** Asks for the name, then (unless --yes accepts the defaults) the provider and model. */
+async function ask(ctx: Context, w: Wanted): Promise<Wanted> {
+  const { askChoice, askText } = await import('../../ui/prompt.js');
+  const name = w.name ?? (await askText(ctx, 'Name', { validate: (v) => agentNameProblem(v) ?? true })).trim();
+  let { provider, model } = w;
+  if (model && !provider) provider = await askChoice(ctx, `Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
+  if (!ctx.globals.yes) {
+    provider ??= await askChoice(ctx, 'Provider', PROVIDERS, DEFAULT_PROVIDER);
+    model ??= parseModel(await askText(ctx, 'Model', { default: DEFAULT_MODEL_BY_PROVIDER[provider], validate: (v) => (v.trim() ? true : 'required') }));
+  }
+  return { ...w, name, provider, model };
+}
+
+async function body(opts: Options, ctx: Context): Promise<LaunchBody> {
+  const soulFile = opts.soulFile as string | undefined;
+  if (soulFile === '-' && opts.botTokenStdin === true) {
+    throw new UsageError('--soul-file - and --bot-token-stdin cannot both read standard input', 'give the soul as a file path');
+  }
+  let wanted = fromFlags(opts);
+  if (!ctx.canPrompt) requireComplete(wanted);
+  const soul = soulFile !== undefined ? await readSoul(ctx, soulFile, '--soul-file') : undefined;
+  const token = opts.botTokenStdin === true ? await readBotToken(ctx) : undefined;
+  if (ctx.canPrompt) wanted = await ask(ctx, wanted);
+  return {
+    name: wanted.name!,
+    model: wanted.model,
+    model_provider: wanted.provider,
+    description: wanted.description,
+    soul_md: soul,
+    telegram_bot_token: token,
+  };
+}
+
+function report(result: LaunchResult, ctx: Context): void {
+  const p = ctx.printer;
+  if (p.json) return p.printJson(result);
+  p.success(`Launched ${result.name}`);
+  if (p.stdoutIsTTY) {
+    printFields(p, [
+      ['Name', result.name],
+      ['ID', result.agent_id],
+      ['Status', statusWord(p, result.status)],
+      ['Wallet', result.wallet_address],
+      ['Bot', result.bot_username ? `@${result.bot_username}` : 'none'],
+    ]);
+  } else {
+    p.data(result.agent_id); // `id=$(superagent launch …)`
+  }
+  p.status(p.err.dim(`Chat with it: superagent chat ${shellWord(result.name)}`));
+}
+
+export async function run(_args: string[], opts: Options, ctx: Context): Promise<void> {
+  const launchBody = await body(opts, ctx);
+  const { client } = await ctx.api();
+  report(await superagents.launch(client, launchBody), ctx);
 }

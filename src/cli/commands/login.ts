@@ -1,8 +1,101 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../spec.js';
+// `superagent login`: store a key (and the base URL it was checked against) in a profile. The key is
+// checked with a real request first, so a typo is never saved.
+import { normaliseBaseUrl } from '../../config/resolve.js';
+import type { ConfigData } from '../../config/file.js';
+import { maskKey } from '../../ui/mask.js';
+import { clientFor, configFile } from '../connect.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { checkKey } from '../key-check.js';
+import { checkProfileName, targetProfile } from '../settings.js';
+import type { CommandSpec, Options } from '../spec.js';
+import { readStdin } from '../stdin.js';
 
-export const spec: CommandSpec = { name: 'login', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'login',
+  summary: 'Store an API key for a service, checked first',
+  description:
+    'Store an API key for a service in a profile of the config file (--profile, SUPERAGENT_PROFILE, the active one, or "default"; ' +
+    'created if new). The key is asked for (masked) on a terminal, or read from standard input with --with-token, and checked ' +
+    'against the service before anything is saved. The base URL comes from --base-url, SUPERAGENT_BASE_URL or the profile, and is ' +
+    'asked for on a terminal when there is none. The embedded local service needs no login.',
+  options: [{ flags: '--with-token', description: 'read the key from standard input (for scripts; keeps it out of shell history)' }],
+  examples: [
+    'superagent login --base-url https://api.example.com',
+    'superagent login --with-token --base-url https://api.example.com < key.txt',
+    'printenv SA_KEY | superagent login --with-token --profile staging',
+  ],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+const NO_URL_HINT = 'pass --base-url URL (the embedded local service needs no login)';
+
+export async function run(_args: string[], opts: Options, ctx: Context): Promise<void> {
+  const file = configFile(ctx.env);
+  const config = file.read();
+  const { name, profile } = targetProfile(ctx, config);
+  if (!profile) checkProfileName(name);
+  const withToken = opts.withToken === true;
+  if (!withToken && !ctx.canPrompt) {
+    throw new UsageError('no terminal to ask for the API key on', "pipe it in with --with-token, e.g. 'superagent login --with-token < key.txt'");
+  }
+
+  const given = ctx.globals.baseUrl || ctx.env.SUPERAGENT_BASE_URL || profile?.base_url;
+  let baseUrl: string;
+  if (given) baseUrl = normaliseBaseUrl(given);
+  else if (!withToken) baseUrl = await askBaseUrl(ctx);
+  else throw new UsageError(`no base URL to log in to for profile '${name}'`, NO_URL_HINT);
+
+  const apiKey = withToken ? keyFrom(await readStdin(ctx, 'the API key')) : keyFrom(await askKey(ctx, baseUrl));
+
+  ctx.printer.status(ctx.printer.err.dim(`Checking the key against ${baseUrl}…`));
+  const client = await clientFor({ baseUrl, apiKey, globals: ctx.globals, printer: ctx.printer, timeoutMs: ctx.timeoutMs() });
+  try {
+    await checkKey(client, apiKey);
+  } finally {
+    await client.close();
+  }
+
+  let madeActive = false;
+  await file.write((data: ConfigData) => {
+    data.profiles ??= {};
+    // the first profile of a fresh file becomes the active one, so later commands need no --profile
+    madeActive = !data.active_profile && Object.keys(data.profiles).length === 0;
+    if (madeActive) data.active_profile = name;
+    data.profiles[name] = { ...data.profiles[name], base_url: baseUrl, api_key: apiKey };
+  });
+
+  const p = ctx.printer;
+  p.success(`Logged in to ${baseUrl} as profile ${name} (key ${maskKey(apiKey)})`);
+  if (madeActive && name !== 'default') p.status(`Profile '${name}' is now the active profile.`);
+  if (ctx.globals.apiKey || ctx.env.SUPERAGENT_API_KEY) {
+    p.warn(`${ctx.globals.apiKey ? '--api-key' : 'SUPERAGENT_API_KEY'} is set and wins over the stored key`);
+  }
+}
+
+function keyFrom(raw: string): string {
+  const key = raw.trim();
+  if (key === '') throw new UsageError('the API key is empty', "pipe the key in, e.g. 'superagent login --with-token < key.txt'");
+  if (/\s/.test(key)) throw new UsageError('the API key must be a single word without spaces or line breaks');
+  return key;
+}
+
+async function askBaseUrl(ctx: Context): Promise<string> {
+  const { askText } = await import('../../ui/prompt.js');
+  ctx.printer.status('Which service? (the embedded local service needs no login)');
+  const answer = await askText(ctx, 'Base URL', {
+    validate: (v) => {
+      try {
+        normaliseBaseUrl(v.trim());
+        return true;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+  return normaliseBaseUrl(answer.trim());
+}
+
+async function askKey(ctx: Context, baseUrl: string): Promise<string> {
+  const { askSecret } = await import('../../ui/prompt.js');
+  return askSecret(ctx, `API key for ${baseUrl}`);
 }

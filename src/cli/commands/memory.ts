@@ -1,8 +1,28 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent memory <agent>`: the agent's memory.md, byte for byte.
+import { superagents } from '../../api/superagents.js';
+import { resolveAgent } from '../agent-ref.js';
+import type { Context } from '../context.js';
 import type { CommandSpec } from '../spec.js';
 
-export const spec: CommandSpec = { name: 'memory', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'memory',
+  summary: "Show an agent's memory.md",
+  description: "Print an agent's memory.md exactly as the service keeps it (what the agent has noted: sessions, things it was asked to remember).",
+  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  examples: ['superagent memory demo', 'superagent memory demo > memory.md', 'superagent memory demo --json | jq -r .memory_md'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const { client } = await ctx.api();
+  const { agent_id } = await resolveAgent(client, ref!);
+  const files = await superagents.files(client, agent_id);
+  const memory = typeof files.memory_md === 'string' ? files.memory_md : '';
+  const p = ctx.printer;
+  if (p.json) return p.printJson({ agent_id: files.agent_id ?? agent_id, memory_md: memory });
+  if (memory === '') {
+    p.status('memory.md is empty.');
+    return;
+  }
+  // Piped or redirected, the bytes are the file's; on a terminal the prompt should start on its own line.
+  p.write(p.stdoutIsTTY && !memory.endsWith('\n') ? `${memory}\n` : memory);
 }

@@ -1,8 +1,58 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../spec.js';
+// `superagent model <agent> [MODEL] [--provider P]`: show the model, or change it.
+import { superagents } from '../../api/superagents.js';
+import { PROVIDERS } from '../../contract.js';
+import { printFields } from '../../ui/format.js';
+import { shellWord } from '../../ui/shell-word.js';
+import { resolveAgent } from '../agent-ref.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { parseModel, providerFor } from '../providers.js';
+import type { CommandSpec, Options } from '../spec.js';
 
-export const spec: CommandSpec = { name: 'model', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'model',
+  summary: "Show or change an agent's model",
+  description:
+    "Without MODEL, show the agent's model and provider (piped: one line, model<TAB>provider). " +
+    'With MODEL, switch to it; the provider is inferred from the model id when --provider is not given ' +
+    '(gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter).',
+  args: [
+    { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
+    { name: 'model', description: 'the model id to switch to, as the provider spells it' },
+  ],
+  options: [{ flags: '--provider <provider>', description: 'model provider of MODEL', choices: PROVIDERS }],
+  examples: ['superagent model scout', 'superagent model scout gpt-4o', 'superagent model scout llama-3.3-70b --provider venice'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+async function show(ref: string, ctx: Context): Promise<void> {
+  const { client } = await ctx.api();
+  const { agent_id } = await resolveAgent(client, ref);
+  const a = await superagents.get(client, agent_id);
+  const p = ctx.printer;
+  if (p.json) return p.printJson({ agent_id: a.agent_id, model: a.model ?? null, model_provider: a.model_provider ?? null });
+  if (!p.stdoutIsTTY) return p.data(`${a.model ?? ''}\t${a.model_provider ?? ''}`);
+  printFields(p, [
+    ['Model', a.model ?? 'unknown'],
+    ['Provider', a.model_provider ?? 'unknown'],
+  ]);
+}
+
+async function change(ref: string, modelArg: string, providerArg: unknown, ctx: Context): Promise<void> {
+  const model = parseModel(modelArg);
+  const provider = providerFor(model, providerArg);
+  const { client } = await ctx.api();
+  const agent = await resolveAgent(client, ref);
+  const result = await superagents.updateModel(client, agent.agent_id, { model, model_provider: provider });
+  const p = ctx.printer;
+  if (p.json) return p.printJson(result);
+  if (!p.stdoutIsTTY) p.data(result.agent_id);
+  p.success(`${agent.name ?? agent.agent_id.slice(0, 8)} now uses ${model} (${provider})`);
+}
+
+export async function run([ref, model]: string[], opts: Options, ctx: Context): Promise<void> {
+  if (model === undefined) {
+    if (opts.provider !== undefined) throw new UsageError('--provider needs a MODEL to switch to', `e.g. superagent model ${shellWord(ref!)} gpt-4o --provider openai`);
+    return show(ref!, ctx);
+  }
+  return change(ref!, model, opts.provider, ctx);
 }

@@ -1,8 +1,82 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent whoami`: where commands connect, with which key (masked), and whether that key works.
+import { resolveConnection, type Source } from '../../config/resolve.js';
+import { printFields, yesNo } from '../../ui/format.js';
+import { maskKey } from '../../ui/mask.js';
+import { configFile } from '../connect.js';
+import type { Context } from '../context.js';
+import { AuthError } from '../errors.js';
+import { checkKey } from '../key-check.js';
 import type { CommandSpec } from '../spec.js';
 
-export const spec: CommandSpec = { name: 'whoami', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'whoami',
+  summary: 'Show the profile, base URL, masked key and whether it works',
+  description:
+    'Show the profile in use, the base URL (or the embedded local service), the key (masked) and where it comes from ' +
+    '(flag, env, profile or embedded), and check the key with one request. Exits 3 when the key is missing or rejected, ' +
+    '7 when the service cannot be reached.',
+  examples: ['superagent whoami', 'superagent whoami --profile staging --json'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export interface Identity {
+  profile: string;
+  /** null for the embedded local service, whose in-process address lasts only as long as the command */
+  base_url: string | null;
+  key: string | null;
+  key_source: Source | 'embedded' | null;
+  embedded: boolean;
+  data_dir: string | null;
+  authenticated: boolean;
+  agents: number | null;
+}
+
+export async function run(_args: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const connection = resolveConnection(ctx.globals, ctx.env, configFile(ctx.env).read());
+  if (connection.output === 'json') ctx.printer.setJson(true);
+  const identity: Identity = {
+    profile: connection.profileName,
+    base_url: connection.baseUrl,
+    key: connection.apiKey && maskKey(connection.apiKey),
+    key_source: connection.apiKeySource,
+    embedded: connection.baseUrl === null,
+    data_dir: null,
+    authenticated: false,
+    agents: null,
+  };
+  if (connection.baseUrl !== null && connection.apiKey === null) {
+    show(ctx, identity, 'no');
+    throw new AuthError(`no API key for ${connection.baseUrl}`, "run 'superagent login', or set SUPERAGENT_API_KEY");
+  }
+
+  const { client, embedded } = await ctx.api();
+  const apiKey = client.options.apiKey!;
+  if (embedded) {
+    identity.data_dir = embedded.dataDir;
+    identity.key = maskKey(apiKey);
+    identity.key_source ??= 'embedded';
+  }
+  try {
+    identity.agents = await checkKey(client, apiKey);
+    identity.authenticated = true;
+  } catch (err) {
+    // what is known is still shown; the error line (stderr) says why the check failed
+    show(ctx, identity, err instanceof AuthError ? 'no' : 'unknown');
+    throw err;
+  }
+  show(ctx, identity, 'yes');
+}
+
+function show(ctx: Context, id: Identity, works: 'yes' | 'no' | 'unknown'): void {
+  const p = ctx.printer;
+  if (p.json) return p.printJson(id);
+  const source = id.key_source && `(from ${id.key_source === 'env' ? 'SUPERAGENT_API_KEY' : id.key_source === 'flag' ? '--api-key' : id.key_source})`;
+  printFields(p, [
+    ['Profile', id.profile],
+    ['Base URL', id.embedded ? `embedded local service (${id.data_dir ?? 'data dir'})` : id.base_url],
+    ['Key', id.key === null ? 'none' : `${id.key}${p.stdoutIsTTY && source ? ` ${p.out.dim(source)}` : ''}`],
+    // piped output keeps one value per field, so the source gets its own line there
+    ['Key source', p.stdoutIsTTY ? undefined : (id.key_source ?? 'none')],
+    ['Authenticated', works === 'unknown' ? 'unknown (the check failed)' : yesNo(p, works === 'yes')],
+    ['Agents', id.agents === null ? undefined : String(id.agents)],
+  ]);
 }

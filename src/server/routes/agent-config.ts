@@ -9,11 +9,11 @@ import { changeAgent, ownedAgent } from './superagents.js';
 
 async function profile(ctx: RouteContext): Promise<void> {
   const body = await readJsonBody(ctx.req);
-  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1 });
+  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true });
   const description = optionalString(body, 'description', LIMITS.descriptionChars);
   if (name === undefined && description === undefined) throw badRequest('name or description is required');
   await changeAgent(ctx, (agent) => {
-    if (name !== undefined) agent.name = name.trim();
+    if (name !== undefined) agent.name = name;
     if (description !== undefined) agent.description = description;
     return { status: 'updated' };
   });

@@ -47,7 +47,7 @@ function parseTriggers(body: Record<string, unknown>): ClassicTrigger[] {
 
 async function create(ctx: RouteContext): Promise<void> {
   const body = await readJsonBody(ctx.req);
-  const name = requiredString(body, 'name', LIMITS.nameChars).trim();
+  const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true });
   const goal = requiredString(body, 'goal', LIMITS.classicGoalChars);
   const instructions = requiredString(body, 'instructions', LIMITS.classicInstructionsChars);
   const description = optionalString(body, 'description', LIMITS.descriptionChars) ?? '';
@@ -118,7 +118,7 @@ async function get(ctx: RouteContext): Promise<void> {
 
 async function patch(ctx: RouteContext): Promise<void> {
   const body = await readJsonBody(ctx.req);
-  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1 });
+  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true });
   const description = optionalString(body, 'description', LIMITS.descriptionChars);
   const goal = optionalString(body, 'goal', LIMITS.classicGoalChars, { min: 1 });
   const instructions = optionalString(body, 'instructions', LIMITS.classicInstructionsChars, { min: 1 });
@@ -126,7 +126,7 @@ async function patch(ctx: RouteContext): Promise<void> {
   ownedClassic(ctx.service.store.read(), id, ctx.account);
   const record = await ctx.service.store.update((state) => {
     const agent = ownedClassic(state, id, ctx.account);
-    if (name !== undefined) agent.name = name.trim();
+    if (name !== undefined) agent.name = name;
     if (description !== undefined) agent.description = description;
     if (goal !== undefined) agent.data.goal = goal;
     if (instructions !== undefined) agent.data.instructions = instructions;

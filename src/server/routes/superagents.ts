@@ -67,7 +67,7 @@ export function defaultSoul(name: string): string {
 }
 
 function botUsername(name: string): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 24);
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 24).replace(/^_+|_+$/g, '');
   return `${slug || 'superagent'}_bot`;
 }
 
@@ -77,7 +77,7 @@ function dateOnly(iso: string): string {
 
 async function launch(ctx: RouteContext): Promise<void> {
   const body = await readJsonBody(ctx.req);
-  const name = requiredString(body, 'name', LIMITS.nameChars).trim();
+  const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true });
   const description = optionalString(body, 'description', LIMITS.descriptionChars) ?? '';
   let model = optionalString(body, 'model', LIMITS.modelChars, { min: 1 });
   let provider = optionalProvider(body);
@@ -130,6 +130,7 @@ async function launch(ctx: RouteContext): Promise<void> {
 async function list(ctx: RouteContext): Promise<void> {
   const agents = Object.values(ctx.service.store.read().superagents)
     .filter((a) => a.owner === ctx.account && a.status !== 'destroyed')
+    .reverse() // insertion order, newest first: the tie-break for launches in the same millisecond
     .sort((a, b) => b.created_at.localeCompare(a.created_at))
     .map(publicAgent);
   sendJson(ctx.res, 200, agents);

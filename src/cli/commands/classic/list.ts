@@ -1,8 +1,33 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../../spec.js';
+// `superagent classic list`: classic agents, newest first.
+import { classic } from '../../../api/classic.js';
+import { printTable, timeFor, yesNo } from '../../../ui/format.js';
+import type { Context } from '../../context.js';
+import { parseInteger } from '../../parse.js';
+import type { CommandSpec, Options } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'classic list', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'classic list',
+  summary: 'List classic agents',
+  description:
+    'List classic agents (goal + instructions + triggers), newest first. On a terminal a table; piped, one tab-separated ' +
+    'line per agent (id, name, enabled, updated).',
+  options: [{ flags: '--limit <n>', description: 'at most N agents, 1 to 100 (the service default is 50)' }],
+  examples: ['superagent classic list', 'superagent classic list --limit 10', 'superagent classic list | cut -f1'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run(_args: string[], opts: Options, ctx: Context): Promise<void> {
+  const limit = opts.limit === undefined ? undefined : parseInteger('--limit', opts.limit, { min: 1, max: 100 });
+  const { client } = await ctx.api();
+  const agents = await classic.list(client, limit);
+  const p = ctx.printer;
+  if (p.json) return p.printJson(agents);
+  if (agents.length === 0) {
+    p.status('No classic agents yet.');
+    return;
+  }
+  printTable(
+    p,
+    ['ID', 'NAME', 'ENABLED', 'UPDATED'],
+    agents.map((a) => [a.id, a.name, yesNo(p, a.enabled === true), timeFor(p, a.updated_at ?? a.created_at)]),
+  );
 }

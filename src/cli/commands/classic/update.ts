@@ -1,8 +1,59 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../../spec.js';
+// `superagent classic update <id> [--name] [--description] [--goal] [--instructions]`: PATCH only what is given.
+import { classic } from '../../../api/classic.js';
+import type { ClassicPatch } from '../../../api/types.js';
+import { LIMITS } from '../../../contract.js';
+import { parseAgentName, parseDescription } from '../../agent-fields.js';
+import { classicId, onClassic, printClassic } from '../../classic-record.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { CommandSpec, Options } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'classic update', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'classic update',
+  summary: 'Update a classic agent',
+  description: 'Change a classic agent: only the fields given change. Prints the updated agent.',
+  args: [{ name: 'id', description: "the classic agent's uuid", required: true }],
+  options: [
+    { flags: '--name <name>', description: `new name (1 to ${LIMITS.nameChars} characters)` },
+    { flags: '--description <text>', description: `new description (up to ${LIMITS.descriptionChars} characters; '' clears it)` },
+    { flags: '--goal <text>', description: `new goal (1 to ${LIMITS.classicGoalChars} characters)` },
+    { flags: '--instructions <text>', description: `new instructions (1 to ${LIMITS.classicInstructionsChars} characters)` },
+  ],
+  examples: [
+    'superagent classic update 0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e --name "Whale Watcher"',
+    'superagent classic update 0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e --goal "Spot large wallet moves" --instructions "$(cat instructions.txt)"',
+  ],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+/** Goal and instructions as the service will check them (contract §8): not empty, not too long. */
+function parseText(flag: string, value: unknown, max: number): string {
+  const text = String(value);
+  if (text.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  const length = [...text].length;
+  if (length > max) throw new UsageError(`${flag} must be at most ${max} characters (it has ${length})`);
+  return text;
+}
+
+/** The PATCH body, checked before any request; name and description follow the SuperAgent rules. */
+export function patchFrom(opts: Options): ClassicPatch {
+  const patch: ClassicPatch = {};
+  if (opts.name !== undefined) patch.name = parseAgentName(opts.name);
+  if (opts.description !== undefined) patch.description = parseDescription(opts.description);
+  if (opts.goal !== undefined) patch.goal = parseText('--goal', opts.goal, LIMITS.classicGoalChars);
+  if (opts.instructions !== undefined) patch.instructions = parseText('--instructions', opts.instructions, LIMITS.classicInstructionsChars);
+  if (Object.keys(patch).length === 0) {
+    throw new UsageError('nothing to update', 'give at least one of --name, --description, --goal, --instructions');
+  }
+  return patch;
+}
+
+export async function run([rawId]: string[], opts: Options, ctx: Context): Promise<void> {
+  const id = classicId(rawId);
+  const patch = patchFrom(opts);
+  const { client } = await ctx.api();
+  const record = await onClassic(id, () => classic.update(client, id, patch));
+  const p = ctx.printer;
+  if (p.json) return p.printJson(record);
+  p.success(`Updated ${record.name ?? id}`);
+  printClassic(p, record);
 }

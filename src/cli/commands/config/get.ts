@@ -1,8 +1,34 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent config get KEY`: one setting of the profile in use (api_key masked).
+import { configFile } from '../../connect.js';
+import type { Context } from '../../context.js';
+import { activeProfile, existingTarget, settingName, shown, SETTINGS } from '../../settings.js';
 import type { CommandSpec } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'config get', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'config get',
+  summary: 'Print one setting',
+  description:
+    `Print one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
+    'api_key prints masked; output prints its default (table) and active_profile its default (default) when unset; ' +
+    'an unset base_url or api_key prints nothing.',
+  args: [{ name: 'key', description: SETTINGS.join(' | '), required: true }],
+  examples: ['superagent config get base_url', 'superagent config get output --profile staging'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run([raw]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const key = settingName(raw!);
+  const config = configFile(ctx.env).read();
+  let value: string | undefined;
+  let where = '';
+  if (key === 'active_profile') {
+    value = activeProfile(config);
+  } else {
+    const { name, profile } = existingTarget(ctx, config);
+    value = key === 'output' ? (profile?.output ?? 'table') : shown(key, profile?.[key]);
+    where = ` in profile '${name}'`;
+  }
+  const p = ctx.printer;
+  if (p.json) return p.printJson(value ?? null);
+  if (value === undefined) return p.status(`${key} is not set${where}.`);
+  p.data(value);
 }

@@ -1,8 +1,39 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent config list`: every profile and its settings, keys masked.
+import { configFile } from '../../connect.js';
+import type { Context } from '../../context.js';
+import { printTable } from '../../../ui/format.js';
+import { activeProfile, PROFILE_SETTINGS, shownProfile, targetProfile } from '../../settings.js';
 import type { CommandSpec } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'config list', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'config list',
+  summary: 'Show every profile and setting',
+  description:
+    'Show the active profile and every profile with its settings (base_url, api_key masked, output). On a terminal a table with ' +
+    'the profile in use marked *; piped, one "active_profile<TAB>NAME" line and one "PROFILE.SETTING<TAB>VALUE" line per setting.',
+  examples: ['superagent config list', 'superagent config list --json | jq .profiles'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run(_args: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const config = configFile(ctx.env).read();
+  const profiles = Object.entries(config.profiles ?? {}).map(([name, profile]) => [name, shownProfile(profile)] as const);
+  const p = ctx.printer;
+  if (p.json) return p.printJson({ active_profile: activeProfile(config), profiles: Object.fromEntries(profiles) });
+  if (!p.stdoutIsTTY) {
+    p.data(`active_profile\t${activeProfile(config)}`);
+    for (const [name, settings] of profiles) {
+      for (const key of PROFILE_SETTINGS) if (settings[key] !== undefined) p.data(`${name}.${key}\t${settings[key]}`);
+    }
+    return;
+  }
+  if (profiles.length === 0) {
+    p.status("No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.");
+    return;
+  }
+  const inUse = targetProfile(ctx, config).name;
+  printTable(
+    p,
+    ['', 'PROFILE', 'BASE URL', 'KEY', 'OUTPUT'],
+    profiles.map(([name, s]) => [name === inUse ? '*' : '', name, s.base_url ?? p.out.dim('embedded'), s.api_key ?? p.out.dim('none'), s.output ?? 'table']),
+  );
 }

@@ -1,8 +1,57 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent config set KEY VALUE`: change one setting of the profile in use (created if new).
+import type { ConfigData } from '../../../config/file.js';
+import { normaliseBaseUrl } from '../../../config/resolve.js';
+import { configFile } from '../../connect.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { checkProfileName, noSuchProfile, OUTPUTS, SETTINGS, settingName, targetProfile, DEFAULT_PROFILE, type Setting } from '../../settings.js';
 import type { CommandSpec } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'config set', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'config set',
+  summary: 'Change one setting',
+  description:
+    `Change one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one; ` +
+    "created if new). output is table or json (json: the profile's commands print JSON as with --json). active_profile names " +
+    "the profile used by default. api_key cannot be set here, so it never sits in shell history: use 'superagent login --with-token'.",
+  args: [
+    { name: 'key', description: SETTINGS.join(' | '), required: true },
+    { name: 'value', description: 'the new value', required: true },
+  ],
+  examples: ['superagent config set base_url https://api.example.com', 'superagent config set output json --profile ci', 'superagent config set active_profile staging'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run([rawKey, rawValue]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const key = settingName(rawKey!);
+  const value = checkValue(key, rawValue!.trim());
+  const file = configFile(ctx.env);
+  const config = file.read();
+  const p = ctx.printer;
+  if (key === 'active_profile') {
+    if (!config.profiles?.[value] && value !== DEFAULT_PROFILE) throw noSuchProfile(value);
+    await file.write((data) => void (data.active_profile = value));
+    p.success(`Profile ${value} is now the active profile`);
+    return;
+  }
+  const { name, profile } = targetProfile(ctx, config);
+  if (!profile) checkProfileName(name);
+  await file.write((data: ConfigData) => {
+    data.profiles ??= {};
+    data.profiles[name] = { ...data.profiles[name], [key]: value };
+  });
+  p.success(`Set ${key} to ${value} in ${profile ? '' : 'new '}profile ${name}`);
+}
+
+function checkValue(key: Setting, value: string): string {
+  switch (key) {
+    case 'api_key':
+      throw new UsageError('api_key cannot be set with config set: the key would stay in your shell history', "pipe it to 'superagent login --with-token' instead");
+    case 'base_url':
+      return normaliseBaseUrl(value);
+    case 'output':
+      if (!(OUTPUTS as readonly string[]).includes(value)) throw new UsageError(`output must be ${OUTPUTS.join(' or ')}, not '${value}'`);
+      return value;
+    case 'active_profile':
+      return checkProfileName(value);
+  }
 }

@@ -1,8 +1,35 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent config unset KEY`: remove one setting of the profile in use (or the active profile choice).
+import { configFile } from '../../connect.js';
+import type { Context } from '../../context.js';
+import { existingTarget, settingName, SETTINGS } from '../../settings.js';
 import type { CommandSpec } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'config unset', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'config unset',
+  summary: 'Remove one setting',
+  description:
+    `Remove one setting (${SETTINGS.join(', ')}) from the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
+    "Without base_url the profile uses the embedded local service; without active_profile the 'default' profile is used.",
+  args: [{ name: 'key', description: SETTINGS.join(' | '), required: true }],
+  examples: ['superagent config unset output', 'superagent config unset base_url --profile staging'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run([raw]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const key = settingName(raw!);
+  const file = configFile(ctx.env);
+  const config = file.read();
+  const p = ctx.printer;
+  if (key === 'active_profile') {
+    if (config.active_profile === undefined) return p.status('active_profile is not set; nothing to do.');
+    await file.write((data) => void delete data.active_profile);
+    p.success("Removed active_profile: the 'default' profile is used unless --profile or SUPERAGENT_PROFILE says otherwise");
+    return;
+  }
+  const { name, profile } = existingTarget(ctx, config);
+  if (profile?.[key] === undefined) return p.status(`${key} is not set in profile '${name}'; nothing to do.`);
+  await file.write((data) => {
+    const stored = data.profiles?.[name];
+    if (stored) delete stored[key];
+  });
+  p.success(`Removed ${key} from profile ${name}`);
 }

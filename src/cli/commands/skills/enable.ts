@@ -1,8 +1,19 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent skills enable <agent> <skill…>`: one request for all the named skills.
+import type { Context } from '../../context.js';
+import { runSkillsToggle } from '../../skills-toggle.js';
 import type { CommandSpec } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'skills enable', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'skills enable',
+  summary: 'Enable skills on an agent',
+  description: "Enable one or more skills on an agent in a single request. An unknown skill name fails (exit 2) naming the valid ones, and nothing changes.",
+  args: [
+    { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
+    { name: 'skill', description: 'skills to enable (see `superagent skills <agent>`)', required: true, variadic: true, complete: 'skill' },
+  ],
+  examples: ['superagent skills enable demo hyperliquid', 'superagent skills enable demo polymarket polymarket-deep-research'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export function run(args: string[], _opts: unknown, ctx: Context): Promise<void> {
+  return runSkillsToggle(true, args, ctx);
 }

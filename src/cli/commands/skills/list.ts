@@ -1,8 +1,46 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent skills <agent>`: every available skill and whether this agent has it on.
+import { superagents } from '../../../api/superagents.js';
+import type { Skill } from '../../../api/types.js';
+import { printTable, yesNo } from '../../../ui/format.js';
+import type { Printer } from '../../../ui/printer.js';
+import { resolveAgent } from '../../agent-ref.js';
+import { onOff } from '../../skills-toggle.js';
+import type { Context } from '../../context.js';
 import type { CommandSpec } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'skills', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'skills',
+  summary: "List an agent's skills",
+  description:
+    "List every skill available to an agent and whether it is enabled. On a terminal a table; piped, one 'name<TAB>on|off' line per skill. " +
+    "Change them with 'superagent skills enable' and 'superagent skills disable'.",
+  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  examples: ['superagent skills demo', "superagent skills demo | awk '$2 == \"on\" {print $1}'", 'superagent skills enable demo hyperliquid'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const { client } = await ctx.api();
+  const { agent_id } = await resolveAgent(client, ref!);
+  const result = await superagents.skills(client, agent_id);
+  const p = ctx.printer;
+  if (p.json) return p.printJson(result);
+  const skills = result.skills ?? [];
+  if (p.stdoutIsTTY) return printSkillTable(p, skills);
+  printTable(p, [], skills.map((s) => [s.name, onOff(s.enabled)]));
+}
+
+function printSkillTable(p: Printer, skills: Skill[]): void {
+  const nameWidth = Math.max(4, ...skills.map((s) => s.name.length));
+  // NAME, ENABLED and the padding of the table take this much; the description gets the rest of the line
+  const room = Math.max(20, p.columns - nameWidth - 'ENABLED'.length - 4 - 1);
+  printTable(
+    p,
+    ['NAME', 'ENABLED', 'DESCRIPTION'],
+    skills.map((s) => [s.name, yesNo(p, s.enabled, 'on', 'off'), truncate(s.description ?? '', room)]),
+  );
+}
+
+function truncate(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }

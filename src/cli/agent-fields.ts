@@ -1,0 +1,30 @@
+// An agent's name and description as the user types them, checked against the contract's limits
+// (§7) before any request. Shared by launch, update and the launch prompt.
+import { LIMITS } from '../contract.js';
+import { UsageError } from './errors.js';
+
+const chars = (s: string) => [...s].length;
+
+/** What is wrong with a name, or undefined when it is fine (also the prompt's validator). */
+export function agentNameProblem(value: string): string | undefined {
+  const name = value.trim();
+  if (!name) return 'the name must not be empty';
+  if (chars(name) > LIMITS.nameChars) return `the name must be at most ${LIMITS.nameChars} characters (it has ${chars(name)})`;
+  return undefined;
+}
+
+export function parseAgentName(value: unknown, flag = '--name'): string {
+  const text = typeof value === 'string' ? value : '';
+  const problem = agentNameProblem(text);
+  if (problem) throw new UsageError(`${flag}: ${problem}`);
+  return text.trim();
+}
+
+/** A description may be empty (it clears the old one); only its length is limited. */
+export function parseDescription(value: unknown, flag = '--description'): string {
+  const text = typeof value === 'string' ? value : '';
+  if (chars(text) > LIMITS.descriptionChars) {
+    throw new UsageError(`${flag} must be at most ${LIMITS.descriptionChars} characters (it has ${chars(text)})`);
+  }
+  return text;
+}

@@ -1,0 +1,67 @@
+// What `classic get` and `classic update` share: the id check (classic ids are uuids; no name lookup)
+// and how one classic agent record is shown.
+import { ApiStatusError } from '../api/errors.js';
+import type { ClassicRecord } from '../api/types.js';
+import { UUID_PATTERN } from '../contract.js';
+import { printFields, timeFor, yesNo } from '../ui/format.js';
+import type { Printer } from '../ui/printer.js';
+import { NotFoundError, UsageError } from './errors.js';
+
+/** The id argument, checked before any request. */
+export function classicId(id: string | undefined): string {
+  const value = (id ?? '').trim();
+  if (!UUID_PATTERN.test(value)) {
+    throw new UsageError(`'${id ?? ''}' is not a classic agent id: it must be a uuid`, "see 'superagent classic list' for the ids");
+  }
+  return value.toLowerCase();
+}
+
+/** Runs a call on one classic agent, turning the service's 404 into a message that names the id. */
+export async function onClassic<T>(id: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof ApiStatusError && err.status === 404) {
+      throw new NotFoundError(`no classic agent with id ${id}`, "see 'superagent classic list'");
+    }
+    throw err;
+  }
+}
+
+function describeTrigger(trigger: unknown): string {
+  const t = (trigger ?? {}) as Record<string, unknown>;
+  if (t.type === 'scheduled') return `scheduled (${String(t.cron)})`;
+  if (t.type === 'alpha') return `alpha "${String(t.match)}" (impact ≥ ${String(t.min_impact_rating ?? 3)})`;
+  return JSON.stringify(trigger);
+}
+
+/** Long texts (goal, instructions) may span lines: indented under their value on a terminal, `\n` piped. */
+function multiline(p: Printer, text: string, indent: number): string {
+  const lines = text.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n');
+  return p.stdoutIsTTY ? lines.join(`\n${' '.repeat(indent)}`) : lines.join('\\n');
+}
+
+export function printClassic(p: Printer, r: ClassicRecord): void {
+  const data = r.data ?? {};
+  const flag = (v: unknown) => (typeof v === 'boolean' ? yesNo(p, v) : undefined);
+  const fields: Array<[string, string | undefined]> = [
+    ['Name', r.name],
+    ['ID', r.id],
+    ['Enabled', flag(r.enabled)],
+    ['Description', r.description || undefined],
+    ['Goal', data.goal],
+    ['Instructions', data.instructions],
+    ['Triggers', r.triggers ? (r.triggers.length ? r.triggers.map(describeTrigger).join('; ') : 'none') : undefined],
+    ['Model', typeof data.model === 'string' ? data.model : undefined],
+    ['Memory', flag(data.memory_enabled)],
+    ['Trading', flag(data.trading_enabled)],
+    ['Created', r.created_at ? timeFor(p, r.created_at) : undefined],
+    ['Updated', r.updated_at ? timeFor(p, r.updated_at) : undefined],
+  ];
+  // printFields pads the shown labels to the longest one, plus ':' and two spaces
+  const indent = Math.max(...fields.filter(([, v]) => v !== undefined).map(([k]) => k.length)) + 1 + 2;
+  printFields(
+    p,
+    fields.map(([k, v]) => [k, v !== undefined && (k === 'Goal' || k === 'Instructions') ? multiline(p, v, indent) : v]),
+  );
+}

@@ -1,0 +1,50 @@
+// Reading a soul.md from a file or standard input (`--soul-file PATH|-`, `soul set --file PATH|-`):
+// refused before any request when missing, unreadable, empty, not UTF-8 or over the contract's size.
+import { promises as fs } from 'node:fs';
+import { LIMITS } from '../contract.js';
+import type { Context } from './context.js';
+import { UsageError } from './errors.js';
+import { decodeUtf8, readStdinBuffer } from './stdin.js';
+
+const LIMIT_KIB = LIMITS.soulBytes / 1024;
+
+function checked(buf: Buffer, what: string): string {
+  if (buf.length > LIMITS.soulBytes) {
+    throw new UsageError(`${what} is ${Math.ceil(buf.length / 1024)} KiB; a soul may be at most ${LIMIT_KIB} KiB`);
+  }
+  const text = decodeUtf8(buf, what);
+  // the service would quietly replace a blank soul with its default one
+  if (!text.trim()) throw new UsageError(`${what} is empty`);
+  return text;
+}
+
+function readFailure(err: unknown, what: string, flag: string): UsageError {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return new UsageError(`${what} does not exist`, `check the path given to ${flag}`);
+  if (code === 'EACCES' || code === 'EPERM') return new UsageError(`cannot read ${what}: permission denied`);
+  if (code === 'EISDIR') return new UsageError(`${what} is a directory, not a file`);
+  return new UsageError(`cannot read ${what}: ${(err as Error)?.message ?? String(err)}`);
+}
+
+async function readFileChecked(path: string, what: string, flag: string): Promise<Buffer> {
+  try {
+    const stat = await fs.stat(path);
+    if (stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
+    // refuse a huge file without reading it into memory
+    if (stat.isFile() && stat.size > LIMITS.soulBytes) {
+      throw new UsageError(`${what} is ${Math.ceil(stat.size / 1024)} KiB; a soul may be at most ${LIMIT_KIB} KiB`);
+    }
+    return await fs.readFile(path);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw readFailure(err, what, flag);
+  }
+}
+
+/** The soul text from `source`: a path, or `-` for standard input. */
+export async function readSoul(ctx: Context, source: string, flag: string): Promise<string> {
+  if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul'), 'the soul on standard input');
+  if (!source.trim()) throw new UsageError(`${flag} needs a file path, or - for standard input`);
+  const what = `soul file '${source}'`;
+  return checked(await readFileChecked(source, what, flag), what);
+}
