@@ -36,6 +36,12 @@ export const ENTRIES: Entry[] = [
   { path: ['skills', 'disable'], summary: 'Disable skills on an agent', group: 'agents', load: () => import('./commands/skills/disable.js') },
   { path: ['wallet'], summary: "Show an agent's EVM and Solana addresses", group: 'agents', load: () => import('./commands/wallet.js') },
   { path: ['health'], summary: "Check an agent's health (exit 8 when unhealthy)", group: 'agents', load: () => import('./commands/health.js') },
+  { path: ['soul', 'show'], summary: "Print an agent's soul.md", group: 'agents', load: () => import('./commands/soul/show.js') },
+  { path: ['soul', 'edit'], summary: "Edit an agent's soul.md in $VISUAL or $EDITOR", group: 'agents', load: () => import('./commands/soul/edit.js') },
+  { path: ['soul', 'set'], summary: "Replace an agent's soul.md from a file or stdin", group: 'agents', load: () => import('./commands/soul/set.js') },
+  { path: ['chat'], summary: 'Talk to an agent: one message, or the interactive REPL', group: 'chat', load: () => import('./commands/chat.js') },
+  { path: ['assistant'], summary: 'The market-intelligence assistant REPL (on a terminal)', group: 'chat', load: () => import('./commands/assistant/repl.js') },
+  { path: ['assistant', 'ask'], summary: 'Ask the market-intelligence assistant one question', group: 'chat', load: () => import('./commands/assistant/ask.js') },
   { path: ['classic', 'list'], summary: 'List classic agents', group: 'agents', load: () => import('./commands/classic/list.js') },
   { path: ['classic', 'get'], summary: 'Show a classic agent', group: 'agents', load: () => import('./commands/classic/get.js') },
   { path: ['classic', 'update'], summary: 'Update a classic agent', group: 'agents', load: () => import('./commands/classic/update.js') },
@@ -47,6 +53,7 @@ export const ENTRIES: Entry[] = [
   { path: ['config', 'set'], summary: 'Change one setting', group: 'configuration', load: () => import('./commands/config/set.js') },
   { path: ['config', 'unset'], summary: 'Remove one setting', group: 'configuration', load: () => import('./commands/config/unset.js') },
   { path: ['config', 'path'], summary: 'Print where the config file lives', group: 'configuration', load: () => import('./commands/config/path.js') },
+  { path: ['completion'], summary: 'Print the shell completion script (bash, zsh or fish)', group: 'configuration', load: () => import('./commands/completion.js') },
   { path: ['server'], summary: 'Run the embedded SuperAgents service in the foreground', group: 'service', load: () => import('./commands/server.js') },
 ];
 

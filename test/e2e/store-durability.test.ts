@@ -207,8 +207,9 @@ describe('store durability (real processes)', () => {
   }, 45_000);
 
   it('a fresh data dir is usable even if state.json was created but not yet written (concurrent first start / kill -9 there)', () => {
-    // Store.open() creates state.json with writeFileSync(flag 'wx'): open(O_EXCL) and write are two steps,
-    // so a second process starting at that instant (or after a kill -9 between them) sees a 0-byte file.
+    // Regression: Store.open() used to create state.json with writeFileSync(flag 'wx'), where open(O_EXCL)
+    // and write are two steps, so a second process starting at that instant (or any process after a kill -9
+    // or power loss between them) saw a 0-byte file and failed with StoreCorruptError.
     const dir = newDir();
     fs.writeFileSync(path.join(dir, 'state.json'), '', { mode: 0o600 });
     const store = new Store(dir);

@@ -1,0 +1,15 @@
+// What a chat turn yields, whatever is on the other end (an agent or the assistant), so the REPL and
+// the one-shot printer know nothing of HTTP (STYLE 10).
+
+export type ReplyEvent =
+  | { type: 'session'; sessionId: string }
+  | { type: 'text'; text: string }
+  | { type: 'done'; content: string; sessionId?: string; timestamp?: string };
+
+export interface SendOptions {
+  sessionId?: string;
+  signal: AbortSignal;
+}
+
+/** Sends one message and yields the reply as it arrives. Throws a CliError (exit 7 for a cut stream). */
+export type SendFn = (message: string, opts: SendOptions) => AsyncIterable<ReplyEvent>;

@@ -1,0 +1,8 @@
+// PLACEHOLDER: being written now; replace this whole file.
+import type { CommandSpec } from '../../spec.js';
+
+export const spec: CommandSpec = { name: 'soul edit', summary: 'placeholder', examples: [] };
+
+export async function run(): Promise<number> {
+  throw new Error('not written yet');
+}
