@@ -5,8 +5,10 @@
 //
 // 1. GET /v1/superagents/{id} on the embedded service (startServer from dist/, rate limit off, one agent)
 //    vs. a bare node:http server answering the very same JSON body with the same headers.
-//    Both run in child processes (one at a time) so autocannon never shares their event loop;
-//    identical autocannon settings; the body of every answer is checked (mismatches count as errors).
+//    Both run in child processes so autocannon never shares their event loop; identical autocannon
+//    settings (50 connections, 2 s warm-up each, then 10 s each split into 5 interleaved 2 s rounds,
+//    service and bare alternating, so background load on the machine hits both alike). The ratio is the
+//    median of the per-round ratios; the body of every answer is checked (mismatches count as errors).
 // 2. 100 concurrent streamed chats (POST /v1/superagents/{id}/chat, stream: true, token delay 5 ms)
 //    over 10 agents and 2 keys: each must end with `done` whose content equals the concatenated deltas.
 //
@@ -26,9 +28,15 @@ const SELF = fileURLToPath(import.meta.url);
 const DIST_SERVER = path.join(ROOT, 'dist', 'server', 'index.js');
 
 const HOST = '127.0.0.1';
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2);
+/** A numeric setting from the environment, kept within bounds (so every loop stays bounded). */
+function setting(name, fallback, min, max) {
+  const n = Number(process.env[name] ?? fallback);
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
+}
+const CONNECTIONS = Math.round(setting('BENCH_CONNECTIONS', 50, 1, 1000));
+const DURATION_S = setting('BENCH_DURATION', 10, 1, 120);
+const WARMUP_S = setting('BENCH_WARMUP', 2, 0, 30);
+const ROUNDS = Math.round(setting('BENCH_ROUNDS', 5, 1, 20));
 const MIN_RATIO = 0.5;
 const TOKEN_DELAY_MS = 5;
 const STREAMS = 100;
@@ -39,7 +47,9 @@ const CHILD_MAX_LIFETIME_MS = 180_000;
 const KEYS = Array.from({ length: STREAM_KEYS }, (_, i) => `sa_sk_bench${i}${'x'.repeat(26)}`);
 
 // ---------------------------------------------------------------------------------------------
-// Child modes: `--child service DATA_DIR TOKEN_DELAY KEY...` and `--child bare` (body on stdin's first line)
+// Child modes: `--child service DATA_DIR TOKEN_DELAY KEY...` and `--child bare` (body in BENCH_BARE_BODY).
+// stdin is the control line: `cpu` asks for this process's CPU time so far (answered `cpu <µs>` on stdout);
+// its end means the parent is gone.
 
 function exitWithParent(close) {
   let stopping = false;
@@ -53,38 +63,31 @@ function exitWithParent(close) {
   process.once('SIGINT', stop);
   process.stdin.on('end', stop); // the parent went away (its end of the pipe closed)
   process.stdin.on('error', stop);
+  process.stdin.setEncoding('utf8').on('data', (chunk) => {
+    for (const line of chunk.split('\n')) {
+      if (line.trim() !== 'cpu') continue;
+      const u = process.cpuUsage();
+      process.stdout.write(`cpu ${u.user + u.system}\n`);
+    }
+  });
   setTimeout(stop, CHILD_MAX_LIFETIME_MS).unref(); // the listening server keeps the process alive, not this timer
 }
 
 async function runServiceChild([dataDir, tokenDelay, ...keys]) {
   const { startServer } = await import(pathToFileURL(DIST_SERVER).href);
   const server = await startServer({ dataDir, port: 0, host: HOST, keys, rateLimit: 0, tokenDelayMs: Number(tokenDelay) });
-  process.stdin.resume();
   exitWithParent(() => server.close());
   process.stdout.write(`Listening on ${server.url}\n`);
 }
 
 async function runBareChild() {
-  const body = await new Promise((resolve, reject) => {
-    let buf = '';
-    const onData = (chunk) => {
-      buf += chunk;
-      const nl = buf.indexOf('\n');
-      if (nl !== -1) {
-        process.stdin.off('data', onData);
-        resolve(Buffer.from(buf.slice(0, nl), 'utf8'));
-      }
-    };
-    process.stdin.setEncoding('utf8').on('data', onData);
-    process.stdin.once('error', reject);
-  });
+  const body = Buffer.from(process.env.BENCH_BARE_BODY ?? '{}', 'utf8');
   // the same headers sendJson() sends, precomputed: this is the floor node:http itself sets
   const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
     res.end(body);
   });
   await new Promise((resolve) => server.listen(0, HOST, resolve));
-  process.stdin.resume();
   exitWithParent(
     () =>
       new Promise((resolve) => {
@@ -100,8 +103,8 @@ async function runBareChild() {
 
 const children = new Set();
 
-function startChild(args, stdinLine) {
-  const child = spawn(process.execPath, [SELF, '--child', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+function startChild(args, env = {}) {
+  const child = spawn(process.execPath, [SELF, '--child', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   children.add(child);
   let out = '';
   let err = '';
@@ -109,7 +112,6 @@ function startChild(args, stdinLine) {
   child.stderr.setEncoding('utf8').on('data', (c) => {
     err += c;
   });
-  if (stdinLine !== undefined) child.stdin.write(stdinLine + '\n');
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   exited.then(() => children.delete(child));
   const ready = new Promise((resolve, reject) => {
@@ -127,9 +129,20 @@ function startChild(args, stdinLine) {
       reject(new Error(`child ${args[0]} exited (${code ?? signal}) before listening: ${err}`));
     });
   });
+  const cpuWaiters = [];
+  child.stdout.on('data', (c) => {
+    for (const m of String(c).matchAll(/^cpu (\d+)$/gm)) cpuWaiters.shift()?.(Number(m[1]));
+  });
   return {
     ready,
     stderr: () => err,
+    /** the child's CPU time (user + system) so far, in µs */
+    cpu() {
+      return new Promise((resolve) => {
+        cpuWaiters.push(resolve);
+        child.stdin.write('cpu\n');
+      });
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 3_000);
@@ -158,30 +171,57 @@ async function call(url, method, urlPath, key, body) {
   return { status: res.status, text, json: JSON.parse(text) };
 }
 
-async function cannon(autocannon, title, url, urlPath, key, expectBody) {
-  const result = await autocannon({
-    title,
-    url: url + urlPath,
+function cannon(autocannon, url, key, expectBody, duration) {
+  return autocannon({
+    url,
     connections: CONNECTIONS,
-    duration: DURATION_S,
-    warmup: WARMUP_S > 0 ? { connections: CONNECTIONS, duration: WARMUP_S } : undefined,
+    duration,
     headers: { authorization: `Bearer ${key}` },
     expectBody,
     timeout: 10,
   });
-  const failures = result.non2xx + result.errors + result.timeouts + result.mismatches;
-  return {
-    title,
-    rps: result.requests.average,
-    total: result.requests.total,
-    latency_p50_ms: result.latency.p50,
-    latency_p99_ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    mismatches: result.mismatches,
-    failures,
-  };
+}
+
+/** Warm-up, then ROUNDS alternating slices of DURATION_S / ROUNDS seconds per target. */
+async function compare(autocannon, targets, key, expectBody) {
+  const slice = DURATION_S / ROUNDS;
+  for (const t of targets) if (WARMUP_S > 0) await cannon(autocannon, t.url, key, expectBody, WARMUP_S);
+  const rounds = targets.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? targets.map((_, i) => i) : targets.map((_, i) => targets.length - 1 - i);
+    for (const i of order) {
+      const before = await targets[i].child.cpu();
+      const result = await cannon(autocannon, targets[i].url, key, expectBody, slice);
+      result.cpuUs = (await targets[i].child.cpu()) - before;
+      rounds[i].push(result);
+    }
+  }
+  const stats = targets.map((t, i) => {
+    const rs = rounds[i];
+    const sum = (f) => rs.reduce((n, x) => n + f(x), 0);
+    const seconds = sum((x) => x.duration);
+    const res = {
+      title: t.title,
+      rps: sum((x) => x.requests.total) / seconds,
+      round_rps: rs.map((x) => Math.round(x.requests.total / x.duration)),
+      cpu_us_per_req: sum((x) => x.cpuUs) / sum((x) => x.requests.total),
+      latency_p50_ms: median(rs.map((x) => x.latency.p50)),
+      latency_p99_ms: Math.max(...rs.map((x) => x.latency.p99)),
+      non2xx: sum((x) => x.non2xx),
+      errors: sum((x) => x.errors),
+      timeouts: sum((x) => x.timeouts),
+      mismatches: sum((x) => x.mismatches),
+    };
+    res.failures = res.non2xx + res.errors + res.timeouts + res.mismatches;
+    return res;
+  });
+  return stats;
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** SSE parsing as a client does it: blocks split by a blank line, `event:` and `data:` lines, comments skipped. */
@@ -261,19 +301,36 @@ async function main() {
     const body = sample.text; // the bare server answers exactly these bytes
     summary.body_bytes = Buffer.byteLength(body);
 
-    console.log(`GET ${getPath} (${summary.body_bytes} B body), ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s each`);
-    const svc = await cannon(autocannon, 'service GET /v1/superagents/{id}', serviceUrl, getPath, target.key, body);
-
-    // ---- the bare node:http server (the service is idle meanwhile; it stays up for the streams)
-    const bare = startChild(['bare'], body);
+    // ---- the bare node:http server, same body and headers; each target idles while the other is measured
+    const bare = startChild(['bare'], { BENCH_BARE_BODY: body });
     const bareUrl = await bare.ready;
-    const bar = await cannon(autocannon, 'bare node:http, same body', bareUrl, getPath, target.key, body);
+    console.log(
+      `GET ${getPath} (${summary.body_bytes} B body), ${CONNECTIONS} connections, ${WARMUP_S} s warm-up, ` +
+        `then ${ROUNDS} interleaved rounds of ${DURATION_S / ROUNDS} s per target (${DURATION_S} s each)`,
+    );
+    const [svc, bar] = await compare(
+      autocannon,
+      [
+        { title: 'service GET /v1/superagents/{id}', url: serviceUrl + getPath, child: service },
+        { title: 'bare node:http, same body', url: bareUrl + getPath, child: bare },
+      ],
+      target.key,
+      body,
+    );
     await bare.stop();
 
-    const ratio = svc.rps / bar.rps;
+    const roundRatios = svc.round_rps.map((r, i) => r / bar.round_rps[i]);
+    const ratio = median(roundRatios);
+    summary.rounds = ROUNDS;
     summary.service_rps = Math.round(svc.rps);
     summary.bare_rps = Math.round(bar.rps);
     summary.ratio = Number(ratio.toFixed(3));
+    summary.ratio_of_totals = Number((svc.rps / bar.rps).toFixed(3));
+    summary.round_ratios = roundRatios.map((r) => Number(r.toFixed(3)));
+    summary.service_cpu_us_per_req = Number(svc.cpu_us_per_req.toFixed(1));
+    summary.bare_cpu_us_per_req = Number(bar.cpu_us_per_req.toFixed(1));
+    summary.service_round_rps = svc.round_rps;
+    summary.bare_round_rps = bar.round_rps;
     summary.service = { p50_ms: svc.latency_p50_ms, p99_ms: svc.latency_p99_ms, non2xx: svc.non2xx, errors: svc.errors, timeouts: svc.timeouts, mismatches: svc.mismatches };
     summary.bare = { p50_ms: bar.latency_p50_ms, p99_ms: bar.latency_p99_ms, non2xx: bar.non2xx, errors: bar.errors, timeouts: bar.timeouts, mismatches: bar.mismatches };
     if (ratio < MIN_RATIO) problems.push(`ratio ${ratio.toFixed(3)} < ${MIN_RATIO}`);
@@ -309,11 +366,26 @@ async function main() {
     console.log('');
     console.log(
       table([
-        ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'timeouts', 'mismatch'],
-        ...[svc, bar].map((r) => [r.title, fmt(r.rps), fmt(r.latency_p50_ms), fmt(r.latency_p99_ms), r.non2xx, r.errors, r.timeouts, r.mismatches]),
+        ['target', 'req/s', 'rounds req/s', 'CPU µs/req', 'p50 ms', 'max p99 ms', 'non-2xx', 'errors', 'timeouts', 'mismatch'],
+        ...[svc, bar].map((r) => [
+          r.title,
+          fmt(r.rps),
+          r.round_rps.join(' '),
+          fmt(r.cpu_us_per_req, 1),
+          fmt(r.latency_p50_ms),
+          fmt(r.latency_p99_ms),
+          r.non2xx,
+          r.errors,
+          r.timeouts,
+          r.mismatches,
+        ]),
       ]),
     );
-    console.log(`\nratio service/bare: ${ratio.toFixed(3)} (minimum ${MIN_RATIO})`);
+    console.log(
+      `\nratio service/bare: ${ratio.toFixed(3)} (median of rounds ${summary.round_ratios.join(', ')}; ` +
+        `totals ${summary.ratio_of_totals}; minimum ${MIN_RATIO})`,
+    );
+    console.log(`server CPU per request: service ${fmt(svc.cpu_us_per_req, 1)} µs, bare ${fmt(bar.cpu_us_per_req, 1)} µs (less sensitive to machine load than req/s)`);
     console.log(
       `SSE: ${ok.length}/${STREAMS} streams complete with done == deltas over ${agents.length} agents / ${STREAM_KEYS} keys, ` +
         `${summary.sse.wall_ms} ms wall, per stream p50 ${summary.sse.stream_p50_ms} ms, max ${summary.sse.stream_max_ms} ms, ` +

@@ -11,24 +11,34 @@ import type {
   WalletResult,
 } from './types.js';
 
+import { ServiceError } from '../cli/errors.js';
+
 const base = '/v1/superagents';
+
+/** Extra fields are fine (§7); an answer that is not an agent record at all is the service's fault. */
+function asRecord(body: unknown): AgentRecord {
+  if (!body || typeof body !== 'object' || typeof (body as AgentRecord).agent_id !== 'string') {
+    throw new ServiceError('the service answered with something that is not an agent record', 'check the base URL points at a SuperAgents service');
+  }
+  return body as AgentRecord;
+}
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 /** The list answer: a bare array, or one wrapped in `agents`, `superagents` or `data` (§7). */
 export function listFrom(body: unknown): AgentRecord[] {
-  if (Array.isArray(body)) return body as AgentRecord[];
+  if (Array.isArray(body)) return body.map(asRecord);
   if (body && typeof body === 'object') {
     for (const key of ['agents', 'superagents', 'data']) {
       const inner = (body as Record<string, unknown>)[key];
-      if (Array.isArray(inner)) return inner as AgentRecord[];
+      if (Array.isArray(inner)) return inner.map(asRecord);
     }
   }
-  return [];
+  throw new ServiceError('the service answered the agent list with something that is not a list', 'check the base URL points at a SuperAgents service');
 }
 
 export const superagents = {
   list: async (c: ApiClient) => listFrom(await c.json({ method: 'GET', path: base })),
-  get: (c: ApiClient, id: string) => c.json<AgentRecord>({ method: 'GET', path: one(id) }),
+  get: async (c: ApiClient, id: string) => asRecord(await c.json<unknown>({ method: 'GET', path: one(id) })),
   launch: (c: ApiClient, body: LaunchBody) =>
     c.json<LaunchResult>({
       method: 'POST',

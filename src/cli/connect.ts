@@ -1,6 +1,6 @@
 // Opens the API a command talks to: the configured service, or (nothing configured) the embedded
 // service started in-process on a loopback port with its state in the data dir.
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient, RetryPolicy } from '../api/client.js';
 import { ConfigFile } from '../config/file.js';
 import { configDir, dataDir } from '../config/paths.js';
 import { resolveConnection, type Connection } from '../config/resolve.js';
@@ -20,6 +20,8 @@ export interface ConnectDeps {
   env: NodeJS.ProcessEnv;
   printer: Printer;
   timeoutMs: number;
+  /** fewer retries than the client's default (completion must answer within a moment) */
+  retry?: Partial<RetryPolicy>;
 }
 
 export function configFile(env: NodeJS.ProcessEnv): ConfigFile {
@@ -32,6 +34,7 @@ export interface ClientTarget {
   globals: GlobalOptions;
   printer: Printer;
   timeoutMs: number;
+  retry?: Partial<RetryPolicy>;
 }
 
 /** A client for an explicit base URL and key (login checks a key before anything is saved). */
@@ -46,6 +49,7 @@ export async function clientFor(target: ClientTarget): Promise<ApiClient> {
     userAgent: `superagent/${version()} node/${process.version}`,
     trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
     notice: (line) => printer.status(printer.err.yellow(line)),
+    retry: target.retry,
   });
 }
 
@@ -70,6 +74,6 @@ export async function openApi(deps: ConnectDeps): Promise<OpenedApi> {
   } else if (apiKey === null) {
     throw new AuthError(`no API key for ${baseUrl}`, "run 'superagent login', or set SUPERAGENT_API_KEY");
   }
-  const client = await clientFor({ baseUrl, apiKey, globals, printer, timeoutMs: deps.timeoutMs });
+  const client = await clientFor({ baseUrl, apiKey, globals, printer, timeoutMs: deps.timeoutMs, retry: deps.retry });
   return { client, connection, embedded };
 }

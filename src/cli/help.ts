@@ -1,6 +1,6 @@
 // The overview printed by `superagent`, `superagent --help` and for a bare group word.
 // Built from the registry's static summaries: no command module is loaded.
-import { ENTRIES, GROUP_TITLES, type Entry, type Group } from './registry.js';
+import { GROUP_TITLES, VISIBLE_ENTRIES, type Entry, type Group } from './registry.js';
 
 function line(entry: Entry, width: number): string {
   const name = entry.path.join(' ') + (entry.aliases?.length ? ` (${entry.aliases.join(', ')})` : '');
@@ -8,11 +8,11 @@ function line(entry: Entry, width: number): string {
 }
 
 export function overview(): string {
-  const width = Math.max(...ENTRIES.map((e) => (e.path.join(' ') + (e.aliases?.length ? ` (${e.aliases.join(', ')})` : '')).length));
+  const width = Math.max(...VISIBLE_ENTRIES.map((e) => (e.path.join(' ') + (e.aliases?.length ? ` (${e.aliases.join(', ')})` : '')).length));
   const groups = Object.keys(GROUP_TITLES) as Group[];
   const sections = groups
     .map((group) => {
-      const entries = ENTRIES.filter((e) => e.group === group);
+      const entries = VISIBLE_ENTRIES.filter((e) => e.group === group);
       if (entries.length === 0) return '';
       return `${GROUP_TITLES[group]}:\n${entries.map((e) => line(e, width)).join('\n')}\n`;
     })

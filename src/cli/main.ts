@@ -10,7 +10,14 @@ import { ENTRIES, entriesUnder, resolveEntry } from './registry.js';
 import { reportError } from './report.js';
 import { createPrinter } from '../ui/printer.js';
 
-const processIO = (): IO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+// process.stdin is a getter that opens the stream (≈4 ms); most commands never read it
+const processIO = (): IO => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  get stdin() {
+    return process.stdin;
+  },
+});
 
 function wantsJson(argv: string[]): boolean {
   return argv.includes('--json');

@@ -10,6 +10,8 @@ export interface Entry {
   aliases?: string[];
   summary: string;
   group: Group;
+  /** left out of help, the overview, suggestions and completion (the shell scripts' own helper) */
+  hidden?: boolean;
   load: () => Promise<CommandModule>;
 }
 
@@ -55,7 +57,11 @@ export const ENTRIES: Entry[] = [
   { path: ['config', 'path'], summary: 'Print where the config file lives', group: 'configuration', load: () => import('./commands/config/path.js') },
   { path: ['completion'], summary: 'Print the shell completion script (bash, zsh or fish)', group: 'configuration', load: () => import('./commands/completion.js') },
   { path: ['server'], summary: 'Run the embedded SuperAgents service in the foreground', group: 'service', load: () => import('./commands/server.js') },
+  { path: ['__complete'], summary: 'Print completion candidates for the shell scripts (agent names and ids, skills)', group: 'configuration', hidden: true, load: () => import('./commands/complete.js') },
 ];
+
+/** The commands a person sees: everything but the hidden helpers. */
+export const VISIBLE_ENTRIES: Entry[] = ENTRIES.filter((e) => !e.hidden);
 
 /**
  * The entry that argv names, from its first words (options and their values already skipped by the caller).
@@ -76,5 +82,5 @@ export function resolveEntry(words: string[]): { entry: Entry; consumed: number 
 
 /** Commands whose first word is `word` (for a group's help). */
 export function entriesUnder(word: string): Entry[] {
-  return ENTRIES.filter((e) => e.path[0] === word);
+  return VISIBLE_ENTRIES.filter((e) => e.path[0] === word);
 }

@@ -19,6 +19,8 @@ export interface ArgSpec {
   required?: boolean;
   variadic?: boolean;
   complete?: Completion;
+  /** the words it may be, offered by shell completion (the command still checks the value itself) */
+  choices?: readonly string[];
 }
 
 export interface CommandSpec {

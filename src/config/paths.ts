@@ -10,3 +10,8 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 export function dataDir(env: NodeJS.ProcessEnv): string {
   return env.SUPERAGENT_DATA_DIR || platform().data;
 }
+
+/** Throw-away files (the completion cache); XDG_CACHE_HOME is honoured on Linux. */
+export function cacheDir(): string {
+  return platform().cache;
+}

@@ -40,7 +40,7 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
   const { service, keys, limiter } = deps;
   await service.faults.beforeAnswer();
 
-  const keyHash = keys.verify(presentedKey(req));
+  const keyHash = keys.verifyOn(req.socket, presentedKey(req));
   if (limiter.enabled) {
     const bucket = keyHash ? `key:${keyHash.toString('hex')}` : `addr:${req.socket.remoteAddress ?? ''}`;
     const decision = limiter.take(bucket);

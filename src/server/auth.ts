@@ -29,9 +29,20 @@ export function generateKey(): string {
 
 export class KeyRing {
   private readonly hashes: Buffer[];
+  /** the key that last verified on each keep-alive connection: later requests with it skip the hash */
+  private readonly verified = new WeakMap<object, { presented: string; hash: Buffer }>();
 
   constructor(keys: string[]) {
     this.hashes = keys.map(hashKey);
+  }
+
+  /** verify() remembered per connection (bench/server-throughput.js: a third of the GET path's CPU). */
+  verifyOn(connection: object, presented: string | null): Buffer | null {
+    const known = this.verified.get(connection);
+    if (known && known.presented === presented) return known.hash;
+    const hash = this.verify(presented);
+    if (hash && presented) this.verified.set(connection, { presented, hash });
+    return hash;
   }
 
   /** The hash of the presented key if it is one of ours, else null. Checks every key, so timing says nothing. */

@@ -16,9 +16,20 @@ export interface Delivery {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Benchmarking aid (`server --bench-reply-pieces N`): the reply's pieces repeated until there are
+ * `count` of them, so a client can be timed on a long stream. Only what is sent grows; the session
+ * history keeps the reply as composed.
+ */
+export function stretchPieces(pieces: string[], count: number | undefined): string[] {
+  if (count === undefined || pieces.length === 0 || pieces.length >= count) return pieces;
+  return Array.from({ length: count }, (_, i) => pieces[i % pieces.length]!);
+}
+
 export async function deliverReply(ctx: RouteContext, d: Delivery): Promise<void> {
-  const { tokenDelayMs, pingIntervalMs, faults } = ctx.service;
-  const pieces = splitIntoPieces(d.content);
+  const { tokenDelayMs, pingIntervalMs, faults, replyPieces } = ctx.service;
+  const pieces = stretchPieces(splitIntoPieces(d.content), replyPieces);
+  if (replyPieces !== undefined) d = { ...d, content: pieces.join('') };
   if (d.stream) {
     await streamReply(ctx.res, d.sessionId, pieces, d.extra ?? {}, {
       tokenDelayMs,

@@ -24,6 +24,8 @@ export interface ServerOptions {
   assistantTimeLimitMs?: number;
   connectedProviders?: Provider[];
   faults?: FaultOptions;
+  /** benchmarking aid: every reply is sent as this many pieces (its own pieces repeated); off by default */
+  replyPieces?: number;
   /** where request errors are logged; default stderr */
   log?: (line: string) => void;
 }
@@ -60,6 +62,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       pingIntervalMs: options.pingIntervalMs ?? 15_000,
       assistantTimeLimitMs: options.assistantTimeLimitMs ?? 600_000,
       connectedProviders: new Set(options.connectedProviders ?? []),
+      replyPieces: options.replyPieces,
     },
     keys: new KeyRing(keys),
     limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute),
@@ -90,3 +93,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }),
   };
 }
+
+/** The store itself, for tools and tests that work on a data dir directly. */
+export { Store } from './store.js';

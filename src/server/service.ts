@@ -10,4 +10,6 @@ export interface Service {
   pingIntervalMs: number;
   assistantTimeLimitMs: number;
   connectedProviders: ReadonlySet<Provider>;
+  /** benchmarking aid (bench/stream-throughput.js): send every reply as this many pieces */
+  replyPieces?: number;
 }

@@ -12,7 +12,7 @@ import { callService, tempDir, type CallResult } from '../helpers/service.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'superagent.js');
-const DIST_STORE = path.join(ROOT, 'dist', 'server', 'store.js');
+const DIST_STORE = path.join(ROOT, 'dist', 'server', 'index.js'); // exports Store
 
 type Child = ResultPromise<{ reject: false; buffer: false; cleanup: true }>;
 

@@ -1,8 +1,63 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../spec.js';
+// `superagent chat <agent> [MESSAGE…]`: one message and its streamed reply, or (no message, stdin a
+// terminal) the interactive REPL.
+import { resolveAgent } from '../agent-ref.js';
+import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../chat/one-shot.js';
+import { agentSender } from '../chat/send.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { CommandSpec, Options } from '../spec.js';
 
-export const spec: CommandSpec = { name: 'chat', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'chat',
+  summary: 'Talk to an agent: one message, or the interactive REPL',
+  description:
+    'Send an agent one message (from the arguments, or piped on stdin) and print its reply as it streams in. ' +
+    'The session id goes to stderr as "Session: ID" (not with --quiet), so a script can continue the ' +
+    'conversation with --session ID; --json prints { content, session_id } instead of the text. ' +
+    'With no message and stdin a terminal, starts the interactive REPL. ' +
+    'A reply cut short keeps what arrived and exits 7; Ctrl-C stops the reply and exits 130.',
+  args: [
+    { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
+    { name: 'message', description: 'the message (words are joined by spaces); omit to read stdin or start the REPL', variadic: true },
+  ],
+  options: [
+    { flags: '--session <id>', description: 'continue this conversation (the id printed after an earlier reply)' },
+    { flags: '--new', description: 'start a fresh conversation rather than continue one' },
+    { flags: '--no-stream', description: 'wait for the whole reply instead of streaming it' },
+  ],
+  examples: [
+    'superagent chat demo "What is your view on BTC today?"',
+    'echo "remember: I prefer low leverage" | superagent chat demo',
+    'superagent chat demo --session 3f0c… "and ETH?"',
+    'superagent chat demo --json "status report" | jq -r .content',
+    'superagent chat demo',
+  ],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+const USAGE = "as arguments (superagent chat AGENT 'message') or piped on stdin";
+
+export async function run(args: string[], opts: Options, ctx: Context): Promise<number | void> {
+  const [ref, ...words] = args;
+  const sessionId = parseSessionOption(opts.session);
+  const newSession = opts.new === true;
+  if (sessionId && newSession) throw new UsageError('give --session or --new, not both');
+  if (words.length === 0 && ctx.io.stdin.isTTY) {
+    const { runChatRepl } = await import('../repl/chat-repl.js');
+    return runChatRepl(ctx, ref!, { sessionId, newSession });
+  }
+  const message = await messageFrom(ctx, words, 'the message', USAGE);
+  const { client } = await ctx.api();
+  const agent = await resolveAgent(client, ref!);
+  const label = agent.name ?? ref!;
+  const send = agentSender(client, agent.agent_id, ctx.timeoutMs('long'), { stream: opts.stream !== false, label });
+  return exitOnInterrupt(async () => {
+    const p = ctx.printer;
+    const reply = await oneTurn(ctx, send, message, {
+      sessionId,
+      echo: !p.json,
+      spinner: `Waiting for ${label}…`,
+      spinnerDelayMs: 1000,
+    });
+    if (p.json) p.printJson({ content: reply.content, session_id: reply.sessionId ?? null });
+  });
 }

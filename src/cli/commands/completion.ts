@@ -1,8 +1,34 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent completion bash|zsh|fish`: the completion script, generated from the command tree
+// (every command's spec), so it always matches the commands. completions/ holds the same scripts.
+import { bashScript } from '../completion/bash.js';
+import { fishScript } from '../completion/fish.js';
+import { buildTree, SHELLS, type Shell, type Tree } from '../completion/tree.js';
+import { zshScript } from '../completion/zsh.js';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { CommandSpec } from '../spec.js';
 
-export const spec: CommandSpec = { name: 'completion', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'completion',
+  summary: 'Print the shell completion script (bash, zsh or fish)',
+  description:
+    'Print the completion script for bash, zsh or fish. It completes commands, options and their values (providers, ' +
+    'shells), and agent names and ids through a hidden command that keeps a 30-second local cache, so pressing Tab does ' +
+    'not spend the rate limit. The same scripts ship in the package under completions/.',
+  args: [{ name: 'shell', description: SHELLS.join(' | '), required: true, complete: 'shell' }],
+  examples: [
+    'superagent completion bash > ~/.local/share/bash-completion/completions/superagent',
+    'superagent completion zsh > "${fpath[1]}/_superagent"',
+    'superagent completion fish > ~/.config/fish/completions/superagent.fish',
+    'source <(superagent completion bash)',
+  ],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export const GENERATORS: Record<Shell, (tree: Tree) => string> = { bash: bashScript, zsh: zshScript, fish: fishScript };
+
+export async function run([shell]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  if (!(SHELLS as readonly string[]).includes(shell!)) {
+    throw new UsageError(`unknown shell '${shell}'`, `choose one of ${SHELLS.join(', ')}`);
+  }
+  ctx.printer.write(GENERATORS[shell as Shell](await buildTree()));
 }

@@ -5,7 +5,10 @@ import type { CommandSpec, Options } from '../spec.js';
 
 export const spec: CommandSpec = {
   name: 'pause',
-  summary: 'Pause agents (they stop processing; the container stays alive)',
+  summary: 'Pause agents (pause --all is the kill switch)',
+  description:
+    'Pause agents: they stop processing and the container stays alive. Several agents at once; --all pauses every running ' +
+    'agent (the kill switch): already paused counts as done, one line per agent, non-zero if any failed.',
   args: [{ name: 'agent', description: 'agents to pause (uuid, id prefix or name)', variadic: true, complete: 'agent' }],
   options: [{ flags: '--all', description: 'pause every running agent (the kill switch); already paused counts as done' }],
   examples: ['superagent pause demo', 'superagent pause --all'],

@@ -5,7 +5,8 @@ import type { CommandSpec, Options } from '../spec.js';
 
 export const spec: CommandSpec = {
   name: 'restart',
-  summary: 'Restart agents in a fresh container (memory is kept)',
+  summary: 'Restart agents in a fresh container',
+  description: 'Restart agents in a fresh container, from running or paused; memory is kept. Several agents at once.',
   args: [{ name: 'agent', description: 'agents to restart (uuid, id prefix or name)', variadic: true, complete: 'agent' }],
   examples: ['superagent restart demo'],
 };

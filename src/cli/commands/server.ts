@@ -27,6 +27,8 @@ export const spec: CommandSpec = {
     { flags: '--fault-error-rate <r>', description: 'answer a share R (0..1) of requests with 500/503' },
     { flags: '--fault-cut-stream <n>', description: 'cut every stream after N pieces' },
     { flags: '--fault-unhealthy', description: 'report every agent unhealthy' },
+    // benchmarking aid (bench/stream-throughput.js): long replies on demand
+    { flags: '--bench-reply-pieces <n>', description: 'send every reply as N pieces (its own pieces repeated)', hidden: true },
   ],
   examples: [
     'superagent server',
@@ -50,6 +52,7 @@ export async function run(_args: string[], opts: Options, ctx: Context): Promise
       cutStreamAfter: opts.faultCutStream === undefined ? undefined : parseInteger('--fault-cut-stream', opts.faultCutStream, { min: 0 }),
       unhealthy: opts.faultUnhealthy === true,
     },
+    replyPieces: opts.benchReplyPieces === undefined ? undefined : parseInteger('--bench-reply-pieces', opts.benchReplyPieces, { min: 1, max: 10_000_000 }),
   };
   const { startServer } = await import('../../server/index.js');
   const { ServiceError } = await import('../errors.js');

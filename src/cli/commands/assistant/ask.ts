@@ -1,8 +1,128 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../../spec.js';
+// `superagent assistant ask [QUESTION…]`: one question to the market-intelligence assistant (contract
+// §5), streamed; with --fields the answer is asked for as JSON and printed parsed.
+import { PROVIDERS } from '../../../contract.js';
+import { printTable } from '../../../ui/format.js';
+import type { Printer } from '../../../ui/printer.js';
+import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../../chat/one-shot.js';
+import type { PrintedReply } from '../../chat/print-reply.js';
+import { assistantSender, type AssistantModel } from '../../chat/send.js';
+import type { Context } from '../../context.js';
+import { ServiceError, UsageError } from '../../errors.js';
+import { parseModel, providerFor } from '../../providers.js';
+import type { CommandSpec, Options } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'assistant ask', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'assistant ask',
+  summary: 'Ask the market-intelligence assistant one question',
+  description:
+    'Ask the market-intelligence assistant one question (from the arguments, or piped on stdin) and print the answer as it ' +
+    'streams in. Answers can take minutes: on a terminal a spinner shows the time waited. --fields a,b,c asks for ' +
+    'JSON with exactly those keys and prints it parsed (with --array: a list of such objects, a table on a terminal); ' +
+    'an answer that is not valid JSON is printed as it came and exits 7. The session id goes to stderr as ' +
+    '"Session: ID" (not with --quiet); --session ID continues that conversation. --json prints the API answer.',
+  args: [{ name: 'question', description: 'the question (words are joined by spaces); omit to read stdin', variadic: true }],
+  options: [
+    { flags: '--fields <list>', description: 'answer as JSON with these keys, comma-separated (a,b,c)' },
+    { flags: '--array', description: 'with --fields: a JSON array of such objects' },
+    { flags: '--model <model>', description: 'use this model (needs a connected key for its provider)' },
+    { flags: '--provider <provider>', description: 'provider of --model (inferred from the model id when it can be)', choices: PROVIDERS },
+    { flags: '--session <id>', description: 'continue this conversation (the id printed after an earlier answer)' },
+    { flags: '--no-stream', description: 'wait for the whole answer instead of streaming it' },
+  ],
+  examples: [
+    'superagent assistant ask "What is moving SOL today?"',
+    'superagent assistant ask "Top 3 perps by funding" --fields symbol,funding_rate,comment --array',
+    'superagent assistant ask "BTC outlook" --model gpt-4o --provider openai',
+    'echo "Summarise ETH news" | superagent assistant ask --json | jq -r .content',
+  ],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+const USAGE = "as arguments (superagent assistant ask 'question') or piped on stdin";
+
+export interface Structured {
+  fields: string[];
+  array: boolean;
+}
+
+/** --fields and --array, checked before any request. */
+export function structuredFrom(opts: Options): Structured | undefined {
+  if (opts.fields === undefined) {
+    if (opts.array === true) throw new UsageError('--array needs --fields', 'e.g. --fields symbol,price --array');
+    return undefined;
+  }
+  const fields = [...new Set(String(opts.fields).split(',').map((f) => f.trim()).filter(Boolean))];
+  if (fields.length === 0) throw new UsageError('--fields needs at least one field name', 'e.g. --fields symbol,price,outlook');
+  if (fields.some((f) => /[\r\n]/.test(f))) throw new UsageError('--fields names must be on one line');
+  return { fields, array: opts.array === true };
+}
+
+/** --model and --provider, checked against the five providers before any request. */
+export function modelFrom(opts: Options): AssistantModel {
+  if (opts.model === undefined) {
+    if (opts.provider !== undefined) throw new UsageError('--provider needs --model', 'e.g. --model gpt-4o --provider openai');
+    return {};
+  }
+  const model = parseModel(opts.model, '--model');
+  return { model, provider: providerFor(model, opts.provider) };
+}
+
+/** The question as sent: with --fields, the structured-output request appended (contract §5). */
+export function withJsonRequest(question: string, s: Structured | undefined): string {
+  if (!s) return question;
+  return `${question}\n\nRespond as JSON${s.array ? ' array' : ''} with: ${s.fields.join(', ')}`;
+}
+
+/** Parsed JSON content, allowing a Markdown code fence around it; undefined when it is not JSON. */
+export function parseJsonContent(content: string): { value: unknown } | undefined {
+  const fenced = /^\s*```[\w-]*\s*\n([\s\S]*?)\n?```\s*$/.exec(content);
+  try {
+    return { value: JSON.parse(fenced ? fenced[1]! : content) };
+  } catch {
+    return undefined;
+  }
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function printStructured(p: Printer, value: unknown, s: Structured): void {
+  const rows = Array.isArray(value) ? value : undefined;
+  if (s.array && rows && p.stdoutIsTTY && rows.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
+    printTable(p, s.fields, rows.map((r) => s.fields.map((f) => cell((r as Record<string, unknown>)[f]))));
+    return;
+  }
+  p.printJson(value);
+}
+
+function printAnswer(ctx: Context, reply: PrintedReply, s: Structured | undefined): void {
+  const p = ctx.printer;
+  if (p.json) p.printJson({ session_id: reply.sessionId ?? null, content: reply.content, ...(reply.timestamp ? { timestamp: reply.timestamp } : {}) });
+  if (!s) return;
+  const parsed = parseJsonContent(reply.content);
+  if (!parsed) {
+    if (!p.json) p.data(reply.content);
+    throw new ServiceError('the assistant did not answer with valid JSON', 'its answer is printed above as it came; try asking again');
+  }
+  if (!p.json) printStructured(p, parsed.value, s);
+}
+
+export async function run(args: string[], opts: Options, ctx: Context): Promise<number | void> {
+  const structured = structuredFrom(opts);
+  const model = modelFrom(opts);
+  const sessionId = parseSessionOption(opts.session);
+  const question = await messageFrom(ctx, args, 'the question', USAGE);
+  const { client } = await ctx.api();
+  const send = assistantSender(client, model, ctx.timeoutMs('long'), { stream: opts.stream !== false });
+  return exitOnInterrupt(async () => {
+    const reply = await oneTurn(ctx, send, withJsonRequest(question, structured), {
+      sessionId,
+      // structured answers are printed once parsed, not piece by piece
+      echo: !ctx.printer.json && !structured,
+      spinner: 'Asking the assistant…',
+      spinnerDelayMs: 0,
+    });
+    printAnswer(ctx, reply, structured);
+  });
 }

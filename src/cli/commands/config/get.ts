@@ -11,7 +11,7 @@ export const spec: CommandSpec = {
     `Print one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
     'api_key prints masked; output prints its default (table) and active_profile its default (default) when unset; ' +
     'an unset base_url or api_key prints nothing.',
-  args: [{ name: 'key', description: SETTINGS.join(' | '), required: true }],
+  args: [{ name: 'key', description: SETTINGS.join(' | '), required: true, choices: SETTINGS }],
   examples: ['superagent config get base_url', 'superagent config get output --profile staging'],
 };
 

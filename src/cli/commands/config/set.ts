@@ -15,7 +15,7 @@ export const spec: CommandSpec = {
     "created if new). output is table or json (json: the profile's commands print JSON as with --json). active_profile names " +
     "the profile used by default. api_key cannot be set here, so it never sits in shell history: use 'superagent login --with-token'.",
   args: [
-    { name: 'key', description: SETTINGS.join(' | '), required: true },
+    { name: 'key', description: SETTINGS.join(' | '), required: true, choices: SETTINGS.filter((s) => s !== 'api_key') },
     { name: 'value', description: 'the new value', required: true },
   ],
   examples: ['superagent config set base_url https://api.example.com', 'superagent config set output json --profile ci', 'superagent config set active_profile staging'],

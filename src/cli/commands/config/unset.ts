@@ -10,7 +10,7 @@ export const spec: CommandSpec = {
   description:
     `Remove one setting (${SETTINGS.join(', ')}) from the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
     "Without base_url the profile uses the embedded local service; without active_profile the 'default' profile is used.",
-  args: [{ name: 'key', description: SETTINGS.join(' | '), required: true }],
+  args: [{ name: 'key', description: SETTINGS.join(' | '), required: true, choices: SETTINGS }],
   examples: ['superagent config unset output', 'superagent config unset base_url --profile staging'],
 };
 

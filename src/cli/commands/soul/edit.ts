@@ -1,8 +1,186 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../../spec.js';
+// `superagent soul edit <agent>`: soul.md in the user's editor, uploaded only after a look at the diff,
+// never over someone else's change, and never lost: whenever it is not uploaded, the edited file stays
+// and the command that uploads it is printed.
+import fs from 'node:fs';
+import type { ApiClient } from '../../../api/client.js';
+import { superagents } from '../../../api/superagents.js';
+import type { StatusResult } from '../../../api/types.js';
+import { renderDiff, unifiedDiff } from '../../../ui/diff.js';
+import { createPrivateFile, editorCommand, runEditor, type EditorCommand, type PrivateFile } from '../../../ui/editor.js';
+import { shellWord } from '../../../ui/shell-word.js';
+import { resolveAgent } from '../../agent-ref.js';
+import type { Context } from '../../context.js';
+import { CliError, ConflictError, UsageError, exitCodeFor } from '../../errors.js';
+import { readSoul } from '../../soul-source.js';
+import type { CommandSpec, Options } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'soul edit', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'soul edit',
+  summary: "Edit an agent's soul.md in $VISUAL or $EDITOR",
+  description:
+    "Open an agent's soul.md in $VISUAL, else $EDITOR, else vi, as a private temporary file. Saved unchanged: nothing " +
+    'is sent. Changed: the diff is shown and, on a terminal, you confirm the upload (--yes skips the question; ' +
+    'without a terminal --yes is required). If soul.md changed on the service while the editor was open, nothing ' +
+    'is overwritten unless --force. Whenever the edit is not uploaded, the file is kept and the soul set command ' +
+    'that uploads it is printed.',
+  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  options: [{ flags: '--force', description: 'upload even if soul.md changed on the service while the editor was open' }],
+  examples: ['superagent soul edit demo', 'EDITOR="code --wait" superagent soul edit demo', 'superagent soul edit demo --yes'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+/** `scout-v2.soul.md`: the agent's name made safe for a file name, else its id's first 8 characters. */
+export function draftFileName(name: string, id: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 60);
+  return `${slug || id.slice(0, 8)}.soul.md`;
+}
+
+/** The exact command that uploads the kept file, with the connection flags this run was given (never the key). */
+function retryCommand(ctx: Context, id: string, file: string): string {
+  const words = ['superagent'];
+  if (ctx.globals.profile !== undefined) words.push('--profile', shellWord(ctx.globals.profile));
+  if (ctx.globals.baseUrl !== undefined) words.push('--base-url', shellWord(ctx.globals.baseUrl));
+  words.push('soul', 'set', id, '--file', shellWord(file));
+  return words.join(' ');
+}
+
+interface Draft {
+  file: PrivateFile;
+  retry: string;
+  ctx: Context;
+}
+
+/** `err`, saying that nothing was uploaded, where the edit is kept and how to upload it. */
+function keptError(err: unknown, draft: Draft): unknown {
+  if (!(err instanceof CliError)) {
+    // a bug: its report stays as it is, but the way back to the edit is still shown
+    draft.ctx.printer.warn(`soul.md not uploaded; your edit is kept in ${draft.file.path} (upload it with: ${draft.retry})`);
+    return err;
+  }
+  const problem = err.hint ? `${err.message} (${err.hint})` : err.message;
+  return new CliError(`${problem}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, exitCodeFor(err), `upload it with: ${draft.retry}`);
+}
+
+/** Prints a diff: stdout is its place, but with --json stdout holds only the API's answer. */
+function showDiff(ctx: Context, before: string, after: string, labels: { old: string; new: string }): void {
+  const p = ctx.printer;
+  const lines = unifiedDiff(before, after, labels);
+  if (p.json) p.stderrWrite(renderDiff(lines, p.err));
+  else p.write(renderDiff(lines, p.out));
+}
+
+function privateFile(fileName: string, content: string): PrivateFile {
+  try {
+    return createPrivateFile(fileName, content);
+  } catch (err) {
+    throw new UsageError(`cannot create a temporary file for the editor: ${(err as Error).message}`, 'set TMPDIR to a writable directory');
+  }
+}
+
+async function soulOf(client: ApiClient, id: string): Promise<string> {
+  const files = await superagents.files(client, id);
+  return typeof files.soul_md === 'string' ? files.soul_md : '';
+}
+
+/** Runs the editor; on failure the file is kept only if it holds changes. */
+async function edit(ctx: Context, editor: EditorCommand, draft: Draft, original: string): Promise<Buffer | undefined> {
+  try {
+    await runEditor(editor, ctx.env, draft.file.path);
+  } catch (err) {
+    const changed = readIfThere(draft.file.path);
+    if (changed && !changed.equals(Buffer.from(original))) throw keptError(err, draft);
+    draft.file.remove();
+    if (err instanceof CliError) throw new CliError(`${err.message}; nothing uploaded`, err.exitCode, err.hint);
+    throw err;
+  }
+  return readIfThere(draft.file.path);
+}
+
+function readIfThere(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Asks on a terminal; without one, --yes is what allows the upload. */
+async function confirmed(ctx: Context, name: string, draft: Draft): Promise<boolean> {
+  if (ctx.globals.yes) return true;
+  if (!ctx.canPrompt) throw keptError(new UsageError('--yes required to upload when not running interactively'), draft);
+  const { askConfirm } = await import('../../../ui/prompt.js');
+  try {
+    return await askConfirm(ctx, `Upload this soul.md to ${name}?`, true);
+  } catch (err) {
+    throw keptError(err, draft);
+  }
+}
+
+/** Checks that the service still has the soul the edit started from (unless --force), then uploads. */
+async function upload(ctx: Context, client: ApiClient, id: string, name: string, original: string, edited: string, draft: Draft, force: boolean): Promise<StatusResult | undefined> {
+  let theirs: string | undefined;
+  try {
+    if (!force) theirs = await soulOf(client, id);
+    if (theirs === undefined || theirs === original) return await superagents.updateSoul(client, id, edited);
+  } catch (err) {
+    throw keptError(err, draft);
+  }
+  if (theirs === edited) return undefined; // someone made the very same change
+  showDiff(ctx, theirs, edited, { old: `${name}/soul.md (theirs: changed on the service)`, new: `${draft.file.path} (yours)` });
+  throw new ConflictError(
+    `the soul.md of ${name} changed on the service while the editor was open; nothing uploaded, your edit is kept in ${draft.file.path}`,
+    `the diff above shows theirs against yours; to overwrite theirs with yours: ${draft.retry} (soul edit --force skips this check)`,
+  );
+}
+
+export async function run([ref]: string[], opts: Options, ctx: Context): Promise<void> {
+  const editor = editorCommand(ctx.env); // a VISUAL or EDITOR that cannot be split: exit 2 before any request
+  const { client } = await ctx.api();
+  const agent = await resolveAgent(client, ref!);
+  const id = agent.agent_id;
+  const name = agent.name ?? (await superagents.get(client, id)).name;
+  const original = await soulOf(client, id);
+  const file = privateFile(draftFileName(name, id), original);
+  const draft: Draft = { file, retry: retryCommand(ctx, id, file.path), ctx };
+  const p = ctx.printer;
+
+  const bytes = await edit(ctx, editor, draft, original);
+  if (bytes === undefined) {
+    draft.file.remove();
+    throw new UsageError(`the editor removed ${file.path}; nothing uploaded`);
+  }
+  if (bytes.equals(Buffer.from(original))) {
+    draft.file.remove();
+    p.status(`No changes to the soul.md of ${name}; nothing uploaded.`);
+    return;
+  }
+  if (bytes.toString('utf8').trim() === '') {
+    draft.file.remove();
+    throw new UsageError('the edited soul.md is empty; nothing uploaded', `run 'superagent soul edit ${shellWord(ref!)}' again to start over`);
+  }
+  let edited: string;
+  try {
+    edited = await readSoul(ctx, file.path, 'the edited file'); // UTF-8 and at most 256 KiB
+  } catch (err) {
+    throw keptError(err, draft);
+  }
+
+  showDiff(ctx, original, edited, { old: `${name}/soul.md (on the service)`, new: `${name}/soul.md (edited)` });
+  if (!(await confirmed(ctx, name, draft))) {
+    p.warn(`Not uploaded; your edit is kept in ${file.path} (upload it with: ${draft.retry})`);
+    return;
+  }
+  const result = await upload(ctx, client, id, name, original, edited, draft, opts.force === true);
+  draft.file.remove();
+  if (result === undefined) {
+    p.status(`The soul.md of ${name} on the service already has these changes; nothing uploaded.`);
+    return;
+  }
+  if (p.json) return p.printJson(result);
+  p.success(`Updated the soul.md of ${name}`);
 }

@@ -1,8 +1,37 @@
-// PLACEHOLDER: being written now; replace this whole file.
-import type { CommandSpec } from '../../spec.js';
+// `superagent soul set <agent> --file PATH|-`: replace soul.md whole, from a file or standard input.
+import { superagents } from '../../../api/superagents.js';
+import { shellWord } from '../../../ui/shell-word.js';
+import { resolveAgent } from '../../agent-ref.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { readSoul } from '../../soul-source.js';
+import type { CommandSpec, Options } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'soul set', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'soul set',
+  summary: "Replace an agent's soul.md from a file or stdin",
+  description:
+    "Replace an agent's soul.md with a file, or with standard input given --file -. The text must be UTF-8, " +
+    'not empty, and at most 256 KiB; anything else is refused before any request.',
+  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  options: [{ flags: '--file <path>', description: 'the new soul.md (a file, or - for standard input; up to 256 KiB)' }],
+  examples: [
+    'superagent soul set demo --file soul.md',
+    'superagent soul show demo | sed s/cautious/bold/ | superagent soul set demo --file -',
+  ],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run([ref]: string[], opts: Options, ctx: Context): Promise<void> {
+  const source = opts.file as string | undefined;
+  if (source === undefined) {
+    throw new UsageError('--file is required', `superagent soul set ${shellWord(ref!)} --file soul.md (or --file - to read standard input)`);
+  }
+  const soul = await readSoul(ctx, source, '--file');
+  const { client } = await ctx.api();
+  const agent = await resolveAgent(client, ref!);
+  const result = await superagents.updateSoul(client, agent.agent_id, soul);
+  const p = ctx.printer;
+  if (p.json) return p.printJson(result);
+  if (!p.stdoutIsTTY) p.data(result.agent_id);
+  p.success(`Updated the soul.md of ${agent.name ?? agent.agent_id.slice(0, 8)}`);
 }

@@ -1,8 +1,30 @@
-// PLACEHOLDER: being written now; replace this whole file.
+// `superagent soul show <agent>`: the agent's soul.md, byte for byte.
+import { superagents } from '../../../api/superagents.js';
+import { resolveAgent } from '../../agent-ref.js';
+import type { Context } from '../../context.js';
 import type { CommandSpec } from '../../spec.js';
 
-export const spec: CommandSpec = { name: 'soul show', summary: 'placeholder', examples: [] };
+export const spec: CommandSpec = {
+  name: 'soul show',
+  summary: "Print an agent's soul.md",
+  description:
+    "Print an agent's soul.md exactly as the service keeps it, so 'soul show demo > soul.md' and " +
+    "'soul set demo --file soul.md' round-trip. --json prints the files object ({ agent_id, soul_md, memory_md }).",
+  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  examples: ['superagent soul show demo', 'superagent soul show demo > soul.md', 'superagent soul show demo --json | jq -r .soul_md'],
+};
 
-export async function run(): Promise<number> {
-  throw new Error('not written yet');
+export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+  const { client } = await ctx.api();
+  const { agent_id } = await resolveAgent(client, ref!);
+  const files = await superagents.files(client, agent_id);
+  const p = ctx.printer;
+  if (p.json) return p.printJson(files);
+  const soul = typeof files.soul_md === 'string' ? files.soul_md : '';
+  if (soul === '') {
+    p.status('soul.md is empty.');
+    return;
+  }
+  // Redirected or piped, the bytes are the file's; on a terminal the prompt should start on its own line.
+  p.write(p.stdoutIsTTY && !soul.endsWith('\n') ? `${soul}\n` : soul);
 }

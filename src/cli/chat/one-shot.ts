@@ -1,0 +1,87 @@
+// What `chat` and `assistant ask` share for one message: the message from the arguments or piped
+// stdin, the --session value, and one turn with Ctrl-C, a spinner and the session report wired up.
+import { ApiStatusError } from '../../api/errors.js';
+import { LIMITS } from '../../contract.js';
+import { startSpinner } from '../../ui/spinner.js';
+import type { Context } from '../context.js';
+import { InterruptedError, NotFoundError, UsageError } from '../errors.js';
+import { readStdin } from '../stdin.js';
+import { printReply, type PrintedReply } from './print-reply.js';
+import type { SendFn } from './types.js';
+
+/** The message: the words given, else piped stdin; never empty, within the contract's limit. */
+export async function messageFrom(ctx: Context, words: string[], what: string, usage: string): Promise<string> {
+  let message: string;
+  if (words.length > 0) message = words.join(' ');
+  else if (ctx.io.stdin.isTTY) throw new UsageError(`give ${what}`, usage);
+  else message = (await readStdin(ctx, what)).replace(/\s+$/, '');
+  if (message.trim() === '') throw new UsageError(`${what} is empty`, usage);
+  if ([...message].length > LIMITS.messageChars) throw new UsageError(`${what} is ${[...message].length} characters; at most ${LIMITS.messageChars} are accepted`);
+  return message;
+}
+
+/**
+ * --session: any id the service gave (the hosted service's format is not published, so only what
+ * can never be an id is refused here; an unknown one is the service's 404).
+ */
+export function parseSessionOption(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const id = String(value).trim();
+  if (id === '' || id.length > 200 || /[\s\p{Cc}]/u.test(id)) throw new UsageError(`--session needs a session id as printed by an earlier reply, not '${String(value)}'`);
+  return id;
+}
+
+export interface TurnOptions {
+  sessionId?: string;
+  /** print the pieces as they arrive (false with --json and --fields) */
+  echo: boolean;
+  /** text beside the spinner, shown on a terminal until the first piece */
+  spinner: string;
+  /** show the spinner only once the wait is this long */
+  spinnerDelayMs: number;
+}
+
+/** A 404 for the session given with --session says which one and what to do. */
+function sessionNotFound(err: unknown, sessionId: string | undefined): unknown {
+  if (sessionId && err instanceof ApiStatusError && err.status === 404 && /session/i.test(err.message)) {
+    return new NotFoundError(`session ${sessionId} not found`, 'leave out --session to start a new conversation');
+  }
+  return err;
+}
+
+/**
+ * Sends one message and prints the reply as it arrives. Ctrl-C aborts the request at once (throws
+ * InterruptedError, what was printed stays). The session id goes to stderr as `Session: <id>`
+ * (not with --json or --quiet), also when the reply failed part-way, so a script can continue.
+ */
+export async function oneTurn(ctx: Context, send: SendFn, message: string, opts: TurnOptions): Promise<PrintedReply> {
+  const p = ctx.printer;
+  const controller = new AbortController();
+  const stopListening = ctx.onInterrupt(() => controller.abort(new InterruptedError()));
+  const spinner = startSpinner(ctx.io.stderr, opts.spinner, { enabled: p.chatty, delayMs: opts.spinnerDelayMs });
+  let sessionId: string | undefined;
+  try {
+    return await printReply(ctx, send(message, { sessionId: opts.sessionId, signal: controller.signal }), {
+      echo: opts.echo,
+      onFirstText: () => spinner.stop(),
+      onSession: (id) => (sessionId = id),
+    });
+  } catch (err) {
+    if (controller.signal.aborted) throw new InterruptedError();
+    throw sessionNotFound(err, opts.sessionId);
+  } finally {
+    spinner.stop();
+    stopListening();
+    if (sessionId && !p.json && !p.options.quiet) p.stderrWrite(`${p.err.dim('Session:')} ${sessionId}\n`);
+  }
+}
+
+/** Ctrl-C in a one-shot command: exit 130 quietly, keeping what was printed. */
+export async function exitOnInterrupt(work: () => Promise<number | void>): Promise<number | void> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof InterruptedError) return err.exitCode;
+    throw err;
+  }
+}

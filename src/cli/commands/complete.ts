@@ -1,0 +1,138 @@
+// `superagent __complete agents|skills <agent>` (hidden): the names only the service knows, for the
+// completion scripts. One "VALUE<TAB>DESCRIPTION" line per candidate, from a 30 s cache; when the
+// cache is stale, one refresh of at most a second. Never fails: a Tab must not print errors.
+import type { ApiClient } from '../../api/client.js';
+import { UUID_PATTERN } from '../../contract.js';
+import type { AgentRecord } from '../../api/types.js';
+import { cacheDir, dataDir } from '../../config/paths.js';
+import { resolveConnection } from '../../config/resolve.js';
+import { matchAgent } from '../agent-ref.js';
+import { CandidateCache, cacheFile, type CachedAgent, type CachedSkill } from '../completion/candidate-cache.js';
+import { CANDIDATE_KINDS, COMPLETE_COMMAND, type CandidateKind } from '../completion/protocol.js';
+import { configFile, openApi, type OpenedApi } from '../connect.js';
+import type { Context } from '../context.js';
+import { EXIT } from '../errors.js';
+import type { CommandSpec } from '../spec.js';
+import { createPrinter } from '../../ui/printer.js';
+
+/** The most a Tab waits for the service (or for the embedded service to start) before using the cache. */
+export const REFRESH_BUDGET_MS = 1_000;
+
+export const spec: CommandSpec = {
+  name: COMPLETE_COMMAND,
+  summary: 'Print completion candidates for the shell scripts (agent names and ids, skills)',
+  description:
+    'Used by the completion scripts: prints one "VALUE<TAB>DESCRIPTION" line per agent name and id (agents) or per ' +
+    'skill of an agent (skills). Answers come from a cache of at most 30 seconds; a stale cache is refreshed with one ' +
+    'request that may take at most a second, else the cache (or nothing) is printed. Always exits 0.',
+  args: [
+    { name: 'kind', description: CANDIDATE_KINDS.join(' | '), required: true },
+    { name: 'agent', description: 'for skills: the agent (uuid, id prefix or name)' },
+  ],
+  examples: [`superagent ${COMPLETE_COMMAND} agents`, `superagent ${COMPLETE_COMMAND} skills demo`],
+};
+
+interface Candidate {
+  value: string;
+  description: string;
+}
+
+/** The cache for the service this command line would talk to (same precedence as every command). */
+function cacheFor(ctx: Context): CandidateCache {
+  const connection = resolveConnection(ctx.globals, ctx.env, configFile(ctx.env).read());
+  const where = connection.baseUrl ?? `embedded:${dataDir(ctx.env)}`;
+  return new CandidateCache(cacheFile(cacheDir(), `${where}\n${connection.apiKey ?? ''}`));
+}
+
+/**
+ * Runs `work` against the service within REFRESH_BUDGET_MS, starting the embedded one if nothing is
+ * configured. No retries, no waiting out a 429: undefined when it fails or takes too long.
+ */
+async function withinBudget<T>(ctx: Context, work: (client: ApiClient) => Promise<T>): Promise<T | undefined> {
+  const printer = await createPrinter(ctx.io.stdout, ctx.io.stderr, { json: false, quiet: true, color: false, env: ctx.env });
+  let opened: OpenedApi | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const closeAll = async () => {
+    await opened?.client.close();
+    await opened?.embedded?.close();
+  };
+  const attempt = (async () => {
+    opened = await openApi({ globals: ctx.globals, env: ctx.env, printer, timeoutMs: REFRESH_BUDGET_MS, retry: { retries: 0, rateLimitRetries: 0 } });
+    return work(opened.client);
+  })();
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), REFRESH_BUDGET_MS);
+  });
+  try {
+    return await Promise.race([attempt, late]);
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    attempt.catch(() => undefined);
+    // closing ends a request still in flight, so the process exits now rather than at its time-out;
+    // an embedded service still starting is closed as soon as it is up
+    void attempt.finally(closeAll).catch(() => undefined);
+    await closeAll();
+  }
+}
+
+async function listAgents(client: ApiClient): Promise<CachedAgent[]> {
+  const { superagents } = await import('../../api/superagents.js');
+  return (await superagents.list(client)).map((a) => ({ id: a.agent_id, name: a.name, status: a.status }));
+}
+
+async function agentCandidates(ctx: Context, cache: CandidateCache): Promise<Candidate[]> {
+  if (!cache.agentsFresh()) {
+    cache.setAgents(await withinBudget(ctx, listAgents));
+    cache.save();
+  }
+  const agents = cache.agents();
+  return [
+    ...agents.map((a) => ({ value: a.name, description: `${a.status} ${a.id.slice(0, 8)}` })),
+    ...agents.map((a) => ({ value: a.id, description: a.name })),
+  ];
+}
+
+function findAgent(agents: CachedAgent[], ref: string): string | undefined {
+  try {
+    return matchAgent(ref, agents.map((a) => ({ agent_id: a.id, name: a.name }) as AgentRecord)).agent_id;
+  } catch {
+    return undefined;
+  }
+}
+
+async function skillCandidates(ctx: Context, cache: CandidateCache, ref: string | undefined): Promise<Candidate[]> {
+  if (!ref) return [];
+  let id = UUID_PATTERN.test(ref) ? ref.toLowerCase() : findAgent(cache.agents(), ref);
+  if (!id || !cache.skillsFresh(id)) {
+    const needList = !id && !cache.agentsFresh();
+    const answer = await withinBudget(ctx, async (client) => {
+      const { superagents } = await import('../../api/superagents.js');
+      const agents = needList ? await listAgents(client) : undefined;
+      const agentId = id ?? (agents && findAgent(agents, ref));
+      const skills = agentId ? (await superagents.skills(client, agentId)).skills : undefined;
+      return { agents, agentId, skills };
+    });
+    if (needList) cache.setAgents(answer?.agents);
+    id ??= answer?.agentId;
+    if (id) cache.setSkills(id, answer?.skills?.map((s): CachedSkill => ({ name: s.name, description: s.description, enabled: s.enabled })));
+    cache.save();
+  }
+  return id ? cache.skills(id).map((s) => ({ value: s.name, description: `${s.enabled ? 'on' : 'off'}: ${s.description}` })) : [];
+}
+
+export async function run([kind, ref]: string[], _opts: unknown, ctx: Context): Promise<number> {
+  let candidates: Candidate[] = [];
+  try {
+    if ((CANDIDATE_KINDS as readonly string[]).includes(kind!)) {
+      const cache = cacheFor(ctx);
+      candidates = (kind as CandidateKind) === 'agents' ? await agentCandidates(ctx, cache) : await skillCandidates(ctx, cache, ref);
+    }
+  } catch {
+    // a broken config or unknown profile: nothing to offer, and nothing to say during a Tab
+  }
+  const clean = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
+  for (const c of candidates) if (c.value) ctx.printer.data(`${clean(c.value)}\t${clean(c.description)}`);
+  return EXIT.ok;
+}

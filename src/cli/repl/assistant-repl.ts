@@ -1,0 +1,23 @@
+// `superagent assistant` on a terminal: the same REPL as chat, against the market-intelligence assistant.
+import { assistantSender, type AssistantModel } from '../chat/send.js';
+import type { Context } from '../context.js';
+import { runRepl } from './repl.js';
+import { wireRepl } from './wire.js';
+
+export interface AssistantReplOptions extends AssistantModel {
+  sessionId?: string;
+}
+
+export async function runAssistantRepl(ctx: Context, opts: AssistantReplOptions = {}): Promise<number> {
+  const { client } = await ctx.api();
+  const model = opts.model ? ` (${opts.model}, ${opts.provider})` : '';
+  return runRepl({
+    ...wireRepl(ctx, { historyKey: 'assistant', waitingLabel: 'The assistant is working…' }),
+    label: 'assistant',
+    send: assistantSender(client, { model: opts.model, provider: opts.provider }, ctx.timeoutMs('long')),
+    sessionId: opts.sessionId,
+    intro: ctx.printer.chatty
+      ? `Market-intelligence assistant${model}. Answers can take minutes: Ctrl-C cancels one, /help lists the commands, Ctrl-D leaves.`
+      : undefined,
+  });
+}

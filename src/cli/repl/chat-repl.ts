@@ -1,0 +1,57 @@
+// `superagent chat <agent>` with no message on a terminal: the REPL against one agent, with slash
+// commands that show the agent's soul, memory and skills (the same output as those commands).
+import { superagents } from '../../api/superagents.js';
+import { shellWord } from '../../ui/shell-word.js';
+import { resolveAgent, type AgentRef } from '../agent-ref.js';
+import { agentSender } from '../chat/send.js';
+import type { Context } from '../context.js';
+import type { CommandModule } from '../spec.js';
+import { runRepl, type SlashCommand } from './repl.js';
+import { wireRepl } from './wire.js';
+
+export interface ChatReplOptions {
+  /** continue this conversation */
+  sessionId?: string;
+  /** start a fresh one (the REPL's default too; kept so `chat --new` means the same everywhere) */
+  newSession?: boolean;
+}
+
+/** A slash command that runs an agent command (`memory`, `soul show`, `skills`) on this agent. */
+function viaCommand(ctx: Context, agentId: string, name: string, summary: string, load: () => Promise<CommandModule>): SlashCommand {
+  return {
+    name,
+    summary,
+    run: async () => {
+      const mod = await load();
+      await mod.run([agentId], {}, ctx);
+    },
+  };
+}
+
+export function agentCommands(ctx: Context, agentId: string): SlashCommand[] {
+  return [
+    viaCommand(ctx, agentId, 'soul', "show the agent's soul.md", () => import('../commands/soul/show.js')),
+    viaCommand(ctx, agentId, 'memory', "show the agent's memory.md", () => import('../commands/memory.js')),
+    viaCommand(ctx, agentId, 'skills', "list the agent's skills", () => import('../commands/skills/list.js')),
+  ];
+}
+
+/** Runs the REPL until /exit, Ctrl-D or Ctrl-C twice; resolves to 0. `agent` may still be the reference typed. */
+export async function runChatRepl(ctx: Context, agent: AgentRef | string, opts: ChatReplOptions = {}): Promise<number> {
+  const { client } = await ctx.api();
+  const ref = typeof agent === 'string' ? await resolveAgent(client, agent) : agent;
+  const record = ref.record ?? (await superagents.get(client, ref.agent_id));
+  const id = record.agent_id;
+  const name = record.name || id.slice(0, 8);
+  const p = ctx.printer;
+  const intro = [`Chatting with ${name}. /help lists the commands; Ctrl-D or /exit leaves.`];
+  if (record.status === 'paused') intro.push(`${name} is paused: run 'superagent resume ${shellWord(name)}' to chat with it.`);
+  return runRepl({
+    ...wireRepl(ctx, { historyKey: `chat-${id}`, waitingLabel: `Waiting for ${name}…` }),
+    label: name,
+    send: agentSender(client, id, ctx.timeoutMs('long'), { label: name }),
+    commands: agentCommands(ctx, id),
+    sessionId: opts.newSession ? undefined : opts.sessionId,
+    intro: p.chatty ? intro.join('\n') : undefined,
+  });
+}

@@ -1,0 +1,33 @@
+// REPL history kept across runs: one file per key under `<data dir>/history/`, private (0600 in a
+// 0700 directory) because people paste things into prompts, capped so it never grows without end.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** How many lines a history file keeps (the newest). */
+export const HISTORY_SIZE = 1000;
+
+/** `<data dir>/history/<key>`, the key reduced to characters safe in a file name. */
+export function historyPath(dataDir: string, key: string): string {
+  return path.join(dataDir, 'history', key.replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
+/** The saved lines, newest first (readline's order); none when the file is missing or unreadable. */
+export function loadHistory(file: string, size = HISTORY_SIZE): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').filter((line) => line !== '').slice(-size).reverse();
+}
+
+/** Writes `lines` (newest first) oldest first, at most `size` of them, atomically and privately. */
+export function saveHistory(file: string, lines: readonly string[], size = HISTORY_SIZE): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const body = lines.slice(0, size).reverse().join('\n');
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, body === '' ? '' : body + '\n', { mode: 0o600 });
+  fs.chmodSync(tmp, 0o600); // the mode above is filtered by the umask
+  fs.renameSync(tmp, file);
+}

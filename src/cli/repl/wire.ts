@@ -1,0 +1,34 @@
+// What the chat and assistant REPLs share: the Context's streams and printer, the reply printer and
+// spinner of the one-shot commands, history under the data dir, and a hint for a lost session.
+import { ApiStatusError } from '../../api/errors.js';
+import { dataDir } from '../../config/paths.js';
+import { startSpinner } from '../../ui/spinner.js';
+import { printReply } from '../chat/print-reply.js';
+import type { Context } from '../context.js';
+import { NotFoundError } from '../errors.js';
+import { historyPath } from './history.js';
+import type { ReplOptions } from './repl.js';
+
+export type WiredOptions = Pick<ReplOptions, 'input' | 'output' | 'printer' | 'render' | 'waiting' | 'historyFile' | 'explainError' | 'debug'>;
+
+/** A session the service does not know (a wrong --session, or one that expired): say how to go on. */
+export function explainReplError(err: unknown): unknown {
+  if (err instanceof ApiStatusError && err.status === 404 && /session/i.test(err.message)) {
+    return new NotFoundError(err.message, 'type /new to start a fresh conversation');
+  }
+  return err;
+}
+
+export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: string }): WiredOptions {
+  const p = ctx.printer;
+  return {
+    input: ctx.io.stdin,
+    output: ctx.io.stderr,
+    printer: p,
+    render: (events, hooks) => printReply(ctx, events, hooks),
+    waiting: () => startSpinner(ctx.io.stderr, o.waitingLabel, { enabled: p.chatty, delayMs: 1000 }),
+    historyFile: historyPath(dataDir(ctx.env), o.historyKey),
+    explainError: explainReplError,
+    debug: ctx.globals.debug,
+  };
+}

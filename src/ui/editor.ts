@@ -1,0 +1,89 @@
+// Editing text in the user's editor: $VISUAL, else $EDITOR, else vi (STYLE 12), split like a shell
+// would split it so `code --wait` and `vim -c 'set tw=80'` work, run on the terminal we were given,
+// on a private file in a 0700 directory of its own.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CliError, EXIT } from '../cli/errors.js';
+import { ShellSplitError, shellSplit } from './shell-split.js';
+
+export const DEFAULT_EDITOR = 'vi';
+
+export interface EditorCommand {
+  /** where it came from, for messages */
+  source: 'VISUAL' | 'EDITOR' | 'default';
+  line: string;
+  argv: string[];
+}
+
+/** A failure of the editor itself (not found, refused, exited non-zero): nothing was uploaded. */
+export class EditorError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.usage, hint);
+  }
+}
+
+/** The editor to run: the first of VISUAL and EDITOR that holds a command, else vi. */
+export function editorCommand(env: NodeJS.ProcessEnv): EditorCommand {
+  for (const source of ['VISUAL', 'EDITOR'] as const) {
+    const line = env[source];
+    if (line === undefined || line.trim() === '') continue;
+    let argv: string[];
+    try {
+      argv = shellSplit(line);
+    } catch (err) {
+      if (err instanceof ShellSplitError) throw new EditorError(`${source} is not a command the CLI can run: ${err.message}`, `check the quotes in ${source}`);
+      throw err;
+    }
+    if (argv.length > 0 && argv[0] !== '') return { source, line, argv };
+  }
+  return { source: 'default', line: DEFAULT_EDITOR, argv: [DEFAULT_EDITOR] };
+}
+
+export interface PrivateFile {
+  dir: string;
+  path: string;
+  /** removes the file and its directory (with any swap file the editor left) */
+  remove(): void;
+}
+
+/** A file of its own, mode 0600, in a fresh 0700 directory under the system's temporary directory. */
+export function createPrivateFile(fileName: string, content: string): PrivateFile {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-'));
+  fs.chmodSync(dir, 0o700);
+  const file = path.join(dir, path.basename(fileName));
+  fs.writeFileSync(file, content, { mode: 0o600, flag: 'wx' });
+  return { dir, path: file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+function startFailure(cmd: EditorCommand, err: NodeJS.ErrnoException): EditorError {
+  const name = cmd.argv[0]!;
+  const from = cmd.source === 'default' ? 'the default editor' : `the editor from ${cmd.source}`;
+  const hint = 'set VISUAL or EDITOR to an editor on your PATH, e.g. export EDITOR=nano';
+  if (err.code === 'ENOENT') return new EditorError(`cannot start ${from} '${name}': command not found`, hint);
+  if (err.code === 'EACCES') return new EditorError(`cannot start ${from} '${name}': permission denied`, hint);
+  return new EditorError(`cannot start ${from} '${name}': ${err.message}`, hint);
+}
+
+/**
+ * Opens `file` in the editor (from `editorCommand`) on this terminal and waits for it to exit. Ctrl-C belongs to the editor
+ * while it runs (as in git), so it does not end the CLI under it.
+ */
+export async function runEditor(cmd: EditorCommand, env: NodeJS.ProcessEnv, file: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const ignore = () => undefined;
+  process.on('SIGINT', ignore);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(cmd.argv[0]!, [...cmd.argv.slice(1), file], { stdio: 'inherit', env });
+      child.once('error', (err) => reject(startFailure(cmd, err)));
+      child.once('exit', (code, signal) => {
+        if (code === 0) return resolve();
+        const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+        reject(new EditorError(`the editor '${cmd.line}' ${how}`));
+      });
+    });
+  } finally {
+    process.removeListener('SIGINT', ignore);
+  }
+}

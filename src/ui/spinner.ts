@@ -1,0 +1,47 @@
+// A spinner with elapsed seconds on stderr while waiting for a reply (assistant queries take minutes).
+// Shown only where a person watches (the caller passes `enabled`: stderr a TTY, not --quiet); ora is
+// loaded only when the spinner is actually drawn.
+import type { OutStream } from './printer.js';
+
+export interface Spinner {
+  /** Clears the spinner; safe to call more than once, and before it ever appeared. */
+  stop(): void;
+}
+
+export interface SpinnerOptions {
+  enabled: boolean;
+  /** appear only after this long (a quick answer shows no spinner at all) */
+  delayMs?: number;
+}
+
+const NONE: Spinner = { stop() {} };
+
+export function startSpinner(stream: OutStream, label: string, options: SpinnerOptions): Spinner {
+  if (!options.enabled) return NONE;
+  const started = Date.now();
+  const text = () => `${label} ${Math.floor((Date.now() - started) / 1000)}s`;
+  let stopped = false;
+  let ora: { stop(): unknown; text: string } | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  const show = async () => {
+    const { default: createOra } = await import('ora');
+    if (stopped) return;
+    // discardStdin off: a REPL owns stdin; hideCursor off: no exit hook needed to restore it
+    ora = createOra({ text: text(), stream: stream as unknown as NodeJS.WritableStream, discardStdin: false, hideCursor: false, isEnabled: true }).start();
+    ticker = setInterval(() => {
+      if (ora) ora.text = text();
+    }, 1000);
+    ticker.unref();
+  };
+  const delay = setTimeout(() => void show(), options.delayMs ?? 0);
+  delay.unref();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(delay);
+      if (ticker) clearInterval(ticker);
+      ora?.stop();
+      ora = undefined;
+    },
+  };
+}

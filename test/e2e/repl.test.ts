@@ -1,0 +1,271 @@
+// The REPL through a real pseudo-terminal: the built binary inside tmux against the embedded service.
+// The service's address, key and directories reach the CLI through an env file the pane's shell
+// sources, so the key is in no process's arguments (checked below).
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+
+const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One CLI run in a detached tmux session on a private socket. */
+class Pane {
+  readonly dir = tempDir('superagent-repl-');
+  private readonly socket = path.join(this.dir, 'tmux.sock');
+  private readonly exitFile = path.join(this.dir, 'exit-code');
+
+  constructor(service: TestService, args: string[], dirs: { configDir: string; dataDir: string }) {
+    const env = {
+      SUPERAGENT_BASE_URL: service.url,
+      SUPERAGENT_API_KEY: service.key,
+      SUPERAGENT_CONFIG_DIR: dirs.configDir,
+      SUPERAGENT_DATA_DIR: dirs.dataDir,
+    };
+    const envFile = path.join(this.dir, 'env');
+    fs.writeFileSync(envFile, Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join(''), { mode: 0o600 });
+    const script = path.join(this.dir, 'run.sh');
+    fs.writeFileSync(
+      script,
+      [`unset SUPERAGENT_PROFILE CI NO_COLOR`, `. ${quote(envFile)}`, [process.execPath, BIN, ...args].map(quote).join(' '), `echo $? > ${quote(this.exitFile)}`].join('\n'),
+    );
+    this.tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'repl', `sh ${quote(script)}`);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** The pane's text, scrollback included, trailing blank lines dropped. */
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', 'repl').replace(/\s+$/, '');
+  }
+
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'repl', '-l', text);
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'repl', ...keys);
+  }
+
+  line(text: string): void {
+    this.type(text);
+    this.keys('Enter');
+  }
+
+  async waitFor(what: string, ok: (screen: string) => boolean, ms = 15_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    let last = '';
+    for (;;) {
+      try {
+        last = this.screen();
+      } catch {
+        // the pane may be gone already
+      }
+      if (ok(last)) return last;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${last}`);
+      await sleep(50);
+    }
+  }
+
+  /** Prompts shown so far ("demo› " at the start of a line). */
+  prompts(screen: string, label: string): number {
+    return screen.split('\n').filter((l) => l.startsWith(`${label}›`)).length;
+  }
+
+  async exitCode(ms = 10_000): Promise<number> {
+    const deadline = Date.now() + ms;
+    while (!fs.existsSync(this.exitFile) || fs.readFileSync(this.exitFile, 'utf8') === '') {
+      if (Date.now() > deadline) throw new Error(`the CLI did not exit; the screen:\n${this.screen()}`);
+      await sleep(50);
+    }
+    return Number(fs.readFileSync(this.exitFile, 'utf8').trim());
+  }
+
+  /** Every process under the pane, with its arguments. */
+  processArgs(): string[] {
+    const root = Number(this.tmux('display-message', '-p', '-t', 'repl', '#{pane_pid}').trim());
+    const out: string[] = [];
+    const walk = (pid: number) => {
+      out.push(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '));
+      const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+      for (const child of children) walk(Number(child));
+    };
+    walk(root);
+    return out;
+  }
+
+  close(): void {
+    spawnSync('tmux', ['-S', this.socket, 'kill-server']);
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'the REPL in a real terminal (tmux)' : 'the REPL in a real terminal: SKIPPED, tmux is not installed', () => {
+  let fast: TestService;
+  let slow: TestService;
+  let panes: Pane[] = [];
+  let dirs: { configDir: string; dataDir: string };
+
+  beforeAll(async () => {
+    fast = await startTestService({ tokenDelayMs: 0 });
+    slow = await startTestService({ tokenDelayMs: 150 });
+  });
+  afterAll(async () => {
+    await fast?.close();
+    await slow?.close();
+  });
+  afterEach(() => {
+    for (const p of panes) p.close();
+    panes = [];
+  });
+
+  const open = (service: TestService, args: string[]) => {
+    const pane = new Pane(service, args, dirs);
+    panes.push(pane);
+    return pane;
+  };
+
+  async function launch(service: TestService, name: string): Promise<string> {
+    const r = await service.call('POST', '/v1/superagents', { body: { name } });
+    expect(r.status).toBe(201);
+    return r.json.agent_id as string;
+  }
+
+  const memory = async (service: TestService, id: string) => (await service.call('GET', `/v1/superagents/${id}/files`)).json.memory_md as string;
+
+  it('chat: a message and its reply, one session across turns, /new changes it, history kept 0600, Ctrl-D exits 0', async () => {
+    dirs = { configDir: tempDir(), dataDir: tempDir() };
+    const id = await launch(fast, 'scout');
+    const pane = open(fast, ['chat', 'scout']);
+    await pane.waitFor('the prompt', (s) => pane.prompts(s, 'scout') === 1);
+    expect(pane.processArgs().join('\n')).not.toContain(fast.key);
+
+    pane.line('remember that I prefer SOL');
+    let screen = await pane.waitFor('the reply', (s) => pane.prompts(s, 'scout') === 2);
+    expect(screen).toContain('scout› remember that I prefer SOL\n');
+    expect(screen).toContain('Noted, I will remember: "I prefer SOL"');
+    expect(await memory(fast, id)).toContain('I prefer SOL');
+
+    pane.line('and what about ETH?');
+    await pane.waitFor('the second reply', (s) => pane.prompts(s, 'scout') === 3);
+    pane.line('/session');
+    screen = await pane.waitFor('the session id', (s) => pane.prompts(s, 'scout') === 4);
+    const first = screen.split('scout› /session\n')[1]!.match(UUID)![0];
+
+    pane.line('/new');
+    await pane.waitFor('/new', (s) => s.includes('New session'));
+    pane.line('hello again');
+    await pane.waitFor('the third reply', (s) => pane.prompts(s, 'scout') === 6);
+    pane.line('/session');
+    screen = await pane.waitFor('the new session id', (s) => pane.prompts(s, 'scout') === 7);
+    const second = screen.split('scout› /session\n')[2]!.match(UUID)![0];
+    expect(second).not.toBe(first);
+    // the service saw two sessions, the first one used for two turns
+    const mem = await memory(fast, id);
+    expect(mem.match(/new chat session/g)).toHaveLength(2);
+    expect(mem).toContain(`new chat session ${first.slice(0, 8)}`);
+    expect(mem).toContain(`new chat session ${second.slice(0, 8)}`);
+
+    pane.keys('C-d');
+    expect(await pane.exitCode()).toBe(0);
+
+    const history = path.join(dirs.dataDir, 'history', `chat-${id}`);
+    expect(fs.statSync(history).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(history, 'utf8')).toBe('remember that I prefer SOL\nand what about ETH?\n/new\nhello again\n/session\n'); // a repeat moves to the end
+
+    // the next run recalls it with the arrow keys
+    const again = open(fast, ['chat', id.slice(0, 8)]);
+    await again.waitFor('the prompt', (s) => again.prompts(s, 'scout') === 1);
+    again.keys('Up', 'Up');
+    await again.waitFor('the recalled line', (s) => s.endsWith('scout› hello again'));
+    again.keys('C-c');
+    await again.waitFor('a fresh prompt', (s) => s.endsWith('scout›'));
+    again.keys('C-d');
+    expect(await again.exitCode()).toBe(0);
+  });
+
+  it('chat: Ctrl-C mid-reply cancels only that reply; Ctrl-C twice at an empty prompt leaves with 0', async () => {
+    dirs = { configDir: tempDir(), dataDir: tempDir() };
+    await launch(slow, 'slowpoke');
+    const pane = open(slow, ['chat', 'slowpoke']);
+    await pane.waitFor('the prompt', (s) => pane.prompts(s, 'slowpoke') === 1);
+    pane.line('give me a full market overview');
+    // some text arrived, and the reply (150 ms a piece) is far from over
+    await pane.waitFor('the first pieces', (s) => s.split('give me a full market overview\n')[1]?.trim().length > 0);
+    pane.keys('C-c');
+    const cancelled = await pane.waitFor('(cancelled)', (s) => /\(cancelled\)\nslowpoke›$/.test(s));
+    await sleep(600); // four more pieces' worth: nothing more may arrive
+    expect(pane.screen()).toBe(cancelled);
+
+    pane.line('/session'); // the REPL goes on, in the session the cancelled turn started
+    await pane.waitFor('the session id', (s) => UUID.test(s.split('slowpoke› /session\n')[1] ?? ''));
+
+    pane.keys('C-c');
+    await pane.waitFor('the hint', (s) => s.includes('(Press Ctrl-C again or Ctrl-D to leave)'));
+    pane.keys('C-c');
+    expect(await pane.exitCode()).toBe(0);
+  });
+
+  it('chat: a paused agent gets a hint to resume it, and the REPL goes on after the failed turn', async () => {
+    dirs = { configDir: tempDir(), dataDir: tempDir() };
+    const id = await launch(fast, 'napper');
+    expect((await fast.call('POST', `/v1/superagents/${id}/pause`)).status).toBe(200);
+    const pane = open(fast, ['chat', 'napper']);
+    await pane.waitFor('the prompt', (s) => pane.prompts(s, 'napper') === 1);
+    expect(pane.screen()).toContain("napper is paused: run 'superagent resume napper'");
+    pane.line('are you there?');
+    await pane.waitFor('the error', (s) => s.includes('Error: napper is paused (resume it first: superagent resume napper)') && pane.prompts(s, 'napper') === 2);
+    expect((await fast.call('POST', `/v1/superagents/${id}/resume`)).status).toBe(200);
+    pane.line('are you there now?');
+    const screen = await pane.waitFor('the reply', (s) => pane.prompts(s, 'napper') === 3);
+    expect(screen.split('are you there now?\n')[1]).toMatch(/napper/);
+    pane.line('/exit');
+    expect(await pane.exitCode()).toBe(0);
+  });
+
+  it('assistant: the same REPL against the assistant', async () => {
+    dirs = { configDir: tempDir(), dataDir: tempDir() };
+    const pane = open(fast, ['assistant']);
+    await pane.waitFor('the prompt', (s) => pane.prompts(s, 'assistant') === 1);
+    pane.line('What is moving SOL today?');
+    const screen = await pane.waitFor('the answer', (s) => pane.prompts(s, 'assistant') === 2);
+    expect(screen.split('What is moving SOL today?\n')[1]).toContain('SOL');
+    pane.line('/help');
+    await pane.waitFor('the help', (s) => s.includes('/session') && pane.prompts(s, 'assistant') === 3);
+    pane.keys('C-d');
+    expect(await pane.exitCode()).toBe(0);
+    expect(fs.readFileSync(path.join(dirs.dataDir, 'history', 'assistant'), 'utf8')).toBe('What is moving SOL today?\n/help\n');
+  });
+});
+
+describe('assistant without a terminal', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it('exits 2 pointing at `assistant ask`', async () => {
+    const r = await runCli(['assistant'], { target: service });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("Error: the assistant REPL needs a terminal (use 'superagent assistant ask QUESTION', or pipe the question to it)\n");
+  });
+
+  it('checks --provider and --session before anything else', async () => {
+    const bad = await runCli(['assistant', '--model', 'gpt-4o', '--provider', 'nope'], { target: service });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('nope');
+    const lone = await runCli(['assistant', '--provider', 'openai'], { target: service });
+    expect(lone.exitCode).toBe(2);
+    expect(lone.stderr).toContain('--provider needs --model');
+  });
+});
