@@ -6,7 +6,7 @@ import { fastParse } from './fast-parse.js';
 import { commandWords, toGlobals } from './globals.js';
 import type { CommandSpec } from './spec.js';
 import { groupHelp, overview } from './help.js';
-import { ENTRIES, entriesUnder, resolveEntry } from './registry.js';
+import { VISIBLE_ENTRIES, entriesUnder, resolveEntry } from './registry.js';
 import { reportError } from './report.js';
 import { createPrinter } from '../ui/printer.js';
 
@@ -24,7 +24,7 @@ function wantsJson(argv: string[]): boolean {
 }
 
 function suggest(word: string): string {
-  const names = [...new Set(ENTRIES.flatMap((e) => [e.path[0]!, ...(e.aliases ?? [])]))];
+  const names = [...new Set(VISIBLE_ENTRIES.flatMap((e) => [e.path[0]!, ...(e.aliases ?? [])]))];
   const close = names.filter((n) => n.startsWith(word.slice(0, 2)) || word.startsWith(n.slice(0, 3)));
   return close.length ? `did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : "see 'superagent --help'";
 }

@@ -71,6 +71,8 @@ function invocations(): Record<string, { args: string[]; input?: string; env?: R
     'config path': { args: ['config', 'path'] },
     logout: { args: ['logout'] },
     completion: { args: ['completion', 'bash'] },
+    // the hidden command behind shell completion; its own cache dir, not the developer's
+    __complete: { args: ['__complete', 'skills', agentId], env: { XDG_CACHE_HOME: tempDir('superagent-cache-') } },
     destroy: { args: ['destroy', agentId, '--yes'] },
   };
 }

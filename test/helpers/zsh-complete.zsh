@@ -23,8 +23,11 @@ zpty -w sa "source ${(q)script}; print -r -- READY >> \$CAPTURE"
 
 wait_for() { # wait_for COUNT WORD: until the capture has COUNT lines starting with WORD (10 s at most)
   local -i tries=0
-  while (( ${#${(M)${(f)"$(<$out)"}:#$2*}} < $1 )); do
-    zpty -rt sa junk 2>/dev/null  # drain the terminal so zsh never blocks writing to it
+  local -a seen
+  while :; do
+    seen=(${(M)${(f)"$(<$out)"}:#$2*})
+    (( $#seen >= $1 )) && return
+    zpty -rt sa junk 2>/dev/null # drain the terminal so zsh never blocks writing to it
     (( ++tries > 1000 )) && { print -u2 "zsh did not answer (waiting for $2)"; cat $out >&2; exit 4 }
     sleep 0.01
   done

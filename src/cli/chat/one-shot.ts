@@ -39,6 +39,8 @@ export interface TurnOptions {
   spinner: string;
   /** show the spinner only once the wait is this long */
   spinnerDelayMs: number;
+  /** prints what the reply amounts to (--json, parsed --fields), before the session line */
+  present?: (reply: PrintedReply) => void;
 }
 
 /** A 404 for the session given with --session says which one and what to do. */
@@ -61,11 +63,14 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
   const spinner = startSpinner(ctx.io.stderr, opts.spinner, { enabled: p.chatty, delayMs: opts.spinnerDelayMs });
   let sessionId: string | undefined;
   try {
-    return await printReply(ctx, send(message, { sessionId: opts.sessionId, signal: controller.signal }), {
+    const reply = await printReply(ctx, send(message, { sessionId: opts.sessionId, signal: controller.signal }), {
       echo: opts.echo,
       onFirstText: () => spinner.stop(),
       onSession: (id) => (sessionId = id),
     });
+    spinner.stop();
+    opts.present?.(reply);
+    return reply;
   } catch (err) {
     if (controller.signal.aborted) throw new InterruptedError();
     throw sessionNotFound(err, opts.sessionId);

@@ -52,12 +52,14 @@ export async function run(args: string[], opts: Options, ctx: Context): Promise<
   const send = agentSender(client, agent.agent_id, ctx.timeoutMs('long'), { stream: opts.stream !== false, label });
   return exitOnInterrupt(async () => {
     const p = ctx.printer;
-    const reply = await oneTurn(ctx, send, message, {
+    await oneTurn(ctx, send, message, {
       sessionId,
       echo: !p.json,
       spinner: `Waiting for ${label}…`,
       spinnerDelayMs: 1000,
+      present: (reply) => {
+        if (p.json) p.printJson({ content: reply.content, session_id: reply.sessionId ?? null });
+      },
     });
-    if (p.json) p.printJson({ content: reply.content, session_id: reply.sessionId ?? null });
   });
 }

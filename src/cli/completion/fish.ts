@@ -77,6 +77,7 @@ ${tree.commands.map((c) => specBranch(tree, c)).join('\n')}
         case '*'
             return 1
     end
+    return 0 # set keeps the status before it
 end
 
 function __superagent_alias

@@ -116,13 +116,13 @@ export async function run(args: string[], opts: Options, ctx: Context): Promise<
   const { client } = await ctx.api();
   const send = assistantSender(client, model, ctx.timeoutMs('long'), { stream: opts.stream !== false });
   return exitOnInterrupt(async () => {
-    const reply = await oneTurn(ctx, send, withJsonRequest(question, structured), {
+    await oneTurn(ctx, send, withJsonRequest(question, structured), {
       sessionId,
       // structured answers are printed once parsed, not piece by piece
       echo: !ctx.printer.json && !structured,
       spinner: 'Asking the assistant…',
       spinnerDelayMs: 0,
+      present: (reply) => printAnswer(ctx, reply, structured),
     });
-    printAnswer(ctx, reply, structured);
   });
 }
