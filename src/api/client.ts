@@ -74,12 +74,7 @@ function loadUndici() {
 }
 
 function loadUndiciModules() {
-  return Promise.all([
-    // @ts-expect-error: deep import of the Pool alone; its types are undici's Pool
-    import('undici/lib/dispatcher/pool.js'),
-    // @ts-expect-error: the request method that undici's index attaches to every dispatcher
-    import('undici/lib/api/api-request.js'),
-  ]).then(([pool, request]) => ({ Pool: pool.default, request: request.default }));
+  return import('../vendor/undici.js') as Promise<{ Pool: new (origin: string, opts?: object) => Dispatcher; request: RequestFn }>;
 }
 
 function backoffMs(attempt: number): number {

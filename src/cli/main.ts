@@ -1,14 +1,7 @@
-// The entry: find the command in argv, load only its module, parse, run, and turn any failure
-// into one line on stderr and an exit code (CLI.md "Exit codes").
-import { Context, type IO } from './context.js';
-import { EXIT, UsageError } from './errors.js';
-import { fastParse } from './fast-parse.js';
-import { commandWords, toGlobals } from './globals.js';
-import type { CommandSpec } from './spec.js';
-import { groupHelp, overview } from './help.js';
-import { VISIBLE_ENTRIES, entriesUnder, resolveEntry } from './registry.js';
-import { reportError } from './report.js';
-import { createPrinter } from '../ui/printer.js';
+// The entry: `--version` and `--help` are answered here, loading nothing else; every command is
+// handed to app.ts, which the build keeps in a file of its own (bench/startup.js).
+import type { IO } from './context.js';
+import { overview } from './help.js';
 
 // process.stdin is a getter that opens the stream (≈4 ms); most commands never read it
 const processIO = (): IO => ({
@@ -19,74 +12,23 @@ const processIO = (): IO => ({
   },
 });
 
-function wantsJson(argv: string[]): boolean {
-  return argv.includes('--json');
-}
-
-function suggest(word: string): string {
-  const names = [...new Set(VISIBLE_ENTRIES.flatMap((e) => [e.path[0]!, ...(e.aliases ?? [])]))];
-  const close = names.filter((n) => n.startsWith(word.slice(0, 2)) || word.startsWith(n.slice(0, 3)));
-  return close.length ? `did you mean ${close.map((n) => `'${n}'`).join(' or ')}?` : "see 'superagent --help'";
-}
-
-/** The fast parser for well-formed lines; commander for help and for anything it gives up on. */
-async function parse(spec: CommandSpec, argv: string[], consumed: number, env: NodeJS.ProcessEnv, io: IO) {
-  const fast = fastParse(spec, argv, consumed);
-  if (fast) return { args: fast.args, opts: fast.opts, globals: toGlobals(fast.globalsRaw, env) };
-  const { parseCommand } = await import('./program.js');
-  return parseCommand(spec, argv, env, io.stdout, io.stderr);
-}
-
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: IO = processIO()): Promise<number> {
   // Writing into a closed pipe (`superagent list | head -1`) ends quietly.
-  const onPipeError = (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  };
-  if (io.stdout === process.stdout) process.stdout.on('error', onPipeError);
-
+  if (io.stdout === process.stdout) {
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    });
+  }
   const first = argv[0];
   if (argv.length === 0 || first === '--help' || first === '-h' || (first === 'help' && argv.length === 1)) {
     io.stdout.write(overview());
-    return EXIT.ok;
+    return 0;
   }
   if (first === '--version' || first === '-V') {
     const { version } = await import('./version.js');
     io.stdout.write(`superagent ${version()}\n`);
-    return EXIT.ok;
+    return 0;
   }
-  if (first === 'help') argv = [...argv.slice(1), '--help'];
-
-  const json = wantsJson(argv);
-  const debug = argv.includes('--debug');
-  try {
-    const words = commandWords(argv);
-    if (words.length === 0) {
-      io.stdout.write(overview());
-      return EXIT.ok;
-    }
-    const found = resolveEntry(words);
-    if (!found) {
-      const group = entriesUnder(words[0]!);
-      if (group.length > 0) {
-        io.stdout.write(groupHelp(words[0]!, group));
-        return words.length === 1 ? EXIT.ok : EXIT.usage;
-      }
-      throw new UsageError(`unknown command '${words[0]}'`, suggest(words[0]!));
-    }
-    const mod = await found.entry.load();
-    const parsed = await parse(mod.spec, argv, found.consumed, env, io);
-    if (!parsed) return EXIT.ok;
-    const { globals } = parsed;
-    const printer = await createPrinter(io.stdout, io.stderr, { json: globals.json, quiet: globals.quiet, color: globals.color, env });
-    const ctx = new Context(globals, env, io, printer);
-    try {
-      return (await mod.run(parsed.args, parsed.opts, ctx)) ?? EXIT.ok;
-    } catch (err) {
-      return reportError(err, io.stderr, { json: parsed.globals.json, debug: parsed.globals.debug, colour: ctx.printer.err.red.bold });
-    } finally {
-      await ctx.dispose();
-    }
-  } catch (err) {
-    return reportError(err, io.stderr, { json, debug });
-  }
+  const { run } = await import('./app.js');
+  return run(argv, env, io);
 }

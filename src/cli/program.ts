@@ -1,5 +1,5 @@
 // Builds the commander tree for the one command being run (plus the global options) and parses argv.
-import { Command, CommanderError, Option } from 'commander';
+import type { Command } from 'commander';
 import { GLOBAL_OPTIONS, toGlobals, type GlobalOptions } from './globals.js';
 import { UsageError } from './errors.js';
 import type { CommandSpec, Options } from './spec.js';
@@ -16,7 +16,10 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /** Adds one command (and the group commands above it) to `program`, as described by its spec. */
-export function defineCommand(program: Command, spec: CommandSpec, onRun?: (args: unknown[], cmd: Command) => void): Command {
+/** commander itself: loaded only when help or a parse error needs it (src/cli/fast-parse.ts does the rest) */
+type Commander = typeof import('../vendor/commander.js');
+
+export function defineCommand(commander: Commander, program: Command, spec: CommandSpec, onRun?: (args: unknown[], cmd: Command) => void): Command {
   const words = spec.name.split(' ');
   let parent = program;
   for (const word of words.slice(0, -1)) {
@@ -28,7 +31,7 @@ export function defineCommand(program: Command, spec: CommandSpec, onRun?: (args
     cmd.argument(arg.required ? `<${label}>` : `[${label}]`, arg.description);
   }
   for (const o of spec.options ?? []) {
-    const option = new Option(o.flags, o.description);
+    const option = new commander.Option(o.flags, o.description);
     if (o.choices) option.choices(o.choices);
     if (o.repeatable) option.argParser(collect);
     if (o.hidden) option.hideHelp();
@@ -49,7 +52,8 @@ export function addGlobalOptions(program: Command): Command {
  * anything commander rejects, as one line.
  */
 export async function parseCommand(spec: CommandSpec, argv: string[], env: NodeJS.ProcessEnv, out: OutStream, err: OutStream): Promise<Parsed | null> {
-  const program = addGlobalOptions(new Command('superagent'));
+  const commander = await import('../vendor/commander.js');
+  const program = addGlobalOptions(new commander.Command('superagent'));
   let parsed: { args: string[]; opts: Options } | undefined;
   program
     .exitOverride()
@@ -60,14 +64,14 @@ export async function parseCommand(spec: CommandSpec, argv: string[], env: NodeJ
       writeErr: (s) => err.write(s),
       outputError: () => undefined, // reported once, by main
     });
-  defineCommand(program, spec, (actionArgs, cmd) => {
+  defineCommand(commander, program, spec, (actionArgs, cmd) => {
     const positional = actionArgs.slice(0, (spec.args ?? []).length) as Array<string | string[] | undefined>;
     parsed = { args: positional.flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? a : [a])), opts: cmd.opts() };
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
-    if (e instanceof CommanderError) {
+    if (e instanceof commander.CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return null;
       const message = e.message.replace(/^error:\s*/i, '');
       throw new UsageError(message, `see 'superagent ${spec.name} --help'`);

@@ -1,6 +1,5 @@
-// Every command by name, with what help needs to show it. Modules load only when their command runs,
-// so `--help`, `--version` and one-request commands stay fast.
-import type { CommandModule } from './spec.js';
+// Every command by name, with what help needs to show it: metadata only, so that `--help` and
+// `--version` load nothing else (src/cli/main.ts). The modules are found by src/cli/load-command.ts.
 
 export type Group = 'agents' | 'chat' | 'configuration' | 'service';
 
@@ -12,7 +11,6 @@ export interface Entry {
   group: Group;
   /** left out of help, the overview, suggestions and completion (the shell scripts' own helper) */
   hidden?: boolean;
-  load: () => Promise<CommandModule>;
 }
 
 export const GROUP_TITLES: Record<Group, string> = {
@@ -23,41 +21,41 @@ export const GROUP_TITLES: Record<Group, string> = {
 };
 
 export const ENTRIES: Entry[] = [
-  { path: ['launch'], summary: 'Launch a new SuperAgent', group: 'agents', load: () => import('./commands/launch.js') },
-  { path: ['list'], aliases: ['ls'], summary: 'List your agents', group: 'agents', load: () => import('./commands/list.js') },
-  { path: ['get'], summary: "Show one agent's details", group: 'agents', load: () => import('./commands/get.js') },
-  { path: ['pause'], summary: 'Pause agents (pause --all is the kill switch)', group: 'agents', load: () => import('./commands/pause.js') },
-  { path: ['resume'], summary: 'Resume paused agents', group: 'agents', load: () => import('./commands/resume.js') },
-  { path: ['restart'], summary: 'Restart agents in a fresh container', group: 'agents', load: () => import('./commands/restart.js') },
-  { path: ['destroy'], summary: 'Destroy an agent for good', group: 'agents', load: () => import('./commands/destroy.js') },
-  { path: ['update'], summary: "Change an agent's name or description", group: 'agents', load: () => import('./commands/update.js') },
-  { path: ['model'], summary: "Show or change an agent's model", group: 'agents', load: () => import('./commands/model.js') },
-  { path: ['memory'], summary: "Show an agent's memory.md", group: 'agents', load: () => import('./commands/memory.js') },
-  { path: ['skills'], summary: "List an agent's skills", group: 'agents', load: () => import('./commands/skills/list.js') },
-  { path: ['skills', 'enable'], summary: 'Enable skills on an agent', group: 'agents', load: () => import('./commands/skills/enable.js') },
-  { path: ['skills', 'disable'], summary: 'Disable skills on an agent', group: 'agents', load: () => import('./commands/skills/disable.js') },
-  { path: ['wallet'], summary: "Show an agent's EVM and Solana addresses", group: 'agents', load: () => import('./commands/wallet.js') },
-  { path: ['health'], summary: "Check an agent's health (exit 8 when unhealthy)", group: 'agents', load: () => import('./commands/health.js') },
-  { path: ['soul', 'show'], summary: "Print an agent's soul.md", group: 'agents', load: () => import('./commands/soul/show.js') },
-  { path: ['soul', 'edit'], summary: "Edit an agent's soul.md in $VISUAL or $EDITOR", group: 'agents', load: () => import('./commands/soul/edit.js') },
-  { path: ['soul', 'set'], summary: "Replace an agent's soul.md from a file or stdin", group: 'agents', load: () => import('./commands/soul/set.js') },
-  { path: ['chat'], summary: 'Talk to an agent: one message, or the interactive REPL', group: 'chat', load: () => import('./commands/chat.js') },
-  { path: ['assistant'], summary: 'The market-intelligence assistant REPL (on a terminal)', group: 'chat', load: () => import('./commands/assistant/repl.js') },
-  { path: ['assistant', 'ask'], summary: 'Ask the market-intelligence assistant one question', group: 'chat', load: () => import('./commands/assistant/ask.js') },
-  { path: ['classic', 'list'], summary: 'List classic agents', group: 'agents', load: () => import('./commands/classic/list.js') },
-  { path: ['classic', 'get'], summary: 'Show a classic agent', group: 'agents', load: () => import('./commands/classic/get.js') },
-  { path: ['classic', 'update'], summary: 'Update a classic agent', group: 'agents', load: () => import('./commands/classic/update.js') },
-  { path: ['login'], summary: 'Store an API key for a service, checked first', group: 'configuration', load: () => import('./commands/login.js') },
-  { path: ['logout'], summary: "Forget the active profile's key", group: 'configuration', load: () => import('./commands/logout.js') },
-  { path: ['whoami'], summary: 'Show the profile, base URL, masked key and whether it works', group: 'configuration', load: () => import('./commands/whoami.js') },
-  { path: ['config', 'list'], summary: 'Show every profile and setting', group: 'configuration', load: () => import('./commands/config/list.js') },
-  { path: ['config', 'get'], summary: 'Print one setting', group: 'configuration', load: () => import('./commands/config/get.js') },
-  { path: ['config', 'set'], summary: 'Change one setting', group: 'configuration', load: () => import('./commands/config/set.js') },
-  { path: ['config', 'unset'], summary: 'Remove one setting', group: 'configuration', load: () => import('./commands/config/unset.js') },
-  { path: ['config', 'path'], summary: 'Print where the config file lives', group: 'configuration', load: () => import('./commands/config/path.js') },
-  { path: ['completion'], summary: 'Print the shell completion script (bash, zsh or fish)', group: 'configuration', load: () => import('./commands/completion.js') },
-  { path: ['server'], summary: 'Run the embedded SuperAgents service in the foreground', group: 'service', load: () => import('./commands/server.js') },
-  { path: ['__complete'], summary: 'Print completion candidates for the shell scripts (agent names and ids, skills)', group: 'configuration', hidden: true, load: () => import('./commands/complete.js') },
+  { path: ['launch'], summary: 'Launch a new SuperAgent', group: 'agents' },
+  { path: ['list'], aliases: ['ls'], summary: 'List your agents', group: 'agents' },
+  { path: ['get'], summary: "Show one agent's details", group: 'agents' },
+  { path: ['pause'], summary: 'Pause agents (pause --all is the kill switch)', group: 'agents' },
+  { path: ['resume'], summary: 'Resume paused agents', group: 'agents' },
+  { path: ['restart'], summary: 'Restart agents in a fresh container', group: 'agents' },
+  { path: ['destroy'], summary: 'Destroy an agent for good', group: 'agents' },
+  { path: ['update'], summary: "Change an agent's name or description", group: 'agents' },
+  { path: ['model'], summary: "Show or change an agent's model", group: 'agents' },
+  { path: ['memory'], summary: "Show an agent's memory.md", group: 'agents' },
+  { path: ['skills'], summary: "List an agent's skills", group: 'agents' },
+  { path: ['skills', 'enable'], summary: 'Enable skills on an agent', group: 'agents' },
+  { path: ['skills', 'disable'], summary: 'Disable skills on an agent', group: 'agents' },
+  { path: ['wallet'], summary: "Show an agent's EVM and Solana addresses", group: 'agents' },
+  { path: ['health'], summary: "Check an agent's health (exit 8 when unhealthy)", group: 'agents' },
+  { path: ['soul', 'show'], summary: "Print an agent's soul.md", group: 'agents' },
+  { path: ['soul', 'edit'], summary: "Edit an agent's soul.md in $VISUAL or $EDITOR", group: 'agents' },
+  { path: ['soul', 'set'], summary: "Replace an agent's soul.md from a file or stdin", group: 'agents' },
+  { path: ['chat'], summary: 'Talk to an agent: one message, or the interactive REPL', group: 'chat' },
+  { path: ['assistant'], summary: 'The market-intelligence assistant REPL (on a terminal)', group: 'chat' },
+  { path: ['assistant', 'ask'], summary: 'Ask the market-intelligence assistant one question', group: 'chat' },
+  { path: ['classic', 'list'], summary: 'List classic agents', group: 'agents' },
+  { path: ['classic', 'get'], summary: 'Show a classic agent', group: 'agents' },
+  { path: ['classic', 'update'], summary: 'Update a classic agent', group: 'agents' },
+  { path: ['login'], summary: 'Store an API key for a service, checked first', group: 'configuration' },
+  { path: ['logout'], summary: "Forget the active profile's key", group: 'configuration' },
+  { path: ['whoami'], summary: 'Show the profile, base URL, masked key and whether it works', group: 'configuration' },
+  { path: ['config', 'list'], summary: 'Show every profile and setting', group: 'configuration' },
+  { path: ['config', 'get'], summary: 'Print one setting', group: 'configuration' },
+  { path: ['config', 'set'], summary: 'Change one setting', group: 'configuration' },
+  { path: ['config', 'unset'], summary: 'Remove one setting', group: 'configuration' },
+  { path: ['config', 'path'], summary: 'Print where the config file lives', group: 'configuration' },
+  { path: ['completion'], summary: 'Print the shell completion script (bash, zsh or fish)', group: 'configuration' },
+  { path: ['server'], summary: 'Run the embedded SuperAgents service in the foreground', group: 'service' },
+  { path: ['__complete'], summary: 'Print completion candidates for the shell scripts (agent names and ids, skills)', group: 'configuration', hidden: true },
 ];
 
 /** The commands a person sees: everything but the hidden helpers. */

@@ -59,7 +59,7 @@ export class ConfigFile {
     change(data);
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(this.dir, 0o700);
-    const { default: Conf } = await import('conf');
+    const { default: Conf } = await import('../vendor/conf.js');
     const conf = new Conf<ConfigData>({
       cwd: this.dir,
       configName: CONFIG_NAME,

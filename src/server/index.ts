@@ -96,3 +96,4 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
 /** The store itself, for tools and tests that work on a data dir directly. */
 export { Store } from './store.js';
+export { loadOrCreateDefaultKey } from './auth.js';

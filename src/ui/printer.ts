@@ -30,7 +30,7 @@ export async function createPrinter(stdout: OutStream, stderr: OutStream, option
   const outColour = colourAllowed(stdout, options);
   const errColour = colourAllowed(stderr, options);
   if (!outColour && !errColour) return new Printer(stdout, stderr, options, plain, plain);
-  const { Chalk } = await import('chalk');
+  const { Chalk } = await import('../vendor/chalk.js');
   return new Printer(stdout, stderr, options, outColour ? new Chalk({ level: 1 }) : plain, errColour ? new Chalk({ level: 1 }) : plain);
 }
 

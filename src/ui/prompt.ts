@@ -4,7 +4,7 @@ import type { Context } from '../cli/context.js';
 import { InterruptedError } from '../cli/errors.js';
 
 async function prompts() {
-  return import('@inquirer/prompts');
+  return import('../vendor/inquirer.js');
 }
 
 function streams(ctx: Context) {

@@ -24,7 +24,7 @@ export function startSpinner(stream: OutStream, label: string, options: SpinnerO
   let ora: { stop(): unknown; text: string } | undefined;
   let ticker: NodeJS.Timeout | undefined;
   const show = async () => {
-    const { default: createOra } = await import('ora');
+    const { default: createOra } = await import('../vendor/ora.js');
     if (stopped) return;
     // discardStdin off: a REPL owns stdin; hideCursor off: no exit hook needed to restore it
     ora = createOra({ text: text(), stream: stream as unknown as NodeJS.WritableStream, discardStdin: false, hideCursor: false, isEnabled: true }).start();

@@ -15,6 +15,7 @@ import { ENTRIES } from '../../src/cli/registry.js';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe } from '../helpers/request-count.js';
 import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { loadCommand } from '../../src/cli/load-command.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCRIPTS = { bash: 'completions/superagent.bash', zsh: 'completions/_superagent', fish: 'completions/superagent.fish' } as const;
@@ -90,7 +91,7 @@ describe('completion <shell>', () => {
   }
 
   it('covers every command and option of the tree', async () => {
-    const specs = await Promise.all(ENTRIES.map(async (e) => ({ entry: e, spec: (await e.load()).spec })));
+    const specs = await Promise.all(ENTRIES.map(async (e) => ({ entry: e, spec: (await loadCommand(e)).spec })));
     for (const file of Object.values(SCRIPTS)) {
       const script = fs.readFileSync(path.join(ROOT, file), 'utf8');
       for (const { entry, spec } of specs) {

@@ -5,6 +5,7 @@ import { toGlobals } from '../../src/cli/globals.js';
 import { parseCommand } from '../../src/cli/program.js';
 import { ENTRIES } from '../../src/cli/registry.js';
 import type { CommandSpec } from '../../src/cli/spec.js';
+import { loadCommand } from '../../src/cli/load-command.js';
 
 const sink = { write: () => true };
 const env = {};
@@ -35,7 +36,7 @@ function samples(spec: CommandSpec): string[][] {
   return lines;
 }
 
-const specs = await Promise.all(ENTRIES.map(async (e) => ({ entry: e, spec: (await e.load()).spec })));
+const specs = await Promise.all(ENTRIES.map(async (e) => ({ entry: e, spec: (await loadCommand(e)).spec })));
 
 describe('fastParse agrees with commander', () => {
   for (const { entry, spec } of specs) {

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { overview } from '../../src/cli/help.js';
 import { parseCommand } from '../../src/cli/program.js';
 import { ENTRIES, GROUP_TITLES, VISIBLE_ENTRIES } from '../../src/cli/registry.js';
+import { COMMAND_MODULES, loadCommand } from '../../src/cli/load-command.js';
 
-const specs = await Promise.all(ENTRIES.map(async (entry) => ({ entry, spec: (await entry.load()).spec })));
+const specs = await Promise.all(ENTRIES.map(async (entry) => ({ entry, spec: (await loadCommand(entry)).spec })));
 
 /** What `superagent <command> --help` prints, through the same commander tree main.ts builds. */
 async function helpOf(words: string[]): Promise<string> {
@@ -73,5 +74,11 @@ describe('the overview (superagent with no arguments)', () => {
 
   it('is short: one screen', () => {
     expect(text.split('\n').length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('the registry and the command modules', () => {
+  it('every registered command has a module, and every module a registry entry', () => {
+    expect([...COMMAND_MODULES].sort()).toEqual(ENTRIES.map((e) => e.path.join(' ')).sort());
   });
 });

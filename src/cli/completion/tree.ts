@@ -3,6 +3,7 @@
 import { PROVIDERS } from '../../contract.js';
 import { GLOBAL_OPTIONS } from '../globals.js';
 import { VISIBLE_ENTRIES, type Entry } from '../registry.js';
+import { loadCommand } from '../load-command.js';
 import type { ArgSpec, OptionSpec } from '../spec.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -77,7 +78,7 @@ function optionModel(o: Pick<OptionSpec, 'flags' | 'description' | 'choices'>): 
 }
 
 export async function buildTree(entries: Entry[] = VISIBLE_ENTRIES): Promise<Tree> {
-  const loaded = await Promise.all(entries.map(async (entry) => ({ entry, spec: (await entry.load()).spec })));
+  const loaded = await Promise.all(entries.map(async (entry) => ({ entry, spec: (await loadCommand(entry)).spec })));
   const byKey = new Map<string, CommandModel>();
   const model = (key: string): CommandModel => {
     let m = byKey.get(key);

@@ -1,0 +1,2 @@
+// Loaded on first use, from its own bundle (see src/vendor/undici.ts).
+export { Command, CommanderError, Option } from 'commander';
