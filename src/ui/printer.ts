@@ -45,6 +45,11 @@ export class Printer {
     readonly err: ChalkInstance = plain,
   ) {}
 
+  /** whether stderr shows colour (for the spinner, which draws its own) */
+  get stderrColour(): boolean {
+    return this.err !== plain;
+  }
+
   get json(): boolean {
     return this.options.json;
   }

@@ -12,6 +12,8 @@ export interface SpinnerOptions {
   enabled: boolean;
   /** appear only after this long (a quick answer shows no spinner at all) */
   delayMs?: number;
+  /** false with NO_COLOR or --no-color */
+  colour: boolean;
 }
 
 const NONE: Spinner = { stop() {} };
@@ -27,7 +29,7 @@ export function startSpinner(stream: OutStream, label: string, options: SpinnerO
     const { default: createOra } = await import('../vendor/ora.js');
     if (stopped) return;
     // discardStdin off: a REPL owns stdin; hideCursor off: no exit hook needed to restore it
-    ora = createOra({ text: text(), stream: stream as unknown as NodeJS.WritableStream, discardStdin: false, hideCursor: false, isEnabled: true }).start();
+    ora = createOra({ text: text(), stream: stream as unknown as NodeJS.WritableStream, discardStdin: false, hideCursor: false, isEnabled: true, color: options.colour ? 'cyan' : false }).start();
     ticker = setInterval(() => {
       if (ora) ora.text = text();
     }, 1000);

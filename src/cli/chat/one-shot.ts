@@ -60,7 +60,7 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
   const p = ctx.printer;
   const controller = new AbortController();
   const stopListening = ctx.onInterrupt(() => controller.abort(new InterruptedError()));
-  const spinner = startSpinner(ctx.io.stderr, opts.spinner, { enabled: p.chatty, delayMs: opts.spinnerDelayMs });
+  const spinner = startSpinner(ctx.io.stderr, opts.spinner, { enabled: p.chatty, delayMs: opts.spinnerDelayMs, colour: p.stderrColour });
   let sessionId: string | undefined;
   try {
     const reply = await printReply(ctx, send(message, { sessionId: opts.sessionId, signal: controller.signal }), {

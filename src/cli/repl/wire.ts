@@ -26,7 +26,7 @@ export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: st
     output: ctx.io.stderr,
     printer: p,
     render: (events, hooks) => printReply(ctx, events, hooks),
-    waiting: () => startSpinner(ctx.io.stderr, o.waitingLabel, { enabled: p.chatty, delayMs: 1000 }),
+    waiting: () => startSpinner(ctx.io.stderr, o.waitingLabel, { enabled: p.chatty, delayMs: 1000, colour: p.stderrColour }),
     historyFile: historyPath(dataDir(ctx.env), o.historyKey),
     explainError: explainReplError,
     debug: ctx.globals.debug,
