@@ -276,6 +276,8 @@ describe('composeAgentReply: history and memory', () => {
     ['REMEMBER   this:\n  keep\tsizes   small  ', 'keep sizes small'],
     ['Hi! Also remember that stops go at 2%.', 'stops go at 2%.'],
     ['Can you remember my risk limit is 1%?', 'my risk limit is 1%?'],
+    ['remember that I prefer SOL. How is SOL doing?', 'I prefer SOL.'],
+    ['Remember: stops at 2%! And what about ETH?', 'stops at 2%!'],
     ["I can't remember the BTC price", null],
     ['remember', null],
     ['remember that', null],

@@ -430,6 +430,12 @@ export function relevantRule(rules: readonly string[], message: string): string 
  * start of a sentence, or after please / also / and / can you …), so "I can't remember the
  * price" is not a note. One line, at most 500 characters; null when there is none.
  */
+/** Up to the end of the first sentence: "remember that I prefer SOL. How is it doing?" keeps the first. */
+function firstSentence(text: string): string {
+  const end = /[.!?](?=\s+\S)/.exec(text);
+  return end ? text.slice(0, end.index + 1) : text;
+}
+
 export function extractRemember(message: string): string | null {
   const re =
     /(?:^|[.!?;\n]\s*|\b(?:please|pls|plz|also|and|kindly|to|can you|could you|would you|will you|always|do)\s+)remember\b/gi;
@@ -437,7 +443,7 @@ export function extractRemember(message: string): string | null {
     let rest = message.slice((m.index ?? 0) + m[0].length);
     rest = rest.replace(/^[\s:,\-–—]+/, '');
     rest = rest.replace(/^(?:that|this|the following)\b[\s:,\-–—]*/i, '');
-    rest = singleLine(rest);
+    rest = firstSentence(singleLine(rest));
     if (!/[^\s\p{P}]/u.test(rest)) continue;
     rest = clipChars(rest, REMEMBER_MAX_CHARS);
     return rest;
