@@ -1,8 +1,6 @@
 // Wire constants shared by the client and the embedded service (API-CONTRACT.md).
 // Kept in one place so a difference found in the hosted service is a one-line change.
 
-export const API_PREFIX = '/v1';
-
 export const PROVIDERS = ['openai', 'anthropic', 'xai', 'openrouter', 'venice'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 

@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import { ApiStatusError, ConnectionError, statusError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
-import { CliError, InterruptedError } from '../cli/errors.js';
+import { CliError, InterruptedError, ServiceError } from '../cli/errors.js';
 
 export interface RetryPolicy {
   /** 429: at most this many retries… */
@@ -241,7 +241,14 @@ export class ApiClient {
         this.trace(`← ${status} ${opts.method} ${url} (${Date.now() - started} ms)`);
         this.trace(`  ${JSON.stringify(redactHeaders(data.headers))}`);
       }
-      if (status < 400) {
+      if (status >= 300 && status < 400) {
+        // undici follows no redirects: the base URL is not the service's own (http → https, a path)
+        settle();
+        data.body.resume();
+        const where = header(data.headers, 'location');
+        throw new ServiceError(`${url} redirects${where ? ` to ${where}` : ''} (${status})`, 'use the address it redirects to as the base URL');
+      }
+      if (status < 300) {
         if (!streaming) return { status, headers: data.headers, body: data.body, settle };
         settle(); // from here the idle limit (bodyTimeout) guards the stream
         return { status, headers: data.headers, body: data.body, settle: () => undefined };

@@ -43,13 +43,16 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO): Promi
     const found = resolveEntry(words);
     if (!found) {
       const group = entriesUnder(words[0]!);
-      if (group.length > 0) {
+      if (group.length > 0 && words.length === 1) {
         io.stdout.write(groupHelp(words[0]!, group));
-        return words.length === 1 ? EXIT.ok : EXIT.usage;
+        return EXIT.ok;
       }
+      if (group.length > 0) throw new UsageError(`unknown command '${words.slice(0, 2).join(' ')}'`, `see 'superagent ${words[0]} --help'`);
       throw new UsageError(`unknown command '${words[0]}'`, suggest(words[0]!));
     }
     const mod = await loadCommand(found.entry);
+    // an alias (`ls`) reaches commander, which knows the command by its name, as that name
+    if (words[0] !== found.entry.path[0]) argv = argv.map((a, i) => (i === argv.indexOf(words[0]!) ? found.entry.path[0]! : a));
     const parsed = await parse(mod.spec, argv, found.consumed, env, io);
     if (!parsed) return EXIT.ok;
     const { globals } = parsed;
@@ -58,7 +61,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO): Promi
     try {
       return (await mod.run(parsed.args, parsed.opts, ctx)) ?? EXIT.ok;
     } catch (err) {
-      return reportError(err, io.stderr, { json: parsed.globals.json, debug: parsed.globals.debug, colour: ctx.printer.err.red.bold });
+      // printer.json: a profile with `output json` turns it on too
+      return reportError(err, io.stderr, { json: ctx.printer.json, debug: globals.debug, colour: ctx.printer.err.red.bold });
     } finally {
       await ctx.dispose();
     }

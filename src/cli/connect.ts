@@ -63,8 +63,7 @@ export async function openApi(deps: ConnectDeps): Promise<OpenedApi> {
   let embedded: OpenedApi['embedded'];
   if (baseUrl === null) {
     const dir = dataDir(env);
-    const { startServer } = await import('../server/index.js');
-    const { loadOrCreateDefaultKey } = await import('../server/index.js');
+    const { startServer, loadOrCreateDefaultKey } = await import('../server/index.js');
     const own = loadOrCreateDefaultKey(dir).key;
     const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== own ? [own, apiKey] : [own] });
     embedded = { url: server.url, dataDir: dir, close: () => server.close() };

@@ -69,7 +69,7 @@ export function exitCodeForStatus(status: number): ExitCode {
   if (status === 404) return EXIT.notFound;
   if (status === 429) return EXIT.rateLimited;
   if (status === 409) return EXIT.conflict;
-  if (status >= 500) return EXIT.service;
+  if (status >= 500 || status === 408) return EXIT.service; // 408: the service's own time-out
   return EXIT.unexpected;
 }
 

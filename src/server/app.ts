@@ -2,7 +2,8 @@
 // turned into the contract's error body (§2) in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountId, presentedKey, type KeyRing } from './auth.js';
-import { ApiError, assertBodyAcceptable, errorBody, sendError, sendJson } from './http.js';
+import { SSE_EVENTS } from '../contract.js';
+import { ApiError, assertBodyAcceptable, readJsonBody, sendError } from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { agentChatRoutes } from './routes/agent-chat.js';
@@ -38,8 +39,6 @@ export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResp
 
 async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { service, keys, limiter } = deps;
-  await service.faults.beforeAnswer();
-
   const keyHash = keys.verifyOn(req.socket, presentedKey(req));
   if (limiter.enabled) {
     const bucket = keyHash ? `key:${keyHash.toString('hex')}` : `addr:${req.socket.remoteAddress ?? ''}`;
@@ -49,6 +48,8 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
       throw new ApiError(429, 'Rate limit exceeded', { retryAfter: decision.retryAfter, resetAt: decision.resetAt });
     }
   }
+  // after the limiter, so an injected failure carries the rate-limit headers and counts like any answer
+  if (service.faults.active) await service.faults.beforeAnswer();
 
   const url = req.url ?? '/';
   const q = url.indexOf('?');
@@ -61,10 +62,13 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
   if (!keyHash) {
     throw new ApiError(401, 'Invalid or revoked API key');
   }
-  assertBodyAcceptable(req); // for every route, also those that ignore their body
+  assertBodyAcceptable(req);
+  // read for every route, also those that ignore their body: a body that is not JSON is 400 everywhere (§1)
+  const body = await readJsonBody(req);
   await match.handler({
     req,
     res,
+    body,
     params: match.params,
     query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
     account: accountId(keyHash),
@@ -78,14 +82,10 @@ function fail(deps: AppDeps, res: ServerResponse, err: unknown): void {
   if (res.headersSent) {
     // A stream already began: report in-band, then close (§6).
     if (!res.writableEnded && !res.destroyed) {
-      res.end(`event: error\ndata: ${JSON.stringify({ statusCode: apiError.statusCode, message: apiError.message })}\n\n`);
+      res.end(`event: ${SSE_EVENTS.error}\ndata: ${JSON.stringify({ statusCode: apiError.statusCode, message: apiError.message })}\n\n`);
     }
     return;
   }
   if (res.destroyed) return;
-  if (apiError.statusCode === 500 && !(err instanceof ApiError)) {
-    sendJson(res, 500, errorBody(apiError));
-    return;
-  }
   sendError(res, apiError);
 }

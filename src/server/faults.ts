@@ -17,6 +17,11 @@ export class Faults {
 
   constructor(readonly options: FaultOptions = {}, private readonly random: () => number = Math.random) {}
 
+  /** whether any per-request fault is on (the hot path skips beforeAnswer otherwise) */
+  get active(): boolean {
+    return (this.options.latencyMs ?? 0) > 0 || (this.options.errorRate ?? 0) > 0;
+  }
+
   async beforeAnswer(): Promise<void> {
     const { latencyMs = 0, errorRate = 0 } = this.options;
     if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));

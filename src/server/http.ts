@@ -9,7 +9,6 @@ export class ApiError extends Error {
     readonly statusCode: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -38,7 +37,6 @@ export function errorBody(err: ApiError): Record<string, unknown> {
 }
 
 export function sendError(res: ServerResponse, err: ApiError): void {
-  for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
   sendJson(res, err.statusCode, errorBody(err));
 }
 

@@ -5,6 +5,8 @@ import type { Service } from './service.js';
 export interface RouteContext {
   req: IncomingMessage;
   res: ServerResponse;
+  /** the request's JSON object (`{}` when it sent none) */
+  body: Record<string, unknown>;
   params: Record<string, string>;
   query: URLSearchParams;
   /** the caller's account (derived from the key hash) */

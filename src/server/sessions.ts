@@ -19,7 +19,24 @@ export function openSession(
   }
   const session: StoredSession = { session_id: randomUUID(), owner, agent_id: agentId, created_at: now, turns: 0, history: [] };
   state.sessions[session.session_id] = session;
+  forgetOldSessions(state, owner);
   return { session, isNew: true };
+}
+
+/** [ours] sessions kept per account: every write rewrites the whole store, so it must not grow forever */
+export const SESSIONS_KEPT = 200;
+
+/** Drops an account's oldest sessions beyond SESSIONS_KEPT (a continued one is then 404 `Session not found`). */
+function forgetOldSessions(state: State, owner: string): void {
+  const mine = Object.values(state.sessions).filter((s) => s.owner === owner);
+  if (mine.length <= SESSIONS_KEPT) return;
+  // insertion order is creation order
+  for (const s of mine.slice(0, mine.length - SESSIONS_KEPT)) delete state.sessions[s.session_id];
+}
+
+/** A destroyed agent's conversations go with it. */
+export function forgetAgentSessions(state: State, agentId: string): void {
+  for (const s of Object.values(state.sessions)) if (s.agent_id === agentId) delete state.sessions[s.session_id];
 }
 
 export function recordTurn(session: StoredSession, message: string, reply: string): void {

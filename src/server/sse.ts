@@ -10,7 +10,6 @@ export interface StreamOptions {
   cutAfter?: number;
   /** abort with this error once the stream has run this long (assistant time limit) */
   timeLimitMs?: number;
-  timeLimitError?: { statusCode: number; message: string };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,8 +17,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class SseWriter {
   private pingTimer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** settles once everything written so far has been handed to the socket (or the connection closed) */
-  private flushed: Promise<void> = Promise.resolve();
+  /** settles once the last write has been handed to the socket (writes go out in order) */
+  private lastWrite: Promise<void> = Promise.resolve();
   private readonly gone: Promise<void>;
 
   constructor(private readonly res: ServerResponse, private readonly pingIntervalMs: number) {
@@ -78,15 +77,14 @@ export class SseWriter {
     // pieces written in this tick (all of them, status line included, without a token delay).
     // So the connection is dropped only once what was sent has left.
     const res = this.res;
-    void this.flushed.then(() => res.destroy());
+    void Promise.race([this.lastWrite, this.gone]).then(() => res.destroy());
   }
 
   private write(text: string): boolean {
     let ok = true;
-    const written = new Promise<void>((resolve) => {
+    this.lastWrite = new Promise<void>((resolve) => {
       ok = this.res.write(text, () => resolve());
     });
-    this.flushed = Promise.race([written, this.gone]);
     return ok;
   }
 
@@ -107,41 +105,37 @@ export class SseWriter {
   }
 }
 
-/**
- * Streams a finished reply piece by piece. `done` carries the whole text plus `doneExtra`.
- * Returns false when the client went away, the stream was cut, or the time limit struck.
- */
+/** Streams a finished reply piece by piece; `done` carries the whole text plus `doneExtra`. */
 export async function streamReply(
   res: ServerResponse,
   sessionId: string,
   pieces: string[],
   doneExtra: Record<string, unknown>,
   options: StreamOptions,
-): Promise<boolean> {
+): Promise<void> {
   const sse = new SseWriter(res, options.pingIntervalMs);
   const started = Date.now();
   const { cutAfter } = options;
   sse.send(SSE_EVENTS.session, { session_id: sessionId });
   if (cutAfter === 0) {
     sse.cut();
-    return false;
+    return;
   }
   let sent = 0;
   for (const piece of pieces) {
     if (options.tokenDelayMs > 0) await sleep(options.tokenDelayMs);
-    if (sse.isClosed) return false;
+    if (sse.isClosed) return;
     if (options.timeLimitMs !== undefined && Date.now() - started > options.timeLimitMs) {
-      sse.send(SSE_EVENTS.error, options.timeLimitError ?? { statusCode: 504, message: 'Query timeout' });
+      sse.send(SSE_EVENTS.error, { statusCode: 504, message: 'Query timeout' });
       sse.end();
-      return false;
+      return;
     }
     if (!sse.send(SSE_EVENTS.delta, { content: piece })) await sse.drained();
     if (cutAfter !== undefined && ++sent >= cutAfter) {
       sse.cut();
-      return false;
+      return;
     }
   }
   sse.send(SSE_EVENTS.done, { session_id: sessionId, content: pieces.join(''), ...doneExtra });
   sse.end();
-  return true;
 }

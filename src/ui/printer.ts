@@ -100,7 +100,10 @@ export class Printer {
     this.status(`${this.err.green('✓')} ${text}`);
   }
 
-  /** A warning worth seeing in logs too: stderr unless --quiet. */
+  /**
+   * A warning about a surprising state (a key that still wins after logout): stderr unless --quiet,
+   * also in CI logs, where that surprise costs most.
+   */
   warn(text: string): void {
     if (!this.options.quiet) this.stderr.write(`${this.err.yellow('!')} ${text}\n`);
   }

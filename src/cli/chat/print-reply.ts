@@ -20,6 +20,13 @@ export interface PrintReplyOptions {
   onSession?: (sessionId: string) => void;
 }
 
+/** A collected reply that broke is not lost: its text goes out anyway (as JSON with --json). */
+function keepPartial(ctx: Context, text: string, sessionId: string | undefined, err: CliError): void {
+  if (text === '' && !ctx.printer.json) return;
+  if (ctx.printer.json) ctx.printer.printJson({ content: text, session_id: sessionId ?? null, error: { message: err.message, exit_code: err.exitCode } });
+  else ctx.printer.data(text);
+}
+
 export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>, opts: PrintReplyOptions = {}): Promise<PrintedReply> {
   const echo = opts.echo ?? true;
   const p = ctx.printer;
@@ -50,10 +57,11 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         }
       }
     }
-  } catch (err) {
+  } catch (caught) {
     endLine();
-    if (err instanceof CliError) throw err;
-    throw new ServiceError(`the reply was cut short (${err instanceof Error ? err.message : String(err)})`);
+    const err = caught instanceof CliError ? caught : new ServiceError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
+    if (!echo) keepPartial(ctx, pieces.join(''), sessionId, err);
+    throw err;
   }
   endLine();
   const content = done?.content || pieces.join('');

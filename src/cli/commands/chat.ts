@@ -42,6 +42,8 @@ export async function run(args: string[], opts: Options, ctx: Context): Promise<
   const newSession = opts.new === true;
   if (sessionId && newSession) throw new UsageError('give --session or --new, not both');
   if (words.length === 0 && ctx.io.stdin.isTTY) {
+    // a terminal on stdin and no message: the REPL, if a person may be asked at all
+    if (!ctx.canPrompt) throw new UsageError(`no message: give it ${USAGE}`, 'the REPL needs an interactive terminal (no --no-input, no CI=true)');
     const { runChatRepl } = await import('../repl/chat-repl.js');
     return runChatRepl(ctx, ref!, { sessionId, newSession });
   }

@@ -18,6 +18,12 @@ import { createPrinter } from '../../ui/printer.js';
 /** The most a Tab waits for the service (or for the embedded service to start) before using the cache. */
 export const REFRESH_BUDGET_MS = 1_000;
 
+/** The budget: SUPERAGENT_COMPLETION_BUDGET_MS overrides it (a slow machine, or tests run in parallel). */
+function budgetMs(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env.SUPERAGENT_COMPLETION_BUDGET_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : REFRESH_BUDGET_MS;
+}
+
 export const spec: CommandSpec = {
   name: COMPLETE_COMMAND,
   summary: 'Print completion candidates for the shell scripts (agent names and ids, skills)',
@@ -45,11 +51,12 @@ function cacheFor(ctx: Context): CandidateCache {
 }
 
 /**
- * Runs `work` against the service within REFRESH_BUDGET_MS, starting the embedded one if nothing is
+ * Runs `work` against the service within the budget (REFRESH_BUDGET_MS), starting the embedded one if nothing is
  * configured. No retries, no waiting out a 429: undefined when it fails or takes too long.
  */
 async function withinBudget<T>(ctx: Context, work: (client: ApiClient) => Promise<T>): Promise<T | undefined> {
   const printer = await createPrinter(ctx.io.stdout, ctx.io.stderr, { json: false, quiet: true, color: false, env: ctx.env });
+  const budget = budgetMs(ctx.env);
   let opened: OpenedApi | undefined;
   let timer: NodeJS.Timeout | undefined;
   const closeAll = async () => {
@@ -57,11 +64,11 @@ async function withinBudget<T>(ctx: Context, work: (client: ApiClient) => Promis
     await opened?.embedded?.close();
   };
   const attempt = (async () => {
-    opened = await openApi({ globals: ctx.globals, env: ctx.env, printer, timeoutMs: REFRESH_BUDGET_MS, retry: { retries: 0, rateLimitRetries: 0 } });
+    opened = await openApi({ globals: ctx.globals, env: ctx.env, printer, timeoutMs: budget, retry: { retries: 0, rateLimitRetries: 0 } });
     return work(opened.client);
   })();
   const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), REFRESH_BUDGET_MS);
+    timer = setTimeout(() => resolve(undefined), budget);
   });
   try {
     return await Promise.race([attempt, late]);

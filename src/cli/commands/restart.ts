@@ -1,7 +1,7 @@
 // `superagent restart <agent>…`
 import type { Context } from '../context.js';
 import { runLifecycle } from '../lifecycle.js';
-import type { CommandSpec, Options } from '../spec.js';
+import type { CommandSpec } from '../spec.js';
 
 export const spec: CommandSpec = {
   name: 'restart',
@@ -11,6 +11,6 @@ export const spec: CommandSpec = {
   examples: ['superagent restart demo'],
 };
 
-export function run(args: string[], opts: Options, ctx: Context): Promise<number> {
-  return runLifecycle('restart', args, opts.all === true, ctx);
+export function run(args: string[], _opts: unknown, ctx: Context): Promise<number> {
+  return runLifecycle('restart', args, false, ctx);
 }

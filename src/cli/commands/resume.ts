@@ -1,7 +1,7 @@
 // `superagent resume <agent>…`
 import type { Context } from '../context.js';
 import { runLifecycle } from '../lifecycle.js';
-import type { CommandSpec, Options } from '../spec.js';
+import type { CommandSpec } from '../spec.js';
 
 export const spec: CommandSpec = {
   name: 'resume',
@@ -10,6 +10,6 @@ export const spec: CommandSpec = {
   examples: ['superagent resume demo', 'superagent resume demo scalper-2'],
 };
 
-export function run(args: string[], opts: Options, ctx: Context): Promise<number> {
-  return runLifecycle('resume', args, opts.all === true, ctx);
+export function run(args: string[], _opts: unknown, ctx: Context): Promise<number> {
+  return runLifecycle('resume', args, false, ctx);
 }

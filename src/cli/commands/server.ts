@@ -2,7 +2,7 @@
 import { PROVIDERS, type Provider } from '../../contract.js';
 import { dataDir as defaultDataDir } from '../../config/paths.js';
 import type { Context } from '../context.js';
-import { EXIT } from '../errors.js';
+import { EXIT, ServiceError } from '../errors.js';
 import { parseInteger, parseNumber } from '../parse.js';
 import type { CommandSpec, Options } from '../spec.js';
 import { maskKey } from '../../ui/mask.js';
@@ -55,7 +55,6 @@ export async function run(_args: string[], opts: Options, ctx: Context): Promise
     replyPieces: opts.benchReplyPieces === undefined ? undefined : parseInteger('--bench-reply-pieces', opts.benchReplyPieces, { min: 1, max: 10_000_000 }),
   };
   const { startServer } = await import('../../server/index.js');
-  const { ServiceError } = await import('../errors.js');
   let server;
   try {
     server = await startServer(options);

@@ -1,7 +1,7 @@
 // POST /v1/superagents/{id}/chat: a reply from the agent's runtime, as JSON or SSE.
 import { LIMITS } from '../../contract.js';
 import { deliverReply } from '../deliver.js';
-import { conflict, readJsonBody } from '../http.js';
+import { conflict } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { composeAgentReply } from '../runtime/replies.js';
 import { openSession, readSessionId, recordTurn } from '../sessions.js';
@@ -13,7 +13,7 @@ function appendMemory(memory: string, line: string): string {
 }
 
 async function chat(ctx: RouteContext): Promise<void> {
-  const body = await readJsonBody(ctx.req);
+  const body = ctx.body;
   const message = requiredString(body, 'message', LIMITS.messageChars);
   const sessionId = readSessionId(body);
   const stream = optionalBoolean(body, 'stream') ?? false;

@@ -1,14 +1,14 @@
 // /v1/superagents/{id}: profile, soul, model and skills (contract §7).
 import { LIMITS } from '../../contract.js';
-import { badRequest, readJsonBody, sendJson } from '../http.js';
+import { badRequest, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
-import { SKILLS, SKILL_NAMES } from '../runtime/skills.js';
+import { SKILLS, SKILL_NAMES, isSkillName } from '../runtime/skills.js';
 import type { StoredAgent } from '../store.js';
 import { optionalProvider, optionalString, requiredString } from '../validate.js';
 import { changeAgent, ownedAgent } from './superagents.js';
 
 async function profile(ctx: RouteContext): Promise<void> {
-  const body = await readJsonBody(ctx.req);
+  const body = ctx.body;
   const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true });
   const description = optionalString(body, 'description', LIMITS.descriptionChars);
   if (name === undefined && description === undefined) throw badRequest('name or description is required');
@@ -20,7 +20,7 @@ async function profile(ctx: RouteContext): Promise<void> {
 }
 
 async function soul(ctx: RouteContext): Promise<void> {
-  const body = await readJsonBody(ctx.req);
+  const body = ctx.body;
   const soulMd = requiredString(body, 'soul_md', LIMITS.soulBytes, { bytes: true });
   await changeAgent(ctx, (agent) => {
     agent.soul_md = soulMd;
@@ -29,8 +29,8 @@ async function soul(ctx: RouteContext): Promise<void> {
 }
 
 async function model(ctx: RouteContext): Promise<void> {
-  const body = await readJsonBody(ctx.req);
-  const modelId = requiredString(body, 'model', LIMITS.modelChars).trim();
+  const body = ctx.body;
+  const modelId = requiredString(body, 'model', LIMITS.modelChars, { trim: true });
   const provider = optionalProvider(body);
   await changeAgent(ctx, (agent) => {
     agent.model = modelId;
@@ -56,14 +56,14 @@ function parseSkillChanges(body: Record<string, unknown>): Array<{ name: string;
     if (item === null || typeof item !== 'object') throw badRequest(`skills[${i}] must be an object with name and enabled`);
     const { name, enabled } = item as Record<string, unknown>;
     if (typeof name !== 'string') throw badRequest(`skills[${i}].name must be a string`);
-    if (!SKILL_NAMES.includes(name)) throw badRequest(`Unknown skill '${name}'; available: ${SKILL_NAMES.join(', ')}`);
+    if (!isSkillName(name)) throw badRequest(`Unknown skill '${name}'; available: ${SKILL_NAMES.join(', ')}`);
     if (typeof enabled !== 'boolean') throw badRequest(`skills[${i}].enabled must be a boolean`);
     return { name, enabled };
   });
 }
 
 async function putSkills(ctx: RouteContext): Promise<void> {
-  const changes = parseSkillChanges(await readJsonBody(ctx.req));
+  const changes = parseSkillChanges(ctx.body);
   await changeAgent(ctx, (agent) => {
     for (const { name, enabled } of changes) agent.skills[name] = enabled;
     return { skills: skillList(agent) };

@@ -1,17 +1,17 @@
 // POST /v1/chat: the market-intelligence assistant (contract §5).
 import { LIMITS } from '../../contract.js';
 import { deliverReply } from '../deliver.js';
-import { badRequest, readJsonBody } from '../http.js';
+import { badRequest } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { composeAssistantReply } from '../runtime/assistant.js';
 import { openSession, readSessionId, recordTurn } from '../sessions.js';
 import { optionalBoolean, optionalProvider, optionalString, requiredString } from '../validate.js';
 
 async function ask(ctx: RouteContext): Promise<void> {
-  const body = await readJsonBody(ctx.req);
+  const body = ctx.body;
   const message = requiredString(body, 'message', LIMITS.messageChars);
   const stream = optionalBoolean(body, 'stream') ?? false;
-  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1 });
+  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true });
   const provider = optionalProvider(body);
   if (model !== undefined && provider === undefined) throw badRequest('model_provider is required when model is sent');
   if (provider !== undefined && model === undefined) throw badRequest('model is required when model_provider is sent');

@@ -1,7 +1,7 @@
 // /v1/agents: classic agents (contract §8): PATCH from the specification, the rest as the hosted service documents.
 import { randomUUID } from 'node:crypto';
 import { CLASSIC_CRONS, CLASSIC_DEFAULT_LIMIT, LIMITS, UUID_PATTERN } from '../../contract.js';
-import { ApiError, badRequest, notFound, readJsonBody, sendJson } from '../http.js';
+import { ApiError, badRequest, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import type { ClassicTrigger, State, StoredClassic } from '../store.js';
 import { optionalBoolean, optionalString, requiredString } from '../validate.js';
@@ -46,7 +46,7 @@ function parseTriggers(body: Record<string, unknown>): ClassicTrigger[] {
 }
 
 async function create(ctx: RouteContext): Promise<void> {
-  const body = await readJsonBody(ctx.req);
+  const body = ctx.body;
   const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true });
   const goal = requiredString(body, 'goal', LIMITS.classicGoalChars);
   const instructions = requiredString(body, 'instructions', LIMITS.classicInstructionsChars);
@@ -55,7 +55,7 @@ async function create(ctx: RouteContext): Promise<void> {
   const memoryEnabled = optionalBoolean(body, 'memory_enabled') ?? true;
   const tradingEnabled = optionalBoolean(body, 'trading_enabled') ?? false;
   const enabled = optionalBoolean(body, 'enabled') ?? false;
-  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1 }) ?? 'default';
+  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true }) ?? 'default';
   const record = await ctx.service.store.update((state) => {
     const now = new Date().toISOString();
     const agent: StoredClassic = {
@@ -117,7 +117,7 @@ async function get(ctx: RouteContext): Promise<void> {
 }
 
 async function patch(ctx: RouteContext): Promise<void> {
-  const body = await readJsonBody(ctx.req);
+  const body = ctx.body;
   const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true });
   const description = optionalString(body, 'description', LIMITS.descriptionChars);
   const goal = optionalString(body, 'goal', LIMITS.classicGoalChars, { min: 1 });

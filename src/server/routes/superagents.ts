@@ -8,10 +8,11 @@ import {
   LIMITS,
   UUID_PATTERN,
 } from '../../contract.js';
-import { ApiError, badRequest, conflict, notFound, readJsonBody, sendJson } from '../http.js';
+import { ApiError, badRequest, conflict, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { defaultSkillState } from '../runtime/skills.js';
 import type { State, StoredAgent } from '../store.js';
+import { forgetAgentSessions } from '../sessions.js';
 import { optionalProvider, optionalString, requiredString } from '../validate.js';
 import { createWallet } from '../wallets.js';
 
@@ -39,13 +40,13 @@ export function ownedAgent(state: Readonly<State>, id: string, account: string):
 }
 
 /** Reads the agent, applies `change` to it under the store lock, answers `{ agent_id, ...answer }`. */
-export async function changeAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string) => Record<string, unknown>): Promise<void> {
+export async function changeAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string, state: State) => Record<string, unknown>): Promise<void> {
   const id = ctx.params.id!;
   ownedAgent(ctx.service.store.read(), id, ctx.account); // fail fast before taking the lock
   const answer = await ctx.service.store.update((state) => {
     const agent = ownedAgent(state, id, ctx.account);
     const now = new Date().toISOString();
-    const result = change(agent, now);
+    const result = change(agent, now, state);
     agent.updated_at = now;
     return { agent_id: agent.agent_id, ...result };
   });
@@ -76,10 +77,10 @@ function dateOnly(iso: string): string {
 }
 
 async function launch(ctx: RouteContext): Promise<void> {
-  const body = await readJsonBody(ctx.req);
+  const body = ctx.body;
   const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true });
   const description = optionalString(body, 'description', LIMITS.descriptionChars) ?? '';
-  let model = optionalString(body, 'model', LIMITS.modelChars, { min: 1 });
+  let model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true });
   let provider = optionalProvider(body);
   if (model !== undefined && provider === undefined) throw badRequest('model_provider is required when model is sent');
   if (provider !== undefined && model === undefined) model = DEFAULT_MODEL_BY_PROVIDER[provider];
@@ -141,9 +142,10 @@ async function get(ctx: RouteContext): Promise<void> {
 }
 
 async function destroy(ctx: RouteContext): Promise<void> {
-  await changeAgent(ctx, (agent) => {
+  await changeAgent(ctx, (agent, _now, state) => {
     agent.status = 'destroyed';
     agent.telegram_bot_token = null;
+    forgetAgentSessions(state, agent.agent_id);
     return { status: 'destroyed' };
   });
 }

@@ -75,7 +75,7 @@ export interface JsonRequest {
 
 const JSON_REQUEST = /respond[ \t]+as[ \t]+json(?:[ \t]+(array))?[ \t]+with[ \t]*:/gi;
 
-/** Where the (last) JSON request starts in the message, or -1. */
+/** Where the (last) JSON request starts in the message, or null. */
 function jsonRequestAt(message: string): { index: number; end: number; array: boolean } | null {
   let found: { index: number; end: number; array: boolean } | null = null;
   for (const m of message.matchAll(JSON_REQUEST)) {

@@ -330,16 +330,6 @@ export function detectIntents(message: string): Intent['key'][] {
   return INTENTS.filter((i) => i.pattern.test(message)).map((i) => i.key);
 }
 
-/** Intent keys mapped to the skills each one needs. */
-export function skillsForMessage(message: string): string[] {
-  const out: string[] = [];
-  for (const intent of INTENTS) {
-    if (!intent.pattern.test(message)) continue;
-    for (const s of intent.skills) if (!out.includes(s)) out.push(s);
-  }
-  return out;
-}
-
 function skillEnabled(agent: AgentForReply, name: string): boolean {
   const v = agent.skills?.[name];
   if (typeof v === 'boolean') return v;
@@ -424,18 +414,18 @@ export function relevantRule(rules: readonly string[], message: string): string 
 // =============================================================================================
 // "remember …"
 
-/**
- * The note a message asks to remember: "remember that I prefer SOL" → "I prefer SOL",
- * "Please remember: no memecoins" → "no memecoins". Only an imperative "remember" counts (at the
- * start of a sentence, or after please / also / and / can you …), so "I can't remember the
- * price" is not a note. One line, at most 500 characters; null when there is none.
- */
 /** Up to the end of the first sentence: "remember that I prefer SOL. How is it doing?" keeps the first. */
 function firstSentence(text: string): string {
   const end = /[.!?](?=\s+\S)/.exec(text);
   return end ? text.slice(0, end.index + 1) : text;
 }
 
+/**
+ * The note a message asks to remember: "remember that I prefer SOL" → "I prefer SOL",
+ * "Please remember: no memecoins" → "no memecoins". Only an imperative "remember" counts (at the
+ * start of a sentence, or after please / also / and / can you …), so "I can't remember the
+ * price" is not a note. One line, at most 500 characters; null when there is none.
+ */
 export function extractRemember(message: string): string | null {
   const re =
     /(?:^|[.!?;\n]\s*|\b(?:please|pls|plz|also|and|kindly|to|can you|could you|would you|will you|always|do)\s+)remember\b/gi;

@@ -59,7 +59,8 @@ interface Draft {
 function keptError(err: unknown, draft: Draft): unknown {
   if (!(err instanceof CliError)) {
     // a bug: its report stays as it is, but the way back to the edit is still shown
-    draft.ctx.printer.warn(`soul.md not uploaded; your edit is kept in ${draft.file.path} (upload it with: ${draft.retry})`);
+    // always shown (not only on a TTY): losing the way back to an edit is worse than a noisy stderr
+    draft.ctx.printer.stderrWrite(`soul.md not uploaded; your edit is kept in ${draft.file.path} (upload it with: ${draft.retry})\n`);
     return err;
   }
   const problem = err.hint ? `${err.message} (${err.hint})` : err.message;
