@@ -1,6 +1,5 @@
 // `superagent health <agent> [--watch [SECONDS]]`: one check (exit 8 when unhealthy), or a check
 // every few seconds until Ctrl-C.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiClient } from '../../api/client.js';
 import { superagents } from '../../api/superagents.js';
 import type { HealthResult } from '../../api/types.js';
@@ -119,7 +118,7 @@ async function watchHealth(client: ApiClient, t: Target, watch: Watch, ctx: Cont
         if (!isHealthy(check)) throw unhealthyError(t);
         return EXIT.ok;
       }
-      await sleep(watch.intervalMs, undefined, { signal: controller.signal }).catch(() => undefined);
+      await process.getBuiltinModule('node:timers/promises').setTimeout(watch.intervalMs, undefined, { signal: controller.signal }).catch(() => undefined);
       if (controller.signal.aborted) return EXIT.interrupted;
     }
   } finally {

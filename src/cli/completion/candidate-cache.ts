@@ -1,9 +1,11 @@
 // A short-lived local cache of what completion asks the service (agent names and ids, skills), so
 // pressing Tab does not spend the 60/min rate limit. One small JSON file per service and key, in the
 // platform cache dir; the file name is a hash, so it reveals neither the URL nor the key.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
+// loaded on use: a static import of node:crypto would load it for every command (bench/get.js)
+const crypto = () => process.getBuiltinModule('node:crypto');
 
 /** How long an answer is good for: Tab after Tab within this time costs no request. */
 export const CACHE_TTL_MS = 30_000;
@@ -33,7 +35,7 @@ interface CacheData {
 
 /** The cache file for one service and key. */
 export function cacheFile(dir: string, identity: string): string {
-  const hash = crypto.createHash('sha256').update(identity).digest('hex').slice(0, 24);
+  const hash = crypto().createHash('sha256').update(identity).digest('hex').slice(0, 24);
   return path.join(dir, `completion-${hash}.json`);
 }
 
@@ -94,7 +96,7 @@ export class CandidateCache {
   save(): void {
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      const tmp = `${this.file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+      const tmp = `${this.file}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`;
       fs.writeFileSync(tmp, JSON.stringify(this.data), { mode: 0o600 });
       fs.renameSync(tmp, this.file);
     } catch {

@@ -3,7 +3,7 @@
 // arrive, and a table of slash commands. readline draws the prompt and echoes typing on stderr, and is
 // muted while a reply streams so keys typed meanwhile cannot break into the reply's text.
 import { EventEmitter } from 'node:events';
-import readline from 'node:readline';
+import type readline from 'node:readline';
 import type { ReplyEvent, SendFn } from '../chat/types.js';
 import type { InStream } from '../context.js';
 import { EXIT } from '../errors.js';
@@ -230,7 +230,8 @@ class Repl implements ReplSession {
   private open(): void {
     const size = this.o.historySize ?? HISTORY_SIZE;
     const history = this.o.historyFile ? loadHistory(this.o.historyFile, size) : [];
-    this.rl = readline.createInterface({
+    // loaded here, not at the top: only the REPL needs it, and a static import costs every command
+    this.rl = process.getBuiltinModule('node:readline').createInterface({
       input: this.o.input,
       output: this.out as unknown as NodeJS.WritableStream,
       terminal: this.terminal,
