@@ -12,6 +12,7 @@ import type {
 } from './types.js';
 
 import { ServiceError } from '../cli/errors.js';
+import { unwrapList } from './lists.js';
 
 const base = '/v1/superagents';
 
@@ -26,14 +27,7 @@ const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 /** The list answer: a bare array, or one wrapped in `agents`, `superagents` or `data` (§7). */
 export function listFrom(body: unknown): AgentRecord[] {
-  if (Array.isArray(body)) return body.map(asRecord);
-  if (body && typeof body === 'object') {
-    for (const key of ['agents', 'superagents', 'data']) {
-      const inner = (body as Record<string, unknown>)[key];
-      if (Array.isArray(inner)) return inner.map(asRecord);
-    }
-  }
-  throw new ServiceError('the service answered the agent list with something that is not a list', 'check the base URL points at a SuperAgents service');
+  return unwrapList(body, ['agents', 'superagents', 'data'], 'agent list').map(asRecord);
 }
 
 export const superagents = {

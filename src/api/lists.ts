@@ -1,0 +1,13 @@
+// A list answer read leniently (contract §7): a bare array, or one wrapped under a known key.
+import { ServiceError } from '../cli/errors.js';
+
+export function unwrapList(body: unknown, keys: readonly string[], what: string): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object') {
+    for (const key of keys) {
+      const inner = (body as Record<string, unknown>)[key];
+      if (Array.isArray(inner)) return inner;
+    }
+  }
+  throw new ServiceError(`the service answered the ${what} with something that is not a list`, 'check the base URL points at a SuperAgents service');
+}
