@@ -5,6 +5,7 @@
 
 import {
   ASSETS,
+  assetInfo,
   between,
   digest,
   findSymbols,
@@ -20,10 +21,11 @@ import {
   round2,
   roundSig,
   seededRng,
+  toneOf,
   type AssetInfo,
   type Quote,
 } from './market.js';
-import { clipChars, clipWords, singleLine, wordCount, type Turn } from './replies.js';
+import { clipChars, clipWords, lastUserTurn, singleLine, wordCount, type Turn } from './replies.js';
 
 export type { Turn } from './replies.js';
 
@@ -274,7 +276,7 @@ function jsonReply(request: JsonRequest, question: string, seed: string, special
   const items: string[] = [];
   for (let i = 0; i < count; i++) {
     const symbol = order[i] as string;
-    const asset = ASSETS.find((a) => a.symbol === symbol) as AssetInfo;
+    const asset = assetInfo(symbol) as AssetInfo;
     const quote = quoteOf(snapshot, symbol) as Quote;
     items.push(jsonObject(request.fields, { asset, quote, rng: seededRng(seed, 'item', String(i)), specialists }));
   }
@@ -284,14 +286,9 @@ function jsonReply(request: JsonRequest, question: string, seed: string, special
 // =============================================================================================
 // The plain-text brief
 
-function toneOf(quotes: readonly Quote[]): string {
-  const avg = quotes.reduce((s, q) => s + q.change24h, 0) / Math.max(1, quotes.length);
-  return avg > 1 ? 'risk-on' : avg < -1 ? 'risk-off' : 'mixed';
-}
-
 function specialistLine(name: string, rng: () => number, focus: Quote[], snapshot: Quote[]): string {
   const lead = focus[0] as Quote;
-  const info = ASSETS.find((a) => a.symbol === lead.symbol) as AssetInfo;
+  const info = assetInfo(lead.symbol) as AssetInfo;
   switch (name) {
     case 'macro': {
       const dxy = between(rng, 99, 108).toFixed(1);
@@ -321,7 +318,7 @@ function specialistLine(name: string, rng: () => number, focus: Quote[], snapsho
       return `Price movement: ${focus.map(formatQuote).join(', ')}; ${lead.symbol} support near ${formatUsd(support)}, resistance near ${formatUsd(resistance)}.`;
     }
     case 'trenches': {
-      const memes = snapshot.filter((q) => ASSETS.find((a) => a.symbol === q.symbol)?.meme).slice(0, 2);
+      const memes = snapshot.filter((q) => assetInfo(q.symbol)?.meme).slice(0, 2);
       const launches = intBetween(rng, 8_000, 40_000);
       const flow = memes.reduce((s, q) => s + q.change24h, 0) > 0 ? 'running hot' : 'cooling';
       return `Trenches: memecoin flow is ${flow}; ${memes.map((q) => `${q.symbol} ${formatPct(q.change24h)}`).join(' and ')}, with ${formatNumber(launches)} new tokens launched in a day, mostly noise.`;
@@ -358,7 +355,7 @@ function briefReply(history: Turn[], question: string, seed: string, specialists
     .filter((q): q is Quote => q !== undefined);
 
   const head: string[] = [];
-  const previous = [...history].reverse().find((t) => t.role === 'user' && typeof t.content === 'string' && t.content.trim());
+  const previous = lastUserTurn(history);
   if (history.length > 0) {
     head.push(
       previous

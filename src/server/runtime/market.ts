@@ -225,6 +225,12 @@ export function formatPct(value: number): string {
 }
 
 /** "BTC $97,250 (+1.23%)". */
+/** How a set of quotes reads overall: risk-on, risk-off or mixed (by their average 24 h change). */
+export function toneOf(quotes: readonly Quote[]): string {
+  const avg = quotes.reduce((s, q) => s + q.change24h, 0) / Math.max(1, quotes.length);
+  return avg > 1 ? 'risk-on' : avg < -1 ? 'risk-off' : 'mixed';
+}
+
 export function formatQuote(q: Quote): string {
   return `${q.symbol} ${formatUsd(q.price)} (${formatPct(q.change24h)})`;
 }

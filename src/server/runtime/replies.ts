@@ -17,6 +17,7 @@ import {
   quoteOf,
   roundSig,
   seededRng,
+  toneOf,
   type Quote,
 } from './market.js';
 import { SKILLS } from './skills.js';
@@ -596,9 +597,7 @@ function chainPlan(ctx: PlanContext): string {
 }
 
 function marketPlan(ctx: PlanContext, quotes: Quote[]): string {
-  const avg = quotes.reduce((s, q) => s + q.change24h, 0) / Math.max(1, quotes.length);
-  const tone = avg > 1 ? 'risk-on' : avg < -1 ? 'risk-off' : 'mixed';
-  return `Market read (simulated): ${quotes.map(formatQuote).join(', ')}; the tape looks ${tone}.`;
+  return `Market read (simulated): ${quotes.map(formatQuote).join(', ')}; the tape looks ${toneOf(quotes)}.`;
 }
 
 const LABELS: Record<Intent['key'], string> = {
@@ -703,7 +702,7 @@ export function composeAgentReply(agent: AgentForReply, history: Turn[], message
   sections.push({ text: opening(agent, soul, rng), keep: 100, kind: 'lead' });
 
   if (turns.length > 0) {
-    const previous = [...turns].reverse().find((t) => t.role === 'user' && typeof t.content === 'string' && t.content.trim());
+    const previous = lastUserTurn(turns);
     sections.push({
       text: previous ? `Following up on "${dropFinalStop(clipWords(previous.content, 8, 80))}":` : 'Picking up where we left off:',
       keep: 90,
@@ -816,6 +815,11 @@ const PIECE_PATTERN = [2, 1, 3, 2, 2, 1, 3] as const;
  * an emoji sequence); CJK characters count as words; a long run without spaces is cut every
  * few characters.
  */
+/** The latest non-empty message of the user in a history, if any. */
+export function lastUserTurn(history: readonly Turn[]): Turn | undefined {
+  return [...history].reverse().find((t) => t.role === 'user' && typeof t.content === 'string' && t.content.trim());
+}
+
 export function splitIntoPieces(text: string): string[] {
   if (typeof text !== 'string' || text === '') return [];
   const units: string[] = [];
