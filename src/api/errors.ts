@@ -15,6 +15,11 @@ export class ApiStatusError extends CliError {
   }
 }
 
+/** The service's 404 for an unknown or expired chat session (not for an unknown agent). */
+export function isSessionNotFound(err: unknown): err is ApiStatusError {
+  return err instanceof ApiStatusError && err.status === 404 && /session/i.test(err.message);
+}
+
 /** The request never got an answer: refused, reset, DNS, TLS, time-out. */
 export class ConnectionError extends CliError {
   constructor(message: string, hint?: string, readonly code?: string) {

@@ -34,29 +34,12 @@ export function matchAgent(ref: string, agents: AgentRecord[]): AgentRecord {
   throw new NotFoundError(`no agent matches '${ref}'`, hint);
 }
 
-/** Resolves several references with at most one list call. */
-export async function resolveAgents(client: ApiClient, refs: string[]): Promise<AgentRef[]> {
-  let agents: AgentRecord[] | undefined;
-  const out: AgentRef[] = [];
-  for (const ref of refs) {
-    if (UUID_PATTERN.test(ref)) {
-      out.push({ agent_id: ref.toLowerCase() });
-      continue;
-    }
-    agents ??= await superagents.list(client);
-    const record = matchAgent(ref, agents);
-    out.push({ agent_id: record.agent_id, name: record.name, record });
-  }
-  return out;
-}
-
-export async function resolveAgent(client: ApiClient, ref: string): Promise<AgentRef> {
-  return (await resolveAgents(client, [ref]))[0]!;
-}
-
 export type Settled = { ref: string; agent: AgentRef } | { ref: string; error: unknown };
 
-/** Like resolveAgents, but a reference that fails becomes an entry of its own (for commands on several agents). */
+/**
+ * Resolves several references with at most one list call; a reference that fails becomes an entry
+ * of its own (commands on several agents report each one).
+ */
 export async function resolveAgentsSettled(client: ApiClient, refs: string[]): Promise<Settled[]> {
   let agents: AgentRecord[] | undefined;
   const out: Settled[] = [];
@@ -74,4 +57,10 @@ export async function resolveAgentsSettled(client: ApiClient, refs: string[]): P
     }
   }
   return out;
+}
+
+export async function resolveAgent(client: ApiClient, ref: string): Promise<AgentRef> {
+  const [settled] = await resolveAgentsSettled(client, [ref]);
+  if ('error' in settled!) throw settled.error;
+  return settled!.agent;
 }

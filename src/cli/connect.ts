@@ -4,7 +4,7 @@ import type { ApiClient, RetryPolicy } from '../api/client.js';
 import { ConfigFile } from '../config/file.js';
 import { configDir, dataDir } from '../config/paths.js';
 import { resolveConnection, type Connection } from '../config/resolve.js';
-import { AuthError } from './errors.js';
+import { noKeyError } from './errors.js';
 import type { GlobalOptions } from './globals.js';
 import type { Printer } from '../ui/printer.js';
 
@@ -71,7 +71,7 @@ export async function openApi(deps: ConnectDeps): Promise<OpenedApi> {
     apiKey ??= own;
     printer.status(printer.err.dim(`Using the embedded local service (state in ${dir}); 'superagent login' connects to a hosted one.`));
   } else if (apiKey === null) {
-    throw new AuthError(`no API key for ${baseUrl}`, "run 'superagent login', or set SUPERAGENT_API_KEY");
+    throw noKeyError(baseUrl);
   }
   const client = await clientFor({ baseUrl, apiKey, globals, printer, timeoutMs: deps.timeoutMs, retry: deps.retry });
   return { client, connection, embedded };

@@ -44,6 +44,11 @@ export class NotFoundError extends CliError {
   }
 }
 
+/** No key for a configured service (connect.ts and whoami say the same). */
+export function noKeyError(baseUrl: string): AuthError {
+  return new AuthError(`no API key for ${baseUrl}`, "run 'superagent login', or set SUPERAGENT_API_KEY");
+}
+
 export class ConflictError extends CliError {
   constructor(message: string, hint?: string) {
     super(message, EXIT.conflict, hint);

@@ -4,7 +4,8 @@ import type { ApiClient } from '../api/client.js';
 import type { StatusResult } from '../api/types.js';
 import { resolveAgentsSettled, type Settled } from './agent-ref.js';
 import type { Context } from './context.js';
-import { CliError, EXIT, UsageError, exitCodeFor } from './errors.js';
+import { errorLine } from './report.js';
+import { EXIT, UsageError, exitCodeFor } from './errors.js';
 
 export type Action = 'pause' | 'resume' | 'restart';
 
@@ -57,17 +58,17 @@ function report(action: Action, outcomes: Outcome[], ctx: Context): void {
     p.printJson(
       outcomes.map((o) =>
         o.error !== undefined
-          ? { ref: o.ref, agent_id: o.agent_id, error: { message: messageOf(o.error), exit_code: exitCodeFor(o.error) } }
+          ? { ref: o.ref, agent_id: o.agent_id, error: { message: errorLine(o.error), exit_code: exitCodeFor(o.error) } }
           : o.result,
       ),
     );
-    for (const o of outcomes) if (o.error !== undefined) p.stderrWrite(`Error: ${o.ref}: ${messageOf(o.error)}\n`);
+    for (const o of outcomes) if (o.error !== undefined) p.stderrWrite(`Error: ${o.ref}: ${errorLine(o.error)}\n`);
     return;
   }
   for (const o of outcomes) {
     const label = o.name ?? o.ref;
     if (o.error !== undefined) {
-      p.stderrWrite(`${p.err.red('✗')} ${label}: ${messageOf(o.error)}\n`);
+      p.stderrWrite(`${p.err.red('✗')} ${label}: ${errorLine(o.error)}\n`);
     } else if (p.stdoutIsTTY) {
       p.data(`${p.out.green('✓')} ${label} ${o.result!.note ?? PAST[action]} ${p.out.dim(`(${o.agent_id!.slice(0, 8)})`)}`);
     } else {
@@ -76,7 +77,3 @@ function report(action: Action, outcomes: Outcome[], ctx: Context): void {
   }
 }
 
-function messageOf(err: unknown): string {
-  if (err instanceof CliError) return err.hint ? `${err.message} (${err.hint})` : err.message;
-  return err instanceof Error ? err.message : String(err);
-}

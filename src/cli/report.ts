@@ -1,17 +1,22 @@
 // Renders a failure on stderr: one line for people, plus a JSON object with --json (STYLE 7).
-import { CliError, EXIT, exitCodeFor, type ExitCode } from './errors.js';
+import { CliError, exitCodeFor, type ExitCode } from './errors.js';
 import type { OutStream } from '../ui/printer.js';
 
 export const ISSUES_URL = 'https://github.com/superagent-cli/superagent/issues';
+
+/** A failure as one line: its message, and the fix in parentheses when it has one. */
+export function errorLine(err: unknown): string {
+  if (err instanceof CliError) return err.hint ? `${err.message} (${err.hint})` : err.message;
+  return err instanceof Error ? err.message : String(err);
+}
 
 export function reportError(err: unknown, stderr: OutStream, opts: { json: boolean; debug: boolean; colour?: (s: string) => string }): ExitCode {
   const code = exitCodeFor(err);
   let line: string;
   if (err instanceof CliError) {
-    line = err.hint ? `${err.message} (${err.hint})` : err.message;
+    line = errorLine(err);
   } else {
-    const message = err instanceof Error ? err.message : String(err);
-    line = `unexpected error: ${message}. This is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`;
+    line = `unexpected error: ${errorLine(err)}. This is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`;
   }
   const label = opts.colour ? opts.colour('Error:') : 'Error:';
   stderr.write(`${label} ${line}\n`);
@@ -20,4 +25,3 @@ export function reportError(err: unknown, stderr: OutStream, opts: { json: boole
   return code;
 }
 
-export { EXIT };

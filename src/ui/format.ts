@@ -78,3 +78,15 @@ export function printFields(printer: Printer, fields: Array<[string, string | un
   const width = Math.max(...shown.map(([k]) => k.length)) + 1;
   for (const [k, v] of shown) printer.data(`${printer.out.dim((k + ':').padEnd(width))}  ${v}`);
 }
+
+/** White space folded to single spaces (a value shown on one line). */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** At most `max` characters (not UTF-16 units), ending in `…` when cut. */
+export function clipText(text: string, max: number): string {
+  if (max <= 0) return '';
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}

@@ -1,6 +1,6 @@
 // What `chat` and `assistant ask` share for one message: the message from the arguments or piped
 // stdin, the --session value, and one turn with Ctrl-C, a spinner and the session report wired up.
-import { ApiStatusError } from '../../api/errors.js';
+import { isSessionNotFound } from '../../api/errors.js';
 import { LIMITS } from '../../contract.js';
 import { startSpinner } from '../../ui/spinner.js';
 import type { Context } from '../context.js';
@@ -45,7 +45,7 @@ export interface TurnOptions {
 
 /** A 404 for the session given with --session says which one and what to do. */
 function sessionNotFound(err: unknown, sessionId: string | undefined): unknown {
-  if (sessionId && err instanceof ApiStatusError && err.status === 404 && /session/i.test(err.message)) {
+  if (sessionId && isSessionNotFound(err)) {
     return new NotFoundError(`session ${sessionId} not found`, 'leave out --session to start a new conversation');
   }
   return err;

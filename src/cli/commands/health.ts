@@ -4,6 +4,7 @@ import type { ApiClient } from '../../api/client.js';
 import { superagents } from '../../api/superagents.js';
 import type { HealthResult } from '../../api/types.js';
 import type { Printer } from '../../ui/printer.js';
+import { clipText, oneLine } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { resolveAgent } from '../agent-ref.js';
 import type { Context } from '../context.js';
@@ -201,7 +202,7 @@ function lineView(p: Printer, t: Target): WatchView {
         'Ctrl-C to stop',
       ].filter(Boolean);
       // never wider than the terminal (80 when it reports no size), or the carriage return would redraw only the last row
-      const rest = clip(`  ${parts.join(' · ')}`, p.columns - 1 - plain.length);
+      const rest = clipText(`  ${parts.join(' · ')}`, p.columns - 1 - plain.length);
       p.write(`\r\x1b[2K${word}${p.out.dim(rest)}`);
       drawn = true;
     },
@@ -212,12 +213,3 @@ function lineView(p: Printer, t: Target): WatchView {
   };
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-function clip(text: string, max: number): string {
-  const chars = [...text];
-  if (max <= 0) return '';
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
-}

@@ -4,7 +4,7 @@ import { printFields, yesNo } from '../../ui/format.js';
 import { maskKey } from '../../ui/mask.js';
 import { configFile } from '../connect.js';
 import type { Context } from '../context.js';
-import { AuthError } from '../errors.js';
+import { AuthError, noKeyError } from '../errors.js';
 import { checkKey } from '../key-check.js';
 import type { CommandSpec } from '../spec.js';
 
@@ -45,7 +45,7 @@ export async function run(_args: string[], _opts: unknown, ctx: Context): Promis
   };
   if (connection.baseUrl !== null && connection.apiKey === null) {
     show(ctx, identity, 'no');
-    throw new AuthError(`no API key for ${connection.baseUrl}`, "run 'superagent login', or set SUPERAGENT_API_KEY");
+    throw noKeyError(connection.baseUrl);
   }
 
   const { client, embedded } = await ctx.api();

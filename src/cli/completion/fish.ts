@@ -1,6 +1,7 @@
 // The fish completion script, generated from the command tree: one `complete` line per subcommand,
 // option and argument slot, guarded by conditions that walk the line with the same rules as bash and zsh.
-import { fishQuote, oneLine } from './quote.js';
+import { oneLine } from '../../ui/format.js';
+import { fishQuote } from './quote.js';
 import { COMPLETE_COMMAND, FORWARDED_GLOBALS } from './protocol.js';
 import { valueOptionNames, valuesToken, type CommandModel, type OptionModel, type Tree } from './tree.js';
 

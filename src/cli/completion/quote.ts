@@ -9,8 +9,3 @@ export function shQuote(text: string): string {
 export function fishQuote(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
-
-/** A description on one line, without tabs (the scripts use a tab between a value and its description). */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}

@@ -1,6 +1,7 @@
 // The zsh completion script, generated from the command tree: `case` branches of 'name:description'
 // arrays for _describe, and a fixed walk over $words. Works autoloaded from $fpath or sourced.
-import { oneLine, shQuote } from './quote.js';
+import { oneLine } from '../../ui/format.js';
+import { shQuote } from './quote.js';
 import { COMPLETE_COMMAND, FORWARDED_GLOBALS } from './protocol.js';
 import { valueOptionNames, valuesToken, type CommandModel, type OptionModel, type Tree } from './tree.js';
 

@@ -1,6 +1,6 @@
 // What the chat and assistant REPLs share: the Context's streams and printer, the reply printer and
 // spinner of the one-shot commands, history under the data dir, and a hint for a lost session.
-import { ApiStatusError } from '../../api/errors.js';
+import { isSessionNotFound } from '../../api/errors.js';
 import { dataDir } from '../../config/paths.js';
 import { startSpinner } from '../../ui/spinner.js';
 import { printReply } from '../chat/print-reply.js';
@@ -13,7 +13,7 @@ export type WiredOptions = Pick<ReplOptions, 'input' | 'output' | 'printer' | 'r
 
 /** A session the service does not know (a wrong --session, or one that expired): say how to go on. */
 export function explainReplError(err: unknown): unknown {
-  if (err instanceof ApiStatusError && err.status === 404 && /session/i.test(err.message)) {
+  if (isSessionNotFound(err)) {
     return new NotFoundError(err.message, 'type /new to start a fresh conversation');
   }
   return err;

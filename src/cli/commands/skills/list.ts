@@ -1,7 +1,7 @@
 // `superagent skills <agent>`: every available skill and whether this agent has it on.
 import { superagents } from '../../../api/superagents.js';
 import type { Skill } from '../../../api/types.js';
-import { printTable, yesNo } from '../../../ui/format.js';
+import { clipText, printTable, yesNo } from '../../../ui/format.js';
 import type { Printer } from '../../../ui/printer.js';
 import { resolveAgent } from '../../agent-ref.js';
 import { onOff } from '../../skills-toggle.js';
@@ -36,11 +36,7 @@ function printSkillTable(p: Printer, skills: Skill[]): void {
   printTable(
     p,
     ['NAME', 'ENABLED', 'DESCRIPTION'],
-    skills.map((s) => [s.name, yesNo(p, s.enabled, 'on', 'off'), truncate(s.description ?? '', room)]),
+    skills.map((s) => [s.name, yesNo(p, s.enabled, 'on', 'off'), clipText(s.description ?? '', room)]),
   );
 }
 
-function truncate(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}

@@ -11,6 +11,7 @@ import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../../agent-ref.js';
 import type { Context } from '../../context.js';
 import { CliError, ConflictError, UsageError, exitCodeFor } from '../../errors.js';
+import { errorLine } from '../../report.js';
 import { readSoul } from '../../soul-source.js';
 import type { CommandSpec, Options } from '../../spec.js';
 
@@ -63,8 +64,7 @@ function keptError(err: unknown, draft: Draft): unknown {
     draft.ctx.printer.stderrWrite(`soul.md not uploaded; your edit is kept in ${draft.file.path} (upload it with: ${draft.retry})\n`);
     return err;
   }
-  const problem = err.hint ? `${err.message} (${err.hint})` : err.message;
-  return new CliError(`${problem}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, exitCodeFor(err), `upload it with: ${draft.retry}`);
+  return new CliError(`${errorLine(err)}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, exitCodeFor(err), `upload it with: ${draft.retry}`);
 }
 
 /** Prints a diff: stdout is its place, but with --json stdout holds only the API's answer. */
