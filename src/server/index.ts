@@ -6,6 +6,7 @@ import { LIMITS, type Provider } from '../contract.js';
 import { createApp } from './app.js';
 import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
 import { Faults, type FaultOptions } from './faults.js';
+import { observed, type Exchange } from './observe.js';
 import { RateLimiter } from './rate-limit.js';
 import { Store } from './store.js';
 
@@ -28,6 +29,8 @@ export interface ServerOptions {
   replyPieces?: number;
   /** where request errors are logged; default stderr */
   log?: (line: string) => void;
+  /** called once per answered request with what crossed the wire (conformance tests) */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 export interface RunningServer {
@@ -68,7 +71,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute),
     log,
   });
-  const server = http.createServer({ keepAliveTimeout: 5_000 }, handler);
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, options.onExchange ? observed(handler, options.onExchange) : handler);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -97,3 +100,4 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 /** The store itself, for tools and tests that work on a data dir directly. */
 export { Store } from './store.js';
 export { loadOrCreateDefaultKey } from './auth.js';
+export type { Exchange } from './observe.js';
