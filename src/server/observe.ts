@@ -7,6 +7,8 @@ export interface Exchange {
   method: string;
   /** the path without the query string */
   path: string;
+  /** the request's User-Agent (the CLI sends `superagent/<version> …`) */
+  userAgent: string | undefined;
   /** the request body as received (undefined when none was read) */
   requestBody: string | undefined;
   status: number;
@@ -55,6 +57,7 @@ export function observed(handler: Handler, onExchange: (exchange: Exchange) => v
       onExchange({
         method: req.method ?? 'GET',
         path: q === -1 ? url : url.slice(0, q),
+        userAgent: req.headers['user-agent'],
         requestBody: received.length ? Buffer.concat(received).toString('utf8') : undefined,
         status: res.statusCode,
         contentType: typeof type === 'string' ? type : undefined,
