@@ -1,45 +1,33 @@
 // Reading a streamed reply (contract §6), leniently: bytes → TextDecoder in stream mode (a UTF-8
-// character split between chunks survives) → eventsource-parser → typed events. Accepted besides
-// our own `session` / `delta` / `done` / `error` events: unnamed events whose JSON carries the text
-// in `content`, `delta`, `text` or `token` (or OpenAI's `choices[0].delta.content`), plain-text data,
-// `data: [DONE]`, a stream that simply ends, CRLF, and a body that is JSON or plain text instead.
+// character split between chunks survives) → eventsource-parser → what each event means
+// (reply-events.ts) → typed events. Text is printed once: a completion event's `content` (Agno's
+// `RunCompleted` repeats the whole reply) counts only when nothing streamed. A body that is JSON or
+// plain text instead of SSE is read too.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ConnectionError, statusError } from './errors.js';
+import { ConnectionError } from './errors.js';
+import { isObject, meaningOf, textOf, type ToolReport } from './reply-events.js';
 import { CliError, InterruptedError, ServiceError } from '../cli/errors.js';
+
+/** A tool call the service made while composing the reply (shown on stderr, listed in --json). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** as the service gave them: an object, or JSON text */
+  args?: unknown;
+  state: 'running' | 'done' | 'failed';
+  result?: unknown;
+  error?: string;
+  durationMs?: number;
+}
 
 export type StreamEvent =
   | { type: 'session'; sessionId: string }
   | { type: 'text'; text: string }
+  /** a call started (`running`) or ended (`done` / `failed`); the same `id` both times */
+  | { type: 'tool'; call: ToolCall }
   | { type: 'done'; content: string; sessionId?: string; timestamp?: string };
 
-/** The fields that may carry a piece of text, in the order they are tried. */
-const TEXT_FIELDS = ['content', 'delta', 'text', 'token'] as const;
-
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function textOf(obj: Json): string | undefined {
-  for (const field of TEXT_FIELDS) {
-    const v = obj[field];
-    if (typeof v === 'string') return v;
-    // `{ "delta": { "content": "…" } }`
-    if (isObject(v) && typeof v.content === 'string') return v.content;
-  }
-  const choice = Array.isArray(obj.choices) ? obj.choices[0] : undefined;
-  if (isObject(choice) && isObject(choice.delta) && typeof choice.delta.content === 'string') return choice.delta.content;
-  return undefined;
-}
-
-/** `{ statusCode, message }` or `{ error: { message } }` sent in-band: the error it stands for. */
-function inBandError(obj: Json | undefined, data: string): CliError {
-  const nested = obj && isObject(obj.error) ? obj.error : undefined;
-  const code = obj?.statusCode ?? obj?.status ?? nested?.code ?? nested?.statusCode;
-  const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : 500;
-  return statusError(status, obj ?? data.trim());
-}
 
 function startsLikeJson(data: string): boolean {
   for (let i = 0; i < data.length; i++) {
@@ -63,10 +51,15 @@ function parseData(data: string): { obj?: Json; plain?: string } {
   return { plain: data };
 }
 
+/** A failure the service reported in the stream: always exit 7, with its own words. */
+function streamFailure(message: string): ServiceError {
+  return new ServiceError(message, 'the reply stopped there; what arrived is kept');
+}
+
 /**
  * Turns SSE bytes into events. Feed chunks with `push`, then call `end` once the body is over.
- * An `error` event sets `failure` (the events before it are still returned); after `done` or
- * `[DONE]` the rest is ignored.
+ * A failure event sets `failure` (the events before it are still returned); after a completion
+ * event or `[DONE]` the rest is ignored.
  */
 export class SseDecoder {
   private readonly decoder = new TextDecoder('utf-8');
@@ -75,10 +68,16 @@ export class SseDecoder {
   private text: string[] = [];
   private sessionId: string | undefined;
   private over = false;
-  /** the in-band error the stream reported, if any */
+  private readonly calls = new Map<string, { call: ToolCall; startedAt: number }>();
+  private toolCount = 0;
+  /** a ToolCallError with no text after it yet: the reply's failure unless text follows */
+  private toolFailure: string | undefined;
+  /** the in-band failure the stream reported, if any */
   failure: CliError | undefined;
 
-  /** true once `done`, `[DONE]` or an error arrived: the caller may stop reading */
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** true once the reply completed or failed: the caller may stop reading */
   get finished(): boolean {
     return this.over;
   }
@@ -88,10 +87,10 @@ export class SseDecoder {
     return this.take();
   }
 
-  /** The stream is over: an event not closed by a blank line still counts, and a missing `done` is implied. */
+  /** The stream is over: an event not closed by a blank line still counts, and a missing completion is implied. */
   end(): StreamEvent[] {
     if (!this.over) this.parser.feed(this.decoder.decode() + '\n\n');
-    if (!this.over) this.finish(undefined);
+    if (!this.over) this.complete(undefined, undefined);
     return this.take();
   }
 
@@ -113,42 +112,81 @@ export class SseDecoder {
   private onMessage(message: EventSourceMessage): void {
     if (this.over) return;
     const { data } = message;
-    if (data.length < 16 && data.trim() === '[DONE]') return this.finish(undefined);
+    if (data.length < 16 && data.trim() === '[DONE]') return this.complete(undefined, undefined);
     const { obj, plain } = parseData(data);
-    const name = (message.event ?? (typeof obj?.type === 'string' ? obj.type : '')).toLowerCase();
-    if (name === 'error' || (obj && carriesError(obj))) {
-      this.over = true;
-      this.failure = inBandError(obj, data);
-      return;
-    }
     const sid = obj?.session_id ?? obj?.sessionId;
     if (typeof sid === 'string' && sid !== '' && sid !== this.sessionId) {
       this.sessionId = sid;
       this.pending.push({ type: 'session', sessionId: sid });
     }
-    if (name === 'done' || obj?.done === true) return this.finish(obj);
-    if (name === 'session' || name === 'ping') return;
-    const text = obj ? textOf(obj) : plain;
-    if (text) {
-      this.text.push(text);
-      this.pending.push({ type: 'text', text });
+    const meaning = meaningOf(message.event, obj, plain);
+    switch (meaning.kind) {
+      case 'text':
+        return this.addText(meaning.text);
+      case 'complete':
+        return this.complete(meaning.content, meaning.timestamp);
+      case 'failure':
+        this.over = true;
+        this.failure = streamFailure(meaning.message);
+        return;
+      case 'tool-started':
+        for (const t of meaning.tools) this.toolStarted(t);
+        return;
+      case 'tool-completed':
+        for (const t of meaning.tools) this.toolEnded(t);
+        return;
+      case 'tool-error':
+        for (const t of meaning.tools) this.toolEnded(t);
+        this.toolFailure = meaning.message;
+        return;
+      case 'none':
+        return;
     }
   }
 
-  private finish(obj: Json | undefined): void {
-    const given = obj?.content;
-    const content = typeof given === 'string' && given !== '' ? given : this.text.join('');
-    const timestamp = typeof obj?.timestamp === 'string' ? obj.timestamp : undefined;
-    this.pending.push({ type: 'done', content, sessionId: this.sessionId, ...(timestamp ? { timestamp } : {}) });
-    this.text = [];
-    this.over = true;
+  private addText(text: string): void {
+    if (!text) return;
+    this.toolFailure = undefined; // the run went on after the failed tool
+    this.text.push(text);
+    this.pending.push({ type: 'text', text });
   }
-}
 
-/** An unnamed event that is an error body rather than a piece of text. */
-function carriesError(obj: Json): boolean {
-  const e = obj.error;
-  return (isObject(e) || (typeof e === 'string' && e !== '')) && textOf(obj) === undefined;
+  private toolStarted(t: ToolReport): void {
+    const id = t.id ?? `tool-${++this.toolCount}`;
+    const call: ToolCall = { id, name: t.name ?? 'tool', args: t.args, state: 'running' };
+    this.calls.set(id, { call, startedAt: this.now() });
+    this.pending.push({ type: 'tool', call: { ...call } });
+  }
+
+  private toolEnded(t: ToolReport): void {
+    const known = t.id !== undefined ? this.calls.get(t.id) : undefined;
+    const id = t.id ?? `tool-${++this.toolCount}`;
+    const base = known?.call ?? { id, name: t.name ?? 'tool', args: t.args, state: 'running' as const };
+    const call: ToolCall = {
+      ...base,
+      name: t.name ?? base.name,
+      args: t.args ?? base.args,
+      state: t.error ? 'failed' : 'done',
+      ...(t.result !== undefined ? { result: t.result } : {}),
+      ...(t.error ? { error: t.error } : {}),
+    };
+    const durationMs = t.durationMs ?? (known ? this.now() - known.startedAt : undefined);
+    if (durationMs !== undefined) call.durationMs = durationMs;
+    this.calls.delete(id);
+    this.pending.push({ type: 'tool', call });
+  }
+
+  /** The reply is over: its whole text, from a completion's `content` only when nothing streamed. */
+  private complete(content: string | undefined, timestamp: string | undefined): void {
+    if (this.text.length === 0 && content) this.addText(content);
+    this.over = true;
+    if (this.toolFailure !== undefined) {
+      this.failure = streamFailure(this.toolFailure);
+      return;
+    }
+    this.pending.push({ type: 'done', content: this.text.join(''), sessionId: this.sessionId, ...(timestamp ? { timestamp } : {}) });
+    this.text = [];
+  }
 }
 
 export interface ReadOptions {

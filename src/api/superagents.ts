@@ -47,11 +47,12 @@ export const superagents = {
   updateProfile: (c: ApiClient, id: string, body: { name?: string; description?: string }) =>
     c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/profile`, body }),
   updateSoul: (c: ApiClient, id: string, soulMd: string) => c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd } }),
-  updateModel: (c: ApiClient, id: string, body: { model: string; model_provider?: string }) =>
+  updateModel: (c: ApiClient, id: string, body: { model: string; model_provider: string }) =>
     c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/model`, body }),
   skills: (c: ApiClient, id: string) => c.json<SkillsResult>({ method: 'GET', path: `${one(id)}/skills` }),
-  setSkills: (c: ApiClient, id: string, skills: Array<{ name: string; enabled: boolean }>) =>
-    c.json<SkillsResult>({ method: 'PUT', path: `${one(id)}/skills`, body: { skills } }),
+  /** the whole set of disabled skills; every other one is enabled (contract §7) */
+  setDisabledSkills: (c: ApiClient, id: string, disabled: string[]) =>
+    c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/skills`, body: { disabled } }),
   files: (c: ApiClient, id: string) => c.json<FilesResult>({ method: 'GET', path: `${one(id)}/files` }),
   wallet: (c: ApiClient, id: string) => c.json<WalletResult>({ method: 'GET', path: `${one(id)}/wallet` }),
   health: (c: ApiClient, id: string) => c.json<HealthResult>({ method: 'GET', path: `${one(id)}/health` }),

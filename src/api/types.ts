@@ -2,22 +2,27 @@
 
 export type AgentStatus = 'running' | 'paused' | 'destroyed' | (string & {});
 
+/**
+ * The hosted record (`SuperAgentSummary`) carries only agent_id, name, description, status, model
+ * and created_at, the last three nullable; the rest may be missing (contract §7).
+ */
 export interface AgentRecord {
   agent_id: string;
   name: string;
-  description?: string;
+  description?: string | null;
   status: AgentStatus;
-  model?: string;
+  model?: string | null;
   model_provider?: string;
-  created_at?: string;
+  created_at?: string | null;
   bot_username?: string | null;
-  wallet_address?: string;
+  wallet_address?: string | null;
 }
 
 export interface LaunchBody {
   name: string;
-  model?: string;
-  model_provider?: string;
+  /** both required by the hosted service (contract §7) */
+  model: string;
+  model_provider: string;
   soul_md?: string;
   description?: string;
   telegram_bot_token?: string;
@@ -26,8 +31,8 @@ export interface LaunchBody {
 export interface LaunchResult {
   agent_id: string;
   name: string;
-  bot_username: string | null;
-  wallet_address: string;
+  bot_username?: string | null;
+  wallet_address?: string | null;
   status: AgentStatus;
 }
 
@@ -53,10 +58,10 @@ export interface FilesResult {
   memory_md: string;
 }
 
+/** Either address may be null on the hosted service (contract §7). */
 export interface WalletResult {
-  agent_id?: string;
-  evm_address: string;
-  solana_address: string;
+  evm_address?: string | null;
+  solana_address?: string | null;
 }
 
 export interface HealthResult {

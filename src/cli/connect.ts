@@ -53,11 +53,21 @@ export async function clientFor(target: ClientTarget): Promise<ApiClient> {
   });
 }
 
+/** Which service, and what chose it: `using the hosted service at https://…: a gb_sk_ key comes from SUPERAGENT_API_KEY and no base URL is set`. */
+export function describeService(c: Pick<Connection, 'service' | 'baseUrl' | 'reason'>, embeddedUrl?: string): string {
+  const what =
+    c.service === 'embedded'
+      ? `the embedded local service${embeddedUrl ? ` at ${embeddedUrl}` : ''}`
+      : `${c.service === 'hosted' ? 'the hosted service' : 'the service'} at ${c.baseUrl}`;
+  return `using ${what}: ${c.reason}`;
+}
+
 export async function openApi(deps: ConnectDeps): Promise<OpenedApi> {
   const { globals, env, printer } = deps;
   const connection = resolveConnection(globals, env, configFile(env).read());
   // a profile with `output json` makes its commands answer as if --json were given
   if (connection.output === 'json') printer.setJson(true);
+  if (globals.debug) printer.stderrWrite(printer.err.dim(`superagent: ${describeService(connection)}`) + '\n');
   let baseUrl = connection.baseUrl;
   let apiKey = connection.apiKey;
   let embedded: OpenedApi['embedded'];

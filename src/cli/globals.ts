@@ -9,6 +9,8 @@ export interface GlobalOptions {
   quiet: boolean;
   color: boolean;
   debug: boolean;
+  /** also show tool calls and retries when stderr is not a terminal */
+  verbose: boolean;
   /** seconds */
   timeout?: number;
   yes: boolean;
@@ -24,6 +26,7 @@ export const GLOBAL_OPTIONS = [
   { flags: '-q, --quiet', description: 'no progress or status messages' },
   { flags: '--no-color', description: 'no colour' },
   { flags: '--debug', description: 'trace HTTP requests on stderr, secrets redacted' },
+  { flags: '--verbose', description: 'also show tool calls and retries when stderr is not a terminal' },
   { flags: '--timeout <seconds>', description: 'request time-out (default 30, chat and assistant 600)' },
   { flags: '-y, --yes', description: 'assume yes to confirmations' },
   { flags: '--no-input', description: 'never prompt; fail naming the missing flag' },
@@ -62,6 +65,7 @@ export function toGlobals(raw: Record<string, unknown>, env: NodeJS.ProcessEnv):
     quiet: raw.quiet === true,
     color: raw.color !== false,
     debug: raw.debug === true,
+    verbose: raw.verbose === true,
     timeout,
     yes: raw.yes === true,
     input: raw.input !== false && !ci,

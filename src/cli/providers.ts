@@ -1,7 +1,9 @@
 // Model providers on the command line (contract §4): checking --provider, and telling a model id's
 // provider from its spelling so `--model gpt-4o` needs no `--provider openai`.
-import { LIMITS, PROVIDERS, isProvider, type Provider } from '../contract.js';
+import { DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, isProvider, type Provider } from '../contract.js';
+import type { Profile } from '../config/file.js';
 import { UsageError } from './errors.js';
+import type { Printer } from '../ui/printer.js';
 
 const PROVIDER_LIST = PROVIDERS.join(', ');
 
@@ -44,4 +46,36 @@ export function providerFor(model: string, given: unknown): Provider {
   const inferred = inferProvider(model);
   if (!inferred) throw providerNeeded(model);
   return inferred;
+}
+
+/**
+ * A model given with a provider it clearly does not belong to (`gpt-4o` with anthropic) is most
+ * likely a slip: said in one line, and sent anyway (the provider may know better).
+ */
+export function warnIfMismatched(p: Printer, model: string, provider: Provider): void {
+  const inferred = inferProvider(model);
+  if (inferred && inferred !== provider) p.warn(`model '${model}' looks like ${inferred}'s, not ${provider}'s; sending it to ${provider} as asked`);
+}
+
+export interface ModelChoice {
+  model: string;
+  provider: Provider;
+  /** where it came from, for the prompt's defaults and the launch report */
+  source: 'flags' | 'profile' | 'default';
+}
+
+/**
+ * What `launch` sends (contract §7: always both): the flags, else the profile's `model` /
+ * `provider` settings, else DEFAULT_MODEL with DEFAULT_PROVIDER. A provider alone brings its house
+ * model; a model alone its inferred provider. Undefined provider: the model's provider cannot be told.
+ */
+export function launchModel(flags: { model?: string; provider?: Provider }, profile: Profile | undefined): { model: string; provider: Provider | undefined; source: ModelChoice['source'] } {
+  if (flags.model || flags.provider) {
+    const provider = flags.provider ?? inferProvider(flags.model!);
+    return { model: flags.model ?? DEFAULT_MODEL_BY_PROVIDER[flags.provider!], provider, source: 'flags' };
+  }
+  const profileProvider = profile?.provider && isProvider(profile.provider) ? profile.provider : undefined;
+  if (profile?.model) return { model: profile.model, provider: profileProvider ?? inferProvider(profile.model), source: 'profile' };
+  if (profileProvider) return { model: DEFAULT_MODEL_BY_PROVIDER[profileProvider], provider: profileProvider, source: 'profile' };
+  return { model: DEFAULT_MODEL, provider: DEFAULT_PROVIDER, source: 'default' };
 }

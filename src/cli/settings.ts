@@ -6,7 +6,7 @@ import { maskKey } from '../ui/mask.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 
-export const PROFILE_SETTINGS = ['base_url', 'api_key', 'output'] as const;
+export const PROFILE_SETTINGS = ['base_url', 'api_key', 'output', 'model', 'provider'] as const;
 export const SETTINGS = [...PROFILE_SETTINGS, 'active_profile'] as const;
 export const OUTPUTS = ['table', 'json'] as const;
 export const DEFAULT_PROFILE = 'default';
@@ -69,5 +69,7 @@ export function shownProfile(profile: Profile): Record<ProfileSetting, string | 
     base_url: shown('base_url', profile.base_url),
     api_key: shown('api_key', profile.api_key),
     output: shown('output', profile.output),
+    model: shown('model', profile.model),
+    provider: shown('provider', profile.provider),
   };
 }

@@ -1,10 +1,11 @@
-// `skills enable` and `skills disable`: one PUT that turns the named skills on or off, after checking
-// the names against the agent's list so a typo fails naming the valid skills and changes nothing.
+// `skills enable` and `skills disable`. The service takes the whole set of disabled skills (contract
+// §7), so: read the list (a typo fails here naming the valid skills, before any write), send the new
+// disabled set (nothing when nothing would change), then read again to confirm it took effect.
 import { superagents } from '../api/superagents.js';
 import type { Skill } from '../api/types.js';
 import { resolveAgent } from './agent-ref.js';
 import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import { ServiceError, UsageError } from './errors.js';
 
 /** The word for a skill's state in piped output (`name<TAB>on|off`), the same in every skills command. */
 export function onOff(enabled: boolean): 'on' | 'off' {
@@ -28,31 +29,52 @@ export function pickSkills(wanted: string[], available: Skill[], agentLabel: str
   return [...new Set(wanted.map((w) => byName.get(w.trim().toLowerCase())!))];
 }
 
+/** The disabled set after turning `names` on (`enabled`) or off: every other skill keeps its state. */
+export function disabledAfter(skills: Skill[], names: string[], enabled: boolean): string[] {
+  const disabled = new Set(skills.filter((s) => !s.enabled).map((s) => s.name));
+  for (const name of names) {
+    if (enabled) disabled.delete(name);
+    else disabled.add(name);
+  }
+  return skills.map((s) => s.name).filter((name) => disabled.has(name));
+}
+
 export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string[], ctx: Context): Promise<void> {
   const verb = enabled ? 'enable' : 'disable';
   if (wanted.length === 0) throw new UsageError(`name at least one skill to ${verb}`, `see 'superagent skills ${ref ?? '<agent>'}' for the list`);
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const label = agent.name ?? ref!;
-  const before = await superagents.skills(client, agent.agent_id);
-  const names = pickSkills(wanted, before.skills ?? [], label);
-  const after = await superagents.setSkills(client, agent.agent_id, names.map((name) => ({ name, enabled })));
+  const before = (await superagents.skills(client, agent.agent_id)).skills ?? [];
+  const names = pickSkills(wanted, before, label);
+  const wasOn = new Map(before.map((s) => [s.name, s.enabled]));
+  const changes = names.some((name) => wasOn.get(name) !== enabled);
+  const after = changes ? await applyDisabled(ctx, agent.agent_id, disabledAfter(before, names, enabled)) : { agent_id: agent.agent_id, skills: before };
+  const isOn = new Map(after.skills.map((s) => [s.name, s.enabled]));
+  const notApplied = names.filter((name) => isOn.get(name) !== enabled);
   const p = ctx.printer;
-  if (p.json) return p.printJson(after);
-
-  const wasOn = new Map((before.skills ?? []).map((s) => [s.name, s.enabled]));
-  const isOn = new Map((after.skills ?? []).map((s) => [s.name, s.enabled]));
-  for (const name of names) {
-    // the state the service reports, not the one asked for
-    const state = isOn.get(name) ?? enabled;
-    if (!p.stdoutIsTTY) {
-      p.data(`${name}\t${onOff(state)}`);
-    } else if (state !== enabled) {
-      p.data(`${p.out.red('✗')} ${name} is still ${onOff(state)} on ${label}`);
-    } else if (wasOn.get(name) === enabled) {
-      p.data(`${p.out.green('✓')} ${name} was already ${verb}d on ${label}`);
-    } else {
-      p.data(`${p.out.green('✓')} ${enabled ? 'Enabled' : 'Disabled'} ${name} on ${label}`);
+  if (p.json) p.printJson(after);
+  else {
+    for (const name of names) {
+      const state = isOn.get(name) ?? !enabled;
+      if (!p.stdoutIsTTY) p.data(`${name}\t${onOff(state)}`);
+      else if (state !== enabled) p.data(`${p.out.red('✗')} ${name} is still ${onOff(state)} on ${label}`);
+      else if (wasOn.get(name) === enabled) p.data(`${p.out.green('✓')} ${name} was already ${verb}d on ${label}`);
+      else p.data(`${p.out.green('✓')} ${enabled ? 'Enabled' : 'Disabled'} ${name} on ${label}`);
     }
   }
+  if (notApplied.length > 0) {
+    throw new ServiceError(
+      `the service accepted the change but ${notApplied.join(', ')} ${notApplied.length > 1 ? 'are' : 'is'} still ${onOff(!enabled)} on ${label}`,
+      `check with 'superagent skills ${agent.agent_id}' and try again`,
+    );
+  }
+}
+
+/** Sends the whole disabled set, then reads the list back (what the service reports, not what was asked). */
+async function applyDisabled(ctx: Context, agentId: string, disabled: string[]) {
+  const { client } = await ctx.api();
+  await superagents.setDisabledSkills(client, agentId, disabled);
+  const after = await superagents.skills(client, agentId);
+  return { agent_id: after.agent_id ?? agentId, skills: after.skills ?? [] };
 }

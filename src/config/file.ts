@@ -9,6 +9,9 @@ export interface Profile {
   base_url?: string;
   api_key?: string;
   output?: 'table' | 'json';
+  /** what `launch` sends when no --model / --provider is given */
+  model?: string;
+  provider?: string;
 }
 
 export interface ConfigData {

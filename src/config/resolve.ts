@@ -1,7 +1,11 @@
 // Where a command connects, resolved in one place (CLI.md precedence):
 // flag → SUPERAGENT_* variable → the active profile → the embedded local service.
+// A key with no base URL never lands on the wrong account (CLI.md): a hosted key (gb_sk_) goes to
+// the hosted service, one the embedded service issued (sa_sk_) to the embedded one, any other fails.
 import type { GlobalOptions } from '../cli/globals.js';
-import { UsageError } from '../cli/errors.js';
+import { AuthError, UsageError } from '../cli/errors.js';
+import { EMBEDDED_KEY_PREFIX, HOSTED_BASE_URL, HOSTED_KEY_PREFIX } from '../contract.js';
+import { maskKey } from '../ui/mask.js';
 import type { ConfigData, Profile } from './file.js';
 
 export type Source = 'flag' | 'env' | 'profile';
@@ -9,9 +13,13 @@ export type Source = 'flag' | 'env' | 'profile';
 export interface Connection {
   profileName: string;
   profile: Profile | undefined;
-  /** null: nothing configured, use the embedded service */
+  /** null: the embedded service */
   baseUrl: string | null;
-  baseUrlSource: Source | null;
+  /** `key`: no base URL was given; the key's prefix chose the hosted service */
+  baseUrlSource: Source | 'key' | null;
+  /** which service, and in words what chose it (whoami, the first --debug line) */
+  service: 'embedded' | 'hosted' | 'configured';
+  reason: string;
   apiKey: string | null;
   apiKeySource: Source | null;
   output: 'table' | 'json';
@@ -40,6 +48,34 @@ export function normaliseBaseUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
+const SOURCE_WORDS: Record<Source, (what: 'base URL' | 'key', profile: string) => string> = {
+  flag: (what) => (what === 'key' ? '--api-key' : '--base-url'),
+  env: (what) => (what === 'key' ? 'SUPERAGENT_API_KEY' : 'SUPERAGENT_BASE_URL'),
+  profile: (_what, profile) => `profile '${profile}'`,
+};
+
+/**
+ * The hosted service's base URL. SUPERAGENT_HOSTED_URL replaces it for tests against a local mock
+ * of the hosted service (no test may reach the real one).
+ */
+export function hostedBaseUrl(env: NodeJS.ProcessEnv): string {
+  return env.SUPERAGENT_HOSTED_URL ? normaliseBaseUrl(env.SUPERAGENT_HOSTED_URL) : HOSTED_BASE_URL;
+}
+
+/** A key with no base URL: which service it belongs to, or exit 3 when its prefix does not say. */
+function serviceForKey(apiKey: string, keyFrom: string, env: NodeJS.ProcessEnv): Pick<Connection, 'baseUrl' | 'baseUrlSource' | 'service' | 'reason'> {
+  if (apiKey.startsWith(HOSTED_KEY_PREFIX)) {
+    return { baseUrl: hostedBaseUrl(env), baseUrlSource: 'key', service: 'hosted', reason: `a ${HOSTED_KEY_PREFIX} key comes from ${keyFrom} and no base URL is set` };
+  }
+  if (apiKey.startsWith(EMBEDDED_KEY_PREFIX)) {
+    return { baseUrl: null, baseUrlSource: null, service: 'embedded', reason: `an ${EMBEDDED_KEY_PREFIX} key comes from ${keyFrom} and no base URL is set` };
+  }
+  throw new AuthError(
+    `the key ${maskKey(apiKey)} (from ${keyFrom}) is neither a hosted key (${HOSTED_KEY_PREFIX}…) nor one the embedded service issued (${EMBEDDED_KEY_PREFIX}…), and no base URL says where it belongs`,
+    "set SUPERAGENT_BASE_URL, or run 'superagent login --base-url URL'",
+  );
+}
+
 export function resolveConnection(globals: GlobalOptions, env: NodeJS.ProcessEnv, config: ConfigData): Connection {
   const name = profileName(globals, env, config);
   const profile = config.profiles?.[name];
@@ -48,14 +84,24 @@ export function resolveConnection(globals: GlobalOptions, env: NodeJS.ProcessEnv
     throw new UsageError(`there is no profile '${name}' in the config file`, `create it with 'superagent login --profile ${name}', or see 'superagent config list'`);
   }
   const [baseUrl, baseUrlSource] = pick(globals.baseUrl, env.SUPERAGENT_BASE_URL, profile?.base_url);
-  const [apiKey, apiKeySource] = pick(globals.apiKey, env.SUPERAGENT_API_KEY, profile?.api_key);
+  const [rawKey, apiKeySource] = pick(globals.apiKey, env.SUPERAGENT_API_KEY, profile?.api_key);
+  const apiKey = rawKey?.trim() || null;
+  let where: Pick<Connection, 'baseUrl' | 'baseUrlSource' | 'service' | 'reason'>;
+  if (baseUrl !== null) {
+    const url = normaliseBaseUrl(baseUrl);
+    const hosted = url === hostedBaseUrl(env);
+    where = { baseUrl: url, baseUrlSource, service: hosted ? 'hosted' : 'configured', reason: `the base URL comes from ${SOURCE_WORDS[baseUrlSource!]('base URL', name)}` };
+  } else if (apiKey !== null) {
+    where = serviceForKey(apiKey, SOURCE_WORDS[apiKeySource!]('key', name), env);
+  } else {
+    where = { baseUrl: null, baseUrlSource: null, service: 'embedded', reason: 'no base URL or key is configured' };
+  }
   return {
     profileName: name,
     profile,
-    baseUrl: baseUrl === null ? null : normaliseBaseUrl(baseUrl),
-    baseUrlSource,
-    apiKey: apiKey?.trim() || null,
-    apiKeySource,
+    ...where,
+    apiKey,
+    apiKeySource: apiKey === null ? null : apiKeySource,
     output: profile?.output ?? 'table',
   };
 }

@@ -68,6 +68,22 @@ export function printTable(printer: Printer, head: string[], rows: string[][]): 
   printer.data(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
 }
 
+/** A field the service did not send: `–` for people, an empty value for scripts (never "none"). */
+export function unknown(printer: Printer): string {
+  return printer.stdoutIsTTY ? printer.out.dim('–') : '';
+}
+
+/** A value the service may have left out (undefined or null): itself, or shown as unknown. */
+export function orUnknown(printer: Printer, value: string | null | undefined): string {
+  return value === undefined || value === null ? unknown(printer) : value;
+}
+
+/** A bot as the service reported it: `@name`, none (null: no bot), or unknown (not sent). */
+export function botField(printer: Printer, username: string | null | undefined): string {
+  if (username === undefined) return unknown(printer);
+  return username === null || username === '' ? 'none' : `@${username}`;
+}
+
 /** Aligned `label  value` lines on a TTY; `label<TAB>value` for pipes. */
 export function printFields(printer: Printer, fields: Array<[string, string | undefined | null]>): void {
   const shown = fields.filter(([, v]) => v !== undefined && v !== null) as Array<[string, string]>;

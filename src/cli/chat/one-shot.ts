@@ -3,10 +3,12 @@
 import { isSessionNotFound } from '../../api/errors.js';
 import { LIMITS } from '../../contract.js';
 import { startSpinner } from '../../ui/spinner.js';
+import { toolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
 import { InterruptedError, NotFoundError, UsageError } from '../errors.js';
 import { readStdin } from '../stdin.js';
 import { printReply, type PrintedReply } from './print-reply.js';
+import { notContinued } from './sessions.js';
 import type { SendFn } from './types.js';
 
 /** The message: the words given, else piped stdin; never empty, within the contract's limit. */
@@ -67,8 +69,10 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
       echo: opts.echo,
       onFirstText: () => spinner.stop(),
       onSession: (id) => (sessionId = id),
+      tools: toolDisplay(p, ctx.globals.verbose),
     });
     spinner.stop();
+    if (opts.sessionId && reply.sessionId && reply.sessionId !== opts.sessionId) p.warn(notContinued(opts.sessionId, reply.sessionId));
     opts.present?.(reply);
     return reply;
   } catch (err) {

@@ -1,43 +1,88 @@
 // Prints a reply as it arrives: each piece goes to stdout the moment it comes (no buffering), the
-// line is ended at the end. A stream that breaks keeps what was printed, ends the line and throws
+// line is ended at the end. Tool calls go to stderr through ToolLines and are collected for --json.
+// A stream that breaks or reports a failure keeps what was printed, ends the line and throws
 // (exit 7; Ctrl-C: InterruptedError).
+import { ToolLines, type ToolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
 import { CliError, ServiceError } from '../errors.js';
-import type { ReplyEvent } from './types.js';
+import type { ReplyEvent, ToolCall } from './types.js';
 
 export interface PrintedReply {
   content: string;
   sessionId?: string;
   timestamp?: string;
+  /** every tool call the service reported, in the order they started, each in its last state */
+  toolCalls: ToolCall[];
 }
 
 export interface PrintReplyOptions {
   /** false: collect the reply without printing it (--json, --fields); default true */
   echo?: boolean;
-  /** called once, when the first piece of text arrives (stops a spinner) */
+  /** called once, when the first piece of text or the first tool call arrives (stops a spinner) */
   onFirstText?: () => void;
   /** called when the service names the session (so a caller can report it even if the stream breaks) */
   onSession?: (sessionId: string) => void;
+  /** how tool calls are shown on stderr (default: not at all) */
+  tools?: ToolDisplay;
+}
+
+/** A tool call as --json lists it (snake_case, like the API). */
+export function toolCallJson(call: ToolCall): Record<string, unknown> {
+  return {
+    id: call.id,
+    name: call.name,
+    arguments: call.args ?? null,
+    status: call.state,
+    ...(call.result !== undefined ? { result: call.result } : {}),
+    ...(call.error !== undefined ? { error: call.error } : {}),
+    duration_ms: call.durationMs ?? null,
+  };
 }
 
 /** A collected reply that broke is not lost: its text goes out anyway (as JSON with --json). */
-function keepPartial(ctx: Context, text: string, sessionId: string | undefined, err: CliError): void {
-  if (text === '' && !ctx.printer.json) return;
-  if (ctx.printer.json) ctx.printer.printJson({ content: text, session_id: sessionId ?? null, error: { message: err.message, exit_code: err.exitCode } });
-  else ctx.printer.data(text);
+function keepPartial(ctx: Context, reply: PrintedReply, err: CliError): void {
+  if (reply.content === '' && !ctx.printer.json) return;
+  if (ctx.printer.json) {
+    ctx.printer.printJson({
+      content: reply.content,
+      session_id: reply.sessionId ?? null,
+      tool_calls: reply.toolCalls.map(toolCallJson),
+      error: { message: err.message, exit_code: err.exitCode },
+    });
+  } else ctx.printer.data(reply.content);
 }
 
 export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>, opts: PrintReplyOptions = {}): Promise<PrintedReply> {
   const echo = opts.echo ?? true;
   const p = ctx.printer;
   const pieces: string[] = [];
+  const calls = new Map<string, ToolCall>();
   let sessionId: string | undefined;
   let done: Extract<ReplyEvent, { type: 'done' }> | undefined;
+  let started = false;
   let lastChar = '\n';
+  const first = () => {
+    if (!started) opts.onFirstText?.();
+    started = true;
+  };
+  // a tool line drawn while the reply's own line is open on the same terminal starts on a line of its own
+  const tools = new ToolLines(p, opts.tools ?? 'off', () => {
+    if (echo && p.stdoutIsTTY && lastChar !== '\n') {
+      p.write('\n');
+      lastChar = '\n';
+    }
+  });
   const endLine = () => {
+    tools.close();
     if (echo && lastChar !== '\n') p.write('\n');
     lastChar = '\n';
   };
+  const reply = (): PrintedReply => ({
+    content: done?.content || pieces.join(''),
+    sessionId,
+    ...(done?.timestamp ? { timestamp: done.timestamp } : {}),
+    toolCalls: [...calls.values()],
+  });
   try {
     for await (const event of events) {
       if (event.type === 'session') {
@@ -45,10 +90,15 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         opts.onSession?.(sessionId);
       } else if (event.type === 'text') {
         if (event.text === '') continue;
-        if (pieces.length === 0) opts.onFirstText?.();
+        first();
+        tools.close();
         pieces.push(event.text);
         if (echo) p.write(event.text);
         lastChar = event.text[event.text.length - 1]!;
+      } else if (event.type === 'tool') {
+        first();
+        calls.set(event.call.id, event.call);
+        tools.show(event.call);
       } else {
         done = event;
         if (event.sessionId && event.sessionId !== sessionId) {
@@ -59,11 +109,12 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
     }
   } catch (caught) {
     endLine();
+    tools.finish();
     const err = caught instanceof CliError ? caught : new ServiceError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
-    if (!echo) keepPartial(ctx, pieces.join(''), sessionId, err);
+    if (!echo) keepPartial(ctx, reply(), err);
     throw err;
   }
   endLine();
-  const content = done?.content || pieces.join('');
-  return { content, sessionId, ...(done?.timestamp ? { timestamp: done.timestamp } : {}) };
+  tools.finish();
+  return reply();
 }

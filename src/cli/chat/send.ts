@@ -5,6 +5,7 @@ import type { ApiClient } from '../../api/client.js';
 import { chat, type AssistantBody } from '../../api/chat.js';
 import { ApiStatusError } from '../../api/errors.js';
 import { replyFromJson, type StreamEvent } from '../../api/sse.js';
+import type { Provider } from '../../contract.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { ConflictError } from '../errors.js';
 import type { ReplyEvent, SendFn } from './types.js';
@@ -18,7 +19,7 @@ export interface SenderOptions {
 
 export interface AssistantModel {
   model?: string;
-  provider?: string;
+  provider?: Provider;
 }
 
 /** A 409 "Agent is paused" becomes exit 6 with the command that fixes it. */

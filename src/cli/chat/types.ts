@@ -1,10 +1,9 @@
 // What a chat turn yields, whatever is on the other end (an agent or the assistant), so the REPL and
 // the one-shot printer know nothing of HTTP (STYLE 10).
+import type { StreamEvent, ToolCall } from '../../api/sse.js';
 
-export type ReplyEvent =
-  | { type: 'session'; sessionId: string }
-  | { type: 'text'; text: string }
-  | { type: 'done'; content: string; sessionId?: string; timestamp?: string };
+export type ReplyEvent = StreamEvent;
+export type { ToolCall };
 
 export interface SendOptions {
   sessionId?: string;

@@ -2,6 +2,7 @@
 // terminal) the interactive REPL.
 import { resolveAgent } from '../agent-ref.js';
 import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../chat/one-shot.js';
+import { toolCallJson } from '../chat/print-reply.js';
 import { agentSender } from '../chat/send.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -60,7 +61,7 @@ export async function run(args: string[], opts: Options, ctx: Context): Promise<
       spinner: `Waiting for ${label}…`,
       spinnerDelayMs: 1000,
       present: (reply) => {
-        if (p.json) p.printJson({ content: reply.content, session_id: reply.sessionId ?? null });
+        if (p.json) p.printJson({ content: reply.content, session_id: reply.sessionId ?? null, tool_calls: reply.toolCalls.map(toolCallJson) });
       },
     });
   });

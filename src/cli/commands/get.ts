@@ -1,6 +1,6 @@
 // `superagent get <agent>`: one agent's record.
 import { superagents } from '../../api/superagents.js';
-import { printFields, statusWord, timeFor } from '../../ui/format.js';
+import { botField, orUnknown, printFields, statusWord, timeFor } from '../../ui/format.js';
 import { resolveAgent } from '../agent-ref.js';
 import type { Context } from '../context.js';
 import type { CommandSpec } from '../spec.js';
@@ -21,11 +21,13 @@ export async function run([ref]: string[], _opts: unknown, ctx: Context): Promis
   printFields(p, [
     ['Name', a.name],
     ['ID', a.agent_id],
-    ['Status', statusWord(p, a.status)],
-    ['Description', a.description || undefined],
-    ['Model', a.model ? `${a.model}${a.model_provider ? ` (${a.model_provider})` : ''}` : undefined],
-    ['Created', timeFor(p, a.created_at)],
-    ['Bot', a.bot_username ? `@${a.bot_username}` : 'none'],
-    ['Wallet', a.wallet_address],
+    ['Status', statusWord(p, a.status ?? '')],
+    // an empty description is known to be empty: no row; one not sent is unknown
+    ['Description', a.description === '' ? undefined : orUnknown(p, a.description)],
+    ['Model', a.model ? `${a.model}${a.model_provider ? ` (${a.model_provider})` : ''}` : orUnknown(p, a.model)],
+    ['Created', a.created_at ? timeFor(p, a.created_at) : orUnknown(p, a.created_at)],
+    // the hosted record carries neither (contract §7): `superagent wallet` asks for the addresses
+    ['Bot', botField(p, a.bot_username)],
+    ['Wallet', orUnknown(p, a.wallet_address)],
   ]);
 }

@@ -2,13 +2,15 @@
 // what is missing is asked for, elsewhere a missing --name is a usage error.
 import { superagents } from '../../api/superagents.js';
 import type { LaunchBody, LaunchResult } from '../../api/types.js';
-import { BOT_TOKEN_PATTERN, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, PROVIDERS, type Provider } from '../../contract.js';
-import { printFields, statusWord } from '../../ui/format.js';
+import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, PROVIDERS, type Provider } from '../../contract.js';
+import { botField, orUnknown, printFields, statusWord } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { agentNameProblem, parseAgentName, parseDescription } from '../agent-fields.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { inferProvider, parseModel, parseProvider, providerNeeded } from '../providers.js';
+import { configFile } from '../connect.js';
+import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from '../providers.js';
+import { targetProfile } from '../settings.js';
 import { readSoul } from '../soul-source.js';
 import { readStdin } from '../stdin.js';
 import type { CommandSpec, Options } from '../spec.js';
@@ -18,11 +20,13 @@ export const spec: CommandSpec = {
   summary: 'Launch a new SuperAgent',
   description:
     'Launch a new SuperAgent. On a terminal, asks for what is missing; elsewhere --name is required. ' +
+    'A model and its provider are always sent: --model/--provider, else the profile\'s model/provider settings ' +
+    `(superagent config set model …), else ${DEFAULT_MODEL} (${DEFAULT_PROVIDER}). ` +
     'The provider is inferred from the model id when it can be (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter). ' +
     'Piped, prints the new agent id alone.',
   options: [
     { flags: '--name <name>', description: 'the agent name (1-100 characters)' },
-    { flags: '--model <model>', description: 'model id as the provider spells it (default: the provider’s house model)' },
+    { flags: '--model <model>', description: `model id as the provider spells it (default: the profile's model, else ${DEFAULT_MODEL})` },
     { flags: '--provider <provider>', description: 'model provider', choices: PROVIDERS },
     { flags: '--soul-file <path>', description: 'soul.md to start with (a file, or - for standard input; up to 256 KiB)' },
     { flags: '--description <text>', description: 'a description (up to 500 characters)' },
@@ -46,20 +50,18 @@ interface Wanted {
 
 /** Flag values, checked; nothing read or asked yet. */
 function fromFlags(opts: Options): Wanted {
-  const wanted: Wanted = {
+  return {
     name: opts.name !== undefined ? parseAgentName(opts.name) : undefined,
     description: opts.description !== undefined ? parseDescription(opts.description) : undefined,
     provider: opts.provider !== undefined ? parseProvider(opts.provider) : undefined,
     model: opts.model !== undefined ? parseModel(opts.model, '--model') : undefined,
   };
-  if (wanted.model && !wanted.provider) wanted.provider = inferProvider(wanted.model);
-  return wanted;
 }
 
 /** Without a person to ask, what is missing must fail now, before stdin is read or anything is sent. */
-function requireComplete(w: Wanted): void {
+function requireComplete(w: Wanted, choice: ReturnType<typeof launchModel>): void {
   if (w.name === undefined) throw new UsageError('--name is required when not running interactively', "e.g. superagent launch --name scout");
-  if (w.model && !w.provider) throw providerNeeded(w.model);
+  if (!choice.provider) throw providerNeeded(choice.model);
 }
 
 async function readBotToken(ctx: Context): Promise<string> {
@@ -72,17 +74,17 @@ async function readBotToken(ctx: Context): Promise<string> {
   return token;
 }
 
-/** Asks for the name, then (unless --yes accepts the defaults) the provider and model. */
-async function ask(ctx: Context, w: Wanted): Promise<Wanted> {
+/** Asks for the name, then (nothing chosen by flags or profile, and no --yes) the provider and model. */
+async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchModel>): Promise<{ name: string; model: string; provider: Provider }> {
   const { askChoice, askText } = await import('../../ui/prompt.js');
   const name = w.name ?? (await askText(ctx, 'Name', { validate: (v) => agentNameProblem(v) ?? true })).trim();
-  let { provider, model } = w;
-  if (model && !provider) provider = await askChoice(ctx, `Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
-  if (!ctx.globals.yes) {
-    provider ??= await askChoice(ctx, 'Provider', PROVIDERS, DEFAULT_PROVIDER);
-    model ??= parseModel(await askText(ctx, 'Model', { default: DEFAULT_MODEL_BY_PROVIDER[provider], validate: (v) => (v.trim() ? true : 'required') }));
+  let { model, provider } = choice;
+  if (!provider) provider = await askChoice(ctx, `Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
+  else if (choice.source === 'default' && !ctx.globals.yes) {
+    provider = await askChoice(ctx, 'Provider', PROVIDERS, provider);
+    model = parseModel(await askText(ctx, 'Model', { default: DEFAULT_MODEL_BY_PROVIDER[provider], validate: (v) => (v.trim() ? true : 'required') }));
   }
-  return { ...w, name, provider, model };
+  return { name, model, provider };
 }
 
 async function body(opts: Options, ctx: Context): Promise<LaunchBody> {
@@ -90,15 +92,19 @@ async function body(opts: Options, ctx: Context): Promise<LaunchBody> {
   if (soulFile === '-' && opts.botTokenStdin === true) {
     throw new UsageError('--soul-file - and --bot-token-stdin cannot both read standard input', 'give the soul as a file path');
   }
-  let wanted = fromFlags(opts);
-  if (!ctx.canPrompt) requireComplete(wanted);
+  const wanted = fromFlags(opts);
+  const choice = launchModel(wanted, targetProfile(ctx, configFile(ctx.env).read()).profile);
+  if (!ctx.canPrompt) requireComplete(wanted, choice);
   const soul = soulFile !== undefined ? await readSoul(ctx, soulFile, '--soul-file') : undefined;
   const token = opts.botTokenStdin === true ? await readBotToken(ctx) : undefined;
-  if (ctx.canPrompt) wanted = await ask(ctx, wanted);
+  const chosen: Pick<ModelChoice, 'model' | 'provider'> & { name: string } = ctx.canPrompt
+    ? await ask(ctx, wanted, choice)
+    : { name: wanted.name!, model: choice.model, provider: choice.provider! };
+  warnIfMismatched(ctx.printer, chosen.model, chosen.provider);
   return {
-    name: wanted.name!,
-    model: wanted.model,
-    model_provider: wanted.provider,
+    name: chosen.name,
+    model: chosen.model,
+    model_provider: chosen.provider,
     description: wanted.description,
     soul_md: soul,
     telegram_bot_token: token,
@@ -114,8 +120,8 @@ function report(result: LaunchResult, ctx: Context): void {
       ['Name', result.name],
       ['ID', result.agent_id],
       ['Status', statusWord(p, result.status)],
-      ['Wallet', result.wallet_address],
-      ['Bot', result.bot_username ? `@${result.bot_username}` : 'none'],
+      ['Wallet', orUnknown(p, result.wallet_address)],
+      ['Bot', botField(p, result.bot_username)],
     ]);
   } else {
     p.data(result.agent_id); // `id=$(superagent launch …)`

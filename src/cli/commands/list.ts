@@ -7,15 +7,17 @@ import type { CommandSpec } from '../spec.js';
 export const spec: CommandSpec = {
   name: 'list',
   summary: 'List your agents',
-  description: 'List your agents, newest first. On a terminal a table; piped, one tab-separated line per agent (id, name, status, model, created).',
-  examples: ['superagent list', 'superagent list --json | jq -r ".[].agent_id"', "superagent ls | cut -f1"],
+  description:
+    'List your agents, newest first. On a terminal a table; piped, one tab-separated line per agent (id, name, status, model, created); ' +
+    '--json prints the API\'s answer, { "agents": [ … ] }.',
+  examples: ['superagent list', 'superagent list --json | jq -r ".agents[].agent_id"', "superagent ls | cut -f1"],
 };
 
 export async function run(_args: string[], _opts: unknown, ctx: Context): Promise<void> {
   const { client } = await ctx.api();
   const agents = await superagents.list(client);
   const p = ctx.printer;
-  if (p.json) return p.printJson(agents);
+  if (p.json) return p.printJson({ agents });
   if (agents.length === 0) {
     p.status("No agents yet. Launch one with 'superagent launch --name NAME'.");
     return;
@@ -24,7 +26,7 @@ export async function run(_args: string[], _opts: unknown, ctx: Context): Promis
     printTable(
       p,
       ['NAME', 'ID', 'STATUS', 'MODEL', 'CREATED'],
-      agents.map((a) => [a.name, a.agent_id.slice(0, 8), statusWord(p, a.status), a.model ?? '', timeFor(p, a.created_at)]),
+      agents.map((a) => [a.name, a.agent_id.slice(0, 8), statusWord(p, a.status), a.model ?? '', timeFor(p, a.created_at ?? undefined)]),
     );
     return;
   }

@@ -1,6 +1,7 @@
 // `superagent login`: store a key (and the base URL it was checked against) in a profile. The key is
 // checked with a real request first, so a typo is never saved.
-import { normaliseBaseUrl } from '../../config/resolve.js';
+import { hostedBaseUrl, normaliseBaseUrl } from '../../config/resolve.js';
+import { HOSTED_KEY_PREFIX } from '../../contract.js';
 import type { ConfigData } from '../../config/file.js';
 import { maskKey } from '../../ui/mask.js';
 import { clientFor, configFile } from '../connect.js';
@@ -18,16 +19,19 @@ export const spec: CommandSpec = {
     'Store an API key for a service in a profile of the config file (--profile, SUPERAGENT_PROFILE, the active one, or "default"; ' +
     'created if new). The key is asked for (masked) on a terminal, or read from standard input with --with-token, and checked ' +
     'against the service before anything is saved. The base URL comes from --base-url, SUPERAGENT_BASE_URL or the profile, and is ' +
-    'asked for on a terminal when there is none. The embedded local service needs no login.',
+    'asked for on a terminal when there is none (default: the hosted service); with --with-token and no base URL, a hosted key ' +
+    '(gb_sk_…) logs in to the hosted service. The embedded local service needs no login.',
   options: [{ flags: '--with-token', description: 'read the key from standard input (for scripts; keeps it out of shell history)' }],
   examples: [
+    'superagent login',
+    'printenv GB_KEY | superagent login --with-token',
     'superagent login --base-url https://api.example.com',
     'superagent login --with-token --base-url https://api.example.com < key.txt',
     'printenv SA_KEY | superagent login --with-token --profile staging',
   ],
 };
 
-const NO_URL_HINT = 'pass --base-url URL (the embedded local service needs no login)';
+const NO_URL_HINT = 'pass --base-url URL: only a hosted key (gb_sk_…) implies its service (the embedded local service needs no login)';
 
 export async function run(_args: string[], opts: Options, ctx: Context): Promise<void> {
   const file = configFile(ctx.env);
@@ -40,12 +44,14 @@ export async function run(_args: string[], opts: Options, ctx: Context): Promise
   }
 
   const given = ctx.globals.baseUrl || ctx.env.SUPERAGENT_BASE_URL || profile?.base_url;
-  let baseUrl: string;
+  let baseUrl: string | undefined;
   if (given) baseUrl = normaliseBaseUrl(given);
   else if (!withToken) baseUrl = await askBaseUrl(ctx);
-  else throw new UsageError(`no base URL to log in to for profile '${name}'`, NO_URL_HINT);
 
-  const apiKey = withToken ? keyFrom(await readStdin(ctx, 'the API key')) : keyFrom(await askKey(ctx, baseUrl));
+  const apiKey = withToken ? keyFrom(await readStdin(ctx, 'the API key')) : keyFrom(await askKey(ctx, baseUrl!));
+  // a hosted key needs no base URL: it can only belong to the hosted service (CLI.md)
+  if (baseUrl === undefined && apiKey.startsWith(HOSTED_KEY_PREFIX)) baseUrl = hostedBaseUrl(ctx.env);
+  if (baseUrl === undefined) throw new UsageError(`no base URL to log in to for profile '${name}'`, NO_URL_HINT);
 
   ctx.printer.status(ctx.printer.err.dim(`Checking the key against ${baseUrl}…`));
   const client = await clientFor({ baseUrl, apiKey, globals: ctx.globals, printer: ctx.printer, timeoutMs: ctx.timeoutMs() });
@@ -83,6 +89,7 @@ async function askBaseUrl(ctx: Context): Promise<string> {
   const { askText } = await import('../../ui/prompt.js');
   ctx.printer.status('Which service? (the embedded local service needs no login)');
   const answer = await askText(ctx, 'Base URL', {
+    default: hostedBaseUrl(ctx.env),
     validate: (v) => {
       try {
         normaliseBaseUrl(v.trim());

@@ -1,12 +1,12 @@
 // `superagent model <agent> [MODEL] [--provider P]`: show the model, or change it.
 import { superagents } from '../../api/superagents.js';
-import { PROVIDERS } from '../../contract.js';
-import { printFields } from '../../ui/format.js';
+import { PROVIDERS, type Provider } from '../../contract.js';
+import { orUnknown, printFields } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { resolveAgent } from '../agent-ref.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { parseModel, providerFor } from '../providers.js';
+import { inferProvider, parseModel, parseProvider, providerNeeded, warnIfMismatched } from '../providers.js';
 import type { CommandSpec, Options } from '../spec.js';
 
 export const spec: CommandSpec = {
@@ -14,8 +14,8 @@ export const spec: CommandSpec = {
   summary: "Show or change an agent's model",
   description:
     "Without MODEL, show the agent's model and provider (piped: one line, model<TAB>provider). " +
-    'With MODEL, switch to it; the provider is inferred from the model id when --provider is not given ' +
-    '(gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter).',
+    'With MODEL, switch to it; the provider is sent too: --provider, else inferred from the model id ' +
+    '(gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter), else asked for on a terminal.',
   args: [
     { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
     { name: 'model', description: 'the model id to switch to, as the provider spells it' },
@@ -32,20 +32,31 @@ async function show(ref: string, ctx: Context): Promise<void> {
   if (p.json) return p.printJson({ agent_id: a.agent_id, model: a.model ?? null, model_provider: a.model_provider ?? null });
   if (!p.stdoutIsTTY) return p.data(`${a.model ?? ''}\t${a.model_provider ?? ''}`);
   printFields(p, [
-    ['Model', a.model ?? 'unknown'],
-    ['Provider', a.model_provider ?? 'unknown'],
+    ['Model', orUnknown(p, a.model)],
+    ['Provider', orUnknown(p, a.model_provider)],
   ]);
+}
+
+/** --provider, else the model's inferred provider, else asked on a terminal; exit 2 naming --provider otherwise. */
+async function providerOf(model: string, given: unknown, ctx: Context): Promise<Provider> {
+  if (given !== undefined) return parseProvider(given);
+  const inferred = inferProvider(model);
+  if (inferred) return inferred;
+  if (!ctx.canPrompt) throw providerNeeded(model);
+  const { askChoice } = await import('../../ui/prompt.js');
+  return askChoice(ctx, `Provider of ${model}`, PROVIDERS, PROVIDERS[0]);
 }
 
 async function change(ref: string, modelArg: string, providerArg: unknown, ctx: Context): Promise<void> {
   const model = parseModel(modelArg);
-  const provider = providerFor(model, providerArg);
+  const provider = await providerOf(model, providerArg, ctx);
+  warnIfMismatched(ctx.printer, model, provider);
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref);
   const result = await superagents.updateModel(client, agent.agent_id, { model, model_provider: provider });
   const p = ctx.printer;
   if (p.json) return p.printJson(result);
-  if (!p.stdoutIsTTY) p.data(result.agent_id);
+  if (!p.stdoutIsTTY) p.data(result.agent_id ?? agent.agent_id);
   p.success(`${agent.name ?? agent.agent_id.slice(0, 8)} now uses ${model} (${provider})`);
 }
 

@@ -3,25 +3,38 @@ import { superagents } from '../../api/superagents.js';
 import { printFields } from '../../ui/format.js';
 import { resolveAgent } from '../agent-ref.js';
 import type { Context } from '../context.js';
+import { ServiceError } from '../errors.js';
 import type { CommandSpec } from '../spec.js';
 
 export const spec: CommandSpec = {
   name: 'wallet',
   summary: "Show an agent's EVM and Solana addresses",
-  description: "Show an agent's wallet addresses. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' line.",
+  description:
+    "Show an agent's wallet addresses. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' line. " +
+    'When the service has no address for a chain (it may answer null), that is said and the exit code is 7.',
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   examples: ['superagent wallet demo', "superagent wallet demo | awk '$1 == \"evm\" {print $2}'", 'superagent wallet demo --json | jq -r .solana_address'],
 };
 
 export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
   const { client } = await ctx.api();
-  const { agent_id } = await resolveAgent(client, ref!);
-  const wallet = await superagents.wallet(client, agent_id);
+  const agent = await resolveAgent(client, ref!);
+  const wallet = await superagents.wallet(client, agent.agent_id);
   const p = ctx.printer;
-  if (p.json) return p.printJson(wallet);
-  // the labels double as the keys of the piped form (`evm`, `solana`)
-  printFields(p, [
-    ['EVM', wallet.evm_address],
-    ['Solana', wallet.solana_address],
-  ]);
+  const missing = [!wallet.evm_address && 'EVM', !wallet.solana_address && 'Solana'].filter(Boolean) as string[];
+  if (p.json) p.printJson(wallet);
+  else {
+    const none = p.stdoutIsTTY ? p.out.dim('none') : '';
+    // the labels double as the keys of the piped form (`evm`, `solana`)
+    printFields(p, [
+      ['EVM', wallet.evm_address || none],
+      ['Solana', wallet.solana_address || none],
+    ]);
+  }
+  if (missing.length > 0) {
+    throw new ServiceError(
+      `the service has no ${missing.join(' or ')} address for ${agent.name ?? ref}`,
+      'the wallet may still be being created; try again in a minute',
+    );
+  }
 }

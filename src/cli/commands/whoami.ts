@@ -2,7 +2,7 @@
 import { resolveConnection, type Source } from '../../config/resolve.js';
 import { printFields, yesNo } from '../../ui/format.js';
 import { maskKey } from '../../ui/mask.js';
-import { configFile } from '../connect.js';
+import { configFile, describeService } from '../connect.js';
 import type { Context } from '../context.js';
 import { AuthError, noKeyError } from '../errors.js';
 import { checkKey } from '../key-check.js';
@@ -13,7 +13,8 @@ export const spec: CommandSpec = {
   summary: 'Show the profile, base URL, masked key and whether it works',
   description:
     'Show the profile in use, the base URL (or the embedded local service), the key (masked) and where it comes from ' +
-    '(flag, env, profile or embedded), and check the key with one request. Exits 3 when the key is missing or rejected, ' +
+    '(flag, env, profile or embedded), which service that is and what chose it, and check the key with one request. ' +
+    'Exits 3 when the key is missing or rejected, ' +
     '7 when the service cannot be reached.',
   examples: ['superagent whoami', 'superagent whoami --profile staging --json'],
 };
@@ -25,6 +26,9 @@ export interface Identity {
   key: string | null;
   key_source: Source | 'embedded' | null;
   embedded: boolean;
+  /** which service, and what chose it */
+  service: 'embedded' | 'hosted' | 'configured';
+  reason: string;
   data_dir: string | null;
   authenticated: boolean;
   agents: number | null;
@@ -39,6 +43,8 @@ export async function run(_args: string[], _opts: unknown, ctx: Context): Promis
     key: connection.apiKey && maskKey(connection.apiKey),
     key_source: connection.apiKeySource,
     embedded: connection.baseUrl === null,
+    service: connection.service,
+    reason: connection.reason,
     data_dir: null,
     authenticated: false,
     agents: null,
@@ -72,6 +78,7 @@ function show(ctx: Context, id: Identity, works: 'yes' | 'no' | 'unknown'): void
   const source = id.key_source && `(from ${id.key_source === 'env' ? 'SUPERAGENT_API_KEY' : id.key_source === 'flag' ? '--api-key' : id.key_source})`;
   printFields(p, [
     ['Profile', id.profile],
+    ['Service', describeService({ service: id.service, baseUrl: id.base_url, reason: id.reason }).replace(/^using /, '')],
     ['Base URL', id.embedded ? `embedded local service (${id.data_dir ?? 'data dir'})` : id.base_url],
     ['Key', id.key === null ? 'none' : `${id.key}${p.stdoutIsTTY && source ? ` ${p.out.dim(source)}` : ''}`],
     // piped output keeps one value per field, so the source gets its own line there

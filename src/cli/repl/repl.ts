@@ -4,6 +4,7 @@
 // muted while a reply streams so keys typed meanwhile cannot break into the reply's text.
 import { EventEmitter } from 'node:events';
 import type readline from 'node:readline';
+import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent, SendFn } from '../chat/types.js';
 import type { InStream } from '../context.js';
 import { EXIT } from '../errors.js';
@@ -399,13 +400,24 @@ class Repl implements ReplSession {
     reportError(explained, { write: (s) => (this.out.raw(s), true) }, { json: false, debug: this.o.debug ?? false, colour: this.printer.err.red.bold });
   }
 
+  private warnedNewSession = false;
+
+  /** The session the service answered in; a different one than asked for is said once (contract §5). */
+  private sessionNamed(id: string): void {
+    if (this.sessionId && id !== this.sessionId && !this.warnedNewSession) {
+      this.warnedNewSession = true;
+      this.note(this.printer.err.yellow(`! ${notContinued(this.sessionId, id)}`));
+    }
+    this.sessionId = id;
+  }
+
   private async turn(message: string, signal: AbortSignal): Promise<void> {
     const waiting = this.o.waiting?.();
     const events = abortable<ReplyEvent>(this.o.send(message, { sessionId: this.sessionId, signal }), signal);
     try {
       await this.o.render(events, {
         onFirstText: () => waiting?.stop(),
-        onSession: (id) => (this.sessionId = id),
+        onSession: (id) => this.sessionNamed(id),
       });
     } finally {
       waiting?.stop();

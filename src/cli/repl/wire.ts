@@ -3,6 +3,7 @@
 import { isSessionNotFound } from '../../api/errors.js';
 import { dataDir } from '../../config/paths.js';
 import { startSpinner } from '../../ui/spinner.js';
+import { toolDisplay } from '../../ui/tool-calls.js';
 import { printReply } from '../chat/print-reply.js';
 import type { Context } from '../context.js';
 import { NotFoundError } from '../errors.js';
@@ -25,7 +26,7 @@ export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: st
     input: ctx.io.stdin,
     output: ctx.io.stderr,
     printer: p,
-    render: (events, hooks) => printReply(ctx, events, hooks),
+    render: (events, hooks) => printReply(ctx, events, { ...hooks, tools: toolDisplay(p, ctx.globals.verbose) }),
     waiting: () => startSpinner(ctx.io.stderr, o.waitingLabel, { enabled: p.chatty, delayMs: 1000, colour: p.stderrColour }),
     historyFile: historyPath(dataDir(ctx.env), o.historyKey),
     explainError: explainReplError,

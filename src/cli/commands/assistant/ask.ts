@@ -4,11 +4,11 @@ import { PROVIDERS } from '../../../contract.js';
 import { printTable } from '../../../ui/format.js';
 import type { Printer } from '../../../ui/printer.js';
 import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../../chat/one-shot.js';
-import type { PrintedReply } from '../../chat/print-reply.js';
+import { toolCallJson, type PrintedReply } from '../../chat/print-reply.js';
 import { assistantSender, type AssistantModel } from '../../chat/send.js';
 import type { Context } from '../../context.js';
 import { ServiceError, UsageError } from '../../errors.js';
-import { parseModel, providerFor } from '../../providers.js';
+import { parseModel, providerFor, warnIfMismatched } from '../../providers.js';
 import type { CommandSpec, Options } from '../../spec.js';
 
 export const spec: CommandSpec = {
@@ -98,7 +98,9 @@ function printStructured(p: Printer, value: unknown, s: Structured): void {
 
 function printAnswer(ctx: Context, reply: PrintedReply, s: Structured | undefined): void {
   const p = ctx.printer;
-  if (p.json) p.printJson({ session_id: reply.sessionId ?? null, content: reply.content, ...(reply.timestamp ? { timestamp: reply.timestamp } : {}) });
+  if (p.json) {
+    p.printJson({ session_id: reply.sessionId ?? null, content: reply.content, ...(reply.timestamp ? { timestamp: reply.timestamp } : {}), tool_calls: reply.toolCalls.map(toolCallJson) });
+  }
   if (!s) return;
   const parsed = parseJsonContent(reply.content);
   if (!parsed) {
@@ -111,6 +113,7 @@ function printAnswer(ctx: Context, reply: PrintedReply, s: Structured | undefine
 export async function run(args: string[], opts: Options, ctx: Context): Promise<number | void> {
   const structured = structuredFrom(opts);
   const model = modelFrom(opts);
+  if (model.model && model.provider) warnIfMismatched(ctx.printer, model.model, model.provider);
   const sessionId = parseSessionOption(opts.session);
   const question = await messageFrom(ctx, args, 'the question', USAGE);
   const { client } = await ctx.api();

@@ -9,7 +9,7 @@ export const spec: CommandSpec = {
   name: 'config list',
   summary: 'Show every profile and setting',
   description:
-    'Show the active profile and every profile with its settings (base_url, api_key masked, output). On a terminal a table with ' +
+    'Show the active profile and every profile with its settings (base_url, api_key masked, output, model, provider). On a terminal a table with ' +
     'the profile in use marked *; piped, one "active_profile<TAB>NAME" line and one "PROFILE.SETTING<TAB>VALUE" line per setting.',
   examples: ['superagent config list', 'superagent config list --json | jq .profiles'],
 };
@@ -33,7 +33,14 @@ export async function run(_args: string[], _opts: unknown, ctx: Context): Promis
   const inUse = targetProfile(ctx, config).name;
   printTable(
     p,
-    ['', 'PROFILE', 'BASE URL', 'KEY', 'OUTPUT'],
-    profiles.map(([name, s]) => [name === inUse ? '*' : '', name, s.base_url ?? p.out.dim('embedded'), s.api_key ?? p.out.dim('none'), s.output ?? 'table']),
+    ['', 'PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'MODEL'],
+    profiles.map(([name, s]) => [
+      name === inUse ? '*' : '',
+      name,
+      s.base_url ?? p.out.dim('embedded'),
+      s.api_key ?? p.out.dim('none'),
+      s.output ?? 'table',
+      s.model || s.provider ? [s.model, s.provider && `(${s.provider})`].filter(Boolean).join(' ') : p.out.dim('default'),
+    ]),
   );
 }

@@ -4,6 +4,7 @@ import { normaliseBaseUrl } from '../../../config/resolve.js';
 import { configFile } from '../../connect.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { parseModel, parseProvider } from '../../providers.js';
 import { checkProfileName, noSuchProfile, OUTPUTS, SETTINGS, settingName, targetProfile, DEFAULT_PROFILE, type Setting } from '../../settings.js';
 import type { CommandSpec } from '../../spec.js';
 
@@ -12,13 +13,14 @@ export const spec: CommandSpec = {
   summary: 'Change one setting',
   description:
     `Change one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one; ` +
-    "created if new). output is table or json (json: the profile's commands print JSON as with --json). active_profile names " +
+    "created if new). output is table or json (json: the profile's commands print JSON as with --json). model and provider are " +
+    "what launch uses when --model and --provider are not given. active_profile names " +
     "the profile used by default. api_key cannot be set here, so it never sits in shell history: use 'superagent login --with-token'.",
   args: [
     { name: 'key', description: SETTINGS.join(' | '), required: true, choices: SETTINGS.filter((s) => s !== 'api_key') },
     { name: 'value', description: 'the new value', required: true },
   ],
-  examples: ['superagent config set base_url https://api.example.com', 'superagent config set output json --profile ci', 'superagent config set active_profile staging'],
+  examples: ['superagent config set base_url https://api.example.com', 'superagent config set model gpt-4o', 'superagent config set provider openai', 'superagent config set output json --profile ci', 'superagent config set active_profile staging'],
 };
 
 export async function run([rawKey, rawValue]: string[], _opts: unknown, ctx: Context): Promise<void> {
@@ -51,6 +53,10 @@ function checkValue(key: Setting, value: string): string {
     case 'output':
       if (!(OUTPUTS as readonly string[]).includes(value)) throw new UsageError(`output must be ${OUTPUTS.join(' or ')}, not '${value}'`);
       return value;
+    case 'model':
+      return parseModel(value, 'model');
+    case 'provider':
+      return parseProvider(value, 'provider');
     case 'active_profile':
       return checkProfileName(value);
   }
