@@ -82,6 +82,13 @@ describe('composeAgentReply: determinism and sensitivity', () => {
     expect(a).toEqual(b);
   });
 
+  it('gives the same tool calls for the same agent, history and message', () => {
+    const on = agent({ skills: { ...defaultSkillState(), hyperliquid: true } });
+    const a = composeAgentReply(on, history, 'Long ETH? What is the funding and the price?');
+    expect(a.toolCalls.map((c) => c.tool_name)).toEqual(['get_funding_rate', 'get_price']);
+    expect(composeAgentReply(on, structuredClone(history), 'Long ETH? What is the funding and the price?').toolCalls).toEqual(a.toolCalls);
+  });
+
   it('changes with the message', () => {
     const a = composeAgentReply(agent(), history, 'What is the price of SOL?');
     const b = composeAgentReply(agent(), history, 'What is the price of ETH?');
@@ -221,6 +228,7 @@ describe('composeAgentReply: skills', () => {
   const routing: [string, string[]][] = [
     ['open a long on SOL', ['hyperliquid']],
     ['go short BTC with 3x leverage', ['hyperliquid']],
+    ['what is the ETH funding rate', ['hyperliquid']],
     ['place a bet on the election odds', ['polymarket']],
     ['do some research on the Fed decision', ['polymarket-deep-research']],
     ['swap 1 SOL to JUP', ['solana-swap']],

@@ -21,6 +21,7 @@ import {
   type Quote,
 } from './market.js';
 import { SKILLS } from './skills.js';
+import { MAX_TOOL_CALLS, simulateTool, type ToolCall } from './tools.js';
 
 export interface AgentForReply {
   agent_id: string;
@@ -41,6 +42,8 @@ export interface AgentReply {
   content: string;
   /** a line to add to memory.md, or null */
   remember: string | null;
+  /** the tools the reply drew on, in order (at most MAX_TOOL_CALLS) */
+  toolCalls: ToolCall[];
 }
 
 /** [ours] reply length bounds, in whitespace-separated words */
@@ -279,7 +282,7 @@ export const INTENTS: readonly Intent[] = [
   {
     key: 'perps',
     skills: ['hyperliquid'],
-    pattern: /\b(?:long|longs|longing|short|shorts|shorting|perps?|perpetuals?|leverage|leveraged|hyperliquid|\d+(?:\.\d+)?x)\b/i,
+    pattern: /\b(?:long|longs|longing|short|shorts|shorting|perps?|perpetuals?|funding|leverage|leveraged|hyperliquid|\d+(?:\.\d+)?x)\b/i,
     topic: ['leverage', 'leveraged', 'long', 'short', 'perp', 'perpetual', 'position', 'trade', 'trading', 'stop', 'loss', 'risk', 'size', 'margin', 'liquidation', 'hyperliquid', 'futures'],
   },
   {
@@ -503,6 +506,12 @@ interface PlanContext {
   symbols: string[];
   rule: string | null;
   rng: () => number;
+  /** what each enabled skill's tool returned: the plan quotes these figures, never its own */
+  found: ReadonlyMap<string, Record<string, unknown>>;
+}
+
+function found(ctx: PlanContext, skill: string, key: string): unknown {
+  return ctx.found.get(skill)?.[key];
 }
 
 function focusQuote(ctx: PlanContext, fallback: string): Quote {
@@ -522,15 +531,18 @@ function perpsPlan(ctx: PlanContext): string {
   const stop = roundSig(q.price * (1 - dir * stopPct), 5);
   const target = roundSig(q.price * (1 + dir * stopPct * 2), 5);
   const capped = cap !== null && wanted > cap ? ` (you asked for ${formatNumber(wanted, wanted % 1 ? 1 : 0)}x; my rule caps it)` : '';
+  const funding = Number(found(ctx, 'hyperliquid', 'funding_rate'));
   return (
     `Hyperliquid plan (simulated): ${side} ${q.symbol}-PERP at ${formatUsd(q.price)}, ` +
     `${formatNumber(lev, lev % 1 ? 1 : 0)}x on $${formatNumber(notional, 0)} notional${capped}, ` +
-    `stop ${formatUsd(stop)}, target ${formatUsd(target)}.`
+    `stop ${formatUsd(stop)}, target ${formatUsd(target)}` +
+    (Number.isFinite(funding) ? `; funding ${(funding * 100).toFixed(4)}%/h.` : '.')
   );
 }
 
 function betsPlan(ctx: PlanContext): string {
-  const odds = intBetween(ctx.rng, 18, 82);
+  const markets = found(ctx, 'polymarket', 'markets') as Array<{ yes_price: number }> | undefined;
+  const odds = Math.round((markets?.[0]?.yes_price ?? 0.5) * 100);
   const stake = requestedUsd(ctx.message) ?? intBetween(ctx.rng, 2, 20) * 25;
   return (
     `Polymarket plan (simulated): find the market, compare its ${odds}% implied odds with my own estimate, ` +
@@ -539,8 +551,8 @@ function betsPlan(ctx: PlanContext): string {
 }
 
 function researchPlan(ctx: PlanContext): string {
-  const p = intBetween(ctx.rng, 15, 85);
-  const sources = intBetween(ctx.rng, 6, 24);
+  const p = Math.round(Number(found(ctx, 'polymarket-deep-research', 'probability') ?? 0.5) * 100);
+  const sources = Number(found(ctx, 'polymarket-deep-research', 'sources') ?? 12);
   return (
     `Deep research (simulated): read the resolution rules, ${sources} recent sources and the order-book depth, ` +
     `then give a probability; a first pass puts it near ${p}%.`
@@ -584,20 +596,18 @@ function walletPlan(ctx: PlanContext): string {
 }
 
 function chainPlan(ctx: PlanContext): string {
-  const chain = pick(ctx.rng, [
-    ['Arbitrum', 42161],
-    ['Base', 8453],
-    ['Optimism', 10],
-    ['Ethereum', 1],
-  ] as const);
+  const chain = String(found(ctx, 'chain-registry', 'chain') ?? 'Ethereum');
+  const id = String(found(ctx, 'chain-registry', 'chain_id') ?? 1);
   return (
     `Chain registry (simulated): I confirm chain id, RPC and bridge route first, ` +
-    `for example ${chain[0]} (chain id ${chain[1]}), before moving funds.`
+    `for example ${chain} (chain id ${id}), before moving funds.`
   );
 }
 
 function marketPlan(ctx: PlanContext, quotes: Quote[]): string {
-  return `Market read (simulated): ${quotes.map(formatQuote).join(', ')}; the tape looks ${toneOf(quotes)}.`;
+  const headlines = found(ctx, 'market-intel', 'headlines') as string[] | undefined;
+  const news = headlines?.[0] ? `; top headline: "${headlines[0]}"` : '';
+  return `Market read (simulated): ${quotes.map(formatQuote).join(', ')}; the tape looks ${toneOf(quotes)}${news}.`;
 }
 
 const LABELS: Record<Intent['key'], string> = {
@@ -696,7 +706,9 @@ export function composeAgentReply(agent: AgentForReply, history: Turn[], message
   const intents = detectIntents(msg);
   const asksRules = /\b(?:your|my|the)\s+(?:rules|guardrails|principles)\b|\brules\?/i.test(msg);
   const rule = asksRules ? null : relevantRule(soul.rules, msg);
-  const ctx: PlanContext = { agent, message: msg, snapshot, symbols, rule, rng };
+  const foundBySkill = new Map<string, Record<string, unknown>>();
+  const toolCalls: ToolCall[] = [];
+  const ctx: PlanContext = { agent, message: msg, snapshot, symbols, rule, rng, found: foundBySkill };
 
   const sections: Section[] = [];
   sections.push({ text: opening(agent, soul, rng), keep: 100, kind: 'lead' });
@@ -734,6 +746,13 @@ export function composeAgentReply(agent: AgentForReply, history: Turn[], message
       });
     }
     if (disabled.length > 0) continue;
+    for (const skill of intent.skills) {
+      const tool = simulateTool(skill, { seed: ref, message: msg, symbols, snapshot });
+      if (!tool) continue;
+      foundBySkill.set(skill, tool.data);
+      // past the cap a tool still informs the plan; only the report of calls is kept short
+      if (toolCalls.length < MAX_TOOL_CALLS) toolCalls.push(tool.call);
+    }
     let plan: string;
     switch (intent.key) {
       case 'perps':
@@ -795,7 +814,7 @@ export function composeAgentReply(agent: AgentForReply, history: Turn[], message
   sections.push({ text: `Simulation only; ref ${ref.slice(0, 8)}.`, keep: 100, kind: 'line' });
 
   const content = fitLength(sections, rng, REPLY_MIN_WORDS, REPLY_MAX_WORDS);
-  return { content, remember };
+  return { content, remember, toolCalls };
 }
 
 // =============================================================================================
