@@ -2,7 +2,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { startServer, type Exchange, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { recordExchange } from '../conformance/collect.js';
+
+export { skipResponseConformance } from '../conformance/collect.js';
 
 export function tempDir(prefix = 'superagent-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -29,8 +32,13 @@ export interface CallResult {
   json: any;
 }
 
+/** Every exchange is recorded for the file's conformance check (test/conformance/setup.ts). */
 export async function startTestService(options: Partial<ServerOptions> = {}): Promise<TestService> {
-  const server = await startServer({ dataDir: tempDir(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options });
+  const onExchange = (exchange: Exchange) => {
+    recordExchange(exchange);
+    options.onExchange?.(exchange);
+  };
+  const server = await startServer({ dataDir: tempDir(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, onExchange });
   const call = (method: string, urlPath: string, opts: CallOptions = {}) => callService(server.url, method, urlPath, { key: server.key, ...opts });
   return Object.assign(server, { call });
 }
