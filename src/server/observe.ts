@@ -38,6 +38,15 @@ export function observed(handler: Handler, onExchange: (exchange: Exchange) => v
       }
       return emit(event, ...args);
     }) as typeof req.emit;
+    // headers handed straight to writeHead are not visible through getHeader(): note the type there
+    let contentType: string | undefined;
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      const headers = args.find((a, i) => i > 0 && typeof a === 'object' && a !== null && !Array.isArray(a)) as Record<string, unknown> | undefined;
+      const type = headers && Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+      if (typeof type === 'string') contentType = type;
+      return writeHead(...args);
+    }) as typeof res.writeHead;
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     res.write = ((chunk: Chunk, ...rest: unknown[]) => {
@@ -53,7 +62,7 @@ export function observed(handler: Handler, onExchange: (exchange: Exchange) => v
     res.once('close', () => {
       const url = req.url ?? '/';
       const q = url.indexOf('?');
-      const type = res.getHeader('content-type');
+      const type = contentType ?? res.getHeader('content-type');
       onExchange({
         method: req.method ?? 'GET',
         path: q === -1 ? url : url.slice(0, q),

@@ -118,7 +118,8 @@ const allowsSse = (route: Route) => extensions('sse').some((e) => e.method === r
  */
 function mediaType(ex: Exchange): string {
   if (ex.contentType !== undefined) return ex.contentType.split(';')[0]!.trim().toLowerCase();
-  return /^(?:data|event|id|retry)?:/.test(ex.responseBody) ? 'text/event-stream' : 'application/json';
+  // an answer with a body must say what it is (the tap reads the type from writeHead too)
+  return ex.responseBody === '' ? 'application/json' : 'missing';
 }
 
 function explain(errors: ErrorObject[] | null | undefined): string {
@@ -179,6 +180,7 @@ export function checkResponse(ex: Exchange): string[] {
     if (ex.status === 200 && route && allowsSse(route)) return checkSse(ex.responseBody).map((p) => `${where}: ${p}`);
     return problem('a text/event-stream answer neither the document nor the extension list allows');
   }
+  if (media === 'missing') return problem('an answer with a body but no Content-Type');
   let v: ValidateFunction;
   if (!route) {
     // unknown routes (tests probe them on purpose) may only be refused, with an Error body

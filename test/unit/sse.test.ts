@@ -84,22 +84,22 @@ describe('readReplyStream: the embedded service’s own events', () => {
     ]);
   });
 
-  it('an `error` event throws its status’s error after the pieces before it', async () => {
+  it('an `error` event throws a service failure (exit 7, whatever its status) with its message, after the pieces before it', async () => {
     const events: StreamEvent[] = [];
     const err = await (async () => {
       for await (const e of readReplyStream(body([`event: delta\ndata: {"content":"part"}\n\nevent: error\ndata: {"statusCode":504,"message":"Query timeout"}\n\n`]), { contentType: 'text/event-stream' })) events.push(e);
     })().catch((e: unknown) => e);
     expect(textOf(events)).toBe('part');
-    expect(err).toBeInstanceOf(ApiStatusError);
-    expect((err as ApiStatusError).message).toBe('Query timeout');
-    expect((err as ApiStatusError).exitCode).toBe(EXIT.service);
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as ServiceError).message).toBe('Query timeout');
+    expect((err as ServiceError).exitCode).toBe(EXIT.service);
   });
 
   it('an error without a status, unnamed or plain, is a service failure (exit 7)', async () => {
     for (const chunk of ['data: {"error":{"message":"upstream died","type":"server_error"}}\n\n', 'event: error\ndata: boom\n\n']) {
       const err = await collect([chunk]).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ApiStatusError);
-      expect((err as ApiStatusError).exitCode).toBe(7);
+      expect(err).toBeInstanceOf(ServiceError);
+      expect((err as ServiceError).exitCode).toBe(7);
       expect((err as Error).message).toMatch(/upstream died|boom/);
     }
   });

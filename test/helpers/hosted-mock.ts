@@ -1,0 +1,69 @@
+// A stand-in for the hosted service on a loopback port, answering in the shapes hosted-openapi.json
+// gives (records without model_provider, bot_username or wallet_address; the list wrapped in
+// `agents`; skills PUT as `{disabled}`), with every request recorded. Tests reach it through
+// SUPERAGENT_HOSTED_URL or --base-url: no test ever reaches the real hosted service.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Recorded {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+export type Route = (req: { method: string; path: string; body: any }) => { status?: number; json?: unknown; sse?: string | Uint8Array } | undefined;
+
+export interface HostedMock {
+  url: string;
+  requests: Recorded[];
+  close(): Promise<void>;
+}
+
+export async function startHostedMock(route: Route): Promise<HostedMock> {
+  const requests: Recorded[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
+      }
+      const path = (req.url ?? '/').split('?')[0]!;
+      requests.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization, body });
+      const answer = route({ method: req.method ?? 'GET', path, body }) ?? { status: 404, json: { statusCode: 404, message: `Cannot ${req.method} ${path}` } };
+      if (answer.sse !== undefined) {
+        res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream' });
+        res.end(answer.sse);
+        return;
+      }
+      const payload = JSON.stringify(answer.json ?? {});
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+      res.end(payload);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export const HOSTED_AGENT = {
+  agent_id: 'a1b2c3d4-5678-90ab-cdef-1234567890ab',
+  name: 'ETH Scalper',
+  description: 'Short-term ETH momentum trades',
+  status: 'running',
+  model: 'gpt-4o',
+  created_at: '2026-03-15T10:00:00Z',
+};
