@@ -26,7 +26,7 @@ try {
   const launched = await fetch(`${url}/v1/superagents`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench' }),
+    body: JSON.stringify({ name: 'bench', model: 'gpt-4o', model_provider: 'openai' }),
   }).then((r) => r.json());
   const id = launched.agent_id;
   const env = { SUPERAGENT_BASE_URL: url, SUPERAGENT_API_KEY: key, SUPERAGENT_CONFIG_DIR: dataDir, NO_COLOR: '1' };

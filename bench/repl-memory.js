@@ -116,9 +116,9 @@ async function main() {
     const launched = await fetch(`${server.url}/v1/superagents`, {
       method: 'POST',
       headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'bench' }),
+      body: JSON.stringify({ name: 'bench', model: 'gpt-4o', model_provider: 'openai' }),
     });
-    if (launched.status !== 201) throw new Error(`launch answered ${launched.status}`);
+    if (launched.status !== 200) throw new Error(`launch answered ${launched.status}`);
     const short = await session(server, SHORT, dir);
     const long = await session(server, LONG, dir);
     const ratio = long.peak / short.peak;

@@ -28,12 +28,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 }
 
 export function errorBody(err: ApiError): Record<string, unknown> {
-  return {
-    statusCode: err.statusCode,
-    message: err.message,
-    error: STATUS_CODES[err.statusCode] ?? 'Error',
-    ...err.extra,
-  };
+  // hosted-openapi.json's `RateLimited` body names no `error`; every other error is its `Error`, which does
+  const error = err.statusCode === 429 ? {} : { error: STATUS_CODES[err.statusCode] ?? 'Error' };
+  return { statusCode: err.statusCode, message: err.message, ...error, ...err.extra };
 }
 
 export function sendError(res: ServerResponse, err: ApiError): void {

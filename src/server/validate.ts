@@ -31,6 +31,12 @@ export function optionalBoolean(body: Body, field: string): boolean | undefined 
   return value;
 }
 
+export function requiredProvider(body: Body, field = 'model_provider'): Provider {
+  const value = optionalProvider(body, field);
+  if (value === undefined) throw badRequest(`${field} is required`);
+  return value;
+}
+
 export function optionalProvider(body: Body, field = 'model_provider'): Provider | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;

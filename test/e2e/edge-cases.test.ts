@@ -4,17 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { stopService } from './service-support.js';
 
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService();
 });
 afterAll(async () => {
-  await service.close();
+  await stopService(service);
 });
 
 async function launch(name: string): Promise<string> {
-  return (await service.call('POST', '/v1/superagents', { body: { name } })).json.agent_id as string;
+  const r = await service.call('POST', '/v1/superagents', { body: { name, model: 'gpt-4o', model_provider: 'openai' } });
+  expect(r.status, r.text).toBe(200);
+  return r.json.agent_id as string;
 }
 
 describe('the service', () => {
@@ -32,7 +35,7 @@ describe('the service', () => {
       expect([500, 503]).toContain(r.status);
       expect(r.headers.get('x-ratelimit-limit-minute')).toBe('60');
     } finally {
-      await failing.close();
+      await stopService(failing);
     }
   });
 
@@ -49,7 +52,7 @@ describe('the service', () => {
       const again = await own.call('POST', '/v1/chat', { body: { message: 'and?', session_id: first } });
       expect(again.status).toBe(404);
     } finally {
-      await own.close();
+      await stopService(own);
     }
   }, 60_000);
 });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { stopService } from './service-support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -25,7 +26,7 @@ describe('/v1/agents (classic agents)', () => {
     svc = await startTestService({ keys: [KEY_A, KEY_B] });
   });
   afterAll(async () => {
-    await svc?.close();
+    await stopService(svc);
   });
 
   async function create(body: Record<string, unknown> = minimal, key = KEY_A) {
@@ -206,7 +207,7 @@ describe('/v1/agents (classic agents)', () => {
       }
     });
     afterAll(async () => {
-      await list?.close();
+      await stopService(list);
     });
 
     it('lists the caller’s agents newest first', async () => {
@@ -249,7 +250,7 @@ describe('/v1/agents (classic agents)', () => {
         const mine = await two.call('GET', '/v1/agents');
         expect(mine.json.map((a: any) => a.id)).toEqual([created.json.agent_id]);
       } finally {
-        await two.close();
+        await stopService(two);
       }
     });
   });
@@ -337,8 +338,8 @@ describe('/v1/agents (classic agents)', () => {
     });
 
     it('a superagent id is not a classic agent → 404', async () => {
-      const sa = await svc.call('POST', '/v1/superagents', { body: { name: 'Not Classic' } });
-      expect(sa.status).toBe(201);
+      const sa = await svc.call('POST', '/v1/superagents', { body: { name: 'Not Classic', model: 'gpt-4o', model_provider: 'openai' } });
+      expect(sa.status).toBe(200);
       const r = await svc.call('GET', `/v1/agents/${sa.json.agent_id}`);
       expect(r.status).toBe(404);
       expect(r.json).toEqual(NOT_FOUND);

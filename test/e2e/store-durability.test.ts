@@ -95,8 +95,8 @@ function expectStatus(res: CallResult, status: number, what: string): void {
 }
 
 async function launch(url: string, k: string, name: string): Promise<string> {
-  const res = await callService(url, 'POST', '/v1/superagents', { key: k, body: { name } });
-  expectStatus(res, 201, `launch ${name}`);
+  const res = await callService(url, 'POST', '/v1/superagents', { key: k, body: { name, model: 'gpt-4o', model_provider: 'openai' } });
+  expectStatus(res, 200, `launch ${name}`);
   return res.json.agent_id as string;
 }
 
@@ -141,7 +141,7 @@ describe('store durability (real processes)', () => {
     expectStatus(got, 200, 'get after restart');
     expect(got.json).toMatchObject({ agent_id: id, name: 'Survivor', status: 'paused' });
     const list = await callService(second.url, 'GET', '/v1/superagents', { key: k });
-    expect(list.json.map((a: { agent_id: string }) => a.agent_id)).toEqual([id]);
+    expect(list.json.agents.map((a: { agent_id: string }) => a.agent_id)).toEqual([id]);
     const files = await callService(second.url, 'GET', `/v1/superagents/${id}/files`, { key: k });
     expect(files.json.memory_md).toContain(': survivor_note_42\n');
     await stopGracefully(second);
@@ -174,7 +174,7 @@ describe('store durability (real processes)', () => {
       const via = servers[(i + N - 1) % N]!;
       const list = await callService(via.url, 'GET', '/v1/superagents', { key: k });
       expectStatus(list, 200, 'list');
-      expect(list.json.map((a: { agent_id: string }) => a.agent_id).sort()).toEqual(expected);
+      expect(list.json.agents.map((a: { agent_id: string }) => a.agent_id).sort()).toEqual(expected);
     }
     expect(Object.keys(readStateFile(dir).superagents)).toHaveLength(N * PER_PROCESS);
 

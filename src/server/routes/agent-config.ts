@@ -4,7 +4,7 @@ import { badRequest, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { SKILLS, SKILL_NAMES, isSkillName } from '../runtime/skills.js';
 import type { StoredAgent } from '../store.js';
-import { optionalProvider, optionalString, requiredString } from '../validate.js';
+import { optionalString, requiredProvider, requiredString } from '../validate.js';
 import { changeAgent, ownedAgent } from './superagents.js';
 
 async function profile(ctx: RouteContext): Promise<void> {
@@ -31,10 +31,10 @@ async function soul(ctx: RouteContext): Promise<void> {
 async function model(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
   const modelId = requiredString(body, 'model', LIMITS.modelChars, { trim: true });
-  const provider = optionalProvider(body);
+  const provider = requiredProvider(body);
   await changeAgent(ctx, (agent) => {
     agent.model = modelId;
-    if (provider) agent.model_provider = provider;
+    agent.model_provider = provider;
     return { status: 'updated' };
   });
 }
@@ -48,25 +48,25 @@ async function getSkills(ctx: RouteContext): Promise<void> {
   sendJson(ctx.res, 200, { agent_id: agent.agent_id, skills: skillList(agent) });
 }
 
-function parseSkillChanges(body: Record<string, unknown>): Array<{ name: string; enabled: boolean }> {
-  const skills = body.skills;
-  if (skills === undefined) throw badRequest('skills is required');
-  if (!Array.isArray(skills) || skills.length === 0) throw badRequest('skills must be a non-empty array of { name, enabled }');
-  return skills.map((item: unknown, i) => {
-    if (item === null || typeof item !== 'object') throw badRequest(`skills[${i}] must be an object with name and enabled`);
-    const { name, enabled } = item as Record<string, unknown>;
-    if (typeof name !== 'string') throw badRequest(`skills[${i}].name must be a string`);
+/** `{ "disabled": [names] }`: the whole set of disabled skills (hosted-openapi.json). */
+function parseDisabled(body: Record<string, unknown>): Set<string> {
+  const disabled = body.disabled;
+  if (disabled === undefined || disabled === null) throw badRequest('disabled is required');
+  if (!Array.isArray(disabled) || disabled.some((name) => typeof name !== 'string')) {
+    throw badRequest('disabled must be an array of strings');
+  }
+  for (const name of disabled as string[]) {
     if (!isSkillName(name)) throw badRequest(`Unknown skill '${name}'; available: ${SKILL_NAMES.join(', ')}`);
-    if (typeof enabled !== 'boolean') throw badRequest(`skills[${i}].enabled must be a boolean`);
-    return { name, enabled };
-  });
+  }
+  return new Set(disabled as string[]);
 }
 
 async function putSkills(ctx: RouteContext): Promise<void> {
-  const changes = parseSkillChanges(ctx.body);
+  const disabled = parseDisabled(ctx.body);
   await changeAgent(ctx, (agent) => {
-    for (const { name, enabled } of changes) agent.skills[name] = enabled;
-    return { skills: skillList(agent) };
+    // every skill not named is enabled: `[]` enables all
+    for (const name of SKILL_NAMES) agent.skills[name] = !disabled.has(name);
+    return { status: 'updated' };
   });
 }
 

@@ -1,21 +1,15 @@
 // /v1/superagents: launch, list, read and lifecycle (contract §7).
 import { randomUUID } from 'node:crypto';
-import {
-  BOT_TOKEN_PATTERN,
-  DEFAULT_MODEL,
-  DEFAULT_MODEL_BY_PROVIDER,
-  DEFAULT_PROVIDER,
-  LIMITS,
-  UUID_PATTERN,
-} from '../../contract.js';
+import { BOT_TOKEN_PATTERN, LIMITS, UUID_PATTERN } from '../../contract.js';
 import { ApiError, badRequest, conflict, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { defaultSkillState } from '../runtime/skills.js';
 import type { State, StoredAgent } from '../store.js';
 import { forgetAgentSessions } from '../sessions.js';
-import { optionalProvider, optionalString, requiredString } from '../validate.js';
+import { optionalString, requiredProvider, requiredString } from '../validate.js';
 import { createWallet } from '../wallets.js';
 
+/** The hosted `SuperAgentSummary`, exactly: provider, bot and wallet stay inside (launch and wallet answer them). */
 export function publicAgent(a: StoredAgent) {
   return {
     agent_id: a.agent_id,
@@ -23,10 +17,7 @@ export function publicAgent(a: StoredAgent) {
     description: a.description,
     status: a.status,
     model: a.model,
-    model_provider: a.model_provider,
     created_at: a.created_at,
-    bot_username: a.bot_username,
-    wallet_address: a.evm_address,
   };
 }
 
@@ -80,12 +71,9 @@ async function launch(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
   const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true });
   const description = optionalString(body, 'description', LIMITS.descriptionChars) ?? '';
-  let model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true });
-  let provider = optionalProvider(body);
-  if (model !== undefined && provider === undefined) throw badRequest('model_provider is required when model is sent');
-  if (provider !== undefined && model === undefined) model = DEFAULT_MODEL_BY_PROVIDER[provider];
-  model ??= DEFAULT_MODEL;
-  provider ??= DEFAULT_PROVIDER;
+  // the hosted service requires both (hosted-openapi.json); checked in the order name, model, model_provider
+  const model = requiredString(body, 'model', LIMITS.modelChars, { trim: true });
+  const provider = requiredProvider(body);
   const soul = optionalString(body, 'soul_md', LIMITS.soulBytes, { bytes: true });
   const token = optionalString(body, 'telegram_bot_token', 200);
   if (token !== undefined && token !== '' && !BOT_TOKEN_PATTERN.test(token)) {
@@ -119,7 +107,7 @@ async function launch(ctx: RouteContext): Promise<void> {
     state.superagents[agent.agent_id] = agent;
     return agent;
   });
-  sendJson(ctx.res, 201, {
+  sendJson(ctx.res, 200, {
     agent_id: record.agent_id,
     name: record.name,
     bot_username: record.bot_username,
@@ -134,7 +122,7 @@ async function list(ctx: RouteContext): Promise<void> {
     .reverse() // insertion order, newest first: the tie-break for launches in the same millisecond
     .sort((a, b) => b.created_at.localeCompare(a.created_at))
     .map(publicAgent);
-  sendJson(ctx.res, 200, agents);
+  sendJson(ctx.res, 200, { agents });
 }
 
 async function get(ctx: RouteContext): Promise<void> {
@@ -182,7 +170,7 @@ async function health(ctx: RouteContext): Promise<void> {
 
 async function wallet(ctx: RouteContext): Promise<void> {
   const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
-  sendJson(ctx.res, 200, { agent_id: agent.agent_id, evm_address: agent.evm_address, solana_address: agent.solana_address });
+  sendJson(ctx.res, 200, { evm_address: agent.evm_address, solana_address: agent.solana_address });
 }
 
 async function files(ctx: RouteContext): Promise<void> {
