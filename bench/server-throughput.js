@@ -10,7 +10,8 @@
 //    service and bare alternating, so background load on the machine hits both alike). The ratio is the
 //    median of the per-round ratios; the body of every answer is checked (mismatches count as errors).
 // 2. 100 concurrent streamed chats (POST /v1/superagents/{id}/chat, stream: true, token delay 5 ms)
-//    over 10 agents and 2 keys: each must end with `done` whose content equals the concatenated deltas.
+//    over 10 agents and 2 keys: each must end with RunCompleted whose content equals the concatenated
+//    RunContent pieces, then stream_complete and `data: [DONE]` (API-CONTRACT.md §6).
 //
 // Exits 1 when service/bare < MIN_RATIO, any non-2xx / error / timeout / mismatch occurred, or a stream failed.
 // Loopback only; every loop is bounded; children stop on SIGTERM, when this process goes away, or after
@@ -224,21 +225,13 @@ function median(values) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/** SSE parsing as a client does it: blocks split by a blank line, `event:` and `data:` lines, comments skipped. */
+/** The service's data-only SSE (§6): the JSON of each `data:` line (its name in `event`), `[DONE]` as the string. */
 function parseSse(text) {
   const events = [];
-  for (const block of text.replace(/\r\n/g, '\n').split('\n\n')) {
-    let event = 'message';
-    const data = [];
-    for (const line of block.split('\n')) {
-      if (line === '' || line.startsWith(':')) continue;
-      const i = line.indexOf(':');
-      const field = i === -1 ? line : line.slice(0, i);
-      const value = i === -1 ? '' : line.slice(i + 1).replace(/^ /, '');
-      if (field === 'event') event = value;
-      else if (field === 'data') data.push(value);
-    }
-    if (data.length) events.push({ event, data: JSON.parse(data.join('\n')) });
+  for (const line of text.replace(/\r\n/g, '\n').split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).replace(/^ /, '');
+    events.push(data === '[DONE]' ? data : JSON.parse(data));
   }
   return events;
 }
@@ -255,15 +248,15 @@ async function oneStream(url, agent, i) {
   const ms = performance.now() - started;
   if (res.status !== 200) return { ok: false, ms, why: `status ${res.status}: ${text.slice(0, 200)}` };
   const events = parseSse(text);
-  const session = events.find((e) => e.event === 'session');
-  const deltas = events.filter((e) => e.event === 'delta').map((e) => e.data.content);
-  const done = events.filter((e) => e.event === 'done');
-  const last = events[events.length - 1];
-  if (!session) return { ok: false, ms, why: 'no session event' };
-  if (done.length !== 1 || last.event !== 'done') return { ok: false, ms, why: `no final done event (last: ${last?.event})` };
-  if (done[0].data.session_id !== session.data.session_id) return { ok: false, ms, why: 'done.session_id differs' };
-  if (deltas.length === 0) return { ok: false, ms, why: 'no deltas' };
-  if (done[0].data.content !== deltas.join('')) return { ok: false, ms, why: 'done.content != concatenated deltas' };
+  const session = events.find((e) => e.event === 'session_info');
+  const deltas = events.filter((e) => e.event === 'RunContent').map((e) => e.content);
+  const done = events.filter((e) => e.event === 'RunCompleted');
+  const tail = events.slice(-2).map((e) => e.event ?? e);
+  if (!session) return { ok: false, ms, why: 'no session_info event' };
+  if (done.length !== 1 || tail.join() !== 'stream_complete,[DONE]') return { ok: false, ms, why: `no final stream_complete, [DONE] (last: ${tail})` };
+  if (done[0].session_id !== session.session_id) return { ok: false, ms, why: 'RunCompleted.session_id differs' };
+  if (deltas.length === 0) return { ok: false, ms, why: 'no RunContent pieces' };
+  if (done[0].content !== deltas.join('')) return { ok: false, ms, why: 'RunCompleted.content != concatenated pieces' };
   return { ok: true, ms, deltas: deltas.length };
 }
 
@@ -292,7 +285,7 @@ async function main() {
     const agents = [];
     for (let a = 0; a < STREAM_AGENTS; a++) {
       const key = KEYS[a % STREAM_KEYS];
-      const { json } = await call(serviceUrl, 'POST', '/v1/superagents', key, { name: `bench-agent-${a}` });
+      const { json } = await call(serviceUrl, 'POST', '/v1/superagents', key, { name: `bench-agent-${a}`, model: 'gpt-4o', model_provider: 'openai' });
       agents.push({ id: json.agent_id, key });
     }
     const target = agents[0];
@@ -387,7 +380,7 @@ async function main() {
     );
     console.log(`server CPU per request: service ${fmt(svc.cpu_us_per_req, 1)} µs, bare ${fmt(bar.cpu_us_per_req, 1)} µs (less sensitive to machine load than req/s)`);
     console.log(
-      `SSE: ${ok.length}/${STREAMS} streams complete with done == deltas over ${agents.length} agents / ${STREAM_KEYS} keys, ` +
+      `SSE: ${ok.length}/${STREAMS} streams complete with RunCompleted == the RunContent pieces over ${agents.length} agents / ${STREAM_KEYS} keys, ` +
         `${summary.sse.wall_ms} ms wall, per stream p50 ${summary.sse.stream_p50_ms} ms, max ${summary.sse.stream_max_ms} ms, ` +
         `~${summary.sse.deltas_per_stream_avg} deltas each at ${TOKEN_DELAY_MS} ms`,
     );

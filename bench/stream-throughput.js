@@ -44,7 +44,8 @@ const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/j
 
 /** An agent on the server at `url`, and the whole reply to MESSAGE as one JSON answer. */
 async function target(url) {
-  const { agent_id: id } = await fetch(`${url}/v1/superagents`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench' }) }).then((r) => r.json());
+  const launch = { name: 'bench', model: 'gpt-4o', model_provider: 'openai' };
+  const { agent_id: id } = await fetch(`${url}/v1/superagents`, { method: 'POST', headers, body: JSON.stringify(launch) }).then((r) => r.json());
   const whole = await fetch(`${url}/v1/superagents/${id}/chat`, { method: 'POST', headers, body: JSON.stringify({ message: MESSAGE }) }).then((r) => r.json());
   return { url, id, expected: whole.content };
 }
@@ -58,7 +59,8 @@ function cases(label, t, pieces) {
       cmd: 'curl',
       args: ['-sN', '-H', `authorization: Bearer ${key}`, '-H', 'content-type: application/json', '-d', body, `${t.url}/v1/superagents/${t.id}/chat`],
       env,
-      check: (out) => (pieces === null || (out.match(/^event: delta$/gm) ?? []).length === pieces) && out.includes('event: done'),
+      // data-only lines (§6): a piece is a RunContent event, the end is `data: [DONE]`
+      check: (out) => (pieces === null || (out.match(/^data: \{"event":"RunContent",/gm) ?? []).length === pieces) && out.endsWith('data: [DONE]\n\n'),
     },
     { name: `superagent chat, ${label}`, cmd: process.execPath, args: [BIN, 'chat', '-q', t.id, MESSAGE], env, check: (out) => out === `${t.expected}\n` },
   ];

@@ -47,8 +47,26 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 /** [ours] the embedded service's key format */
 export const EMBEDDED_KEY_PREFIX = 'sa_sk_';
 
-/** [ours] SSE event names sent by the embedded service (§6). */
-export const SSE_EVENTS = { session: 'session', delta: 'delta', done: 'done', error: 'error' } as const;
+/** [hosted] the hosted service's keys, and its documented base URL (hosted-openapi.json `servers`) */
+export const HOSTED_KEY_PREFIX = 'gb_sk_';
+export const HOSTED_BASE_URL = 'https://api.gigabrain.gg';
+
+/** [hosted / ours] the `event` field of the embedded service's data-only SSE lines (§6): Agno's names. */
+export const SSE_EVENTS = {
+  session: 'session_info',
+  runStarted: 'RunStarted',
+  toolStarted: 'ToolCallStarted',
+  toolCompleted: 'ToolCallCompleted',
+  /** a piece of an agent's reply */
+  agentContent: 'RunContent',
+  /** a piece of the assistant's reply */
+  assistantContent: 'RunResponseContent',
+  completed: 'RunCompleted',
+  streamComplete: 'stream_complete',
+  error: 'error',
+} as const;
+/** [hosted] the data of the very last SSE line: `data: [DONE]` */
+export const SSE_DONE = '[DONE]';
 
 /** [ours] classic agents (§8) */
 export const CLASSIC_CRONS = ['*/5 * * * *', '*/15 * * * *', '0 * * * *', '0 */4 * * *', '0 0 * * *'] as const;

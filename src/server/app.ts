@@ -2,7 +2,6 @@
 // turned into the contract's error body (§2) in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountId, presentedKey, type KeyRing } from './auth.js';
-import { SSE_EVENTS } from '../contract.js';
 import { ApiError, assertBodyAcceptable, readJsonBody, sendError } from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
@@ -12,6 +11,7 @@ import { assistantRoutes } from './routes/assistant.js';
 import { classicRoutes } from './routes/classic.js';
 import { superagentRoutes } from './routes/superagents.js';
 import type { Service } from './service.js';
+import { errorEvent, sseFrame } from './sse.js';
 
 export interface AppDeps {
   service: Service;
@@ -49,22 +49,31 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
     }
   }
   // after the limiter, so an injected failure carries the rate-limit headers and counts like any answer
-  if (service.faults.active) await service.faults.beforeAnswer();
+  const fault = service.faults.active ? await service.faults.draw() : undefined;
 
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const method = req.method ?? 'GET';
   const match = router.match(method, path);
+  // only an authorised request to a streaming route may carry its fault into a stream: its body says
+  if (fault && !(match?.streams && keyHash)) throw fault;
   if (!match) {
     throw new ApiError(404, `Cannot ${method} ${path}`);
   }
   if (!keyHash) {
     throw new ApiError(401, 'Invalid or revoked API key');
   }
-  assertBodyAcceptable(req);
-  // read for every route, also those that ignore their body: a body that is not JSON is 400 everywhere (§1)
-  const body = await readJsonBody(req);
+  let body: Record<string, unknown>;
+  try {
+    assertBodyAcceptable(req);
+    // read for every route, also those that ignore their body: a body that is not JSON is 400 everywhere (§1)
+    body = await readJsonBody(req);
+  } catch (err) {
+    throw fault ?? err;
+  }
+  // a drawn fault fails before the answer unless a stream will have begun (§6: then in-band)
+  if (fault && body.stream !== true) throw fault;
   await match.handler({
     req,
     res,
@@ -73,6 +82,7 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
     query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
     account: accountId(keyHash),
     service,
+    fault,
   });
 }
 
@@ -82,7 +92,7 @@ function fail(deps: AppDeps, res: ServerResponse, err: unknown): void {
   if (res.headersSent) {
     // A stream already began: report in-band, then close (§6).
     if (!res.writableEnded && !res.destroyed) {
-      res.end(`event: ${SSE_EVENTS.error}\ndata: ${JSON.stringify({ statusCode: apiError.statusCode, message: apiError.message })}\n\n`);
+      res.end(sseFrame(errorEvent(apiError.statusCode, apiError.message)));
     }
     return;
   }

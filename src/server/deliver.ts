@@ -2,13 +2,15 @@
 import { ApiError, sendJson } from './http.js';
 import type { RouteContext } from './router.js';
 import { splitIntoPieces } from './runtime/replies.js';
-import { streamReply } from './sse.js';
+import { streamReply, type StreamScript } from './sse.js';
 
 export interface Delivery {
   sessionId: string;
   content: string;
   stream: boolean;
-  /** fields added to the JSON answer and to the `done` event (the assistant's timestamp) */
+  /** the stream's events around the pieces (stream-events.ts) */
+  script: StreamScript;
+  /** fields added to the JSON answer (the assistant's timestamp) */
   extra?: Record<string, unknown>;
   /** the assistant's query time limit: past it, 504 `Query timeout` */
   timeLimitMs?: number;
@@ -29,16 +31,16 @@ export function stretchPieces(pieces: string[], count: number | undefined): stri
 export async function deliverReply(ctx: RouteContext, d: Delivery): Promise<void> {
   const { tokenDelayMs, pingIntervalMs, faults, replyPieces } = ctx.service;
   const pieces = stretchPieces(splitIntoPieces(d.content), replyPieces);
-  if (replyPieces !== undefined) d = { ...d, content: pieces.join('') };
   if (d.stream) {
-    await streamReply(ctx.res, d.sessionId, pieces, d.extra ?? {}, {
+    await streamReply(ctx.res, d.script, pieces, {
       tokenDelayMs,
       pingIntervalMs,
-      cutAfter: faults.cutStreamAfter,
+      interruption: faults.streamInterruption(pieces.length, ctx.fault),
       timeLimitMs: d.timeLimitMs,
     });
     return;
   }
+  if (ctx.fault) throw ctx.fault; // app.ts defers a fault only for a stream; never answer past one
   // Without streaming the caller still waits for the whole reply to be "generated".
   const generation = pieces.length * tokenDelayMs;
   if (d.timeLimitMs !== undefined && generation > d.timeLimitMs) {
@@ -46,5 +48,6 @@ export async function deliverReply(ctx: RouteContext, d: Delivery): Promise<void
     throw new ApiError(504, 'Query timeout');
   }
   if (generation > 0) await sleep(generation);
-  sendJson(ctx.res, 200, { session_id: d.sessionId, content: d.content, ...d.extra });
+  const content = replyPieces !== undefined ? pieces.join('') : d.content;
+  sendJson(ctx.res, 200, { session_id: d.sessionId, content, ...d.extra });
 }

@@ -1,5 +1,6 @@
 // A route table: `/v1/superagents/:id/pause` patterns compiled once, matched by method and path.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiError } from './http.js';
 import type { Service } from './service.js';
 
 export interface RouteContext {
@@ -12,6 +13,8 @@ export interface RouteContext {
   /** the caller's account (derived from the key hash) */
   account: string;
   service: Service;
+  /** an injected fault this (streaming) request drew: it fails in-band once the stream has begun */
+  fault?: ApiError;
 }
 
 export type Handler = (ctx: RouteContext) => Promise<void>;
@@ -20,6 +23,8 @@ export interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   handler: Handler;
+  /** may answer with a stream (`stream: true` in the body), so an injected fault can fail in-band */
+  streams?: boolean;
 }
 
 interface CompiledRoute extends Route {
@@ -42,7 +47,7 @@ export class Router {
     return this;
   }
 
-  match(method: string, path: string): { handler: Handler; params: Record<string, string> } | null {
+  match(method: string, path: string): { handler: Handler; streams: boolean; params: Record<string, string> } | null {
     for (const route of this.routes) {
       if (route.method !== method) continue;
       const m = route.regex.exec(path);
@@ -51,7 +56,7 @@ export class Router {
       route.names.forEach((name, i) => {
         params[name] = safeDecode(m[i + 1]!);
       });
-      return { handler: route.handler, params };
+      return { handler: route.handler, streams: route.streams === true, params };
     }
     return null;
   }

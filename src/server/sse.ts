@@ -1,15 +1,43 @@
-// Server-Sent Events as the embedded service sends them (contract §6):
-// `session`, then `delta` pieces, then `done` (or `error`), with `: ping` while idle.
+// Server-Sent Events as the embedded service sends them (contract §6): data-only lines whose JSON
+// names the event in an `event` field (no `event:` lines), `data: [DONE]` last, `: ping` while idle.
 import type { ServerResponse } from 'node:http';
-import { SSE_EVENTS } from '../contract.js';
+import { SSE_DONE, SSE_EVENTS } from '../contract.js';
+
+/** The events of one stream around its content pieces (the two shapes are in stream-events.ts). */
+export interface StreamScript {
+  /** sent before the first piece */
+  head: object[];
+  /** the event carrying one piece */
+  piece(content: string): object;
+  /** sent after the last piece, given the whole text */
+  tail(content: string): object[];
+}
+
+/** A stream that fails in-band after some pieces (injected faults). */
+export interface Interruption {
+  afterPieces: number;
+  statusCode: number;
+  message: string;
+  /** drop the connection after the error event, as a crashed upstream would, instead of ending it */
+  drop: boolean;
+}
 
 export interface StreamOptions {
   tokenDelayMs: number;
   pingIntervalMs: number;
-  /** destroy the connection after this many pieces (fault injection) */
-  cutAfter?: number;
-  /** abort with this error once the stream has run this long (assistant time limit) */
+  interruption?: Interruption;
+  /** fail with 504 `Query timeout` once the stream has run this long (assistant time limit) */
   timeLimitMs?: number;
+}
+
+/** One SSE block: a single `data:` line and a blank line. */
+export function sseFrame(data: object | string): string {
+  return `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+}
+
+/** The failure event: `{"event":"error","message":…,"statusCode":N}`. */
+export function errorEvent(statusCode: number, message: string): object {
+  return { event: SSE_EVENTS.error, message, statusCode };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,9 +71,9 @@ export class SseWriter {
   }
 
   /** Returns false when the socket's buffer is full: wait for `drained()` before sending more. */
-  send(event: string, data: unknown): boolean {
+  send(data: object | string): boolean {
     if (this.closed) return true;
-    const ok = this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const ok = this.write(sseFrame(data));
     this.schedulePing();
     return ok;
   }
@@ -105,37 +133,39 @@ export class SseWriter {
   }
 }
 
-/** Streams a finished reply piece by piece; `done` carries the whole text plus `doneExtra`. */
-export async function streamReply(
-  res: ServerResponse,
-  sessionId: string,
-  pieces: string[],
-  doneExtra: Record<string, unknown>,
-  options: StreamOptions,
-): Promise<void> {
+/** Streams a finished reply: the script's head, its pieces, its tail, then `[DONE]` (§6). */
+export async function streamReply(res: ServerResponse, script: StreamScript, pieces: string[], options: StreamOptions): Promise<void> {
   const sse = new SseWriter(res, options.pingIntervalMs);
   const started = Date.now();
-  const { cutAfter } = options;
-  sse.send(SSE_EVENTS.session, { session_id: sessionId });
-  if (cutAfter === 0) {
-    sse.cut();
-    return;
+  const send = async (data: object | string) => {
+    if (!sse.send(data)) await sse.drained();
+  };
+  const fail = (statusCode: number, message: string, drop: boolean) => {
+    sse.send(errorEvent(statusCode, message));
+    if (drop) sse.cut();
+    else sse.end();
+  };
+  for (const event of script.head) {
+    if (sse.isClosed) return;
+    await send(event);
   }
+  const { interruption, timeLimitMs } = options;
   let sent = 0;
   for (const piece of pieces) {
+    if (interruption && sent >= interruption.afterPieces) {
+      fail(interruption.statusCode, interruption.message, interruption.drop);
+      return;
+    }
     if (options.tokenDelayMs > 0) await sleep(options.tokenDelayMs);
     if (sse.isClosed) return;
-    if (options.timeLimitMs !== undefined && Date.now() - started > options.timeLimitMs) {
-      sse.send(SSE_EVENTS.error, { statusCode: 504, message: 'Query timeout' });
-      sse.end();
+    if (timeLimitMs !== undefined && Date.now() - started > timeLimitMs) {
+      fail(504, 'Query timeout', false);
       return;
     }
-    if (!sse.send(SSE_EVENTS.delta, { content: piece })) await sse.drained();
-    if (cutAfter !== undefined && ++sent >= cutAfter) {
-      sse.cut();
-      return;
-    }
+    await send(script.piece(piece));
+    sent++;
   }
-  sse.send(SSE_EVENTS.done, { session_id: sessionId, content: pieces.join(''), ...doneExtra });
+  for (const event of script.tail(pieces.join(''))) await send(event);
+  sse.send(SSE_DONE);
   sse.end();
 }

@@ -3,12 +3,19 @@
 // The CLI part runs bin/superagent.js → dist/: `npm test` builds first; alone, `npm run build` first.
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { callService, parseSse, startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { createApp } from '../../src/server/app.js';
+import { KeyRing } from '../../src/server/auth.js';
+import { CUT_STREAM_MESSAGE, Faults } from '../../src/server/faults.js';
+import { startServer, Store, type RunningServer } from '../../src/server/index.js';
+import { RateLimiter } from '../../src/server/rate-limit.js';
+import type { Interruption } from '../../src/server/sse.js';
+import { callService, startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { eventNames, expectAssistantStream, parseWire, splitAtError } from './service-support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'superagent.js');
@@ -17,16 +24,32 @@ const KEY_A = 'sa_sk_limitsAlimitsAlimitsAlimitsAlim';
 const KEY_B = 'sa_sk_limitsBlimitsBlimitsBlimitsBlim';
 const RATE_HEADERS = ['x-ratelimit-limit-minute', 'x-ratelimit-remaining-minute', 'x-ratelimit-reset-minute', 'retry-after'];
 
-/** Services started by a test, closed after it whatever happens. */
+/** Services started by a test, closed after it whatever happens, and the temp dirs it made, removed. */
 const open: Array<{ close(): Promise<void> }> = [];
+const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** A temp dir removed after the test. */
+function scratch(prefix?: string): string {
+  const dir = tempDir(prefix);
+  dirs.push(dir);
+  return dir;
+}
 
 async function service(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
   const s = await startTestService(options);
   open.push(s);
+  dirs.push(s.dataDir);
   return s;
+}
+
+/** The assistant's reply to MESSAGE from a service without faults: what a cut stream must begin with. */
+const MESSAGE = 'What is BTC doing today?';
+async function wholeReply(): Promise<string> {
+  return (await (await service()).call('POST', '/v1/chat', { body: { message: MESSAGE } })).json.content as string;
 }
 
 interface RawResponse {
@@ -89,10 +112,10 @@ describe('rate limit (§3)', () => {
 
     const limited = await svc.call('GET', '/v1/agents');
     expect(limited.status).toBe(429);
+    // exactly the hosted `RateLimited` body: no `error` field
     expect(limited.json).toEqual({
       statusCode: 429,
       message: 'Rate limit exceeded',
-      error: 'Too Many Requests',
       retryAfter: expect.any(Number),
       resetAt: firstReset,
     });
@@ -196,35 +219,32 @@ describe('faults (§9)', () => {
     expect(took).toBeLessThan(5_000);
   });
 
-  it('cutStreamAfter 3: the session event and exactly 3 deltas, then the connection closes without done', async () => {
+  it('cutStreamAfter 3: session_info, exactly 3 pieces, an error event (502), then the connection is dropped', async () => {
     const svc = await service({ faults: { cutStreamAfter: 3 } });
-    const r = await rawPost(svc.url, '/v1/chat', svc.key, { message: 'What is BTC doing today?', stream: true });
+    const r = await rawPost(svc.url, '/v1/chat', svc.key, { message: MESSAGE, stream: true });
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toMatch(/^text\/event-stream/);
-    expect(r.complete).toBe(false);
-    const events = parseSse(r.text);
-    expect(events.map((e) => e.event)).toEqual(['session', 'delta', 'delta', 'delta']);
-    expect(typeof events[0]!.data.session_id).toBe('string');
-    for (const e of events.slice(1)) {
-      expect(typeof e.data.content).toBe('string');
-      expect(e.data.content.length).toBeGreaterThan(0);
-    }
+    expect(r.complete).toBe(false); // dropped, not ended
+    const { before, error } = splitAtError(parseWire(r.text));
+    expect(error).toEqual({ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 });
+    expect(eventNames(before)).toEqual(['session_info', 'RunResponseContent', 'RunResponseContent', 'RunResponseContent']);
     // what did arrive is the start of the real reply
-    const plain = await svc.call('POST', '/v1/chat', { body: { message: 'What is BTC doing today?' } });
-    expect(plain.status).toBe(200); // a non-streamed answer is not cut
-    const received = events.slice(1).map((e) => e.data.content).join('');
-    expect(plain.json.content.startsWith(received)).toBe(true);
-    expect(plain.json.content.length).toBeGreaterThan(received.length);
+    const received = before.slice(1).map((e) => e.content).join('');
+    const whole = await wholeReply();
+    expect(whole.startsWith(received)).toBe(true);
+    expect(whole.length).toBeGreaterThan(received.length);
+    // a non-streamed answer is not cut
+    expect((await svc.call('POST', '/v1/chat', { body: { message: MESSAGE } })).json.content).toBe(whole);
   });
 
-  it('cutStreamAfter 3 also cuts an agent chat stream, and fetch reports the stream terminated', async () => {
+  it('cutStreamAfter 3 also cuts an agent chat stream after its run events, and fetch reports the stream terminated', async () => {
     const svc = await service({ faults: { cutStreamAfter: 3 } });
-    const launched = await svc.call('POST', '/v1/superagents', { body: { name: 'Cut Stream' } });
-    expect(launched.status).toBe(201);
+    const launched = await svc.call('POST', '/v1/superagents', { body: { name: 'Cut Stream', model: 'gpt-4o', model_provider: 'openai' } });
+    expect(launched.status).toBe(200);
     const res = await fetch(`${svc.url}/v1/superagents/${launched.json.agent_id}/chat`, {
       method: 'POST',
       headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'What is your plan for today?', stream: true }),
+      body: JSON.stringify({ message: 'What is the price of SOL?', stream: true }),
     });
     expect(res.status).toBe(200);
     const decoder = new TextDecoder();
@@ -242,39 +262,128 @@ describe('faults (§9)', () => {
     }
     expect(failure).toBeInstanceOf(TypeError);
     expect(String((failure as Error).message)).toMatch(/terminated/);
-    expect(parseSse(text).map((e) => e.event)).toEqual(['session', 'delta', 'delta', 'delta']);
+    const { before, error } = splitAtError(parseWire(text));
+    expect(error).toEqual({ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 });
+    // market-intel is on by default: its tool call goes out before the content
+    expect(eventNames(before)).toEqual(['session_info', 'RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'RunContent', 'RunContent', 'RunContent']);
   });
 
-  it('cutStreamAfter 0: only the session event', async () => {
+  it('cutStreamAfter 0: session_info, then the error event, then the drop', async () => {
     const svc = await service({ faults: { cutStreamAfter: 0 } });
     const r = await rawPost(svc.url, '/v1/chat', svc.key, { message: 'hi', stream: true });
     expect(r.complete).toBe(false);
-    expect(parseSse(r.text).map((e) => e.event)).toEqual(['session']);
+    const { before, error } = splitAtError(parseWire(r.text));
+    expect(eventNames(before)).toEqual(['session_info']);
+    expect(error.statusCode).toBe(502);
+  });
+
+  it('errorRate 1 on a streaming assistant chat: 200, session_info and half the pieces, then the fault in-band and a clean end', async () => {
+    const whole = await wholeReply();
+    const svc = await service({ faults: { errorRate: 1 } });
+    const r = await rawPost(svc.url, '/v1/chat', svc.key, { message: MESSAGE, stream: true });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(r.complete).toBe(true); // ended, not dropped
+    const { before, error } = splitAtError(parseWire(r.text));
+    expect([500, 503]).toContain(error.statusCode);
+    expect(error.message).toMatch(/\(injected fault\)$/);
+    expect(before[0].event).toBe('session_info');
+    const pieces = before.slice(1);
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(new Set(eventNames(pieces))).toEqual(new Set(['RunResponseContent']));
+    const received = pieces.map((e) => e.content).join('');
+    expect(whole.startsWith(received)).toBe(true);
+    expect(received.length).toBeLessThan(whole.length);
+  });
+
+  it('errorRate 1 on a streaming agent chat fails mid-stream too; its JSON chat, a keyless stream and a bad body fail before the answer', async () => {
+    const dataDir = scratch();
+    const healthy = await service({ dataDir, keys: [KEY_A] });
+    const launched = await healthy.call('POST', '/v1/superagents', { body: { name: 'Faulty', model: 'gpt-4o', model_provider: 'openai' } });
+    expect(launched.status).toBe(200);
+    const chatPath = `/v1/superagents/${launched.json.agent_id}/chat`;
+    const svc = await service({ dataDir, keys: [KEY_A], faults: { errorRate: 1 } });
+
+    const r = await rawPost(svc.url, chatPath, KEY_A, { message: 'How is BTC doing?', stream: true });
+    expect(r.status).toBe(200);
+    const { before, error } = splitAtError(parseWire(r.text));
+    expect([500, 503]).toContain(error.statusCode);
+    expect(eventNames(before).slice(0, 2)).toEqual(['session_info', 'RunStarted']);
+    expect(eventNames(before)).toContain('RunContent');
+    expect(eventNames(before)).not.toContain('RunCompleted');
+
+    const answers = [
+      await svc.call('POST', chatPath, { body: { message: 'How is BTC doing?' } }),
+      await svc.call('POST', chatPath, { body: { message: 'hi', stream: true }, key: null }),
+      await svc.call('POST', chatPath, { rawBody: '{"stream": true', headers: { 'content-type': 'application/json' } }),
+    ];
+    for (const a of answers) {
+      expect([500, 503]).toContain(a.status);
+      expect(a.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(a.json).toEqual({ statusCode: a.status, message: expect.stringMatching(/\(injected fault\)$/), error: expect.any(String) });
+    }
   });
 
   it('unhealthy: every agent reports healthy false (and true without the fault)', async () => {
+    const body = { model: 'gpt-4o', model_provider: 'openai' };
     const sick = await service({ faults: { unhealthy: true } });
-    const a = await sick.call('POST', '/v1/superagents', { body: { name: 'Sick' } });
-    expect(a.status).toBe(201);
+    const a = await sick.call('POST', '/v1/superagents', { body: { name: 'Sick', ...body } });
+    expect(a.status).toBe(200);
     const h = await sick.call('GET', `/v1/superagents/${a.json.agent_id}/health`);
     expect(h.status).toBe(200);
     expect(h.json).toEqual({ agent_id: a.json.agent_id, healthy: false });
 
     const well = await service();
-    const b = await well.call('POST', '/v1/superagents', { body: { name: 'Well' } });
+    const b = await well.call('POST', '/v1/superagents', { body: { name: 'Well', ...body } });
     const h2 = await well.call('GET', `/v1/superagents/${b.json.agent_id}/health`);
     expect(h2.json).toEqual({ agent_id: b.json.agent_id, healthy: true });
+  });
+
+  it('an unexpected error after a stream began is reported in-band as a data-only error event, then the stream ends', async () => {
+    // a fault switch that breaks once the stream is under way: the only way to reach app.ts's in-band path from outside
+    class BreakingFaults extends Faults {
+      override streamInterruption(): Interruption {
+        return Object.defineProperty({ statusCode: 0, message: '', drop: false } as Interruption, 'afterPieces', {
+          get: () => {
+            throw new Error('boom');
+          },
+        });
+      }
+    }
+    const dataDir = scratch();
+    const logged: string[] = [];
+    const app = createApp({
+      service: {
+        store: new Store(dataDir).open(),
+        faults: new BreakingFaults(),
+        tokenDelayMs: 0,
+        pingIntervalMs: 0,
+        assistantTimeLimitMs: 60_000,
+        connectedProviders: new Set(),
+      },
+      keys: new KeyRing([KEY_A]),
+      limiter: new RateLimiter(0),
+      log: (line) => logged.push(line),
+    });
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    const r = await rawPost(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/v1/chat', KEY_A, { message: 'hi', stream: true });
+    expect(r.status).toBe(200);
+    expect(r.complete).toBe(true);
+    const { before, error } = splitAtError(parseWire(r.text));
+    expect(eventNames(before)).toEqual(['session_info']);
+    expect(error).toEqual({ event: 'error', message: 'Internal server error', statusCode: 500 });
+    expect(r.text).not.toMatch(/^event:/m);
+    expect(logged.join('\n')).toContain('boom');
   });
 });
 
 describe('SSE keep-alive (§6)', () => {
   it('sends `: ping` comment lines while idle, and the stream still parses to the same reply', async () => {
-    const message = 'What is BTC doing today?';
-    const reference = await service();
-    const expected = (await reference.call('POST', '/v1/chat', { body: { message } })).json.content as string;
-
+    const expected = await wholeReply();
     const svc = await service({ pingIntervalMs: 50, tokenDelayMs: 120 });
-    const r = await svc.call('POST', '/v1/chat', { body: { message, stream: true } });
+    const r = await svc.call('POST', '/v1/chat', { body: { message: MESSAGE, stream: true } });
     expect(r.status).toBe(200);
     const lines = r.text.split('\n');
     const pings = lines.filter((l) => l === ': ping');
@@ -284,13 +393,9 @@ describe('SSE keep-alive (§6)', () => {
     // only pings as comments
     expect(lines.filter((l) => l.startsWith(':')).every((l) => l === ': ping')).toBe(true);
 
-    const events = parseSse(r.text);
-    expect(events[0]!.event).toBe('session');
-    const done = events[events.length - 1]!;
-    expect(done.event).toBe('done');
-    const joined = events.filter((e) => e.event === 'delta').map((e) => e.data.content).join('');
-    expect(joined).toBe(done.data.content);
-    expect(joined).toBe(expected);
+    const s = expectAssistantStream(r.text);
+    expect(s.wire.pings).toBe(pings.length);
+    expect(s.content).toBe(expected);
   });
 
   it('no ping when pieces come faster than the interval', async () => {
@@ -308,7 +413,7 @@ describe('programmatic entry: startServer', () => {
   });
 
   it('port 0 listens on 127.0.0.1 at a free port; without keys it creates and then reuses the data dir key; close() stops it', async () => {
-    const dataDir = tempDir('superagent-entry-');
+    const dataDir = scratch('superagent-entry-');
     const first = await startServer({ dataDir, port: 0, log: () => undefined });
     started.push(first);
     expect(first.host).toBe('127.0.0.1');
@@ -355,7 +460,7 @@ describe('programmatic entry: startServer', () => {
   });
 
   it('explicit keys: no key file is created and keyCreated is false', async () => {
-    const dataDir = tempDir('superagent-entry-');
+    const dataDir = scratch('superagent-entry-');
     const s = await startServer({ dataDir, port: 0, keys: [KEY_A, KEY_B], log: () => undefined });
     started.push(s);
     expect(s.key).toBe(KEY_A);
@@ -381,7 +486,7 @@ describe('the built CLI: superagent server', () => {
       buffer: false,
       cleanup: true,
       timeout: 25_000,
-      env: { SUPERAGENT_CONFIG_DIR: tempDir('superagent-cli-config-') },
+      env: { SUPERAGENT_CONFIG_DIR: scratch('superagent-cli-config-') },
     }) as Child;
     children.push(child);
     let out = '';
@@ -408,7 +513,7 @@ describe('the built CLI: superagent server', () => {
   }
 
   it('prints Listening on http://127.0.0.1:<port> then the key; serves with it; SIGTERM exits 0', async () => {
-    const dataDir = tempDir('superagent-cli-');
+    const dataDir = scratch('superagent-cli-');
     const p = spawnServer(['--port', '0', '--data-dir', dataDir, '--token-delay', '0']);
     const [first, second] = await p.lines(2);
     const m = /^Listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(first!);
@@ -422,7 +527,7 @@ describe('the built CLI: superagent server', () => {
 
     const r = await callService(url, 'POST', '/v1/chat', { key, body: { message: 'hi', stream: true } });
     expect(r.status).toBe(200);
-    expect(parseSse(r.text).at(-1)!.event).toBe('done');
+    expectAssistantStream(r.text);
     const unauthorized = await callService(url, 'GET', '/v1/agents', { key: 'sa_sk_' + 'y'.repeat(32) });
     expect(unauthorized.status).toBe(401);
 
@@ -434,7 +539,7 @@ describe('the built CLI: superagent server', () => {
   });
 
   it('--port abc exits 2 with a one-line error on stderr', async () => {
-    const result = await execa('node', [BIN, 'server', '--port', 'abc', '--data-dir', tempDir('superagent-cli-')], {
+    const result = await execa('node', [BIN, 'server', '--port', 'abc', '--data-dir', scratch('superagent-cli-')], {
       cwd: ROOT,
       reject: false,
       timeout: 15_000,
@@ -449,7 +554,7 @@ describe('the built CLI: superagent server', () => {
   it('--fault-error-rate 2 exits 2 with a one-line error on stderr', async () => {
     const result = await execa(
       'node',
-      [BIN, 'server', '--port', '0', '--fault-error-rate', '2', '--data-dir', tempDir('superagent-cli-')],
+      [BIN, 'server', '--port', '0', '--fault-error-rate', '2', '--data-dir', scratch('superagent-cli-')],
       { cwd: ROOT, reject: false, timeout: 15_000 },
     );
     expect(result.exitCode).toBe(2);

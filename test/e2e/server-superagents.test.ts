@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerOptions } from '../../src/server/index.js';
-import { parseSse, startTestService, tempDir, type CallResult, type TestService } from '../helpers/service.js';
+import { startTestService, tempDir, type CallResult, type TestService } from '../helpers/service.js';
+import { eventNames, expectAgentStream, parseWire, stopService } from './service-support.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures and helpers
@@ -22,7 +23,10 @@ const PROVIDERS = ['openai', 'anthropic', 'xai', 'openrouter', 'venice'];
 const PROVIDER_MESSAGE = 'model_provider must be one of: openai, anthropic, xai, openrouter, venice';
 const VALID_BOT_TOKEN = '7123456789:AAHk3_x-ZyQw9vLmN0pRsTuVwXyZaBcDeFg';
 const SOUL_LIMIT = 256 * 1024;
-const RECORD_KEYS = ['agent_id', 'bot_username', 'created_at', 'description', 'model', 'model_provider', 'name', 'status', 'wallet_address'];
+/** the hosted `SuperAgentSummary`, in its order */
+const RECORD_KEYS = ['agent_id', 'name', 'description', 'status', 'model', 'created_at'];
+/** what every launch here sends besides its name: both are required (hosted-openapi.json) */
+const MODEL = { model: 'gpt-4o', model_provider: 'openai' };
 const SKILL_CATALOGUE = [
   'hyperliquid',
   'polymarket',
@@ -49,25 +53,23 @@ function useService(options: Partial<ServerOptions> = {}): () => TestService {
   beforeAll(async () => {
     service = await startTestService({ keys: [KEY_A, KEY_B], ...options });
   });
-  afterAll(async () => {
-    if (!service) return;
-    await service.close();
-    fs.rmSync(service.dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stopService(service));
   return () => service!;
 }
 
 async function launch(svc: TestService, body: Record<string, unknown> = {}, key: string = KEY_A): Promise<Launched> {
-  const res = await svc.call('POST', '/v1/superagents', { body: { name: 'Test Agent', ...body }, key });
-  expect(res.status, res.text).toBe(201);
+  const res = await svc.call('POST', '/v1/superagents', { body: { name: 'Test Agent', ...MODEL, ...body }, key });
+  expect(res.status, res.text).toBe(200);
   return res.json as Launched;
 }
 
+/** The list, which must be exactly `{ agents: [...] }`. */
 async function listAgents(svc: TestService, key: string = KEY_A): Promise<any[]> {
   const res = await svc.call('GET', '/v1/superagents', { key });
   expect(res.status, res.text).toBe(200);
-  expect(Array.isArray(res.json)).toBe(true);
-  return res.json as any[];
+  expect(Object.keys(res.json)).toEqual(['agents']);
+  expect(Array.isArray(res.json.agents)).toBe(true);
+  return res.json.agents as any[];
 }
 
 async function getJson(svc: TestService, path: string, key: string = KEY_A): Promise<any> {
@@ -149,7 +151,7 @@ const AGENT_ROUTES: Array<{ method: string; suffix: string; body?: Record<string
   { method: 'PUT', suffix: '/soul', body: { soul_md: '# Intruder\n\nYou are someone else.\n' } },
   { method: 'PUT', suffix: '/model', body: { model: 'gpt-4o', model_provider: 'openai' } },
   { method: 'GET', suffix: '/skills' },
-  { method: 'PUT', suffix: '/skills', body: { skills: [{ name: 'hyperliquid', enabled: true }] } },
+  { method: 'PUT', suffix: '/skills', body: { disabled: ['polymarket'] } },
   { method: 'GET', suffix: '/files' },
   { method: 'GET', suffix: '/wallet' },
   { method: 'GET', suffix: '/health' },
@@ -162,11 +164,11 @@ describe('POST /v1/superagents: launch', () => {
   const svc = useService();
   afterEach(() => destroyAll(svc()));
 
-  it('answers 201 with exactly { agent_id, name, bot_username: null, wallet_address (EIP-55), status: running }', async () => {
-    const res = await svc().call('POST', '/v1/superagents', { body: { name: 'Alpha Trader' } });
-    expect(res.status, res.text).toBe(201);
+  it('answers 200 (not 201) with exactly { agent_id, name, bot_username: null, wallet_address (EIP-55), status: running }', async () => {
+    const res = await svc().call('POST', '/v1/superagents', { body: { name: 'Alpha Trader', ...MODEL } });
+    expect(res.status, res.text).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json\b/);
-    expect(Object.keys(res.json).sort()).toEqual(['agent_id', 'bot_username', 'name', 'status', 'wallet_address']);
+    expect(Object.keys(res.json)).toEqual(['agent_id', 'name', 'bot_username', 'wallet_address', 'status']);
     expect(res.json.agent_id).toMatch(UUID);
     expect(res.json.name).toBe('Alpha Trader');
     expect(res.json.bot_username).toBeNull();
@@ -181,19 +183,17 @@ describe('POST /v1/superagents: launch', () => {
     expect(a.wallet_address).not.toBe(b.wallet_address);
   });
 
-  it('defaults to claude-sonnet-4-20250514 on anthropic, an empty description and a soul naming the agent', async () => {
+  it('the record is exactly the hosted summary: the model as sent, an empty description, and a soul naming the agent', async () => {
     const before = Date.now();
-    const { agent_id } = await launch(svc(), { name: 'Defaulted' });
+    const { agent_id } = await launch(svc(), { name: 'Defaulted', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
     const record = await getJson(svc(), agentPath(agent_id));
-    expect(Object.keys(record).sort()).toEqual(RECORD_KEYS);
+    expect(Object.keys(record)).toEqual(RECORD_KEYS);
     expect(record).toMatchObject({
       agent_id,
       name: 'Defaulted',
       description: '',
       status: 'running',
       model: 'claude-sonnet-4-20250514',
-      model_provider: 'anthropic',
-      bot_username: null,
     });
     expect(record.created_at).toMatch(ISO_UTC);
     const created = Date.parse(record.created_at);
@@ -209,14 +209,10 @@ describe('POST /v1/superagents: launch', () => {
     ['xai', 'grok-4'],
     ['openrouter', 'anthropic/claude-sonnet-4'],
     ['venice', 'llama-3.3-70b'],
-  ])('a provider alone (%s) gets its default model %s', async (provider, model) => {
-    const { agent_id } = await launch(svc(), { model_provider: provider });
-    expect(await getJson(svc(), agentPath(agent_id))).toMatchObject({ model, model_provider: provider });
-  });
-
-  it('passes a model id through exactly as given', async () => {
-    const { agent_id } = await launch(svc(), { model: 'anthropic/claude-sonnet-4', model_provider: 'openrouter' });
-    expect(await getJson(svc(), agentPath(agent_id))).toMatchObject({ model: 'anthropic/claude-sonnet-4', model_provider: 'openrouter' });
+  ])('launches on %s with the model id exactly as given (%s), and memory names both', async (provider, model) => {
+    const { agent_id } = await launch(svc(), { model, model_provider: provider });
+    expect((await getJson(svc(), agentPath(agent_id))).model).toBe(model);
+    expect((await files(svc(), agent_id)).memory_md).toContain(`launched on ${model} (${provider})`);
   });
 
   it('stores description and soul_md as sent', async () => {
@@ -236,17 +232,17 @@ describe('POST /v1/superagents: launch', () => {
     expect((await files(svc(), launched.agent_id)).soul_md).toBe(soul);
   });
 
-  it('with a valid bot token: bot_username is <slug>_bot', async () => {
+  it('with a valid bot token: the launch answers bot_username <slug>_bot; the record does not carry it', async () => {
     const launched = await launch(svc(), { name: 'Alpha Trader', telegram_bot_token: VALID_BOT_TOKEN });
     expect(launched.bot_username).toBe('alpha_trader_bot');
-    expect((await getJson(svc(), agentPath(launched.agent_id))).bot_username).toBe('alpha_trader_bot');
+    expect(Object.keys(await getJson(svc(), agentPath(launched.agent_id)))).toEqual(RECORD_KEYS);
   });
 
   it('never returns the bot token, in any answer of any route', async () => {
     const secret = VALID_BOT_TOKEN.split(':')[1]!;
     const texts: string[] = [];
-    const res = await svc().call('POST', '/v1/superagents', { body: { name: 'Token Holder', telegram_bot_token: VALID_BOT_TOKEN } });
-    expect(res.status, res.text).toBe(201);
+    const res = await svc().call('POST', '/v1/superagents', { body: { name: 'Token Holder', ...MODEL, telegram_bot_token: VALID_BOT_TOKEN } });
+    expect(res.status, res.text).toBe(200);
     texts.push(res.text);
     const id = res.json.agent_id as string;
     texts.push((await svc().call('GET', '/v1/superagents')).text);
@@ -279,17 +275,23 @@ describe('POST /v1/superagents: rejected launches change nothing', () => {
   }
 
   const name = 'Valid Name';
+  const valid = { name, ...MODEL };
   it.each<[string, Record<string, unknown>, string]>([
-    ['missing name', { description: 'no name' }, 'name is required'],
-    ['an empty name', { name: '' }, 'name must not be empty'],
-    ['a whitespace name', { name: '  \t\n ' }, 'name must not be empty'],
-    ['a 101-char name', { name: 'n'.repeat(101) }, 'name must be at most 100 characters'],
-    ['a non-string name', { name: 42 }, 'name must be a string'],
-    ['a 501-char description', { name, description: 'd'.repeat(501) }, 'description must be at most 500 characters'],
-    ['an unknown provider', { name, model_provider: 'google' }, PROVIDER_MESSAGE],
-    ['a model without model_provider', { name, model: 'gpt-4o' }, 'model_provider is required when model is sent'],
-    ['soul_md over 256 KiB', { name, soul_md: 's'.repeat(SOUL_LIMIT + 1) }, `soul_md must be at most ${SOUL_LIMIT} bytes`],
-    ['soul_md over 256 KiB in UTF-8 bytes (fewer characters)', { name, soul_md: 'é'.repeat(SOUL_LIMIT / 2 + 1) }, `soul_md must be at most ${SOUL_LIMIT} bytes`],
+    ['missing name', { description: 'no name', ...MODEL }, 'name is required'],
+    ['an empty body (name is checked first)', {}, 'name is required'],
+    ['an empty name', { ...valid, name: '' }, 'name must not be empty'],
+    ['a whitespace name', { ...valid, name: '  \t\n ' }, 'name must not be empty'],
+    ['a 101-char name', { ...valid, name: 'n'.repeat(101) }, 'name must be at most 100 characters'],
+    ['a non-string name', { ...valid, name: 42 }, 'name must be a string'],
+    ['missing model', { name, model_provider: 'openai' }, 'model is required'],
+    ['missing model and model_provider (model is checked first)', { name }, 'model is required'],
+    ['a blank model', { ...valid, model: '  ' }, 'model must not be empty'],
+    ['missing model_provider', { name, model: 'gpt-4o' }, 'model_provider is required'],
+    ['a null model_provider', { ...valid, model_provider: null }, 'model_provider is required'],
+    ['an unknown provider', { ...valid, model_provider: 'google' }, PROVIDER_MESSAGE],
+    ['a 501-char description', { ...valid, description: 'd'.repeat(501) }, 'description must be at most 500 characters'],
+    ['soul_md over 256 KiB', { ...valid, soul_md: 's'.repeat(SOUL_LIMIT + 1) }, `soul_md must be at most ${SOUL_LIMIT} bytes`],
+    ['soul_md over 256 KiB in UTF-8 bytes (fewer characters)', { ...valid, soul_md: 'é'.repeat(SOUL_LIMIT / 2 + 1) }, `soul_md must be at most ${SOUL_LIMIT} bytes`],
   ])('400 for %s', async (_label, body, message) => {
     await expectRejected(() => svc().call('POST', '/v1/superagents', { body }), 400, message);
   });
@@ -297,7 +299,7 @@ describe('POST /v1/superagents: rejected launches change nothing', () => {
   it.each(['not-a-token', '123456:short', 'abc:AAHk3_x-ZyQw9vLmN0pRsTuVwXyZaBcDeFg', '123456:AAHk3_x-ZyQw9vLm N0pRsTuVwXyZaBcDeFg'])(
     '400 for the bad bot token %j',
     async (token) => {
-      const res = await svc().call('POST', '/v1/superagents', { body: { name, telegram_bot_token: token } });
+      const res = await svc().call('POST', '/v1/superagents', { body: { ...valid, telegram_bot_token: token } });
       expect(res.status, res.text).toBe(400);
       expect(res.json.statusCode).toBe(400);
       expect(res.json.message).toMatch(/^telegram_bot_token is not a valid bot token/);
@@ -340,7 +342,7 @@ describe('10 live agents per key', () => {
     for (let i = 1; i <= 10; i++) ids.push((await launch(svc(), { name: `Agent ${i}` })).agent_id);
 
     const refusedOnce = async () => {
-      expectError(await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh' } }), 403, 'Agent limit reached (10)');
+      expectError(await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh', ...MODEL } }), 403, 'Agent limit reached (10)');
       expect(await listAgents(svc())).toHaveLength(10);
     };
     await refusedOnce();
@@ -361,17 +363,17 @@ describe('10 live agents per key', () => {
   it('paused agents count as live', async () => {
     const [first] = await listAgents(svc());
     expect((await svc().call('POST', agentPath(first.agent_id, '/pause'))).status).toBe(200);
-    expectError(await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh' } }), 403, 'Agent limit reached (10)');
+    expectError(await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh', ...MODEL } }), 403, 'Agent limit reached (10)');
   });
 
   describe('under concurrent launches', () => {
     const fresh = useService();
     it('12 launches at once: exactly 10 succeed, 2 are 403', async () => {
       const answers = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => fresh().call('POST', '/v1/superagents', { body: { name: `Racer ${i}` } })),
+        Array.from({ length: 12 }, (_, i) => fresh().call('POST', '/v1/superagents', { body: { name: `Racer ${i}`, ...MODEL } })),
       );
       const statuses = answers.map((a) => a.status).sort();
-      expect(statuses).toEqual([...Array(10).fill(201), 403, 403]);
+      expect(statuses).toEqual([...Array(10).fill(200), 403, 403]);
       expect(await listAgents(fresh())).toHaveLength(10);
     });
   });
@@ -432,7 +434,7 @@ describe('GET /v1/superagents, GET and DELETE /v1/superagents/{id}', () => {
     const list = await listAgents(svc());
     expect(list.map((a) => a.agent_id)).toEqual(launched.map((a) => a.agent_id).reverse());
     for (const item of list) {
-      expect(Object.keys(item).sort()).toEqual(RECORD_KEYS);
+      expect(Object.keys(item)).toEqual(RECORD_KEYS);
       expect(item.created_at).toMatch(ISO_UTC);
     }
     const times = list.map((a) => Date.parse(a.created_at));
@@ -447,12 +449,11 @@ describe('GET /v1/superagents, GET and DELETE /v1/superagents/{id}', () => {
       name: 'Reader',
       description: 'reads',
       status: 'running',
-      model: 'claude-sonnet-4-20250514',
-      model_provider: 'anthropic',
+      model: 'gpt-4o',
       created_at: expect.stringMatching(ISO_UTC),
-      bot_username: 'reader_bot',
-      wallet_address: launched.wallet_address,
     });
+    expect(Object.keys(record)).toEqual(RECORD_KEYS);
+    expect(launched.bot_username).toBe('reader_bot');
     const listed = (await listAgents(svc())).find((a) => a.agent_id === launched.agent_id);
     expect(listed).toEqual(record);
     expect((await listAgents(svc()))[0].agent_id).toBe(launched.agent_id);
@@ -464,6 +465,19 @@ describe('GET /v1/superagents, GET and DELETE /v1/superagents/{id}', () => {
     ['a uuid with a trailing character', () => randomUUID() + 'a'],
   ])('404 Agent not found for %s', async (_label, id) => {
     expectError(await svc().call('GET', agentPath(id())), 404, 'Agent not found');
+  });
+
+  it('the list leaves destroyed agents out and is { agents: [] } when none is left', async () => {
+    const own = await startTestService({ keys: [KEY_A] });
+    try {
+      expect((await own.call('GET', '/v1/superagents')).json).toEqual({ agents: [] });
+      const { agent_id } = await launch(own, { name: 'Only' });
+      expect((await listAgents(own)).map((a) => a.agent_id)).toEqual([agent_id]);
+      expect((await own.call('DELETE', agentPath(agent_id))).status).toBe(200);
+      expect((await own.call('GET', '/v1/superagents')).json).toEqual({ agents: [] });
+    } finally {
+      await stopService(own);
+    }
   });
 
   it('DELETE answers { agent_id, status: destroyed } and the agent leaves the list', async () => {
@@ -610,20 +624,19 @@ describe('PUT profile, soul, model', () => {
     expect((await files(svc(), id)).soul_md).toBe(before);
   });
 
-  it('model: model alone changes the model and keeps the provider', async () => {
-    const res = await put('/model', { model: 'claude-opus-4-20250514' });
+  it('model: answers { agent_id, status: updated } and changes the model (the record shows it, the chat stream runs on it)', async () => {
+    const res = await put('/model', { model: 'grok-4', model_provider: 'xai' });
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual(updated());
-    expect(await record()).toMatchObject({ model: 'claude-opus-4-20250514', model_provider: 'anthropic' });
-  });
-
-  it('model: with a provider changes both', async () => {
-    expect((await put('/model', { model: 'grok-4', model_provider: 'xai' })).json).toEqual(updated());
-    expect(await record()).toMatchObject({ model: 'grok-4', model_provider: 'xai' });
+    expect((await record()).model).toBe('grok-4');
+    const streamed = await chat(svc(), id, { message: 'hi', stream: true });
+    expect(parseWire(streamed.text).events.find((e) => e.event === 'RunStarted')?.model).toBe('grok-4');
   });
 
   it.each<[string, unknown, string]>([
+    ['an empty body (model is checked first)', {}, 'model is required'],
     ['missing model', { model_provider: 'openai' }, 'model is required'],
+    ['missing model_provider', { model: 'claude-opus-4-20250514' }, 'model_provider is required'],
     ['an unknown provider', { model: 'gemini-2.5-pro', model_provider: 'google' }, PROVIDER_MESSAGE],
   ])('model: 400 for %s, nothing changes', async (_label, body, message) => {
     const before = await record();
@@ -640,6 +653,7 @@ describe('skills, files, wallet, health', () => {
   });
   const skillsPath = () => agentPath(agent.agent_id, '/skills');
   const enabledMap = (skills: Array<{ name: string; enabled: boolean }>) => Object.fromEntries(skills.map((s) => [s.name, s.enabled]));
+  const enabledNow = async () => enabledMap((await getJson(svc(), skillsPath())).skills);
 
   it('GET skills lists all nine catalogue skills with name, description and enabled', async () => {
     const body = await getJson(svc(), skillsPath());
@@ -654,27 +668,35 @@ describe('skills, files, wallet, health', () => {
     }
   });
 
-  it('PUT skills changes only the named ones and answers the full list', async () => {
-    const before = enabledMap((await getJson(svc(), skillsPath())).skills);
-    const target = { hyperliquid: !before.hyperliquid, 'market-intel': !before['market-intel'] };
-    const res = await svc().call('PUT', skillsPath(), {
-      body: { skills: Object.entries(target).map(([name, enabled]) => ({ name, enabled })) },
-    });
+  const putSkills = (body: unknown) => svc().call('PUT', skillsPath(), { body });
+  const onlyDisabled = (names: string[]) => Object.fromEntries(SKILL_CATALOGUE.map((s) => [s, !names.includes(s)]));
+
+  it('PUT skills { disabled } answers { agent_id, status: updated } and disables exactly those, enabling every other', async () => {
+    const res = await putSkills({ disabled: ['polymarket', 'market-intel'] });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.agent_id).toBe(agent.agent_id);
-    expect(res.json.skills).toHaveLength(SKILL_CATALOGUE.length);
-    expect(enabledMap(res.json.skills)).toEqual({ ...before, ...target });
-    expect(await getJson(svc(), skillsPath())).toEqual(res.json);
+    expect(res.json).toEqual({ agent_id: agent.agent_id, status: 'updated' });
+    expect(await enabledNow()).toEqual(onlyDisabled(['polymarket', 'market-intel']));
+    // the whole set each time: a skill left out of the next list is enabled again
+    expect((await putSkills({ disabled: ['hyperliquid'] })).json).toEqual({ agent_id: agent.agent_id, status: 'updated' });
+    expect(await enabledNow()).toEqual(onlyDisabled(['hyperliquid']));
+  });
+
+  it('PUT skills { disabled: [] } enables all; duplicates are fine; all nine can be disabled', async () => {
+    expect((await putSkills({ disabled: [] })).status).toBe(200);
+    expect(await enabledNow()).toEqual(onlyDisabled([]));
+    expect((await putSkills({ disabled: ['solana-swap', 'solana-swap'] })).status).toBe(200);
+    expect(await enabledNow()).toEqual(onlyDisabled(['solana-swap']));
+    expect((await putSkills({ disabled: SKILL_CATALOGUE })).status).toBe(200);
+    expect(await enabledNow()).toEqual(onlyDisabled(SKILL_CATALOGUE));
   });
 
   it.each<[string, unknown, string]>([
-    [
-      'an unknown skill (even next to a valid one)',
-      { skills: [{ name: 'solana-swap', enabled: true }, { name: 'teleport', enabled: true }] },
-      `Unknown skill 'teleport'; available: ${SKILL_CATALOGUE.join(', ')}`,
-    ],
-    ['a missing skills field', {}, 'skills is required'],
-    ['a non-boolean enabled', { skills: [{ name: 'solana-swap', enabled: 'yes' }] }, 'skills[0].enabled must be a boolean'],
+    ['an unknown skill (even next to a valid one)', { disabled: ['solana-swap', 'teleport'] }, `Unknown skill 'teleport'; available: ${SKILL_CATALOGUE.join(', ')}`],
+    ['a name in the wrong case', { disabled: ['Hyperliquid'] }, `Unknown skill 'Hyperliquid'; available: ${SKILL_CATALOGUE.join(', ')}`],
+    ['a missing disabled field', {}, 'disabled is required'],
+    ['the old { skills: [{ name, enabled }] } shape', { skills: [{ name: 'hyperliquid', enabled: true }] }, 'disabled is required'],
+    ['a string instead of an array', { disabled: 'polymarket' }, 'disabled must be an array of strings'],
+    ['an array with a non-string', { disabled: ['polymarket', 3] }, 'disabled must be an array of strings'],
   ])('PUT skills: 400 for %s, nothing changes', async (_label, body, message) => {
     const before = await getJson(svc(), skillsPath());
     expectError(await svc().call('PUT', skillsPath(), { body }), 400, message);
@@ -689,10 +711,9 @@ describe('skills, files, wallet, health', () => {
     expect(typeof body.memory_md).toBe('string');
   });
 
-  it('GET wallet: exactly agent_id, an EIP-55 evm_address equal to the launch one, a 32-byte base58 solana_address', async () => {
+  it('GET wallet: exactly { evm_address, solana_address }: EIP-55 and equal to the launch one, a 32-byte base58 key', async () => {
     const body = await getJson(svc(), agentPath(agent.agent_id, '/wallet'));
-    expect(Object.keys(body).sort()).toEqual(['agent_id', 'evm_address', 'solana_address']);
-    expect(body.agent_id).toBe(agent.agent_id);
+    expect(Object.keys(body)).toEqual(['evm_address', 'solana_address']);
     expectEvmAddress(body.evm_address);
     expect(body.evm_address).toBe(agent.wallet_address);
     expect(body.solana_address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
@@ -822,58 +843,82 @@ describe('POST …/{id}/chat (JSON)', () => {
 
 describe('POST …/{id}/chat with stream: true (SSE)', () => {
   const svc = useService();
-  let id: string;
+  let agent: { agent_id: string; model: string };
   beforeAll(async () => {
-    id = (await launch(svc(), { name: 'Streamer' })).agent_id;
+    agent = { agent_id: (await launch(svc(), { name: 'Streamer' })).agent_id, model: MODEL.model };
   });
 
-  /** Streams one reply and checks the §6 event sequence; returns the session id and the whole text. */
-  async function streamChat(target: TestService, agentId: string, body: Record<string, unknown>) {
-    const res = await chat(target, agentId, { ...body, stream: true });
+  /** Streams one reply and checks it event by event (service-sse.ts); returns what it carried. */
+  async function streamChat(target: TestService, who: { agent_id: string; model: string }, body: Record<string, unknown>) {
+    const res = await chat(target, who.agent_id, { ...body, stream: true });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream\b/);
-    const events = parseSse(res.text);
-    expect(events.length).toBeGreaterThanOrEqual(3);
-    const [session, ...rest] = events;
-    const done = rest.pop()!;
-    expect(session!.event).toBe('session');
-    expect(session!.data).toEqual({ session_id: expect.stringMatching(UUID) });
-    for (const delta of rest) {
-      expect(delta.event).toBe('delta');
-      expect(Object.keys(delta.data)).toEqual(['content']);
-      expect(typeof delta.data.content).toBe('string');
-    }
-    expect(rest.length).toBeGreaterThan(1);
-    expect(done.event).toBe('done');
-    expect(done.data).toEqual({ session_id: session!.data.session_id, content: rest.map((d) => d.data.content).join('') });
-    return { sessionId: session!.data.session_id as string, content: done.data.content as string, deltas: rest.length };
+    return expectAgentStream(res.text, who);
   }
 
-  it('sends session, delta…, done; the deltas add up to done.content', async () => {
-    const { content } = await streamChat(svc(), id, { message: 'Give me a market update on ETH' });
-    expect(content.trim().length).toBeGreaterThan(0);
+  it('sends data-only lines: session_info, RunStarted, RunContent…, RunCompleted, stream_complete, then data: [DONE]', async () => {
+    const res = await chat(svc(), agent.agent_id, { message: 'Hello, who are you?', stream: true });
+    expect(res.text).not.toMatch(/^event:/m);
+    expect(res.text.endsWith('\n\ndata: [DONE]\n\n')).toBe(true);
+    const s = expectAgentStream(res.text, agent);
+    expect(s.tools).toEqual([]); // a greeting draws on no skill
+    expect(eventNames(s.wire.events)).toEqual(['session_info', 'RunStarted', ...s.pieces.map(() => 'RunContent'), 'RunCompleted', 'stream_complete']);
+    expect(s.content.trim().length).toBeGreaterThan(0);
   });
 
-  it('streams the same reply the JSON answer gives, and continues a session', async () => {
+  it('streams the same reply the JSON answer gives, continues a session, and gives every run its own run_id', async () => {
     const message = 'Any news on SOL?';
-    const streamed = await streamChat(svc(), id, { message });
-    const json = await chat(svc(), id, { message });
+    const streamed = await streamChat(svc(), agent, { message });
+    const json = await chat(svc(), agent.agent_id, { message });
     expect(json.status).toBe(200);
+    expect(Object.keys(json.json).sort()).toEqual(['content', 'session_id']);
     expect(streamed.content).toBe(json.json.content);
 
-    const next = await streamChat(svc(), id, { message, session_id: streamed.sessionId });
+    const next = await streamChat(svc(), agent, { message, session_id: streamed.sessionId });
     expect(next.sessionId).toBe(streamed.sessionId);
-    const jsonNext = await chat(svc(), id, { message, session_id: json.json.session_id });
+    expect(next.runId).not.toBe(streamed.runId);
+    const jsonNext = await chat(svc(), agent.agent_id, { message, session_id: json.json.session_id });
     expect(next.content).toBe(jsonNext.json.content);
+  });
+
+  it('reports a tool call per enabled skill the reply draws on: ETH funding with hyperliquid on → get_funding_rate {symbol: ETH}', async () => {
+    const tooled = { agent_id: (await launch(svc(), { name: 'Tooled' })).agent_id, model: MODEL.model };
+    const skills = (disabled: string[]) => svc().call('PUT', agentPath(tooled.agent_id, '/skills'), { body: { disabled } });
+    expect((await skills([])).status).toBe(200);
+    const message = 'What is the ETH funding rate?';
+    const on = await streamChat(svc(), tooled, { message });
+    expect(on.tools.map((t) => [t.tool_name, t.tool_args])).toEqual([['get_funding_rate', { symbol: 'ETH' }]]);
+    const found = JSON.parse(on.tools[0].result);
+    expect(found).toMatchObject({ symbol: 'ETH', interval: '1h' });
+    expect(on.content).toContain(`funding ${(found.funding_rate * 100).toFixed(4)}%/h`);
+
+    // the same question in a fresh session calls the same tool with the same id and result
+    expect((await streamChat(svc(), tooled, { message })).tools).toEqual(on.tools);
+
+    expect((await skills(['hyperliquid'])).status).toBe(200);
+    const off = await streamChat(svc(), tooled, { message });
+    expect(off.tools).toEqual([]);
+    expect(off.content).toContain('hyperliquid');
+  });
+
+  it('the skills on by default draw tools too: portfolio-tracker get_positions, market-intel get_price', async () => {
+    const s = await streamChat(svc(), agent, { message: 'What is the price of SOL, and how is my portfolio?' });
+    expect(s.tools.map((t) => [t.tool_name, t.tool_args])).toEqual([
+      ['get_positions', {}],
+      ['get_price', { symbol: 'SOL' }],
+    ]);
+    const price = JSON.parse(s.tools[1].result);
+    expect(s.content).toContain(`SOL $`);
+    expect(price.symbol).toBe('SOL');
   });
 
   describe('with tokenDelayMs: 5', () => {
     const slow = useService({ tokenDelayMs: 5 });
-    it('still completes, taking about 5 ms per piece', async () => {
+    it('still completes, with the same reply as without a delay', async () => {
       const { agent_id } = await launch(slow(), { name: 'Slow Streamer' });
-      const started = Date.now();
-      const { deltas } = await streamChat(slow(), agent_id, { message: 'How is BTC doing?' });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(deltas * 4);
+      const streamed = await streamChat(slow(), { agent_id, model: MODEL.model }, { message: 'How is BTC doing?' });
+      const json = await chat(slow(), agent_id, { message: 'How is BTC doing?' });
+      expect(streamed.content).toBe(json.json.content);
     });
   });
 });
@@ -896,7 +941,7 @@ describe('auth and routing', () => {
     const { agent_id } = await launch(svc(), { name: 'Header Test' });
     const viaHeader = await svc().call('GET', '/v1/superagents', { key: null, headers: { 'X-API-Key': KEY_A } });
     expect(viaHeader.status, viaHeader.text).toBe(200);
-    expect(viaHeader.json.map((a: any) => a.agent_id)).toEqual([agent_id]);
+    expect(viaHeader.json.agents.map((a: any) => a.agent_id)).toEqual([agent_id]);
     const bad = await svc().call('GET', '/v1/superagents', { key: null, headers: { 'X-API-Key': UNKNOWN_KEY } });
     expectError(bad, 401, 'Invalid or revoked API key');
   });

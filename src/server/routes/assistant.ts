@@ -5,6 +5,7 @@ import { badRequest } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { composeAssistantReply } from '../runtime/assistant.js';
 import { openSession, readSessionId, recordTurn } from '../sessions.js';
+import { assistantScript } from '../stream-events.js';
 import { optionalBoolean, optionalProvider, optionalString, requiredString } from '../validate.js';
 
 async function ask(ctx: RouteContext): Promise<void> {
@@ -31,9 +32,10 @@ async function ask(ctx: RouteContext): Promise<void> {
     sessionId: turn.sessionId,
     content: turn.content,
     stream,
+    script: assistantScript(turn.sessionId, turn.timestamp),
     extra: { timestamp: turn.timestamp },
     timeLimitMs: ctx.service.assistantTimeLimitMs,
   });
 }
 
-export const assistantRoutes: Route[] = [{ method: 'POST', path: '/v1/chat', handler: ask }];
+export const assistantRoutes: Route[] = [{ method: 'POST', path: '/v1/chat', handler: ask, streams: true }];
