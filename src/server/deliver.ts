@@ -1,7 +1,7 @@
 // Sends a composed reply the way the caller asked: one JSON body, or SSE pieces (§6).
 import { ApiError, sendJson } from './http.js';
 import type { RouteContext } from './router.js';
-import { splitIntoPieces } from './runtime/replies.js';
+import { splitIntoPieces } from './runtime/text.js';
 import { streamReply, type StreamScript } from './sse.js';
 
 export interface Delivery {

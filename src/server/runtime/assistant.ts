@@ -25,9 +25,9 @@ import {
   type AssetInfo,
   type Quote,
 } from './market.js';
-import { clipChars, clipWords, lastUserTurn, singleLine, wordCount, type Turn } from './replies.js';
+import { clipChars, clipWords, lastUserTurn, singleLine, wordCount, type Turn } from './text.js';
 
-export type { Turn } from './replies.js';
+export type { Turn } from './text.js';
 
 export const SPECIALISTS: readonly string[] = Object.freeze([
   'macro',
