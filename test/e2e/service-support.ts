@@ -3,8 +3,37 @@
 // its event in `event`, `data: [DONE]` last, and no comment but `: ping` (test/helpers/service.ts
 // `parseSse` reads `event:` lines and cannot read `[DONE]`). And stopping a test service for good.
 import fs from 'node:fs';
-import { expect } from 'vitest';
-import type { TestService } from '../helpers/service.js';
+import { afterEach, expect } from 'vitest';
+import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+
+/**
+ * A file's per-test resources: the services a test starts and the temp dirs it makes are closed
+ * and removed after it, whatever happens. Call once, at the top level of the test file.
+ */
+export function perTest() {
+  const open: Array<{ close(): Promise<void> }> = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    scratch(prefix?: string): string {
+      const dir = tempDir(prefix);
+      dirs.push(dir);
+      return dir;
+    },
+    async service(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
+      const s = await startTestService(options);
+      open.push(s);
+      dirs.push(s.dataDir);
+      return s;
+    },
+    closeAfter(closable: { close(): Promise<void> }): void {
+      open.push(closable);
+    },
+  };
+}
 
 /** Closes a test service and removes its data dir. */
 export async function stopService(service: TestService | undefined): Promise<void> {
