@@ -12,7 +12,7 @@ import type { Interruption } from '../../src/server/sse.js';
 import { eventNames, expectAssistantStream, parseWire, perTest, splitAtError } from './service-support.js';
 
 const KEY_A = 'sa_sk_faultsAfaultsAfaultsAfaultsAf';
-const { service, scratch, closeAfter } = perTest();
+const { service, serviceOn, scratch, closeAfter } = perTest();
 
 /** The assistant's reply to MESSAGE from a service without faults: what a cut stream must begin with. */
 const MESSAGE = 'What is BTC doing today?';
@@ -176,12 +176,11 @@ describe('faults (§9)', () => {
   });
 
   it('errorRate 1 on a streaming agent chat fails mid-stream too; its JSON chat, a keyless stream and a bad body fail before the answer', async () => {
-    const dataDir = scratch();
-    const healthy = await service({ dataDir, keys: [KEY_A] });
+    const healthy = await service({ keys: [KEY_A] });
     const launched = await healthy.call('POST', '/v1/superagents', { body: { name: 'Faulty', model: 'gpt-4o', model_provider: 'openai' } });
     expect(launched.status).toBe(200);
     const chatPath = `/v1/superagents/${launched.json.agent_id}/chat`;
-    const svc = await service({ dataDir, keys: [KEY_A], faults: { errorRate: 1 } });
+    const svc = await serviceOn(healthy.dataDir, { keys: [KEY_A], faults: { errorRate: 1 } });
 
     const r = await rawPost(svc.url, chatPath, KEY_A, { message: 'How is BTC doing?', stream: true });
     expect(r.status).toBe(200);

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, tempDir, type CallResult, type TestService } from '../helpers/service.js';
-import { stopService } from './service-support.js';
+import { startTestService, type CallResult, type TestService } from '../helpers/service.js';
+import { startTestServiceOn, stopService } from './service-support.js';
 import {
   AGENT_ROUTES, agentPath, chat, destroyAll, expectError, expectEvmAddress, files, getJson, ISO_UTC, KEY_A,
   KEY_B, launch, type Launched, listAgents, MODEL, PROVIDER_MESSAGE, RECORD_KEYS, SOUL_LIMIT, useService,
@@ -314,15 +314,16 @@ describe('GET /v1/superagents, GET and DELETE /v1/superagents/{id}', () => {
 });
 
 describe('state survives a restart', () => {
-  const dataDir = tempDir();
+  let dataDir: string | undefined;
   let running: TestService | undefined;
   afterAll(async () => {
     await running?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('a new service on the same data dir and key has the agent, its wallet, files and sessions', async () => {
-    running = await startTestService({ dataDir, keys: [KEY_A] });
+    running = await startTestService({ keys: [KEY_A] });
+    dataDir = running.dataDir;
     const launched = await launch(running, { name: 'Persistent', soul_md: '# Persistent\n\nYou are Persistent.\n' });
     const id = launched.agent_id;
     const first = await chat(running, id, { message: 'remember that I prefer SOL' });
@@ -333,7 +334,7 @@ describe('state survives a restart', () => {
     await running.close();
     running = undefined;
 
-    running = await startTestService({ dataDir, keys: [KEY_A] });
+    running = await startTestServiceOn(dataDir, { keys: [KEY_A] });
     expect(await listAgents(running)).toEqual([record]);
     expect(await getJson(running, agentPath(id))).toEqual(record);
     expect(await getJson(running, agentPath(id, '/wallet'))).toEqual(wallet);

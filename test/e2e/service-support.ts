@@ -4,7 +4,9 @@
 // `parseSse` reads `event:` lines and cannot read `[DONE]`). And stopping a test service for good.
 import fs from 'node:fs';
 import { afterEach, expect } from 'vitest';
-import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { startServer, type ServerOptions } from '../../src/server/index.js';
+import { recordExchange } from '../conformance/collect.js';
+import { callService, startTestService, tempDir, type TestService } from '../helpers/service.js';
 
 /**
  * A file's per-test resources: the services a test starts and the temp dirs it makes are closed
@@ -29,10 +31,28 @@ export function perTest() {
       dirs.push(s.dataDir);
       return s;
     },
+    /** startTestServiceOn, closed after the test (the data dir is the earlier service's) */
+    async serviceOn(dataDir: string, options: Partial<ServerOptions> = {}): Promise<TestService> {
+      const s = await startTestServiceOn(dataDir, options);
+      open.push(s);
+      return s;
+    },
     closeAfter(closable: { close(): Promise<void> }): void {
       open.push(closable);
     },
   };
+}
+
+/**
+ * A service on the data dir of an earlier one (a restart, or another process's view). Not through
+ * startTestService, which makes a temp dir of its own even when given one and leaves it behind;
+ * the exchanges are recorded for the conformance check all the same.
+ */
+export async function startTestServiceOn(dataDir: string, options: Partial<ServerOptions> = {}): Promise<TestService> {
+  const server = await startServer({ rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, dataDir, onExchange: recordExchange });
+  return Object.assign(server, {
+    call: (method: string, urlPath: string, opts = {}) => callService(server.url, method, urlPath, { key: server.key, ...opts }),
+  });
 }
 
 /** Closes a test service and removes its data dir. */
