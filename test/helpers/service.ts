@@ -38,7 +38,7 @@ export async function startTestService(options: Partial<ServerOptions> = {}): Pr
     recordExchange(exchange);
     options.onExchange?.(exchange);
   };
-  const server = await startServer({ dataDir: tempDir(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, onExchange });
+  const server = await startServer({ dataDir: options.dataDir ?? tempDir(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, onExchange });
   const call = (method: string, urlPath: string, opts: CallOptions = {}) => callService(server.url, method, urlPath, { key: server.key, ...opts });
   return Object.assign(server, { call });
 }
@@ -79,4 +79,11 @@ export function parseSse(text: string): Array<{ event: string; data: any }> {
     if (data.length) events.push({ event, data: JSON.parse(data.join('\n')) });
   }
   return events;
+}
+
+/** Launches an agent straight through the API (model and provider are required, as on the hosted service). */
+export async function launchAgent(svc: Pick<TestService, 'call'>, body: Record<string, unknown>, key?: string): Promise<{ agent_id: string; name: string; bot_username: string | null; wallet_address: string; status: string }> {
+  const r = await svc.call('POST', '/v1/superagents', { body: { model: 'gpt-4o', model_provider: 'openai', ...body }, ...(key ? { key } : {}) });
+  if (r.status !== 200) throw new Error(`launch answered ${r.status}: ${r.text}`);
+  return r.json;
 }
