@@ -137,3 +137,50 @@ describe('tool call lines', () => {
     expect(toolOutcome({ id: '1', name: 'x', state: 'running' })).toBe('…');
   });
 });
+
+describe('tool lines on a terminal', () => {
+  function tty() {
+    const err: string[] = [];
+    const out: string[] = [];
+    const p = new Printer(
+      { write: (s) => (out.push(s), true), isTTY: true },
+      { write: (s) => (err.push(s), true), isTTY: true },
+      { json: false, quiet: false, color: false, env: {} },
+    );
+    return { p, err, out };
+  }
+
+  it('a call opens its line when it starts and finishes it when it ends: one line per call', async () => {
+    const { ToolLines } = await import('../../src/ui/tool-calls.js');
+    const { p, err } = tty();
+    const lines = new ToolLines(p, 'live');
+    lines.show({ id: 'a', name: 'get_price', args: { symbol: 'BTC' }, state: 'running' });
+    expect(err.join('')).toBe('⚙ get_price(symbol=BTC)');
+    lines.show({ id: 'a', name: 'get_price', args: { symbol: 'BTC' }, state: 'done', durationMs: 1370 });
+    lines.show({ id: 'b', name: 'get_news', state: 'running' });
+    lines.show({ id: 'b', name: 'get_news', state: 'failed', error: 'timeout' });
+    lines.finish();
+    expect(err.join('')).toBe('⚙ get_price(symbol=BTC) ✓ 1.4 s\n⚙ get_news() ✗ timeout\n');
+  });
+
+  it('an open line is ended before the next call starts or the reply prints', async () => {
+    const { ToolLines } = await import('../../src/ui/tool-calls.js');
+    const { p, err } = tty();
+    const lines = new ToolLines(p, 'live');
+    lines.show({ id: 'a', name: 'one', state: 'running' });
+    lines.show({ id: 'b', name: 'two', state: 'running' });
+    lines.show({ id: 'a', name: 'one', state: 'done' });
+    lines.close();
+    expect(err.join('')).toBe('⚙ one()\n⚙ two()\n⚙ one() ✓\n');
+  });
+
+  it('--quiet shows nothing; a pipe shows nothing unless --verbose', async () => {
+    const { toolDisplay } = await import('../../src/ui/tool-calls.js');
+    const mk = (isTTY: boolean, quiet: boolean) =>
+      new Printer({ write: () => true }, { write: () => true, isTTY }, { json: false, quiet, color: false, env: {} });
+    expect(toolDisplay(mk(true, false), false)).toBe('live');
+    expect(toolDisplay(mk(true, true), true)).toBe('off');
+    expect(toolDisplay(mk(false, false), false)).toBe('off');
+    expect(toolDisplay(mk(false, false), true)).toBe('log');
+  });
+});
