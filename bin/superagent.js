@@ -1,4 +1,26 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
-
-process.exitCode = await main(process.argv.slice(2));
+// CommonJS (bin/package.json): `--version` and the overview are answered from the texts the build
+// baked (dist/cli/fast-paths.json) without Node's ESM loader; every other line runs the CLI bundle.
+'use strict';
+const argv = process.argv.slice(2);
+const only = argv.length === 1 ? argv[0] : undefined;
+const wantsVersion = only === '--version' || only === '-V' || only === '-v';
+const wantsOverview = argv.length === 0 || only === '--help' || only === '-h' || only === 'help';
+if (wantsVersion || wantsOverview) {
+  const { version, overview } = require('../dist/cli/fast-paths.json');
+  process.stdout.write(wantsVersion ? `superagent ${version}\n` : overview);
+} else {
+  import('../dist/cli/main.js')
+    .then(async ({ main }) => {
+      const code = await main(argv);
+      // exit once what was written has left (a closed pipe exits in main.js): nothing left in the
+      // background may keep the process alive
+      const drained = (s) => (s.writableLength > 0 ? new Promise((resolve) => s.once('drain', resolve)) : undefined);
+      await Promise.all([drained(process.stdout), drained(process.stderr)]);
+      process.exit(code);
+    })
+    .catch((err) => {
+      process.stderr.write(`superagent: ${err && err.stack ? err.stack : String(err)}\n`);
+      process.exit(1);
+    });
+}

@@ -32,7 +32,7 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 
 async function streamCall(c: ApiClient, path: string, body: object, opts: CallOptions): Promise<AsyncGenerator<StreamEvent>> {
   const res = await c.stream({ method: 'POST', path, body: { ...body, stream: true }, timeoutMs: opts.timeoutMs, signal: opts.signal });
-  return readReplyStream(res.body, { contentType: header(res.headers, 'content-type'), signal: opts.signal });
+  return readReplyStream(res.body, { contentType: header(res.headers, 'content-type'), signal: opts.signal, idleMs: opts.timeoutMs });
 }
 
 function jsonCall(c: ApiClient, path: string, body: object, opts: CallOptions): Promise<ChatResult> {

@@ -1,20 +1,12 @@
-// The transport: one undici Pool per base URL, the key header, JSON in and out, time-outs,
-// retries (429 for any method; connection errors and 502/503/504 only where repeating is safe),
-// and the --debug trace with secrets masked. Only the Pool and its request function are
-// imported: the whole of undici costs several times more start-up.
-import type { Dispatcher } from 'undici';
-import { ApiStatusError, ConnectionError, statusError } from './errors.js';
+// The client: the key header, JSON in and out, time-outs linked to the caller's AbortSignal, retries
+// as retry.ts decides, and the --debug trace with secrets masked, over transport.ts.
+import { InterruptedError } from '../core/errors.js';
+import { ApiError, ConnectionError, NotTheServiceError, StreamCutError, TimeoutError, statusError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
-import { CliError, InterruptedError, ServiceError } from '../cli/errors.js';
+import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Outcome, type RetryPolicy, type Spent } from './retry.js';
+import { Transport, bodyText, type Headers } from './transport.js';
 
-export interface RetryPolicy {
-  /** 429: at most this many retries… */
-  rateLimitRetries: number;
-  /** …and this much waiting in all */
-  rateLimitWaitMs: number;
-  /** connection errors and 502/503/504 on GET, PUT, DELETE */
-  retries: number;
-}
+export type { RetryPolicy } from './retry.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -23,10 +15,11 @@ export interface ClientOptions {
   userAgent: string;
   /** --debug: one call per traced line, already redacted */
   trace?: (text: string) => void;
-  /** a notice for the user (retry waits), on stderr */
-  notice?: (text: string) => void;
+  /** a notice for the user (retry waits), on stderr; `rateLimited` for a 429 wait */
+  notice?: (text: string, kind: { rateLimited: boolean; waitMs: number }) => void;
   retry?: Partial<RetryPolicy>;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
 }
 
 export interface RequestOptions {
@@ -41,15 +34,16 @@ export interface RequestOptions {
 
 export interface RawResponse {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
-  /** stops the request's time-out timer (streams keep only the idle limit) */
+  headers: Headers;
+  body: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown };
+  /** stops the request's time-out timer (a stream's reader keeps its own limit) */
   settle(): void;
+  /** why the request was ended from this side (its time-out), if it was */
+  failure(): ApiError | undefined;
 }
 
-const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
-const RETRY_STATUSES = new Set([502, 503, 504]);
 const TRACE_BODY_CHARS = 2000;
+const UNCERTAIN = '; the request may have reached the service and was not repeated';
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -60,43 +54,9 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
     }, { once: true });
   });
 
-type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-
-let undiciParts: Promise<{ Pool: new (origin: string, opts?: object) => Dispatcher; request: RequestFn }> | undefined;
-function loadUndici() {
-  undiciParts ??= import('node:v8').then((v8) => {
-    // undici parses HTTP with a WebAssembly module; V8's background tier-up of it keeps the
-    // process alive ~100 ms after the last request (bench/get.js). Baseline code is fast enough here.
-    v8.setFlagsFromString('--liftoff-only');
-    return loadUndiciModules();
-  });
-  return undiciParts;
-}
-
-function loadUndiciModules() {
-  return import('../vendor/undici.js') as Promise<{ Pool: new (origin: string, opts?: object) => Dispatcher; request: RequestFn }>;
-}
-
-function backoffMs(attempt: number): number {
-  const base = Math.min(8000, 500 * 2 ** attempt);
-  return Math.round(base * (1 - Math.random() * 0.25));
-}
-
 function header(headers: RawResponse['headers'], name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-function retryAfterSeconds(headers: RawResponse['headers'], body: unknown): number {
-  const fromHeader = header(headers, 'retry-after');
-  if (fromHeader !== undefined) {
-    const secs = Number(fromHeader);
-    if (Number.isFinite(secs)) return Math.max(0, secs);
-    const date = Date.parse(fromHeader);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - Date.now()) / 1000));
-  }
-  const fromBody = (body as { retryAfter?: unknown } | null)?.retryAfter;
-  return typeof fromBody === 'number' && Number.isFinite(fromBody) ? Math.max(0, fromBody) : 1;
 }
 
 function cut(text: string): string {
@@ -112,19 +72,23 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** An answer that is a web page, not the service's JSON: the base URL points somewhere else. */
+function looksLikeHtml(headers: RawResponse['headers'], text: string): boolean {
+  return /text\/html/i.test(header(headers, 'content-type') ?? '') || /^\s*<(!doctype|html)/i.test(text);
+}
+
 export class ApiClient {
-  private pool: Dispatcher | undefined;
-  private readonly origin: string;
-  private readonly basePath: string;
+  private transport: Transport | undefined;
+  private readonly base: URL;
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly now: () => number;
 
   constructor(readonly options: ClientOptions) {
-    const url = new URL(options.baseUrl);
-    this.origin = url.origin;
-    this.basePath = url.pathname.replace(/\/+$/, '');
-    this.retry = { rateLimitRetries: 3, rateLimitWaitMs: 60_000, retries: 2, ...options.retry };
+    this.base = new URL(options.baseUrl);
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.sleep = options.sleep ?? defaultSleep;
+    this.now = options.now ?? Date.now;
   }
 
   get baseUrl(): string {
@@ -137,14 +101,17 @@ export class ApiClient {
     try {
       let text: string;
       try {
-        text = await res.body.text();
+        text = await bodyText(res.body);
       } catch (err) {
+        const reason = res.failure();
+        if (reason) throw reason;
         // the answer began but never finished (time-out, cut connection): a service failure, exit 7
-        if (err instanceof CliError) throw err;
+        if (err instanceof ApiError || err instanceof InterruptedError) throw err;
         if (opts.signal?.aborted) throw new InterruptedError();
-        throw this.connectionFailure(err, `${this.options.baseUrl}${opts.path}`, opts, false, opts.timeoutMs ?? this.options.timeoutMs);
+        throw this.connectionFailure(err, opts, false);
       }
       this.traceBody(text);
+      if (text !== '' && looksLikeHtml(res.headers, text)) throw this.notTheService(opts, res.status);
       return parseJson(text) as T;
     } finally {
       res.settle();
@@ -157,15 +124,15 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    if (pool) await pool.destroy().catch(() => undefined);
+    this.transport?.close();
+    this.transport = undefined;
   }
 
-  private async dispatcher(): Promise<{ pool: Dispatcher; request: RequestFn }> {
-    const { Pool, request } = await loadUndici();
-    this.pool ??= new Pool(this.origin, { connections: 8, keepAliveTimeout: 4_000 });
-    return { pool: this.pool, request };
+  /** The request URL: the base URL's path (a service behind a prefix) then the contract's path. */
+  private target(path: string): URL {
+    const url = new URL(this.base.href);
+    url.pathname = `${this.base.pathname.replace(/\/+$/, '')}${path}`;
+    return url;
   }
 
   private trace(text: string): void {
@@ -176,21 +143,38 @@ export class ApiClient {
     if (this.options.trace && text) this.trace(`  ${cut(text)}`);
   }
 
-  private async send(opts: RequestOptions, streaming = false): Promise<RawResponse> {
-    const { pool, request } = await this.dispatcher();
-    const url = `${this.options.baseUrl}${opts.path}`;
-    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
-    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  private url(opts: RequestOptions): string {
+    return redactText(`${this.options.baseUrl}${opts.path}`, []);
+  }
+
+  private headers(opts: RequestOptions, streaming: boolean, payload: string | undefined): Record<string, string> {
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: streaming ? 'text/event-stream, application/json' : 'application/json',
     };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (payload !== undefined) headers['content-type'] = 'application/json';
+    return headers;
+  }
 
-    let rateLimitRetries = 0;
-    let rateLimitWaited = 0;
-    let retries = 0;
+  /** Waits before another attempt if retry.ts says so; false when the failure stands. */
+  private async again(opts: RequestOptions, outcome: Outcome, spent: { value: Spent }): Promise<boolean> {
+    const decision = decideRetry(opts.method, outcome, spent.value, this.retry);
+    if (!decision.retry) return false;
+    spent.value = decision.spent;
+    this.options.notice?.(decision.notice, { rateLimited: decision.rateLimited, waitMs: decision.waitMs });
+    await this.sleep(decision.waitMs, opts.signal);
+    return true;
+  }
+
+  private async send(opts: RequestOptions, streaming = false): Promise<RawResponse> {
+    this.transport ??= new Transport(this.base);
+    const transport = this.transport;
+    const url = this.url(opts);
+    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
+    const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const headers = this.headers(opts, streaming, payload);
+    const spent = { value: NOTHING_SPENT };
     for (;;) {
       if (opts.signal?.aborted) throw new InterruptedError();
       const controller = new AbortController();
@@ -200,45 +184,32 @@ export class ApiClient {
       const timer = setTimeout(() => {
         timedOut = true;
         // the reason reaches a body still being read, so json() reports the time-out too
-        controller.abort(this.connectionFailure({}, url, opts, true, timeoutMs));
+        controller.abort(this.connectionFailure({}, opts, true));
       }, timeoutMs);
       const settle = () => {
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
       };
-      const started = Date.now();
+      const started = this.now();
       if (this.options.trace) {
         this.trace(`→ ${opts.method} ${url}`);
         this.trace(`  ${JSON.stringify(redactHeaders(headers))}`);
         if (payload) this.trace(`  ${cut(payload)}`);
       }
-      let data: Dispatcher.ResponseData;
+      let data: Awaited<ReturnType<Transport['request']>>;
       try {
-        data = await request.call(pool, {
-          path: this.basePath + opts.path,
-          method: opts.method,
-          headers,
-          body: payload,
-          signal: controller.signal,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
+        data = await transport.request({ url: this.target(opts.path), method: opts.method, headers, body: payload, signal: controller.signal });
       } catch (err) {
         settle();
         if (opts.signal?.aborted) throw new InterruptedError();
-        const failure = this.connectionFailure(err, url, opts, timedOut, timeoutMs);
-        this.trace(`← ${failure.code ?? 'error'} after ${Date.now() - started} ms`);
-        if (IDEMPOTENT.has(opts.method) && retries < this.retry.retries && !timedOut) {
-          const wait = backoffMs(retries++);
-          this.options.notice?.(`${failure.message}; retrying in ${(wait / 1000).toFixed(1)} s`);
-          await this.sleep(wait, opts.signal);
-          continue;
-        }
+        const failure = this.connectionFailure(err, opts, timedOut);
+        this.trace(`← ${failure.code ?? 'error'} after ${this.now() - started} ms`);
+        if (await this.again(opts, { kind: 'connection', timedOut: failure instanceof TimeoutError, message: failure.message }, spent)) continue;
         throw failure;
       }
-      const status = data.statusCode;
+      const status = data.status;
       if (this.options.trace) {
-        this.trace(`← ${status} ${opts.method} ${url} (${Date.now() - started} ms)`);
+        this.trace(`← ${status} ${opts.method} ${url} (${this.now() - started} ms)`);
         this.trace(`  ${JSON.stringify(redactHeaders(data.headers))}`);
       }
       if (status >= 300 && status < 400) {
@@ -246,58 +217,58 @@ export class ApiClient {
         settle();
         data.body.resume();
         const where = header(data.headers, 'location');
-        throw new ServiceError(`${url} redirects${where ? ` to ${where}` : ''} (${status})`, 'use the address it redirects to as the base URL');
+        throw new NotTheServiceError(`${url} redirects${where ? ` to ${redactText(where, [])}` : ''} (${status})`, 'use the address it redirects to as the base URL', status);
       }
+      // a failure after the answer began (the time-out, say) is what reading the body reports
+      const failure = () => (controller.signal.aborted && !opts.signal?.aborted ? (controller.signal.reason as ApiError) : undefined);
       if (status < 300) {
-        if (!streaming) return { status, headers: data.headers, body: data.body, settle };
-        settle(); // from here the idle limit (bodyTimeout) guards the stream
-        return { status, headers: data.headers, body: data.body, settle: () => undefined };
+        if (!streaming) return { status, headers: data.headers, body: data.body, settle, failure };
+        settle(); // from here the stream's reader keeps its own limit (sse.ts)
+        return { status, headers: data.headers, body: data.body, settle: () => undefined, failure };
       }
       let text = '';
       try {
-        text = await data.body.text();
+        text = await bodyText(data.body);
       } catch {
         // the error body was cut; the status says enough
       }
       settle();
       this.traceBody(text);
+      if (looksLikeHtml(data.headers, text)) throw this.notTheService(opts, status);
       const body = parseJson(text);
       const requestId = header(data.headers, 'x-request-id');
-      if (status === 429) {
-        const secs = retryAfterSeconds(data.headers, body);
-        if (rateLimitRetries < this.retry.rateLimitRetries && rateLimitWaited + secs * 1000 <= this.retry.rateLimitWaitMs) {
-          rateLimitRetries++;
-          rateLimitWaited += secs * 1000;
-          this.options.notice?.(`Rate limited by the service; waiting ${secs} s before retrying (${rateLimitRetries} of ${this.retry.rateLimitRetries})`);
-          await this.sleep(secs * 1000, opts.signal);
-          continue;
-        }
-        throw statusError(429, body, requestId, secs);
-      }
-      if (RETRY_STATUSES.has(status) && IDEMPOTENT.has(opts.method) && retries < this.retry.retries) {
-        const wait = backoffMs(retries++);
-        this.options.notice?.(`The service answered ${status}; retrying in ${(wait / 1000).toFixed(1)} s`);
-        await this.sleep(wait, opts.signal);
-        continue;
-      }
-      const error = statusError(status, body, requestId);
+      const retryAfter = status === 429 ? retryAfterSeconds(header(data.headers, 'retry-after'), body, this.now()) : undefined;
+      if (await this.again(opts, { kind: 'status', status, retryAfterSeconds: retryAfter }, spent)) continue;
+      const error = statusError(status, body, { requestId, retryAfter });
       if (opts.method === 'POST' && status >= 502) {
-        throw new ApiStatusError(status, `${error.message}; the request may have reached the service and was not repeated`, opts.afterUncertainPost ?? error.hint, requestId);
+        throw new (error.constructor as typeof ApiError)(`${error.message}${UNCERTAIN}`, opts.afterUncertainPost ?? error.hint, status, requestId);
       }
       throw error;
     }
   }
 
-  private connectionFailure(err: unknown, url: string, opts: RequestOptions, timedOut: boolean, timeoutMs: number): ConnectionError {
+  private notTheService(opts: RequestOptions, status: number): NotTheServiceError {
+    return new NotTheServiceError(
+      `${this.options.baseUrl} does not look like a SuperAgents service: ${opts.method} ${opts.path} answered ${status} with a web page`,
+      "check the base URL (it is the service's address, without /v1)",
+      status,
+    );
+  }
+
+  private connectionFailure(err: unknown, opts: RequestOptions, timedOut: boolean): ConnectionError {
+    const url = this.url(opts);
+    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     const e = err as { code?: string; message?: string; cause?: { code?: string } };
     const code = e.code ?? e.cause?.code;
     const uncertain = opts.method === 'POST' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND';
-    const tail = uncertain ? '; the request may have reached the service and was not repeated' : '';
+    const tail = uncertain ? UNCERTAIN : '';
     const hint = uncertain ? opts.afterUncertainPost : undefined;
-    if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new ConnectionError(`no answer from ${url} within ${timeoutMs / 1000} s${tail}`, hint ?? 'raise the limit with --timeout SECONDS', code);
+    if (timedOut) {
+      return new TimeoutError(`no answer from ${url} within ${timeoutMs / 1000} s${tail}`, hint ?? 'raise the limit with --timeout SECONDS', code);
     }
     const what = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code ?? e.message ?? 'connection failed';
     return new ConnectionError(`cannot reach ${url}: ${what}${tail}`, hint ?? 'check the base URL and that the service is running', code);
   }
 }
+
+export { StreamCutError };

@@ -1,31 +1,52 @@
-// Errors the HTTP layer raises. Status → exit code lives in cli/errors.ts (the one map);
-// here the service's two error shapes (contract §2) become one message.
-import { CliError, EXIT, exitCodeForStatus } from '../cli/errors.js';
+// The HTTP layer's failures, one class per kind of answer (as openai-node does), each carrying the
+// status and the service's own message. Callers decide on the class, never on message text: the one
+// place that reads a message to tell two answers of the same status apart is `statusError` below.
+// Which exit code each class means is decided in src/cli/exit-codes.ts alone.
+import { SuperagentError } from '../core/errors.js';
 
-/** The service answered with an error status. */
-export class ApiStatusError extends CliError {
+export class ApiError extends SuperagentError {
   constructor(
-    readonly status: number,
     message: string,
     hint?: string,
+    readonly status?: number,
     readonly requestId?: string,
-    readonly retryAfter?: number,
   ) {
-    super(message, exitCodeForStatus(status), hint);
+    super(message, hint);
   }
 }
 
-/** The service's 404 for an unknown or expired chat session (not for an unknown agent). */
-export function isSessionNotFound(err: unknown): err is ApiStatusError {
-  return err instanceof ApiStatusError && err.status === 404 && /session/i.test(err.message);
+/** 400, 413, 415, 422: the service refused the request as sent. */
+export class BadRequestError extends ApiError {}
+/** 401, 403: the key is missing, wrong, or may not do that. */
+export class AuthError extends ApiError {}
+/** 404 */
+export class NotFoundError extends ApiError {}
+/** 404 for a chat session (unknown, expired, or another agent's), not for the agent. */
+export class SessionNotFoundError extends NotFoundError {}
+/** 409: the agent is in the wrong state for the call. */
+export class ConflictError extends ApiError {}
+/** 409 for a chat with a paused agent. */
+export class AgentPausedError extends ConflictError {}
+/** 429, still after the retries the client allows. */
+export class RateLimitError extends ApiError {
+  constructor(message: string, hint: string | undefined, status: number, requestId: string | undefined, readonly retryAfter: number) {
+    super(message, hint, status, requestId);
+  }
 }
-
-/** The request never got an answer: refused, reset, DNS, TLS, time-out. */
-export class ConnectionError extends CliError {
+/** 5xx, 408, and any status the contract does not give. */
+export class ServerError extends ApiError {}
+/** No answer at all: refused, host not found, reset, TLS. */
+export class ConnectionError extends ApiError {
   constructor(message: string, hint?: string, readonly code?: string) {
-    super(message, EXIT.service, hint);
+    super(message, hint);
   }
 }
+/** No answer within the time-out (or, for a stream, no reply text within it). */
+export class TimeoutError extends ConnectionError {}
+/** A streamed reply that broke off or that the service reported as failed; the text before it stands. */
+export class StreamCutError extends ApiError {}
+/** The base URL answers, but not as a SuperAgents service (an HTML page, a redirect). */
+export class NotTheServiceError extends ApiError {}
 
 /** Reads `{ statusCode, message: string | string[], error? }` or `{ error: { message, type } }`. */
 export function messageFromBody(body: unknown, fallback: string): string {
@@ -53,8 +74,22 @@ const HINTS: Record<number, string> = {
   504: 'the service took too long; try again, or raise --timeout',
 };
 
-export function statusError(status: number, body: unknown, requestId?: string, retryAfter?: number): ApiStatusError {
-  const fallback = `the service answered ${status}`;
+export interface StatusContext {
+  requestId?: string;
+  /** seconds, for a 429 */
+  retryAfter?: number;
+}
+
+/** The error an answer with this status and body stands for. */
+export function statusError(status: number, body: unknown, ctx: StatusContext = {}): ApiError {
+  const message = messageFromBody(body, `the service answered ${status}`);
   const hint = HINTS[status] ?? (status >= 500 ? 'the service failed; try again later' : undefined);
-  return new ApiStatusError(status, messageFromBody(body, fallback), hint, requestId, retryAfter);
+  const { requestId } = ctx;
+  if (status === 400 || status === 413 || status === 415 || status === 422) return new BadRequestError(message, hint, status, requestId);
+  if (status === 401 || status === 403) return new AuthError(message, hint, status, requestId);
+  // the contract gives one 404 and one 409 that only their words tell apart (§2)
+  if (status === 404) return /\bsession\b/i.test(message) ? new SessionNotFoundError(message, hint, status, requestId) : new NotFoundError(message, hint, status, requestId);
+  if (status === 409) return /\bis paused\b/i.test(message) ? new AgentPausedError(message, hint, status, requestId) : new ConflictError(message, hint, status, requestId);
+  if (status === 429) return new RateLimitError(message, hint, status, requestId, ctx.retryAfter ?? 1);
+  return new ServerError(message, hint, status, requestId);
 }

@@ -1,5 +1,5 @@
 // A list answer read leniently (contract §7): a bare array, or one wrapped under a known key.
-import { ServiceError } from '../cli/errors.js';
+import { BadAnswerError } from '../core/errors.js';
 
 export function unwrapList(body: unknown, keys: readonly string[], what: string): unknown[] {
   if (Array.isArray(body)) return body;
@@ -9,5 +9,5 @@ export function unwrapList(body: unknown, keys: readonly string[], what: string)
       if (Array.isArray(inner)) return inner;
     }
   }
-  throw new ServiceError(`the service answered the ${what} with something that is not a list`, 'check the base URL points at a SuperAgents service');
+  throw new BadAnswerError(`the service answered the ${what} with something that is not a list`, 'check the base URL points at a SuperAgents service');
 }

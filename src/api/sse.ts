@@ -4,9 +4,9 @@
 // `RunCompleted` repeats the whole reply) counts only when nothing streamed. A body that is JSON or
 // plain text instead of SSE is read too.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ConnectionError } from './errors.js';
+import { ConnectionError, StreamCutError, TimeoutError } from './errors.js';
 import { isObject, meaningOf, textOf, type ToolReport } from './reply-events.js';
-import { CliError, InterruptedError, ServiceError } from '../cli/errors.js';
+import { BadAnswerError, InterruptedError, SuperagentError } from '../core/errors.js';
 
 /** A tool call the service made while composing the reply (shown on stderr, listed in --json). */
 export interface ToolCall {
@@ -52,8 +52,8 @@ function parseData(data: string): { obj?: Json; plain?: string } {
 }
 
 /** A failure the service reported in the stream: always exit 7, with its own words. */
-function streamFailure(message: string): ServiceError {
-  return new ServiceError(message, 'the reply stopped there; what arrived is kept');
+function streamFailure(message: string): StreamCutError {
+  return new StreamCutError(message, 'the reply stopped there; what arrived is kept');
 }
 
 /**
@@ -73,7 +73,7 @@ export class SseDecoder {
   /** a ToolCallError with no text after it yet: the reply's failure unless text follows */
   private toolFailure: string | undefined;
   /** the in-band failure the stream reported, if any */
-  failure: CliError | undefined;
+  failure: SuperagentError | undefined;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -194,17 +194,43 @@ export interface ReadOptions {
   contentType?: string;
   /** aborting it destroys the body, so a wait for the next piece ends at once */
   signal?: AbortSignal;
+  /**
+   * --timeout for a stream: the longest wait for the next piece of the reply (text or a tool call);
+   * pings, blank data and other events do not count (issue 11)
+   */
+  idleMs?: number;
+}
+
+/** Ends the body when nothing of the reply arrived for `ms`. */
+class IdleLimit {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly expire: () => void,
+  ) {
+    this.kick();
+  }
+
+  kick(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.expire, this.ms);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
 }
 
 type Body = AsyncIterable<Uint8Array | string> & { destroy?(err?: Error): unknown };
 
 /** What a failure while reading the body means: Ctrl-C, or a stream cut short (exit 7). */
-function readFailure(err: unknown, signal: AbortSignal | undefined): CliError {
+function readFailure(err: unknown, signal: AbortSignal | undefined): SuperagentError {
   if (signal?.aborted || err instanceof InterruptedError) return new InterruptedError();
-  if (err instanceof CliError && !(err instanceof ConnectionError)) return err;
+  if (err instanceof TimeoutError || (err instanceof SuperagentError && !(err instanceof ConnectionError))) return err;
   const e = err as { code?: string; message?: string };
-  const why = e?.code === 'UND_ERR_BODY_TIMEOUT' ? 'no data for too long' : e?.message || e?.code || 'connection lost';
-  return new ServiceError(`the reply was cut short (${why})`, 'what arrived is kept above; try again');
+  const why = e?.message || e?.code || 'connection lost';
+  return new StreamCutError(`the reply was cut short (${why})`, 'what arrived is kept above; try again');
 }
 
 /**
@@ -216,23 +242,31 @@ export async function* readReplyStream(body: Body, opts: ReadOptions = {}): Asyn
   const type = (opts.contentType ?? '').toLowerCase();
   const onAbort = () => body.destroy?.(new InterruptedError());
   signal?.addEventListener('abort', onAbort, { once: true });
+  const secs = (opts.idleMs ?? 0) / 1000;
+  const idle = opts.idleMs
+    ? new IdleLimit(opts.idleMs, () => body.destroy?.(new TimeoutError(`no reply text within ${secs} s`, 'what arrived is kept above; raise the limit with --timeout SECONDS')))
+    : undefined;
+  const progress = () => idle?.kick();
   try {
     if (signal?.aborted) throw new InterruptedError();
-    if (type.includes('json')) yield* readJsonBody(body, signal);
-    else if (type.startsWith('text/') && !type.includes('event-stream')) yield* readPlainBody(body, signal);
-    else yield* readSseBody(body, signal);
+    if (type.includes('json')) yield* readJsonBody(body, signal, progress);
+    else if (type.startsWith('text/') && !type.includes('event-stream')) yield* readPlainBody(body, signal, progress);
+    else yield* readSseBody(body, signal, progress);
   } finally {
+    idle?.stop();
     signal?.removeEventListener('abort', onAbort);
     // stopped early (done, an error, the consumer broke off): drop the rest of the response
     body.destroy?.();
   }
 }
 
-async function* readSseBody(body: Body, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
+async function* readSseBody(body: Body, signal: AbortSignal | undefined, progress: () => void): AsyncGenerator<StreamEvent> {
   const decoder = new SseDecoder();
   try {
     for await (const chunk of body) {
-      yield* decoder.push(chunk);
+      const events = decoder.push(chunk);
+      if (events.some((e) => e.type === 'text' || e.type === 'tool')) progress();
+      yield* events;
       if (decoder.finished) break;
     }
   } catch (err) {
@@ -243,11 +277,14 @@ async function* readSseBody(body: Body, signal: AbortSignal | undefined): AsyncG
 }
 
 /** A service that ignored `stream: true` and answered `{ content, session_id }`. */
-async function* readJsonBody(body: Body, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
+async function* readJsonBody(body: Body, signal: AbortSignal | undefined, progress: () => void): AsyncGenerator<StreamEvent> {
   const decoder = new TextDecoder('utf-8');
   let text = '';
   try {
-    for await (const chunk of body) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    for await (const chunk of body) {
+      progress();
+      text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    }
   } catch (err) {
     throw readFailure(err, signal);
   }
@@ -256,14 +293,14 @@ async function* readJsonBody(body: Body, signal: AbortSignal | undefined): Async
   try {
     obj = JSON.parse(text);
   } catch {
-    throw new ServiceError('the service answered with JSON that could not be read', 'check the base URL points at a SuperAgents service');
+    throw new BadAnswerError('the service answered with JSON that could not be read', 'check the base URL points at a SuperAgents service');
   }
   yield* replyFromJson(obj);
 }
 
 /** Session, text and done events for a whole JSON answer `{ content, session_id, timestamp? }`. */
 export function replyFromJson(obj: unknown): StreamEvent[] {
-  if (!isObject(obj)) throw new ServiceError('the service answered with something that is not a reply', 'check the base URL points at a SuperAgents service');
+  if (!isObject(obj)) throw new BadAnswerError('the service answered with something that is not a reply', 'check the base URL points at a SuperAgents service');
   const sid = obj.session_id ?? obj.sessionId;
   const sessionId = typeof sid === 'string' && sid !== '' ? sid : undefined;
   const content = textOf(obj) ?? '';
@@ -276,12 +313,13 @@ export function replyFromJson(obj: unknown): StreamEvent[] {
 }
 
 /** A body of plain text: every chunk is a piece. */
-async function* readPlainBody(body: Body, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
+async function* readPlainBody(body: Body, signal: AbortSignal | undefined, progress: () => void): AsyncGenerator<StreamEvent> {
   const decoder = new TextDecoder('utf-8');
   const pieces: string[] = [];
   try {
     for await (const chunk of body) {
       const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+      progress();
       if (text) {
         pieces.push(text);
         yield { type: 'text', text };

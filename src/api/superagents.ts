@@ -11,7 +11,7 @@ import type {
   WalletResult,
 } from './types.js';
 
-import { ServiceError } from '../cli/errors.js';
+import { BadAnswerError } from '../core/errors.js';
 import { unwrapList } from './lists.js';
 
 const base = '/v1/superagents';
@@ -19,7 +19,7 @@ const base = '/v1/superagents';
 /** Extra fields are fine (§7); an answer that is not an agent record at all is the service's fault. */
 function asRecord(body: unknown): AgentRecord {
   if (!body || typeof body !== 'object' || typeof (body as AgentRecord).agent_id !== 'string') {
-    throw new ServiceError('the service answered with something that is not an agent record', 'check the base URL points at a SuperAgents service');
+    throw new BadAnswerError('the service answered with something that is not an agent record', 'check the base URL points at a SuperAgents service');
   }
   return body as AgentRecord;
 }

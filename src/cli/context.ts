@@ -1,8 +1,15 @@
-// What a command may use: parsed globals, environment, streams and the printer. Commands never touch
-// `process` directly, so tests can build a Context with buffers.
-import type { GlobalOptions } from './globals.js';
-import type { OpenedApi } from './connect.js';
+// The Context is a command's only door to the world: streams, environment, parsed globals, the
+// printer, the config store, the prompter, the editor, the spinner, the clock, signals and the API.
+// The real world is wired in by `Context.forProcess`-style defaults below (each loaded when first
+// used); a test builds one from buffers, a TTY switch, a fake clock and a scripted prompter
+// (test/helpers/context.ts), and points `api` at an in-process embedded service.
+import type { ConnectOptions, OpenedApi } from './commands/shared/connect.js';
+import type { GlobalOptions } from './parse.js';
+import type { ConfigStore } from '../config/file.js';
 import type { OutStream, Printer } from '../ui/printer.js';
+import type { Prompter } from '../ui/prompt.js';
+import type { Editor } from '../ui/editor.js';
+import type { Spinner, SpinnerOptions } from '../ui/spinner.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** chat and assistant replies take minutes on the hosted service (contract §5) */
@@ -18,15 +25,64 @@ export interface IO {
   stdin: InStream;
 }
 
-export class Context {
-  constructor(
-    readonly globals: GlobalOptions,
-    readonly env: NodeJS.ProcessEnv,
-    readonly io: IO,
-    readonly printer: Printer,
-  ) {}
+export interface Clock {
+  now(): number;
+  /** resolves after `ms`; rejects with InterruptedError when `signal` aborts */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
 
+export interface Signals {
+  /** calls `handler` on the next Ctrl-C instead of the default exit; returns a function that stops listening */
+  onInterrupt(handler: () => void): () => void;
+}
+
+export type StartSpinner = (label: string, options: Omit<SpinnerOptions, 'colour' | 'enabled'> & { enabled?: boolean }) => Spinner;
+
+/** What a Context is made of; anything left out gets the real thing. */
+export interface World {
+  env: NodeJS.ProcessEnv;
+  io: IO;
+  globals: GlobalOptions;
+  printer: Printer;
+  config: ConfigStore;
+  prompter: Prompter;
+  editor: Editor;
+  clock: Clock;
+  signals: Signals;
+  spinner: StartSpinner;
+  /** connects (or starts the embedded service) on first use */
+  openApi: (ctx: Context, options?: ConnectOptions) => Promise<OpenedApi>;
+}
+
+export class Context {
+  readonly env: NodeJS.ProcessEnv;
+  readonly io: IO;
+  readonly globals: GlobalOptions;
+  readonly printer: Printer;
+  readonly config: ConfigStore;
+  readonly prompter: Prompter;
+  readonly editor: Editor;
+  readonly clock: Clock;
+  readonly signals: Signals;
+  private readonly startSpinner: StartSpinner;
+  private readonly openApi: World['openApi'];
   private opened: Promise<OpenedApi> | undefined;
+
+  constructor(world: World) {
+    ({
+      env: this.env,
+      io: this.io,
+      globals: this.globals,
+      printer: this.printer,
+      config: this.config,
+      prompter: this.prompter,
+      editor: this.editor,
+      clock: this.clock,
+      signals: this.signals,
+    } = world);
+    this.startSpinner = world.spinner;
+    this.openApi = world.openApi;
+  }
 
   /** The request time-out: --timeout, else 30 s, or 600 s for the long calls of chat and the assistant. */
   timeoutMs(kind: 'default' | 'long' = 'default'): number {
@@ -34,12 +90,20 @@ export class Context {
     return kind === 'long' ? LONG_TIMEOUT_MS : DEFAULT_TIMEOUT_MS;
   }
 
-  /** The API client, connecting (or starting the embedded service) on first use. */
-  async api(): Promise<OpenedApi> {
-    this.opened ??= import('./connect.js').then(({ openApi }) =>
-      openApi({ globals: this.globals, env: this.env, printer: this.printer, timeoutMs: this.timeoutMs() }),
-    );
+  /** The API client, connecting (or starting the embedded service) on first use; `options` count on that first use only. */
+  api(options?: ConnectOptions): Promise<OpenedApi> {
+    this.opened ??= this.openApi(this, options);
     return this.opened;
+  }
+
+  /** A spinner on stderr, only where a person watches (a TTY, no --quiet). */
+  spinner(label: string, options: Parameters<StartSpinner>[1] = {}): Spinner {
+    return this.startSpinner(label, { ...options, enabled: (options.enabled ?? true) && this.printer.chatty });
+  }
+
+  /** A person is there to answer: stdin and stderr are terminals and prompting is allowed. */
+  get canPrompt(): boolean {
+    return this.globals.input && this.io.stdin.isTTY === true && this.io.stderr.isTTY === true;
   }
 
   /** Closes connections and an in-process service, so the process can exit. */
@@ -48,21 +112,5 @@ export class Context {
     const opened = await this.opened.catch(() => undefined);
     await opened?.client.close();
     await opened?.embedded?.close();
-  }
-
-  /**
-   * Calls `handler` on the next Ctrl-C (SIGINT) instead of the default exit, so a command can stop
-   * cleanly and return 130. Returns a function that stops listening. A second Ctrl-C exits at once.
-   */
-  onInterrupt(handler: () => void): () => void {
-    process.once('SIGINT', handler);
-    return () => {
-      process.removeListener('SIGINT', handler);
-    };
-  }
-
-  /** A person is there to answer: stdin and stderr are terminals and prompting is allowed. */
-  get canPrompt(): boolean {
-    return this.globals.input && this.io.stdin.isTTY === true && this.io.stderr.isTTY === true;
   }
 }

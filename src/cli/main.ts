@@ -1,7 +1,6 @@
-// The entry: `--version` and `--help` are answered here, loading nothing else; every command is
-// handed to app.ts, which the build keeps in a file of its own (bench/startup.js).
+// The entry: `--version` and the overview are answered here, loading nothing else; every command
+// line is handed to run.ts, which the build keeps in a file of its own (bench/startup.js).
 import type { IO } from './context.js';
-import { overview } from './help.js';
 
 // process.stdin is a getter that opens the stream (≈4 ms); most commands never read it
 const processIO = (): IO => ({
@@ -20,15 +19,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     });
   }
   const first = argv[0];
-  if (argv.length === 0 || first === '--help' || first === '-h' || (first === 'help' && argv.length === 1)) {
-    io.stdout.write(overview());
+  if (argv.length === 0 || (argv.length === 1 && (first === '--help' || first === '-h' || first === 'help'))) {
+    const { overview } = await import('./help.js');
+    io.stdout.write(overview(io.stdout.columns && io.stdout.columns >= 20 ? io.stdout.columns : 80));
     return 0;
   }
-  if (first === '--version' || first === '-V') {
-    const { version } = await import('./version.js');
+  if (argv.length === 1 && (first === '--version' || first === '-V' || first === '-v')) {
+    const { version } = await import('../core/version.js');
     io.stdout.write(`superagent ${version()}\n`);
     return 0;
   }
-  const { run } = await import('./app.js');
+  const { run } = await import('./run.js');
   return run(argv, env, io);
 }

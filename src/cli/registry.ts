@@ -1,84 +1,101 @@
-// Every command by name, with what help needs to show it: metadata only, so that `--help` and
-// `--version` load nothing else (src/cli/main.ts). The modules are found by src/cli/load-command.ts.
+// Every command, once: the words that name it, its aliases, its group and one-line summary (what
+// the overview shows without loading anything), and how to load it. The module's `spec` says the
+// rest (arguments, options, examples); help, parsing and completion all start here.
+import type { CommandModule } from './spec.js';
 
-export type Group = 'agents' | 'chat' | 'configuration' | 'service';
+export type Group = 'agents' | 'chat' | 'fleet' | 'configuration' | 'service';
 
 export interface Entry {
   /** the words that name it: ['launch'], ['soul', 'show'] */
-  path: string[];
-  aliases?: string[];
+  path: readonly string[];
+  aliases?: readonly string[];
   summary: string;
   group: Group;
   /** left out of help, the overview, suggestions and completion (the shell scripts' own helper) */
   hidden?: boolean;
+  load(): Promise<CommandModule>;
 }
 
 export const GROUP_TITLES: Record<Group, string> = {
   agents: 'Agents',
   chat: 'Chat',
+  fleet: 'Fleet as code',
   configuration: 'Configuration',
   service: 'Service',
 };
 
-export const ENTRIES: Entry[] = [
-  { path: ['launch'], summary: 'Launch a new SuperAgent', group: 'agents' },
-  { path: ['list'], aliases: ['ls'], summary: 'List your agents', group: 'agents' },
-  { path: ['get'], summary: "Show one agent's details", group: 'agents' },
-  { path: ['pause'], summary: 'Pause agents (pause --all is the kill switch)', group: 'agents' },
-  { path: ['resume'], summary: 'Resume paused agents', group: 'agents' },
-  { path: ['restart'], summary: 'Restart agents in a fresh container', group: 'agents' },
-  { path: ['destroy'], summary: 'Destroy an agent for good', group: 'agents' },
-  { path: ['update'], summary: "Change an agent's name or description", group: 'agents' },
-  { path: ['model'], summary: "Show or change an agent's model", group: 'agents' },
-  { path: ['memory'], summary: "Show an agent's memory.md", group: 'agents' },
-  { path: ['skills'], summary: "List an agent's skills", group: 'agents' },
-  { path: ['skills', 'enable'], summary: 'Enable skills on an agent', group: 'agents' },
-  { path: ['skills', 'disable'], summary: 'Disable skills on an agent', group: 'agents' },
-  { path: ['wallet'], summary: "Show an agent's EVM and Solana addresses", group: 'agents' },
-  { path: ['health'], summary: "Check an agent's health (exit 8 when unhealthy)", group: 'agents' },
-  { path: ['soul', 'show'], summary: "Print an agent's soul.md", group: 'agents' },
-  { path: ['soul', 'edit'], summary: "Edit an agent's soul.md in $VISUAL or $EDITOR", group: 'agents' },
-  { path: ['soul', 'set'], summary: "Replace an agent's soul.md from a file or stdin", group: 'agents' },
-  { path: ['chat'], summary: 'Talk to an agent: one message, or the interactive REPL', group: 'chat' },
-  { path: ['assistant'], summary: 'The market-intelligence assistant REPL (on a terminal)', group: 'chat' },
-  { path: ['assistant', 'ask'], summary: 'Ask the market-intelligence assistant one question', group: 'chat' },
-  { path: ['classic', 'list'], summary: 'List classic agents', group: 'agents' },
-  { path: ['classic', 'get'], summary: 'Show a classic agent', group: 'agents' },
-  { path: ['classic', 'update'], summary: 'Update a classic agent', group: 'agents' },
-  { path: ['login'], summary: 'Store an API key for a service, checked first', group: 'configuration' },
-  { path: ['logout'], summary: "Forget the active profile's key", group: 'configuration' },
-  { path: ['whoami'], summary: 'Show the profile, base URL, masked key and whether it works', group: 'configuration' },
-  { path: ['config', 'list'], summary: 'Show every profile and setting', group: 'configuration' },
-  { path: ['config', 'get'], summary: 'Print one setting', group: 'configuration' },
-  { path: ['config', 'set'], summary: 'Change one setting', group: 'configuration' },
-  { path: ['config', 'unset'], summary: 'Remove one setting', group: 'configuration' },
-  { path: ['config', 'path'], summary: 'Print where the config file lives', group: 'configuration' },
-  { path: ['completion'], summary: 'Print the shell completion script (bash, zsh or fish)', group: 'configuration' },
-  { path: ['server'], summary: 'Run the embedded SuperAgents service in the foreground', group: 'service' },
-  { path: ['__complete'], summary: 'Print completion candidates for the shell scripts (agent names and ids, skills)', group: 'configuration', hidden: true },
+// The loaders are typed loosely on purpose: each module's `run` takes the Input of its own spec.
+type Loader = () => Promise<unknown>;
+const entry = (path: string[], group: Group, summary: string, load: Loader, more: Partial<Pick<Entry, 'aliases' | 'hidden'>> = {}): Entry => ({
+  path,
+  group,
+  summary,
+  load: load as Entry['load'],
+  ...more,
+});
+
+export const ENTRIES: readonly Entry[] = [
+  entry(['launch'], 'agents', 'Launch a new SuperAgent', () => import('./commands/launch.js')),
+  entry(['list'], 'agents', 'List your agents', () => import('./commands/list.js'), { aliases: ['ls'] }),
+  entry(['get'], 'agents', "Show one agent's details", () => import('./commands/get.js')),
+  entry(['pause'], 'agents', 'Pause agents (pause --all is the kill switch)', () => import('./commands/pause.js')),
+  entry(['resume'], 'agents', 'Resume paused agents (resume --all undoes the kill switch)', () => import('./commands/resume.js')),
+  entry(['restart'], 'agents', 'Restart agents in a fresh container', () => import('./commands/restart.js')),
+  entry(['destroy'], 'agents', 'Destroy an agent for good', () => import('./commands/destroy.js')),
+  entry(['update'], 'agents', "Change an agent's name or description", () => import('./commands/update.js')),
+  entry(['model'], 'agents', "Show or change an agent's model", () => import('./commands/model.js')),
+  entry(['memory'], 'agents', "Show an agent's memory.md", () => import('./commands/memory.js')),
+  entry(['skills'], 'agents', "List an agent's skills", () => import('./commands/skills/list.js')),
+  entry(['skills', 'enable'], 'agents', 'Enable skills on an agent', () => import('./commands/skills/enable.js')),
+  entry(['skills', 'disable'], 'agents', 'Disable skills on an agent', () => import('./commands/skills/disable.js')),
+  entry(['wallet'], 'agents', "Show an agent's EVM and Solana addresses", () => import('./commands/wallet.js')),
+  entry(['health'], 'agents', "Check an agent's health (exit 8 when unhealthy)", () => import('./commands/health.js')),
+  entry(['soul', 'show'], 'agents', "Print an agent's soul.md", () => import('./commands/soul/show.js')),
+  entry(['soul', 'edit'], 'agents', "Edit an agent's soul.md in $VISUAL or $EDITOR", () => import('./commands/soul/edit.js')),
+  entry(['soul', 'set'], 'agents', "Replace an agent's soul.md from a file or stdin", () => import('./commands/soul/set.js')),
+  entry(['classic', 'list'], 'agents', 'List classic agents', () => import('./commands/classic/list.js')),
+  entry(['classic', 'get'], 'agents', 'Show a classic agent', () => import('./commands/classic/get.js')),
+  entry(['classic', 'update'], 'agents', 'Update a classic agent', () => import('./commands/classic/update.js')),
+  entry(['chat'], 'chat', 'Talk to an agent: one message, or the interactive REPL', () => import('./commands/chat.js')),
+  entry(['assistant'], 'chat', 'The market-intelligence assistant REPL (on a terminal)', () => import('./commands/assistant/repl.js')),
+  entry(['assistant', 'ask'], 'chat', 'Ask the market-intelligence assistant one question', () => import('./commands/assistant/ask.js')),
+  entry(['login'], 'configuration', 'Store an API key for a service, checked first', () => import('./commands/login.js')),
+  entry(['logout'], 'configuration', "Forget the active profile's key", () => import('./commands/logout.js')),
+  entry(['whoami'], 'configuration', 'Show the service, profile, masked key and whether it works', () => import('./commands/whoami.js')),
+  entry(['config', 'list'], 'configuration', 'Show every profile and setting', () => import('./commands/config/list.js')),
+  entry(['config', 'get'], 'configuration', 'Print one setting', () => import('./commands/config/get.js')),
+  entry(['config', 'set'], 'configuration', 'Change one setting', () => import('./commands/config/set.js')),
+  entry(['config', 'unset'], 'configuration', 'Remove one setting', () => import('./commands/config/unset.js')),
+  entry(['config', 'path'], 'configuration', 'Print where the config file lives', () => import('./commands/config/path.js')),
+  entry(['completion'], 'configuration', 'Print the shell completion script (bash, zsh or fish)', () => import('./commands/completion.js')),
+  entry(['server'], 'service', 'Run the embedded SuperAgents service in the foreground', () => import('./commands/server.js')),
+  entry(['__complete'], 'configuration', 'Print completion candidates for the shell scripts (agent names and ids, skills)', () => import('./commands/complete.js'), {
+    hidden: true,
+  }),
 ];
 
 /** The commands a person sees: everything but the hidden helpers. */
-export const VISIBLE_ENTRIES: Entry[] = ENTRIES.filter((e) => !e.hidden);
+export const VISIBLE_ENTRIES: readonly Entry[] = ENTRIES.filter((e) => !e.hidden);
+
+export function entryName(e: Pick<Entry, 'path'>): string {
+  return e.path.join(' ');
+}
 
 /**
- * The entry that argv names, from its first words (options and their values already skipped by the caller).
- * A group word alone ('skills') resolves to the entry whose path is just that word, if any.
+ * The entry that the command words name. A group word alone ('skills') resolves to the entry whose
+ * path is just that word, if any; an alias counts for a one-word command.
  */
-export function resolveEntry(words: string[]): { entry: Entry; consumed: number } | null {
-  let best: { entry: Entry; consumed: number } | null = null;
-  for (const entry of ENTRIES) {
-    const names = [entry.path[0]!, ...(entry.path.length === 1 ? entry.aliases ?? [] : [])];
+export function resolveEntry(words: readonly string[]): Entry | undefined {
+  let best: Entry | undefined;
+  for (const e of ENTRIES) {
+    const names = [e.path[0]!, ...(e.path.length === 1 ? (e.aliases ?? []) : [])];
     if (!names.includes(words[0] ?? '')) continue;
-    const rest = entry.path.slice(1);
-    if (rest.every((w, i) => words[i + 1] === w) && (!best || entry.path.length > best.consumed)) {
-      best = { entry, consumed: entry.path.length };
-    }
+    if (e.path.slice(1).every((w, i) => words[i + 1] === w) && (!best || e.path.length > best.path.length)) best = e;
   }
   return best;
 }
 
-/** Commands whose first word is `word` (for a group's help). */
+/** Commands whose first word is `word` (a group's help). */
 export function entriesUnder(word: string): Entry[] {
   return VISIBLE_ENTRIES.filter((e) => e.path[0] === word);
 }

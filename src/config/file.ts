@@ -1,9 +1,9 @@
-// The config file: named profiles (base URL, key, default output) plus the active profile's name.
-// Reads go straight to the JSON file (cheap, on every command); writes go through `conf`
-// (atomic write, mode 0600) and load it only then.
+// The config file: named profiles (base URL, key, default output, launch model) plus the active
+// profile's name. JSON, written atomically, 0600 in a 0700 dir (CLI.md).
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { privateDir, writeFileAtomic } from '../core/atomic-write.js';
+import { UsageError } from '../core/errors.js';
 
 export interface Profile {
   base_url?: string;
@@ -12,6 +12,8 @@ export interface Profile {
   /** what `launch` sends when no --model / --provider is given */
   model?: string;
   provider?: string;
+  /** Markdown rendering of replies on a terminal */
+  render?: 'markdown' | 'raw';
 }
 
 export interface ConfigData {
@@ -19,9 +21,17 @@ export interface ConfigData {
   profiles?: Record<string, Profile>;
 }
 
+/** Where the settings live; a test gives one in memory. */
+export interface ConfigStore {
+  readonly path: string;
+  read(): ConfigData;
+  /** applies `change` to the current contents and saves the result */
+  write(change: (data: ConfigData) => void): Promise<void>;
+}
+
 export const CONFIG_NAME = 'config';
 
-export class ConfigFile {
+export class ConfigFile implements ConfigStore {
   readonly path: string;
 
   constructor(readonly dir: string) {
@@ -56,21 +66,10 @@ export class ConfigFile {
     return new UsageError(`the config file ${this.path} is corrupt: ${why}`, `fix it, or move it aside and run 'superagent login' again`);
   }
 
-  /** Applies `change` to the current contents and writes the result atomically (0600 in a 0700 dir). */
   async write(change: (data: ConfigData) => void): Promise<void> {
     const data = this.read();
     change(data);
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    fs.chmodSync(this.dir, 0o700);
-    const { default: Conf } = await import('../vendor/conf.js');
-    const conf = new Conf<ConfigData>({
-      cwd: this.dir,
-      configName: CONFIG_NAME,
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    });
-    conf.store = data;
-    fs.chmodSync(this.path, 0o600); // conf keeps an existing file's mode; ours is always private
+    privateDir(this.dir);
+    writeFileAtomic(this.path, JSON.stringify(data, null, '\t') + '\n');
   }
 }

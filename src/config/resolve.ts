@@ -2,13 +2,19 @@
 // flag → SUPERAGENT_* variable → the active profile → the embedded local service.
 // A key with no base URL never lands on the wrong account (CLI.md): a hosted key (gb_sk_) goes to
 // the hosted service, one the embedded service issued (sa_sk_) to the embedded one, any other fails.
-import type { GlobalOptions } from '../cli/globals.js';
-import { AuthError, UsageError } from '../cli/errors.js';
+import { CredentialsError, UsageError } from '../core/errors.js';
 import { EMBEDDED_KEY_PREFIX, HOSTED_BASE_URL, HOSTED_KEY_PREFIX } from '../contract.js';
 import { maskKey } from '../ui/mask.js';
 import type { ConfigData, Profile } from './file.js';
 
 export type Source = 'flag' | 'env' | 'profile';
+
+/** The connection flags of the command line (--profile, --base-url, --api-key). */
+export interface ConnectionFlags {
+  profile?: string;
+  baseUrl?: string;
+  apiKey?: string;
+}
 
 export interface Connection {
   profileName: string;
@@ -25,7 +31,7 @@ export interface Connection {
   output: 'table' | 'json';
 }
 
-export function profileName(globals: Pick<GlobalOptions, 'profile'>, env: NodeJS.ProcessEnv, config: ConfigData): string {
+export function profileName(globals: Pick<ConnectionFlags, 'profile'>, env: NodeJS.ProcessEnv, config: ConfigData): string {
   return globals.profile || env.SUPERAGENT_PROFILE || config.active_profile || 'default';
 }
 
@@ -70,13 +76,13 @@ function serviceForKey(apiKey: string, keyFrom: string, env: NodeJS.ProcessEnv):
   if (apiKey.startsWith(EMBEDDED_KEY_PREFIX)) {
     return { baseUrl: null, baseUrlSource: null, service: 'embedded', reason: `an ${EMBEDDED_KEY_PREFIX} key comes from ${keyFrom} and no base URL is set` };
   }
-  throw new AuthError(
+  throw new CredentialsError(
     `the key ${maskKey(apiKey)} (from ${keyFrom}) is neither a hosted key (${HOSTED_KEY_PREFIX}…) nor one the embedded service issued (${EMBEDDED_KEY_PREFIX}…), and no base URL says where it belongs`,
     "set SUPERAGENT_BASE_URL, or run 'superagent login --base-url URL'",
   );
 }
 
-export function resolveConnection(globals: GlobalOptions, env: NodeJS.ProcessEnv, config: ConfigData): Connection {
+export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessEnv, config: ConfigData): Connection {
   const name = profileName(globals, env, config);
   const profile = config.profiles?.[name];
   const explicit = globals.profile || env.SUPERAGENT_PROFILE;

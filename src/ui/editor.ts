@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CliError, EXIT } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
 import { ShellSplitError, shellSplit } from './shell-split.js';
 
 export const DEFAULT_EDITOR = 'vi';
@@ -17,10 +17,22 @@ export interface EditorCommand {
 }
 
 /** A failure of the editor itself (not found, refused, exited non-zero): nothing was uploaded. */
-export class EditorError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(message, EXIT.usage, hint);
-  }
+export class EditorError extends UsageError {}
+
+/** The user's editor, as a command sees it (a test gives one that edits the file itself). */
+export interface Editor {
+  /** which editor `open` runs (throws EditorError when VISUAL or EDITOR cannot be split) */
+  command(): EditorCommand;
+  /** opens `file` and waits for the editor to exit */
+  open(file: string): Promise<void>;
+}
+
+/** $VISUAL, else $EDITOR, else vi, run on this terminal. */
+export function systemEditor(env: NodeJS.ProcessEnv): Editor {
+  return {
+    command: () => editorCommand(env),
+    open: (file) => runEditor(editorCommand(env), env, file),
+  };
 }
 
 /** The editor to run: the first of VISUAL and EDITOR that holds a command, else vi. */

@@ -1,2 +1,2 @@
-// Loaded on first use, from its own bundle (see src/vendor/undici.ts).
+// Loaded on first use, from its own bundle (scripts/build.mjs).
 export { Chalk } from 'chalk';

@@ -1,12 +1,12 @@
 // What `chat` and `assistant ask` share for one message: the message from the arguments or piped
 // stdin, the --session value, and one turn with Ctrl-C, a spinner and the session report wired up.
-import { isSessionNotFound } from '../../api/errors.js';
+import { SessionNotFoundError } from '../../api/errors.js';
 import { LIMITS } from '../../contract.js';
-import { startSpinner } from '../../ui/spinner.js';
 import { toolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
-import { InterruptedError, NotFoundError, UsageError } from '../errors.js';
-import { readStdin } from '../stdin.js';
+import { EXIT } from '../exit-codes.js';
+import { InterruptedError, NoMatchError, UsageError } from '../../core/errors.js';
+import { readStdin } from '../commands/shared/stdin.js';
 import { printReply, type PrintedReply } from './print-reply.js';
 import { notContinued } from './sessions.js';
 import type { SendFn } from './types.js';
@@ -47,8 +47,8 @@ export interface TurnOptions {
 
 /** A 404 for the session given with --session says which one and what to do. */
 function sessionNotFound(err: unknown, sessionId: string | undefined): unknown {
-  if (sessionId && isSessionNotFound(err)) {
-    return new NotFoundError(`session ${sessionId} not found`, 'leave out --session to start a new conversation');
+  if (sessionId && err instanceof SessionNotFoundError) {
+    return new NoMatchError(`session ${sessionId} not found`, 'leave out --session to start a new conversation');
   }
   return err;
 }
@@ -61,8 +61,8 @@ function sessionNotFound(err: unknown, sessionId: string | undefined): unknown {
 export async function oneTurn(ctx: Context, send: SendFn, message: string, opts: TurnOptions): Promise<PrintedReply> {
   const p = ctx.printer;
   const controller = new AbortController();
-  const stopListening = ctx.onInterrupt(() => controller.abort(new InterruptedError()));
-  const spinner = startSpinner(ctx.io.stderr, opts.spinner, { enabled: p.chatty, delayMs: opts.spinnerDelayMs, colour: p.stderrColour });
+  const stopListening = ctx.signals.onInterrupt(() => controller.abort(new InterruptedError()));
+  const spinner = ctx.spinner(opts.spinner, { delayMs: opts.spinnerDelayMs });
   let sessionId: string | undefined;
   try {
     const reply = await printReply(ctx, send(message, { sessionId: opts.sessionId, signal: controller.signal }), {
@@ -90,7 +90,7 @@ export async function exitOnInterrupt(work: () => Promise<number | void>): Promi
   try {
     return await work();
   } catch (err) {
-    if (err instanceof InterruptedError) return err.exitCode;
+    if (err instanceof InterruptedError) return EXIT.interrupted;
     throw err;
   }
 }

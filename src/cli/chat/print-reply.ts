@@ -4,7 +4,9 @@
 // (exit 7; Ctrl-C: InterruptedError).
 import { ToolLines, type ToolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
-import { CliError, ServiceError } from '../errors.js';
+import { exitCodeFor } from '../exit-codes.js';
+import { StreamCutError } from '../../api/errors.js';
+import { SuperagentError } from '../../core/errors.js';
 import type { ReplyEvent, ToolCall } from './types.js';
 
 export interface PrintedReply {
@@ -40,14 +42,14 @@ export function toolCallJson(call: ToolCall): Record<string, unknown> {
 }
 
 /** A collected reply that broke is not lost: its text goes out anyway (as JSON with --json). */
-function keepPartial(ctx: Context, reply: PrintedReply, err: CliError): void {
+function keepPartial(ctx: Context, reply: PrintedReply, err: SuperagentError): void {
   if (reply.content === '' && !ctx.printer.json) return;
   if (ctx.printer.json) {
     ctx.printer.printJson({
       content: reply.content,
       session_id: reply.sessionId ?? null,
       tool_calls: reply.toolCalls.map(toolCallJson),
-      error: { message: err.message, exit_code: err.exitCode },
+      error: { message: err.message, exit_code: exitCodeFor(err) },
     });
   } else ctx.printer.data(reply.content);
 }
@@ -110,7 +112,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
   } catch (caught) {
     endLine();
     tools.finish();
-    const err = caught instanceof CliError ? caught : new ServiceError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
+    const err = caught instanceof SuperagentError ? caught : new StreamCutError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
     if (!echo) keepPartial(ctx, reply(), err);
     throw err;
   }

@@ -3,11 +3,11 @@
 // use these and know nothing of HTTP.
 import type { ApiClient } from '../../api/client.js';
 import { chat, type AssistantBody } from '../../api/chat.js';
-import { ApiStatusError } from '../../api/errors.js';
+import { AgentPausedError } from '../../api/errors.js';
 import { replyFromJson, type StreamEvent } from '../../api/sse.js';
 import type { Provider } from '../../contract.js';
 import { shellWord } from '../../ui/shell-word.js';
-import { ConflictError } from '../errors.js';
+import { StateConflictError } from '../../core/errors.js';
 import type { ReplyEvent, SendFn } from './types.js';
 
 export interface SenderOptions {
@@ -24,8 +24,8 @@ export interface AssistantModel {
 
 /** A 409 "Agent is paused" becomes exit 6 with the command that fixes it. */
 export function pausedHint(err: unknown, label: string): unknown {
-  if (err instanceof ApiStatusError && err.status === 409 && /paused/i.test(err.message)) {
-    return new ConflictError(`${label} is paused`, `resume it first: superagent resume ${shellWord(label)}`);
+  if (err instanceof AgentPausedError) {
+    return new StateConflictError(`${label} is paused`, `resume it first: superagent resume ${shellWord(label)}`);
   }
   return err;
 }

@@ -1,16 +1,14 @@
 // `superagent chat <agent> [MESSAGE…]`: one message and its streamed reply, or (no message, stdin a
 // terminal) the interactive REPL.
-import { resolveAgent } from '../agent-ref.js';
+import { resolveAgent } from './shared/agent-ref.js';
 import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../chat/one-shot.js';
 import { toolCallJson } from '../chat/print-reply.js';
 import { agentSender } from '../chat/send.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { UsageError } from '../../core/errors.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'chat',
-  summary: 'Talk to an agent: one message, or the interactive REPL',
+export const spec = {
   description:
     'Send an agent one message (from the arguments, or piped on stdin) and print its reply as it streams in. ' +
     'The session id goes to stderr as "Session: ID" (not with --quiet), so a script can continue the ' +
@@ -21,11 +19,11 @@ export const spec: CommandSpec = {
     { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
     { name: 'message', description: 'the message (words are joined by spaces); omit to read stdin or start the REPL', variadic: true },
   ],
-  options: [
-    { flags: '--session <id>', description: 'continue this conversation (the id printed after an earlier reply)' },
-    { flags: '--new', description: 'start a fresh conversation rather than continue one' },
-    { flags: '--no-stream', description: 'wait for the whole reply instead of streaming it' },
-  ],
+  options: {
+    session: { type: 'string', value: 'id', description: 'continue this conversation (the id printed after an earlier reply)' },
+    new: { type: 'boolean', description: 'start a fresh conversation rather than continue one' },
+    stream: { type: 'boolean', negatable: true, description: 'wait for the whole reply instead of streaming it' },
+  },
   examples: [
     'superagent chat demo "What is your view on BTC today?"',
     'echo "remember: I prefer low leverage" | superagent chat demo',
@@ -33,14 +31,15 @@ export const spec: CommandSpec = {
     'superagent chat demo --json "status report" | jq -r .content',
     'superagent chat demo',
   ],
-};
+} as const satisfies Spec;
 
 const USAGE = "as arguments (superagent chat AGENT 'message') or piped on stdin";
 
-export async function run(args: string[], opts: Options, ctx: Context): Promise<number | void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<number | void> {
+  const args = [...[input.agent].flat(), ...[input.message].flat()].filter((a): a is string => a !== undefined);
   const [ref, ...words] = args;
-  const sessionId = parseSessionOption(opts.session);
-  const newSession = opts.new === true;
+  const sessionId = parseSessionOption(input.session);
+  const newSession = input.new === true;
   if (sessionId && newSession) throw new UsageError('give --session or --new, not both');
   if (words.length === 0 && ctx.io.stdin.isTTY) {
     // a terminal on stdin and no message: the REPL, if a person may be asked at all
@@ -52,7 +51,7 @@ export async function run(args: string[], opts: Options, ctx: Context): Promise<
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const label = agent.name ?? ref!;
-  const send = agentSender(client, agent.agent_id, ctx.timeoutMs('long'), { stream: opts.stream !== false, label });
+  const send = agentSender(client, agent.agent_id, ctx.timeoutMs('long'), { stream: input.stream !== false, label });
   return exitOnInterrupt(async () => {
     const p = ctx.printer;
     await oneTurn(ctx, send, message, {

@@ -6,14 +6,12 @@ import { UUID_PATTERN } from '../../contract.js';
 import type { AgentRecord } from '../../api/types.js';
 import { cacheDir, dataDir } from '../../config/paths.js';
 import { resolveConnection } from '../../config/resolve.js';
-import { matchAgent } from '../agent-ref.js';
+import { matchAgent } from './shared/agent-ref.js';
 import { CandidateCache, cacheFile, type CachedAgent, type CachedSkill } from '../completion/candidate-cache.js';
 import { CANDIDATE_KINDS, COMPLETE_COMMAND, type CandidateKind } from '../completion/protocol.js';
-import { configFile, openApi, type OpenedApi } from '../connect.js';
 import type { Context } from '../context.js';
-import { EXIT } from '../errors.js';
-import type { CommandSpec } from '../spec.js';
-import { createPrinter } from '../../ui/printer.js';
+import { EXIT } from '../exit-codes.js';
+import type { Input, Spec } from '../spec.js';
 
 /** The most a Tab waits for the service (or for the embedded service to start) before using the cache. */
 export const REFRESH_BUDGET_MS = 1_000;
@@ -24,9 +22,7 @@ function budgetMs(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(ms) && ms > 0 ? ms : REFRESH_BUDGET_MS;
 }
 
-export const spec: CommandSpec = {
-  name: COMPLETE_COMMAND,
-  summary: 'Print completion candidates for the shell scripts (agent names and ids, skills)',
+export const spec = {
   description:
     'Used by the completion scripts: prints one "VALUE<TAB>DESCRIPTION" line per agent name and id (agents) or per ' +
     'skill of an agent (skills). Answers come from a cache of at most 30 seconds; a stale cache is refreshed with one ' +
@@ -36,7 +32,7 @@ export const spec: CommandSpec = {
     { name: 'agent', description: 'for skills: the agent (uuid, id prefix or name)' },
   ],
   examples: [`superagent ${COMPLETE_COMMAND} agents`, `superagent ${COMPLETE_COMMAND} skills demo`],
-};
+} as const satisfies Spec;
 
 interface Candidate {
   value: string;
@@ -45,7 +41,7 @@ interface Candidate {
 
 /** The cache for the service this command line would talk to (same precedence as every command). */
 function cacheFor(ctx: Context): CandidateCache {
-  const connection = resolveConnection(ctx.globals, ctx.env, configFile(ctx.env).read());
+  const connection = resolveConnection(ctx.globals, ctx.env, ctx.config.read());
   const where = connection.baseUrl ?? `embedded:${dataDir(ctx.env)}`;
   return new CandidateCache(cacheFile(cacheDir(), `${where}\n${connection.apiKey ?? ''}`));
 }
@@ -55,17 +51,11 @@ function cacheFor(ctx: Context): CandidateCache {
  * configured. No retries, no waiting out a 429: undefined when it fails or takes too long.
  */
 async function withinBudget<T>(ctx: Context, work: (client: ApiClient) => Promise<T>): Promise<T | undefined> {
-  const printer = await createPrinter(ctx.io.stdout, ctx.io.stderr, { json: false, quiet: true, color: false, env: ctx.env });
   const budget = budgetMs(ctx.env);
-  let opened: OpenedApi | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const closeAll = async () => {
-    await opened?.client.close();
-    await opened?.embedded?.close();
-  };
   const attempt = (async () => {
-    opened = await openApi({ globals: ctx.globals, env: ctx.env, printer, timeoutMs: budget, retry: { retries: 0, rateLimitRetries: 0 } });
-    return work(opened.client);
+    const { client } = await ctx.api({ timeoutMs: budget, retry: { retries: 0, rateLimitRetries: 0 }, quiet: true });
+    return work(client);
   })();
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), budget);
@@ -76,11 +66,9 @@ async function withinBudget<T>(ctx: Context, work: (client: ApiClient) => Promis
     return undefined;
   } finally {
     clearTimeout(timer);
+    // closing (ctx.dispose, when the command returns) ends a request still in flight, so the process
+    // exits now rather than at its time-out
     attempt.catch(() => undefined);
-    // closing ends a request still in flight, so the process exits now rather than at its time-out;
-    // an embedded service still starting is closed as soon as it is up
-    void attempt.finally(closeAll).catch(() => undefined);
-    await closeAll();
   }
 }
 
@@ -129,7 +117,9 @@ async function skillCandidates(ctx: Context, cache: CandidateCache, ref: string 
   return id ? cache.skills(id).map((s) => ({ value: s.name, description: `${s.enabled ? 'on' : 'off'}: ${s.description}` })) : [];
 }
 
-export async function run([kind, ref]: string[], _opts: unknown, ctx: Context): Promise<number> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
+  const kind = input.kind;
+  const ref = input.agent;
   let candidates: Candidate[] = [];
   try {
     if ((CANDIDATE_KINDS as readonly string[]).includes(kind!)) {

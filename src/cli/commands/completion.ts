@@ -5,12 +5,10 @@ import { fishScript } from '../completion/fish.js';
 import { buildTree, SHELLS, type Shell, type Tree } from '../completion/tree.js';
 import { zshScript } from '../completion/zsh.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { CommandSpec } from '../spec.js';
+import { UsageError } from '../../core/errors.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'completion',
-  summary: 'Print the shell completion script (bash, zsh or fish)',
+export const spec = {
   description:
     'Print the completion script for bash, zsh or fish. It completes commands, options and their values (providers, ' +
     'shells), and agent names and ids through a hidden command that keeps a 30-second local cache, so pressing Tab does ' +
@@ -22,11 +20,12 @@ export const spec: CommandSpec = {
     'superagent completion fish > ~/.config/fish/completions/superagent.fish',
     'source <(superagent completion bash)',
   ],
-};
+} as const satisfies Spec;
 
 export const GENERATORS: Record<Shell, (tree: Tree) => string> = { bash: bashScript, zsh: zshScript, fish: fishScript };
 
-export async function run([shell]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const shell = input.shell;
   if (!(SHELLS as readonly string[]).includes(shell!)) {
     throw new UsageError(`unknown shell '${shell}'`, `choose one of ${SHELLS.join(', ')}`);
   }

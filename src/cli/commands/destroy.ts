@@ -2,20 +2,18 @@
 import type { ApiClient } from '../../api/client.js';
 import { superagents } from '../../api/superagents.js';
 import { shellWord } from '../../ui/shell-word.js';
-import { resolveAgent, type AgentRef } from '../agent-ref.js';
+import { resolveAgent, type AgentRef } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { CommandSpec } from '../spec.js';
+import { UsageError } from '../../core/errors.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'destroy',
-  summary: 'Destroy an agent for good',
+export const spec = {
   description:
     'Destroy an agent for good: it stops, and every later call on it answers "not found". Withdraw its wallet funds first. ' +
     'On a terminal, confirm by typing its name; elsewhere --yes is required.',
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   examples: ['superagent destroy scout', 'superagent destroy 3f2a9c1e --yes', 'superagent destroy scout --yes --json'],
-};
+} as const satisfies Spec;
 
 /** The agent's name: known from the list match, else one GET (which also proves the uuid exists). */
 async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
@@ -23,15 +21,14 @@ async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
 }
 
 async function confirm(ctx: Context, name: string): Promise<void> {
-  const { askText } = await import('../../ui/prompt.js');
-  const typed = await askText(
-    ctx,
+  const typed = await ctx.prompter.text(
     `Destroying ${name} cannot be undone; withdraw its wallet funds first (superagent wallet ${shellWord(name)}). Type its name to confirm:`,
   );
   if (typed.trim() !== name) throw new UsageError(`the name typed does not match; ${name} not destroyed`);
 }
 
-export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
   const interactive = ctx.canPrompt;
   if (!ctx.globals.yes && !interactive) {
     throw new UsageError('--yes required when not running interactively', `superagent destroy ${shellWord(ref!)} --yes`);

@@ -1,18 +1,17 @@
 // `superagent get <agent>`: one agent's record.
 import { superagents } from '../../api/superagents.js';
 import { botField, orUnknown, printFields, statusWord, timeFor } from '../../ui/format.js';
-import { resolveAgent } from '../agent-ref.js';
+import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
-import type { CommandSpec } from '../spec.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'get',
-  summary: "Show one agent's details",
+export const spec = {
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   examples: ['superagent get demo', 'superagent get 3f2a --json'],
-};
+} as const satisfies Spec;
 
-export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
   const { client } = await ctx.api();
   const { agent_id } = await resolveAgent(client, ref!);
   const a = await superagents.get(client, agent_id);

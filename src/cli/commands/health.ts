@@ -6,27 +6,26 @@ import type { HealthResult } from '../../api/types.js';
 import type { Printer } from '../../ui/printer.js';
 import { clipText, oneLine } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
-import { resolveAgent } from '../agent-ref.js';
+import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
-import { CliError, EXIT, exitCodeFor } from '../errors.js';
+import { UnhealthyError } from '../../core/errors.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { parseInteger, parseNumber } from '../parse.js';
-import type { CommandSpec, Options } from '../spec.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'health',
-  summary: "Check an agent's health (exit 8 when unhealthy)",
+export const spec = {
   description:
     "Check an agent's health: prints healthy or unhealthy and exits 8 when unhealthy. With --watch, checks again every " +
     'SECONDS (default 2) until Ctrl-C: on a terminal one line kept up to date, piped one line per check ' +
     "('TIME<TAB>healthy|unhealthy|error'); a failed check is shown and the watch goes on.",
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
-  options: [
-    { flags: '--watch [seconds]', description: 'check again every SECONDS (default 2, at least 1) until Ctrl-C' },
+  options: {
+    watch: { type: 'count', value: 'seconds', description: 'check again every SECONDS (default 2, at least 1) until Ctrl-C' },
     // for tests and scripts: a watch that ends by itself
-    { flags: '--count <n>', description: 'stop after N checks (implies --watch)', hidden: true },
-  ],
+    count: { type: 'string', value: 'n', hidden: true, description: 'stop after N checks (implies --watch)' },
+  },
   examples: ['superagent health demo', 'superagent health demo --watch', 'superagent health demo --watch 10', 'superagent health demo || superagent restart demo'],
-};
+} as const satisfies Spec;
 
 const DEFAULT_WATCH_SECONDS = 2;
 const MAX_WATCH_SECONDS = 86_400;
@@ -38,15 +37,16 @@ interface Watch {
 }
 
 /** Checked before any request: a bad --watch or --count is a usage error. */
-function watchFrom(opts: Options): Watch | null {
-  if (opts.watch === undefined && opts.count === undefined) return null;
-  const seconds = opts.watch === undefined || opts.watch === true ? DEFAULT_WATCH_SECONDS : parseNumber('--watch', opts.watch, { min: 1, max: MAX_WATCH_SECONDS });
-  const count = opts.count === undefined ? undefined : parseInteger('--count', opts.count, { min: 1 });
+function watchFrom(input: Input<typeof spec>): Watch | null {
+  if (input.watch === undefined && input.count === undefined) return null;
+  const seconds = input.watch === undefined || input.watch === true ? DEFAULT_WATCH_SECONDS : parseNumber('--watch', input.watch, { min: 1, max: MAX_WATCH_SECONDS });
+  const count = input.count === undefined ? undefined : parseInteger('--count', input.count, { min: 1 });
   return { intervalMs: seconds * 1000, count };
 }
 
-export async function run([ref]: string[], opts: Options, ctx: Context): Promise<number | void> {
-  const watch = watchFrom(opts);
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<number | void> {
+  const ref = input.agent;
+  const watch = watchFrom(input);
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const target: Target = { id: agent.agent_id, label: agent.name ?? ref!, ref: ref! };
@@ -66,8 +66,8 @@ function healthWord(p: Printer, healthy: boolean): string {
   return healthy ? p.out.green('healthy') : p.out.red('unhealthy');
 }
 
-function unhealthyError(t: Target): CliError {
-  return new CliError(`${t.label} is unhealthy`, EXIT.unhealthy, `'superagent restart ${shellWord(t.ref)}' starts it in a fresh container`);
+function unhealthyError(t: Target): UnhealthyError {
+  return new UnhealthyError(`${t.label} is unhealthy`, `'superagent restart ${shellWord(t.ref)}' starts it in a fresh container`);
 }
 
 async function checkOnce(client: ApiClient, t: Target, p: Printer): Promise<void> {
@@ -104,7 +104,7 @@ const INTERRUPTED = Symbol('interrupted');
 
 async function watchHealth(client: ApiClient, t: Target, watch: Watch, ctx: Context): Promise<number> {
   const controller = new AbortController();
-  const stopListening = ctx.onInterrupt(() => controller.abort());
+  const stopListening = ctx.signals.onInterrupt(() => controller.abort());
   const view = viewFor(ctx.printer, t);
   const tally: Tally = { checks: 0, failures: 0 };
   try {
@@ -119,7 +119,7 @@ async function watchHealth(client: ApiClient, t: Target, watch: Watch, ctx: Cont
         if (!isHealthy(check)) throw unhealthyError(t);
         return EXIT.ok;
       }
-      await process.getBuiltinModule('node:timers/promises').setTimeout(watch.intervalMs, undefined, { signal: controller.signal }).catch(() => undefined);
+      await ctx.clock.sleep(watch.intervalMs, controller.signal).catch(() => undefined);
       if (controller.signal.aborted) return EXIT.interrupted;
     }
   } finally {

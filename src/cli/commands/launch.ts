@@ -5,33 +5,30 @@ import type { LaunchBody, LaunchResult } from '../../api/types.js';
 import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, PROVIDERS, type Provider } from '../../contract.js';
 import { botField, orUnknown, printFields, statusWord } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
-import { agentNameProblem, parseAgentName, parseDescription } from '../agent-fields.js';
+import { agentNameProblem, parseAgentName, parseDescription } from './shared/agent-fields.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { configFile } from '../connect.js';
-import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from '../providers.js';
-import { targetProfile } from '../settings.js';
-import { readSoul } from '../soul-source.js';
-import { readStdin } from '../stdin.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { UsageError } from '../../core/errors.js';
+import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
+import { targetProfile } from './shared/settings.js';
+import { readSoul } from './shared/soul-source.js';
+import { readStdin } from './shared/stdin.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'launch',
-  summary: 'Launch a new SuperAgent',
+export const spec = {
   description:
     'Launch a new SuperAgent. On a terminal, asks for what is missing; elsewhere --name is required. ' +
     'A model and its provider are always sent: --model/--provider, else the profile\'s model/provider settings ' +
     `(superagent config set model …), else ${DEFAULT_MODEL} (${DEFAULT_PROVIDER}). ` +
     'The provider is inferred from the model id when it can be (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter). ' +
     'Piped, prints the new agent id alone.',
-  options: [
-    { flags: '--name <name>', description: 'the agent name (1-100 characters)' },
-    { flags: '--model <model>', description: `model id as the provider spells it (default: the profile's model, else ${DEFAULT_MODEL})` },
-    { flags: '--provider <provider>', description: 'model provider', choices: PROVIDERS },
-    { flags: '--soul-file <path>', description: 'soul.md to start with (a file, or - for standard input; up to 256 KiB)' },
-    { flags: '--description <text>', description: 'a description (up to 500 characters)' },
-    { flags: '--bot-token-stdin', description: 'read a Telegram bot token from standard input' },
-  ],
+  options: {
+    name: { type: 'string', description: 'the agent name (1-100 characters)' },
+    model: { type: 'string', description: `model id as the provider spells it (default: the profile's model, else ${DEFAULT_MODEL})` },
+    provider: { type: 'string', choices: PROVIDERS, complete: 'provider', description: 'model provider' },
+    soulFile: { type: 'string', value: 'path', complete: 'file', description: 'soul.md to start with (a file, or - for standard input; up to 256 KiB)' },
+    description: { type: 'string', value: 'text', description: 'a description (up to 500 characters)' },
+    botTokenStdin: { type: 'boolean', description: 'read a Telegram bot token from standard input' },
+  },
   examples: [
     'superagent launch',
     'superagent launch --name scout --model gpt-4o',
@@ -39,7 +36,9 @@ export const spec: CommandSpec = {
     'superagent launch --name scout --bot-token-stdin < bot-token.txt',
     'id=$(superagent launch --name scout)',
   ],
-};
+} as const satisfies Spec;
+
+type LaunchInput = Input<typeof spec>;
 
 interface Wanted {
   name?: string;
@@ -49,12 +48,12 @@ interface Wanted {
 }
 
 /** Flag values, checked; nothing read or asked yet. */
-function fromFlags(opts: Options): Wanted {
+function fromFlags(input: LaunchInput): Wanted {
   return {
-    name: opts.name !== undefined ? parseAgentName(opts.name) : undefined,
-    description: opts.description !== undefined ? parseDescription(opts.description) : undefined,
-    provider: opts.provider !== undefined ? parseProvider(opts.provider) : undefined,
-    model: opts.model !== undefined ? parseModel(opts.model, '--model') : undefined,
+    name: input.name !== undefined ? parseAgentName(input.name) : undefined,
+    description: input.description !== undefined ? parseDescription(input.description) : undefined,
+    provider: input.provider !== undefined ? parseProvider(input.provider) : undefined,
+    model: input.model !== undefined ? parseModel(input.model, '--model') : undefined,
   };
 }
 
@@ -76,27 +75,26 @@ async function readBotToken(ctx: Context): Promise<string> {
 
 /** Asks for the name, then (nothing chosen by flags or profile, and no --yes) the provider and model. */
 async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchModel>): Promise<{ name: string; model: string; provider: Provider }> {
-  const { askChoice, askText } = await import('../../ui/prompt.js');
-  const name = w.name ?? (await askText(ctx, 'Name', { validate: (v) => agentNameProblem(v) ?? true })).trim();
+  const name = w.name ?? (await ctx.prompter.text('Name', { validate: (v) => agentNameProblem(v) ?? true })).trim();
   let { model, provider } = choice;
-  if (!provider) provider = await askChoice(ctx, `Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
+  if (!provider) provider = await ctx.prompter.choice(`Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
   else if (choice.source === 'default' && !ctx.globals.yes) {
-    provider = await askChoice(ctx, 'Provider', PROVIDERS, provider);
-    model = parseModel(await askText(ctx, 'Model', { default: DEFAULT_MODEL_BY_PROVIDER[provider], validate: (v) => (v.trim() ? true : 'required') }));
+    provider = await ctx.prompter.choice('Provider', PROVIDERS, provider);
+    model = parseModel(await ctx.prompter.text('Model', { default: DEFAULT_MODEL_BY_PROVIDER[provider], validate: (v) => (v.trim() ? true : 'required') }));
   }
   return { name, model, provider };
 }
 
-async function body(opts: Options, ctx: Context): Promise<LaunchBody> {
-  const soulFile = opts.soulFile as string | undefined;
-  if (soulFile === '-' && opts.botTokenStdin === true) {
+async function body(input: LaunchInput, ctx: Context): Promise<LaunchBody> {
+  const soulFile = input.soulFile;
+  if (soulFile === '-' && input.botTokenStdin === true) {
     throw new UsageError('--soul-file - and --bot-token-stdin cannot both read standard input', 'give the soul as a file path');
   }
-  const wanted = fromFlags(opts);
-  const choice = launchModel(wanted, targetProfile(ctx, configFile(ctx.env).read()).profile);
+  const wanted = fromFlags(input);
+  const choice = launchModel(wanted, targetProfile(ctx, ctx.config.read()).profile);
   if (!ctx.canPrompt) requireComplete(wanted, choice);
   const soul = soulFile !== undefined ? await readSoul(ctx, soulFile, '--soul-file') : undefined;
-  const token = opts.botTokenStdin === true ? await readBotToken(ctx) : undefined;
+  const token = input.botTokenStdin === true ? await readBotToken(ctx) : undefined;
   const chosen: Pick<ModelChoice, 'model' | 'provider'> & { name: string } = ctx.canPrompt
     ? await ask(ctx, wanted, choice)
     : { name: wanted.name!, model: choice.model, provider: choice.provider! };
@@ -129,8 +127,8 @@ function report(result: LaunchResult, ctx: Context): void {
   p.status(p.err.dim(`Chat with it: superagent chat ${shellWord(result.name)}`));
 }
 
-export async function run(_args: string[], opts: Options, ctx: Context): Promise<void> {
-  const launchBody = await body(opts, ctx);
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const launchBody = await body(input, ctx);
   const { client } = await ctx.api();
   report(await superagents.launch(client, launchBody), ctx);
 }

@@ -2,18 +2,16 @@
 import { superagents } from '../../api/superagents.js';
 import { printTable, statusWord, timeFor } from '../../ui/format.js';
 import type { Context } from '../context.js';
-import type { CommandSpec } from '../spec.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'list',
-  summary: 'List your agents',
+export const spec = {
   description:
     'List your agents, newest first. On a terminal a table; piped, one tab-separated line per agent (id, name, status, model, created); ' +
     '--json prints the API\'s answer, { "agents": [ … ] }.',
   examples: ['superagent list', 'superagent list --json | jq -r ".agents[].agent_id"', "superagent ls | cut -f1"],
-};
+} as const satisfies Spec;
 
-export async function run(_args: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const { client } = await ctx.api();
   const agents = await superagents.list(client);
   const p = ctx.printer;

@@ -4,24 +4,24 @@ import { hostedBaseUrl, normaliseBaseUrl } from '../../config/resolve.js';
 import { HOSTED_KEY_PREFIX } from '../../contract.js';
 import type { ConfigData } from '../../config/file.js';
 import { maskKey } from '../../ui/mask.js';
-import { clientFor, configFile } from '../connect.js';
+import { clientFor } from './shared/connect.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { checkKey } from '../key-check.js';
-import { checkProfileName, targetProfile } from '../settings.js';
-import type { CommandSpec, Options } from '../spec.js';
-import { readStdin } from '../stdin.js';
+import { UsageError } from '../../core/errors.js';
+import { checkKey } from './shared/key-check.js';
+import { checkProfileName, targetProfile } from './shared/settings.js';
+import type { Input, Spec } from '../spec.js';
+import { readStdin } from './shared/stdin.js';
 
-export const spec: CommandSpec = {
-  name: 'login',
-  summary: 'Store an API key for a service, checked first',
+export const spec = {
   description:
     'Store an API key for a service in a profile of the config file (--profile, SUPERAGENT_PROFILE, the active one, or "default"; ' +
     'created if new). The key is asked for (masked) on a terminal, or read from standard input with --with-token, and checked ' +
     'against the service before anything is saved. The base URL comes from --base-url, SUPERAGENT_BASE_URL or the profile, and is ' +
     'asked for on a terminal when there is none (default: the hosted service); with --with-token and no base URL, a hosted key ' +
     '(gb_sk_…) logs in to the hosted service. The embedded local service needs no login.',
-  options: [{ flags: '--with-token', description: 'read the key from standard input (for scripts; keeps it out of shell history)' }],
+  options: {
+    withToken: { type: 'boolean', description: 'read the key from standard input (for scripts; keeps it out of shell history)' },
+  },
   examples: [
     'superagent login',
     'printenv GB_KEY | superagent login --with-token',
@@ -29,16 +29,16 @@ export const spec: CommandSpec = {
     'superagent login --with-token --base-url https://api.example.com < key.txt',
     'printenv SA_KEY | superagent login --with-token --profile staging',
   ],
-};
+} as const satisfies Spec;
 
 const NO_URL_HINT = 'pass --base-url URL: only a hosted key (gb_sk_…) implies its service (the embedded local service needs no login)';
 
-export async function run(_args: string[], opts: Options, ctx: Context): Promise<void> {
-  const file = configFile(ctx.env);
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const file = ctx.config;
   const config = file.read();
   const { name, profile } = targetProfile(ctx, config);
   if (!profile) checkProfileName(name);
-  const withToken = opts.withToken === true;
+  const withToken = input.withToken === true;
   if (!withToken && !ctx.canPrompt) {
     throw new UsageError('no terminal to ask for the API key on', "pipe it in with --with-token, e.g. 'superagent login --with-token < key.txt'");
   }
@@ -54,7 +54,7 @@ export async function run(_args: string[], opts: Options, ctx: Context): Promise
   if (baseUrl === undefined) throw new UsageError(`no base URL to log in to for profile '${name}'`, NO_URL_HINT);
 
   ctx.printer.status(ctx.printer.err.dim(`Checking the key against ${baseUrl}…`));
-  const client = await clientFor({ baseUrl, apiKey, globals: ctx.globals, printer: ctx.printer, timeoutMs: ctx.timeoutMs() });
+  const client = await clientFor(ctx, { baseUrl, apiKey });
   try {
     await checkKey(client, apiKey);
   } finally {
@@ -86,9 +86,8 @@ function keyFrom(raw: string): string {
 }
 
 async function askBaseUrl(ctx: Context): Promise<string> {
-  const { askText } = await import('../../ui/prompt.js');
   ctx.printer.status('Which service? (the embedded local service needs no login)');
-  const answer = await askText(ctx, 'Base URL', {
+  const answer = await ctx.prompter.text('Base URL', {
     default: hostedBaseUrl(ctx.env),
     validate: (v) => {
       try {
@@ -103,6 +102,5 @@ async function askBaseUrl(ctx: Context): Promise<string> {
 }
 
 async function askKey(ctx: Context, baseUrl: string): Promise<string> {
-  const { askSecret } = await import('../../ui/prompt.js');
-  return askSecret(ctx, `API key for ${baseUrl}`);
+  return ctx.prompter.secret(`API key for ${baseUrl}`);
 }

@@ -1,21 +1,18 @@
 // `superagent logout`: forget the profile's key; its base URL and other settings stay.
 import { maskKey } from '../../ui/mask.js';
-import { configFile } from '../connect.js';
 import type { Context } from '../context.js';
-import { existingTarget } from '../settings.js';
-import type { CommandSpec } from '../spec.js';
+import { existingTarget } from './shared/settings.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'logout',
-  summary: "Forget the active profile's key",
+export const spec = {
   description:
     "Remove the API key from the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). The profile's base URL and " +
     'other settings stay, so \'superagent login\' can store a new key for the same service.',
   examples: ['superagent logout', 'superagent logout --profile staging'],
-};
+} as const satisfies Spec;
 
-export async function run(_args: string[], _opts: unknown, ctx: Context): Promise<void> {
-  const file = configFile(ctx.env);
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const file = ctx.config;
   const { name, profile } = existingTarget(ctx, file.read());
   const p = ctx.printer;
   const key = profile?.api_key;

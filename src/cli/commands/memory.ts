@@ -1,18 +1,17 @@
 // `superagent memory <agent>`: the agent's memory.md, byte for byte.
 import { superagents } from '../../api/superagents.js';
-import { resolveAgent } from '../agent-ref.js';
+import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
-import type { CommandSpec } from '../spec.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'memory',
-  summary: "Show an agent's memory.md",
+export const spec = {
   description: "Print an agent's memory.md exactly as the service keeps it (what the agent has noted: sessions, things it was asked to remember).",
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   examples: ['superagent memory demo', 'superagent memory demo > memory.md', 'superagent memory demo --json | jq -r .memory_md'],
-};
+} as const satisfies Spec;
 
-export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
   const { client } = await ctx.api();
   const { agent_id } = await resolveAgent(client, ref!);
   const files = await superagents.files(client, agent_id);

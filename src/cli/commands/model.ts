@@ -3,15 +3,13 @@ import { superagents } from '../../api/superagents.js';
 import { PROVIDERS, type Provider } from '../../contract.js';
 import { orUnknown, printFields } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
-import { resolveAgent } from '../agent-ref.js';
+import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { inferProvider, parseModel, parseProvider, providerNeeded, warnIfMismatched } from '../providers.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { UsageError } from '../../core/errors.js';
+import { inferProvider, parseModel, parseProvider, providerNeeded, warnIfMismatched } from './shared/providers.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'model',
-  summary: "Show or change an agent's model",
+export const spec = {
   description:
     "Without MODEL, show the agent's model and provider (piped: one line, model<TAB>provider). " +
     'With MODEL, switch to it; the provider is sent too: --provider, else inferred from the model id ' +
@@ -20,9 +18,11 @@ export const spec: CommandSpec = {
     { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
     { name: 'model', description: 'the model id to switch to, as the provider spells it' },
   ],
-  options: [{ flags: '--provider <provider>', description: 'model provider of MODEL', choices: PROVIDERS }],
+  options: {
+    provider: { type: 'string', description: 'model provider of MODEL', choices: PROVIDERS },
+  },
   examples: ['superagent model scout', 'superagent model scout gpt-4o', 'superagent model scout llama-3.3-70b --provider venice'],
-};
+} as const satisfies Spec;
 
 async function show(ref: string, ctx: Context): Promise<void> {
   const { client } = await ctx.api();
@@ -43,8 +43,7 @@ async function providerOf(model: string, given: unknown, ctx: Context): Promise<
   const inferred = inferProvider(model);
   if (inferred) return inferred;
   if (!ctx.canPrompt) throw providerNeeded(model);
-  const { askChoice } = await import('../../ui/prompt.js');
-  return askChoice(ctx, `Provider of ${model}`, PROVIDERS, PROVIDERS[0]);
+  return ctx.prompter.choice(`Provider of ${model}`, PROVIDERS, PROVIDERS[0]);
 }
 
 async function change(ref: string, modelArg: string, providerArg: unknown, ctx: Context): Promise<void> {
@@ -60,10 +59,12 @@ async function change(ref: string, modelArg: string, providerArg: unknown, ctx: 
   p.success(`${agent.name ?? agent.agent_id.slice(0, 8)} now uses ${model} (${provider})`);
 }
 
-export async function run([ref, model]: string[], opts: Options, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
+  const model = input.model;
   if (model === undefined) {
-    if (opts.provider !== undefined) throw new UsageError('--provider needs a MODEL to switch to', `e.g. superagent model ${shellWord(ref!)} gpt-4o --provider openai`);
+    if (input.provider !== undefined) throw new UsageError('--provider needs a MODEL to switch to', `e.g. superagent model ${shellWord(ref!)} gpt-4o --provider openai`);
     return show(ref!, ctx);
   }
-  return change(ref!, model, opts.provider, ctx);
+  return change(ref!, model, input.provider, ctx);
 }

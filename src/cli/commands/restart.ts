@@ -1,16 +1,15 @@
 // `superagent restart <agent>…`
 import type { Context } from '../context.js';
-import { runLifecycle } from '../lifecycle.js';
-import type { CommandSpec } from '../spec.js';
+import { runLifecycle } from './shared/lifecycle.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'restart',
-  summary: 'Restart agents in a fresh container',
+export const spec = {
   description: 'Restart agents in a fresh container, from running or paused; memory is kept. Several agents at once.',
   args: [{ name: 'agent', description: 'agents to restart (uuid, id prefix or name)', variadic: true, complete: 'agent' }],
   examples: ['superagent restart demo'],
-};
+} as const satisfies Spec;
 
-export function run(args: string[], _opts: unknown, ctx: Context): Promise<number> {
+export function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
+  const args = input.agent;
   return runLifecycle('restart', args, false, ctx);
 }

@@ -2,57 +2,56 @@
 import { PROVIDERS, type Provider } from '../../contract.js';
 import { dataDir as defaultDataDir } from '../../config/paths.js';
 import type { Context } from '../context.js';
-import { EXIT, ServiceError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { BadAnswerError } from '../../core/errors.js';
 import { parseInteger, parseNumber } from '../parse.js';
-import type { CommandSpec, Options } from '../spec.js';
+import type { Input, Spec } from '../spec.js';
 import { maskKey } from '../../ui/mask.js';
 
 export const DEFAULT_PORT = 8420;
 
-export const spec: CommandSpec = {
-  name: 'server',
-  summary: 'Run the embedded SuperAgents service in the foreground',
+export const spec = {
   description:
     'Run the embedded SuperAgents service in the foreground. The first stdout line is "Listening on http://HOST:PORT". ' +
     'Without --key it creates a key once, prints it, and keeps it in the data dir.',
-  options: [
-    { flags: '--port <n>', description: `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})` },
-    { flags: '--host <host>', description: 'address to listen on (default 127.0.0.1)' },
-    { flags: '--data-dir <dir>', description: 'where state is kept (default: SUPERAGENT_DATA_DIR or the platform data dir)' },
-    { flags: '--key <key>', description: 'accept this API key (repeatable); each key is its own account', repeatable: true },
-    { flags: '--rate-limit <n>', description: 'requests per minute per key; 0 turns the limit off (default 60)' },
-    { flags: '--token-delay <ms>', description: 'delay before each streamed piece of a reply (default 20)' },
-    { flags: '--connect-provider <provider>', description: 'mark a model provider key as connected (repeatable)', choices: PROVIDERS, repeatable: true },
-    { flags: '--fault-latency <ms>', description: 'add this latency to every answer' },
-    { flags: '--fault-error-rate <r>', description: 'answer a share R (0..1) of requests with 500/503' },
-    { flags: '--fault-cut-stream <n>', description: 'cut every stream after N pieces' },
-    { flags: '--fault-unhealthy', description: 'report every agent unhealthy' },
+  options: {
+    port: { type: 'string', value: 'n', description: `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})` },
+    host: { type: 'string', description: 'address to listen on (default 127.0.0.1)' },
+    dataDir: { type: 'string', value: 'dir', complete: 'dir', description: 'where state is kept (default: SUPERAGENT_DATA_DIR or the platform data dir)' },
+    key: { type: 'strings', description: 'accept this API key (repeatable); each key is its own account' },
+    rateLimit: { type: 'string', value: 'n', description: 'requests per minute per key; 0 turns the limit off (default 60)' },
+    tokenDelay: { type: 'string', value: 'ms', description: 'delay before each streamed piece of a reply (default 20)' },
+    connectProvider: { type: 'strings', value: 'provider', choices: PROVIDERS, description: 'mark a model provider key as connected (repeatable)' },
+    faultLatency: { type: 'string', value: 'ms', description: 'add this latency to every answer' },
+    faultErrorRate: { type: 'string', value: 'r', description: 'answer a share R (0..1) of requests with 500/503' },
+    faultCutStream: { type: 'string', value: 'n', description: 'cut every stream after N pieces' },
+    faultUnhealthy: { type: 'boolean', description: 'report every agent unhealthy' },
     // benchmarking aid (bench/stream-throughput.js): long replies on demand
-    { flags: '--bench-reply-pieces <n>', description: 'send every reply as N pieces (its own pieces repeated)', hidden: true },
-  ],
+    benchReplyPieces: { type: 'string', value: 'n', hidden: true, description: 'send every reply as N pieces (its own pieces repeated)' },
+  },
   examples: [
     'superagent server',
     'superagent server --port 0 --data-dir ./tmp-state --rate-limit 0 --token-delay 0',
     'superagent server --connect-provider openai --fault-cut-stream 5',
   ],
-};
+} as const satisfies Spec;
 
-export async function run(_args: string[], opts: Options, ctx: Context): Promise<number> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
   const options = {
-    dataDir: (opts.dataDir as string | undefined) ?? defaultDataDir(ctx.env),
-    port: opts.port === undefined ? DEFAULT_PORT : parseInteger('--port', opts.port, { min: 0, max: 65535 }),
-    host: (opts.host as string | undefined) ?? '127.0.0.1',
-    keys: (opts.key as string[] | undefined) ?? [],
-    rateLimit: opts.rateLimit === undefined ? undefined : parseInteger('--rate-limit', opts.rateLimit, { min: 0 }),
-    tokenDelayMs: opts.tokenDelay === undefined ? undefined : parseInteger('--token-delay', opts.tokenDelay, { min: 0, max: 60_000 }),
-    connectedProviders: (opts.connectProvider as Provider[] | undefined) ?? [],
+    dataDir: input.dataDir ?? defaultDataDir(ctx.env),
+    port: input.port === undefined ? DEFAULT_PORT : parseInteger('--port', input.port, { min: 0, max: 65535 }),
+    host: input.host ?? '127.0.0.1',
+    keys: input.key,
+    rateLimit: input.rateLimit === undefined ? undefined : parseInteger('--rate-limit', input.rateLimit, { min: 0 }),
+    tokenDelayMs: input.tokenDelay === undefined ? undefined : parseInteger('--token-delay', input.tokenDelay, { min: 0, max: 60_000 }),
+    connectedProviders: input.connectProvider as Provider[],
     faults: {
-      latencyMs: opts.faultLatency === undefined ? 0 : parseInteger('--fault-latency', opts.faultLatency, { min: 0, max: 600_000 }),
-      errorRate: opts.faultErrorRate === undefined ? 0 : parseNumber('--fault-error-rate', opts.faultErrorRate, { min: 0, max: 1 }),
-      cutStreamAfter: opts.faultCutStream === undefined ? undefined : parseInteger('--fault-cut-stream', opts.faultCutStream, { min: 0 }),
-      unhealthy: opts.faultUnhealthy === true,
+      latencyMs: input.faultLatency === undefined ? 0 : parseInteger('--fault-latency', input.faultLatency, { min: 0, max: 600_000 }),
+      errorRate: input.faultErrorRate === undefined ? 0 : parseNumber('--fault-error-rate', input.faultErrorRate, { min: 0, max: 1 }),
+      cutStreamAfter: input.faultCutStream === undefined ? undefined : parseInteger('--fault-cut-stream', input.faultCutStream, { min: 0 }),
+      unhealthy: input.faultUnhealthy,
     },
-    replyPieces: opts.benchReplyPieces === undefined ? undefined : parseInteger('--bench-reply-pieces', opts.benchReplyPieces, { min: 1, max: 10_000_000 }),
+    replyPieces: input.benchReplyPieces === undefined ? undefined : parseInteger('--bench-reply-pieces', input.benchReplyPieces, { min: 1, max: 10_000_000 }),
   };
   const { startServer } = await import('../../server/index.js');
   let server;
@@ -60,8 +59,8 @@ export async function run(_args: string[], opts: Options, ctx: Context): Promise
     server = await startServer(options);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new ServiceError(`port ${options.port} on ${options.host} is already in use`, 'pick another with --port, or --port 0 for a free one');
-    if (e.code === 'EACCES' || e.code === 'EPERM') throw new ServiceError(`cannot use ${options.dataDir} or port ${options.port}: ${e.message}`);
+    if (e.code === 'EADDRINUSE') throw new BadAnswerError(`port ${options.port} on ${options.host} is already in use`, 'pick another with --port, or --port 0 for a free one');
+    if (e.code === 'EACCES' || e.code === 'EPERM') throw new BadAnswerError(`cannot use ${options.dataDir} or port ${options.port}: ${e.message}`);
     throw err;
   }
   const p = ctx.printer;

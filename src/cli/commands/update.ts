@@ -1,35 +1,34 @@
 // `superagent update <agent> --name N --description D`: the profile.
 import { superagents } from '../../api/superagents.js';
-import { parseAgentName, parseDescription } from '../agent-fields.js';
-import { resolveAgent } from '../agent-ref.js';
+import { parseAgentName, parseDescription } from './shared/agent-fields.js';
+import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { CommandSpec, Options } from '../spec.js';
+import { UsageError } from '../../core/errors.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'update',
-  summary: "Change an agent's name or description",
+export const spec = {
   description: "Change an agent's name, description, or both. An empty --description clears it. Piped, prints the agent id.",
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
-  options: [
-    { flags: '--name <name>', description: 'the new name (1-100 characters)' },
-    { flags: '--description <text>', description: 'the new description (up to 500 characters; "" clears it)' },
-  ],
+  options: {
+    name: { type: 'string', description: 'the new name (1-100 characters)' },
+    description: { type: 'string', value: 'text', description: 'the new description (up to 500 characters; "" clears it)' },
+  },
   examples: ['superagent update scout --name scout-v2', 'superagent update scout --description "ETH only, low leverage"'],
-};
+} as const satisfies Spec;
 
-function changes(opts: Options): { name?: string; description?: string } {
-  if (opts.name === undefined && opts.description === undefined) {
+function changes(input: { name?: string; description?: string }): { name?: string; description?: string } {
+  if (input.name === undefined && input.description === undefined) {
     throw new UsageError('nothing to update: give --name, --description or both');
   }
   return {
-    ...(opts.name !== undefined && { name: parseAgentName(opts.name) }),
-    ...(opts.description !== undefined && { description: parseDescription(opts.description) }),
+    ...(input.name !== undefined && { name: parseAgentName(input.name) }),
+    ...(input.description !== undefined && { description: parseDescription(input.description) }),
   };
 }
 
-export async function run([ref]: string[], opts: Options, ctx: Context): Promise<void> {
-  const body = changes(opts);
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
+  const body = changes(input);
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const result = await superagents.updateProfile(client, agent.agent_id, body);

@@ -2,22 +2,21 @@
 import { resolveConnection, type Source } from '../../config/resolve.js';
 import { printFields, yesNo } from '../../ui/format.js';
 import { maskKey } from '../../ui/mask.js';
-import { configFile, describeService } from '../connect.js';
+import { describeService } from './shared/connect.js';
 import type { Context } from '../context.js';
-import { AuthError, noKeyError } from '../errors.js';
-import { checkKey } from '../key-check.js';
-import type { CommandSpec } from '../spec.js';
+import { CredentialsError } from '../../core/errors.js';
+import { noKeyError } from './shared/connect.js';
+import { checkKey } from './shared/key-check.js';
+import type { Input, Spec } from '../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'whoami',
-  summary: 'Show the profile, base URL, masked key and whether it works',
+export const spec = {
   description:
     'Show the profile in use, the base URL (or the embedded local service), the key (masked) and where it comes from ' +
     '(flag, env, profile or embedded), which service that is and what chose it, and check the key with one request. ' +
     'Exits 3 when the key is missing or rejected, ' +
     '7 when the service cannot be reached.',
   examples: ['superagent whoami', 'superagent whoami --profile staging --json'],
-};
+} as const satisfies Spec;
 
 export interface Identity {
   profile: string;
@@ -34,8 +33,8 @@ export interface Identity {
   agents: number | null;
 }
 
-export async function run(_args: string[], _opts: unknown, ctx: Context): Promise<void> {
-  const connection = resolveConnection(ctx.globals, ctx.env, configFile(ctx.env).read());
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const connection = resolveConnection(ctx.globals, ctx.env, ctx.config.read());
   if (connection.output === 'json') ctx.printer.setJson(true);
   const identity: Identity = {
     profile: connection.profileName,
@@ -66,7 +65,7 @@ export async function run(_args: string[], _opts: unknown, ctx: Context): Promis
     identity.authenticated = true;
   } catch (err) {
     // what is known is still shown; the error line (stderr) says why the check failed
-    show(ctx, identity, err instanceof AuthError ? 'no' : 'unknown');
+    show(ctx, identity, err instanceof CredentialsError ? 'no' : 'unknown');
     throw err;
   }
   show(ctx, identity, 'yes');

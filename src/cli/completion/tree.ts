@@ -1,10 +1,9 @@
 // The command tree as the completion scripts need it, built from the registry and every command's
 // spec, so a script generated from it can never drift from the commands themselves.
 import { PROVIDERS } from '../../contract.js';
-import { GLOBAL_OPTIONS } from '../globals.js';
+import { GLOBALS } from '../parse.js';
 import { VISIBLE_ENTRIES, type Entry } from '../registry.js';
-import { loadCommand } from '../load-command.js';
-import type { ArgSpec, OptionSpec } from '../spec.js';
+import { optionSyntax, type ArgDef, type OptionDef } from '../spec.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -47,7 +46,7 @@ export interface Tree {
 
 const NONE: Values = { kind: 'none' };
 
-function argValues(arg: ArgSpec): Values {
+function argValues(arg: ArgDef): Values {
   if (arg.choices) return { kind: 'words', words: arg.choices };
   switch (arg.complete) {
     case 'agent':
@@ -63,22 +62,27 @@ function argValues(arg: ArgSpec): Values {
   }
 }
 
-/** An option's values: its choices, else a path when its placeholder says so (<path>, <dir>). */
-function optionModel(o: Pick<OptionSpec, 'flags' | 'description' | 'choices'>): OptionModel {
-  const m = /^(?:(-\w),\s*)?(--[\w-]+)(?:\s+(<[^>]+>|\[[^\]]+\]))?$/.exec(o.flags);
-  if (!m) throw new Error(`completion cannot read the option '${o.flags}'`);
-  const [, short, long, placeholder] = m;
+/** An option as the scripts see it: its names, whether a value follows, and what that value may be. */
+function optionModel(key: string, o: OptionDef): OptionModel {
+  const syntax = optionSyntax(key, o);
+  const long = syntax.replace(/^-\w, /, '').split(' ')[0]!;
   // an optional value ('--watch [seconds]') never takes the next word from the completion's point of view
-  const takesValue = placeholder?.startsWith('<') === true;
+  const takesValue = o.type === 'string' || o.type === 'strings';
   let values: Values = NONE;
   if (o.choices) values = { kind: 'words', words: o.choices };
-  else if (placeholder === '<path>' || placeholder === '<file>') values = { kind: 'file' };
-  else if (placeholder === '<dir>') values = { kind: 'dir' };
-  return { names: short ? [short, long!] : [long!], description: o.description, takesValue, values };
+  else if (o.complete === 'file' || o.complete === 'dir') values = { kind: o.complete };
+  else if (o.complete === 'provider') values = { kind: 'words', words: PROVIDERS };
+  return { names: o.short ? [`-${o.short}`, long] : [long], description: o.description, takesValue, values };
 }
 
-export async function buildTree(entries: Entry[] = VISIBLE_ENTRIES): Promise<Tree> {
-  const loaded = await Promise.all(entries.map(async (entry) => ({ entry, spec: (await loadCommand(entry)).spec })));
+function optionModels(options: Readonly<Record<string, OptionDef>> | undefined): OptionModel[] {
+  return Object.entries(options ?? {})
+    .filter(([, o]) => !o.hidden)
+    .map(([key, o]) => optionModel(key, o));
+}
+
+export async function buildTree(entries: readonly Entry[] = VISIBLE_ENTRIES): Promise<Tree> {
+  const loaded = await Promise.all(entries.map(async (entry) => ({ entry, spec: (await entry.load()).spec })));
   const byKey = new Map<string, CommandModel>();
   const model = (key: string): CommandModel => {
     let m = byKey.get(key);
@@ -95,11 +99,11 @@ export async function buildTree(entries: Entry[] = VISIBLE_ENTRIES): Promise<Tre
     const key = entry.path.join(' ');
     const m = model(key);
     m.runnable = true;
-    m.summary = spec.summary;
-    m.options = (spec.options ?? []).filter((o) => !o.hidden).map(optionModel);
+    m.summary = entry.summary;
+    m.options = optionModels(spec.options);
     m.args = (spec.args ?? []).map((a) => ({ name: a.name, variadic: a.variadic === true, values: argValues(a) }));
     for (const alias of entry.path.length === 1 ? entry.aliases ?? [] : []) aliases[alias] = entry.path[0]!;
-    if (entry.path.length === 2) model(entry.path[0]!).subcommands.push({ name: entry.path[1]!, summary: spec.summary });
+    if (entry.path.length === 2) model(entry.path[0]!).subcommands.push({ name: entry.path[1]!, summary: entry.summary });
     else if (entry.path.length > 2) throw new Error(`completion supports two-word commands at most, not '${key}'`);
   }
   // the top level lists every first word once; a group word alone is described by its subcommands
@@ -109,7 +113,7 @@ export async function buildTree(entries: Entry[] = VISIBLE_ENTRIES): Promise<Tre
     top.subcommands.push({ name: m.key, summary: m.summary });
   }
   const commands = [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { commands, globals: GLOBAL_OPTIONS.map((g) => optionModel(g)), aliases };
+  return { commands, globals: optionModels(GLOBALS), aliases };
 }
 
 /** The value options of a command, globals included: the words after them are values, not arguments. */

@@ -2,7 +2,7 @@
 // commands that show the agent's soul, memory and skills (the same output as those commands).
 import { superagents } from '../../api/superagents.js';
 import { shellWord } from '../../ui/shell-word.js';
-import { resolveAgent, type AgentRef } from '../agent-ref.js';
+import { resolveAgent, type AgentRef } from '../commands/shared/agent-ref.js';
 import { agentSender } from '../chat/send.js';
 import type { Context } from '../context.js';
 import type { CommandModule } from '../spec.js';
@@ -23,7 +23,8 @@ function viaCommand(ctx: Context, agentId: string, name: string, summary: string
     summary,
     run: async () => {
       const mod = await load();
-      await mod.run([agentId], {}, ctx);
+      // each of these commands takes the agent as its one argument
+      await mod.run({ agent: agentId } as never, ctx);
     },
   };
 }

@@ -7,8 +7,8 @@ import type readline from 'node:readline';
 import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent, SendFn } from '../chat/types.js';
 import type { InStream } from '../context.js';
-import { EXIT } from '../errors.js';
-import { reportError } from '../report.js';
+import { EXIT } from '../exit-codes.js';
+import { reportError } from '../exit-codes.js';
 import type { OutStream, Printer } from '../../ui/printer.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
 

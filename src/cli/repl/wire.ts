@@ -1,12 +1,11 @@
 // What the chat and assistant REPLs share: the Context's streams and printer, the reply printer and
 // spinner of the one-shot commands, history under the data dir, and a hint for a lost session.
-import { isSessionNotFound } from '../../api/errors.js';
+import { SessionNotFoundError } from '../../api/errors.js';
 import { dataDir } from '../../config/paths.js';
-import { startSpinner } from '../../ui/spinner.js';
 import { toolDisplay } from '../../ui/tool-calls.js';
 import { printReply } from '../chat/print-reply.js';
 import type { Context } from '../context.js';
-import { NotFoundError } from '../errors.js';
+import { rephrased } from '../../core/errors.js';
 import { historyPath } from './history.js';
 import type { ReplOptions } from './repl.js';
 
@@ -14,9 +13,7 @@ export type WiredOptions = Pick<ReplOptions, 'input' | 'output' | 'printer' | 'r
 
 /** A session the service does not know (a wrong --session, or one that expired): say how to go on. */
 export function explainReplError(err: unknown): unknown {
-  if (isSessionNotFound(err)) {
-    return new NotFoundError(err.message, 'type /new to start a fresh conversation');
-  }
+  if (err instanceof SessionNotFoundError) return rephrased(err, err.message, 'type /new to start a fresh conversation');
   return err;
 }
 
@@ -27,7 +24,7 @@ export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: st
     output: ctx.io.stderr,
     printer: p,
     render: (events, hooks) => printReply(ctx, events, { ...hooks, tools: toolDisplay(p, ctx.globals.verbose) }),
-    waiting: () => startSpinner(ctx.io.stderr, o.waitingLabel, { enabled: p.chatty, delayMs: 1000, colour: p.stderrColour }),
+    waiting: () => ctx.spinner(o.waitingLabel, { delayMs: 1000 }),
     historyFile: historyPath(dataDir(ctx.env), o.historyKey),
     explainError: explainReplError,
     debug: ctx.globals.debug,

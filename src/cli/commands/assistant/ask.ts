@@ -7,13 +7,11 @@ import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../..
 import { toolCallJson, type PrintedReply } from '../../chat/print-reply.js';
 import { assistantSender, type AssistantModel } from '../../chat/send.js';
 import type { Context } from '../../context.js';
-import { ServiceError, UsageError } from '../../errors.js';
-import { parseModel, providerFor, warnIfMismatched } from '../../providers.js';
-import type { CommandSpec, Options } from '../../spec.js';
+import { BadAnswerError, UsageError } from '../../../core/errors.js';
+import { parseModel, providerFor, warnIfMismatched } from '../shared/providers.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'assistant ask',
-  summary: 'Ask the market-intelligence assistant one question',
+export const spec = {
   description:
     'Ask the market-intelligence assistant one question (from the arguments, or piped on stdin) and print the answer as it ' +
     'streams in. Answers can take minutes: on a terminal a spinner shows the time waited. --fields a,b,c asks for ' +
@@ -21,21 +19,21 @@ export const spec: CommandSpec = {
     'an answer that is not valid JSON is printed as it came and exits 7. The session id goes to stderr as ' +
     '"Session: ID" (not with --quiet); --session ID continues that conversation. --json prints the API answer.',
   args: [{ name: 'question', description: 'the question (words are joined by spaces); omit to read stdin', variadic: true }],
-  options: [
-    { flags: '--fields <list>', description: 'answer as JSON with these keys, comma-separated (a,b,c)' },
-    { flags: '--array', description: 'with --fields: a JSON array of such objects' },
-    { flags: '--model <model>', description: 'use this model (needs a connected key for its provider)' },
-    { flags: '--provider <provider>', description: 'provider of --model (inferred from the model id when it can be)', choices: PROVIDERS },
-    { flags: '--session <id>', description: 'continue this conversation (the id printed after an earlier answer)' },
-    { flags: '--no-stream', description: 'wait for the whole answer instead of streaming it' },
-  ],
+  options: {
+    fields: { type: 'string', value: 'list', description: 'answer as JSON with these keys, comma-separated (a,b,c)' },
+    array: { type: 'boolean', description: 'with --fields: a JSON array of such objects' },
+    model: { type: 'string', description: 'use this model (needs a connected key for its provider)' },
+    provider: { type: 'string', description: 'provider of --model (inferred from the model id when it can be)', choices: PROVIDERS },
+    session: { type: 'string', value: 'id', description: 'continue this conversation (the id printed after an earlier answer)' },
+    stream: { type: 'boolean', negatable: true, description: 'wait for the whole answer instead of streaming it' },
+  },
   examples: [
     'superagent assistant ask "What is moving SOL today?"',
     'superagent assistant ask "Top 3 perps by funding" --fields symbol,funding_rate,comment --array',
     'superagent assistant ask "BTC outlook" --model gpt-4o --provider openai',
     'echo "Summarise ETH news" | superagent assistant ask --json | jq -r .content',
   ],
-};
+} as const satisfies Spec;
 
 const USAGE = "as arguments (superagent assistant ask 'question') or piped on stdin";
 
@@ -45,25 +43,25 @@ export interface Structured {
 }
 
 /** --fields and --array, checked before any request. */
-export function structuredFrom(opts: Options): Structured | undefined {
-  if (opts.fields === undefined) {
-    if (opts.array === true) throw new UsageError('--array needs --fields', 'e.g. --fields symbol,price --array');
+export function structuredFrom(input: { fields?: string; array: boolean }): Structured | undefined {
+  if (input.fields === undefined) {
+    if (input.array === true) throw new UsageError('--array needs --fields', 'e.g. --fields symbol,price --array');
     return undefined;
   }
-  const fields = [...new Set(String(opts.fields).split(',').map((f) => f.trim()).filter(Boolean))];
+  const fields = [...new Set(String(input.fields).split(',').map((f) => f.trim()).filter(Boolean))];
   if (fields.length === 0) throw new UsageError('--fields needs at least one field name', 'e.g. --fields symbol,price,outlook');
   if (fields.some((f) => /[\r\n]/.test(f))) throw new UsageError('--fields names must be on one line');
-  return { fields, array: opts.array === true };
+  return { fields, array: input.array === true };
 }
 
 /** --model and --provider, checked against the five providers before any request. */
-export function modelFrom(opts: Options): AssistantModel {
-  if (opts.model === undefined) {
-    if (opts.provider !== undefined) throw new UsageError('--provider needs --model', 'e.g. --model gpt-4o --provider openai');
+export function modelFrom(input: { model?: string; provider?: string }): AssistantModel {
+  if (input.model === undefined) {
+    if (input.provider !== undefined) throw new UsageError('--provider needs --model', 'e.g. --model gpt-4o --provider openai');
     return {};
   }
-  const model = parseModel(opts.model, '--model');
-  return { model, provider: providerFor(model, opts.provider) };
+  const model = parseModel(input.model, '--model');
+  return { model, provider: providerFor(model, input.provider) };
 }
 
 /** The question as sent: with --fields, the structured-output request appended (contract §5). */
@@ -105,19 +103,20 @@ function printAnswer(ctx: Context, reply: PrintedReply, s: Structured | undefine
   const parsed = parseJsonContent(reply.content);
   if (!parsed) {
     if (!p.json) p.data(reply.content);
-    throw new ServiceError('the assistant did not answer with valid JSON', 'its answer is printed above as it came; try asking again');
+    throw new BadAnswerError('the assistant did not answer with valid JSON', 'its answer is printed above as it came; try asking again');
   }
   if (!p.json) printStructured(p, parsed.value, s);
 }
 
-export async function run(args: string[], opts: Options, ctx: Context): Promise<number | void> {
-  const structured = structuredFrom(opts);
-  const model = modelFrom(opts);
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<number | void> {
+  const args = input.question;
+  const structured = structuredFrom(input);
+  const model = modelFrom(input);
   if (model.model && model.provider) warnIfMismatched(ctx.printer, model.model, model.provider);
-  const sessionId = parseSessionOption(opts.session);
+  const sessionId = parseSessionOption(input.session);
   const question = await messageFrom(ctx, args, 'the question', USAGE);
   const { client } = await ctx.api();
-  const send = assistantSender(client, model, ctx.timeoutMs('long'), { stream: opts.stream !== false });
+  const send = assistantSender(client, model, ctx.timeoutMs('long'), { stream: input.stream !== false });
   return exitOnInterrupt(async () => {
     await oneTurn(ctx, send, withJsonRequest(question, structured), {
       sessionId,

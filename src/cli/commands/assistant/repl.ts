@@ -2,29 +2,27 @@
 import { PROVIDERS } from '../../../contract.js';
 import { parseSessionOption } from '../../chat/one-shot.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import type { CommandSpec, Options } from '../../spec.js';
+import { UsageError } from '../../../core/errors.js';
+import type { Input, Spec } from '../../spec.js';
 import { modelFrom } from './ask.js';
 
-export const spec: CommandSpec = {
-  name: 'assistant',
-  summary: 'The market-intelligence assistant REPL (on a terminal)',
+export const spec = {
   description:
     'Talk with the market-intelligence assistant: each line you type is a question, answered as it streams in, and the ' +
     'conversation continues from one question to the next. Slash commands: /help, /new, /session, /exit. A line ending ' +
     'in \\ continues on the next; """ starts and ends a block of lines. Ctrl-C cancels an answer; Ctrl-D leaves. ' +
     "Needs a terminal: in scripts use 'superagent assistant ask'.",
-  options: [
-    { flags: '--model <model>', description: 'use this model (needs a connected key for its provider)' },
-    { flags: '--provider <provider>', description: 'provider of --model (inferred from the model id when it can be)', choices: PROVIDERS },
-    { flags: '--session <id>', description: 'continue this conversation (the id shown by /session or after an answer)' },
-  ],
+  options: {
+    model: { type: 'string', description: 'use this model (needs a connected key for its provider)' },
+    provider: { type: 'string', description: 'provider of --model (inferred from the model id when it can be)', choices: PROVIDERS },
+    session: { type: 'string', value: 'id', description: 'continue this conversation (the id shown by /session or after an answer)' },
+  },
   examples: ['superagent assistant', 'superagent assistant --model gpt-4o --provider openai', 'superagent assistant ask "What is moving SOL today?"'],
-};
+} as const satisfies Spec;
 
-export async function run(_args: string[], opts: Options, ctx: Context): Promise<number> {
-  const model = modelFrom(opts);
-  const sessionId = parseSessionOption(opts.session);
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
+  const model = modelFrom(input);
+  const sessionId = parseSessionOption(input.session);
   if (!ctx.canPrompt) {
     const why = ctx.io.stdin.isTTY && ctx.io.stderr.isTTY ? 'is interactive (and --no-input is set)' : 'needs a terminal';
     throw new UsageError(`the assistant REPL ${why}`, "use 'superagent assistant ask QUESTION', or pipe the question to it");

@@ -3,20 +3,20 @@ import { classic } from '../../../api/classic.js';
 import { printTable, timeFor, yesNo } from '../../../ui/format.js';
 import type { Context } from '../../context.js';
 import { parseInteger } from '../../parse.js';
-import type { CommandSpec, Options } from '../../spec.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'classic list',
-  summary: 'List classic agents',
+export const spec = {
   description:
     'List classic agents (goal + instructions + triggers), newest first. On a terminal a table; piped, one tab-separated ' +
     'line per agent (id, name, enabled, updated).',
-  options: [{ flags: '--limit <n>', description: 'at most N agents, 1 to 100 (the service default is 50)' }],
+  options: {
+    limit: { type: 'string', value: 'n', description: 'at most N agents, 1 to 100 (the service default is 50)' },
+  },
   examples: ['superagent classic list', 'superagent classic list --limit 10', 'superagent classic list | cut -f1'],
-};
+} as const satisfies Spec;
 
-export async function run(_args: string[], opts: Options, ctx: Context): Promise<void> {
-  const limit = opts.limit === undefined ? undefined : parseInteger('--limit', opts.limit, { min: 1, max: 100 });
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const limit = input.limit === undefined ? undefined : parseInteger('--limit', input.limit, { min: 1, max: 100 });
   const { client } = await ctx.api();
   const agents = await classic.list(client, limit);
   const p = ctx.printer;

@@ -2,28 +2,26 @@
 import { classic } from '../../../api/classic.js';
 import type { ClassicPatch } from '../../../api/types.js';
 import { LIMITS } from '../../../contract.js';
-import { parseAgentName, parseDescription } from '../../agent-fields.js';
-import { classicId, onClassic, printClassic } from '../../classic-record.js';
+import { parseAgentName, parseDescription } from '../shared/agent-fields.js';
+import { classicId, onClassic, printClassic } from './record.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import type { CommandSpec, Options } from '../../spec.js';
+import { UsageError } from '../../../core/errors.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'classic update',
-  summary: 'Update a classic agent',
+export const spec = {
   description: 'Change a classic agent: only the fields given change. Prints the updated agent.',
   args: [{ name: 'id', description: "the classic agent's uuid", required: true }],
-  options: [
-    { flags: '--name <name>', description: `new name (1 to ${LIMITS.nameChars} characters)` },
-    { flags: '--description <text>', description: `new description (up to ${LIMITS.descriptionChars} characters; '' clears it)` },
-    { flags: '--goal <text>', description: `new goal (1 to ${LIMITS.classicGoalChars} characters)` },
-    { flags: '--instructions <text>', description: `new instructions (1 to ${LIMITS.classicInstructionsChars} characters)` },
-  ],
+  options: {
+    name: { type: 'string', description: `new name (1 to ${LIMITS.nameChars} characters)` },
+    description: { type: 'string', value: 'text', description: `new description (up to ${LIMITS.descriptionChars} characters; '' clears it)` },
+    goal: { type: 'string', value: 'text', description: `new goal (1 to ${LIMITS.classicGoalChars} characters)` },
+    instructions: { type: 'string', value: 'text', description: `new instructions (1 to ${LIMITS.classicInstructionsChars} characters)` },
+  },
   examples: [
     'superagent classic update 0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e --name "Whale Watcher"',
     'superagent classic update 0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e --goal "Spot large wallet moves" --instructions "$(cat instructions.txt)"',
   ],
-};
+} as const satisfies Spec;
 
 /** Goal and instructions as the service will check them (contract §8): not empty, not too long. */
 function parseText(flag: string, value: unknown, max: number): string {
@@ -35,21 +33,22 @@ function parseText(flag: string, value: unknown, max: number): string {
 }
 
 /** The PATCH body, checked before any request; name and description follow the SuperAgent rules. */
-export function patchFrom(opts: Options): ClassicPatch {
+export function patchFrom(input: Pick<Input<typeof spec>, 'name' | 'description' | 'goal' | 'instructions'>): ClassicPatch {
   const patch: ClassicPatch = {};
-  if (opts.name !== undefined) patch.name = parseAgentName(opts.name);
-  if (opts.description !== undefined) patch.description = parseDescription(opts.description);
-  if (opts.goal !== undefined) patch.goal = parseText('--goal', opts.goal, LIMITS.classicGoalChars);
-  if (opts.instructions !== undefined) patch.instructions = parseText('--instructions', opts.instructions, LIMITS.classicInstructionsChars);
+  if (input.name !== undefined) patch.name = parseAgentName(input.name);
+  if (input.description !== undefined) patch.description = parseDescription(input.description);
+  if (input.goal !== undefined) patch.goal = parseText('--goal', input.goal, LIMITS.classicGoalChars);
+  if (input.instructions !== undefined) patch.instructions = parseText('--instructions', input.instructions, LIMITS.classicInstructionsChars);
   if (Object.keys(patch).length === 0) {
     throw new UsageError('nothing to update', 'give at least one of --name, --description, --goal, --instructions');
   }
   return patch;
 }
 
-export async function run([rawId]: string[], opts: Options, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const rawId = input.id;
   const id = classicId(rawId);
-  const patch = patchFrom(opts);
+  const patch = patchFrom(input);
   const { client } = await ctx.api();
   const record = await onClassic(id, () => classic.update(client, id, patch));
   const p = ctx.printer;

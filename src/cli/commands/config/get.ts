@@ -1,23 +1,21 @@
 // `superagent config get KEY`: one setting of the profile in use (api_key masked).
-import { configFile } from '../../connect.js';
 import type { Context } from '../../context.js';
-import { activeProfile, existingTarget, settingName, shown, SETTINGS } from '../../settings.js';
-import type { CommandSpec } from '../../spec.js';
+import { activeProfile, existingTarget, settingName, shown, SETTINGS } from '../shared/settings.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'config get',
-  summary: 'Print one setting',
+export const spec = {
   description:
     `Print one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
     'api_key prints masked; output prints its default (table) and active_profile its default (default) when unset; ' +
     'an unset base_url or api_key prints nothing.',
   args: [{ name: 'key', description: SETTINGS.join(' | '), required: true, choices: SETTINGS }],
   examples: ['superagent config get base_url', 'superagent config get output --profile staging'],
-};
+} as const satisfies Spec;
 
-export async function run([raw]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const raw = input.key;
   const key = settingName(raw!);
-  const config = configFile(ctx.env).read();
+  const config = ctx.config.read();
   let value: string | undefined;
   let where = '';
   if (key === 'active_profile') {

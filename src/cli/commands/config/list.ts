@@ -1,21 +1,18 @@
 // `superagent config list`: every profile and its settings, keys masked.
-import { configFile } from '../../connect.js';
 import type { Context } from '../../context.js';
 import { printTable } from '../../../ui/format.js';
-import { activeProfile, PROFILE_SETTINGS, shownProfile, targetProfile } from '../../settings.js';
-import type { CommandSpec } from '../../spec.js';
+import { activeProfile, PROFILE_SETTINGS, shownProfile, targetProfile } from '../shared/settings.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'config list',
-  summary: 'Show every profile and setting',
+export const spec = {
   description:
     'Show the active profile and every profile with its settings (base_url, api_key masked, output, model, provider). On a terminal a table with ' +
     'the profile in use marked *; piped, one "active_profile<TAB>NAME" line and one "PROFILE.SETTING<TAB>VALUE" line per setting.',
   examples: ['superagent config list', 'superagent config list --json | jq .profiles'],
-};
+} as const satisfies Spec;
 
-export async function run(_args: string[], _opts: unknown, ctx: Context): Promise<void> {
-  const config = configFile(ctx.env).read();
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const config = ctx.config.read();
   const profiles = Object.entries(config.profiles ?? {}).map(([name, profile]) => [name, shownProfile(profile)] as const);
   const p = ctx.printer;
   if (p.json) return p.printJson({ active_profile: activeProfile(config), profiles: Object.fromEntries(profiles) });

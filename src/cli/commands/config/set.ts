@@ -1,16 +1,13 @@
 // `superagent config set KEY VALUE`: change one setting of the profile in use (created if new).
 import type { ConfigData } from '../../../config/file.js';
 import { normaliseBaseUrl } from '../../../config/resolve.js';
-import { configFile } from '../../connect.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { parseModel, parseProvider } from '../../providers.js';
-import { checkProfileName, noSuchProfile, OUTPUTS, SETTINGS, settingName, targetProfile, DEFAULT_PROFILE, type Setting } from '../../settings.js';
-import type { CommandSpec } from '../../spec.js';
+import { UsageError } from '../../../core/errors.js';
+import { parseModel, parseProvider } from '../shared/providers.js';
+import { checkProfileName, noSuchProfile, OUTPUTS, SETTINGS, settingName, targetProfile, DEFAULT_PROFILE, type Setting } from '../shared/settings.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'config set',
-  summary: 'Change one setting',
+export const spec = {
   description:
     `Change one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one; ` +
     "created if new). output is table or json (json: the profile's commands print JSON as with --json). model and provider are " +
@@ -21,12 +18,14 @@ export const spec: CommandSpec = {
     { name: 'value', description: 'the new value', required: true },
   ],
   examples: ['superagent config set base_url https://api.example.com', 'superagent config set model gpt-4o', 'superagent config set provider openai', 'superagent config set output json --profile ci', 'superagent config set active_profile staging'],
-};
+} as const satisfies Spec;
 
-export async function run([rawKey, rawValue]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const rawKey = input.key;
+  const rawValue = input.value;
   const key = settingName(rawKey!);
   const value = checkValue(key, rawValue!.trim());
-  const file = configFile(ctx.env);
+  const file = ctx.config;
   const config = file.read();
   const p = ctx.printer;
   if (key === 'active_profile') {

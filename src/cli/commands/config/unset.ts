@@ -1,22 +1,20 @@
 // `superagent config unset KEY`: remove one setting of the profile in use (or the active profile choice).
-import { configFile } from '../../connect.js';
 import type { Context } from '../../context.js';
-import { existingTarget, settingName, SETTINGS } from '../../settings.js';
-import type { CommandSpec } from '../../spec.js';
+import { existingTarget, settingName, SETTINGS } from '../shared/settings.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'config unset',
-  summary: 'Remove one setting',
+export const spec = {
   description:
     `Remove one setting (${SETTINGS.join(', ')}) from the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
     "Without base_url the profile uses the embedded local service; without active_profile the 'default' profile is used.",
   args: [{ name: 'key', description: SETTINGS.join(' | '), required: true, choices: SETTINGS }],
   examples: ['superagent config unset output', 'superagent config unset base_url --profile staging'],
-};
+} as const satisfies Spec;
 
-export async function run([raw]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const raw = input.key;
   const key = settingName(raw!);
-  const file = configFile(ctx.env);
+  const file = ctx.config;
   const config = file.read();
   const p = ctx.printer;
   if (key === 'active_profile') {

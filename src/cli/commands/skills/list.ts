@@ -3,22 +3,21 @@ import { superagents } from '../../../api/superagents.js';
 import type { Skill } from '../../../api/types.js';
 import { clipText, printTable, yesNo } from '../../../ui/format.js';
 import type { Printer } from '../../../ui/printer.js';
-import { resolveAgent } from '../../agent-ref.js';
-import { onOff } from '../../skills-toggle.js';
+import { resolveAgent } from '../shared/agent-ref.js';
+import { onOff } from './toggle.js';
 import type { Context } from '../../context.js';
-import type { CommandSpec } from '../../spec.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'skills',
-  summary: "List an agent's skills",
+export const spec = {
   description:
     "List every skill available to an agent and whether it is enabled. On a terminal a table; piped, one 'name<TAB>on|off' line per skill. " +
     "Change them with 'superagent skills enable' and 'superagent skills disable'.",
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   examples: ['superagent skills demo', "superagent skills demo | awk '$2 == \"on\" {print $1}'", 'superagent skills enable demo hyperliquid'],
-};
+} as const satisfies Spec;
 
-export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
   const { client } = await ctx.api();
   const { agent_id } = await resolveAgent(client, ref!);
   const result = await superagents.skills(client, agent_id);

@@ -6,18 +6,16 @@ import type { ApiClient } from '../../../api/client.js';
 import { superagents } from '../../../api/superagents.js';
 import type { StatusResult } from '../../../api/types.js';
 import { renderDiff, unifiedDiff } from '../../../ui/diff.js';
-import { createPrivateFile, editorCommand, runEditor, type EditorCommand, type PrivateFile } from '../../../ui/editor.js';
+import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../../ui/editor.js';
 import { shellWord } from '../../../ui/shell-word.js';
-import { resolveAgent } from '../../agent-ref.js';
+import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
-import { CliError, ConflictError, UsageError, exitCodeFor } from '../../errors.js';
-import { errorLine } from '../../report.js';
-import { readSoul } from '../../soul-source.js';
-import type { CommandSpec, Options } from '../../spec.js';
+import { SuperagentError, StateConflictError, UsageError, rephrased } from '../../../core/errors.js';
+import { errorLine } from '../../exit-codes.js';
+import { readSoul } from '../shared/soul-source.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'soul edit',
-  summary: "Edit an agent's soul.md in $VISUAL or $EDITOR",
+export const spec = {
   description:
     "Open an agent's soul.md in $VISUAL, else $EDITOR, else vi, as a private temporary file. Saved unchanged: nothing " +
     'is sent. Changed: the diff is shown and, on a terminal, you confirm the upload (--yes skips the question; ' +
@@ -25,9 +23,11 @@ export const spec: CommandSpec = {
     'is overwritten unless --force. Whenever the edit is not uploaded, the file is kept and the soul set command ' +
     'that uploads it is printed.',
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
-  options: [{ flags: '--force', description: 'upload even if soul.md changed on the service while the editor was open' }],
+  options: {
+    force: { type: 'boolean', description: 'upload even if soul.md changed on the service while the editor was open' },
+  },
   examples: ['superagent soul edit demo', 'EDITOR="code --wait" superagent soul edit demo', 'superagent soul edit demo --yes'],
-};
+} as const satisfies Spec;
 
 /** `scout-v2.soul.md`: the agent's name made safe for a file name, else its id's first 8 characters. */
 export function draftFileName(name: string, id: string): string {
@@ -58,13 +58,13 @@ interface Draft {
 
 /** `err`, saying that nothing was uploaded, where the edit is kept and how to upload it. */
 function keptError(err: unknown, draft: Draft): unknown {
-  if (!(err instanceof CliError)) {
+  if (!(err instanceof SuperagentError)) {
     // a bug: its report stays as it is, but the way back to the edit is still shown
     // always shown (not only on a TTY): losing the way back to an edit is worse than a noisy stderr
     draft.ctx.printer.stderrWrite(`soul.md not uploaded; your edit is kept in ${draft.file.path} (upload it with: ${draft.retry})\n`);
     return err;
   }
-  return new CliError(`${errorLine(err)}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, exitCodeFor(err), `upload it with: ${draft.retry}`);
+  return rephrased(err, `${errorLine(err)}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, `upload it with: ${draft.retry}`);
 }
 
 /** Prints a diff: stdout is its place, but with --json stdout holds only the API's answer. */
@@ -91,12 +91,12 @@ async function soulOf(client: ApiClient, id: string): Promise<string> {
 /** Runs the editor; on failure the file is kept only if it holds changes. */
 async function edit(ctx: Context, editor: EditorCommand, draft: Draft, original: string): Promise<Buffer | undefined> {
   try {
-    await runEditor(editor, ctx.env, draft.file.path);
+    await ctx.editor.open(draft.file.path);
   } catch (err) {
     const changed = readIfThere(draft.file.path);
     if (changed && !changed.equals(Buffer.from(original))) throw keptError(err, draft);
     draft.file.remove();
-    if (err instanceof CliError) throw new CliError(`${err.message}; nothing uploaded`, err.exitCode, err.hint);
+    if (err instanceof SuperagentError) throw rephrased(err, `${err.message}; nothing uploaded`);
     throw err;
   }
   return readIfThere(draft.file.path);
@@ -114,9 +114,8 @@ function readIfThere(file: string): Buffer | undefined {
 async function confirmed(ctx: Context, name: string, draft: Draft): Promise<boolean> {
   if (ctx.globals.yes) return true;
   if (!ctx.canPrompt) throw keptError(new UsageError('--yes required to upload when not running interactively'), draft);
-  const { askConfirm } = await import('../../../ui/prompt.js');
   try {
-    return await askConfirm(ctx, `Upload this soul.md to ${name}?`, true);
+    return await ctx.prompter.confirm(`Upload this soul.md to ${name}?`, true);
   } catch (err) {
     throw keptError(err, draft);
   }
@@ -133,14 +132,15 @@ async function upload(ctx: Context, client: ApiClient, id: string, name: string,
   }
   if (theirs === edited) return undefined; // someone made the very same change
   showDiff(ctx, theirs, edited, { old: `${name}/soul.md (theirs: changed on the service)`, new: `${draft.file.path} (yours)` });
-  throw new ConflictError(
+  throw new StateConflictError(
     `the soul.md of ${name} changed on the service while the editor was open; nothing uploaded, your edit is kept in ${draft.file.path}`,
     `the diff above shows theirs against yours; to overwrite theirs with yours: ${draft.retry} (soul edit --force skips this check)`,
   );
 }
 
-export async function run([ref]: string[], opts: Options, ctx: Context): Promise<void> {
-  const editor = editorCommand(ctx.env); // a VISUAL or EDITOR that cannot be split: exit 2 before any request
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
+  const editor = ctx.editor.command(); // a VISUAL or EDITOR that cannot be split: exit 2 before any request
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const id = agent.agent_id;
@@ -176,7 +176,7 @@ export async function run([ref]: string[], opts: Options, ctx: Context): Promise
     p.warn(`Not uploaded; your edit is kept in ${file.path} (upload it with: ${draft.retry})`);
     return;
   }
-  const result = await upload(ctx, client, id, name, original, edited, draft, opts.force === true);
+  const result = await upload(ctx, client, id, name, original, edited, draft, input.force === true);
   draft.file.remove();
   if (result === undefined) {
     p.status(`The soul.md of ${name} on the service already has these changes; nothing uploaded.`);

@@ -1,28 +1,29 @@
 // `superagent soul set <agent> --file PATH|-`: replace soul.md whole, from a file or standard input.
 import { superagents } from '../../../api/superagents.js';
 import { shellWord } from '../../../ui/shell-word.js';
-import { resolveAgent } from '../../agent-ref.js';
+import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { readSoul } from '../../soul-source.js';
-import type { CommandSpec, Options } from '../../spec.js';
+import { UsageError } from '../../../core/errors.js';
+import { readSoul } from '../shared/soul-source.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'soul set',
-  summary: "Replace an agent's soul.md from a file or stdin",
+export const spec = {
   description:
     "Replace an agent's soul.md with a file, or with standard input given --file -. The text must be UTF-8, " +
     'not empty, and at most 256 KiB; anything else is refused before any request.',
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
-  options: [{ flags: '--file <path>', description: 'the new soul.md (a file, or - for standard input; up to 256 KiB)' }],
+  options: {
+    file: { type: 'string', value: 'path', complete: 'file', description: 'the new soul.md (a file, or - for standard input; up to 256 KiB)' },
+  },
   examples: [
     'superagent soul set demo --file soul.md',
     'superagent soul show demo | sed s/cautious/bold/ | superagent soul set demo --file -',
   ],
-};
+} as const satisfies Spec;
 
-export async function run([ref]: string[], opts: Options, ctx: Context): Promise<void> {
-  const source = opts.file as string | undefined;
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
+  const source = input.file as string | undefined;
   if (source === undefined) {
     throw new UsageError('--file is required', `superagent soul set ${shellWord(ref!)} --file soul.md (or --file - to read standard input)`);
   }

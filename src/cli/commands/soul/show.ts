@@ -1,20 +1,19 @@
 // `superagent soul show <agent>`: the agent's soul.md, byte for byte.
 import { superagents } from '../../../api/superagents.js';
-import { resolveAgent } from '../../agent-ref.js';
+import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
-import type { CommandSpec } from '../../spec.js';
+import type { Input, Spec } from '../../spec.js';
 
-export const spec: CommandSpec = {
-  name: 'soul show',
-  summary: "Print an agent's soul.md",
+export const spec = {
   description:
     "Print an agent's soul.md exactly as the service keeps it, so 'soul show demo > soul.md' and " +
     "'soul set demo --file soul.md' round-trip. --json prints the files object ({ agent_id, soul_md, memory_md }).",
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   examples: ['superagent soul show demo', 'superagent soul show demo > soul.md', 'superagent soul show demo --json | jq -r .soul_md'],
-};
+} as const satisfies Spec;
 
-export async function run([ref]: string[], _opts: unknown, ctx: Context): Promise<void> {
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const ref = input.agent;
   const { client } = await ctx.api();
   const { agent_id } = await resolveAgent(client, ref!);
   const files = await superagents.files(client, agent_id);

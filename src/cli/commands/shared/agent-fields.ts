@@ -1,7 +1,7 @@
 // An agent's name and description as the user types them, checked against the contract's limits
 // (§7) before any request. Shared by launch, update and the launch prompt.
-import { LIMITS } from '../contract.js';
-import { UsageError } from './errors.js';
+import { LIMITS } from '../../../contract.js';
+import { UsageError } from '../../../core/errors.js';
 
 const chars = (s: string) => [...s].length;
 

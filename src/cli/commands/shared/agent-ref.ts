@@ -1,10 +1,10 @@
 // `<agent>` references (CLI.md): a uuid, a unique id prefix of at least 4 characters, or a unique
 // name (case-insensitive). A uuid costs no request; anything else is matched against one list call.
-import type { ApiClient } from '../api/client.js';
-import { superagents } from '../api/superagents.js';
-import type { AgentRecord } from '../api/types.js';
-import { UUID_PATTERN } from '../contract.js';
-import { NotFoundError } from './errors.js';
+import type { ApiClient } from '../../../api/client.js';
+import { superagents } from '../../../api/superagents.js';
+import type { AgentRecord } from '../../../api/types.js';
+import { UUID_PATTERN } from '../../../contract.js';
+import { NoMatchError } from '../../../core/errors.js';
 
 export interface AgentRef {
   agent_id: string;
@@ -24,14 +24,14 @@ export function matchAgent(ref: string, agents: AgentRecord[]): AgentRecord {
   const wanted = ref.trim().toLowerCase();
   const byName = agents.filter((a) => a.name?.toLowerCase() === wanted);
   if (byName.length === 1) return byName[0]!;
-  if (byName.length > 1) throw new NotFoundError(`'${ref}' names several agents: ${describe(byName)}`, 'use the id, or a longer id prefix');
+  if (byName.length > 1) throw new NoMatchError(`'${ref}' names several agents: ${describe(byName)}`, 'use the id, or a longer id prefix');
   const byPrefix = wanted.length >= MIN_PREFIX ? agents.filter((a) => a.agent_id.toLowerCase().startsWith(wanted)) : [];
   if (byPrefix.length === 1) return byPrefix[0]!;
-  if (byPrefix.length > 1) throw new NotFoundError(`'${ref}' matches several agents: ${describe(byPrefix)}`, 'use a longer id prefix');
+  if (byPrefix.length > 1) throw new NoMatchError(`'${ref}' matches several agents: ${describe(byPrefix)}`, 'use a longer id prefix');
   const hint = wanted.length < MIN_PREFIX && /^[0-9a-f-]+$/.test(wanted)
     ? `an id prefix needs at least ${MIN_PREFIX} characters`
     : "see 'superagent list'";
-  throw new NotFoundError(`no agent matches '${ref}'`, hint);
+  throw new NoMatchError(`no agent matches '${ref}'`, hint);
 }
 
 export type Settled = { ref: string; agent: AgentRef } | { ref: string; error: unknown };

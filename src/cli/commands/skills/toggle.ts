@@ -1,11 +1,11 @@
 // `skills enable` and `skills disable`. The service takes the whole set of disabled skills (contract
 // §7), so: read the list (a typo fails here naming the valid skills, before any write), send the new
 // disabled set (nothing when nothing would change), then read again to confirm it took effect.
-import { superagents } from '../api/superagents.js';
-import type { Skill } from '../api/types.js';
-import { resolveAgent } from './agent-ref.js';
-import type { Context } from './context.js';
-import { ServiceError, UsageError } from './errors.js';
+import { superagents } from '../../../api/superagents.js';
+import type { Skill } from '../../../api/types.js';
+import { resolveAgent } from '../shared/agent-ref.js';
+import type { Context } from '../../context.js';
+import { BadAnswerError, UsageError } from '../../../core/errors.js';
 
 /** The word for a skill's state in piped output (`name<TAB>on|off`), the same in every skills command. */
 export function onOff(enabled: boolean): 'on' | 'off' {
@@ -64,7 +64,7 @@ export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string
     }
   }
   if (notApplied.length > 0) {
-    throw new ServiceError(
+    throw new BadAnswerError(
       `the service accepted the change but ${notApplied.join(', ')} ${notApplied.length > 1 ? 'are' : 'is'} still ${onOff(!enabled)} on ${label}`,
       `check with 'superagent skills ${agent.agent_id}' and try again`,
     );

@@ -1,6 +1,6 @@
 // Reading piped standard input (messages, soul files, tokens) in full.
-import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../../core/errors.js';
 
 export async function readStdinBuffer(ctx: Context, what: string): Promise<Buffer> {
   if (ctx.io.stdin.isTTY) throw new UsageError(`expected ${what} on standard input, but it is a terminal`, `pipe it in, e.g. 'cat file | superagent …'`);

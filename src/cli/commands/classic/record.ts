@@ -1,11 +1,11 @@
 // What `classic get` and `classic update` share: the id check (classic ids are uuids; no name lookup)
 // and how one classic agent record is shown.
-import { ApiStatusError } from '../api/errors.js';
-import type { ClassicRecord } from '../api/types.js';
-import { UUID_PATTERN } from '../contract.js';
-import { printFields, timeFor, yesNo } from '../ui/format.js';
-import type { Printer } from '../ui/printer.js';
-import { NotFoundError, UsageError } from './errors.js';
+import { NotFoundError } from '../../../api/errors.js';
+import type { ClassicRecord } from '../../../api/types.js';
+import { UUID_PATTERN } from '../../../contract.js';
+import { printFields, timeFor, yesNo } from '../../../ui/format.js';
+import type { Printer } from '../../../ui/printer.js';
+import { NoMatchError, UsageError } from '../../../core/errors.js';
 
 /** The id argument, checked before any request. */
 export function classicId(id: string | undefined): string {
@@ -21,8 +21,8 @@ export async function onClassic<T>(id: string, call: () => Promise<T>): Promise<
   try {
     return await call();
   } catch (err) {
-    if (err instanceof ApiStatusError && err.status === 404) {
-      throw new NotFoundError(`no classic agent with id ${id}`, "see 'superagent classic list'");
+    if (err instanceof NotFoundError) {
+      throw new NoMatchError(`no classic agent with id ${id}`, "see 'superagent classic list'");
     }
     throw err;
   }

@@ -1,9 +1,9 @@
 // Reading a soul.md from a file or standard input (`--soul-file PATH|-`, `soul set --file PATH|-`):
 // refused before any request when missing, unreadable, empty, not UTF-8 or over the contract's size.
 import { promises as fs } from 'node:fs';
-import { LIMITS } from '../contract.js';
-import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import { LIMITS } from '../../../contract.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../../core/errors.js';
 import { decodeUtf8, readStdinBuffer } from './stdin.js';
 
 const LIMIT_KIB = LIMITS.soulBytes / 1024;

@@ -1,10 +1,10 @@
 // What `config get|set|unset|list`, `login` and `logout` share: the setting names, how each value is
 // checked and shown, and which profile of the config file a command acts on.
-import type { ConfigData, Profile } from '../config/file.js';
-import { profileName } from '../config/resolve.js';
-import { maskKey } from '../ui/mask.js';
-import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import type { ConfigData, Profile } from '../../../config/file.js';
+import { profileName } from '../../../config/resolve.js';
+import { maskKey } from '../../../ui/mask.js';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../../core/errors.js';
 
 export const PROFILE_SETTINGS = ['base_url', 'api_key', 'output', 'model', 'provider'] as const;
 export const SETTINGS = [...PROFILE_SETTINGS, 'active_profile'] as const;

@@ -1,11 +1,12 @@
 // pause, resume and restart on several agents: one line of result per agent, non-zero if any failed.
-import { superagents } from '../api/superagents.js';
-import type { ApiClient } from '../api/client.js';
-import type { StatusResult } from '../api/types.js';
+import { superagents } from '../../../api/superagents.js';
+import type { ApiClient } from '../../../api/client.js';
+import type { StatusResult } from '../../../api/types.js';
 import { resolveAgentsSettled, type Settled } from './agent-ref.js';
-import type { Context } from './context.js';
-import { errorLine } from './report.js';
-import { EXIT, UsageError, exitCodeFor } from './errors.js';
+import type { Context } from '../../context.js';
+import { errorLine } from '../../exit-codes.js';
+import { EXIT, exitCodeFor } from '../../exit-codes.js';
+import { UsageError } from '../../../core/errors.js';
 
 export type Action = 'pause' | 'resume' | 'restart';
 

@@ -1,9 +1,9 @@
 // Model providers on the command line (contract §4): checking --provider, and telling a model id's
 // provider from its spelling so `--model gpt-4o` needs no `--provider openai`.
-import { DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, isProvider, type Provider } from '../contract.js';
-import type { Profile } from '../config/file.js';
-import { UsageError } from './errors.js';
-import type { Printer } from '../ui/printer.js';
+import { DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, isProvider, type Provider } from '../../../contract.js';
+import type { Profile } from '../../../config/file.js';
+import { UsageError } from '../../../core/errors.js';
+import type { Printer } from '../../../ui/printer.js';
 
 const PROVIDER_LIST = PROVIDERS.join(', ');
 

@@ -1,0 +1,82 @@
+// Whether to send a request again, and after how long: a pure function of the method, what came
+// back, and what was already spent, so every row of the policy is tested as a table
+// (test/unit/retry.test.ts). STYLE 8: 429 for any method (the request was refused, not processed),
+// honouring Retry-After up to a budget; connection failures and 502/503/504 only for methods that
+// are safe to repeat, with backoff 0.5 s·2ⁿ capped at 8 s and up to −25 % jitter; never anything else.
+
+export interface RetryPolicy {
+  /** 429: at most this many retries… */
+  rateLimitRetries: number;
+  /** …and this much waiting in all */
+  rateLimitWaitMs: number;
+  /** connection errors and 502/503/504 on GET, PUT, DELETE */
+  retries: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { rateLimitRetries: 3, rateLimitWaitMs: 60_000, retries: 2 };
+
+/** What the attempts so far have spent. */
+export interface Spent {
+  rateLimitRetries: number;
+  rateLimitWaitedMs: number;
+  retries: number;
+}
+
+export const NOTHING_SPENT: Spent = { rateLimitRetries: 0, rateLimitWaitedMs: 0, retries: 0 };
+
+export type Outcome =
+  | { kind: 'status'; status: number; retryAfterSeconds?: number }
+  /** no answer: refused, reset, DNS; a time-out is never repeated (the wait would double) */
+  | { kind: 'connection'; timedOut: boolean; message: string };
+
+export type Decision =
+  | { retry: false }
+  | { retry: true; waitMs: number; spent: Spent; rateLimited: boolean; notice: string };
+
+const IDEMPOTENT = new Set(['GET', 'PUT', 'DELETE']);
+const RETRY_STATUSES = new Set([502, 503, 504]);
+
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(8000, 500 * 2 ** attempt);
+  return Math.round(base * (1 - random() * 0.25));
+}
+
+export function decideRetry(method: string, outcome: Outcome, spent: Spent, policy: RetryPolicy = DEFAULT_RETRY_POLICY, random: () => number = Math.random): Decision {
+  if (outcome.kind === 'status' && outcome.status === 429) {
+    const secs = Math.max(0, outcome.retryAfterSeconds ?? 1);
+    const waitMs = secs * 1000;
+    if (spent.rateLimitRetries >= policy.rateLimitRetries || spent.rateLimitWaitedMs + waitMs > policy.rateLimitWaitMs) return { retry: false };
+    const n = spent.rateLimitRetries + 1;
+    return {
+      retry: true,
+      waitMs,
+      rateLimited: true,
+      spent: { ...spent, rateLimitRetries: n, rateLimitWaitedMs: spent.rateLimitWaitedMs + waitMs },
+      notice: `Rate limited by the service; waiting ${secs} s before retrying (${n} of ${policy.rateLimitRetries})`,
+    };
+  }
+  if (!IDEMPOTENT.has(method) || spent.retries >= policy.retries) return { retry: false };
+  let why: string;
+  if (outcome.kind === 'connection') {
+    if (outcome.timedOut) return { retry: false };
+    why = outcome.message;
+  } else if (RETRY_STATUSES.has(outcome.status)) {
+    why = `The service answered ${outcome.status}`;
+  } else {
+    return { retry: false };
+  }
+  const waitMs = backoffMs(spent.retries, random);
+  return { retry: true, waitMs, rateLimited: false, spent: { ...spent, retries: spent.retries + 1 }, notice: `${why}; retrying in ${(waitMs / 1000).toFixed(1)} s` };
+}
+
+/** Seconds to wait from a 429: the Retry-After header (seconds or a date), else the body's retryAfter, else 1. */
+export function retryAfterSeconds(header: string | undefined, body: unknown, now: number): number {
+  if (header !== undefined) {
+    const secs = Number(header);
+    if (Number.isFinite(secs)) return Math.max(0, secs);
+    const date = Date.parse(header);
+    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
+  }
+  const fromBody = (body as { retryAfter?: unknown } | null)?.retryAfter;
+  return typeof fromBody === 'number' && Number.isFinite(fromBody) ? Math.max(0, fromBody) : 1;
+}

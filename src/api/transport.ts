@@ -1,0 +1,63 @@
+// HTTP/1.1 over Node's own http and https modules, with one keep-alive agent per client. Not undici:
+// loading it costs ~20 ms (its public entry ~60 ms), and the background tier-up of its WebAssembly
+// parser holds the process ~80–130 ms after the last request unless a process-wide V8 flag is set
+// (bench/transport.js measures both). node:http has neither cost; what undici adds (pooling,
+// time-outs, abort) is a few lines here.
+import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+
+export type Headers = IncomingHttpHeaders;
+
+export interface TransportRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: Headers;
+  /** the body as it arrives; destroy() drops the rest */
+  body: IncomingMessage;
+}
+
+/** The whole body as UTF-8 text. */
+export async function bodyText(body: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export class Transport {
+  private agent: Agent | undefined;
+  private readonly https: boolean;
+
+  constructor(origin: URL) {
+    this.https = origin.protocol === 'https:';
+  }
+
+  private async module(): Promise<typeof import('node:http')> {
+    // https (and TLS) only for https URLs: the embedded service is plain http on loopback
+    return this.https ? ((await import('node:https')) as unknown as typeof import('node:http')) : import('node:http');
+  }
+
+  async request(req: TransportRequest): Promise<TransportResponse> {
+    const http = await this.module();
+    this.agent ??= new http.Agent({ keepAlive: true, maxSockets: 8, keepAliveMsecs: 4_000 });
+    const agent = this.agent;
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const r = http.request(req.url, { method: req.method, headers: req.headers, agent, signal: req.signal }, (res) => {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+      });
+      r.once('error', reject);
+      r.end(req.body);
+    });
+  }
+
+  /** Closes every connection, so the process can exit. */
+  close(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+}

@@ -1,0 +1,74 @@
+// The one map from failure to exit code (CLI.md "Exit codes"). Every other module raises classes
+// that say what went wrong (src/core/errors.ts, src/api/errors.ts); only this file knows numbers.
+import * as api from '../api/errors.js';
+import * as core from '../core/errors.js';
+import type { OutStream } from '../ui/printer.js';
+
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  rateLimited: 5,
+  conflict: 6,
+  service: 7,
+  unhealthy: 8,
+  changesPending: 9,
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** First match wins: subclasses before the classes they extend. */
+const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
+  [core.InterruptedError, EXIT.interrupted],
+  [core.UsageError, EXIT.usage],
+  [core.LocalStateError, EXIT.usage],
+  [api.BadRequestError, EXIT.usage],
+  [core.CredentialsError, EXIT.auth],
+  [api.AuthError, EXIT.auth],
+  [core.NoMatchError, EXIT.notFound],
+  [api.NotFoundError, EXIT.notFound],
+  [api.RateLimitError, EXIT.rateLimited],
+  [core.StateConflictError, EXIT.conflict],
+  [api.ConflictError, EXIT.conflict],
+  [core.BadAnswerError, EXIT.service],
+  [core.UnhealthyError, EXIT.unhealthy],
+  // connection failures, time-outs, 5xx, cut streams, not the service at all
+  [api.ApiError, EXIT.service],
+];
+
+export function exitCodeFor(err: unknown): ExitCode {
+  for (const [cls, code] of TABLE) if (err instanceof cls) return code;
+  return EXIT.unexpected;
+}
+
+/** A failure the user can act on (as opposed to a bug, exit 1). */
+export function isExpected(err: unknown): err is core.SuperagentError {
+  return err instanceof core.SuperagentError && exitCodeFor(err) !== EXIT.unexpected;
+}
+
+export const ISSUES_URL = 'https://github.com/superagent-cli/superagent/issues';
+
+/** A failure as one line: its message, and the fix in parentheses when it has one. */
+export function errorLine(err: unknown): string {
+  if (err instanceof core.SuperagentError) return err.hint ? `${err.message} (${err.hint})` : err.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Renders a failure on stderr (one line; plus a JSON object with --json, STYLE 7) and gives its exit code. */
+export function reportError(err: unknown, stderr: OutStream, opts: { json: boolean; debug: boolean; colour?: (s: string) => string }): ExitCode {
+  const code = exitCodeFor(err);
+  const line =
+    code === EXIT.unexpected
+      ? `unexpected error: ${errorLine(err)}. This is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`
+      : errorLine(err);
+  const label = opts.colour ? opts.colour('Error:') : 'Error:';
+  stderr.write(`${label} ${line}\n`);
+  if (opts.debug && code === EXIT.unexpected && err instanceof Error && err.stack) stderr.write(err.stack + '\n');
+  if (opts.json) stderr.write(JSON.stringify({ error: { message: line, exit_code: code } }) + '\n');
+  return code;
+}

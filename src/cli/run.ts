@@ -1,0 +1,112 @@
+// Running a command: find it in argv, load its module, parse argv against its spec, build the
+// Context from the real world (or from a test's stand-ins), run it, and turn any failure into one
+// line on stderr and an exit code (exit-codes.ts). main.ts hands every command line over to run().
+import { ConfigFile } from '../config/file.js';
+import { configDir } from '../config/paths.js';
+import { InterruptedError, UsageError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
+import { systemEditor } from '../ui/editor.js';
+import { createPrinter } from '../ui/printer.js';
+import { terminalPrompter } from '../ui/prompt.js';
+import { startSpinner } from '../ui/spinner.js';
+import { Context, type Clock, type IO, type Signals, type World } from './context.js';
+import { EXIT, reportError } from './exit-codes.js';
+import { commandHelp, commandNames, groupHelp, overview } from './help.js';
+import { commandWords, parseLine } from './parse.js';
+import { entriesUnder, entryName, resolveEntry } from './registry.js';
+
+/** Stand-ins for parts of the world (tests); the rest is the real thing. */
+export type WorldOverrides = Partial<Omit<World, 'env' | 'io' | 'globals' | 'printer'>>;
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(new InterruptedError());
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new InterruptedError());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+const processSignals: Signals = {
+  onInterrupt(handler) {
+    process.once('SIGINT', handler);
+    return () => void process.removeListener('SIGINT', handler);
+  },
+};
+
+function columns(io: IO): number {
+  const c = io.stdout.columns;
+  return c !== undefined && c >= 20 && c <= 1000 ? c : 80;
+}
+
+function unknownCommand(words: string[]): UsageError {
+  const group = entriesUnder(words[0]!);
+  if (group.length > 0) {
+    const sub = words[1]!;
+    return new UsageError(`unknown command '${words[0]} ${sub}'`, didYouMean(sub, group.map((e) => e.path[1] ?? '').filter(Boolean)) ?? `see 'superagent ${words[0]} --help'`);
+  }
+  return new UsageError(`unknown command '${words[0]}'`, didYouMean(words[0]!, commandNames()) ?? "see 'superagent --help'");
+}
+
+export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overrides: WorldOverrides = {}): Promise<number> {
+  if (argv[0] === 'help') argv = [...argv.slice(1), '--help'];
+  const json = argv.includes('--json');
+  const debug = argv.includes('--debug');
+  try {
+    const words = commandWords(argv);
+    if (words.length === 0) {
+      // options alone: still checked (an unknown one is exit 2), then the overview
+      parseLine({ examples: [] }, '', argv, env);
+      io.stdout.write(overview(columns(io)));
+      return EXIT.ok;
+    }
+    const entry = resolveEntry(words);
+    if (!entry) {
+      if (words.length === 1 && entriesUnder(words[0]!).length > 0) {
+        io.stdout.write(groupHelp(words[0]!));
+        return EXIT.ok;
+      }
+      throw unknownCommand(words);
+    }
+    const mod = await entry.load();
+    const name = entryName(entry);
+    const parsed = parseLine(mod.spec, name, argv, env);
+    if (parsed.help) {
+      io.stdout.write(commandHelp(entry, mod.spec, columns(io)));
+      return EXIT.ok;
+    }
+    const { globals } = parsed;
+    const printer = await createPrinter(io.stdout, io.stderr, { json: globals.json, quiet: globals.quiet, color: globals.color, env });
+    const ctx = new Context({
+      env,
+      io,
+      globals,
+      printer,
+      config: overrides.config ?? new ConfigFile(configDir(env)),
+      prompter: overrides.prompter ?? terminalPrompter(io),
+      editor: overrides.editor ?? systemEditor(env),
+      clock: overrides.clock ?? realClock,
+      signals: overrides.signals ?? processSignals,
+      spinner: overrides.spinner ?? ((label, o) => startSpinner(io.stderr, label, { ...o, enabled: o.enabled ?? true, colour: printer.stderrColour })),
+      openApi: overrides.openApi ?? (async (c, o) => (await import('./commands/shared/connect.js')).openApi(c, o)),
+    });
+    try {
+      return (await mod.run(parsed.input as never, ctx)) ?? EXIT.ok;
+    } catch (err) {
+      // printer.json: a profile with `output json` turns it on too
+      return reportError(err, io.stderr, { json: ctx.printer.json, debug: globals.debug, colour: ctx.printer.err.red.bold });
+    } finally {
+      await ctx.dispose();
+    }
+  } catch (err) {
+    return reportError(err, io.stderr, { json, debug });
+  }
+}

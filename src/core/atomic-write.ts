@@ -1,0 +1,63 @@
+// The one way the tool replaces a file (the service's records, the config file, REPL history, the
+// completion cache): write a private temp file beside it, flush it to disk, rename it over the old
+// one. A reader sees the old file or the new one, never half of either, and a crash leaves at most
+// a stray temp file (named `<file>.<pid>.<random>.tmp`, so its owner can be told).
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** the new file's mode (default 0600: everything the tool writes is private) */
+  mode?: number;
+  /** flush to disk before the rename (default true; a throw-away cache may skip it) */
+  fsync?: boolean;
+}
+
+let counter = 0;
+
+export function tempNameFor(file: string): string {
+  counter = (counter + 1) % 0x100000;
+  return `${file}.${process.pid}.${Date.now().toString(36)}${counter.toString(36)}.tmp`;
+}
+
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const { mode = 0o600, fsync = true } = options;
+  const tmp = tempNameFor(file);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, 'wx', mode);
+    fs.writeFileSync(fd, data);
+    if (fsync) fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    if (fd !== undefined) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Creates `dir` (and its parents) with mode 0700 if missing, and makes it 0700 if it exists. */
+export function privateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+}
+
+/** Temp files of writers that died before their rename, older than `ageMs` (they are never read). */
+export function removeStaleTemps(dir: string, base: string, ageMs = 60_000): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(`${base}.`) || !name.endsWith('.tmp')) continue;
+    const full = path.join(dir, name);
+    try {
+      if (Date.now() - fs.statSync(full).mtimeMs > ageMs) fs.unlinkSync(full);
+    } catch {
+      // another process removed it first
+    }
+  }
+}

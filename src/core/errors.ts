@@ -1,0 +1,51 @@
+// The failures the tool reports, as classes that say what went wrong, not how to exit: only
+// src/cli/exit-codes.ts turns a class into an exit code (CLI.md "Exit codes"). The HTTP layer's own
+// classes, one per kind of answer, are in src/api/errors.ts and extend SuperagentError too.
+
+/** A failure the user can act on: one line of message, and an optional hint saying what to do. */
+export class SuperagentError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad input caught before any request: a flag, an argument, a file, a setting. */
+export class UsageError extends SuperagentError {}
+
+/** The data dir or its state cannot be used as it is (a file where a dir should be, a corrupt store). */
+export class LocalStateError extends SuperagentError {}
+
+/** No key for the service, or a key that cannot say which service it belongs to. */
+export class CredentialsError extends SuperagentError {}
+
+/** An `<agent>` (or session) reference that matches none or several. */
+export class NoMatchError extends SuperagentError {}
+
+/** The thing is in the wrong state for what was asked (an agent already paused, say). */
+export class StateConflictError extends SuperagentError {}
+
+/** The service answered in a way the tool cannot use (not an agent record, a change not applied). */
+export class BadAnswerError extends SuperagentError {}
+
+/** An agent reported `healthy: false`. */
+export class UnhealthyError extends SuperagentError {}
+
+/** Ctrl-C. */
+export class InterruptedError extends SuperagentError {
+  constructor() {
+    super('Interrupted');
+  }
+}
+
+/** The same failure (same class, so the same exit code) told in other words. */
+export function rephrased<E extends SuperagentError>(err: E, message: string, hint = err.hint): E {
+  const copy = Object.create(Object.getPrototypeOf(err) as object) as E;
+  Object.assign(copy, err);
+  Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true });
+  Object.defineProperty(copy, 'hint', { value: hint, writable: true, configurable: true });
+  return copy;
+}

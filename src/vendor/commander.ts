@@ -1,2 +1,0 @@
-// Loaded on first use, from its own bundle (see src/vendor/undici.ts).
-export { Command, CommanderError, Option } from 'commander';
