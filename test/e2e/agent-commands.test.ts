@@ -180,10 +180,10 @@ describe('model', () => {
     expect(r).toEqual({ exitCode: 0, stdout: 'claude-sonnet-4-20250514\t\n', stderr: '' });
   });
 
-  it('--json shows {agent_id, model, model_provider}', async () => {
+  it('--json shows {agent_id, model} and leaves out the provider the service did not send', async () => {
     const r = await cli(['model', id, '--json']);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ agent_id: id, model: 'claude-sonnet-4-20250514', model_provider: null });
+    expect(JSON.parse(r.stdout)).toEqual({ agent_id: id, model: 'claude-sonnet-4-20250514' });
   });
 
   it.each([
