@@ -8,20 +8,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const SESSION_LINE = new RegExp(`^Session: (${UUID})\\n$`);
 
 let svc: TestService;
 let probe: RequestProbe;
-const cli = (args: string[], input?: string) => runCli(args, { target: svc, input });
+// every run gets a private config and data dir, removed after its test
+const scratch = perTest();
+const dirs = () => ({ configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') });
+const cli = (args: string[], input?: string) => runCli(args, { target: svc, input, ...dirs() });
 
 beforeAll(async () => {
   svc = await startTestService({ rateLimit: PROBE_RATE_LIMIT, connectedProviders: ['anthropic'] });
   probe = await requestProbe(svc);
 });
 afterAll(async () => {
-  await svc.close();
+  await stopService(svc);
 });
 
 /** The assistant's answer to `message` in a fresh session, asked directly (answers are deterministic). */
@@ -76,16 +80,18 @@ describe('assistant ask', () => {
     expect(r.stdout).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
   });
 
-  it('--json prints the API answer { session_id, content, timestamp } and nothing on stderr', async () => {
+  it('--json prints the API answer { session_id, content, timestamp } with its tool_calls (none: the assistant streams no tool events), and nothing on stderr', async () => {
     const expected = await direct('Macro view this week?');
     for (const extra of [[], ['--no-stream']]) {
       const r = await cli(['assistant', 'ask', '--json', ...extra, 'Macro view this week?']);
       expect(r.exitCode).toBe(0);
       expect(r.stderr).toBe('');
       const body = JSON.parse(r.stdout);
-      expect(Object.keys(body)).toEqual(['session_id', 'content', 'timestamp']);
+      expect(Object.keys(body)).toEqual(['session_id', 'content', 'timestamp', 'tool_calls']);
       expect(body.content).toBe(expected);
       expect(body.session_id).toMatch(new RegExp(`^${UUID}$`));
+      expect(body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
+      expect(body.tool_calls).toEqual([]);
     }
   });
 
@@ -161,7 +167,7 @@ describe('assistant ask against a hosted-style stream', () => {
     await new Promise((r) => server.close(r));
   });
 
-  const hosted = (args: string[]) => runCli(args, { target: { url, key: 'gb_sk_test_key_1234567890' } });
+  const hosted = (args: string[]) => runCli(args, { target: { url, key: 'gb_sk_test_key_1234567890' }, ...dirs() });
 
   it('plain answer: the pieces joined, and the request asked for a stream', async () => {
     const r = await hosted(['assistant', 'ask', 'anything']);

@@ -1,21 +1,27 @@
 // `superagent chat <agent> MESSAGE…` one-shot, through the built binary against the embedded
-// service (CLI.md `chat`, contract §6, §7): streamed replies, piped stdin, sessions, --json, memory,
-// a cut stream (exit 7, partial text kept), a slow stream printed as it arrives, Ctrl-C (exit 130).
+// service (CLI.md `chat`, contract §6, §7): streamed replies, piped stdin, sessions, --json with its
+// tool calls, memory, a cut stream (the service's error event: exit 7, partial text kept), a slow
+// stream printed as it arrives, Ctrl-C (exit 130).
 import { execa } from 'execa';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CUT_STREAM_MESSAGE } from '../../src/server/faults.js';
 import { splitIntoPieces } from '../../src/server/runtime/replies.js';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { expectAgentStream, perTest, stopService } from './service-support.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const SESSION_LINE = new RegExp(`^Session: (${UUID})\\n$`);
 
+// every run gets a private config and data dir, removed after its test
+const scratch = perTest();
+const dirs = () => ({ configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') });
+const runIn = (svc: TestService, args: string[], input?: string) => runCli(args, { target: svc, input, ...dirs() });
+
 async function launch(svc: TestService, name: string): Promise<string> {
-  const r = await svc.call('POST', '/v1/superagents', { body: { name } });
-  expect(r.status).toBe(201);
-  return r.json.agent_id;
+  return (await launchAgent(svc, { name })).agent_id;
 }
 
 /** What the agent answers `message` in a fresh session, asked directly (replies are deterministic). */
@@ -34,7 +40,7 @@ function sessionFrom(stderr: string): string {
 /** The built binary as a child whose stdout can be watched as it arrives. */
 function spawnCli(svc: TestService, args: string[]) {
   return execa(process.execPath, [BIN, ...args], {
-    env: cleanEnv({ target: svc }),
+    env: cleanEnv({ target: svc, ...dirs() }),
     extendEnv: false,
     reject: false,
     input: '',
@@ -55,7 +61,7 @@ describe('chat one-shot', () => {
   let svc: TestService;
   let probe: RequestProbe;
   let id: string;
-  const cli = (args: string[], input?: string) => runCli(args, { target: svc, input });
+  const cli = (args: string[], input?: string) => runIn(svc, args, input);
 
   beforeAll(async () => {
     svc = await startTestService({ rateLimit: PROBE_RATE_LIMIT });
@@ -63,7 +69,7 @@ describe('chat one-shot', () => {
     id = await launch(svc, 'talker');
   });
   afterAll(async () => {
-    await svc.close();
+    await stopService(svc);
   });
 
   it('a message from the arguments: the reply on stdout with a final newline, the session on stderr', async () => {
@@ -95,15 +101,71 @@ describe('chat one-shot', () => {
     expect(session.json.session_id).toBe(sid);
   });
 
-  it('--json prints { content, session_id } and nothing else; stderr stays empty', async () => {
+  it('--json prints { content, session_id, tool_calls } and nothing else; stderr stays empty', async () => {
+    // a message the default skills (portfolio-tracker, market-intel) draw tools for
+    const message = 'What is the price of SOL, and how is my portfolio?';
+    const expected = await directReply(svc, id, message);
+    // the same question in a fresh session calls the same tools, with the same ids and results
+    const streamed = await svc.call('POST', `/v1/superagents/${id}/chat`, { body: { message, stream: true } });
+    const { tools } = expectAgentStream(streamed.text, { agent_id: id, model: 'gpt-4o' });
+    expect(tools.length).toBeGreaterThan(0);
+    const r = await cli(['chat', 'talker', '--json', message]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    const body = JSON.parse(r.stdout);
+    expect(Object.keys(body)).toEqual(['content', 'session_id', 'tool_calls']);
+    expect(body.content).toBe(expected);
+    expect(body.session_id).toMatch(new RegExp(`^${UUID}$`));
+    expect(body.tool_calls).toEqual(
+      tools.map((t) => ({
+        id: t.tool_call_id,
+        name: t.tool_name,
+        arguments: t.tool_args,
+        status: 'done',
+        result: t.result,
+        duration_ms: t.metrics.duration * 1000,
+      })),
+    );
+  });
+
+  it('tool calls: nothing on stderr when piped; with --verbose one line each (name, arguments, duration), never in the reply', async () => {
+    const message = 'What is the price of SOL, and how is my portfolio?';
+    const streamed = await svc.call('POST', `/v1/superagents/${id}/chat`, { body: { message, stream: true } });
+    const { tools, content } = expectAgentStream(streamed.text, { agent_id: id, model: 'gpt-4o' });
+    expect(tools.length).toBeGreaterThan(0);
+
+    const piped = await cli(['chat', 'talker', message]);
+    expect(piped.exitCode).toBe(0);
+    expect(piped.stdout).toBe(`${content}\n`);
+    sessionFrom(piped.stderr);
+
+    const verbose = await cli(['chat', 'talker', '--verbose', message]);
+    expect(verbose.exitCode).toBe(0);
+    expect(verbose.stdout).toBe(`${content}\n`);
+    const lines = verbose.stderr.split('\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines.at(-2)).toMatch(new RegExp(`^Session: ${UUID}$`));
+    const toolLines = lines.slice(0, -2);
+    expect(toolLines).toHaveLength(tools.length);
+    tools.forEach((t, i) => {
+      const args = Object.entries(t.tool_args).map(([k, v]) => `${k}=${v}`).join(', ');
+      const m = /^(.*) ✓ (\d+\.\d) s$/.exec(toolLines[i]!);
+      expect(m, toolLines[i]).not.toBeNull();
+      expect(m![1]).toBe(`⚙ ${t.tool_name}(${args})`);
+      expect(Math.abs(Number(m![2]) - t.metrics.duration)).toBeLessThanOrEqual(0.05 + 1e-9);
+    });
+    expect(verbose.stdout + verbose.stderr).not.toContain('completed in');
+
+    // --quiet wins: no tool lines, no session line
+    expect(await cli(['chat', 'talker', '--verbose', '-q', message])).toEqual({ exitCode: 0, stdout: `${content}\n`, stderr: '' });
+  });
+
+  it('--json of a reply that draws on no tool has an empty tool_calls', async () => {
     const expected = await directReply(svc, id, 'status report');
     const r = await cli(['chat', 'talker', '--json', 'status report']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
-    const body = JSON.parse(r.stdout);
-    expect(Object.keys(body)).toEqual(['content', 'session_id']);
-    expect(body.content).toBe(expected);
-    expect(body.session_id).toMatch(new RegExp(`^${UUID}$`));
+    expect(JSON.parse(r.stdout)).toEqual({ content: expected, session_id: expect.stringMatching(new RegExp(`^${UUID}$`)), tool_calls: [] });
   });
 
   it('--no-stream prints the same reply from one JSON answer', async () => {
@@ -177,21 +239,22 @@ describe('chat against a stream cut after 3 pieces (--fault-cut-stream)', () => 
     svc = await startTestService({ faults: { cutStreamAfter: 3 } });
   });
   afterAll(async () => {
-    await svc.close();
+    await stopService(svc);
   });
 
-  it('keeps the partial text, ends the line, reports the error and the session: exit 7', async () => {
+  it('keeps the partial text, ends the line, reports the service’s error and the session: exit 7', async () => {
     const id = await launch(svc, 'cutter');
     // JSON answers are not cut: the whole reply, to know its first three pieces
     const whole = await directReply(svc, id, 'tell me about BTC');
     const partial = splitIntoPieces(whole).slice(0, 3).join('');
     expect(partial.length).toBeLessThan(whole.length);
-    const r = await runCli(['chat', 'cutter', 'tell me about BTC'], { target: svc });
+    const r = await runIn(svc, ['chat', 'cutter', 'tell me about BTC']);
     expect(r.exitCode).toBe(7);
     expect(r.stdout).toBe(`${partial}\n`);
     const [sessionLine, errorLine, ...rest] = r.stderr.split('\n');
     expect(sessionLine).toMatch(new RegExp(`^Session: ${UUID}$`));
-    expect(errorLine).toMatch(/^Error: the reply was cut short \(.+\) \(what arrived is kept above; try again\)$/);
+    // the service's own words from its error event (contract §6), then what became of the text
+    expect(errorLine).toBe(`Error: ${CUT_STREAM_MESSAGE} (the reply stopped there; what arrived is kept)`);
     expect(rest).toEqual(['']);
   });
 });
@@ -205,7 +268,7 @@ describe('chat against a slow stream (--token-delay)', () => {
     id = await launch(svc, 'slowpoke');
   });
   afterAll(async () => {
-    await svc.close();
+    await stopService(svc);
   });
 
   it('the first piece reaches stdout long before the server sends the last', async () => {

@@ -1,8 +1,14 @@
 // classic list / get / update: the built binary against a real embedded service.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type RunOptions } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
+
+// each run gets a config and data dir of its own, removed after its test
+const temp = perTest();
+const run = (args: string[], opts: RunOptions = {}) =>
+  runCli(args, { configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-'), ...opts });
 
 interface Created {
   agent_id: string;
@@ -65,30 +71,30 @@ describe('classic commands', () => {
     });
   });
   afterAll(async () => {
-    await svc?.close();
+    await stopService(svc);
   });
 
   describe('classic list', () => {
     it('piped: id, name, enabled, updated, newest first', async () => {
       const [w, n] = [await record(svc, whale.agent_id), await record(svc, news.agent_id)];
-      const r = await runCli(['classic', 'list'], { target: svc });
+      const r = await run(['classic', 'list'], { target: svc });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toBe(`${n.id}\tNews Desk\tno\t${n.updated_at}\n${w.id}\tWhale Watcher\tyes\t${w.updated_at}\n`);
     });
 
     it('--limit 1 shows the newest only; --json prints the API answer', async () => {
-      const limited = await runCli(['classic', 'list', '--limit', '1'], { target: svc });
+      const limited = await run(['classic', 'list', '--limit', '1'], { target: svc });
       expect(limited.exitCode, limited.stderr).toBe(0);
       expect(limited.stdout.split('\n')).toEqual([expect.stringMatching(new RegExp(`^${news.agent_id}\tNews Desk\t`)), '']);
       const api = await svc.call('GET', '/v1/agents');
-      const json = await runCli(['classic', 'list', '--json'], { target: svc });
+      const json = await run(['classic', 'list', '--json'], { target: svc });
       expect(json.exitCode, json.stderr).toBe(0);
       expect(JSON.parse(json.stdout)).toEqual(api.json);
     });
 
     it('--limit outside 1–100 exits 2 before any request', async () => {
       for (const value of ['0', '101', 'ten']) {
-        const r = await runCli(['classic', 'list', '--limit', value, '--debug'], { target: svc });
+        const r = await run(['classic', 'list', '--limit', value, '--debug'], { target: svc });
         expect(r.exitCode).toBe(2);
         expect(r.stdout).toBe('');
         expect(r.stderr).toContain('--limit must be a whole number from 1 to 100');
@@ -100,24 +106,24 @@ describe('classic commands', () => {
   describe('classic get', () => {
     it('piped: every field, goal and instructions included (newlines as \\n)', async () => {
       const w = await record(svc, whale.agent_id);
-      const r = await runCli(['classic', 'get', whale.agent_id], { target: svc });
+      const r = await run(['classic', 'get', whale.agent_id], { target: svc });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toBe(pipedRecord(w, 'scheduled (*/15 * * * *)'));
       const n = await record(svc, news.agent_id);
-      const other = await runCli(['classic', 'get', news.agent_id.toUpperCase()], { target: svc });
+      const other = await run(['classic', 'get', news.agent_id.toUpperCase()], { target: svc });
       expect(other.exitCode, other.stderr).toBe(0);
       expect(other.stdout).toBe(pipedRecord(n, 'alpha "ETF" (impact ≥ 4)'));
     });
 
     it('--json prints the record', async () => {
-      const r = await runCli(['classic', 'get', whale.agent_id, '--json'], { target: svc });
+      const r = await run(['classic', 'get', whale.agent_id, '--json'], { target: svc });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual(await record(svc, whale.agent_id));
     });
 
     it('an id that is not a uuid exits 2 without a request (no name lookup)', async () => {
       for (const id of ['Whale Watcher', whale.agent_id.slice(0, 8)]) {
-        const r = await runCli(['classic', 'get', id, '--debug'], { target: svc });
+        const r = await run(['classic', 'get', id, '--debug'], { target: svc });
         expect(r.exitCode).toBe(2);
         expect(r.stdout).toBe('');
         expect(r.stderr).toContain(`'${id}' is not a classic agent id: it must be a uuid`);
@@ -127,7 +133,7 @@ describe('classic commands', () => {
 
     it('an unknown uuid exits 4', async () => {
       const missing = randomUUID();
-      const r = await runCli(['classic', 'get', missing], { target: svc });
+      const r = await run(['classic', 'get', missing], { target: svc });
       expect(r.exitCode).toBe(4);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(`no classic agent with id ${missing}`);
@@ -138,7 +144,7 @@ describe('classic commands', () => {
     it('changes only the given fields and prints the updated record', async () => {
       const before = await record(svc, news.agent_id);
       await new Promise((r) => setTimeout(r, 5));
-      const r = await runCli(['classic', 'update', news.agent_id, '--name', 'News Desk 2', '--goal', 'Summarise crypto news'], { target: svc });
+      const r = await run(['classic', 'update', news.agent_id, '--name', 'News Desk 2', '--goal', 'Summarise crypto news'], { target: svc });
       expect(r.exitCode, r.stderr).toBe(0);
       const after = await record(svc, news.agent_id);
       expect(after.name).toBe('News Desk 2');
@@ -150,7 +156,7 @@ describe('classic commands', () => {
     });
 
     it('--json prints the updated record; --description "" clears it', async () => {
-      const r = await runCli(['classic', 'update', whale.agent_id, '--description', '', '--instructions', 'Only above $5M', '--json'], { target: svc });
+      const r = await run(['classic', 'update', whale.agent_id, '--description', '', '--instructions', 'Only above $5M', '--json'], { target: svc });
       expect(r.exitCode, r.stderr).toBe(0);
       const after = await record(svc, whale.agent_id);
       expect(JSON.parse(r.stdout)).toEqual(after);
@@ -171,7 +177,7 @@ describe('classic commands', () => {
         [['classic', 'update', whale.agent_id, '--instructions', 'i'.repeat(20001)], '--instructions must be at most 20000 characters'],
       ];
       for (const [args, message] of cases) {
-        const r = await runCli([...args, '--debug'], { target: svc });
+        const r = await run([...args, '--debug'], { target: svc });
         expect(r.exitCode, args.join(' ')).toBe(2);
         expect(r.stdout).toBe('');
         expect(r.stderr).toContain(message);
@@ -182,7 +188,7 @@ describe('classic commands', () => {
 
     it('an unknown uuid exits 4', async () => {
       const missing = randomUUID();
-      const r = await runCli(['classic', 'update', missing, '--name', 'Ghost'], { target: svc });
+      const r = await run(['classic', 'update', missing, '--name', 'Ghost'], { target: svc });
       expect(r.exitCode).toBe(4);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(`no classic agent with id ${missing}`);

@@ -4,20 +4,25 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
-import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { BIN, cleanEnv, runCli as runCliIn, type RunOptions } from '../helpers/cli.js';
+import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService();
 });
 afterAll(async () => {
-  await service.close();
+  await stopService(service);
 });
 
+const scratch = perTest();
+/** Config and data dirs of the test's own, removed after it. */
+const dirs = () => ({ configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') });
+const runCli = (args: string[], opts: RunOptions = {}) => runCliIn(args, { ...dirs(), ...opts });
+
 async function launch(name: string): Promise<string> {
-  const r = await service.call('POST', '/v1/superagents', { body: { name } });
-  return r.json.agent_id as string;
+  return (await launchAgent(service, { name })).agent_id;
 }
 
 /** A service that always answers with one status and body, to meet codes the embedded one gives rarely. */
@@ -100,24 +105,24 @@ describe('exit codes (CLI.md)', () => {
     try {
       expect((await runCli(['list'], { target: failing })).exitCode).toBe(7);
     } finally {
-      await failing.close();
+      await stopService(failing);
     }
   });
 
   it('8: unhealthy', async () => {
     const sick = await startTestService({ faults: { unhealthy: true } });
     try {
-      const r = await sick.call('POST', '/v1/superagents', { body: { name: 'sick' } });
-      expect((await runCli(['health', r.json.agent_id], { target: sick })).exitCode).toBe(8);
+      const { agent_id } = await launchAgent(sick, { name: 'sick' });
+      expect((await runCli(['health', agent_id], { target: sick })).exitCode).toBe(8);
     } finally {
-      await sick.close();
+      await stopService(sick);
     }
   });
 
   it('130: interrupted by Ctrl-C', async () => {
     const id = await launch('watched');
     const child = execa(process.execPath, [BIN, 'health', id, '--watch', '1'], {
-      env: cleanEnv({ target: service }),
+      env: cleanEnv({ target: service, ...dirs() }),
       extendEnv: false,
       reject: false,
     });
@@ -129,14 +134,14 @@ describe('exit codes (CLI.md)', () => {
 
 describe('with nothing configured: the embedded local service', () => {
   it('launches and lists in the data dir, and several processes at once lose nothing', async () => {
-    const dataDir = tempDir();
-    const configDir = tempDir();
+    const { dataDir, configDir } = dirs();
     const names = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
     const runs = await Promise.all(names.map((n) => runCli(['launch', '--name', n], { dataDir, configDir })));
     for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
     const list = await runCli(['list', '--json'], { dataDir, configDir });
     expect(list.exitCode).toBe(0);
-    expect((JSON.parse(list.stdout) as Array<{ name: string }>).map((a) => a.name).sort()).toEqual([...names].sort());
+    const { agents } = JSON.parse(list.stdout) as { agents: Array<{ name: string }> };
+    expect(agents.map((a) => a.name).sort()).toEqual([...names].sort());
   });
 });
 
@@ -144,7 +149,7 @@ describe('output conventions', () => {
   it('a closed pipe ends quietly (superagent list | head -1)', async () => {
     for (let i = 0; i < 3; i++) await launch(`piped-${i}`);
     const r = await execa('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" list | head -c 1`], {
-      env: cleanEnv({ target: service }),
+      env: cleanEnv({ target: service, ...dirs() }),
       extendEnv: false,
       reject: false,
     });

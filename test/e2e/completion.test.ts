@@ -12,9 +12,10 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../src/contract.js';
 import { ENTRIES } from '../../src/cli/registry.js';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe } from '../helpers/request-count.js';
-import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 import { loadCommand } from '../../src/cli/load-command.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -30,6 +31,11 @@ for (const [shell, has] of [['zsh', HAS_ZSH], ['fish', HAS_FISH]] as const) {
   if (!has) console.warn(`completion.test: ${shell} is not installed, so its completion tests are skipped (apt-get install ${shell}; .ci/run installs it)`);
 }
 
+// the temp dirs a test makes (caches, each run's config and data dirs) are removed after it
+const temp = perTest();
+const ownDirs = () => ({ configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') });
+const run = (args: string[], opts: RunOptions = {}) => runCli(args, { ...ownDirs(), ...opts });
+
 /** A bin dir whose `superagent` runs the built CLI, as the installed package's would. */
 function binDir(): string {
   const dir = tempDir('superagent-bin-');
@@ -39,7 +45,7 @@ function binDir(): string {
 
 /** One cache dir (XDG_CACHE_HOME) per test, so no test sees another's cache or the developer's. */
 function cacheHome(): string {
-  return tempDir('superagent-cache-');
+  return temp.scratch('superagent-cache-');
 }
 
 function cacheFiles(home: string): string[] {
@@ -65,12 +71,13 @@ let demoId: string;
 let bin: string;
 beforeAll(async () => {
   service = await startTestService({ rateLimit: PROBE_RATE_LIMIT });
-  demoId = (await service.call('POST', '/v1/superagents', { body: { name: 'demo' } })).json.agent_id;
-  await service.call('POST', '/v1/superagents', { body: { name: 'scout two' } });
+  demoId = (await launchAgent(service, { name: 'demo' })).agent_id;
+  await launchAgent(service, { name: 'scout two' });
   bin = binDir();
 });
 afterAll(async () => {
-  await service.close();
+  await stopService(service);
+  if (bin) fs.rmSync(bin, { recursive: true, force: true });
 });
 
 /**
@@ -79,7 +86,7 @@ afterAll(async () => {
  */
 function shellEnv(cache: string, target: { url: string; key: string } | undefined = service): Record<string, string | undefined> {
   return {
-    ...cleanEnv({ target }),
+    ...cleanEnv({ target, ...ownDirs() }),
     PATH: `${bin}${path.delimiter}${process.env.PATH}`,
     XDG_CACHE_HOME: cache,
     SUPERAGENT_COMPLETION_BUDGET_MS: '10000',
@@ -89,7 +96,7 @@ function shellEnv(cache: string, target: { url: string; key: string } | undefine
 describe('completion <shell>', () => {
   for (const [shell, file] of Object.entries(SCRIPTS)) {
     it(`prints the committed ${file} (run 'npm run completions' after changing a command)`, async () => {
-      const r = await runCli(['completion', shell]);
+      const r = await run(['completion', shell]);
       expect(r.exitCode).toBe(0);
       expect(r.stderr).toBe('');
       expect(r.stdout, `${file} differs from 'superagent completion ${shell}': run 'npm run completions'`).toBe(
@@ -115,7 +122,7 @@ describe('completion <shell>', () => {
   });
 
   it('refuses an unknown shell with exit 2 and prints no script', async () => {
-    const r = await runCli(['completion', 'powershell']);
+    const r = await run(['completion', 'powershell']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain("unknown shell 'powershell'");
@@ -124,43 +131,43 @@ describe('completion <shell>', () => {
 
 describe('the hidden command behind agent names', () => {
   it('prints names and ids, one "value<TAB>description" a line, and stays out of help', async () => {
-    const r = await runCli(['__complete', 'agents'], { target: service, env: { XDG_CACHE_HOME: cacheHome() } });
+    const r = await run(['__complete', 'agents'], { target: service, env: { XDG_CACHE_HOME: cacheHome() } });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(lines(r.stdout)).toContain(`demo\trunning ${demoId.slice(0, 8)}`);
     expect(lines(r.stdout)).toContain(`${demoId}\tdemo`);
     expect(values(r.stdout)).toContain('scout two');
-    expect((await runCli([])).stdout).not.toContain('__complete');
+    expect((await run([])).stdout).not.toContain('__complete');
   });
 
   it('costs one request for two completions in a row, and answers from its cache after that', async () => {
     const env = { XDG_CACHE_HOME: cacheHome() };
     const probe = await requestProbe(service);
-    const first = await runCli(['__complete', 'agents'], { target: service, env });
-    const second = await runCli(['__complete', 'agents'], { target: service, env });
+    const first = await run(['__complete', 'agents'], { target: service, env });
+    const second = await run(['__complete', 'agents'], { target: service, env });
     expect((await probe.since()).requests).toBe(1);
     expect(second.stdout).toBe(first.stdout);
     expect(values(second.stdout)).toContain('demo');
 
     // skills: the agent is found in the cached list, so one request for its skills, then none
-    const skills = await runCli(['__complete', 'skills', 'demo'], { target: service, env });
-    await runCli(['__complete', 'skills', 'demo'], { target: service, env });
+    const skills = await run(['__complete', 'skills', 'demo'], { target: service, env });
+    await run(['__complete', 'skills', 'demo'], { target: service, env });
     expect((await probe.since()).requests).toBe(1);
     expect(values(skills.stdout)).toEqual(expect.arrayContaining(['hyperliquid', 'polymarket', 'evm-wallet']));
 
     // stale: one more request refreshes it
     ageCache(env.XDG_CACHE_HOME);
-    await runCli(['__complete', 'agents'], { target: service, env });
+    await run(['__complete', 'agents'], { target: service, env });
     expect((await probe.since()).requests).toBe(1);
   });
 
   it('keeps one cache per service and key: another key sees its own agents', async () => {
     const env = { XDG_CACHE_HOME: cacheHome() };
-    await runCli(['__complete', 'agents'], { target: service, env });
+    await run(['__complete', 'agents'], { target: service, env });
     const other = await startTestService();
     try {
-      await other.call('POST', '/v1/superagents', { body: { name: 'elsewhere' } });
-      const r = await runCli(['__complete', 'agents'], { target: other, env });
+      await launchAgent(other, { name: 'elsewhere' });
+      const r = await run(['__complete', 'agents'], { target: other, env });
       expect(values(r.stdout)).toContain('elsewhere');
       expect(values(r.stdout)).not.toContain('demo');
       expect(cacheFiles(env.XDG_CACHE_HOME)).toHaveLength(2);
@@ -170,7 +177,7 @@ describe('the hidden command behind agent names', () => {
         expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       }
     } finally {
-      await other.close();
+      await stopService(other);
     }
   });
 
@@ -179,14 +186,14 @@ describe('the hidden command behind agent names', () => {
     const env = { XDG_CACHE_HOME: cacheHome() };
     const target = { url: fake.url, key: 'sa_sk_' + 'x'.repeat(24) };
     try {
-      const fresh = await runCli(['__complete', 'agents'], { target, env });
+      const fresh = await run(['__complete', 'agents'], { target, env });
       expect(values(fresh.stdout)).toEqual(['slowpoke', '0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e']);
       expect(fake.requests).toBe(1);
 
       ageCache(env.XDG_CACHE_HOME);
       fake.delayMs = 10_000;
       const started = Date.now();
-      const slow = await runCli(['__complete', 'agents'], { target, env });
+      const slow = await run(['__complete', 'agents'], { target, env });
       const took = Date.now() - started;
       expect(slow.exitCode).toBe(0);
       expect(slow.stderr).toBe('');
@@ -195,18 +202,18 @@ describe('the hidden command behind agent names', () => {
       expect(took).toBeLessThan(2_500); // node's start-up plus the 1 s budget
 
       // the failed refresh counts as an attempt: the next Tab does not ask again
-      await runCli(['__complete', 'agents'], { target, env });
+      await run(['__complete', 'agents'], { target, env });
       expect(fake.requests).toBe(2);
 
       ageCache(env.XDG_CACHE_HOME);
       fake.delayMs = 0;
       fake.status = 500;
-      const broken = await runCli(['__complete', 'agents'], { target, env });
+      const broken = await run(['__complete', 'agents'], { target, env });
       expect(broken).toMatchObject({ exitCode: 0, stderr: '', stdout: fresh.stdout });
       expect(fake.requests).toBe(3); // no retries behind a Tab
 
       // nothing cached and nothing answering: nothing printed, still exit 0
-      const empty = await runCli(['__complete', 'agents'], { target, env: { XDG_CACHE_HOME: cacheHome() } });
+      const empty = await run(['__complete', 'agents'], { target, env: { XDG_CACHE_HOME: cacheHome() } });
       expect(empty).toMatchObject({ exitCode: 0, stderr: '', stdout: '' });
     } finally {
       await fake.close();
@@ -215,19 +222,19 @@ describe('the hidden command behind agent names', () => {
 
   it('prints nothing and exits 0 for an unknown profile or kind', async () => {
     const env = { XDG_CACHE_HOME: cacheHome() };
-    expect(await runCli(['--profile', 'nope', '__complete', 'agents'], { target: service, env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
-    expect(await runCli(['__complete', 'wallets'], { target: service, env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await run(['--profile', 'nope', '__complete', 'agents'], { target: service, env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await run(['__complete', 'wallets'], { target: service, env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   it('with nothing configured, starts the embedded service at most once per 30 s', async () => {
-    const dataDir = tempDir('superagent-data-');
+    const dataDir = temp.scratch('superagent-data-');
     const env = { XDG_CACHE_HOME: cacheHome() };
-    expect((await runCli(['launch', '--name', 'local-one'], { dataDir, env })).exitCode).toBe(0);
-    const first = await runCli(['__complete', 'agents'], { dataDir, env });
+    expect((await run(['launch', '--name', 'local-one'], { dataDir, env })).exitCode).toBe(0);
+    const first = await run(['__complete', 'agents'], { dataDir, env });
     expect(values(first.stdout)).toContain('local-one');
     const [file] = cacheFiles(env.XDG_CACHE_HOME);
     const checkedAt = JSON.parse(fs.readFileSync(file!, 'utf8')).agents.checkedAt;
-    const second = await runCli(['__complete', 'agents'], { dataDir, env });
+    const second = await run(['__complete', 'agents'], { dataDir, env });
     expect(second.stdout).toBe(first.stdout);
     // not refreshed: the second Tab neither started the service nor asked it anything
     expect(JSON.parse(fs.readFileSync(file!, 'utf8')).agents.checkedAt).toBe(checkedAt);
@@ -272,12 +279,13 @@ describe('bash', () => {
     expect(await bashComplete('superagent soul ', env)).toEqual(['show', 'edit', 'set']);
     expect(await bashComplete('superagent skills ', env)).toEqual(expect.arrayContaining(['enable', 'disable', 'demo']));
     expect(await bashComplete('superagent skills enable demo poly', env)).toEqual(['polymarket', 'polymarket-deep-research']);
-    expect(await bashComplete('superagent config set ', env)).toEqual(['base_url', 'output', 'active_profile']);
+    expect(await bashComplete('superagent config set ', env)).toEqual(['base_url', 'output', 'model', 'provider', 'active_profile']);
     expect(await bashComplete('superagent launch --provider ', env)).toEqual([...PROVIDERS]);
     expect(await bashComplete('superagent --json model demo gpt-4o --provider o', env)).toEqual(['openai', 'openrouter']);
     expect(await bashComplete('superagent completion ', env)).toEqual(['bash', 'zsh', 'fish']);
     expect(await bashComplete('superagent launch --so', env)).toEqual(['--soul-file']);
     expect(await bashComplete('superagent ls --js', env)).toEqual(['--json']);
+    expect(await bashComplete('superagent chat demo --verb', env)).toEqual(['--verbose']);
     expect(await bashComplete('superagent health demo --', env)).toContain('--watch');
     expect(await bashComplete('superagent health demo --', env)).not.toContain('--count'); // hidden
     expect(await bashComplete('superagent frobnicate ', env)).toEqual([]);
@@ -351,7 +359,7 @@ async function fakeService(agents: unknown[]) {
     state.requests++;
     setTimeout(() => {
       res.writeHead(state.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(state.status === 200 ? agents : { error: { code: 'internal', message: 'boom' } }));
+      res.end(JSON.stringify(state.status === 200 ? { agents } : { error: { code: 'internal', message: 'boom' } }));
     }, state.delayMs).unref();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -5,26 +5,34 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../helpers/cli.js';
-import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { runCli, type CliResult, type RunOptions } from '../helpers/cli.js';
+import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 
 const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
 const OTHER_KEY = 'sa_sk_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pw';
 const WRONG_KEY = 'sa_sk_' + 'W'.repeat(32);
 const MASKED = 'sa_sk_…t0Uv';
 const MASKED_OTHER = 'sa_sk_…q0Pw';
+/** a hosted-looking key; the test service accepts it too, standing in for the hosted one (SUPERAGENT_HOSTED_URL) */
+const HOSTED_KEY = 'gb_sk_' + 'Hh1Oo2Ss3Tt4Ee5Dd6Kk7Ee8Yy9Zz0Ab';
+const MASKED_HOSTED = 'gb_sk_…z0Ab';
+
+// the temp dirs a test makes (its config dirs, each run's data dir) are removed after it
+const temp = perTest();
+/** Runs the CLI with a data dir of its own (removed after the test) unless one is given. */
+const run = (args: string[], opts: RunOptions = {}) => runCli(args, { dataDir: temp.scratch('superagent-data-'), ...opts });
 
 let svc: TestService;
 let unreachable: string;
 
 beforeAll(async () => {
-  svc = await startTestService({ keys: [KEY, OTHER_KEY] });
+  svc = await startTestService({ keys: [KEY, OTHER_KEY, HOSTED_KEY] });
   unreachable = await closedPortUrl();
 });
 
 afterAll(async () => {
-  await svc?.close();
-  if (svc) fs.rmSync(svc.dataDir, { recursive: true, force: true });
+  await stopService(svc);
 });
 
 /** A loopback URL where nothing listens. */
@@ -38,7 +46,7 @@ async function closedPortUrl(): Promise<string> {
 
 /** A config dir that does not exist yet (the CLI creates it). */
 function freshDir(): string {
-  return path.join(tempDir('superagent-cfg-'), 'superagent');
+  return path.join(temp.scratch('superagent-cfg-'), 'superagent');
 }
 
 const configPath = (dir: string) => path.join(dir, 'config.json');
@@ -46,11 +54,11 @@ const readConfig = (dir: string) => JSON.parse(fs.readFileSync(configPath(dir), 
 const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
 
 function login(dir: string, key: string, args: string[] = ['--base-url', svc.url], env: Record<string, string> = {}): Promise<CliResult> {
-  return runCli(['login', '--with-token', ...args], { configDir: dir, input: `${key}\n`, env });
+  return run(['login', '--with-token', ...args], { configDir: dir, input: `${key}\n`, env });
 }
 
 function cli(dir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return runCli(args, { configDir: dir, env });
+  return run(args, { configDir: dir, env });
 }
 
 function expectNoWholeKey(r: CliResult, ...keys: string[]): void {
@@ -70,7 +78,7 @@ describe('login', () => {
     expect(modeOf(dir)).toBe(0o700);
 
     // the stored key and URL are what later commands use
-    await svc.call('POST', '/v1/superagents', { body: { name: 'cfg-login-agent' } });
+    await launchAgent(svc, { name: 'cfg-login-agent' });
     const list = await cli(dir, ['list']);
     expect(list.exitCode).toBe(0);
     expect(list.stdout).toMatch(/\tcfg-login-agent\t/);
@@ -135,7 +143,7 @@ describe('login', () => {
 
   it('without a terminal and without --with-token exits 2 naming --with-token, reading nothing', async () => {
     const dir = freshDir();
-    const r = await runCli(['login', '--base-url', svc.url], { configDir: dir, input: `${KEY}\n` });
+    const r = await run(['login', '--base-url', svc.url], { configDir: dir, input: `${KEY}\n` });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe("Error: no terminal to ask for the API key on (pipe it in with --with-token, e.g. 'superagent login --with-token < key.txt')\n");
@@ -144,18 +152,40 @@ describe('login', () => {
 
   it('an empty key on stdin exits 2', async () => {
     const dir = freshDir();
-    const r = await runCli(['login', '--with-token', '--base-url', svc.url], { configDir: dir, input: '  \n' });
+    const r = await run(['login', '--with-token', '--base-url', svc.url], { configDir: dir, input: '  \n' });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('Error: the API key is empty');
     expect(fs.existsSync(configPath(dir))).toBe(false);
   });
 
-  it('with no base URL anywhere exits 2 pointing at --base-url (the embedded service needs no login)', async () => {
+  it('with no base URL anywhere and a key that is not hosted exits 2 pointing at --base-url (the embedded service needs no login)', async () => {
+    // an embedded key (sa_sk_) and a key of no known kind: neither implies a service to log in to
+    for (const key of [KEY, 'xx_sk_' + 'K'.repeat(32)]) {
+      const dir = freshDir();
+      const r = await login(dir, key, [], { SUPERAGENT_HOSTED_URL: svc.url });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        "Error: no base URL to log in to for profile 'default' (pass --base-url URL: only a hosted key (gb_sk_…) implies its service (the embedded local service needs no login))\n",
+      );
+      expectNoWholeKey(r, key);
+      expect(fs.existsSync(configPath(dir))).toBe(false);
+    }
+  });
+
+  it('with no base URL anywhere and a hosted key (gb_sk_) logs in to the hosted service, saving its URL', async () => {
+    // SUPERAGENT_HOSTED_URL points the hosted URL at the loopback test service: no test reaches the real one
+    const hosted = { SUPERAGENT_HOSTED_URL: svc.url };
     const dir = freshDir();
-    const r = await login(dir, KEY, []);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe("Error: no base URL to log in to for profile 'default' (pass --base-url URL (the embedded local service needs no login))\n");
-    expect(fs.existsSync(configPath(dir))).toBe(false);
+    const r = await login(dir, HOSTED_KEY, [], hosted);
+    expect(r).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expectNoWholeKey(r, HOSTED_KEY);
+    expect(readConfig(dir)).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: HOSTED_KEY } } });
+    expect(modeOf(configPath(dir))).toBe(0o600);
+    const who = await cli(dir, ['whoami', '--json'], hosted);
+    expect(who.exitCode).toBe(0);
+    expect(JSON.parse(who.stdout)).toMatchObject({ base_url: svc.url, key: MASKED_HOSTED, key_source: 'profile', service: 'hosted', authenticated: true });
+    expectNoWholeKey(who, HOSTED_KEY);
   });
 
   it('a base URL that is not http(s) exits 2 before any request', async () => {
@@ -172,7 +202,10 @@ describe('whoami', () => {
     expect((await login(dir, KEY)).exitCode).toBe(0);
     const r = await cli(dir, ['whoami']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(`profile\tdefault\nbase_url\t${svc.url}\nkey\t${MASKED}\nkey_source\tprofile\nauthenticated\tyes\nagents\t${await agentCount(KEY)}\n`);
+    expect(r.stdout).toBe(
+      `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from profile 'default'\n` +
+        `base_url\t${svc.url}\nkey\t${MASKED}\nkey_source\tprofile\nauthenticated\tyes\nagents\t${await agentCount(KEY)}\n`,
+    );
     expect(r.stderr).toBe('');
     expectNoWholeKey(r, KEY);
   });
@@ -188,6 +221,8 @@ describe('whoami', () => {
       key: MASKED,
       key_source: 'profile',
       embedded: false,
+      service: 'configured',
+      reason: "the base URL comes from profile 'default'",
       data_dir: null,
       authenticated: true,
       agents: await agentCount(KEY),
@@ -200,19 +235,31 @@ describe('whoami', () => {
     expect((await login(dir, KEY)).exitCode).toBe(0);
     const r = await cli(dir, ['whoami', '--json'], { SUPERAGENT_API_KEY: OTHER_KEY });
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ key: MASKED_OTHER, key_source: 'env', authenticated: true });
+    // the key comes from the environment, the base URL still from the profile
+    expect(JSON.parse(r.stdout)).toMatchObject({ key: MASKED_OTHER, key_source: 'env', service: 'configured', reason: "the base URL comes from profile 'default'", authenticated: true });
     expectNoWholeKey(r, KEY, OTHER_KEY);
   });
 
   it('shows the embedded local service and its data dir when nothing is configured', async () => {
     const dir = freshDir();
-    const dataDir = tempDir('superagent-data-');
-    const r = await runCli(['whoami', '--json'], { configDir: dir, dataDir });
+    const dataDir = temp.scratch('superagent-data-');
+    const r = await run(['whoami', '--json'], { configDir: dir, dataDir });
     expect(r.exitCode).toBe(0);
     const id = JSON.parse(r.stdout);
-    expect(id).toMatchObject({ profile: 'default', base_url: null, key_source: 'embedded', embedded: true, data_dir: dataDir, authenticated: true, agents: 0 });
+    expect(id).toMatchObject({
+      profile: 'default',
+      base_url: null,
+      key_source: 'embedded',
+      embedded: true,
+      service: 'embedded',
+      reason: 'no base URL or key is configured',
+      data_dir: dataDir,
+      authenticated: true,
+      agents: 0,
+    });
     expect(id.key).toMatch(/^sa_sk_…[A-Za-z0-9]{4}$/);
-    const text = await runCli(['whoami'], { configDir: dir, dataDir });
+    const text = await run(['whoami'], { configDir: dir, dataDir });
+    expect(text.stdout).toContain('service\tthe embedded local service: no base URL or key is configured\n');
     expect(text.stdout).toContain(`base_url\tembedded local service (${dataDir})\n`);
     expect(fs.existsSync(configPath(dir))).toBe(false);
   });
@@ -227,6 +274,8 @@ describe('whoami', () => {
       key: 'sa_sk_…WWWW',
       key_source: 'env',
       embedded: false,
+      service: 'configured',
+      reason: 'the base URL comes from SUPERAGENT_BASE_URL',
       data_dir: null,
       authenticated: false,
       agents: null,
@@ -248,7 +297,10 @@ describe('whoami', () => {
     const dir = freshDir();
     const r = await cli(dir, ['whoami'], { SUPERAGENT_BASE_URL: svc.url });
     expect(r.exitCode).toBe(3);
-    expect(r.stdout).toBe(`profile\tdefault\nbase_url\t${svc.url}\nkey\tnone\nkey_source\tnone\nauthenticated\tno\n`);
+    expect(r.stdout).toBe(
+      `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from SUPERAGENT_BASE_URL\n` +
+        `base_url\t${svc.url}\nkey\tnone\nkey_source\tnone\nauthenticated\tno\n`,
+    );
     expect(r.stderr).toContain(`Error: no API key for ${svc.url}`);
   });
 });
@@ -312,6 +364,26 @@ describe('config', () => {
     expect(after).toMatchObject({ exitCode: 0, stdout: '' });
   });
 
+  it('model and provider: set, get, listed and unset like the others; a provider must be a known one, a model not empty', async () => {
+    const dir = freshDir();
+    expect(await cli(dir, ['config', 'set', 'model', 'gpt-4o'])).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await cli(dir, ['config', 'set', 'provider', 'openai'])).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(readConfig(dir)).toEqual({ profiles: { default: { model: 'gpt-4o', provider: 'openai' } } });
+    expect((await cli(dir, ['config', 'get', 'model'])).stdout).toBe('gpt-4o\n');
+    expect((await cli(dir, ['config', 'get', 'provider'])).stdout).toBe('openai\n');
+    expect((await cli(dir, ['config', 'list'])).stdout).toBe('active_profile\tdefault\ndefault.model\tgpt-4o\ndefault.provider\topenai\n');
+
+    const before = fs.readFileSync(configPath(dir));
+    const bad = await cli(dir, ['config', 'set', 'provider', 'acme']);
+    expect(bad).toEqual({ exitCode: 2, stdout: '', stderr: "Error: provider must be one of: openai, anthropic, xai, openrouter, venice, not 'acme'\n" });
+    const empty = await cli(dir, ['config', 'set', 'model', '']);
+    expect(empty).toEqual({ exitCode: 2, stdout: '', stderr: 'Error: model must not be empty\n' });
+    expect(fs.readFileSync(configPath(dir))).toEqual(before);
+
+    expect((await cli(dir, ['config', 'unset', 'model'])).exitCode).toBe(0);
+    expect(readConfig(dir)).toEqual({ profiles: { default: { provider: 'openai' } } });
+  });
+
   it('get prints defaults for output and active_profile, and --json a JSON value', async () => {
     const dir = freshDir();
     expect((await cli(dir, ['config', 'get', 'output'])).stdout).toBe('table\n');
@@ -339,7 +411,7 @@ describe('config', () => {
     const dir = freshDir();
     for (const args of [['get', 'colour'], ['set', 'colour', 'red'], ['unset', 'colour']]) {
       const r = await cli(dir, ['config', ...args]);
-      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: "Error: unknown setting 'colour' (the settings are base_url, api_key, output, active_profile)\n" });
+      expect(r).toEqual({ exitCode: 2, stdout: '', stderr: "Error: unknown setting 'colour' (the settings are base_url, api_key, output, model, provider, active_profile)\n" });
     }
   });
 
@@ -399,13 +471,15 @@ describe('config', () => {
   it("output json makes the profile's commands print JSON without --json", async () => {
     const dir = freshDir();
     expect((await login(dir, KEY)).exitCode).toBe(0);
-    await svc.call('POST', '/v1/superagents', { body: { name: 'cfg-json-agent' } });
+    await launchAgent(svc, { name: 'cfg-json-agent' });
     expect((await cli(dir, ['config', 'set', 'output', 'json'])).exitCode).toBe(0);
     const r = await cli(dir, ['list']);
     expect(r.exitCode).toBe(0);
-    const agents = JSON.parse(r.stdout);
-    expect(Array.isArray(agents)).toBe(true);
-    expect(agents.map((a: { name: string }) => a.name)).toContain('cfg-json-agent');
+    // the API's own answer: { "agents": [...] }
+    const body = JSON.parse(r.stdout);
+    expect(Object.keys(body)).toEqual(['agents']);
+    expect(Array.isArray(body.agents)).toBe(true);
+    expect(body.agents.map((a: { name: string }) => a.name)).toContain('cfg-json-agent');
     // the table default comes back with the setting unset
     expect((await cli(dir, ['config', 'unset', 'output'])).exitCode).toBe(0);
     expect((await cli(dir, ['list'])).stdout).toMatch(/^[0-9a-f-]{36}\t/m);
@@ -418,7 +492,7 @@ describe('a corrupt config file', () => {
       const dir = freshDir();
       fs.mkdirSync(dir, { recursive: true });
       fs.writeFileSync(configPath(dir), '{"profiles": {');
-      const r = await runCli(args, { configDir: dir, input: `${KEY}\n` });
+      const r = await run(args, { configDir: dir, input: `${KEY}\n` });
       expect(r.exitCode).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(`Error: the config file ${configPath(dir)} is corrupt: it is not valid JSON (fix it, or move it aside and run 'superagent login' again)\n`);
@@ -430,12 +504,13 @@ describe('a corrupt config file', () => {
     const dir = freshDir();
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(configPath(dir), 'not json');
-    expect(await runCli(['config', 'path'], { configDir: dir })).toMatchObject({ exitCode: 0, stdout: `${configPath(dir)}\n` });
+    expect(await run(['config', 'path'], { configDir: dir })).toMatchObject({ exitCode: 0, stdout: `${configPath(dir)}\n` });
   });
 });
 
 async function agentCount(key: string): Promise<number> {
   const r = await svc.call('GET', '/v1/superagents', { key });
   expect(r.status).toBe(200);
-  return Array.isArray(r.json) ? r.json.length : (r.json.agents ?? r.json.superagents ?? r.json.data).length;
+  expect(Object.keys(r.json)).toEqual(['agents']);
+  return r.json.agents.length;
 }

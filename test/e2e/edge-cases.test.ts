@@ -2,9 +2,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { startTestService, tempDir, type TestService } from '../helpers/service.js';
-import { stopService } from './service-support.js';
+import { runCli as runCliIn, type RunOptions } from '../helpers/cli.js';
+import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -58,6 +58,11 @@ describe('the service', () => {
 });
 
 describe('the CLI', () => {
+  const scratch = perTest();
+  /** runCli with config and data dirs of the test's own (unless given), removed after it */
+  const runCli = (args: string[], opts: RunOptions = {}) =>
+    runCliIn(args, { configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-'), ...opts });
+
   it('a redirecting base URL is a service error naming where it points', async () => {
     const redirect = http.createServer((_req, res) => {
       res.writeHead(301, { location: 'https://elsewhere.example/' });
@@ -77,15 +82,16 @@ describe('the CLI', () => {
   it('a cut stream under --json still prints what arrived, with the error', async () => {
     const cut = await startTestService({ faults: { cutStreamAfter: 3 } });
     try {
-      const id = (await cut.call('POST', '/v1/superagents', { body: { name: 'cut' } })).json.agent_id;
+      const id = (await launchAgent(cut, { name: 'cut' })).agent_id;
       const r = await runCli(['chat', id, 'hello there', '--json'], { target: cut });
       expect(r.exitCode).toBe(7);
       const out = JSON.parse(r.stdout);
       expect(out.content.length).toBeGreaterThan(0);
-      expect(out.error.exit_code).toBe(7);
+      expect(out.error).toEqual({ message: 'Stream interrupted by an injected fault', exit_code: 7 });
+      expect(out.tool_calls).toEqual(expect.any(Array));
       expect(out.session_id).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
-      await cut.close();
+      await stopService(cut);
     }
   });
 
@@ -100,7 +106,7 @@ describe('the CLI', () => {
   });
 
   it('a profile with output json reports errors as JSON too', async () => {
-    const configDir = tempDir();
+    const configDir = scratch.scratch('superagent-config-');
     expect((await runCli(['config', 'set', 'output', 'json'], { configDir })).exitCode).toBe(0);
     const r = await runCli(['get', 'nobody-by-that-name'], { target: service, configDir });
     expect(r.exitCode).toBe(4);

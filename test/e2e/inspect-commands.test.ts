@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { BIN, cleanEnv, runCli as runCliIn, type RunOptions } from '../helpers/cli.js';
+import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CATALOGUE = [
@@ -18,10 +19,13 @@ const CATALOGUE = [
   'market-intel',
 ];
 
+const scratch = perTest();
+/** runCli with config and data dirs of the test's own, removed after it */
+const runCli = (args: string[], opts: Omit<RunOptions, 'configDir' | 'dataDir'>) =>
+  runCliIn(args, { ...opts, configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') });
+
 async function launch(svc: TestService, name: string): Promise<string> {
-  const r = await svc.call('POST', '/v1/superagents', { body: { name } });
-  expect(r.status, r.text).toBe(201);
-  return r.json.agent_id as string;
+  return (await launchAgent(svc, { name })).agent_id;
 }
 
 async function skillStates(svc: TestService, id: string): Promise<Record<string, boolean>> {
@@ -39,7 +43,7 @@ describe('memory, skills, wallet, health', () => {
     id = await launch(svc, 'demo');
   });
   afterAll(async () => {
-    await svc?.close();
+    await stopService(svc);
   });
 
   describe('memory <agent>', () => {
@@ -196,7 +200,7 @@ describe('memory, skills, wallet, health', () => {
 
     it('Ctrl-C ends --watch with exit 130', async () => {
       const child = execa(process.execPath, [BIN, 'health', 'demo', '--watch', '1'], {
-        env: cleanEnv({ target: svc }),
+        env: cleanEnv({ target: svc, configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') }),
         extendEnv: false,
         reject: false,
         timeout: 20_000,
@@ -226,7 +230,7 @@ describe('health against an unhealthy agent', () => {
     await launch(svc, 'sick');
   });
   afterAll(async () => {
-    await svc?.close();
+    await stopService(svc);
   });
 
   it('prints unhealthy and exits 8', async () => {

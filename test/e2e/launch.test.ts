@@ -6,6 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
 import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import type { Exchange } from '../../src/server/index.js';
+import { perTest, stopService } from './service-support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BOT_TOKEN = '7123456789:AAHk3_x-ZyQw9vLmN0pRsTuVwXyZaBcDeFg';
@@ -13,7 +15,20 @@ const BOT_SECRET = BOT_TOKEN.split(':')[1]!;
 const SOUL_LIMIT = 256 * 1024;
 
 let service: TestService;
-const cli = (args: string[], input?: string | Buffer, env?: Record<string, string | undefined>) => runCli(args, { target: service, input, env });
+const scratch = perTest();
+const cli = (args: string[], input?: string | Buffer, env?: Record<string, string | undefined>) =>
+  runCli(args, { target: service, input, env, configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') });
+
+/** Every launch the service answered 200: what the CLI sent and what came back (the record itself has no provider or bot). */
+const launches: Array<{ sent: any; answer: any }> = [];
+function noteLaunch(e: Exchange): void {
+  if (e.method === 'POST' && e.path === '/v1/superagents' && e.status === 200) launches.push({ sent: JSON.parse(e.requestBody!), answer: JSON.parse(e.responseBody) });
+}
+function launchOf(id: string): { sent: any; answer: any } {
+  const found = launches.filter((l) => l.answer.agent_id === id);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
 
 async function record(id: string) {
   const r = await service.call('GET', `/v1/superagents/${id}`);
@@ -38,13 +53,13 @@ async function launched(args: string[], input?: string | Buffer): Promise<string
 
 describe('launch: success', () => {
   beforeAll(async () => {
-    service = await startTestService();
+    service = await startTestService({ onExchange: noteLaunch });
   });
   afterAll(async () => {
-    await service.close();
+    await stopService(service);
   });
 
-  it('piped, prints exactly the new agent id and a newline, with the service defaults', async () => {
+  it('piped, prints exactly the new agent id and a newline, with the default model and provider', async () => {
     const r = await cli(['launch', '--name', '  scout  ']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
@@ -52,7 +67,11 @@ describe('launch: success', () => {
     const id = r.stdout.trim();
     expect(id).toMatch(UUID);
     const a = await record(id);
-    expect(a).toMatchObject({ agent_id: id, name: 'scout', status: 'running', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic', bot_username: null });
+    expect(a).toMatchObject({ agent_id: id, name: 'scout', status: 'running', model: 'claude-sonnet-4-20250514' });
+    const { sent, answer } = launchOf(id);
+    expect(sent).toMatchObject({ name: 'scout', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
+    expect(sent).not.toHaveProperty('telegram_bot_token');
+    expect(answer.bot_username).toBeNull();
   });
 
   it('--json prints the API answer', async () => {
@@ -76,20 +95,28 @@ describe('launch: success', () => {
     ['anthropic/claude-sonnet-4', 'openrouter'],
   ])('infers the provider of --model %s (%s)', async (model, provider) => {
     const id = await launched(['--name', `m-${provider}`, '--model', model]);
-    expect(await record(id)).toMatchObject({ model, model_provider: provider });
+    expect((await record(id)).model).toBe(model);
+    expect(launchOf(id).sent).toMatchObject({ model, model_provider: provider });
     await service.call('DELETE', `/v1/superagents/${id}`); // stay under the 10-agent limit
   });
 
   it('--provider alone gets that provider’s house model; --provider wins over inference', async () => {
     const venice = await launched(['--name', 'v', '--provider', 'venice']);
-    expect(await record(venice)).toMatchObject({ model: 'llama-3.3-70b', model_provider: 'venice' });
-    const routed = await launched(['--name', 'r', '--model', 'gpt-4o', '--provider', 'openrouter']);
-    expect(await record(routed)).toMatchObject({ model: 'gpt-4o', model_provider: 'openrouter' });
+    expect((await record(venice)).model).toBe('llama-3.3-70b');
+    expect(launchOf(venice).sent).toMatchObject({ model: 'llama-3.3-70b', model_provider: 'venice' });
+    // a model that looks like another provider's is sent as asked, with one warning line
+    const r = await cli(['launch', '--name', 'r', '--model', 'gpt-4o', '--provider', 'openrouter']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe("! OpenRouter model ids name their vendor ('openai/gpt-4o'); sending 'gpt-4o' as asked\n");
+    expect(r.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    const routed = r.stdout.trim();
+    expect((await record(routed)).model).toBe('gpt-4o');
+    expect(launchOf(routed).sent).toMatchObject({ model: 'gpt-4o', model_provider: 'openrouter' });
     for (const id of [venice, routed]) await service.call('DELETE', `/v1/superagents/${id}`);
   });
 
   it('--soul-file PATH uploads the file as it is', async () => {
-    const dir = tempDir();
+    const dir = scratch.scratch();
     const file = path.join(dir, 'soul.md');
     const soul = '# Soul of Ünïcode\n\nTrade 🚀 carefully.\n';
     fs.writeFileSync(file, soul);
@@ -113,7 +140,8 @@ describe('launch: success', () => {
     expect(r.stderr).toContain('POST'); // the trace is there…
     expect(r.stderr).toContain('7123456789:…'); // …with the token masked
     for (const text of [r.stdout, r.stderr]) expect(text).not.toContain(BOT_SECRET);
-    expect((await record(id)).bot_username).toBe('botty_bot');
+    expect(launchOf(id).sent.telegram_bot_token).toBe(BOT_TOKEN);
+    expect(launchOf(id).answer.bot_username).toBe('botty_bot');
 
     const json = await cli(['launch', '--name', 'botty2', '--bot-token-stdin', '--json'], BOT_TOKEN);
     expect(json.exitCode).toBe(0);
@@ -129,14 +157,15 @@ describe('launch: bad input exits 2 and sends nothing', () => {
   beforeAll(async () => {
     service = await startTestService({ rateLimit: PROBE_RATE_LIMIT });
     probe = await requestProbe(service);
-    dir = tempDir();
+    dir = tempDir('superagent-souls-');
   });
   // a test that failed half-way must not leave its requests to the next one
   beforeEach(async () => {
     await probe.since();
   });
   afterAll(async () => {
-    await service.close();
+    await stopService(service);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   async function expectRefused(args: string[], message: string | RegExp, input?: string | Buffer, env?: Record<string, string | undefined>) {

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
-import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { expectAgentStream, stopService } from './service-support.js';
 
 const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -117,12 +118,13 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'the REPL in a real terminal (tmux)' : 'th
     slow = await startTestService({ tokenDelayMs: 150 });
   });
   afterAll(async () => {
-    await fast?.close();
-    await slow?.close();
+    await stopService(fast);
+    await stopService(slow);
   });
   afterEach(() => {
     for (const p of panes) p.close();
     panes = [];
+    if (dirs) for (const dir of [dirs.configDir, dirs.dataDir]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const open = (service: TestService, args: string[]) => {
@@ -131,11 +133,7 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'the REPL in a real terminal (tmux)' : 'th
     return pane;
   };
 
-  async function launch(service: TestService, name: string): Promise<string> {
-    const r = await service.call('POST', '/v1/superagents', { body: { name } });
-    expect(r.status).toBe(201);
-    return r.json.agent_id as string;
-  }
+  const launch = async (service: TestService, name: string): Promise<string> => (await launchAgent(service, { name })).agent_id;
 
   const memory = async (service: TestService, id: string) => (await service.call('GET', `/v1/superagents/${id}/files`)).json.memory_md as string;
 
@@ -229,6 +227,38 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'the REPL in a real terminal (tmux)' : 'th
     expect(await pane.exitCode()).toBe(0);
   });
 
+  it('chat: each tool call the reply draws on shows as one line on the terminal, and never inside the reply', async () => {
+    dirs = { configDir: tempDir(), dataDir: tempDir() };
+    const id = await launch(fast, 'toolie');
+    // a message the default skills (portfolio-tracker, market-intel) draw tools for; a fresh
+    // session asked directly calls the same tools
+    const message = 'What is the price of SOL, and how is my portfolio?';
+    const streamed = await fast.call('POST', `/v1/superagents/${id}/chat`, { body: { message, stream: true } });
+    const { tools, content } = expectAgentStream(streamed.text, { agent_id: id, model: 'gpt-4o' });
+    expect(tools.length).toBeGreaterThan(0);
+    const pane = open(fast, ['chat', 'toolie']);
+    await pane.waitFor('the prompt', (s) => pane.prompts(s, 'toolie') === 1);
+    pane.line(message);
+    const screen = await pane.waitFor('the reply', (s) => pane.prompts(s, 'toolie') === 2);
+    const turn = screen.split(`toolie› ${message}\n`)[1]!.split('\ntoolie›')[0]!;
+    const lines = turn.split('\n');
+    const toolLines = lines.filter((l) => l.startsWith('⚙ '));
+    // name(args), then its duration to a tenth of a second
+    expect(toolLines).toHaveLength(tools.length);
+    tools.forEach((t, i) => {
+      const args = Object.entries(t.tool_args).map(([k, v]) => `${k}=${v}`).join(', ');
+      const m = /^(.*) ✓ (\d+\.\d) s$/.exec(toolLines[i]!);
+      expect(m, toolLines[i]).not.toBeNull();
+      expect(m![1]).toBe(`⚙ ${t.tool_name}(${args})`);
+      expect(Math.abs(Number(m![2]) - t.metrics.duration)).toBeLessThanOrEqual(0.05 + 1e-9);
+    });
+    // the reply itself, once, without the tool lines or Agno's "completed in" text
+    expect(lines.filter((l) => !l.startsWith('⚙ ')).join('\n')).toBe(content);
+    expect(turn).not.toContain('completed in');
+    pane.keys('C-d');
+    expect(await pane.exitCode()).toBe(0);
+  });
+
   it('assistant: the same REPL against the assistant', async () => {
     dirs = { configDir: tempDir(), dataDir: tempDir() };
     const pane = open(fast, ['assistant']);
@@ -246,25 +276,28 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'the REPL in a real terminal (tmux)' : 'th
 
 describe('assistant without a terminal', () => {
   let service: TestService;
+  let dirs: { configDir: string; dataDir: string };
   beforeAll(async () => {
     service = await startTestService();
+    dirs = { configDir: tempDir(), dataDir: tempDir() };
   });
   afterAll(async () => {
-    await service?.close();
+    await stopService(service);
+    for (const dir of [dirs.configDir, dirs.dataDir]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('exits 2 pointing at `assistant ask`', async () => {
-    const r = await runCli(['assistant'], { target: service });
+    const r = await runCli(['assistant'], { target: service, ...dirs });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe("Error: the assistant REPL needs a terminal (use 'superagent assistant ask QUESTION', or pipe the question to it)\n");
   });
 
   it('checks --provider and --session before anything else', async () => {
-    const bad = await runCli(['assistant', '--model', 'gpt-4o', '--provider', 'nope'], { target: service });
+    const bad = await runCli(['assistant', '--model', 'gpt-4o', '--provider', 'nope'], { target: service, ...dirs });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('nope');
-    const lone = await runCli(['assistant', '--provider', 'openai'], { target: service });
+    const lone = await runCli(['assistant', '--provider', 'openai'], { target: service, ...dirs });
     expect(lone.exitCode).toBe(2);
     expect(lone.stderr).toContain('--provider needs --model');
   });

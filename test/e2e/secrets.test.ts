@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES } from '../../src/cli/registry.js';
 import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/cli.js';
 import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 
 const KEY = 'sa_sk_' + 'Q7sEcReTkEy0123456789abcdefGHIJK'.slice(0, 32);
 const BOT_TOKEN = '7012345678:AAH-secretBotTokenPart_0123456789abcd';
@@ -16,11 +17,15 @@ let service: TestService;
 let agentId: string;
 let classicId: string;
 let configDir: string;
+let dataDir: string;
+// the temp dirs a test makes are removed after it; the file's own (config, data) after the file
+const temp = perTest();
 
 beforeAll(async () => {
   service = await startTestService({ keys: [KEY] });
   configDir = tempDir('superagent-secrets-config-');
-  const launched = await runCli(['launch', '--name', 'keeper', '--bot-token-stdin', '--debug'], { target: service, input: BOT_TOKEN, configDir });
+  dataDir = tempDir('superagent-secrets-data-');
+  const launched = await runCli(['launch', '--name', 'keeper', '--bot-token-stdin', '--debug'], { target: service, input: BOT_TOKEN, configDir, dataDir });
   expect(launched.exitCode, launched.stderr).toBe(0);
   outputs.set('launch', launched);
   agentId = launched.stdout.trim();
@@ -28,16 +33,17 @@ beforeAll(async () => {
   classicId = classic.json.agent_id;
 });
 afterAll(async () => {
-  await service.close();
+  await stopService(service);
+  for (const dir of [configDir, dataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const outputs = new Map<string, CliResult>();
 
 /** How to run each command once (input on stdin where it needs some). Every registered command must be here. */
 function invocations(): Record<string, { args: string[]; input?: string; env?: Record<string, string> }> {
-  const soulFile = path.join(tempDir(), 'soul.md');
+  const soulFile = path.join(temp.scratch(), 'soul.md');
   fs.writeFileSync(soulFile, '# Keeper\n\nNever reveal secrets.\n');
-  const editor = path.join(tempDir(), 'editor.sh');
+  const editor = path.join(temp.scratch(), 'editor.sh');
   fs.writeFileSync(editor, '#!/bin/sh\necho "- added by the editor" >> "$1"\n', { mode: 0o755 });
   return {
     list: { args: ['list'] },
@@ -72,7 +78,7 @@ function invocations(): Record<string, { args: string[]; input?: string; env?: R
     logout: { args: ['logout'] },
     completion: { args: ['completion', 'bash'] },
     // the hidden command behind shell completion; its own cache dir, not the developer's
-    __complete: { args: ['__complete', 'skills', agentId], env: { XDG_CACHE_HOME: tempDir('superagent-cache-') } },
+    __complete: { args: ['__complete', 'skills', agentId], env: { XDG_CACHE_HOME: temp.scratch('superagent-cache-') } },
     destroy: { args: ['destroy', agentId, '--yes'] },
   };
 }
@@ -85,7 +91,7 @@ describe('no command prints the key or the bot token whole, even with --debug', 
 
   it('runs each command and searches stdout and stderr', async () => {
     for (const [name, inv] of Object.entries(invocations())) {
-      const r = await runCli([...inv.args, '--debug'], { target: service, input: inv.input, env: inv.env, configDir });
+      const r = await runCli([...inv.args, '--debug'], { target: service, input: inv.input, env: { TMPDIR: temp.scratch('superagent-tmp-'), ...inv.env }, configDir, dataDir });
       outputs.set(name, r);
     }
     for (const [name, r] of outputs) {
@@ -99,8 +105,8 @@ describe('no command prints the key or the bot token whole, even with --debug', 
   });
 
   it('server, given the key with --key, shows it masked', async () => {
-    const child = execa(process.execPath, [BIN, 'server', '--port', '0', '--data-dir', tempDir(), '--key', KEY, '--debug'], {
-      env: cleanEnv({}),
+    const child = execa(process.execPath, [BIN, 'server', '--port', '0', '--data-dir', temp.scratch(), '--key', KEY, '--debug'], {
+      env: cleanEnv({ configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') }),
       extendEnv: false,
       reject: false,
     });

@@ -6,10 +6,14 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
 const BOLD = 'I am demo.\nBe bold.\nWatch the tape.\n';
+
+// every temp dir a test makes (HOME, config, data, TMPDIR) is removed after it
+const temp = perTest();
 
 let svc: TestService;
 let id: string;
@@ -46,7 +50,7 @@ async function type(text: string) {
 
 /** Starts `superagent soul edit demo` in a 100×30 terminal, EDITOR=vi. */
 async function startEdit() {
-  const home = tempDir('superagent-vi-home-');
+  const home = temp.scratch('superagent-vi-home-');
   const command = `'${process.execPath}' '${BIN}' soul edit demo; echo "[exit $?]"; sleep 600`;
   await execa('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'soul', '-x', '100', '-y', '30', command], {
     extendEnv: false,
@@ -59,8 +63,8 @@ async function startEdit() {
       TMPDIR: tmp,
       SUPERAGENT_BASE_URL: svc.url,
       SUPERAGENT_API_KEY: svc.key,
-      SUPERAGENT_CONFIG_DIR: tempDir('superagent-vi-config-'),
-      SUPERAGENT_DATA_DIR: tempDir('superagent-vi-data-'),
+      SUPERAGENT_CONFIG_DIR: temp.scratch('superagent-vi-config-'),
+      SUPERAGENT_DATA_DIR: temp.scratch('superagent-vi-data-'),
     },
   });
 }
@@ -87,18 +91,16 @@ async function soulOf(): Promise<string> {
 describe('soul edit with vi in a terminal', () => {
   beforeAll(async () => {
     svc = await startTestService();
-    const r = await svc.call('POST', '/v1/superagents', { body: { name: 'demo', soul_md: START } });
-    expect(r.status, r.text).toBe(201);
-    id = r.json.agent_id;
+    id = (await launchAgent(svc, { name: 'demo', soul_md: START })).agent_id;
   });
   afterAll(async () => {
-    await svc?.close();
+    await stopService(svc);
   });
   beforeEach(async () => {
     const r = await svc.call('PUT', `/v1/superagents/${id}/soul`, { body: { soul_md: START } });
     expect(r.status).toBe(200);
     socket = `superagent-vi-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    tmp = tempDir('superagent-vi-tmp-');
+    tmp = temp.scratch('superagent-vi-tmp-');
   });
   afterEach(async () => {
     await tmux('kill-server').catch(() => undefined);

@@ -5,9 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli, BIN } from '../helpers/cli.js';
+import { cleanEnv, runCli, BIN, type RunOptions } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
-import { startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { perTest, stopService } from './service-support.js';
 
 const SOUL_LIMIT = 256 * 1024;
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
@@ -23,15 +24,18 @@ const CHANGE_DIFF = [
   '',
 ].join('\n');
 
+// the temp dirs a test makes (each run's config and data dirs, TMPDIRs, shims) go after it
+const temp = perTest();
+const ownDirs = () => ({ configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') });
+const run = (args: string[], opts: RunOptions = {}) => runCli(args, { ...ownDirs(), ...opts });
+
 let svc: TestService;
 let probe: RequestProbe;
 let demo: string;
 let scratch: string;
 
 async function launch(service: TestService, name: string, soul: string): Promise<string> {
-  const r = await service.call('POST', '/v1/superagents', { body: { name, soul_md: soul } });
-  expect(r.status, r.text).toBe(201);
-  return r.json.agent_id as string;
+  return (await launchAgent(service, { name, soul_md: soul })).agent_id;
 }
 
 async function soulOf(id: string, service = svc): Promise<string> {
@@ -56,7 +60,7 @@ const SED_BOLD = () => script('sed-bold.sh', `sed -i 's/careful/bold/' "$1"`);
 
 /** A private TMPDIR for one run, so the temporary file the CLI makes can be found, or shown to be gone. */
 function freshTmp(): string {
-  return tempDir('superagent-soul-tmp-');
+  return temp.scratch('superagent-soul-tmp-');
 }
 
 /** Every file left under `dir`, relative to it. */
@@ -65,7 +69,7 @@ function leftIn(dir: string): string[] {
 }
 
 function edit(args: string[], env: Record<string, string | undefined>, service: TestService = svc) {
-  return runCli(['soul', 'edit', ...args], { target: service, env });
+  return run(['soul', 'edit', ...args], { target: service, env });
 }
 
 /** The kept file and the retry command named by an error line. */
@@ -77,9 +81,9 @@ function keptFrom(stderr: string): { file: string; command: string } {
 
 /** Runs a printed command line with /bin/sh, `superagent` being the built binary. */
 async function runPrinted(command: string, target: TestService) {
-  const bin = tempDir('superagent-shim-');
+  const bin = temp.scratch('superagent-shim-');
   fs.writeFileSync(path.join(bin, 'superagent'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
-  const env = cleanEnv({ target });
+  const env = cleanEnv({ target, ...ownDirs() });
   const r = await execa('/bin/sh', ['-c', command], { env: { ...env, PATH: `${bin}:${env.PATH}` }, extendEnv: false, reject: false, input: '' });
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
@@ -91,7 +95,8 @@ beforeAll(async () => {
   probe = await requestProbe(svc);
 });
 afterAll(async () => {
-  await svc?.close();
+  await stopService(svc);
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 beforeEach(async () => {
   await setSoul(demo, START);
@@ -104,7 +109,7 @@ describe('soul show', () => {
     ['UTF-8 and no trailing newline', '# Ünïcode 🚀 日本語\r\nno newline at the end'],
   ])('prints soul.md byte for byte (%s), and show > file, set --file file round-trips', async (_, soul) => {
     await setSoul(demo, soul);
-    const r = await runCli(['soul', 'show', 'demo'], { target: svc });
+    const r = await run(['soul', 'show', 'demo'], { target: svc });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(Buffer.from(r.stdout)).toEqual(Buffer.from(soul));
@@ -112,21 +117,21 @@ describe('soul show', () => {
     const file = path.join(scratch, 'round-trip.md');
     fs.writeFileSync(file, r.stdout);
     await setSoul(demo, 'something else\n');
-    const set = await runCli(['soul', 'set', 'demo', '--file', file], { target: svc });
+    const set = await run(['soul', 'set', 'demo', '--file', file], { target: svc });
     expect(set.exitCode, set.stderr).toBe(0);
     expect(await soulOf(demo)).toBe(soul);
   });
 
   it('--json prints the files object of the API', async () => {
     const files = await svc.call('GET', `/v1/superagents/${demo}/files`);
-    const r = await runCli(['soul', 'show', demo.slice(0, 6), '--json'], { target: svc });
+    const r = await run(['soul', 'show', demo.slice(0, 6), '--json'], { target: svc });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(files.json);
     expect(Object.keys(JSON.parse(r.stdout)).sort()).toEqual(['agent_id', 'memory_md', 'soul_md']);
   });
 
   it('an unknown agent exits 4', async () => {
-    const r = await runCli(['soul', 'show', 'nobody'], { target: svc });
+    const r = await run(['soul', 'show', 'nobody'], { target: svc });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain("no agent matches 'nobody'");
@@ -137,14 +142,14 @@ describe('soul set', () => {
   it('--file PATH uploads the file and prints the agent id when piped', async () => {
     const file = path.join(scratch, 'new-soul.md');
     fs.writeFileSync(file, '# New soul ✓\nno newline');
-    const r = await runCli(['soul', 'set', 'demo', '--file', file], { target: svc });
+    const r = await run(['soul', 'set', 'demo', '--file', file], { target: svc });
     expect(r).toEqual({ exitCode: 0, stdout: `${demo}\n`, stderr: '' });
     expect(await soulOf(demo)).toBe('# New soul ✓\nno newline');
   });
 
   it('--file - reads standard input; exactly 256 KiB is accepted', async () => {
     const soul = '# Piped\n' + 'x'.repeat(SOUL_LIMIT - '# Piped\n'.length);
-    const r = await runCli(['soul', 'set', demo, '--file', '-', '--json'], { target: svc, input: soul });
+    const r = await run(['soul', 'set', demo, '--file', '-', '--json'], { target: svc, input: soul });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ agent_id: demo, status: 'updated' });
     expect(await soulOf(demo)).toBe(soul);
@@ -164,7 +169,7 @@ describe('soul set', () => {
 
   it.each(refusals)('refuses %s: exit 2, no request sent', async (_, make, message) => {
     const { args, input } = make();
-    const r = await runCli(['soul', 'set', 'demo', ...args], { target: svc, input });
+    const r = await run(['soul', 'set', 'demo', ...args], { target: svc, input });
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
@@ -221,7 +226,7 @@ describe('soul edit', () => {
     fs.mkdirSync(dir, { recursive: true });
     const editor = path.join(dir, 'my editor.sh');
     fs.writeFileSync(editor, `#!/bin/sh\nfor a in "$@"; do printf '[%s]\\n' "$a"; done > '${args}'\nsed -i 's/careful/bold/' "$3"\n`, { mode: 0o755 });
-    const r = await edit(['demo', '--yes'], { VISUAL: `'${editor}' -c "set tw=80"`, EDITOR: script('never.sh', 'exit 99') });
+    const r = await edit(['demo', '--yes'], { VISUAL: `'${editor}' -c "set tw=80"`, EDITOR: script('never.sh', 'exit 99'), TMPDIR: freshTmp() });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(fs.readFileSync(args, 'utf8')).toMatch(/^\[-c\]\n\[set tw=80\]\n\[\/.*\/demo\.soul\.md\]\n$/);
     expect(await soulOf(demo)).toBe(BOLD);
@@ -261,7 +266,7 @@ describe('soul edit', () => {
   });
 
   it('an EDITOR with an unterminated quote: exit 2 before any request', async () => {
-    const r = await edit(['demo'], { EDITOR: "vim -c 'set tw=80" });
+    const r = await edit(['demo'], { EDITOR: "vim -c 'set tw=80", TMPDIR: freshTmp() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe('Error: EDITOR is not a command the CLI can run: unterminated single quote (check the quotes in EDITOR)\n');
     expect((await probe.since()).requests).toBe(0);
@@ -283,7 +288,7 @@ describe('soul edit', () => {
   });
 
   it('--json: the answer of the upload on stdout, the diff on stderr', async () => {
-    const r = await edit(['demo', '--yes', '--json'], { EDITOR: SED_BOLD() });
+    const r = await edit(['demo', '--yes', '--json'], { EDITOR: SED_BOLD(), TMPDIR: freshTmp() });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ agent_id: demo, status: 'updated' });
     expect(r.stderr).toBe(CHANGE_DIFF);
@@ -299,7 +304,7 @@ describe('soul edit', () => {
   });
 
   it('made non-UTF-8 by the editor: exit 2, nothing uploaded, the file kept', async () => {
-    const r = await edit(['demo', '--yes'], { EDITOR: script('latin1.sh', `printf 'caf\\351\\n' > "$1"`) });
+    const r = await edit(['demo', '--yes'], { EDITOR: script('latin1.sh', `printf 'caf\\351\\n' > "$1"`), TMPDIR: freshTmp() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^Error: soul file '.*demo\.soul\.md' is not valid UTF-8 text \(convert it to UTF-8 first\); soul.md not uploaded, your edit is kept in /);
     const { file } = keptFrom(r.stderr);
@@ -372,10 +377,10 @@ if (r.status !== 200) process.exit(9);
   });
 
   it('the upload against a stopped service: exit 7, the file kept, the printed command uploads it later', async () => {
-    const dataDir = tempDir('superagent-soul-stopped-');
+    const dataDir = temp.scratch('superagent-soul-stopped-');
     const first = await startTestService({ dataDir });
     const id = await launch(first, 'demo', START);
-    const marks = tempDir('superagent-soul-marks-');
+    const marks = temp.scratch('superagent-soul-marks-');
     const tmp = freshTmp();
     // the editor says it is open, then waits until the test has stopped the service
     const editor = script(

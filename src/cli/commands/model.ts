@@ -29,7 +29,8 @@ async function show(ref: string, ctx: Context): Promise<void> {
   const { agent_id } = await resolveAgent(client, ref);
   const a = await superagents.get(client, agent_id);
   const p = ctx.printer;
-  if (p.json) return p.printJson({ agent_id: a.agent_id, model: a.model ?? null, model_provider: a.model_provider ?? null });
+  // a field the service did not send is left out, so unknown is never confused with none
+  if (p.json) return p.printJson({ agent_id: a.agent_id, model: a.model, model_provider: a.model_provider });
   if (!p.stdoutIsTTY) return p.data(`${a.model ?? ''}\t${a.model_provider ?? ''}`);
   printFields(p, [
     ['Model', orUnknown(p, a.model)],

@@ -54,7 +54,10 @@ export function providerFor(model: string, given: unknown): Provider {
  */
 export function warnIfMismatched(p: Printer, model: string, provider: Provider): void {
   const inferred = inferProvider(model);
-  if (inferred && inferred !== provider) p.warn(`model '${model}' looks like ${inferred}'s, not ${provider}'s; sending it to ${provider} as asked`);
+  if (!inferred || inferred === provider) return;
+  // OpenRouter serves every vendor's models, but spells their ids with the vendor first
+  if (provider === 'openrouter') p.warn(`OpenRouter model ids name their vendor ('${inferred}/${model}'); sending '${model}' as asked`);
+  else p.warn(`model '${model}' looks like ${inferred}'s, not ${provider}'s; sending it to ${provider} as asked`);
 }
 
 export interface ModelChoice {
