@@ -1,5 +1,6 @@
 // The conformance checker itself (openapi.ts): it must be able to fail, on exactly the shapes the
 // hosted document rules out, and pass what the document and the extension list allow.
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/server/index.js';
 import { checkExchange, checkSse, EXTENSIONS } from './openapi.js';
@@ -150,5 +151,12 @@ describe('the extension list', () => {
     for (const e of EXTENSIONS) expect(e.reason.length, JSON.stringify(e)).toBeGreaterThan(10);
     const statuses = EXTENSIONS.flatMap((e) => (e.kind === 'error-status' ? [e.status] : []));
     expect(new Set(statuses).size).toBe(statuses.length);
+  });
+});
+
+describe('the copy of the hosted document', () => {
+  const shared = new URL('../../../shared/spec/hosted-openapi.json', import.meta.url);
+  it.skipIf(!fs.existsSync(shared))('is the published hosted-openapi.json, byte for byte (refresh the copy when it changes)', () => {
+    expect(fs.readFileSync(new URL('./hosted-openapi.json', import.meta.url), 'utf8')).toBe(fs.readFileSync(shared, 'utf8'));
   });
 });
