@@ -130,8 +130,10 @@ export class ApiClient {
 
   /** The request URL: the base URL's path (a service behind a prefix) then the contract's path. */
   private target(path: string): URL {
+    const q = path.indexOf('?');
     const url = new URL(this.base.href);
-    url.pathname = `${this.base.pathname.replace(/\/+$/, '')}${path}`;
+    url.pathname = `${this.base.pathname.replace(/\/+$/, '')}${q === -1 ? path : path.slice(0, q)}`;
+    url.search = q === -1 ? '' : path.slice(q);
     return url;
   }
 

@@ -138,8 +138,10 @@ export function parseLine(spec: Spec, name: string, argv: string[], env: NodeJS.
   const raw: Record<string, unknown> = {};
   const globalsRaw: Record<string, unknown> = {};
   const positionals: string[] = [];
-  let skip = name.split(' ').length;
+  let skip = name === '' ? 0 : name.split(' ').length;
   let help = false;
+  /** a word right after a count option that took no number: most likely a bad value for it */
+  let afterCount: { word: string; flag: string; unit: string } | undefined;
 
   for (let i = 0; i < all.length; i++) {
     const t = all[i]!;
@@ -149,6 +151,7 @@ export function parseLine(spec: Spec, name: string, argv: string[], env: NodeJS.
       else positionals.push(t.value);
       continue;
     }
+    afterCount = undefined;
     const found = known.get(t.name);
     if (!found) {
       const longs = [...known.keys()].filter((k) => k.length > 1 && k !== 'help').map((k) => `--${k}`);
@@ -174,6 +177,7 @@ export function parseLine(spec: Spec, name: string, argv: string[], env: NodeJS.
       }
       if (value !== undefined && !NUMBER.test(value)) throw new UsageError(`${shown} takes a number of ${def.value ?? 'units'}, not '${value}'`, usageHint(name));
       target[key] = value === undefined ? true : Number(value);
+      if (value === undefined && next?.kind === 'positional' && skip === 0) afterCount = { word: next.value, flag: shown, unit: def.value ?? 'units' };
     } else {
       const value = t.value;
       if (value === undefined || (!t.inlineValue && value.startsWith('-') && value !== '-' && !NUMBER.test(value.slice(1)))) {
@@ -188,7 +192,17 @@ export function parseLine(spec: Spec, name: string, argv: string[], env: NodeJS.
 
   const globals = toGlobals(globalsRaw, env);
   if (help) return { input: {}, globals, help };
-  return { input: { ...defaults(spec), ...raw, ...argsFrom(spec, name, positionals) }, globals, help };
+  let args: Record<string, unknown>;
+  try {
+    args = argsFrom(spec, name, positionals);
+  } catch (err) {
+    // `health demo --watch abc`: the extra word was meant for the option
+    if (afterCount && err instanceof UsageError && err.message.startsWith('too many arguments')) {
+      throw new UsageError(`${afterCount.flag} takes a number of ${afterCount.unit}, not '${afterCount.word}'`, usageHint(name));
+    }
+    throw err;
+  }
+  return { input: { ...defaults(spec), ...raw, ...args }, globals, help };
 }
 
 function defaults(spec: Spec): Record<string, unknown> {

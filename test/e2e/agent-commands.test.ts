@@ -7,7 +7,7 @@ import { runCli } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
 import type { Exchange } from '../../src/server/index.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 let service: TestService;
 let probe: RequestProbe;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const SESSION_LINE = new RegExp(`^Session: (${UUID})\\n$`);

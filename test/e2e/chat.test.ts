@@ -10,7 +10,7 @@ import { splitIntoPieces } from '../../src/server/runtime/replies.js';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
-import { expectAgentStream, perTest, stopService } from './service-support.js';
+import { expectAgentStream, perTest, stopService } from '../helpers/service-support.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const SESSION_LINE = new RegExp(`^Session: (${UUID})\\n$`);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type RunOptions } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 // each run gets a config and data dir of its own, removed after its test
 const temp = perTest();

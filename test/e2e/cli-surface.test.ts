@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli as runCliIn, type RunOptions } from '../helpers/cli.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 let service: TestService;
 beforeAll(async () => {

@@ -15,7 +15,7 @@ import { ENTRIES } from '../../src/cli/registry.js';
 import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe } from '../helpers/request-count.js';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 import { loadCommand } from '../../src/cli/load-command.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult, type RunOptions } from '../helpers/cli.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
 const OTHER_KEY = 'sa_sk_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pw';

@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli as runCliIn, type RunOptions } from '../helpers/cli.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CATALOGUE = [

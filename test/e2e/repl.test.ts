@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
-import { expectAgentStream, stopService } from './service-support.js';
+import { expectAgentStream, stopService } from '../helpers/service-support.js';
 
 const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES } from '../../src/cli/registry.js';
 import { BIN, cleanEnv, runCli, type CliResult } from '../helpers/cli.js';
 import { startTestService, tempDir, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 const KEY = 'sa_sk_' + 'Q7sEcReTkEy0123456789abcdefGHIJK'.slice(0, 32);
 const BOT_TOKEN = '7012345678:AAH-secretBotTokenPart_0123456789abcd';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AGENT_ROUTES, agentPath, chat, expectError, files, getJson, KEY_A, KEY_B, launch, type Launched,
   listAgents, UNKNOWN_KEY, useService
-} from './superagent-fixtures.js';
+} from '../helpers/superagent-fixtures.js';
 
 describe('ownership per key', () => {
   const svc = useService();

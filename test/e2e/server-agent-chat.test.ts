@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestService } from '../helpers/service.js';
-import { eventNames, expectAgentStream } from './service-support.js';
+import { eventNames, expectAgentStream } from '../helpers/service-support.js';
 import {
   agentPath, chat, expectError, files, KEY_B, launch, memoryLines, MODEL, useService, utcDay, UUID
-} from './superagent-fixtures.js';
+} from '../helpers/superagent-fixtures.js';
 
 describe('POST …/{id}/chat (JSON)', () => {
   const svc = useService();

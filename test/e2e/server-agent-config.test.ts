@@ -1,11 +1,11 @@
 // One SuperAgent's lifecycle and configuration over real HTTP (API-CONTRACT.md §7): pause, resume,
 // restart, profile, soul, model, skills, files, wallet, health.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseWire } from './service-support.js';
+import { parseWire } from '../helpers/service-support.js';
 import {
   agentPath, base58Decode, chat, expectError, expectEvmAddress, files, getJson, launch, type Launched,
   PROVIDER_MESSAGE, SKILL_CATALOGUE, SOUL_LIMIT, useService
-} from './superagent-fixtures.js';
+} from '../helpers/superagent-fixtures.js';
 
 describe('pause, resume, restart', () => {
   const svc = useService();

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { eventNames, expectAssistantStream, parseWire, splitAtError, stopService } from './service-support.js';
+import { eventNames, expectAssistantStream, parseWire, splitAtError, stopService } from '../helpers/service-support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -9,7 +9,7 @@ import { CUT_STREAM_MESSAGE, Faults } from '../../src/server/faults.js';
 import { Store } from '../../src/server/index.js';
 import { RateLimiter } from '../../src/server/rate-limit.js';
 import type { Interruption } from '../../src/server/sse.js';
-import { eventNames, expectAssistantStream, parseWire, perTest, splitAtError } from './service-support.js';
+import { eventNames, expectAssistantStream, parseWire, perTest, splitAtError } from '../helpers/service-support.js';
 
 const KEY_A = 'sa_sk_faultsAfaultsAfaultsAfaultsAf';
 const { service, serviceOn, scratch, closeAfter } = perTest();

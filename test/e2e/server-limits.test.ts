@@ -8,7 +8,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { callService } from '../helpers/service.js';
-import { expectAssistantStream, perTest } from './service-support.js';
+import { expectAssistantStream, perTest } from '../helpers/service-support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'superagent.js');

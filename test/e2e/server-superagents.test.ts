@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type CallResult, type TestService } from '../helpers/service.js';
-import { startTestServiceOn, stopService } from './service-support.js';
+import { startTestServiceOn, stopService } from '../helpers/service-support.js';
 import {
   AGENT_ROUTES, agentPath, chat, destroyAll, expectError, expectEvmAddress, files, getJson, ISO_UTC, KEY_A,
   KEY_B, launch, type Launched, listAgents, MODEL, PROVIDER_MESSAGE, RECORD_KEYS, SOUL_LIMIT, useService,
   UUID, VALID_BOT_TOKEN
-} from './superagent-fixtures.js';
+} from '../helpers/superagent-fixtures.js';
 
 describe('POST /v1/superagents: launch', () => {
   const svc = useService();

@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
 const BOLD = 'I am demo.\nBe bold.\nWatch the tape.\n';

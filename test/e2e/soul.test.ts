@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli, BIN, type RunOptions } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from './service-support.js';
+import { perTest, stopService } from '../helpers/service-support.js';
 
 const SOUL_LIMIT = 256 * 1024;
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';

@@ -14,6 +14,10 @@ export function tempDir(prefix = 'superagent-test-'): string {
 export interface TestService extends RunningServer {
   /** calls the service with this service's first key unless `key` is given (null: no key) */
   call(method: string, urlPath: string, opts?: CallOptions): Promise<CallResult>;
+  /** every exchange it answered, in order (a test may splice it to look at its own) */
+  exchanges: Exchange[];
+  /** the exchanges the CLI made (its User-Agent), taken out of `exchanges` */
+  cliRequests(): Array<{ method: string; path: string; body: any }>;
 }
 
 export interface CallOptions {
@@ -34,13 +38,25 @@ export interface CallResult {
 
 /** Every exchange is recorded for the file's conformance check (test/conformance/setup.ts). */
 export async function startTestService(options: Partial<ServerOptions> = {}): Promise<TestService> {
+  const exchanges: Exchange[] = [];
   const onExchange = (exchange: Exchange) => {
+    exchanges.push(exchange);
     recordExchange(exchange);
     options.onExchange?.(exchange);
   };
   const server = await startServer({ dataDir: options.dataDir ?? tempDir(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, onExchange });
+  return asTestService(server, exchanges);
+}
+
+/** A running service with the test conveniences, its answered exchanges collected in `exchanges`. */
+export function asTestService(server: RunningServer, exchanges: Exchange[]): TestService {
   const call = (method: string, urlPath: string, opts: CallOptions = {}) => callService(server.url, method, urlPath, { key: server.key, ...opts });
-  return Object.assign(server, { call });
+  const cliRequests = () =>
+    exchanges
+      .splice(0)
+      .filter((e) => e.userAgent?.startsWith('superagent/'))
+      .map((e) => ({ method: e.method, path: e.path, body: e.requestBody ? JSON.parse(e.requestBody) : undefined }));
+  return Object.assign(server, { call, exchanges, cliRequests });
 }
 
 export async function callService(baseUrl: string, method: string, urlPath: string, opts: CallOptions = {}): Promise<CallResult> {

@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ServerOptions } from '../../src/server/index.js';
-import { startTestService, type CallResult, type TestService } from '../helpers/service.js';
+import { startTestService, type CallResult, type TestService } from './service.js';
 import { stopService } from './service-support.js';
 
 export const KEY_A = 'sa_sk_' + 'Aa1Bb2Cc3Dd4Ee5Ff6Gg7Hh8Ii9Jj0Kk'.slice(0, 32);

@@ -4,9 +4,9 @@
 // `parseSse` reads `event:` lines and cannot read `[DONE]`). And stopping a test service for good.
 import fs from 'node:fs';
 import { afterEach, expect } from 'vitest';
-import { startServer, type ServerOptions } from '../../src/server/index.js';
+import { startServer, type Exchange, type ServerOptions } from '../../src/server/index.js';
 import { recordExchange } from '../conformance/collect.js';
-import { callService, startTestService, tempDir, type TestService } from '../helpers/service.js';
+import { asTestService, startTestService, tempDir, type TestService } from './service.js';
 
 /**
  * A file's per-test resources: the services a test starts and the temp dirs it makes are closed
@@ -49,10 +49,13 @@ export function perTest() {
  * the exchanges are recorded for the conformance check all the same.
  */
 export async function startTestServiceOn(dataDir: string, options: Partial<ServerOptions> = {}): Promise<TestService> {
-  const server = await startServer({ rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, dataDir, onExchange: recordExchange });
-  return Object.assign(server, {
-    call: (method: string, urlPath: string, opts = {}) => callService(server.url, method, urlPath, { key: server.key, ...opts }),
-  });
+  const exchanges: Exchange[] = [];
+  const onExchange = (e: Exchange) => {
+    exchanges.push(e);
+    recordExchange(e);
+  };
+  const server = await startServer({ rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, dataDir, onExchange });
+  return asTestService(server, exchanges);
 }
 
 /** Closes a test service and removes its data dir. */

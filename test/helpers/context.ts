@@ -1,0 +1,207 @@
+// The commands layer's harness: a command line run in this process through the real parser, Context
+// and exit-code map (src/cli/run.ts), with the world replaced by buffers and stand-ins: a TTY
+// switch per stream, an in-memory config store, a scripted prompter, an editor function, a fake
+// clock, Ctrl-C on demand, and an embedded service on loopback. What only a process or a real
+// terminal shows stays in test/e2e.
+import { Readable } from 'node:stream';
+import type { ConfigData, ConfigStore } from '../../src/config/file.js';
+import { InterruptedError } from '../../src/core/errors.js';
+import type { Clock, InStream, Signals } from '../../src/cli/context.js';
+import { run, type WorldOverrides } from '../../src/cli/run.js';
+import type { Editor, EditorCommand } from '../../src/ui/editor.js';
+import type { Prompter } from '../../src/ui/prompt.js';
+import type { Spinner } from '../../src/ui/spinner.js';
+
+/** Collects what a command writes; `isTTY` and `columns` are what the command sees. */
+export class Capture {
+  text = '';
+  constructor(
+    public isTTY = false,
+    public columns?: number,
+  ) {}
+
+  write(chunk: string): boolean {
+    this.text += chunk;
+    return true;
+  }
+}
+
+/** The config file, in memory (`data` may be inspected and set by the test). */
+export class MemoryConfig implements ConfigStore {
+  readonly path = '/virtual/superagent/config.json';
+  writes = 0;
+  constructor(public data: ConfigData = {}) {}
+
+  read(): ConfigData {
+    return structuredClone(this.data);
+  }
+
+  async write(change: (data: ConfigData) => void): Promise<void> {
+    const next = this.read();
+    change(next);
+    this.data = next;
+    this.writes++;
+  }
+}
+
+/** A clock whose sleeps return at once and are remembered (retry waits, watch intervals). */
+export class FakeClock implements Clock {
+  slept: number[] = [];
+  constructor(private time = Date.parse('2026-11-22T12:00:00Z')) {}
+
+  now(): number {
+    return this.time;
+  }
+
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new InterruptedError();
+    this.slept.push(ms);
+    this.time += ms;
+    await Promise.resolve();
+  }
+}
+
+/** Ctrl-C, pressed by the test. */
+export class FakeSignals implements Signals {
+  private handlers: Array<() => void> = [];
+
+  onInterrupt(handler: () => void): () => void {
+    this.handlers.push(handler);
+    return () => void (this.handlers = this.handlers.filter((h) => h !== handler));
+  }
+
+  /** true when a command was listening */
+  interrupt(): boolean {
+    const h = this.handlers.shift();
+    h?.();
+    return h !== undefined;
+  }
+}
+
+export type Answer = string | boolean | Error;
+
+/** Answers questions in order; a question nobody scripted fails the test. */
+export class ScriptedPrompter implements Prompter {
+  asked: string[] = [];
+  constructor(private readonly answers: Answer[] = []) {}
+
+  private next(message: string): Answer {
+    this.asked.push(message);
+    if (this.answers.length === 0) throw new Error(`unexpected prompt: ${message}`);
+    const answer = this.answers.shift()!;
+    if (answer instanceof Error) throw answer;
+    return answer;
+  }
+
+  async text(message: string, opts: { default?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
+    const a = String(this.next(message));
+    const value = a === '' && opts.default !== undefined ? opts.default : a;
+    const ok = opts.validate?.(value) ?? true;
+    if (ok !== true) throw new Error(`the prompt '${message}' refused '${value}': ${ok}`);
+    return value;
+  }
+
+  async secret(message: string): Promise<string> {
+    return String(this.next(message));
+  }
+
+  async choice<T extends string>(message: string, choices: readonly T[], def?: T): Promise<T> {
+    const a = String(this.next(message));
+    const value = (a === '' ? def : a) as T;
+    if (!choices.includes(value)) throw new Error(`'${value}' is not a choice of '${message}'`);
+    return value;
+  }
+
+  async confirm(message: string): Promise<boolean> {
+    const a = this.next(message);
+    return a === true || a === 'y' || a === 'yes';
+  }
+}
+
+/** An editor that is a function of the file (it may write it, throw, or leave it). */
+export function fakeEditor(edit: (file: string) => void | Promise<void>, line = 'fake-editor'): Editor {
+  const command: EditorCommand = { source: 'EDITOR', line, argv: [line] };
+  return { command: () => command, open: async (file) => edit(file) };
+}
+
+export interface TerminalSwitch {
+  stdin?: boolean;
+  stdout?: boolean;
+  stderr?: boolean;
+  columns?: number;
+}
+
+export interface RunOptions {
+  /** true: stdin, stdout and stderr are terminals; or per stream */
+  tty?: boolean | TerminalSwitch;
+  /** what stdin holds (a pipe unless tty.stdin) */
+  input?: string | Buffer;
+  env?: Record<string, string | undefined>;
+  config?: MemoryConfig;
+  answers?: Answer[];
+  editor?: Editor;
+  clock?: Clock;
+  signals?: FakeSignals;
+  /** more stand-ins (a spinner that records, say) */
+  world?: WorldOverrides;
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** the questions the command asked */
+  asked: string[];
+}
+
+export interface Target {
+  url: string;
+  key: string;
+}
+
+function stdinFrom(input: string | Buffer | undefined, isTTY: boolean): InStream {
+  const stream = Readable.from(input === undefined ? [] : [typeof input === 'string' ? Buffer.from(input) : input]) as unknown as InStream;
+  stream.isTTY = isTTY;
+  return stream;
+}
+
+const NO_SPINNER = (): Spinner => ({ stop() {} });
+
+/** Environment with nothing of the developer's own setup, pointed at `target` when given. */
+export function testEnv(target: Target | undefined, env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: '/nonexistent-home',
+    TERM: 'dumb',
+    SUPERAGENT_DATA_DIR: '/nonexistent-data-dir',
+    ...(target ? { SUPERAGENT_BASE_URL: target.url, SUPERAGENT_API_KEY: target.key } : {}),
+    ...env,
+  };
+}
+
+/** Runs one command line (`'skills enable demo hyperliquid'` or its words) in this process. */
+export async function runLine(target: Target | undefined, argv: string | string[], o: RunOptions = {}): Promise<CliRun> {
+  const words = typeof argv === 'string' ? argv.split(' ').filter(Boolean) : argv;
+  const tty: TerminalSwitch = o.tty === true ? { stdin: true, stdout: true, stderr: true } : o.tty || {};
+  const stdout = new Capture(tty.stdout === true, tty.columns ?? (tty.stdout ? 100 : undefined));
+  const stderr = new Capture(tty.stderr === true, tty.columns ?? (tty.stderr ? 100 : undefined));
+  const prompter = new ScriptedPrompter([...(o.answers ?? [])]);
+  const code = await run(words, testEnv(target, o.env), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {
+    config: o.config ?? new MemoryConfig(),
+    prompter,
+    editor: o.editor ?? fakeEditor(() => {
+      throw new Error('the editor was opened, and the test gave none');
+    }),
+    clock: o.clock,
+    signals: o.signals ?? new FakeSignals(),
+    spinner: NO_SPINNER,
+    ...o.world,
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text, asked: prompter.asked };
+}
+
+/** `runLine` bound to one service (and default options), for a file or a describe. */
+export function cliFor(target: () => Target | undefined, defaults: RunOptions = {}) {
+  return (argv: string | string[], o: RunOptions = {}) =>
+    runLine(target(), argv, { ...defaults, ...o, env: { ...defaults.env, ...o.env } });
+}
