@@ -2,173 +2,17 @@
 // knows nothing of HTTP: it gets a SendFn, a renderer that prints a reply's pieces on stdout as they
 // arrive, and a table of slash commands. readline draws the prompt and echoes typing on stderr, and is
 // muted while a reply streams so keys typed meanwhile cannot break into the reply's text.
-import { EventEmitter } from 'node:events';
 import type readline from 'node:readline';
 import { notContinued } from '../chat/sessions.js';
-import type { ReplyEvent, SendFn } from '../chat/types.js';
-import type { InStream } from '../context.js';
-import { EXIT } from '../exit-codes.js';
-import { reportError } from '../exit-codes.js';
-import type { OutStream, Printer } from '../../ui/printer.js';
+import type { ReplyEvent } from '../chat/types.js';
+import { EXIT, reportError } from '../exit-codes.js';
+import type { Printer } from '../../ui/printer.js';
+import { builtinCommands } from './builtins.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
+import { InputQueue, MultilineInput, PromptOutput, abortable } from './input.js';
+import { CANCELLED, LEAVE_HINT, type ReplOptions, type ReplSession, type SlashCommand } from './types.js';
 
-/** What a slash command may use. */
-export interface ReplSession {
-  /** the conversation the next message continues; undefined: the next message starts a new one */
-  sessionId: string | undefined;
-  readonly printer: Printer;
-  /** aborted by Ctrl-C while the command runs */
-  readonly signal: AbortSignal;
-  /** a line for the person at the terminal (stderr) */
-  note(text: string): void;
-}
-
-export interface SlashCommand {
-  /** without the slash */
-  name: string;
-  aliases?: string[];
-  /** shown after the name in /help, e.g. '<text>' */
-  args?: string;
-  summary: string;
-  /** `arg` is what follows the name, trimmed; return 'exit' to leave the REPL */
-  run(arg: string, session: ReplSession): Promise<void | 'exit'> | void | 'exit';
-}
-
-export interface ReplOptions {
-  input: InStream;
-  /** where readline draws the prompt and echoes typing: stderr, so stdout keeps only replies */
-  output: OutStream;
-  printer: Printer;
-  /** the prompt's label: the agent's name, or "assistant" */
-  label: string;
-  send: SendFn;
-  /** prints one reply as it arrives (the chats' printReply); throws when the stream breaks */
-  render: RenderReply;
-  /** a spinner shown until the first piece of a reply arrives */
-  waiting?: StartWaiting;
-  /** commands besides the built-in /help, /new, /session and /exit */
-  commands?: SlashCommand[];
-  /** continue this conversation */
-  sessionId?: string;
-  /** lines typed are kept here across runs (see history.ts); none when omitted */
-  historyFile?: string;
-  historySize?: number;
-  /** one line shown at the start */
-  intro?: string;
-  /** makes a failed turn's error more helpful (a paused agent → a `resume` hint) */
-  explainError?: (err: unknown) => unknown;
-  debug?: boolean;
-}
-
-export interface ReplyHooks {
-  onFirstText(): void;
-  onSession(sessionId: string): void;
-}
-
-export type RenderReply = (events: AsyncIterable<ReplyEvent>, hooks: ReplyHooks) => Promise<unknown>;
-export type StartWaiting = () => { stop(): void };
-
-export const LEAVE_HINT = 'Press Ctrl-C again or Ctrl-D to leave';
-export const CANCELLED = '(cancelled)';
-
-type Input = { kind: 'line'; text: string; unseen: boolean } | { kind: 'eof' } | { kind: 'leave' };
-
-/** Lines (and the end) from readline, waited for one at a time. */
-class InputQueue {
-  private readonly items: Input[] = [];
-  private waiter: ((input: Input) => void) | undefined;
-
-  push(input: Input): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    if (waiter) waiter(input);
-    else this.items.push(input);
-  }
-
-  shift(): Input | undefined {
-    return this.items.shift();
-  }
-
-  next(): Promise<Input> {
-    const queued = this.items.shift();
-    return queued ? Promise.resolve(queued) : new Promise((resolve) => (this.waiter = resolve));
-  }
-}
-
-/**
- * readline's output: stderr, muted while a reply or a command runs, so keys typed meanwhile (kept
- * by readline for the next prompt) cannot break into the streamed text.
- */
-class PromptOutput extends EventEmitter {
-  muted = false;
-  private readonly onResize = () => this.emit('resize');
-
-  constructor(private readonly target: OutStream) {
-    super();
-    (target as Partial<EventEmitter>).on?.('resize', this.onResize);
-  }
-
-  get isTTY(): boolean {
-    return this.target.isTTY === true;
-  }
-
-  get columns(): number | undefined {
-    return this.target.columns;
-  }
-
-  write(chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean {
-    if (!this.muted) this.target.write(String(chunk));
-    const done = typeof encoding === 'function' ? encoding : callback;
-    if (typeof done === 'function') queueMicrotask(done as () => void);
-    return true;
-  }
-
-  /** Unmuted text that readline does not know about (its idea of the cursor stays right). */
-  raw(text: string): void {
-    this.target.write(text);
-  }
-
-  dispose(): void {
-    (this.target as Partial<EventEmitter>).removeListener?.('resize', this.onResize);
-  }
-}
-
-/** Iterates `source` until `signal` aborts, then stops at once even if the source is still waiting. */
-async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  const it = source[Symbol.asyncIterator]();
-  // one pending step at a time, rejected by an abort (no reaction piles up on a long reply)
-  let rejectStep: ((reason: unknown) => void) | undefined;
-  const onAbort = () => rejectStep?.(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  let finished = false;
-  try {
-    for (;;) {
-      if (signal.aborted) throw signal.reason;
-      const result = await new Promise<IteratorResult<T>>((resolve, reject) => {
-        rejectStep = reject;
-        it.next().then(resolve, reject);
-      });
-      rejectStep = undefined;
-      if (result.done) {
-        finished = true;
-        return;
-      }
-      yield result.value;
-    }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    // Tell the source to stop (closes the request); do not wait for it.
-    if (!finished) void Promise.resolve(it.return?.()).catch(() => undefined);
-  }
-}
-
-/** Lines typed so far of a message that spans several (`\` at the end, or a `"""` block). */
-interface Pending {
-  lines: string[];
-  block: boolean;
-}
-
-const BLOCK = '"""';
+export * from './types.js';
 
 class Repl implements ReplSession {
   sessionId: string | undefined;
@@ -179,7 +23,7 @@ class Repl implements ReplSession {
   private readonly table: SlashCommand[];
   private rl!: readline.Interface;
   private work: AbortController | undefined;
-  private pending: Pending | undefined;
+  private readonly multiline = new MultilineInput();
   private armedToLeave = false;
   private closed = false;
 
@@ -219,7 +63,7 @@ class Repl implements ReplSession {
         }
         this.armedToLeave = false;
         if (input.unseen) this.out.raw(this.promptText() + input.text + '\n');
-        const message = this.collect(input.text);
+        const message = this.multiline.add(input.text);
         if (message === undefined) continue;
         if ((await this.handle(message)) === 'exit') return EXIT.ok;
       }
@@ -275,11 +119,11 @@ class Repl implements ReplSession {
       this.work.abort();
       return;
     }
-    if (this.rl.line !== '' || this.pending) {
+    if (this.rl.line !== '' || this.multiline.active) {
       this.rl.write(null, { ctrl: true, name: 'e' });
       this.out.raw('^C\n');
       this.silently(() => this.rl.write(null, { ctrl: true, name: 'u' }));
-      this.pending = undefined;
+      this.multiline.reset();
       this.armedToLeave = false;
       this.showPrompt();
       return;
@@ -306,43 +150,12 @@ class Repl implements ReplSession {
 
   private promptText(): string {
     const e = this.printer.err;
-    return this.pending ? e.dim('… ') : `${e.bold(this.o.label)}${e.dim('›')} `;
+    return this.multiline.active ? e.dim('… ') : `${e.bold(this.o.label)}${e.dim('›')} `;
   }
 
   private showPrompt(): void {
     this.rl.setPrompt(this.promptText());
     this.rl.prompt(true);
-  }
-
-  /** Joins multi-line input; undefined while the message is not complete yet. */
-  private collect(line: string): string | undefined {
-    const p = this.pending;
-    if (p?.block) {
-      if (!line.trimEnd().endsWith(BLOCK)) {
-        p.lines.push(line);
-        return undefined;
-      }
-      const last = line.trimEnd().slice(0, -BLOCK.length);
-      if (last !== '') p.lines.push(last);
-      this.pending = undefined;
-      return p.lines.join('\n');
-    }
-    if (line.endsWith('\\')) {
-      (this.pending ??= { lines: [], block: false }).lines.push(line.slice(0, -1));
-      return undefined;
-    }
-    if (p) {
-      this.pending = undefined;
-      return [...p.lines, line].join('\n');
-    }
-    const trimmed = line.trim();
-    if (trimmed.startsWith(BLOCK)) {
-      if (trimmed.length >= 2 * BLOCK.length && trimmed.endsWith(BLOCK)) return trimmed.slice(BLOCK.length, -BLOCK.length);
-      const first = trimmed.slice(BLOCK.length);
-      this.pending = { lines: first === '' ? [] : [first], block: true };
-      return undefined;
-    }
-    return line;
   }
 
   private async handle(message: string): Promise<void | 'exit'> {
@@ -423,44 +236,6 @@ class Repl implements ReplSession {
       waiting?.stop();
     }
   }
-}
-
-function builtinCommands(): SlashCommand[] {
-  return [
-    { name: 'help', aliases: ['?'], summary: 'show the commands and keys', run: (_arg, s) => showHelp(s as Repl) },
-    {
-      name: 'new',
-      summary: 'start a new conversation',
-      run: (_arg, s) => {
-        s.sessionId = undefined;
-        s.note('New session: the next message starts a fresh conversation.');
-      },
-    },
-    {
-      name: 'session',
-      summary: 'show the id of this conversation',
-      run: (_arg, s) => {
-        if (s.sessionId) s.printer.data(s.sessionId);
-        else s.note('No session yet: the next message starts one.');
-      },
-    },
-    { name: 'exit', aliases: ['quit'], summary: 'leave (or Ctrl-D)', run: () => 'exit' },
-  ];
-}
-
-function showHelp(repl: Repl): void {
-  const rows = repl.commandTable.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.summary]);
-  const width = Math.max(...rows.map(([left]) => left!.length));
-  const lines = [
-    'Commands:',
-    ...rows.map(([left, right]) => `  ${left!.padEnd(width)}  ${right}`),
-    '',
-    'Keys and input:',
-    '  end a line with \\ to continue on the next one, or put lines between """ and """',
-    '  //text sends "/text"; arrow keys recall earlier lines',
-    '  Ctrl-C cancels a reply (at an empty prompt, twice, leaves); Ctrl-D or /exit leaves',
-  ];
-  repl.printer.data(lines.join('\n'));
 }
 
 /** Runs the REPL until /exit, Ctrl-D or Ctrl-C twice; resolves to the exit code (0). */

@@ -1,0 +1,145 @@
+// The REPL's input side: lines from readline waited for one at a time, the stream readline draws on
+// (muted while a reply streams), a source that stops at Ctrl-C, and messages that span several lines.
+import { EventEmitter } from 'node:events';
+import type { OutStream } from '../../ui/printer.js';
+
+export type Input = { kind: 'line'; text: string; unseen: boolean } | { kind: 'eof' } | { kind: 'leave' };
+
+/** Lines (and the end) from readline, waited for one at a time. */
+export class InputQueue {
+  private readonly items: Input[] = [];
+  private waiter: ((input: Input) => void) | undefined;
+
+  push(input: Input): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    if (waiter) waiter(input);
+    else this.items.push(input);
+  }
+
+  shift(): Input | undefined {
+    return this.items.shift();
+  }
+
+  next(): Promise<Input> {
+    const queued = this.items.shift();
+    return queued ? Promise.resolve(queued) : new Promise((resolve) => (this.waiter = resolve));
+  }
+}
+
+/**
+ * readline's output: stderr, muted while a reply or a command runs, so keys typed meanwhile (kept
+ * by readline for the next prompt) cannot break into the streamed text.
+ */
+export class PromptOutput extends EventEmitter {
+  muted = false;
+  private readonly onResize = () => this.emit('resize');
+
+  constructor(private readonly target: OutStream) {
+    super();
+    (target as Partial<EventEmitter>).on?.('resize', this.onResize);
+  }
+
+  get isTTY(): boolean {
+    return this.target.isTTY === true;
+  }
+
+  get columns(): number | undefined {
+    return this.target.columns;
+  }
+
+  write(chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean {
+    if (!this.muted) this.target.write(String(chunk));
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') queueMicrotask(done as () => void);
+    return true;
+  }
+
+  /** Unmuted text that readline does not know about (its idea of the cursor stays right). */
+  raw(text: string): void {
+    this.target.write(text);
+  }
+
+  dispose(): void {
+    (this.target as Partial<EventEmitter>).removeListener?.('resize', this.onResize);
+  }
+}
+
+/** Iterates `source` until `signal` aborts, then stops at once even if the source is still waiting. */
+export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  // one pending step at a time, rejected by an abort (no reaction piles up on a long reply)
+  let rejectStep: ((reason: unknown) => void) | undefined;
+  const onAbort = () => rejectStep?.(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let finished = false;
+  try {
+    for (;;) {
+      if (signal.aborted) throw signal.reason;
+      const result = await new Promise<IteratorResult<T>>((resolve, reject) => {
+        rejectStep = reject;
+        it.next().then(resolve, reject);
+      });
+      rejectStep = undefined;
+      if (result.done) {
+        finished = true;
+        return;
+      }
+      yield result.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // Tell the source to stop (closes the request); do not wait for it.
+    if (!finished) void Promise.resolve(it.return?.()).catch(() => undefined);
+  }
+}
+
+const BLOCK = '"""';
+
+/**
+ * Joins a message typed over several lines: `\` at the end of a line continues it; lines between
+ * `"""` and `"""` are one message.
+ */
+export class MultilineInput {
+  /** the lines typed so far of a message not complete yet */
+  private pending: { lines: string[]; block: boolean } | undefined;
+
+  get active(): boolean {
+    return this.pending !== undefined;
+  }
+
+  reset(): void {
+    this.pending = undefined;
+  }
+
+  /** The whole message once `line` completes it; undefined while more lines are to come. */
+  add(line: string): string | undefined {
+    const p = this.pending;
+    if (p?.block) {
+      if (!line.trimEnd().endsWith(BLOCK)) {
+        p.lines.push(line);
+        return undefined;
+      }
+      const last = line.trimEnd().slice(0, -BLOCK.length);
+      if (last !== '') p.lines.push(last);
+      this.pending = undefined;
+      return p.lines.join('\n');
+    }
+    if (line.endsWith('\\')) {
+      (this.pending ??= { lines: [], block: false }).lines.push(line.slice(0, -1));
+      return undefined;
+    }
+    if (p) {
+      this.pending = undefined;
+      return [...p.lines, line].join('\n');
+    }
+    const trimmed = line.trim();
+    if (trimmed.startsWith(BLOCK)) {
+      if (trimmed.length >= 2 * BLOCK.length && trimmed.endsWith(BLOCK)) return trimmed.slice(BLOCK.length, -BLOCK.length);
+      const first = trimmed.slice(BLOCK.length);
+      this.pending = { lines: first === '' ? [] : [first], block: true };
+      return undefined;
+    }
+    return line;
+  }
+}
