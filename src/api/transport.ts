@@ -1,8 +1,8 @@
 // HTTP/1.1 over Node's own http and https modules, with one keep-alive agent per client. Not undici:
 // loading it costs ~20 ms (its public entry ~60 ms), and the background tier-up of its WebAssembly
-// parser holds the process ~80–130 ms after the last request unless a process-wide V8 flag is set
-// (bench/transport.js measures both). node:http has neither cost; what undici adds (pooling,
-// time-outs, abort) is a few lines here.
+// parser holds the process ~100 ms after the last request unless a process-wide V8 flag is set
+// (measured before the switch: bench/README.md). node:http has neither cost; what undici added here
+// (pooling, time-outs, abort) is a few lines.
 import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 export type Headers = IncomingHttpHeaders;
