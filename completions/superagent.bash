@@ -10,7 +10,7 @@ _superagent_global_values='--profile --base-url --api-key --timeout'
 _superagent_spec() {
     _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args=''
     case $1 in
-        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet health soul chat assistant classic login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
+        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'assistant') _sa_subs='ask' _sa_opts='--model --provider --session' _sa_vopts='--model --provider --session' _sa_args='' ;;
         'assistant ask') _sa_subs='' _sa_opts='--fields --array --model --provider --session --no-stream' _sa_vopts='--fields --model --provider --session' _sa_args='none...' ;;
         'chat') _sa_subs='' _sa_opts='--session --new --no-stream' _sa_vopts='--session' _sa_args='agent none...' ;;

@@ -9,7 +9,7 @@ function __superagent_spec
     set -g __sa_args
     switch "$argv[1]"
         case ''
-            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet health soul chat assistant classic login logout whoami config completion server
+            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant login logout whoami config completion server
         case 'assistant'
             set -g __sa_subs ask
             set -g __sa_vopts --model --provider --session
@@ -185,7 +185,7 @@ complete -c superagent -f -n '__superagent_at_top' -a 'launch' -d 'Launch a new 
 complete -c superagent -f -n '__superagent_at_top' -a 'list' -d 'List your agents'
 complete -c superagent -f -n '__superagent_at_top' -a 'get' -d 'Show one agent\'s details'
 complete -c superagent -f -n '__superagent_at_top' -a 'pause' -d 'Pause agents (pause --all is the kill switch)'
-complete -c superagent -f -n '__superagent_at_top' -a 'resume' -d 'Resume paused agents'
+complete -c superagent -f -n '__superagent_at_top' -a 'resume' -d 'Resume paused agents (resume --all undoes the kill switch)'
 complete -c superagent -f -n '__superagent_at_top' -a 'restart' -d 'Restart agents in a fresh container'
 complete -c superagent -f -n '__superagent_at_top' -a 'destroy' -d 'Destroy an agent for good'
 complete -c superagent -f -n '__superagent_at_top' -a 'update' -d 'Change an agent\'s name or description'
@@ -195,12 +195,12 @@ complete -c superagent -f -n '__superagent_at_top' -a 'skills' -d 'List an agent
 complete -c superagent -f -n '__superagent_at_top' -a 'wallet' -d 'Show an agent\'s EVM and Solana addresses'
 complete -c superagent -f -n '__superagent_at_top' -a 'health' -d 'Check an agent\'s health (exit 8 when unhealthy)'
 complete -c superagent -f -n '__superagent_at_top' -a 'soul' -d 'soul commands: show, edit, set'
+complete -c superagent -f -n '__superagent_at_top' -a 'classic' -d 'classic commands: list, get, update'
 complete -c superagent -f -n '__superagent_at_top' -a 'chat' -d 'Talk to an agent: one message, or the interactive REPL'
 complete -c superagent -f -n '__superagent_at_top' -a 'assistant' -d 'The market-intelligence assistant REPL (on a terminal)'
-complete -c superagent -f -n '__superagent_at_top' -a 'classic' -d 'classic commands: list, get, update'
 complete -c superagent -f -n '__superagent_at_top' -a 'login' -d 'Store an API key for a service, checked first'
 complete -c superagent -f -n '__superagent_at_top' -a 'logout' -d 'Forget the active profile\'s key'
-complete -c superagent -f -n '__superagent_at_top' -a 'whoami' -d 'Show the profile, base URL, masked key and whether it works'
+complete -c superagent -f -n '__superagent_at_top' -a 'whoami' -d 'Show the service, profile, masked key and whether it works'
 complete -c superagent -f -n '__superagent_at_top' -a 'config' -d 'config commands: list, get, set, unset, path'
 complete -c superagent -f -n '__superagent_at_top' -a 'completion' -d 'Print the shell completion script (bash, zsh or fish)'
 complete -c superagent -f -n '__superagent_at_top' -a 'server' -d 'Run the embedded SuperAgents service in the foreground'
@@ -268,7 +268,7 @@ complete -c superagent -s q -l quiet -d 'no progress or status messages'
 complete -c superagent -l no-color -d 'no colour'
 complete -c superagent -l debug -d 'trace HTTP requests on stderr, secrets redacted'
 complete -c superagent -l verbose -d 'also show tool calls and retries when stderr is not a terminal'
-complete -c superagent -l timeout -x -d 'request time-out (default 30, chat and assistant 600)'
+complete -c superagent -l timeout -x -d 'request time-out; for a stream, the longest wait for reply text (default 30, chat and assistant 600)'
 complete -c superagent -s y -l yes -d 'assume yes to confirmations'
 complete -c superagent -l no-input -d 'never prompt; fail naming the missing flag'
 complete -c superagent -n '__superagent_slot agent' -f -a '(__superagent_ask agents)'

@@ -16,7 +16,7 @@ import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe } from '../helpers/request-count.js';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
 import { perTest, stopService } from '../helpers/service-support.js';
-import { loadCommand } from '../../src/cli/load-command.js';
+import { optionSyntax } from '../../src/cli/spec.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCRIPTS = { bash: 'completions/superagent.bash', zsh: 'completions/_superagent', fish: 'completions/superagent.fish' } as const;
@@ -106,15 +106,15 @@ describe('completion <shell>', () => {
   }
 
   it('covers every command and option of the tree', async () => {
-    const specs = await Promise.all(ENTRIES.map(async (e) => ({ entry: e, spec: (await loadCommand(e)).spec })));
+    const specs = await Promise.all(ENTRIES.map(async (e) => ({ entry: e, spec: (await e.load()).spec })));
     for (const file of Object.values(SCRIPTS)) {
       const script = fs.readFileSync(path.join(ROOT, file), 'utf8');
       for (const { entry, spec } of specs) {
         if (entry.hidden) continue; // offered nowhere: see the shells' own tests
         for (const word of entry.path) expect(script, `${file}: ${entry.path.join(' ')}`).toContain(word);
-        for (const o of spec.options ?? []) {
+        for (const [key, o] of Object.entries(spec.options ?? {})) {
           if (o.hidden) continue;
-          const long = /--[\w-]+/.exec(o.flags)![0];
+          const long = /--[\w-]+/.exec(optionSyntax(key, o))![0];
           expect(script, `${file}: ${entry.path.join(' ')} ${long}`).toContain(file.endsWith('.fish') ? `-l ${long.slice(2)}` : long);
         }
       }
