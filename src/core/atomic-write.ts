@@ -25,6 +25,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   let fd: number | undefined;
   try {
     fd = fs.openSync(tmp, 'wx', mode);
+    fs.fchmodSync(fd, mode); // the mode given to open is filtered by the umask
     fs.writeFileSync(fd, data);
     if (fsync) fs.fsyncSync(fd);
     fs.closeSync(fd);
@@ -59,5 +60,23 @@ export function removeStaleTemps(dir: string, base: string, ageMs = 60_000): voi
     } catch {
       // another process removed it first
     }
+  }
+}
+
+/**
+ * Creates `file` whole if it does not exist yet (temp file, then a hard link, which fails when
+ * another process got there first). True when this call created it.
+ */
+export function createFileOnce(file: string, data: string | Uint8Array, mode = 0o600): boolean {
+  const tmp = tempNameFor(file);
+  fs.writeFileSync(tmp, data, { mode });
+  try {
+    fs.linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
 }

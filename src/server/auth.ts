@@ -2,6 +2,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createFileOnce } from '../core/atomic-write.js';
 import type { IncomingMessage } from 'node:http';
 import { EMBEDDED_KEY_PREFIX } from '../contract.js';
 
@@ -74,17 +75,9 @@ export function loadOrCreateDefaultKey(dataDir: string): { key: string; created:
   const existing = readKeyFile(file);
   if (existing) return { key: existing, created: false };
   const key = generateKey();
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, key + '\n', { mode: 0o600 });
-  try {
-    fs.linkSync(tmp, file); // fails if another process got there first
-    return { key, created: true };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    return { key: readKeyFile(file)!, created: false };
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  // another process may get there first: then its key is the one
+  if (createFileOnce(file, key + '\n')) return { key, created: true };
+  return { key: readKeyFile(file)!, created: false };
 }
 
 function readKeyFile(file: string): string | null {

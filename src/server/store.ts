@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { createFileOnce, removeStaleTemps, writeFileAtomic } from '../core/atomic-write.js';
 
 export type AgentStatus = 'running' | 'paused' | 'destroyed';
 
@@ -98,36 +99,15 @@ export class Store {
   open(): this {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     if (!fs.existsSync(this.file)) this.createEmpty();
-    this.removeLeftoverTemps();
+    // a writer killed between write and rename leaves a temp file; it is never read
+    removeStaleTemps(this.dir, path.basename(this.file));
     this.refresh();
     return this;
   }
 
   /** Creates the file whole (temp + link), so a concurrent reader never sees it half-written. */
   private createEmpty(): void {
-    const tmp = `${this.file}.${process.pid}.init.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(emptyState()), { mode: 0o600 });
-    try {
-      fs.linkSync(tmp, this.file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      fs.rmSync(tmp, { force: true });
-    }
-  }
-
-  /** A writer killed between write and rename leaves a temp file; it is never read, so drop old ones. */
-  private removeLeftoverTemps(): void {
-    const base = path.basename(this.file);
-    for (const name of fs.readdirSync(this.dir)) {
-      if (!name.startsWith(`${base}.`) || !name.endsWith('.tmp')) continue;
-      const full = path.join(this.dir, name);
-      try {
-        if (Date.now() - fs.statSync(full).mtimeMs > 60_000) fs.unlinkSync(full);
-      } catch {
-        // another process removed it first
-      }
-    }
+    createFileOnce(this.file, JSON.stringify(emptyState()));
   }
 
   /** The current state, re-read only if another process replaced the file. Do not mutate. */
@@ -172,15 +152,7 @@ export class Store {
   }
 
   private write(next: State): void {
-    const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`;
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, JSON.stringify(next));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, this.file);
+    writeFileAtomic(this.file, JSON.stringify(next));
     this.state = next;
     this.signature = this.statSignature();
   }

@@ -39,7 +39,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const args = [...[input.agent].flat(), ...[input.message].flat()].filter((a): a is string => a !== undefined);
   const [ref, ...words] = args;
   const sessionId = parseSessionOption(input.session);
-  const newSession = input.new === true;
+  const newSession = input.new;
   if (sessionId && newSession) throw new UsageError('give --session or --new, not both');
   if (words.length === 0 && ctx.io.stdin.isTTY) {
     // a terminal on stdin and no message: the REPL, if a person may be asked at all
@@ -51,7 +51,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const label = agent.name ?? ref!;
-  const send = agentSender(client, agent.agent_id, ctx.timeoutMs('long'), { stream: input.stream !== false, label });
+  const send = agentSender(client, agent.agent_id, ctx.timeoutMs('long'), { stream: input.stream, label });
   return exitOnInterrupt(async () => {
     const p = ctx.printer;
     await oneTurn(ctx, send, message, {

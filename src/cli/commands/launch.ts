@@ -87,14 +87,14 @@ async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchMode
 
 async function body(input: LaunchInput, ctx: Context): Promise<LaunchBody> {
   const soulFile = input.soulFile;
-  if (soulFile === '-' && input.botTokenStdin === true) {
+  if (soulFile === '-' && input.botTokenStdin) {
     throw new UsageError('--soul-file - and --bot-token-stdin cannot both read standard input', 'give the soul as a file path');
   }
   const wanted = fromFlags(input);
   const choice = launchModel(wanted, targetProfile(ctx, ctx.config.read()).profile);
   if (!ctx.canPrompt) requireComplete(wanted, choice);
   const soul = soulFile !== undefined ? await readSoul(ctx, soulFile, '--soul-file') : undefined;
-  const token = input.botTokenStdin === true ? await readBotToken(ctx) : undefined;
+  const token = input.botTokenStdin ? await readBotToken(ctx) : undefined;
   const chosen: Pick<ModelChoice, 'model' | 'provider'> & { name: string } = ctx.canPrompt
     ? await ask(ctx, wanted, choice)
     : { name: wanted.name!, model: choice.model, provider: choice.provider! };

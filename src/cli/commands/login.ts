@@ -38,7 +38,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const config = file.read();
   const { name, profile } = targetProfile(ctx, config);
   if (!profile) checkProfileName(name);
-  const withToken = input.withToken === true;
+  const withToken = input.withToken;
   if (!withToken && !ctx.canPrompt) {
     throw new UsageError('no terminal to ask for the API key on', "pipe it in with --with-token, e.g. 'superagent login --with-token < key.txt'");
   }

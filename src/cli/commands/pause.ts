@@ -15,6 +15,5 @@ export const spec = {
 } as const satisfies Spec;
 
 export function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
-  const args = input.agent;
-  return runLifecycle('pause', args, input.all === true, ctx);
+  return runLifecycle('pause', input.agent, input.all, ctx);
 }

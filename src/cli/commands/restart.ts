@@ -10,6 +10,5 @@ export const spec = {
 } as const satisfies Spec;
 
 export function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
-  const args = input.agent;
-  return runLifecycle('restart', args, false, ctx);
+  return runLifecycle('restart', input.agent, false, ctx);
 }

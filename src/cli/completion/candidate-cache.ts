@@ -3,6 +3,7 @@
 // platform cache dir; the file name is a hash, so it reveals neither the URL nor the key.
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 
 // loaded on use: a static import of node:crypto would load it for every command (bench/get.js)
 const crypto = () => process.getBuiltinModule('node:crypto');
@@ -96,9 +97,8 @@ export class CandidateCache {
   save(): void {
     try {
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      const tmp = `${this.file}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(this.data), { mode: 0o600 });
-      fs.renameSync(tmp, this.file);
+      // a throw-away cache: no flush to disk (a lost write costs one request)
+      writeFileAtomic(this.file, JSON.stringify(this.data), { fsync: false });
     } catch {
       // a read-only cache dir only costs a request per Tab
     }

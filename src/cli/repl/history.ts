@@ -2,6 +2,7 @@
 // 0700 directory) because people paste things into prompts, capped so it never grows without end.
 import fs from 'node:fs';
 import path from 'node:path';
+import { privateDir, writeFileAtomic } from '../../core/atomic-write.js';
 
 /** How many lines a history file keeps (the newest). */
 export const HISTORY_SIZE = 1000;
@@ -24,10 +25,7 @@ export function loadHistory(file: string, size = HISTORY_SIZE): string[] {
 
 /** Writes `lines` (newest first) oldest first, at most `size` of them, atomically and privately. */
 export function saveHistory(file: string, lines: readonly string[], size = HISTORY_SIZE): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  privateDir(path.dirname(file));
   const body = lines.slice(0, size).reverse().join('\n');
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, body === '' ? '' : body + '\n', { mode: 0o600 });
-  fs.chmodSync(tmp, 0o600); // the mode above is filtered by the umask
-  fs.renameSync(tmp, file);
+  writeFileAtomic(file, body === '' ? '' : body + '\n');
 }

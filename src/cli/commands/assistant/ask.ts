@@ -45,13 +45,13 @@ export interface Structured {
 /** --fields and --array, checked before any request. */
 export function structuredFrom(input: { fields?: string; array: boolean }): Structured | undefined {
   if (input.fields === undefined) {
-    if (input.array === true) throw new UsageError('--array needs --fields', 'e.g. --fields symbol,price --array');
+    if (input.array) throw new UsageError('--array needs --fields', 'e.g. --fields symbol,price --array');
     return undefined;
   }
   const fields = [...new Set(String(input.fields).split(',').map((f) => f.trim()).filter(Boolean))];
   if (fields.length === 0) throw new UsageError('--fields needs at least one field name', 'e.g. --fields symbol,price,outlook');
   if (fields.some((f) => /[\r\n]/.test(f))) throw new UsageError('--fields names must be on one line');
-  return { fields, array: input.array === true };
+  return { fields, array: input.array };
 }
 
 /** --model and --provider, checked against the five providers before any request. */
@@ -116,7 +116,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const sessionId = parseSessionOption(input.session);
   const question = await messageFrom(ctx, args, 'the question', USAGE);
   const { client } = await ctx.api();
-  const send = assistantSender(client, model, ctx.timeoutMs('long'), { stream: input.stream !== false });
+  const send = assistantSender(client, model, ctx.timeoutMs('long'), { stream: input.stream });
   return exitOnInterrupt(async () => {
     await oneTurn(ctx, send, withJsonRequest(question, structured), {
       sessionId,

@@ -20,16 +20,21 @@ interface Outcome {
   error?: unknown;
 }
 
+/** With --all, agents already in the state asked for count as done (pause --all is idempotent, resume --all too). */
+const ALREADY: Partial<Record<Action, string>> = { pause: 'paused', resume: 'running' };
+
 async function targets(client: ApiClient, action: Action, refs: string[], all: boolean): Promise<Settled[]> {
   if (!all) return resolveAgentsSettled(client, refs);
-  // the kill switch: every agent; those already paused count as done
+  // the kill switch and its undo: every agent
   const agents = await superagents.list(client);
   return agents.map((a) => ({ ref: a.name, agent: { agent_id: a.agent_id, name: a.name, record: a } }));
 }
 
 export async function runLifecycle(action: Action, refs: string[], all: boolean, ctx: Context): Promise<number> {
   if (all && refs.length > 0) throw new UsageError(`give agents or --all, not both`);
-  if (!all && refs.length === 0) throw new UsageError(`name at least one agent to ${action}`, action === 'pause' ? 'or --all for every running agent' : undefined);
+  if (!all && refs.length === 0) {
+    throw new UsageError(`name at least one agent to ${action}`, action in ALREADY ? `or --all for every agent not ${ALREADY[action]}` : undefined);
+  }
   const { client } = await ctx.api();
   const outcomes: Outcome[] = [];
   for (const t of await targets(client, action, refs, all)) {
@@ -38,8 +43,9 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
       continue;
     }
     const { agent_id, name, record } = t.agent;
-    if (all && record?.status === 'paused') {
-      outcomes.push({ ref: t.ref, agent_id, name, result: { agent_id, status: 'paused', note: 'already paused' } });
+    const already = ALREADY[action];
+    if (all && already && record?.status === already) {
+      outcomes.push({ ref: t.ref, agent_id, name, result: { agent_id, status: already, note: `already ${already}` } });
       continue;
     }
     try {

@@ -176,7 +176,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     p.warn(`Not uploaded; your edit is kept in ${file.path} (upload it with: ${draft.retry})`);
     return;
   }
-  const result = await upload(ctx, client, id, name, original, edited, draft, input.force === true);
+  const result = await upload(ctx, client, id, name, original, edited, draft, input.force);
   draft.file.remove();
   if (result === undefined) {
     p.status(`The soul.md of ${name} on the service already has these changes; nothing uploaded.`);

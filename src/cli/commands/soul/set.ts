@@ -23,7 +23,7 @@ export const spec = {
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const ref = input.agent;
-  const source = input.file as string | undefined;
+  const source = input.file;
   if (source === undefined) {
     throw new UsageError('--file is required', `superagent soul set ${shellWord(ref!)} --file soul.md (or --file - to read standard input)`);
   }
