@@ -16,7 +16,6 @@ export interface Delivery {
   timeLimitMs?: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Benchmarking aid (`server --bench-reply-pieces N`): the reply's pieces repeated until there are
@@ -29,11 +28,12 @@ export function stretchPieces(pieces: string[], count: number | undefined): stri
 }
 
 export async function deliverReply(ctx: RouteContext, d: Delivery): Promise<void> {
-  const { tokenDelayMs, pingIntervalMs, faults, replyPieces } = ctx.service;
+  const { tokenDelayMs, pingIntervalMs, faults, replyPieces, sleep } = ctx.service;
   const pieces = stretchPieces(splitIntoPieces(d.content), replyPieces);
   if (d.stream) {
     await streamReply(ctx.res, d.script, pieces, {
       tokenDelayMs,
+      sleep,
       pingIntervalMs,
       interruption: faults.streamInterruption(pieces.length, ctx.fault),
       timeLimitMs: d.timeLimitMs,

@@ -18,7 +18,11 @@ export const CUT_STREAM_MESSAGE = 'Stream interrupted by an injected fault';
 export class Faults {
   private served = 0;
 
-  constructor(readonly options: FaultOptions = {}, private readonly random: () => number = Math.random) {}
+  constructor(
+    readonly options: FaultOptions = {},
+    private readonly random: () => number = Math.random,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {}
 
   /** whether any per-request fault is on (the hot path skips draw otherwise) */
   get active(): boolean {
@@ -28,7 +32,7 @@ export class Faults {
   /** Waits the added latency, then returns the failure this request draws, if any. */
   async draw(): Promise<ApiError | undefined> {
     const { latencyMs = 0, errorRate = 0 } = this.options;
-    if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs));
+    if (latencyMs > 0) await this.sleep(latencyMs);
     if (errorRate <= 0 || this.random() >= errorRate) return undefined;
     // alternate so clients meet both a crash (500) and an overload (503)
     const status = this.served++ % 2 === 0 ? 503 : 500;

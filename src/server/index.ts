@@ -21,6 +21,8 @@ export interface ServerOptions {
   rateLimit?: number;
   /** delay before each streamed piece */
   tokenDelayMs?: number;
+  /** the service's waits (token delay, injected latency); tests pass one that records them */
+  sleep?: (ms: number) => Promise<void>;
   pingIntervalMs?: number;
   assistantTimeLimitMs?: number;
   connectedProviders?: Provider[];
@@ -48,6 +50,7 @@ export interface RunningServer {
 export const DEFAULT_TOKEN_DELAY_MS = 20;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const store = new Store(options.dataDir).open();
   let keys = options.keys ?? [];
   let keyCreated = false;
@@ -60,8 +63,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const handler = createApp({
     service: {
       store,
-      faults: new Faults(options.faults),
+      faults: new Faults(options.faults, Math.random, sleep),
       tokenDelayMs: options.tokenDelayMs ?? DEFAULT_TOKEN_DELAY_MS,
+      sleep,
       pingIntervalMs: options.pingIntervalMs ?? 15_000,
       assistantTimeLimitMs: options.assistantTimeLimitMs ?? 600_000,
       connectedProviders: new Set(options.connectedProviders ?? []),

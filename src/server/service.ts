@@ -7,6 +7,8 @@ export interface Service {
   store: Store;
   faults: Faults;
   tokenDelayMs: number;
+  /** every wait of the service (token delay, generation time); a test may record them instead */
+  sleep: (ms: number) => Promise<void>;
   pingIntervalMs: number;
   assistantTimeLimitMs: number;
   connectedProviders: ReadonlySet<Provider>;

@@ -24,6 +24,7 @@ export interface Interruption {
 
 export interface StreamOptions {
   tokenDelayMs: number;
+  sleep: (ms: number) => Promise<void>;
   pingIntervalMs: number;
   interruption?: Interruption;
   /** fail with 504 `Query timeout` once the stream has run this long (assistant time limit) */
@@ -40,7 +41,6 @@ export function errorEvent(statusCode: number, message: string): object {
   return { event: SSE_EVENTS.error, message, statusCode };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class SseWriter {
   private pingTimer: NodeJS.Timeout | undefined;
@@ -156,7 +156,7 @@ export async function streamReply(res: ServerResponse, script: StreamScript, pie
       fail(interruption.statusCode, interruption.message, interruption.drop);
       return;
     }
-    if (options.tokenDelayMs > 0) await sleep(options.tokenDelayMs);
+    if (options.tokenDelayMs > 0) await options.sleep(options.tokenDelayMs);
     if (sse.isClosed) return;
     if (timeLimitMs !== undefined && Date.now() - started > timeLimitMs) {
       fail(504, 'Query timeout', false);
