@@ -1,0 +1,194 @@
+// `superagent config list|get|set|unset` through the commands layer (CLI.md, the configuration rows),
+// on an in-memory config file: what is printed piped, on a terminal and with --json, what is stored,
+// and that a refused value writes nothing. The file on disk (its modes, `config path`, a corrupt
+// file) is config-file.test.ts.
+import { describe, expect, it } from 'vitest';
+import { MemoryConfig, runLine, type CliRun } from '../helpers/context.js';
+import { perTest } from '../helpers/service-support.js';
+import { launchAgent } from '../helpers/service.js';
+
+const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
+const MASKED = 'sa_sk_…t0Uv';
+const URL = 'https://api.example.com';
+const SETTINGS_LIST = 'the settings are base_url, api_key, output, model, provider, active_profile';
+
+const scratch = perTest();
+
+/** Runs `config …` (or any line) on `config`, with nothing else configured. */
+function cli(argv: string[], config: MemoryConfig, o: { env?: Record<string, string>; tty?: boolean } = {}): Promise<CliRun> {
+  return runLine(undefined, argv, { config, ...o });
+}
+
+/** A refusal: exit 2, one exact line on stderr, nothing on stdout, nothing written. */
+async function expectRefused(argv: string[], config: MemoryConfig, line: string): Promise<void> {
+  const before = structuredClone(config.data);
+  const writes = config.writes;
+  expect(await cli(argv, config)).toEqual({ code: 2, stdout: '', stderr: `Error: ${line}\n`, asked: [] });
+  expect(config.writes).toBe(writes);
+  expect(config.data).toEqual(before);
+}
+
+describe('config set, get and unset', () => {
+  it('a base_url is stored without a trailing /v1, read back, and removed', async () => {
+    const config = new MemoryConfig();
+    expect(await cli(['config', 'set', 'base_url', `${URL}/v1/`], config)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(config.data).toEqual({ profiles: { default: { base_url: URL } } });
+    expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 0, stdout: `${URL}\n`, stderr: '' });
+
+    expect((await cli(['config', 'unset', 'base_url'], config)).code).toBe(0);
+    expect(config.data).toEqual({ profiles: { default: {} } });
+    // unset: nothing printed piped (a terminal is told it is not set)
+    expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await cli(['config', 'get', 'base_url'], config, { tty: true })).toMatchObject({ code: 0, stdout: '', stderr: "base_url is not set in profile 'default'.\n" });
+  });
+
+  it('on a terminal, set and unset say what they did', async () => {
+    const config = new MemoryConfig();
+    expect(await cli(['config', 'set', 'model', 'gpt-4o'], config, { tty: true })).toMatchObject({ code: 0, stdout: '', stderr: '✓ Set model to gpt-4o in new profile default\n' });
+    expect(await cli(['config', 'set', 'provider', 'openai'], config, { tty: true })).toMatchObject({ code: 0, stderr: '✓ Set provider to openai in profile default\n' });
+    expect(await cli(['config', 'unset', 'model'], config, { tty: true })).toMatchObject({ code: 0, stderr: '✓ Removed model from profile default\n' });
+    expect(await cli(['config', 'unset', 'model'], config, { tty: true })).toMatchObject({ code: 0, stderr: "model is not set in profile 'default'; nothing to do.\n" });
+    expect(config.data).toEqual({ profiles: { default: { provider: 'openai' } } });
+  });
+
+  it('model and provider: set, get, listed and unset like the others; a provider must be a known one, a model not empty', async () => {
+    const config = new MemoryConfig();
+    expect(await cli(['config', 'set', 'model', 'gpt-4o'], config)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await cli(['config', 'set', 'provider', 'openai'], config)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(config.data).toEqual({ profiles: { default: { model: 'gpt-4o', provider: 'openai' } } });
+    expect((await cli(['config', 'get', 'model'], config)).stdout).toBe('gpt-4o\n');
+    expect((await cli(['config', 'get', 'provider'], config)).stdout).toBe('openai\n');
+    expect((await cli(['config', 'list'], config)).stdout).toBe('active_profile\tdefault\ndefault.model\tgpt-4o\ndefault.provider\topenai\n');
+
+    await expectRefused(['config', 'set', 'provider', 'acme'], config, "provider must be one of: openai, anthropic, xai, openrouter, venice, not 'acme'");
+    await expectRefused(['config', 'set', 'model', ''], config, 'model must not be empty');
+
+    expect((await cli(['config', 'unset', 'model'], config)).code).toBe(0);
+    expect(config.data).toEqual({ profiles: { default: { provider: 'openai' } } });
+  });
+
+  it('get prints the defaults of output and active_profile, and --json a JSON value', async () => {
+    const config = new MemoryConfig();
+    expect((await cli(['config', 'get', 'output'], config)).stdout).toBe('table\n');
+    expect((await cli(['config', 'get', 'active_profile'], config)).stdout).toBe('default\n');
+    expect(await cli(['config', 'get', 'base_url', '--json'], config)).toMatchObject({ code: 0, stdout: 'null\n', stderr: '' });
+    expect((await cli(['config', 'get', 'output', '--json'], config)).stdout).toBe('"table"\n');
+    expect(config.writes).toBe(0);
+  });
+
+  it('get api_key prints the key masked', async () => {
+    const config = new MemoryConfig({ profiles: { default: { base_url: URL, api_key: KEY } } });
+    const r = await cli(['config', 'get', 'api_key'], config);
+    expect(r).toMatchObject({ code: 0, stdout: `${MASKED}\n`, stderr: '' });
+    expect((await cli(['config', 'get', 'api_key', '--json'], config)).stdout).toBe(`"${MASKED}"\n`);
+  });
+
+  it('set api_key is refused (exit 2), pointing at login --with-token; the would-be key is not echoed', async () => {
+    const config = new MemoryConfig();
+    const would = 'sa_sk_notreallyakeynotreallyakey00';
+    await expectRefused(
+      ['config', 'set', 'api_key', would],
+      config,
+      "api_key cannot be set with config set: the key would stay in your shell history (pipe it to 'superagent login --with-token' instead)",
+    );
+  });
+
+  it('an unknown setting exits 2 listing the valid ones', async () => {
+    const config = new MemoryConfig({ profiles: { default: { output: 'json' } } });
+    for (const args of [['get', 'colour'], ['set', 'colour', 'red'], ['unset', 'colour']]) {
+      await expectRefused(['config', ...args], config, `unknown setting 'colour' (${SETTINGS_LIST})`);
+    }
+  });
+
+  it('refuses an output other than table or json, and a base_url that is not http(s)', async () => {
+    const config = new MemoryConfig();
+    await expectRefused(['config', 'set', 'output', 'yaml'], config, "output must be table or json, not 'yaml'");
+    await expectRefused(['config', 'set', 'base_url', 'file:///etc/passwd'], config, "'file:///etc/passwd' must start with http:// or https://");
+    await expectRefused(['config', 'set', 'base_url', 'not a url'], config, "'not a url' is not a URL (give the service address like https://api.example.com)");
+  });
+
+  it('a missing value is a usage error naming it', async () => {
+    await expectRefused(['config', 'set', 'model'], new MemoryConfig(), 'missing <value> (usage: superagent config set <key> <value> [options])');
+  });
+});
+
+describe('profiles', () => {
+  it('set with --profile creates that profile; active_profile switches the default one, and unset switches back', async () => {
+    const config = new MemoryConfig();
+    expect((await cli(['config', 'set', 'base_url', URL, '--profile', 'staging'], config)).code).toBe(0);
+    expect(config.data).toEqual({ profiles: { staging: { base_url: URL } } });
+    expect((await cli(['config', 'set', 'active_profile', 'staging'], config)).code).toBe(0);
+    expect(config.data.active_profile).toBe('staging');
+    expect((await cli(['config', 'get', 'base_url'], config)).stdout).toBe(`${URL}\n`);
+    expect((await cli(['config', 'get', 'active_profile'], config)).stdout).toBe('staging\n');
+    expect((await cli(['config', 'unset', 'active_profile'], config)).code).toBe(0);
+    expect(config.data).toEqual({ profiles: { staging: { base_url: URL } } });
+    expect((await cli(['config', 'get', 'base_url'], config)).stdout).toBe('');
+  });
+
+  it('active_profile must name an existing profile', async () => {
+    await expectRefused(
+      ['config', 'set', 'active_profile', 'nope'],
+      new MemoryConfig(),
+      "there is no profile 'nope' in the config file (create it with 'superagent login --profile nope', or see 'superagent config list')",
+    );
+  });
+
+  it('get and unset on a profile that does not exist exit 2 (--profile or SUPERAGENT_PROFILE)', async () => {
+    const config = new MemoryConfig({ profiles: { default: { base_url: URL } } });
+    const noSuch = "Error: there is no profile 'nope' in the config file (create it with 'superagent login --profile nope', or see 'superagent config list')\n";
+    expect(await cli(['config', 'get', 'base_url', '--profile', 'nope'], config)).toMatchObject({ code: 2, stdout: '', stderr: noSuch });
+    expect(await cli(['config', 'unset', 'base_url'], config, { env: { SUPERAGENT_PROFILE: 'nope' } })).toMatchObject({ code: 2, stdout: '', stderr: noSuch });
+    expect(config.writes).toBe(0);
+  });
+
+  it('SUPERAGENT_PROFILE picks the profile get reads', async () => {
+    const config = new MemoryConfig({ profiles: { default: { output: 'table' }, ci: { output: 'json' } } });
+    expect((await cli(['config', 'get', 'output'], config, { env: { SUPERAGENT_PROFILE: 'ci' } })).stdout).toBe('json\n');
+    expect((await cli(['config', 'get', 'output', '--profile', 'default'], config, { env: { SUPERAGENT_PROFILE: 'ci' } })).stdout).toBe('table\n');
+  });
+});
+
+describe('config list', () => {
+  const twoProfiles = () => new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: URL, api_key: KEY }, ci: { output: 'json' } } });
+
+  it('piped: every profile with keys masked; --json as an object', async () => {
+    const config = twoProfiles();
+    const r = await cli(['config', 'list'], config);
+    expect(r).toEqual({ code: 0, stdout: `active_profile\tdefault\ndefault.base_url\t${URL}\ndefault.api_key\t${MASKED}\nci.output\tjson\n`, stderr: '', asked: [] });
+    const json = await cli(['config', 'list', '--json'], config);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ active_profile: 'default', profiles: { default: { base_url: URL, api_key: MASKED }, ci: { output: 'json' } } });
+    for (const out of [r, json]) expect(out.stdout + out.stderr).not.toContain(KEY);
+  });
+
+  it('on a terminal: a table with the profile in use marked, or a word on where commands go when there is none', async () => {
+    const r = await cli(['config', 'list'], twoProfiles(), { tty: true, env: { SUPERAGENT_PROFILE: 'ci' } });
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
+    expect(rows).toEqual([
+      ['PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'MODEL'],
+      ['default', URL, MASKED, 'table', 'default'],
+      ['*', 'ci', 'embedded', 'none', 'json', 'default'],
+    ]);
+    const empty = await cli(['config', 'list'], new MemoryConfig(), { tty: true });
+    expect(empty).toMatchObject({ code: 0, stdout: '', stderr: "No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.\n" });
+  });
+});
+
+describe('output json', () => {
+  it("makes the profile's commands print JSON without --json; unset brings the table back", async () => {
+    const service = await scratch.service();
+    await launchAgent(service, { name: 'cfg-json-agent' });
+    const config = new MemoryConfig({ profiles: { default: { base_url: service.url, api_key: service.key } } });
+    expect((await cli(['config', 'set', 'output', 'json'], config)).code).toBe(0);
+    const r = await cli(['list'], config);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    // the API's own answer: { "agents": [...] }
+    const body = JSON.parse(r.stdout);
+    expect(Object.keys(body)).toEqual(['agents']);
+    expect(body.agents.map((a: { name: string }) => a.name)).toEqual(['cfg-json-agent']);
+    expect((await cli(['config', 'unset', 'output'], config)).code).toBe(0);
+    expect((await cli(['list'], config)).stdout).toMatch(/^[0-9a-f-]{36}\tcfg-json-agent\trunning\t/);
+  });
+});

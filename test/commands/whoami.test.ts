@@ -1,0 +1,212 @@
+// `superagent whoami` through the commands layer (CLI.md "Where it connects"): the profile, the
+// service and what chose it, the base URL, the key masked and its source, and one request that says
+// whether the key works. Exit 3 for a missing or rejected key, 7 for a service out of reach; the same
+// codes any command gives for the same faults.
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock, MemoryConfig, runLine, type CliRun, type RunOptions } from '../helpers/context.js';
+import { perTest, stopService } from '../helpers/service-support.js';
+import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+
+const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
+const OTHER_KEY = 'sa_sk_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pw';
+const WRONG_KEY = 'sa_sk_' + 'W'.repeat(32);
+const MASKED = 'sa_sk_…t0Uv';
+const MASKED_OTHER = 'sa_sk_…q0Pw';
+
+let svc: TestService;
+let unreachable: string;
+const temp = perTest();
+
+beforeAll(async () => {
+  svc = await startTestService({ keys: [KEY, OTHER_KEY] });
+  // KEY sees two agents, OTHER_KEY none: the count is the key's own
+  for (const name of ['who-one', 'who-two']) await launchAgent(svc, { name });
+  unreachable = await closedPortUrl();
+});
+afterAll(async () => {
+  await stopService(svc);
+});
+beforeEach(() => {
+  svc.exchanges.splice(0);
+});
+
+/** A loopback URL where nothing listens. */
+async function closedPortUrl(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A config file after `login` to the test service. */
+const loggedIn = () => new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });
+const cli = (argv: string[], config: MemoryConfig, o: RunOptions = {}) => runLine(undefined, argv, { config, ...o });
+
+function expectNoWholeKey(r: CliRun, ...keys: string[]): void {
+  for (const k of keys) expect(r.stdout + r.stderr).not.toContain(k);
+}
+
+describe('whoami with a stored key', () => {
+  it('piped: one field a line, the key masked, its source, that it works and the agents it sees, after one request', async () => {
+    const r = await cli(['whoami'], loggedIn());
+    expect(r).toEqual({
+      code: 0,
+      stdout:
+        `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from profile 'default'\n` +
+        `base_url\t${svc.url}\nkey\t${MASKED}\nkey_source\tprofile\nauthenticated\tyes\nagents\t2\n`,
+      stderr: '',
+      asked: [],
+    });
+    expect(svc.cliRequests()).toEqual([{ method: 'GET', path: '/v1/superagents', body: undefined }]);
+    expectNoWholeKey(r, KEY);
+  });
+
+  it('on a terminal: labelled fields, the source beside the key', async () => {
+    const r = await cli(['whoami'], loggedIn(), { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      'Profile:        default\n' +
+        `Service:        the service at ${svc.url}: the base URL comes from profile 'default'\n` +
+        `Base URL:       ${svc.url}\n` +
+        `Key:            ${MASKED} (from profile)\n` +
+        'Authenticated:  yes\nAgents:         2\n',
+    );
+  });
+
+  it('--json gives the same as an object', async () => {
+    const r = await cli(['whoami', '--json'], loggedIn());
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      profile: 'default',
+      base_url: svc.url,
+      key: MASKED,
+      key_source: 'profile',
+      embedded: false,
+      service: 'configured',
+      reason: "the base URL comes from profile 'default'",
+      data_dir: null,
+      authenticated: true,
+      agents: 2,
+    });
+    expectNoWholeKey(r, KEY);
+  });
+
+  it('names the environment as the source of a key from SUPERAGENT_API_KEY (the base URL still from the profile)', async () => {
+    const r = await cli(['whoami', '--json'], loggedIn(), { env: { SUPERAGENT_API_KEY: OTHER_KEY } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ key: MASKED_OTHER, key_source: 'env', service: 'configured', reason: "the base URL comes from profile 'default'", authenticated: true, agents: 0 });
+    expectNoWholeKey(r, KEY, OTHER_KEY);
+    const text = await cli(['whoami'], loggedIn(), { env: { SUPERAGENT_API_KEY: OTHER_KEY }, tty: true });
+    expect(text.stdout).toContain(`Key:            ${MASKED_OTHER} (from SUPERAGENT_API_KEY)\n`);
+  });
+
+  it('--profile picks the profile; an output json profile answers in JSON', async () => {
+    const config = new MemoryConfig({ profiles: { default: { base_url: svc.url, api_key: KEY }, ci: { base_url: svc.url, api_key: OTHER_KEY, output: 'json' } } });
+    const r = await cli(['whoami', '--profile', 'ci'], config);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ profile: 'ci', key: MASKED_OTHER, reason: "the base URL comes from profile 'ci'", agents: 0 });
+  });
+});
+
+describe('whoami with nothing configured', () => {
+  it('shows the embedded local service and its data dir, writing no config', async () => {
+    const dataDir = temp.scratch('superagent-data-');
+    const config = new MemoryConfig();
+    const r = await cli(['whoami', '--json'], config, { env: { SUPERAGENT_DATA_DIR: dataDir } });
+    expect(r.code).toBe(0);
+    const id = JSON.parse(r.stdout);
+    expect(id).toEqual({
+      profile: 'default',
+      base_url: null,
+      key: expect.stringMatching(/^sa_sk_…[A-Za-z0-9]{4}$/),
+      key_source: 'embedded',
+      embedded: true,
+      service: 'embedded',
+      reason: 'no base URL or key is configured',
+      data_dir: dataDir,
+      authenticated: true,
+      agents: 0,
+    });
+    const text = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir } });
+    expect(text.stdout).toContain('service\tthe embedded local service: no base URL or key is configured\n');
+    expect(text.stdout).toContain(`base_url\tembedded local service (${dataDir})\n`);
+    expect(text.stdout).toContain(`key\t${id.key}\nkey_source\tembedded\n`);
+    expect(config.writes).toBe(0);
+    // the embedded service keeps its key whole in the data dir; whoami shows it masked only
+    const stored = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+    expect(id.key).toBe(`${stored.slice(0, 6)}…${stored.slice(-4)}`);
+    expectNoWholeKey(r, stored);
+    expectNoWholeKey(text, stored);
+  });
+});
+
+describe('whoami when the key does not work', () => {
+  it('a rejected key exits 3 with authenticated false', async () => {
+    const r = await cli(['whoami', '--json'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY } });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toEqual({
+      profile: 'default',
+      base_url: svc.url,
+      key: 'sa_sk_…WWWW',
+      key_source: 'env',
+      embedded: false,
+      service: 'configured',
+      reason: 'the base URL comes from SUPERAGENT_BASE_URL',
+      data_dir: null,
+      authenticated: false,
+      agents: null,
+    });
+    expect(r.stderr).toContain(`rejected the key sa_sk_…WWWW`);
+    expectNoWholeKey(r, WRONG_KEY);
+    const text = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY } });
+    expect(text.code).toBe(3);
+    expect(text.stdout).toContain('authenticated\tno\n');
+  });
+
+  it('an unreachable service exits 7, the check unknown', async () => {
+    const clock = new FakeClock();
+    const r = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: unreachable, SUPERAGENT_API_KEY: KEY }, clock });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toContain('authenticated\tunknown (the check failed)\n');
+    expect(r.stdout).not.toContain('agents');
+    expect(r.stderr).toBe(`Error: cannot reach ${unreachable}/v1/superagents: connection refused (check the base URL and that the service is running)\n`);
+    expectNoWholeKey(r, KEY);
+  });
+
+  it('a base URL without a key exits 3, before any request', async () => {
+    const r = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url } });
+    expect(r).toEqual({
+      code: 3,
+      stdout: `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from SUPERAGENT_BASE_URL\nbase_url\t${svc.url}\nkey\tnone\nkey_source\tnone\nauthenticated\tno\n`,
+      stderr: `Error: no API key for ${svc.url} (run 'superagent login', or set SUPERAGENT_API_KEY)\n`,
+      asked: [],
+    });
+    expect(svc.cliRequests()).toEqual([]);
+  });
+});
+
+describe('any command: a missing or rejected key exits 3, a service out of reach 7', () => {
+  it('a wrong key: exit 3 with the service’s message', async () => {
+    const r = await cli(['list'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Invalid or revoked API key');
+    expectNoWholeKey(r, WRONG_KEY);
+  });
+
+  it('no key for a configured URL: exit 3 pointing at login and SUPERAGENT_API_KEY, before any request', async () => {
+    const r = await cli(['list'], new MemoryConfig({ profiles: { default: { base_url: svc.url } } }));
+    expect(r).toEqual({ code: 3, stdout: '', stderr: `Error: no API key for ${svc.url} (run 'superagent login', or set SUPERAGENT_API_KEY)\n`, asked: [] });
+    expect(svc.cliRequests()).toEqual([]);
+  });
+
+  it('connection refused: exit 7', async () => {
+    const r = await cli(['list'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: unreachable, SUPERAGENT_API_KEY: KEY }, clock: new FakeClock() });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain(`cannot reach ${unreachable}/v1/superagents: connection refused`);
+  });
+});
