@@ -1,0 +1,96 @@
+// Ambiguous <agent> references (CLI.md "<agent>"): destroy, update and model exit 4 naming the
+// candidates, and change nothing; a longer id prefix picks one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cliFor } from '../helpers/context.js';
+import { perTest } from '../helpers/service-support.js';
+import { launchAgent, type TestService } from '../helpers/service.js';
+
+const CLAUDE = { model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' };
+const A = 'abcd1111-1111-4111-8111-111111111111';
+const B = 'abcd2222-2222-4222-8222-222222222222';
+
+let service: TestService;
+let twins: string[];
+const scratch = perTest();
+const cli = cliFor(() => service);
+
+async function launch(name: string): Promise<string> {
+  return (await launchAgent(service, { name, ...CLAUDE })).agent_id;
+}
+
+async function record(id: string) {
+  const r = await service.call('GET', `/v1/superagents/${id}`);
+  return r.status === 200 ? r.json : { status_code: r.status };
+}
+
+// per test: 'twin' and 'Twin', and alpha and beta under ids sharing the prefix abcd
+beforeEach(async () => {
+  service = await scratch.service();
+  twins = [await launch('twin'), await launch('Twin')];
+  // the ids: rewrite the store's file the way another process would (write, rename)
+  const [x, y] = [await launch('alpha'), await launch('beta')];
+  const file = path.join(service.dataDir, 'state.json');
+  const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const [from, to] of [[x, A], [y, B]] as const) {
+    state.superagents[to] = { ...state.superagents[from], agent_id: to };
+    delete state.superagents[from];
+  }
+  fs.writeFileSync(`${file}.edit`, JSON.stringify(state));
+  fs.renameSync(`${file}.edit`, file);
+  expect((await record(A)).name).toBe('alpha');
+  service.cliRequests();
+});
+
+/** Only the list was read: nothing was changed or destroyed. */
+function onlyListed(): void {
+  for (const e of service.cliRequests()) expect(`${e.method} ${e.path}`).toBe('GET /v1/superagents');
+}
+
+describe('ambiguous references exit 4 naming the candidates', () => {
+  it.each([
+    [['destroy', 'twin', '--yes']],
+    [['update', 'TWIN', '--name', 'x']],
+    [['model', 'twin', 'gpt-4o']],
+    [['model', 'twin']],
+  ])('a name used twice, case-insensitively: %j', async (argv) => {
+    const r = await cli(argv);
+    expect([r.code, r.stdout]).toEqual([4, '']);
+    // the order of the twins is the list's (newest first)
+    const [older, newer] = twins.map((id) => id.slice(0, 8));
+    const candidates = [`Twin (${newer})`, `twin (${older})`].join(', ');
+    expect(r.stderr).toBe(`Error: '${argv[1]}' names several agents: ${candidates} (use the id, or a longer id prefix)\n`);
+    onlyListed();
+    for (const id of twins) expect(await record(id)).toMatchObject({ status: 'running', model: CLAUDE.model, description: '' });
+    expect((await record(twins[0]!)).name).toBe('twin');
+  });
+
+  it('on a terminal too, before any question (destroy asks nothing)', async () => {
+    const r = await cli('destroy twin', { tty: true });
+    expect(r.asked).toEqual([]);
+    expect([r.code, r.stdout]).toEqual([4, '']);
+    expect(r.stderr).toMatch(/^Error: 'twin' names several agents: /);
+    onlyListed();
+  });
+
+  it.each([[['destroy', 'abcd', '--yes']], [['update', 'abcd', '--description', 'x']], [['model', 'ABCD', 'gpt-4o']]])(
+    'an id prefix that matches two agents: %j',
+    async (argv) => {
+      const r = await cli(argv);
+      expect([r.code, r.stdout]).toEqual([4, '']);
+      // candidates in list order, newest first
+      expect(r.stderr).toBe(`Error: '${argv[1]}' matches several agents: beta (abcd2222), alpha (abcd1111) (use a longer id prefix)\n`);
+      onlyListed();
+      expect(await record(A)).toMatchObject({ status: 'running', description: '', model: CLAUDE.model });
+      expect(await record(B)).toMatchObject({ status: 'running', description: '', model: CLAUDE.model });
+    },
+  );
+
+  it('a longer prefix picks one', async () => {
+    const r = await cli('destroy abcd1 --yes');
+    expect(r).toEqual({ code: 0, stdout: `${A}\n`, stderr: '', asked: [] });
+    expect(await record(A)).toEqual({ status_code: 404 });
+    expect((await record(B)).status).toBe('running');
+  });
+});
