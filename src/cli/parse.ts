@@ -151,7 +151,6 @@ export function parseLine(spec: Spec, name: string, argv: string[], env: NodeJS.
       else positionals.push(t.value);
       continue;
     }
-    afterCount = undefined;
     const found = known.get(t.name);
     if (!found) {
       const longs = [...known.keys()].filter((k) => k.length > 1 && k !== 'help').map((k) => `--${k}`);

@@ -60,8 +60,8 @@ export interface PrivateFile {
 }
 
 /** A file of its own, mode 0600, in a fresh 0700 directory under the system's temporary directory. */
-export function createPrivateFile(fileName: string, content: string): PrivateFile {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-'));
+export function createPrivateFile(fileName: string, content: string, tmpDir = os.tmpdir()): PrivateFile {
+  const dir = fs.mkdtempSync(path.join(tmpDir, 'superagent-'));
   fs.chmodSync(dir, 0o700);
   const file = path.join(dir, path.basename(fileName));
   fs.writeFileSync(file, content, { mode: 0o600, flag: 'wx' });

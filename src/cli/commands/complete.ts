@@ -43,7 +43,7 @@ interface Candidate {
 function cacheFor(ctx: Context): CandidateCache {
   const connection = resolveConnection(ctx.globals, ctx.env, ctx.config.read());
   const where = connection.baseUrl ?? `embedded:${dataDir(ctx.env)}`;
-  return new CandidateCache(cacheFile(cacheDir(), `${where}\n${connection.apiKey ?? ''}`));
+  return new CandidateCache(cacheFile(cacheDir(ctx.env), `${where}\n${connection.apiKey ?? ''}`));
 }
 
 /**

@@ -109,7 +109,7 @@ async function watchHealth(client: ApiClient, t: Target, watch: Watch, ctx: Cont
   const tally: Tally = { checks: 0, failures: 0 };
   try {
     for (;;) {
-      const check = await unlessAborted(runCheck(client, t.id), controller.signal);
+      const check = await unlessAborted(runCheck(client, t.id, () => ctx.clock.now()), controller.signal);
       if (check === INTERRUPTED) return EXIT.interrupted;
       tally.checks++;
       if (!isHealthy(check)) tally.failures++;
@@ -133,11 +133,11 @@ function isHealthy(check: Check): boolean {
 }
 
 /** One check that never rejects: a failure becomes part of the result. */
-async function runCheck(client: ApiClient, id: string): Promise<Check> {
+async function runCheck(client: ApiClient, id: string, now: () => number): Promise<Check> {
   try {
-    return { answer: await superagents.health(client, id), at: new Date() };
+    return { answer: await superagents.health(client, id), at: new Date(now()) };
   } catch (error) {
-    return { error, at: new Date() };
+    return { error, at: new Date(now()) };
   }
 }
 

@@ -75,9 +75,9 @@ function showDiff(ctx: Context, before: string, after: string, labels: { old: st
   else p.write(renderDiff(lines, p.out));
 }
 
-function privateFile(fileName: string, content: string): PrivateFile {
+function privateFile(ctx: Context, fileName: string, content: string): PrivateFile {
   try {
-    return createPrivateFile(fileName, content);
+    return createPrivateFile(fileName, content, ctx.env.TMPDIR || undefined);
   } catch (err) {
     throw new UsageError(`cannot create a temporary file for the editor: ${(err as Error).message}`, 'set TMPDIR to a writable directory');
   }
@@ -146,7 +146,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const id = agent.agent_id;
   const name = agent.name ?? (await superagents.get(client, id)).name;
   const original = await soulOf(client, id);
-  const file = privateFile(draftFileName(name, id), original);
+  const file = privateFile(ctx, draftFileName(name, id), original);
   const draft: Draft = { file, retry: retryCommand(ctx, id, file.path), ctx };
   const p = ctx.printer;
 
