@@ -1,36 +1,33 @@
-// `superagent assistant ask` through the built binary (CLI.md `assistant ask`, contract §4, §5, §6):
-// streamed answers, stdin, --fields / --array parsed, --json, sessions, providers checked before any
-// request, and a hosted-style stream whose "JSON" is not JSON (raw text kept, exit 7).
+// `superagent assistant ask` through the commands layer (CLI.md `assistant ask`, contract §4, §5, §6):
+// streamed answers, stdin, --fields / --array parsed, --json, sessions, --model / --provider checked
+// before any request, and a hosted-style stream whose "JSON" is not JSON (raw text kept, exit 7).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { PROBE_RATE_LIMIT, requestProbe, type RequestProbe } from '../helpers/request-count.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cliFor } from '../helpers/context.js';
+import { stopService } from '../helpers/service-support.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { perTest, stopService } from '../helpers/service-support.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const SESSION_LINE = new RegExp(`^Session: (${UUID})\\n$`);
 
-let svc: TestService;
-let probe: RequestProbe;
-// every run gets a private config and data dir, removed after its test
-const scratch = perTest();
-const dirs = () => ({ configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') });
-const cli = (args: string[], input?: string) => runCli(args, { target: svc, input, ...dirs() });
+let service: TestService;
+const cli = cliFor(() => service);
 
 beforeAll(async () => {
-  svc = await startTestService({ rateLimit: PROBE_RATE_LIMIT, connectedProviders: ['anthropic'] });
-  probe = await requestProbe(svc);
+  service = await startTestService({ connectedProviders: ['anthropic'] });
 });
 afterAll(async () => {
-  await stopService(svc);
+  await stopService(service);
+});
+beforeEach(() => {
+  service.exchanges.splice(0);
 });
 
 /** The assistant's answer to `message` in a fresh session, asked directly (answers are deterministic). */
 async function direct(message: string): Promise<string> {
-  const r = await svc.call('POST', '/v1/chat', { body: { message } });
+  const r = await service.call('POST', '/v1/chat', { body: { message } });
   expect(r.status).toBe(200);
   return r.json.content;
 }
@@ -41,50 +38,66 @@ function sessionFrom(stderr: string): string {
   return m![1]!;
 }
 
+/** The bodies the CLI sent to POST /v1/chat since the last look. */
+function asked(): unknown[] {
+  return service
+    .cliRequests()
+    .filter((r) => r.method === 'POST' && r.path === '/v1/chat')
+    .map((r) => r.body);
+}
+
 describe('assistant ask', () => {
   it('streams the answer to stdout with a final newline; the session on stderr', async () => {
     const expected = await direct('What is moving SOL today?');
     const r = await cli(['assistant', 'ask', 'What is moving', 'SOL today?']);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${expected}\n`);
     sessionFrom(r.stderr);
+    expect(asked()).toEqual([{ message: 'What is moving SOL today?', stream: true }]);
   });
 
   it('reads the question from stdin; --no-stream gives the same answer', async () => {
     const expected = await direct('BTC funding rates?');
-    const piped = await cli(['assistant', 'ask'], 'BTC funding rates?\n');
-    expect(piped.exitCode).toBe(0);
+    const piped = await cli(['assistant', 'ask'], { input: 'BTC funding rates?\n' });
+    expect(piped.code).toBe(0);
     expect(piped.stdout).toBe(`${expected}\n`);
     const whole = await cli(['assistant', 'ask', '--no-stream', 'BTC funding rates?']);
+    expect(whole.code).toBe(0);
     expect(whole.stdout).toBe(`${expected}\n`);
     sessionFrom(whole.stderr);
+    expect(asked()).toEqual([
+      { message: 'BTC funding rates?', stream: true },
+      { message: 'BTC funding rates?', stream: false },
+    ]);
   });
 
   it('--fields prints the parsed object as pretty JSON, keys in the order asked', async () => {
     const content = await direct('ETH outlook\n\nRespond as JSON with: symbol, outlook, confidence');
     const r = await cli(['assistant', 'ask', 'ETH outlook', '--fields', 'symbol, outlook,confidence']);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const parsed = JSON.parse(r.stdout);
     expect(Object.keys(parsed)).toEqual(['symbol', 'outlook', 'confidence']);
     expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(content), null, 2)}\n`);
     sessionFrom(r.stderr);
+    expect(asked()).toEqual([{ message: 'ETH outlook\n\nRespond as JSON with: symbol, outlook, confidence', stream: true }]);
   });
 
   it('--fields --array prints the parsed array (JSON when piped)', async () => {
     const r = await cli(['assistant', 'ask', 'Top perps by funding', '--fields', 'symbol,funding_rate', '--array']);
-    expect(r.exitCode).toBe(0);
+    expect(r.code).toBe(0);
     const parsed = JSON.parse(r.stdout);
     expect(Array.isArray(parsed)).toBe(true);
     expect(parsed.length).toBeGreaterThan(0);
     for (const row of parsed) expect(Object.keys(row)).toEqual(['symbol', 'funding_rate']);
     expect(r.stdout).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
+    expect(asked()).toEqual([{ message: 'Top perps by funding\n\nRespond as JSON array with: symbol, funding_rate', stream: true }]);
   });
 
   it('--json prints the API answer { session_id, content, timestamp } with its tool_calls (none: the assistant streams no tool events), and nothing on stderr', async () => {
     const expected = await direct('Macro view this week?');
     for (const extra of [[], ['--no-stream']]) {
       const r = await cli(['assistant', 'ask', '--json', ...extra, 'Macro view this week?']);
-      expect(r.exitCode).toBe(0);
+      expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
       const body = JSON.parse(r.stdout);
       expect(Object.keys(body)).toEqual(['session_id', 'content', 'timestamp', 'tool_calls']);
@@ -99,45 +112,42 @@ describe('assistant ask', () => {
     const first = await cli(['assistant', 'ask', 'How is BTC?']);
     const sid = sessionFrom(first.stderr);
     const second = await cli(['assistant', 'ask', '--session', sid, 'How is BTC?']);
-    expect(second.exitCode).toBe(0);
+    expect(second.code).toBe(0);
     expect(sessionFrom(second.stderr)).toBe(sid);
     expect(second.stdout).not.toBe(first.stdout);
+    expect(asked().at(-1)).toEqual({ message: 'How is BTC?', session_id: sid, stream: true });
   });
 
   it('a connected provider’s model is used; an unconnected one is refused by the service (exit 2)', async () => {
     const ok = await cli(['assistant', 'ask', '--model', 'claude-sonnet-4-20250514', 'hello']);
-    expect(ok.exitCode).toBe(0);
+    expect(ok.code, ok.stderr).toBe(0);
     const refused = await cli(['assistant', 'ask', '--model', 'gpt-4o', '--provider', 'openai', 'hello']);
-    expect(refused.exitCode).toBe(2);
-    expect(refused.stdout).toBe('');
-    expect(refused.stderr).toBe("Error: No API key connected for provider 'openai'\n");
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: "Error: No API key connected for provider 'openai'\n" });
+    // the provider inferred from the model, or as given
+    expect(asked()).toEqual([
+      { message: 'hello', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic', stream: true },
+      { message: 'hello', model: 'gpt-4o', model_provider: 'openai', stream: true },
+    ]);
   });
 
-  it('refuses bad input before any request (exit 2)', async () => {
-    const cases: Array<[string[], string, string?]> = [
-      [['assistant', 'ask', '--provider', 'acme', '--model', 'x', 'hi'], "argument 'acme' is invalid"],
-      [['assistant', 'ask', '--provider', 'openai', 'hi'], '--provider needs --model'],
-      [['assistant', 'ask', '--model', 'mystery-model', 'hi'], "cannot tell which provider serves model 'mystery-model'"],
-      [['assistant', 'ask', '--array', 'hi'], '--array needs --fields'],
-      [['assistant', 'ask', '--fields', ' , ', 'hi'], '--fields needs at least one field name'],
-      [['assistant', 'ask', '--session', 'two words', 'hi'], '--session needs a session id'],
-      [['assistant', 'ask'], 'the question is empty', ''],
-    ];
-    for (const [args, message, input] of cases) {
-      await probe.since();
-      const r = await cli(args, input);
-      expect(r.exitCode, args.join(' ')).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(message);
-      expect((await probe.since()).requests).toBe(0);
-    }
+  it.each<[string, string[], string | undefined, string]>([
+    ['an unknown --provider', ['--provider', 'acme', '--model', 'x', 'hi'], undefined, "Error: --provider must be one of: openai, anthropic, xai, openrouter, venice; not 'acme'\n"],
+    ['--provider without --model', ['--provider', 'openai', 'hi'], undefined, 'Error: --provider needs --model (e.g. --model gpt-4o --provider openai)\n'],
+    ['a model whose provider cannot be told', ['--model', 'mystery-model', 'hi'], undefined, "Error: cannot tell which provider serves model 'mystery-model' (add --provider, one of: openai, anthropic, xai, openrouter, venice)\n"],
+    ['--array without --fields', ['--array', 'hi'], undefined, 'Error: --array needs --fields (e.g. --fields symbol,price --array)\n'],
+    ['--fields without a name', ['--fields', ' , ', 'hi'], undefined, 'Error: --fields needs at least one field name (e.g. --fields symbol,price,outlook)\n'],
+    ['a --session that cannot be an id', ['--session', 'two words', 'hi'], undefined, "Error: --session needs a session id as printed by an earlier reply, not 'two words'\n"],
+    ['an empty question on stdin', [], '', "Error: the question is empty (as arguments (superagent assistant ask 'question') or piped on stdin)\n"],
+  ])('refuses %s before any request (exit 2)', async (_, args, input, message) => {
+    const r = await cli(['assistant', 'ask', ...args], { input });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: message });
+    expect(service.cliRequests()).toEqual([]);
   });
 
   it('an unknown session exits 4', async () => {
     const sid = randomUUID();
     const r = await cli(['assistant', 'ask', '--session', sid, 'hi']);
-    expect(r.exitCode).toBe(4);
-    expect(r.stderr).toBe(`Error: session ${sid} not found (leave out --session to start a new conversation)\n`);
+    expect(r).toMatchObject({ code: 4, stdout: '', stderr: `Error: session ${sid} not found (leave out --session to start a new conversation)\n` });
   });
 });
 
@@ -145,6 +155,7 @@ describe('assistant ask against a hosted-style stream', () => {
   let server: http.Server;
   let url: string;
   let seen: Array<Record<string, unknown>>;
+  const hosted = cliFor(() => ({ url, key: 'gb_sk_test_key_1234567890' }));
 
   beforeAll(async () => {
     seen = [];
@@ -164,20 +175,19 @@ describe('assistant ask against a hosted-style stream', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    server.closeAllConnections();
     await new Promise((r) => server.close(r));
   });
 
-  const hosted = (args: string[]) => runCli(args, { target: { url, key: 'gb_sk_test_key_1234567890' }, ...dirs() });
-
   it('plain answer: the pieces joined, and the request asked for a stream', async () => {
     const r = await hosted(['assistant', 'ask', 'anything']);
-    expect(r).toEqual({ exitCode: 0, stdout: 'Sorry, no JSON today.\n', stderr: 'Session: 9d1c4f7e-0000-4000-8000-000000000001\n' });
+    expect(r).toMatchObject({ code: 0, stdout: 'Sorry, no JSON today.\n', stderr: 'Session: 9d1c4f7e-0000-4000-8000-000000000001\n' });
     expect(seen.at(-1)).toEqual({ message: 'anything', stream: true });
   });
 
   it('--fields with content that is not JSON: the raw text on stdout, then an error, exit 7', async () => {
     const r = await hosted(['assistant', 'ask', 'anything', '--fields', 'a,b', '--array']);
-    expect(r.exitCode).toBe(7);
+    expect(r.code).toBe(7);
     expect(r.stdout).toBe('Sorry, no JSON today.\n');
     expect(r.stderr).toBe(
       'Session: 9d1c4f7e-0000-4000-8000-000000000001\n' +

@@ -1,0 +1,117 @@
+// `soul edit` with the system editor (src/ui/editor.ts `systemEditor`): $VISUAL, else $EDITOR, split
+// like a shell splits it, run as a process of its own on the file; its exit status, a missing
+// command and an unsplittable line. The command runs in this process; the editors are small shell
+// scripts. The rest of `soul edit`, with an editor function: soul-edit.test.ts.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { systemEditor } from '../../src/ui/editor.js';
+import { runLine, testEnv } from '../helpers/context.js';
+import { perTest, stopService } from '../helpers/service-support.js';
+import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+
+const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
+const BOLD = 'I am demo.\nBe bold.\nWatch the tape.\n';
+
+let service: TestService;
+let demo: string;
+/** TMPDIR of this test (os.tmpdir() reads the process's TMPDIR), and a dir for the scripts */
+let tmp: string;
+let scripts: string;
+const temp = perTest();
+
+beforeAll(async () => {
+  service = await startTestService();
+  demo = (await launchAgent(service, { name: 'demo', soul_md: START })).agent_id;
+});
+afterAll(async () => {
+  await stopService(service);
+});
+beforeEach(async () => {
+  expect((await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: START } })).status).toBe(200);
+  service.exchanges.splice(0);
+  scripts = temp.scratch('superagent-soul-scripts-');
+  tmp = temp.scratch('superagent-soul-tmp-');
+  vi.stubEnv('TMPDIR', tmp);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+async function soulOf(): Promise<string> {
+  return (await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md;
+}
+
+/** An executable shell script; "$1" is the file to edit. */
+function script(name: string, body: string, dir = scripts): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, `#!/bin/sh\nset -e\n${body}\n`, { mode: 0o755 });
+  return file;
+}
+
+/** `soul edit` with the editor VISUAL and EDITOR name in `env`. */
+function edit(args: string[], env: Record<string, string>) {
+  return runLine(service, ['soul', 'edit', ...args], { env, editor: systemEditor(testEnv(service, env)) });
+}
+
+const leftInTmp = () => (fs.readdirSync(tmp, { recursive: true }) as string[]).sort();
+const requests = () => service.cliRequests().map((r) => `${r.method} ${r.path}`);
+
+describe('soul edit with the system editor', () => {
+  it('EDITOR gets the file as its only argument, and its change is uploaded', async () => {
+    const args = path.join(scripts, 'args.txt');
+    const editor = script('bold.sh', `printf '[%s]\\n' "$@" > '${args}'\nsed -i 's/careful/bold/' "$1"`);
+    const r = await edit(['demo', '--yes'], { EDITOR: editor });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(args, 'utf8')).toMatch(new RegExp(`^\\[${tmp}/superagent-[^/]+/demo\\.soul\\.md\\]\\n$`));
+    expect(await soulOf()).toBe(BOLD);
+    expect(leftInTmp()).toEqual([]);
+  });
+
+  it('VISUAL wins over EDITOR, and its arguments are split like a shell splits them', async () => {
+    const args = path.join(scripts, 'args.txt');
+    const dir = path.join(scripts, 'dir with space');
+    fs.mkdirSync(dir);
+    const editor = script('my editor.sh', `printf '[%s]\\n' "$@" > '${args}'\nsed -i 's/careful/bold/' "$3"`, dir);
+    const r = await edit(['demo', '--yes'], { VISUAL: `'${editor}' -c "set tw=80"`, EDITOR: script('never.sh', 'exit 99') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(args, 'utf8')).toMatch(/^\[-c\]\n\[set tw=80\]\n\[\/.*\/demo\.soul\.md\]\n$/);
+    expect(await soulOf()).toBe(BOLD);
+  });
+
+  it('the editor exits non-zero without changes: its message, nothing uploaded, the file removed', async () => {
+    const editor = script('fail.sh', 'exit 3');
+    const r = await edit(['demo', '--yes'], { EDITOR: editor });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `Error: the editor '${editor}' exited with code 3; nothing uploaded\n` });
+    // the name and the soul; no upload
+    expect(requests()).toEqual(['GET /v1/superagents', `GET /v1/superagents/${demo}/files`]);
+    expect(leftInTmp()).toEqual([]);
+  });
+
+  it('the editor exits non-zero after changing the file: nothing uploaded, the change kept', async () => {
+    const editor = script('change-fail.sh', `sed -i 's/careful/bold/' "$1"\nexit 1`);
+    const r = await edit(['demo', '--yes'], { EDITOR: editor });
+    expect(r.code).toBe(2);
+    const m = new RegExp(`^Error: the editor '${editor}' exited with code 1; soul.md not uploaded, your edit is kept in (${tmp}/superagent-\\w+/demo\\.soul\\.md) \\(upload it with: superagent soul set ${demo} --file \\1\\)\\n$`).exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    expect(fs.readFileSync(m![1]!, 'utf8')).toBe(BOLD);
+    expect(await soulOf()).toBe(START);
+  });
+
+  it('the editor cannot be started: exit 2 naming it, nothing uploaded', async () => {
+    const r = await edit(['demo', '--yes'], { EDITOR: 'no-such-editor-xyz --wait' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "Error: cannot start the editor from EDITOR 'no-such-editor-xyz': command not found; nothing uploaded (set VISUAL or EDITOR to an editor on your PATH, e.g. export EDITOR=nano)\n",
+    );
+    expect(leftInTmp()).toEqual([]);
+    expect(await soulOf()).toBe(START);
+  });
+
+  it('an EDITOR with an unterminated quote: exit 2 before any request', async () => {
+    const r = await edit(['demo'], { EDITOR: "vim -c 'set tw=80" });
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'Error: EDITOR is not a command the CLI can run: unterminated single quote (check the quotes in EDITOR)\n' });
+    expect(requests()).toEqual([]);
+    expect(leftInTmp()).toEqual([]);
+  });
+});
