@@ -1,16 +1,17 @@
 // Where a command connects (CLI.md "Where it connects"): one test per precedence row.
 import { describe, expect, it } from 'vitest';
 import type { ConfigData } from '../../src/config/file.js';
-import { normaliseBaseUrl, profileName, resolveConnection } from '../../src/config/resolve.js';
-import { EXIT, UsageError } from '../../src/cli/errors.js';
-import type { GlobalOptions } from '../../src/cli/globals.js';
+import { normaliseBaseUrl, profileName, resolveConnection, type ConnectionFlags } from '../../src/config/resolve.js';
+import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
+import { UsageError } from '../../src/core/errors.js';
 
 const KEY_FLAG = 'sa_sk_flagflagflagflagflagflag0001';
 const KEY_ENV = 'sa_sk_envenvenvenvenvenvenvenv0002';
 const KEY_PROFILE = 'sa_sk_profileprofileprofileprof0003';
 
-function globals(over: Partial<GlobalOptions> = {}): GlobalOptions {
-  return { json: false, quiet: false, color: true, debug: false, yes: false, input: true, ...over };
+/** --profile, --base-url and --api-key as parsed (nothing given by default) */
+function flags(over: ConnectionFlags = {}): ConnectionFlags {
+  return { ...over };
 }
 
 const config: ConfigData = {
@@ -34,22 +35,22 @@ function usageErrorOf(fn: () => unknown): UsageError {
 
 describe('base URL precedence', () => {
   it('the flag beats the environment', () => {
-    const c = resolveConnection(globals({ baseUrl: 'https://flag.example.com' }), { SUPERAGENT_BASE_URL: 'https://env.example.com' }, config);
+    const c = resolveConnection(flags({ baseUrl: 'https://flag.example.com' }), { SUPERAGENT_BASE_URL: 'https://env.example.com' }, config);
     expect([c.baseUrl, c.baseUrlSource]).toEqual(['https://flag.example.com', 'flag']);
   });
 
   it('the environment beats the profile', () => {
-    const c = resolveConnection(globals(), { SUPERAGENT_BASE_URL: 'https://env.example.com' }, config);
+    const c = resolveConnection(flags(), { SUPERAGENT_BASE_URL: 'https://env.example.com' }, config);
     expect([c.baseUrl, c.baseUrlSource]).toEqual(['https://env.example.com', 'env']);
   });
 
   it('the profile beats the embedded service', () => {
-    const c = resolveConnection(globals(), {}, config);
+    const c = resolveConnection(flags(), {}, config);
     expect([c.baseUrl, c.baseUrlSource]).toEqual(['https://work.example.com', 'profile']);
   });
 
   it('with nothing configured the base URL is null: the embedded service', () => {
-    const c = resolveConnection(globals(), {}, {});
+    const c = resolveConnection(flags(), {}, {});
     expect([c.baseUrl, c.baseUrlSource]).toEqual([null, null]);
     expect([c.apiKey, c.apiKeySource]).toEqual([null, null]);
     expect(c.profileName).toBe('default');
@@ -57,75 +58,75 @@ describe('base URL precedence', () => {
   });
 
   it('a flag or variable value is normalised like a stored one', () => {
-    const c = resolveConnection(globals({ baseUrl: 'https://flag.example.com/v1/' }), {}, {});
+    const c = resolveConnection(flags({ baseUrl: 'https://flag.example.com/v1/' }), {}, {});
     expect(c.baseUrl).toBe('https://flag.example.com');
   });
 });
 
 describe('API key precedence', () => {
   it('the flag beats the environment', () => {
-    const c = resolveConnection(globals({ apiKey: KEY_FLAG }), { SUPERAGENT_API_KEY: KEY_ENV }, config);
+    const c = resolveConnection(flags({ apiKey: KEY_FLAG }), { SUPERAGENT_API_KEY: KEY_ENV }, config);
     expect([c.apiKey, c.apiKeySource]).toEqual([KEY_FLAG, 'flag']);
   });
 
   it('the environment beats the profile', () => {
-    const c = resolveConnection(globals(), { SUPERAGENT_API_KEY: KEY_ENV }, config);
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: KEY_ENV }, config);
     expect([c.apiKey, c.apiKeySource]).toEqual([KEY_ENV, 'env']);
   });
 
   it('the profile supplies the key when nothing else does', () => {
-    const c = resolveConnection(globals(), {}, config);
+    const c = resolveConnection(flags(), {}, config);
     expect([c.apiKey, c.apiKeySource]).toEqual([KEY_PROFILE, 'profile']);
   });
 
   it('a profile without a key leaves it null (the embedded service needs none)', () => {
-    const c = resolveConnection(globals({ profile: 'staging' }), {}, config);
+    const c = resolveConnection(flags({ profile: 'staging' }), {}, config);
     expect([c.apiKey, c.apiKeySource]).toEqual([null, null]);
   });
 
   it('an empty variable does not count as a value', () => {
-    const c = resolveConnection(globals(), { SUPERAGENT_API_KEY: '', SUPERAGENT_BASE_URL: '' }, config);
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: '', SUPERAGENT_BASE_URL: '' }, config);
     expect([c.apiKeySource, c.baseUrlSource]).toEqual(['profile', 'profile']);
   });
 });
 
 describe('which profile', () => {
   it('--profile beats SUPERAGENT_PROFILE', () => {
-    const c = resolveConnection(globals({ profile: 'staging' }), { SUPERAGENT_PROFILE: 'default' }, config);
+    const c = resolveConnection(flags({ profile: 'staging' }), { SUPERAGENT_PROFILE: 'default' }, config);
     expect(c.profileName).toBe('staging');
     expect(c.baseUrl).toBe('https://staging.example.com');
   });
 
   it('SUPERAGENT_PROFILE beats the active profile', () => {
-    const c = resolveConnection(globals(), { SUPERAGENT_PROFILE: 'default' }, config);
+    const c = resolveConnection(flags(), { SUPERAGENT_PROFILE: 'default' }, config);
     expect(c.profileName).toBe('default');
     expect(c.baseUrl).toBe('https://default.example.com');
     expect(c.output).toBe('table');
   });
 
   it('the active profile beats "default"', () => {
-    const c = resolveConnection(globals(), {}, config);
+    const c = resolveConnection(flags(), {}, config);
     expect(c.profileName).toBe('work');
     expect(c.output).toBe('json');
   });
 
   it('"default" is used when no profile is named anywhere', () => {
-    expect(profileName(globals(), {}, { profiles: config.profiles })).toBe('default');
+    expect(profileName(flags(), {}, { profiles: config.profiles })).toBe('default');
   });
 
   it('an unknown profile named by --profile is an error (exit 2) naming it', () => {
-    const err = usageErrorOf(() => resolveConnection(globals({ profile: 'nope' }), {}, config));
-    expect(err.exitCode).toBe(EXIT.usage);
+    const err = usageErrorOf(() => resolveConnection(flags({ profile: 'nope' }), {}, config));
+    expect(exitCodeFor(err)).toBe(EXIT.usage);
     expect(err.message).toContain("'nope'");
   });
 
   it('an unknown profile named by SUPERAGENT_PROFILE is an error too', () => {
-    const err = usageErrorOf(() => resolveConnection(globals(), { SUPERAGENT_PROFILE: 'nope' }, config));
+    const err = usageErrorOf(() => resolveConnection(flags(), { SUPERAGENT_PROFILE: 'nope' }, config));
     expect(err.message).toContain("'nope'");
   });
 
   it('an active profile missing from the file falls back to the embedded service', () => {
-    const c = resolveConnection(globals(), {}, { active_profile: 'gone', profiles: {} });
+    const c = resolveConnection(flags(), {}, { active_profile: 'gone', profiles: {} });
     expect([c.profileName, c.baseUrl, c.apiKey]).toEqual(['gone', null, null]);
   });
 });

@@ -1,19 +1,10 @@
-// Every row of CLI.md's exit-code table, through the one map (exitCodeForStatus / exitCodeFor).
+// Every row of CLI.md's exit-code table, through the one map (src/cli/exit-codes.ts): each error
+// class of src/core/errors.ts and src/api/errors.ts, the class statusError picks for each status,
+// and how a failure is reported on stderr.
 import { describe, expect, it } from 'vitest';
-import { ApiStatusError, ConnectionError, statusError } from '../../src/api/errors.js';
-import {
-  AuthError,
-  CliError,
-  ConflictError,
-  EXIT,
-  InterruptedError,
-  NotFoundError,
-  ServiceError,
-  UsageError,
-  exitCodeFor,
-  exitCodeForStatus,
-} from '../../src/cli/errors.js';
-import { ISSUES_URL, reportError } from '../../src/cli/report.js';
+import * as api from '../../src/api/errors.js';
+import { EXIT, ISSUES_URL, errorLine, exitCodeFor, isExpected, reportError } from '../../src/cli/exit-codes.js';
+import * as core from '../../src/core/errors.js';
 import type { OutStream } from '../../src/ui/printer.js';
 
 describe('EXIT: the codes of CLI.md', () => {
@@ -28,103 +19,256 @@ describe('EXIT: the codes of CLI.md', () => {
       conflict: 6,
       service: 7,
       unhealthy: 8,
+      changesPending: 9,
       interrupted: 130,
     });
   });
 });
 
-describe('exitCodeForStatus: HTTP status → exit code', () => {
-  it.each([
-    // 2 usage: answered 400, 413 or 415 by the service
-    [400, 2],
-    [413, 2],
-    [415, 2],
-    // 3 authentication: 401 / 403
-    [401, 3],
-    [403, 3],
-    // 4 not found
-    [404, 4],
-    // 5 rate limited
-    [429, 5],
-    // 6 conflict
-    [409, 6],
-    // 7 service: 5xx, 504
-    [500, 7],
-    [501, 7],
-    [502, 7],
-    [503, 7],
-    [504, 7],
-    [599, 7],
-  ])('%i → %i', (status, code) => {
-    expect(exitCodeForStatus(status)).toBe(code);
+type AnyClass = abstract new (...args: never[]) => Error;
+
+/** What CLI.md says each class means. A class added to either file without a row here fails below. */
+const CODES = new Map<AnyClass, number>([
+  [core.UsageError, 2],
+  [core.LocalStateError, 2],
+  [core.CredentialsError, 3],
+  [core.NoMatchError, 4],
+  [core.StateConflictError, 6],
+  [core.BadAnswerError, 7],
+  [core.UnhealthyError, 8],
+  [core.InterruptedError, 130],
+  // the base class alone is no row of CLI.md: thrown bare it is a bug
+  [core.SuperagentError, 1],
+  [api.ApiError, 7],
+  [api.BadRequestError, 2],
+  [api.AuthError, 3],
+  [api.NotFoundError, 4],
+  [api.SessionNotFoundError, 4],
+  [api.ConflictError, 6],
+  [api.AgentPausedError, 6],
+  [api.RateLimitError, 5],
+  [api.ServerError, 7],
+  [api.ConnectionError, 7],
+  [api.TimeoutError, 7],
+  [api.StreamCutError, 7],
+  [api.NotTheServiceError, 7],
+]);
+
+/** An instance of any of the classes, whatever its constructor takes. */
+function instance(cls: AnyClass): Error {
+  if (cls === core.InterruptedError) return new core.InterruptedError();
+  if (cls === api.RateLimitError) return new api.RateLimitError('Rate limit exceeded', undefined, 429, 'rid', 3);
+  return new (cls as unknown as new (message: string, hint?: string) => Error)('something failed', 'do this');
+}
+
+const classesOf = (mod: Record<string, unknown>) =>
+  Object.entries(mod).filter((e): e is [string, AnyClass] => typeof e[1] === 'function' && e[1].prototype instanceof Error);
+
+describe('exitCodeFor: every error class → its CLI.md code', () => {
+  it('every class of the two files has a row', () => {
+    const all = [...classesOf(core), ...classesOf(api)];
+    expect(all.length).toBe(CODES.size);
+    for (const [name, cls] of all) expect(CODES.has(cls), name).toBe(true);
   });
 
-  it.each([405, 410, 418, 451])('%i, which CLI.md does not list, is unexpected (1)', (status) => {
-    expect(exitCodeForStatus(status)).toBe(1);
+  it.each([...CODES].map(([cls, code]) => [cls.name, code, cls] as const))('%s → %i', (_name, code, cls) => {
+    expect(exitCodeFor(instance(cls))).toBe(code);
+  });
+
+  it('a subclass gets its own code, not the one of the class it extends (the map lists subclasses first)', () => {
+    const pairs = [...CODES.keys()].flatMap((child) => [...CODES.keys()].filter((parent) => parent !== child && child.prototype instanceof parent).map((parent) => [child, parent] as const));
+    // the pairs that matter: every API class under ApiError (7), and the 404/409 subclasses
+    expect(pairs.length).toBeGreaterThanOrEqual(13);
+    for (const [child] of pairs) expect(exitCodeFor(instance(child)), child.name).toBe(CODES.get(child));
+  });
+
+  it('a class of our own deriving from a mapped one takes its code', () => {
+    class MissingFileError extends core.UsageError {}
+    class ProxyError extends api.ApiError {}
+    expect(exitCodeFor(new MissingFileError('no such file'))).toBe(2);
+    expect(exitCodeFor(new ProxyError('bad gateway at the proxy'))).toBe(7);
+  });
+
+  it.each<[string, unknown]>([
+    ['a plain Error', new Error('boom')],
+    ['a TypeError', new TypeError('x is undefined')],
+    ['a thrown string', 'boom'],
+    ['undefined', undefined],
+    ['null', null],
+  ])('%s is a bug: 1', (_what, err) => {
+    expect(exitCodeFor(err)).toBe(1);
+    expect(isExpected(err)).toBe(false);
+  });
+
+  it('isExpected: a failure the user can act on', () => {
+    expect(isExpected(new core.UsageError('x'))).toBe(true);
+    expect(isExpected(new api.ServerError('x'))).toBe(true);
+    expect(isExpected(new core.SuperagentError('x'))).toBe(false);
+  });
+
+  it('rephrased keeps the class, so the code, and the hint unless given another', () => {
+    const err = core.rephrased(new api.NotFoundError('Agent not found', "run 'superagent list'", 404), "no agent 'zzzz'");
+    expect(err).toBeInstanceOf(api.NotFoundError);
+    expect([exitCodeFor(err), err.message, err.hint, err.status]).toEqual([4, "no agent 'zzzz'", "run 'superagent list'", 404]);
+    expect(core.rephrased(err, 'other', 'new hint').hint).toBe('new hint');
   });
 });
 
-describe('exitCodeFor: failure → exit code', () => {
-  it.each<[string, unknown, number]>([
-    ['a bug (a plain Error)', new Error('boom'), 1],
-    ['a bug (a thrown string)', 'boom', 1],
-    ['a bug (undefined)', undefined, 1],
-    ['a usage error caught before any request', new UsageError('--name needs a value'), 2],
-    ['a 400 from the service', statusError(400, { message: ['a', 'b'] }), 2],
-    ['a 413 from the service', statusError(413, undefined), 2],
-    ['a 415 from the service', statusError(415, undefined), 2],
-    ['no key', new AuthError('no API key for http://x'), 3],
-    ['a 401', statusError(401, { message: 'Invalid or revoked API key' }), 3],
-    ['a 403', statusError(403, { error: { message: 'nope', type: 'forbidden' } }), 3],
-    ['an <agent> reference matching none or several', new NotFoundError("no agent matches 'abcd'"), 4],
-    ['a 404', statusError(404, { message: 'Agent not found' }), 4],
-    ['a 429 after the retries', statusError(429, { message: 'Rate limit exceeded' }, undefined, 30), 5],
-    ['a conflict', new ConflictError('Agent is not running'), 6],
-    ['a 409', statusError(409, { message: 'Agent is not running' }), 6],
-    ['a 500', statusError(500, undefined), 7],
-    ['a 504', statusError(504, { error: { message: 'Query timeout', type: 'timeout' } }), 7],
-    ['a time-out', new ConnectionError('no answer from http://x within 30 s', 'raise the limit with --timeout SECONDS'), 7],
-    ['connection refused', new ConnectionError('cannot reach http://x: connection refused', undefined, 'ECONNREFUSED'), 7],
-    ['a stream cut short', new ServiceError('the stream ended before the answer was complete'), 7],
-    ['unhealthy', new CliError('agent reports healthy: false', EXIT.unhealthy), 8],
-    ['Ctrl-C', new InterruptedError(), 130],
-  ])('%s → %i', (_what, err, code) => {
+describe('statusError: the class for each status', () => {
+  it.each<[number, unknown, AnyClass, number]>([
+    [400, { message: ['a', 'b'] }, api.BadRequestError, 2],
+    [413, undefined, api.BadRequestError, 2],
+    [415, undefined, api.BadRequestError, 2],
+    [422, { message: 'bad' }, api.BadRequestError, 2],
+    [401, { message: 'Invalid or revoked API key' }, api.AuthError, 3],
+    [403, { error: { message: 'nope', type: 'forbidden' } }, api.AuthError, 3],
+    [404, { message: 'Agent not found' }, api.NotFoundError, 4],
+    [404, { message: 'Session not found' }, api.SessionNotFoundError, 4],
+    [404, { message: 'Chat session expired or belongs to another agent' }, api.SessionNotFoundError, 4],
+    [409, { message: 'Agent is not running' }, api.ConflictError, 6],
+    [409, { message: 'Agent is paused' }, api.AgentPausedError, 6],
+    [409, { message: 'Agent scout is paused; resume it first' }, api.AgentPausedError, 6],
+    [429, { message: 'Rate limit exceeded' }, api.RateLimitError, 5],
+    [500, undefined, api.ServerError, 7],
+    [501, undefined, api.ServerError, 7],
+    [502, undefined, api.ServerError, 7],
+    [503, undefined, api.ServerError, 7],
+    [504, { error: { message: 'Query timeout', type: 'timeout' } }, api.ServerError, 7],
+    [599, undefined, api.ServerError, 7],
+    [408, undefined, api.ServerError, 7],
+    // statuses the contract does not give are the service's failure, not a bug of ours
+    [405, undefined, api.ServerError, 7],
+    [410, undefined, api.ServerError, 7],
+    [418, undefined, api.ServerError, 7],
+    [451, undefined, api.ServerError, 7],
+  ])('%i %j → %O (exit %i)', (status, body, cls, code) => {
+    const err = api.statusError(status, body, { requestId: 'req-7' });
+    expect(err.constructor).toBe(cls);
     expect(exitCodeFor(err)).toBe(code);
+    expect([err.status, err.requestId]).toEqual([status, 'req-7']);
   });
 
-  it('an ApiStatusError takes its code from the status', () => {
-    const e = new ApiStatusError(429, 'Rate limit exceeded');
-    expect(e).toBeInstanceOf(CliError);
-    expect(e.exitCode).toBe(5);
+  it('the 404 of an agent is not a session one, nor the 409 of a stopped agent a paused one', () => {
+    expect(api.statusError(404, { message: 'Agent not found' })).not.toBeInstanceOf(api.SessionNotFoundError);
+    expect(api.statusError(409, { message: 'Agent is not running' })).not.toBeInstanceOf(api.AgentPausedError);
+  });
+
+  it('a 429 carries Retry-After in seconds, 1 when not given', () => {
+    const e = api.statusError(429, { message: 'Rate limit exceeded' }, { requestId: 'rid', retryAfter: 12 }) as api.RateLimitError;
+    expect([e.status, e.requestId, e.retryAfter, e.message, exitCodeFor(e)]).toEqual([429, 'rid', 12, 'Rate limit exceeded', 5]);
+    expect((api.statusError(429, undefined) as api.RateLimitError).retryAfter).toBe(1);
+  });
+
+  it.each<[number, string | undefined]>([
+    [401, "check the key: run 'superagent login', or set SUPERAGENT_API_KEY"],
+    [403, 'this key may not do that'],
+    [413, 'the request is too large'],
+    [429, 'wait a minute and try again'],
+    [502, 'the service is having trouble; try again shortly'],
+    [503, 'the service is having trouble; try again shortly'],
+    [504, 'the service took too long; try again, or raise --timeout'],
+    [500, 'the service failed; try again later'],
+    [599, 'the service failed; try again later'],
+    [400, undefined],
+    [404, undefined],
+    [409, undefined],
+  ])('%i: hint %j', (status, hint) => {
+    expect(api.statusError(status, undefined).hint).toBe(hint);
+  });
+
+  it('a connection failure carries its code and hint (exit 7); a time-out is one', () => {
+    const e = new api.ConnectionError('cannot reach http://x: reset', 'hint', 'ECONNRESET');
+    expect([exitCodeFor(e), e.hint, e.code, e.status]).toEqual([7, 'hint', 'ECONNRESET', undefined]);
+    expect(new api.TimeoutError('no answer')).toBeInstanceOf(api.ConnectionError);
+  });
+
+  it('an empty body says the status', () => {
+    expect(api.statusError(409, undefined).message).toBe('the service answered 409');
   });
 });
 
-describe('reportError: one line on stderr and the exit code', () => {
+describe('messageFromBody: both error shapes of the contract', () => {
+  it.each<[unknown, string]>([
+    [{ statusCode: 400, message: ['name is required', 'model_provider must be one of: openai'] }, 'name is required; model_provider must be one of: openai'],
+    [{ statusCode: 404, message: 'Agent not found', error: 'Not Found' }, 'Agent not found'],
+    [{ error: { message: 'x', type: 'y' } }, 'x'],
+    [{ error: 'Bad Gateway' }, 'Bad Gateway'],
+    ['  plain text  ', 'plain text'],
+    [{}, 'fallback'],
+    [null, 'fallback'],
+    [undefined, 'fallback'],
+    [{ message: '' }, 'fallback'],
+  ])('%j → %s', (body, expected) => {
+    expect(api.messageFromBody(body, 'fallback')).toBe(expected);
+  });
+
+  it('cuts a long text body to 300 characters', () => {
+    expect(api.messageFromBody('e'.repeat(1000), 'f')).toHaveLength(300);
+  });
+});
+
+describe('reportError: one line on stderr, and the exit code', () => {
   function capture(): { stream: OutStream; text: () => string } {
     let text = '';
     return { stream: { write: (s) => ((text += s), true) }, text: () => text };
   }
+  const plain = { json: false, debug: false };
 
-  it('a CliError: message and hint, its code', () => {
+  it('errorLine: the message, and the hint in parentheses', () => {
+    expect(errorLine(new core.NoMatchError("no agent matches 'zzzz'", "run 'superagent list'"))).toBe("no agent matches 'zzzz' (run 'superagent list')");
+    expect(errorLine(new core.UsageError('--name needs a value'))).toBe('--name needs a value');
+    expect(errorLine(new TypeError('x is undefined'))).toBe('x is undefined');
+    expect(errorLine('thrown text')).toBe('thrown text');
+  });
+
+  it('an expected failure: exactly its line, its code', () => {
     const err = capture();
-    const code = reportError(new NotFoundError("no agent matches 'zzzz'", "run 'superagent list'"), err.stream, { json: false, debug: false });
-    expect(code).toBe(4);
+    expect(reportError(new core.NoMatchError("no agent matches 'zzzz'", "run 'superagent list'"), err.stream, plain)).toBe(4);
     expect(err.text()).toBe("Error: no agent matches 'zzzz' (run 'superagent list')\n");
   });
 
-  it('an unexpected error exits 1 and says how to report it', () => {
+  it('Ctrl-C: 130', () => {
     const err = capture();
-    const code = reportError(new TypeError('x is undefined'), err.stream, { json: false, debug: false });
-    expect(code).toBe(1);
-    expect(err.text()).toContain('x is undefined');
-    expect(err.text()).toContain(ISSUES_URL);
+    expect(reportError(new core.InterruptedError(), err.stream, plain)).toBe(130);
+    expect(err.text()).toBe('Error: Interrupted\n');
   });
 
-  it('with --json also writes the error object with its exit code', () => {
+  it('a bug: exit 1, and how to report it', () => {
     const err = capture();
-    const code = reportError(statusError(409, { message: 'Agent is paused' }), err.stream, { json: true, debug: false });
+    expect(reportError(new TypeError('x is undefined'), err.stream, plain)).toBe(1);
+    expect(err.text()).toBe(
+      `Error: unexpected error: x is undefined. This is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug\n`,
+    );
+  });
+
+  it('a bug with --debug also prints the stack; an expected failure never does', () => {
+    const bug = capture();
+    const boom = new TypeError('x is undefined');
+    reportError(boom, bug.stream, { json: false, debug: true });
+    expect(bug.text()).toContain(`\n${boom.stack}\n`);
+    const known = capture();
+    reportError(new core.UsageError('bad'), known.stream, { json: false, debug: true });
+    expect(known.text()).toBe('Error: bad\n');
+  });
+
+  it('with --json, also the error as a JSON object with its exit code', () => {
+    const err = capture();
+    const code = reportError(api.statusError(409, { message: 'Agent is paused' }), err.stream, { json: true, debug: false });
     expect(code).toBe(6);
-    const lines = err.text().trim().split('\n');
-    expect(JSON.parse(lines[1]!)).toEqual({ error: { message: 'Agent is paused', exit_code: 6 } });
+    expect(err.text().split('\n')).toEqual(['Error: Agent is paused', JSON.stringify({ error: { message: 'Agent is paused', exit_code: 6 } }), '']);
+  });
+
+  it('with --json, a bug says so in the object too', () => {
+    const err = capture();
+    reportError(new Error('boom'), err.stream, { json: true, debug: false });
+    const object = JSON.parse(err.text().split('\n')[1]!);
+    expect(object.error.exit_code).toBe(1);
+    expect(object.error.message).toMatch(/^unexpected error: boom\. This is a bug/);
+  });
+
+  it('the label is coloured by the colour given', () => {
+    const err = capture();
+    reportError(new core.UsageError('bad'), err.stream, { ...plain, colour: (s) => `<red>${s}</red>` });
+    expect(err.text()).toBe('<red>Error:</red> bad\n');
   });
 });

@@ -2,10 +2,11 @@
 // what launch and model send, the disabled set skills send, and how tool calls are shown.
 import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/config/resolve.js';
-import { AuthError, EXIT } from '../../src/cli/errors.js';
-import { toGlobals, type GlobalOptions } from '../../src/cli/globals.js';
-import { launchModel, warnIfMismatched } from '../../src/cli/providers.js';
-import { disabledAfter } from '../../src/cli/skills-toggle.js';
+import { launchModel, warnIfMismatched } from '../../src/cli/commands/shared/providers.js';
+import { disabledAfter } from '../../src/cli/commands/skills/toggle.js';
+import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
+import { toGlobals, type GlobalOptions } from '../../src/cli/parse.js';
+import { CredentialsError } from '../../src/core/errors.js';
 import { HOSTED_BASE_URL } from '../../src/contract.js';
 import { Printer } from '../../src/ui/printer.js';
 import { shortArgs, toolLabel, toolOutcome } from '../../src/ui/tool-calls.js';
@@ -42,9 +43,9 @@ describe('a key with no base URL never lands on the wrong account', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(AuthError);
-    const e = err as AuthError;
-    expect(e.exitCode).toBe(EXIT.auth);
+    expect(err).toBeInstanceOf(CredentialsError);
+    const e = err as CredentialsError;
+    expect(exitCodeFor(e)).toBe(EXIT.auth);
     expect(`${e.message} ${e.hint}`).toMatch(/SUPERAGENT_BASE_URL/);
     expect(`${e.message} ${e.hint}`).toMatch(/superagent login/);
     expect(e.message).toContain("profile 'p'");

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { printReply } from '../../src/cli/chat/print-reply.js';
 import type { ReplyEvent, SendFn, SendOptions } from '../../src/cli/chat/types.js';
 import type { Context } from '../../src/cli/context.js';
-import { ServiceError } from '../../src/cli/errors.js';
+import { StreamCutError } from '../../src/api/errors.js';
 import { loadHistory, saveHistory } from '../../src/cli/repl/history.js';
 import { CANCELLED, LEAVE_HINT, runRepl, type ReplOptions, type SlashCommand } from '../../src/cli/repl/repl.js';
 import { Printer, type OutStream } from '../../src/ui/printer.js';
@@ -229,7 +229,7 @@ describe('errors and Ctrl-C', () => {
       first = false;
       return (async function* (): AsyncGenerator<ReplyEvent> {
         yield { type: 'text', text: 'partial' };
-        throw new ServiceError('the stream broke', 'try again');
+        throw new StreamCutError('the stream broke', 'try again');
       })();
     };
     const r = startRepl({ send });
@@ -246,9 +246,9 @@ describe('errors and Ctrl-C', () => {
   it('explainError rewrites a failed turn\'s error', async () => {
     const send: SendFn = () =>
       (async function* (): AsyncGenerator<ReplyEvent> {
-        throw new ServiceError('raw');
+        throw new StreamCutError('raw');
       })();
-    const r = startRepl({ send, explainError: () => new ServiceError('explained', 'do this') });
+    const r = startRepl({ send, explainError: () => new StreamCutError('explained', 'do this') });
     await r.type('x' + ENTER);
     await until('explained', () => r.stderr.text.includes('Error: explained (do this)'));
     await r.type(CTRL_D);

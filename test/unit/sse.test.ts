@@ -3,9 +3,10 @@
 // the same text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiStatusError } from '../../src/api/errors.js';
+import { StreamCutError } from '../../src/api/errors.js';
 import { readReplyStream, replyFromJson, SseDecoder, type StreamEvent } from '../../src/api/sse.js';
-import { EXIT, InterruptedError, ServiceError } from '../../src/cli/errors.js';
+import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
+import { InterruptedError } from '../../src/core/errors.js';
 
 const SID = '0b7e2a52-5d0c-4d5e-9a55-3f7f4d1f2c11';
 
@@ -90,16 +91,16 @@ describe('readReplyStream: the embedded service’s own events', () => {
       for await (const e of readReplyStream(body([`event: delta\ndata: {"content":"part"}\n\nevent: error\ndata: {"statusCode":504,"message":"Query timeout"}\n\n`]), { contentType: 'text/event-stream' })) events.push(e);
     })().catch((e: unknown) => e);
     expect(textOf(events)).toBe('part');
-    expect(err).toBeInstanceOf(ServiceError);
-    expect((err as ServiceError).message).toBe('Query timeout');
-    expect((err as ServiceError).exitCode).toBe(EXIT.service);
+    expect(err).toBeInstanceOf(StreamCutError);
+    expect((err as StreamCutError).message).toBe('Query timeout');
+    expect(exitCodeFor(err)).toBe(EXIT.service);
   });
 
   it('an error without a status, unnamed or plain, is a service failure (exit 7)', async () => {
     for (const chunk of ['data: {"error":{"message":"upstream died","type":"server_error"}}\n\n', 'event: error\ndata: boom\n\n']) {
       const err = await collect([chunk]).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ServiceError);
-      expect((err as ServiceError).exitCode).toBe(7);
+      expect(err).toBeInstanceOf(StreamCutError);
+      expect(exitCodeFor(err)).toBe(7);
       expect((err as Error).message).toMatch(/upstream died|boom/);
     }
   });
@@ -185,15 +186,16 @@ describe('readReplyStream: tolerances of §6', () => {
 
 describe('readReplyStream: breaks and Ctrl-C', () => {
   it('a connection cut mid-stream: the pieces so far, then a service error (exit 7)', async () => {
-    const cut = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    // what node:http's IncomingMessage throws when the connection drops mid-body
+    const cut = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
     const events: StreamEvent[] = [];
     const err = await (async () => {
       for await (const e of readReplyStream(body(['event: delta\ndata: {"content":"kept"}\n\n'], cut), { contentType: 'text/event-stream' })) events.push(e);
     })().catch((e: unknown) => e);
     expect(textOf(events)).toBe('kept');
-    expect(err).toBeInstanceOf(ServiceError);
-    expect((err as ServiceError).exitCode).toBe(7);
-    expect((err as Error).message).toBe('the reply was cut short (other side closed)');
+    expect(err).toBeInstanceOf(StreamCutError);
+    expect(exitCodeFor(err)).toBe(7);
+    expect((err as Error).message).toBe('the reply was cut short (aborted)');
   });
 
   it('aborting the signal destroys the body and ends with InterruptedError', async () => {

@@ -9,9 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { SseDecoder, readReplyStream, type StreamEvent } from '../../src/api/sse.js';
 import { printReply } from '../../src/cli/chat/print-reply.js';
 import { Context } from '../../src/cli/context.js';
-import { CliError, EXIT } from '../../src/cli/errors.js';
-import { toGlobals } from '../../src/cli/globals.js';
+import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
+import { toGlobals } from '../../src/cli/parse.js';
+import type { SuperagentError } from '../../src/core/errors.js';
 import { Printer } from '../../src/ui/printer.js';
+import { FakeClock, FakeSignals, MemoryConfig, ScriptedPrompter, fakeEditor } from '../helpers/context.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/streams');
 
@@ -55,7 +57,7 @@ function decode(chunks: Uint8Array[]): Outcome {
   return outcome(events, decoder.failure);
 }
 
-function outcome(events: StreamEvent[], failure: CliError | undefined): Outcome {
+function outcome(events: StreamEvent[], failure: SuperagentError | undefined): Outcome {
   const finals = new Map<string, [string, string, number | null]>();
   let sessionId: string | null = null;
   for (const e of events) {
@@ -67,7 +69,7 @@ function outcome(events: StreamEvent[], failure: CliError | undefined): Outcome 
     sessionId,
     tools: [...finals.values()].map(([n, s, d]) => [n, s, d === 0 ? null : d]),
     toolEvents: events.filter((e) => e.type === 'tool').length,
-    exit: failure ? failure.exitCode : EXIT.ok,
+    exit: failure ? exitCodeFor(failure) : EXIT.ok,
     message: failure?.message,
   };
 }
@@ -105,7 +107,22 @@ describe.each(FIXTURES)('recorded stream $name', ({ bytes, expected }) => {
     const stderr = { write: (s: string) => (err.push(s), true), isTTY: false };
     const env = {};
     const printer = new Printer(stdout, stderr, { json: false, quiet: false, color: false, env });
-    const ctx = new Context(toGlobals({}, env), env, { stdout, stderr, stdin: process.stdin }, printer);
+    // only the printer is used; the rest of the world is stand-ins that fail if touched
+    const ctx = new Context({
+      env,
+      io: { stdout, stderr, stdin: process.stdin },
+      globals: toGlobals({}, env),
+      printer,
+      config: new MemoryConfig(),
+      prompter: new ScriptedPrompter(),
+      editor: fakeEditor(() => {
+        throw new Error('no editor here');
+      }),
+      clock: new FakeClock(),
+      signals: new FakeSignals(),
+      spinner: () => ({ stop() {} }),
+      openApi: () => Promise.reject(new Error('no service here')),
+    });
     const body = (async function* () {
       yield bytes;
     })();
@@ -115,7 +132,7 @@ describe.each(FIXTURES)('recorded stream $name', ({ bytes, expected }) => {
     try {
       reply = await printReply(ctx, readReplyStream(body, { contentType: 'text/event-stream' }), { tools: 'log' });
     } catch (e) {
-      code = (e as CliError).exitCode;
+      code = exitCodeFor(e);
       message = (e as Error).message;
     }
     const printed = out.join('');
