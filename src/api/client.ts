@@ -155,7 +155,11 @@ export class ApiClient {
       accept: streaming ? 'text/event-stream, application/json' : 'application/json',
     };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      // framed by length, whatever the method (node:http frames only some methods' bodies by itself)
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
     return headers;
   }
 
