@@ -36,7 +36,7 @@ _superagent_spec() {
         'model') _sa_subs='' _sa_opts='--provider' _sa_vopts='--provider' _sa_args='agent none' ;;
         'pause') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
         'restart') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent...' ;;
-        'resume') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent...' ;;
+        'resume') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
         'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
         'skills') _sa_subs='enable disable' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'skills disable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill...' ;;

@@ -245,6 +245,7 @@ complete -c superagent -n '__superagent_is launch' -l bot-token-stdin -d 'read a
 complete -c superagent -n '__superagent_is login' -l with-token -d 'read the key from standard input (for scripts; keeps it out of shell history)'
 complete -c superagent -n '__superagent_is model' -l provider -x -a 'openai anthropic xai openrouter venice' -d 'model provider of MODEL'
 complete -c superagent -n '__superagent_is pause' -l all -d 'pause every running agent (the kill switch); already paused counts as done'
+complete -c superagent -n '__superagent_is resume' -l all -d 'resume every paused agent; already running counts as done'
 complete -c superagent -n '__superagent_is server' -l port -x -d 'port to listen on; 0 picks a free one (default 8420)'
 complete -c superagent -n '__superagent_is server' -l host -x -d 'address to listen on (default 127.0.0.1)'
 complete -c superagent -n '__superagent_is server' -l data-dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'where state is kept (default: SUPERAGENT_DATA_DIR or the platform data dir)'

@@ -235,6 +235,7 @@ describe('faults (§9)', () => {
         store: new Store(dataDir).open(),
         faults: new BreakingFaults(),
         tokenDelayMs: 0,
+        sleep: async () => undefined,
         pingIntervalMs: 0,
         assistantTimeLimitMs: 60_000,
         connectedProviders: new Set(),
