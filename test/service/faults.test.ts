@@ -261,7 +261,10 @@ describe('faults (§9)', () => {
 describe('SSE keep-alive (§6)', () => {
   it('sends `: ping` comment lines while idle, and the stream still parses to the same reply', async () => {
     const expected = await wholeReply();
-    const svc = await service({ pingIntervalMs: 50, tokenDelayMs: 120 });
+    // the first two gaps between pieces last long enough for pings; the rest pass at once
+    let slow = 2;
+    const sleep = (ms: number) => (slow-- > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
+    const svc = await service({ pingIntervalMs: 30, tokenDelayMs: 100, sleep });
     const r = await svc.call('POST', '/v1/chat', { body: { message: MESSAGE, stream: true } });
     expect(r.status).toBe(200);
     const lines = r.text.split('\n');
