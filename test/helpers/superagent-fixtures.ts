@@ -1,9 +1,9 @@
-// Fixtures of the SuperAgent e2e tests (server-superagents, server-agent-config, server-agent-chat,
-// server-access): keys, a service per describe, launch and read helpers, and independent checks of
-// what the service sends (API-CONTRACT.md §2, §7).
+// Fixtures of the SuperAgent service tests (test/service: superagents, agent-config, agent-chat,
+// access): keys, a service per test (or per describe), launch and read helpers, and independent
+// checks of what the service sends (API-CONTRACT.md §2, §7).
 import { STATUS_CODES } from 'node:http';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { ServerOptions } from '../../src/server/index.js';
 import { startTestService, type CallResult, type TestService } from './service.js';
 import { stopService } from './service-support.js';
@@ -41,7 +41,11 @@ export interface Launched {
   status: string;
 }
 
-/** Starts a service for the enclosing describe (keys A and B) and closes it, data dir and all, afterwards. */
+/**
+ * Starts a service (keys A and B) for the enclosing describe and closes it, data dir and all,
+ * afterwards. Only for describes whose tests share nothing but the service: tests that count
+ * agents, or rely on an agent's state, take `useServicePerTest`.
+ */
 export function useService(options: Partial<ServerOptions> = {}): () => TestService {
   let service: TestService | undefined;
   beforeAll(async () => {
@@ -49,6 +53,27 @@ export function useService(options: Partial<ServerOptions> = {}): () => TestServ
   });
   afterAll(() => stopService(service));
   return () => service!;
+}
+
+/**
+ * A fresh service (keys A and B, an empty data dir) before every test of the enclosing describe,
+ * closed and removed after it, so no test sees another's agents, sessions or agent limit. Its
+ * beforeEach runs before the describe's own (registered later), so those can launch on it.
+ */
+export function useServicePerTest(options: Partial<ServerOptions> = {}): () => TestService {
+  let service: TestService | undefined;
+  beforeEach(async () => {
+    service = await startTestService({ keys: [KEY_A, KEY_B], ...options });
+  });
+  afterEach(async () => {
+    const done = service;
+    service = undefined;
+    await stopService(done);
+  });
+  return () => {
+    if (!service) throw new Error('useServicePerTest: no service outside a test (a beforeAll cannot use it)');
+    return service;
+  };
 }
 
 export async function launch(svc: TestService, body: Record<string, unknown> = {}, key: string = KEY_A): Promise<Launched> {
@@ -74,13 +99,6 @@ export async function getJson(svc: TestService, path: string, key: string = KEY_
 
 export const agentPath = (id: string, suffix = '') => `/v1/superagents/${id}${suffix}`;
 export const files = (svc: TestService, id: string, key?: string) => getJson(svc, agentPath(id, '/files'), key);
-
-export async function destroyAll(svc: TestService, key: string = KEY_A): Promise<void> {
-  for (const agent of await listAgents(svc, key)) {
-    const res = await svc.call('DELETE', agentPath(agent.agent_id), { key });
-    expect(res.status, res.text).toBe(200);
-  }
-}
 
 export async function chat(svc: TestService, id: string, body: Record<string, unknown>, key: string = KEY_A): Promise<CallResult> {
   return svc.call('POST', agentPath(id, '/chat'), { body, key });

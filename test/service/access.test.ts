@@ -1,23 +1,22 @@
 // Who may call what (API-CONTRACT.md §1, §2): keys, ownership per key, unknown routes.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   AGENT_ROUTES, agentPath, chat, expectError, files, getJson, KEY_A, KEY_B, launch, type Launched,
-  listAgents, UNKNOWN_KEY, useService
+  listAgents, UNKNOWN_KEY, useServicePerTest
 } from '../helpers/superagent-fixtures.js';
 
+// Every test has a service of its own and launches A's agent on it: B's list, A's list and the
+// agent's state are then exactly what the test itself made them.
 describe('ownership per key', () => {
-  const svc = useService();
+  const svc = useServicePerTest();
   let agentA: Launched;
-  let snapshot: { record: any; files: any; skills: any };
-
-  beforeAll(async () => {
+  beforeEach(async () => {
     agentA = await launch(svc(), { name: 'Owned By A' });
-    const id = agentA.agent_id;
-    snapshot = {
-      record: await getJson(svc(), agentPath(id)),
-      files: await files(svc(), id),
-      skills: await getJson(svc(), agentPath(id, '/skills')),
-    };
+  });
+  const snapshot = async (id: string) => ({
+    record: await getJson(svc(), agentPath(id)),
+    files: await files(svc(), id),
+    skills: await getJson(svc(), agentPath(id, '/skills')),
   });
 
   it.each(AGENT_ROUTES)('B gets 403 on $method …/{A agent}$suffix', async ({ method, suffix, body }) => {
@@ -42,17 +41,24 @@ describe('ownership per key', () => {
     expect(listA.map((a) => a.agent_id)).toEqual([agentA.agent_id]);
   });
 
-  it("nothing B tried changed A's agent", async () => {
+  it("nothing B tries changes A's agent: every route and a session of A's", async () => {
     const id = agentA.agent_id;
-    expect(await getJson(svc(), agentPath(id))).toEqual(snapshot.record);
-    expect(await getJson(svc(), agentPath(id, '/skills'))).toEqual(snapshot.skills);
-    const now = await files(svc(), id);
-    expect(now.soul_md).toBe(snapshot.files.soul_md);
+    // A's own chat first (it writes memory), so that the snapshot is what B must leave alone
+    const first = await chat(svc(), id, { message: 'hello' });
+    expect(first.status, first.text).toBe(200);
+    const before = await snapshot(id);
+    for (const { method, suffix, body } of AGENT_ROUTES) {
+      const res = await svc().call(method, agentPath(id, suffix), { body, key: KEY_B });
+      expect(res.status, `${method} ${suffix}: ${res.text}`).toBe(403);
+    }
+    expect((await chat(svc(), id, { message: 'hello again', session_id: first.json.session_id }, KEY_B)).status).toBe(403);
+    expect(await snapshot(id)).toEqual(before);
   });
 });
 
+// A service per test: "nothing is launched" and the X-API-Key list count every agent there is.
 describe('auth and routing', () => {
-  const svc = useService();
+  const svc = useServicePerTest();
 
   it('no key: 401 Invalid or revoked API key', async () => {
     expectError(await svc().call('GET', '/v1/superagents', { key: null }), 401, 'Invalid or revoked API key');

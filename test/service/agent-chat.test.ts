@@ -1,18 +1,20 @@
 // Chat with a SuperAgent over real HTTP (API-CONTRACT.md §6, §7, §9): JSON answers, sessions and
 // memory, and the SSE stream event by event, tool calls included.
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type TestService } from '../helpers/service.js';
 import { eventNames, expectAgentStream } from '../helpers/service-support.js';
 import {
-  agentPath, chat, expectError, files, KEY_B, launch, memoryLines, MODEL, useService, utcDay, UUID
+  agentPath, chat, expectError, files, KEY_B, launch, memoryLines, MODEL, useService, useServicePerTest, utcDay, UUID
 } from '../helpers/superagent-fixtures.js';
 
+// Fresh agents (on a fresh service) per test: the memory tests read what memory.md holds before
+// they chat, which must not depend on which chats ran before them.
 describe('POST …/{id}/chat (JSON)', () => {
-  const svc = useService();
+  const svc = useServicePerTest();
   let id: string;
   let otherId: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     id = (await launch(svc(), { name: 'Chatter' })).agent_id;
     otherId = (await launch(svc(), { name: 'Other Chatter' })).agent_id;
   });
@@ -114,10 +116,11 @@ describe('POST …/{id}/chat (JSON)', () => {
   });
 });
 
+// A fresh agent per test: the default-skills test relies on skills nobody has changed.
 describe('POST …/{id}/chat with stream: true (SSE)', () => {
-  const svc = useService();
+  const svc = useServicePerTest();
   let agent: { agent_id: string; model: string };
-  beforeAll(async () => {
+  beforeEach(async () => {
     agent = { agent_id: (await launch(svc(), { name: 'Streamer' })).agent_id, model: MODEL.model };
   });
 

@@ -1,16 +1,18 @@
 // One SuperAgent's lifecycle and configuration over real HTTP (API-CONTRACT.md §7): pause, resume,
 // restart, profile, soul, model, skills, files, wallet, health.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseWire } from '../helpers/service-support.js';
 import {
   agentPath, base58Decode, chat, expectError, expectEvmAddress, files, getJson, launch, type Launched,
-  PROVIDER_MESSAGE, SKILL_CATALOGUE, SOUL_LIMIT, useService
+  PROVIDER_MESSAGE, SKILL_CATALOGUE, SOUL_LIMIT, useService, useServicePerTest
 } from '../helpers/superagent-fixtures.js';
 
+// Every test has its own service and a running agent, and brings that agent to the state it starts
+// from itself (paused before a resume, say): no test relies on another having paused or resumed it.
 describe('pause, resume, restart', () => {
-  const svc = useService();
+  const svc = useServicePerTest();
   let id: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     id = (await launch(svc(), { name: 'Lifecycle' })).agent_id;
   });
   const act = (action: string) => svc().call('POST', agentPath(id, `/${action}`));
@@ -26,6 +28,7 @@ describe('pause, resume, restart', () => {
   });
 
   it('chat with a paused agent is 409 Agent is paused (JSON and stream) and opens no session', async () => {
+    expect((await act('pause')).status).toBe(200);
     const memory = (await files(svc(), id)).memory_md;
     expectError(await chat(svc(), id, { message: 'hello' }), 409, 'Agent is paused');
     expectError(await chat(svc(), id, { message: 'hello', stream: true }), 409, 'Agent is paused');
@@ -33,6 +36,7 @@ describe('pause, resume, restart', () => {
   });
 
   it('resume answers { agent_id, status: running }; resuming again is 409 Agent is not paused', async () => {
+    expect((await act('pause')).status).toBe(200);
     const res = await act('resume');
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ agent_id: id, status: 'running' });
@@ -42,6 +46,7 @@ describe('pause, resume, restart', () => {
   });
 
   it('restart from running answers { agent_id, status: running } and keeps soul and memory', async () => {
+    expect(await status()).toBe('running');
     const first = await chat(svc(), id, { message: 'remember that I like ETH' });
     expect(first.status, first.text).toBe(200);
     const before = await files(svc(), id);
@@ -65,10 +70,12 @@ describe('pause, resume, restart', () => {
   });
 });
 
+// Every test changes an agent of its own (on its own service: more than ten tests here), so each
+// starts from the launch's name 'Configurable' and description 'original'.
 describe('PUT profile, soul, model', () => {
-  const svc = useService();
+  const svc = useServicePerTest();
   let id: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     id = (await launch(svc(), { name: 'Configurable', description: 'original' })).agent_id;
   });
   const put = (suffix: string, body: unknown) => svc().call('PUT', agentPath(id, suffix), { body });
@@ -86,7 +93,7 @@ describe('PUT profile, soul, model', () => {
     const res = await put('/profile', { description: 'rewritten' });
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual(updated());
-    expect(await record()).toMatchObject({ name: 'New Name', description: 'rewritten' });
+    expect(await record()).toMatchObject({ name: 'Configurable', description: 'rewritten' });
   });
 
   it('profile: both at once', async () => {
@@ -145,10 +152,11 @@ describe('PUT profile, soul, model', () => {
   });
 });
 
+// An agent of its own per test: the skills tests change its skills.
 describe('skills, files, wallet, health', () => {
-  const svc = useService();
+  const svc = useServicePerTest();
   let agent: Launched;
-  beforeAll(async () => {
+  beforeEach(async () => {
     agent = await launch(svc(), { name: 'Inspector' });
   });
   const skillsPath = () => agentPath(agent.agent_id, '/skills');

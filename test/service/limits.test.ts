@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
 import { callService } from '../helpers/service.js';
 import { expectAssistantStream, perTest } from '../helpers/service-support.js';
 
@@ -17,7 +17,7 @@ const KEY_A = 'sa_sk_limitsAlimitsAlimitsAlimitsAlim';
 const KEY_B = 'sa_sk_limitsBlimitsBlimitsBlimitsBlim';
 const RATE_HEADERS = ['x-ratelimit-limit-minute', 'x-ratelimit-remaining-minute', 'x-ratelimit-reset-minute', 'retry-after'];
 
-const { service, scratch } = perTest();
+const { service, scratch, closeAfter } = perTest();
 
 describe('rate limit (§3)', () => {
   it('60 requests per minute per key, then 429 with retryAfter, resetAt and Retry-After', async () => {
@@ -108,16 +108,13 @@ describe('rate limit (§3)', () => {
   });
 });
 
+// each server is closed after its test, before perTest removes its scratch data dir
 describe('programmatic entry: startServer', () => {
-  const started: RunningServer[] = [];
-  afterAll(async () => {
-    await Promise.all(started.map((s) => s.close()));
-  });
 
   it('port 0 listens on 127.0.0.1 at a free port; without keys it creates and then reuses the data dir key; close() stops it', async () => {
     const dataDir = scratch('superagent-entry-');
     const first = await startServer({ dataDir, port: 0, log: () => undefined });
-    started.push(first);
+    closeAfter(first);
     expect(first.host).toBe('127.0.0.1');
     const m = /^http:\/\/127\.0\.0\.1:(\d+)$/.exec(first.url);
     expect(m).not.toBeNull();
@@ -151,7 +148,7 @@ describe('programmatic entry: startServer', () => {
     expect(refused).toBe('ECONNREFUSED');
 
     const second = await startServer({ dataDir, port: 0, log: () => undefined });
-    started.push(second);
+    closeAfter(second);
     expect(second.keyCreated).toBe(false);
     expect(second.key).toBe(first.key);
     expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(first.key);
@@ -164,7 +161,7 @@ describe('programmatic entry: startServer', () => {
   it('explicit keys: no key file is created and keyCreated is false', async () => {
     const dataDir = scratch('superagent-entry-');
     const s = await startServer({ dataDir, port: 0, keys: [KEY_A, KEY_B], log: () => undefined });
-    started.push(s);
+    closeAfter(s);
     expect(s.key).toBe(KEY_A);
     expect(s.keyCreated).toBe(false);
     expect(fs.existsSync(path.join(dataDir, 'api-key'))).toBe(false);
@@ -176,10 +173,6 @@ describe('programmatic entry: startServer', () => {
 
 describe('the built CLI: superagent server', () => {
   type Child = ResultPromise<{ reject: false; buffer: false; cleanup: true; timeout: number }>;
-  const children: Child[] = [];
-  afterAll(() => {
-    for (const c of children) if (c.exitCode === null && !c.killed) c.kill('SIGKILL');
-  });
 
   function spawnServer(args: string[]) {
     const child = execa('node', [BIN, 'server', ...args], {
@@ -190,7 +183,13 @@ describe('the built CLI: superagent server', () => {
       timeout: 25_000,
       env: { SUPERAGENT_CONFIG_DIR: scratch('superagent-cli-config-') },
     }) as Child;
-    children.push(child);
+    // a server left running by a failed test is killed, and waited for, before its dirs go
+    closeAfter({
+      close: async () => {
+        if (child.exitCode === null) child.kill('SIGKILL');
+        await child;
+      },
+    });
     let out = '';
     let err = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));

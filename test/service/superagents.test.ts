@@ -1,20 +1,19 @@
 // SuperAgents over real HTTP against the embedded service (API-CONTRACT.md §1, §2, §7, §9): launch,
-// the agent limit, list, read, destroy, persistence. Every describe starts its own service (fresh
-// data dir) so agent counts and the 10-agent limit of one describe never leak into another.
+// the agent limit, list, read, destroy, persistence. Every test starts its own service (fresh data
+// dir), so agent counts and the 10-agent limit of one test never leak into another, in any order.
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestService, type CallResult, type TestService } from '../helpers/service.js';
-import { startTestServiceOn, stopService } from '../helpers/service-support.js';
+import { startTestServiceOn } from '../helpers/service-support.js';
 import {
-  AGENT_ROUTES, agentPath, chat, destroyAll, expectError, expectEvmAddress, files, getJson, ISO_UTC, KEY_A,
-  KEY_B, launch, type Launched, listAgents, MODEL, PROVIDER_MESSAGE, RECORD_KEYS, SOUL_LIMIT, useService,
+  AGENT_ROUTES, agentPath, chat, expectError, expectEvmAddress, files, getJson, ISO_UTC, KEY_A,
+  KEY_B, launch, type Launched, listAgents, MODEL, PROVIDER_MESSAGE, RECORD_KEYS, SOUL_LIMIT, useServicePerTest,
   UUID, VALID_BOT_TOKEN
 } from '../helpers/superagent-fixtures.js';
 
 describe('POST /v1/superagents: launch', () => {
-  const svc = useService();
-  afterEach(() => destroyAll(svc()));
+  const svc = useServicePerTest();
 
   it('answers 200 (not 201) with exactly { agent_id, name, bot_username: null, wallet_address (EIP-55), status: running }', async () => {
     const res = await svc().call('POST', '/v1/superagents', { body: { name: 'Alpha Trader', ...MODEL } });
@@ -113,8 +112,9 @@ describe('POST /v1/superagents: launch', () => {
 });
 
 describe('POST /v1/superagents: rejected launches change nothing', () => {
-  const svc = useService();
-  beforeAll(async () => {
+  // one agent to start from in every test, so a launch that wrongly succeeds fails only its own test
+  const svc = useServicePerTest();
+  beforeEach(async () => {
     await launch(svc(), { name: 'Existing' });
   });
 
@@ -187,16 +187,19 @@ describe('POST /v1/superagents: rejected launches change nothing', () => {
 });
 
 describe('10 live agents per key', () => {
-  const svc = useService();
-
-  it('the 11th launch is 403 and changes nothing; another key is not affected; destroying one frees a slot', async () => {
+  const svc = useServicePerTest();
+  const launchTen = async () => {
     const ids: string[] = [];
     for (let i = 1; i <= 10; i++) ids.push((await launch(svc(), { name: `Agent ${i}` })).agent_id);
+    return ids;
+  };
+  const refusedOnce = async () => {
+    expectError(await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh', ...MODEL } }), 403, 'Agent limit reached (10)');
+    expect(await listAgents(svc())).toHaveLength(10);
+  };
 
-    const refusedOnce = async () => {
-      expectError(await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh', ...MODEL } }), 403, 'Agent limit reached (10)');
-      expect(await listAgents(svc())).toHaveLength(10);
-    };
+  it('the 11th launch is 403 and changes nothing; another key is not affected; destroying one frees a slot', async () => {
+    const ids = await launchTen();
     await refusedOnce();
 
     // the limit is per key: B still launches
@@ -213,26 +216,25 @@ describe('10 live agents per key', () => {
   });
 
   it('paused agents count as live', async () => {
-    const [first] = await listAgents(svc());
-    expect((await svc().call('POST', agentPath(first.agent_id, '/pause'))).status).toBe(200);
-    expectError(await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh', ...MODEL } }), 403, 'Agent limit reached (10)');
+    const [first] = await launchTen();
+    expect((await svc().call('POST', agentPath(first!, '/pause'))).status).toBe(200);
+    await refusedOnce();
   });
 
   describe('under concurrent launches', () => {
-    const fresh = useService();
     it('12 launches at once: exactly 10 succeed, 2 are 403', async () => {
       const answers = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => fresh().call('POST', '/v1/superagents', { body: { name: `Racer ${i}`, ...MODEL } })),
+        Array.from({ length: 12 }, (_, i) => svc().call('POST', '/v1/superagents', { body: { name: `Racer ${i}`, ...MODEL } })),
       );
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses).toEqual([...Array(10).fill(200), 403, 403]);
-      expect(await listAgents(fresh())).toHaveLength(10);
+      expect(await listAgents(svc())).toHaveLength(10);
     });
   });
 });
 
 describe('GET /v1/superagents, GET and DELETE /v1/superagents/{id}', () => {
-  const svc = useService();
+  const svc = useServicePerTest();
 
   it('lists records newest first, each with exactly the record fields', async () => {
     const launched: Launched[] = [];
@@ -274,16 +276,11 @@ describe('GET /v1/superagents, GET and DELETE /v1/superagents/{id}', () => {
   });
 
   it('the list leaves destroyed agents out and is { agents: [] } when none is left', async () => {
-    const own = await startTestService({ keys: [KEY_A] });
-    try {
-      expect((await own.call('GET', '/v1/superagents')).json).toEqual({ agents: [] });
-      const { agent_id } = await launch(own, { name: 'Only' });
-      expect((await listAgents(own)).map((a) => a.agent_id)).toEqual([agent_id]);
-      expect((await own.call('DELETE', agentPath(agent_id))).status).toBe(200);
-      expect((await own.call('GET', '/v1/superagents')).json).toEqual({ agents: [] });
-    } finally {
-      await stopService(own);
-    }
+    expect((await svc().call('GET', '/v1/superagents')).json).toEqual({ agents: [] });
+    const { agent_id } = await launch(svc(), { name: 'Only' });
+    expect((await listAgents(svc())).map((a) => a.agent_id)).toEqual([agent_id]);
+    expect((await svc().call('DELETE', agentPath(agent_id))).status).toBe(200);
+    expect((await svc().call('GET', '/v1/superagents')).json).toEqual({ agents: [] });
   });
 
   it('DELETE answers { agent_id, status: destroyed } and the agent leaves the list', async () => {
@@ -301,7 +298,8 @@ describe('GET /v1/superagents, GET and DELETE /v1/superagents/{id}', () => {
 
   describe('every later call on a destroyed agent', () => {
     let destroyedId: string;
-    beforeAll(async () => {
+    // each, after the describe's beforeEach has started this test's service
+    beforeEach(async () => {
       destroyedId = (await launch(svc(), { name: 'Gone' })).agent_id;
       const res = await svc().call('DELETE', agentPath(destroyedId));
       expect(res.status, res.text).toBe(200);
