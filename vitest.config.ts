@@ -7,8 +7,8 @@ export default defineConfig({
     setupFiles: ['test/conformance/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // the machines have two cores; e2e files spawn processes of their own
-    maxWorkers: 2,
+    // the machines have two cores, but e2e and service files mostly wait on processes and sockets
+    maxWorkers: 3,
     minWorkers: 1,
   },
 });
