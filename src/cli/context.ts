@@ -34,6 +34,8 @@ export interface Clock {
 export interface Signals {
   /** calls `handler` on the next Ctrl-C instead of the default exit; returns a function that stops listening */
   onInterrupt(handler: () => void): () => void;
+  /** calls `handler` when the process is asked to stop (SIGTERM); returns a function that stops listening */
+  onTerminate(handler: () => void): () => void;
 }
 
 export type StartSpinner = (label: string, options: Omit<SpinnerOptions, 'colour' | 'enabled'> & { enabled?: boolean }) => Spinner;

@@ -35,12 +35,12 @@ const realClock: Clock = {
     }),
 };
 
-const processSignals: Signals = {
-  onInterrupt(handler) {
-    process.once('SIGINT', handler);
-    return () => void process.removeListener('SIGINT', handler);
-  },
+const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
+  process.once(name, handler);
+  return () => void process.removeListener(name, handler);
 };
+
+const processSignals: Signals = { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM') };
 
 function columns(io: IO): number {
   const c = io.stdout.columns;

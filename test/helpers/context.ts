@@ -18,10 +18,13 @@ export class Capture {
   constructor(
     public isTTY = false,
     public columns?: number,
+    /** told of every write as it happens (a test may react: press Ctrl-C at the first piece, say) */
+    private readonly onWrite?: (chunk: string, all: string) => void,
   ) {}
 
   write(chunk: string): boolean {
     this.text += chunk;
+    this.onWrite?.(chunk, this.text);
     return true;
   }
 }
@@ -64,15 +67,28 @@ export class FakeClock implements Clock {
 /** Ctrl-C, pressed by the test. */
 export class FakeSignals implements Signals {
   private handlers: Array<() => void> = [];
+  private terminators: Array<() => void> = [];
 
   onInterrupt(handler: () => void): () => void {
     this.handlers.push(handler);
     return () => void (this.handlers = this.handlers.filter((h) => h !== handler));
   }
 
-  /** true when a command was listening */
+  onTerminate(handler: () => void): () => void {
+    this.terminators.push(handler);
+    return () => void (this.terminators = this.terminators.filter((h) => h !== handler));
+  }
+
+  /** Ctrl-C; true when a command was listening */
   interrupt(): boolean {
     const h = this.handlers.shift();
+    h?.();
+    return h !== undefined;
+  }
+
+  /** SIGTERM; true when a command was listening */
+  terminate(): boolean {
+    const h = this.terminators.shift();
     h?.();
     return h !== undefined;
   }
@@ -144,6 +160,8 @@ export interface RunOptions {
   signals?: FakeSignals;
   /** more stand-ins (a spinner that records, say) */
   world?: WorldOverrides;
+  /** called on every write to stdout, with everything written so far */
+  onStdout?: (chunk: string, all: string) => void;
 }
 
 export interface CliRun {
@@ -183,7 +201,7 @@ export function testEnv(target: Target | undefined, env: Record<string, string |
 export async function runLine(target: Target | undefined, argv: string | string[], o: RunOptions = {}): Promise<CliRun> {
   const words = typeof argv === 'string' ? argv.split(' ').filter(Boolean) : argv;
   const tty: TerminalSwitch = o.tty === true ? { stdin: true, stdout: true, stderr: true } : o.tty || {};
-  const stdout = new Capture(tty.stdout === true, tty.columns ?? (tty.stdout ? 100 : undefined));
+  const stdout = new Capture(tty.stdout === true, tty.columns ?? (tty.stdout ? 100 : undefined), o.onStdout);
   const stderr = new Capture(tty.stderr === true, tty.columns ?? (tty.stderr ? 100 : undefined));
   const prompter = new ScriptedPrompter([...(o.answers ?? [])]);
   const code = await run(words, testEnv(target, o.env), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {

@@ -78,7 +78,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     const stop = (code: number) => () => {
       void server.close().then(() => resolve(code));
     };
-    process.once('SIGINT', stop(EXIT.interrupted));
-    process.once('SIGTERM', stop(EXIT.ok));
+    ctx.signals.onInterrupt(stop(EXIT.interrupted));
+    ctx.signals.onTerminate(stop(EXIT.ok));
   });
 }

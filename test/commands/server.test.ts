@@ -1,0 +1,58 @@
+// `superagent server` in this process: it listens, answers with the key it was given, and stops
+// cleanly on SIGTERM (exit 0) or Ctrl-C (exit 130). Its options' checks come before it starts.
+import { describe, expect, it } from 'vitest';
+import { FakeSignals, runLine } from '../helpers/context.js';
+import { callService } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+
+const scratch = perTest();
+const KEY = 'sa_sk_' + 's'.repeat(32);
+
+/** Starts the server command; resolves with its URL once it says where it listens. */
+function serve(signals: FakeSignals, extra: string[] = []) {
+  let listening!: (url: string) => void;
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  const done = runLine(undefined, ['server', '--port', '0', '--data-dir', scratch.scratch(), '--key', KEY, '--rate-limit', '0', ...extra], {
+    signals,
+    onStdout: (_chunk, all) => {
+      const m = /^Listening on (\S+)\n/.exec(all);
+      if (m) listening(m[1]!);
+    },
+  });
+  return { url, done };
+}
+
+describe('server', () => {
+  it('listens, answers with its key, prints the key masked, and stops on SIGTERM with exit 0', async () => {
+    const signals = new FakeSignals();
+    const { url, done } = serve(signals);
+    const r = await callService(await url, 'GET', '/v1/superagents', { key: KEY });
+    expect([r.status, r.json]).toEqual([200, { agents: [] }]);
+    expect(signals.terminate()).toBe(true);
+    const run = await done;
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[1]).toBe('API keys: sa_sk_…ssss');
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+  });
+
+  it('Ctrl-C stops it with exit 130', async () => {
+    const signals = new FakeSignals();
+    const { url, done } = serve(signals);
+    await url;
+    expect(signals.interrupt()).toBe(true);
+    expect((await done).code).toBe(130);
+  });
+
+  it('bad options are refused before it starts', async () => {
+    for (const [args, message] of [
+      [['--port', '70000'], '--port must be a whole number from 0 to 65535'],
+      [['--fault-error-rate', '2'], '--fault-error-rate must be a number from 0 to 1'],
+      [['--connect-provider', 'acme'], '--connect-provider must be one of'],
+    ] as const) {
+      const r = await runLine(undefined, ['server', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
