@@ -10,6 +10,7 @@ import type { OutStream, Printer } from '../ui/printer.js';
 import type { Prompter } from '../ui/prompt.js';
 import type { Editor } from '../ui/editor.js';
 import type { Spinner, SpinnerOptions } from '../ui/spinner.js';
+import { terminalSafe } from '../ui/terminal-safe.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** chat and assistant replies take minutes on the hosted service (contract §5) */
@@ -100,7 +101,8 @@ export class Context {
 
   /** A spinner on stderr, only where a person watches (a TTY, no --quiet). */
   spinner(label: string, options: Parameters<StartSpinner>[1] = {}): Spinner {
-    return this.startSpinner(label, { ...options, enabled: (options.enabled ?? true) && this.printer.chatty });
+    // the spinner draws its label itself: an agent's name in it is made safe first
+    return this.startSpinner(terminalSafe(label), { ...options, enabled: (options.enabled ?? true) && this.printer.chatty });
   }
 
   /** A person is there to answer: stdin and stderr are terminals and prompting is allowed. */

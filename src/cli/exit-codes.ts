@@ -2,7 +2,7 @@
 // that say what went wrong (src/core/errors.ts, src/api/errors.ts); only this file knows numbers.
 import * as api from '../api/errors.js';
 import * as core from '../core/errors.js';
-import type { OutStream } from '../ui/printer.js';
+import { emit, type OutStream } from '../ui/printer.js';
 
 export const EXIT = {
   ok: 0,
@@ -67,8 +67,9 @@ export function reportError(err: unknown, stderr: OutStream, opts: { json: boole
       ? `unexpected error: ${errorLine(err)}. This is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`
       : errorLine(err);
   const label = opts.colour ? opts.colour('Error:') : 'Error:';
-  stderr.write(`${label} ${line}\n`);
-  if (opts.debug && code === EXIT.unexpected && err instanceof Error && err.stack) stderr.write(err.stack + '\n');
+  // the message may carry the service's words: made safe on a terminal like everything else
+  emit(stderr, `${label} ${line}\n`);
+  if (opts.debug && code === EXIT.unexpected && err instanceof Error && err.stack) emit(stderr, err.stack + '\n');
   if (opts.json) stderr.write(JSON.stringify({ error: { message: line, exit_code: code } }) + '\n');
   return code;
 }

@@ -2,6 +2,7 @@
 // rows for pipes, relative times on a TTY and ISO times elsewhere.
 import { createRequire } from 'node:module';
 import type { Printer } from './printer.js';
+import { terminalSafe, unmark } from './terminal-safe.js';
 
 const require = createRequire(import.meta.url);
 
@@ -56,16 +57,19 @@ export function printTable(printer: Printer, head: string[], rows: string[][]): 
     return;
   }
   const Table = require('cli-table3') as typeof import('cli-table3');
+  // each cell made safe first (text from the service), with our colours as real escapes, so the
+  // table measures its columns right; the laid-out table is then written as it is
+  const safe = (cell: string) => unmark(terminalSafe(cell));
   const table = new Table({
-    head: head.map((h) => printer.out.bold(h)),
+    head: head.map((h) => safe(printer.out.bold(h))),
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
     chars: {
       top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
       left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
     },
   });
-  table.push(...rows);
-  printer.data(table.toString().split('\n').map((l) => l.trimEnd()).join('\n'));
+  table.push(...rows.map((row) => row.map(safe)));
+  printer.writeSafe(table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n');
 }
 
 /** A field the service did not send: `–` for people, an empty value for scripts (never "none"). */

@@ -1,6 +1,8 @@
 // The one place that writes to the terminal. stdout carries data only; status lines, notices and
-// prompts go to stderr, on a TTY only, muted by --quiet; errors always go to stderr.
+// prompts go to stderr, on a TTY only, muted by --quiet; errors always go to stderr. What reaches a
+// terminal passes terminal-safe.ts (no control character from the service); a pipe gets the bytes.
 import type { ChalkInstance } from 'chalk';
+import { TerminalSafeStream, ours, toTerminal, unmark } from './terminal-safe.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -31,7 +33,26 @@ export async function createPrinter(stdout: OutStream, stderr: OutStream, option
   const errColour = colourAllowed(stderr, options);
   if (!outColour && !errColour) return new Printer(stdout, stderr, options, plain, plain);
   const { Chalk } = await import('../vendor/chalk.js');
-  return new Printer(stdout, stderr, options, outColour ? new Chalk({ level: 1 }) : plain, errColour ? new Chalk({ level: 1 }) : plain);
+  return new Printer(stdout, stderr, options, outColour ? marked(new Chalk({ level: 1 })) : plain, errColour ? marked(new Chalk({ level: 1 })) : plain);
+}
+
+/** A styler whose escapes are markers (terminal-safe.ts `ours`), at any depth of chaining. */
+function marked(chalk: ChalkInstance): ChalkInstance {
+  // the target is a fresh arrow function: chalk's own properties are not configurable, so a proxy of
+  // chalk itself could not answer them with wrapped stylers
+  const call = chalk as unknown as (...args: unknown[]) => unknown;
+  return new Proxy((() => undefined) as unknown as ChalkInstance, {
+    apply: (_target, _self, args) => ours(String(call(...args))),
+    get: (_target, prop) => {
+      const value: unknown = Reflect.get(chalk, prop);
+      return typeof value === 'function' ? marked(value as ChalkInstance) : value;
+    },
+  });
+}
+
+/** Writes to a stream: made safe for a terminal, or as it is (our markers undone) for a pipe. */
+export function emit(stream: OutStream, text: string): void {
+  stream.write(stream.isTTY ? toTerminal(text) : unmark(text));
 }
 
 export class Printer {
@@ -71,13 +92,20 @@ export class Printer {
     return this.stdout.columns || 80; // some ptys report 0
   }
 
+  private readonly streamed = new TerminalSafeStream();
+
   /** Data: a line (or block) on stdout. */
   data(text: string): void {
-    this.stdout.write(text.endsWith('\n') ? text : text + '\n');
+    emit(this.stdout, text.endsWith('\n') ? text : text + '\n');
   }
 
-  /** Data without a newline: streamed text. */
+  /** Data without a newline: streamed text (a CRLF split between two pieces is still one line end). */
   write(text: string): void {
+    this.stdout.write(this.stdout.isTTY ? this.streamed.push(text) : unmark(text));
+  }
+
+  /** Text already made safe by the caller (a table laid out with its colours): written as it is. */
+  writeSafe(text: string): void {
     this.stdout.write(text);
   }
 
@@ -93,7 +121,7 @@ export class Printer {
 
   /** A status line for a person ("✓ Paused demo"): stderr, TTY only, not with --quiet. */
   status(text: string): void {
-    if (this.chatty) this.stderr.write(text + '\n');
+    if (this.chatty) emit(this.stderr, text + '\n');
   }
 
   success(text: string): void {
@@ -105,11 +133,11 @@ export class Printer {
    * also in CI logs, where that surprise costs most.
    */
   warn(text: string): void {
-    if (!this.options.quiet) this.stderr.write(`${this.err.yellow('!')} ${text}\n`);
+    if (!this.options.quiet) emit(this.stderr, `${this.err.yellow('!')} ${text}\n`);
   }
 
-  /** Raw text on stderr (used by the error reporter and the debug trace). */
+  /** Text on stderr (the error reporter, the debug trace, tool lines), made safe on a terminal. */
   stderrWrite(text: string): void {
-    this.stderr.write(text);
+    emit(this.stderr, text);
   }
 }

@@ -19,12 +19,12 @@ export class Capture {
     public isTTY = false,
     public columns?: number,
     /** told of every write as it happens (a test may react: press Ctrl-C at the first piece, say) */
-    private readonly onWrite?: (chunk: string, all: string) => void,
+    private readonly notify?: (chunk: string, all: string) => void,
   ) {}
 
   write(chunk: string): boolean {
     this.text += chunk;
-    this.onWrite?.(chunk, this.text);
+    this.notify?.(chunk, this.text);
     return true;
   }
 }

@@ -6,6 +6,7 @@ import type { HealthResult } from '../../api/types.js';
 import type { Printer } from '../../ui/printer.js';
 import { clipText, oneLine } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
+import { ours } from '../../ui/terminal-safe.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
 import { UnhealthyError } from '../../core/errors.js';
@@ -203,7 +204,7 @@ function lineView(p: Printer, t: Target): WatchView {
       ].filter(Boolean);
       // never wider than the terminal (80 when it reports no size), or the carriage return would redraw only the last row
       const rest = clipText(`  ${parts.join(' · ')}`, p.columns - 1 - plain.length);
-      p.write(`\r\x1b[2K${word}${p.out.dim(rest)}`);
+      p.write(`${ours('\r\x1b[2K')}${word}${p.out.dim(rest)}`);
       drawn = true;
     },
     end() {

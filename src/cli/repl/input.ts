@@ -1,7 +1,7 @@
 // The REPL's input side: lines from readline waited for one at a time, the stream readline draws on
 // (muted while a reply streams), a source that stops at Ctrl-C, and messages that span several lines.
 import { EventEmitter } from 'node:events';
-import type { OutStream } from '../../ui/printer.js';
+import { emit, type OutStream } from '../../ui/printer.js';
 
 export type Input = { kind: 'line'; text: string; unseen: boolean } | { kind: 'eof' } | { kind: 'leave' };
 
@@ -57,7 +57,7 @@ export class PromptOutput extends EventEmitter {
 
   /** Unmuted text that readline does not know about (its idea of the cursor stays right). */
   raw(text: string): void {
-    this.target.write(text);
+    emit(this.target, text);
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@ import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent } from '../chat/types.js';
 import { EXIT, reportError } from '../exit-codes.js';
 import type { Printer } from '../../ui/printer.js';
+import { toTerminal, unmark } from '../../ui/terminal-safe.js';
 import { builtinCommands } from './builtins.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
 import { InputQueue, MultilineInput, PromptOutput, abortable } from './input.js';
@@ -154,7 +155,8 @@ class Repl implements ReplSession {
   }
 
   private showPrompt(): void {
-    this.rl.setPrompt(this.promptText());
+    // readline writes the prompt itself: the agent's name made safe, our colours as real escapes
+    this.rl.setPrompt(this.o.output.isTTY ? toTerminal(this.promptText()) : unmark(this.promptText()));
     this.rl.prompt(true);
   }
 

@@ -5,11 +5,18 @@ import { UsageError } from '../../../core/errors.js';
 
 const chars = (s: string) => [...s].length;
 
+// eslint-disable-next-line no-control-regex
+const NAME_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
+// eslint-disable-next-line no-control-regex
+const DESCRIPTION_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 /** What is wrong with a name, or undefined when it is fine (also the prompt's validator). */
 export function agentNameProblem(value: string): string | undefined {
   const name = value.trim();
   if (!name) return 'the name must not be empty';
   if (chars(name) > LIMITS.nameChars) return `the name must be at most ${LIMITS.nameChars} characters (it has ${chars(name)})`;
+  // a name is shown on terminals, in tables and prompts: no escape sequence may hide in it
+  if (NAME_CONTROLS.test(name)) return 'the name must not contain control characters (escape sequences, tabs, line breaks)';
   return undefined;
 }
 
@@ -26,5 +33,6 @@ export function parseDescription(value: unknown, flag = '--description'): string
   if (chars(text) > LIMITS.descriptionChars) {
     throw new UsageError(`${flag} must be at most ${LIMITS.descriptionChars} characters (it has ${chars(text)})`);
   }
+  if (DESCRIPTION_CONTROLS.test(text)) throw new UsageError(`${flag} must not contain control characters other than tabs and line breaks`);
   return text;
 }

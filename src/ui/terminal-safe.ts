@@ -1,0 +1,65 @@
+// Text from the service is untrusted: on its way to a terminal, every control character but the
+// newline and the tab becomes visible, the way `cat -v` shows it: C0 as caret notation (ESC → ^[, so
+// `\e[2J` shows as `^[[2J`, BEL → ^G, a bare CR → ^M), DEL → ^?, C1 as M-^ (U+009B → M-^[). A CRLF
+// line end becomes a plain newline. No escape sequence from the service reaches the terminal, however
+// it is split across chunks: each control character is replaced on its own.
+//
+// Our own colours and cursor moves still work because they are not written as control characters:
+// the printer's stylers (and `ours`) emit markers made of private-use characters and a per-process
+// random word, which text from the service cannot contain, and which `toTerminal` turns back into
+// the control characters after sanitising.
+
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** `cat -v` notation for one control character. */
+export function caret(code: number): string {
+  if (code === 0x7f) return '^?';
+  if (code >= 0x80) return `M-^${String.fromCharCode(code - 0x80 + 0x40)}`;
+  return `^${String.fromCharCode(code + 0x40)}`;
+}
+
+/** The text with every control character but \n and \t made visible, and CRLF as \n. */
+export function terminalSafe(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(CONTROLS, (c) => caret(c.charCodeAt(0)));
+}
+
+const NONCE = `${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)}`;
+const MARK = new RegExp(`\uE000${NONCE}([0-9a-f]{2})\uE001`, 'g');
+
+/** Control characters of our own (colours, `\r\x1b[2K`): kept as markers until written. */
+export function ours(sequence: string): string {
+  return sequence.replace(/[\u0000-\u001f\u007f]/g, (c) => `\uE000${NONCE}${c.charCodeAt(0).toString(16).padStart(2, '0')}\uE001`);
+}
+
+/** Our markers as the control characters they stand for (a stream that is not a terminal gets just this). */
+export function unmark(text: string): string {
+  return text.includes('\uE000') ? text.replace(MARK, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text;
+}
+
+/** What a terminal may be given: the text made safe, then our own styling put back. */
+export function toTerminal(text: string): string {
+  return unmark(terminalSafe(text));
+}
+
+/**
+ * Pieces of one stream of text (a reply) made safe as they come: a CR at the end of a piece waits
+ * for the next one, so a CRLF split between two pieces is still a plain newline.
+ */
+export class TerminalSafeStream {
+  private heldCR = false;
+
+  push(piece: string): string {
+    let text = (this.heldCR ? '\r' : '') + piece;
+    this.heldCR = text.endsWith('\r');
+    if (this.heldCR) text = text.slice(0, -1);
+    return toTerminal(text);
+  }
+
+  /** The end of the stream: a CR still held is a bare CR. */
+  end(): string {
+    const rest = this.heldCR ? caret(0x0d) : '';
+    this.heldCR = false;
+    return rest;
+  }
+}

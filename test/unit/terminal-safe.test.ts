@@ -1,0 +1,65 @@
+// The one function text from the service passes on its way to a terminal (src/ui/terminal-safe.ts).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TerminalSafeStream, caret, ours, terminalSafe, toTerminal, unmark } from '../../src/ui/terminal-safe.js';
+
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+describe('terminalSafe', () => {
+  it.each([
+    ['\u001b[2J', '^[[2J'],
+    ['\u001b]52;c;eA==\u0007', '^[]52;c;eA==^G'],
+    ['a\rb', 'a^Mb'],
+    ['a\r\nb', 'a\nb'],
+    ['tab\tand\nnewline', 'tab\tand\nnewline'],
+    ['\u007f', '^?'],
+    ['\u009b31m', 'M-^[31m'],
+    ['\u0000\u0001\u001f', '^@^A^_'],
+    ['plain text ✓ 🚀', 'plain text ✓ 🚀'],
+  ])('%j → %j', (input, shown) => {
+    expect(terminalSafe(input)).toBe(shown);
+  });
+
+  it('leaves no control character but \\n and \\t, for any text', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => !RAW_CONTROL.test(terminalSafe(s))));
+  });
+
+  it('caret notation is cat -v’s', () => {
+    expect([caret(0x1b), caret(0x07), caret(0x7f), caret(0x85)]).toEqual(['^[', '^G', '^?', 'M-^E']);
+  });
+});
+
+describe('our own control sequences', () => {
+  it('survive toTerminal; the same bytes from the service do not', () => {
+    const styled = `${ours('\u001b[32m')}ok${ours('\u001b[39m')}`;
+    expect(toTerminal(`${styled} \u001b[31mevil`)).toBe('\u001b[32mok\u001b[39m ^[[31mevil');
+    expect(unmark(styled)).toBe('\u001b[32mok\u001b[39m');
+  });
+
+  it('a service cannot forge a marker: private-use characters stay text', () => {
+    const forged = '\uE000aaaaaaaaaaaaaaaa1b\uE001[2J';
+    expect(toTerminal(forged)).toBe(forged);
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => !RAW_CONTROL.test(toTerminal(s))));
+  });
+});
+
+describe('TerminalSafeStream', () => {
+  it('a CRLF split between two pieces is one line end; a CR held at the end shows as ^M', () => {
+    const s = new TerminalSafeStream();
+    expect(s.push('one\r') + s.push('\ntwo\r') + s.end()).toBe('one\ntwo^M');
+  });
+
+  it('any split of a text gives what the whole text gives', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.nat(), (text, at) => {
+        const cut = at % (text.length + 1);
+        const whole = new TerminalSafeStream();
+        const split = new TerminalSafeStream();
+        const a = whole.push(text) + whole.end();
+        const b = split.push(text.slice(0, cut)) + split.push(text.slice(cut)) + split.end();
+        return a === b;
+      }),
+    );
+  });
+});
