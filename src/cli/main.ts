@@ -20,8 +20,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
   const first = argv[0];
   if (argv.length === 0 || (argv.length === 1 && (first === '--help' || first === '-h' || first === 'help'))) {
-    const { overview } = await import('./help.js');
-    io.stdout.write(overview(io.stdout.columns && io.stdout.columns >= 20 ? io.stdout.columns : 80));
+    const [{ overview }, { usableColumns }] = await Promise.all([import('./help.js'), import('../ui/printer.js')]);
+    io.stdout.write(overview(usableColumns(io.stdout) ?? 80));
     return 0;
   }
   if (argv.length === 1 && (first === '--version' || first === '-V' || first === '-v')) {

@@ -6,7 +6,7 @@ import { configDir } from '../config/paths.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import { systemEditor } from '../ui/editor.js';
-import { createPrinter } from '../ui/printer.js';
+import { createPrinter, usableColumns } from '../ui/printer.js';
 import { terminalPrompter } from '../ui/prompt.js';
 import { startSpinner } from '../ui/spinner.js';
 import { Context, type Clock, type IO, type Signals, type World } from './context.js';
@@ -43,8 +43,7 @@ const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
 const processSignals: Signals = { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM') };
 
 function columns(io: IO): number {
-  const c = io.stdout.columns;
-  return c !== undefined && c >= 20 && c <= 1000 ? c : 80;
+  return usableColumns(io.stdout) ?? 80;
 }
 
 function unknownCommand(words: string[]): UsageError {

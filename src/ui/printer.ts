@@ -18,6 +18,15 @@ export interface PrinterOptions {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * The terminal's width when it is one a layout can use; undefined for 0 (a pty nobody sized, as
+ * under `script`), a missing or absurd value. Every use of the width goes through here.
+ */
+export function usableColumns(stream: Pick<OutStream, 'columns'>): number | undefined {
+  const c = stream.columns;
+  return typeof c === 'number' && Number.isInteger(c) && c >= 10 && c <= 2000 ? c : undefined;
+}
+
 export function colourAllowed(stream: OutStream, opts: PrinterOptions): boolean {
   if (!opts.color || 'NO_COLOR' in opts.env || opts.env.TERM === 'dumb') return false;
   if (opts.env.FORCE_COLOR && opts.env.FORCE_COLOR !== '0') return true;
@@ -89,7 +98,7 @@ export class Printer {
   }
 
   get columns(): number {
-    return this.stdout.columns || 80; // some ptys report 0
+    return usableColumns(this.stdout) ?? 80;
   }
 
   private readonly streamed = new TerminalSafeStream();

@@ -1,7 +1,7 @@
 // A spinner with elapsed seconds on stderr while waiting for a reply (assistant queries take minutes).
 // Shown only where a person watches (the caller passes `enabled`: stderr a TTY, not --quiet); ora is
 // loaded only when the spinner is actually drawn.
-import type { OutStream } from './printer.js';
+import { usableColumns, type OutStream } from './printer.js';
 
 export interface Spinner {
   /** Clears the spinner; safe to call more than once, and before it ever appeared. */
@@ -19,7 +19,9 @@ export interface SpinnerOptions {
 const NONE: Spinner = { stop() {} };
 
 export function startSpinner(stream: OutStream, label: string, options: SpinnerOptions): Spinner {
-  if (!options.enabled) return NONE;
+  // ora divides by the width to count the lines it redraws: with none (0 columns) it would redraw
+  // forever, so a terminal without a usable width gets no spinner at all
+  if (!options.enabled || usableColumns(stream) === undefined) return NONE;
   const started = Date.now();
   const text = () => `${label} ${Math.floor((Date.now() - started) / 1000)}s`;
   let stopped = false;

@@ -1,7 +1,7 @@
 // The REPL's input side: lines from readline waited for one at a time, the stream readline draws on
 // (muted while a reply streams), a source that stops at Ctrl-C, and messages that span several lines.
 import { EventEmitter } from 'node:events';
-import { emit, type OutStream } from '../../ui/printer.js';
+import { emit, usableColumns, type OutStream } from '../../ui/printer.js';
 
 export type Input = { kind: 'line'; text: string; unseen: boolean } | { kind: 'eof' } | { kind: 'leave' };
 
@@ -44,8 +44,9 @@ export class PromptOutput extends EventEmitter {
     return this.target.isTTY === true;
   }
 
-  get columns(): number | undefined {
-    return this.target.columns;
+  /** readline lays out the line it edits by this: never 0 or absurd (readline would divide by it) */
+  get columns(): number {
+    return usableColumns(this.target) ?? 80;
   }
 
   write(chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean {
