@@ -2,6 +2,7 @@
 // that say what went wrong (src/core/errors.ts, src/api/errors.ts); only this file knows numbers.
 import * as api from '../api/errors.js';
 import * as core from '../core/errors.js';
+import { maskUrls } from '../ui/mask.js';
 import { emit, type OutStream } from '../ui/printer.js';
 
 export const EXIT = {
@@ -68,8 +69,8 @@ export function reportError(err: unknown, stderr: OutStream, opts: { json: boole
       : errorLine(err);
   const label = opts.colour ? opts.colour('Error:') : 'Error:';
   // the message may carry the service's words: made safe on a terminal like everything else
-  emit(stderr, `${label} ${line}\n`);
+  emit(stderr, `${label} ${maskUrls(line)}\n`);
   if (opts.debug && code === EXIT.unexpected && err instanceof Error && err.stack) emit(stderr, err.stack + '\n');
-  if (opts.json) stderr.write(JSON.stringify({ error: { message: line, exit_code: code } }) + '\n');
+  if (opts.json) stderr.write(JSON.stringify({ error: { message: maskUrls(line), exit_code: code } }) + '\n');
   return code;
 }

@@ -68,6 +68,19 @@ export function hostedBaseUrl(env: NodeJS.ProcessEnv): string {
   return env.SUPERAGENT_HOSTED_URL ? normaliseBaseUrl(env.SUPERAGENT_HOSTED_URL) : HOSTED_BASE_URL;
 }
 
+/**
+ * What is wrong with a key as an HTTP header value, or undefined: keys are one word of printable
+ * ASCII; a line break or a character outside Latin-1 would fail every request after its retries.
+ */
+export function keyProblem(key: string): string | undefined {
+  if (/[\r\n]/.test(key)) return 'contains a line break';
+  if (/[\s]/.test(key)) return 'contains a space';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(key)) return 'contains a control character';
+  if (/[^\u0021-\u007e]/.test(key)) return 'contains a character outside ASCII (a quote or dash pasted from a document?)';
+  return undefined;
+}
+
 /** A key with no base URL: which service it belongs to, or exit 3 when its prefix does not say. */
 function serviceForKey(apiKey: string, keyFrom: string, env: NodeJS.ProcessEnv): Pick<Connection, 'baseUrl' | 'baseUrlSource' | 'service' | 'reason'> {
   if (apiKey.startsWith(HOSTED_KEY_PREFIX)) {
@@ -92,6 +105,10 @@ export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessE
   const [baseUrl, baseUrlSource] = pick(globals.baseUrl, env.SUPERAGENT_BASE_URL, profile?.base_url);
   const [rawKey, apiKeySource] = pick(globals.apiKey, env.SUPERAGENT_API_KEY, profile?.api_key);
   const apiKey = rawKey?.trim() || null;
+  const problem = apiKey === null ? undefined : keyProblem(apiKey);
+  if (problem) {
+    throw new CredentialsError(`the API key from ${SOURCE_WORDS[apiKeySource!]('key', name)} ${problem}`, 'a key is one word of printable ASCII: copy it again from where it was issued');
+  }
   let where: Pick<Connection, 'baseUrl' | 'baseUrlSource' | 'service' | 'reason'>;
   if (baseUrl !== null) {
     const url = normaliseBaseUrl(baseUrl);

@@ -11,3 +11,11 @@ export function maskBotToken(token: string): string {
   const id = /^(\d+):/.exec(token)?.[1];
   return id ? `${id}:…` : '…';
 }
+
+// `scheme://user:password@` (or a token as the user): whatever sits before the @ is a credential
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+
+/** Every URL in `text` with its user and password replaced by `…` (`https://…@host/`). */
+export function maskUrls(text: string): string {
+  return text.replace(URL_CREDENTIALS, '$1…@');
+}

@@ -2,6 +2,7 @@
 // prompts go to stderr, on a TTY only, muted by --quiet; errors always go to stderr. What reaches a
 // terminal passes terminal-safe.ts (no control character from the service); a pipe gets the bytes.
 import type { ChalkInstance } from 'chalk';
+import { maskUrls } from './mask.js';
 import { TerminalSafeStream, ours, toTerminal, unmark } from './terminal-safe.js';
 
 export interface OutStream {
@@ -130,7 +131,7 @@ export class Printer {
 
   /** A status line for a person ("✓ Paused demo"): stderr, TTY only, not with --quiet. */
   status(text: string): void {
-    if (this.chatty) emit(this.stderr, text + '\n');
+    if (this.chatty) emit(this.stderr, maskUrls(text) + '\n');
   }
 
   success(text: string): void {
@@ -142,11 +143,11 @@ export class Printer {
    * also in CI logs, where that surprise costs most.
    */
   warn(text: string): void {
-    if (!this.options.quiet) emit(this.stderr, `${this.err.yellow('!')} ${text}\n`);
+    if (!this.options.quiet) emit(this.stderr, `${this.err.yellow('!')} ${maskUrls(text)}\n`);
   }
 
   /** Text on stderr (the error reporter, the debug trace, tool lines), made safe on a terminal. */
   stderrWrite(text: string): void {
-    emit(this.stderr, text);
+    emit(this.stderr, maskUrls(text));
   }
 }

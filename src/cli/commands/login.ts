@@ -1,6 +1,6 @@
 // `superagent login`: store a key (and the base URL it was checked against) in a profile. The key is
 // checked with a real request first, so a typo is never saved.
-import { hostedBaseUrl, normaliseBaseUrl } from '../../config/resolve.js';
+import { hostedBaseUrl, keyProblem, normaliseBaseUrl } from '../../config/resolve.js';
 import { HOSTED_KEY_PREFIX } from '../../contract.js';
 import type { ConfigData } from '../../config/file.js';
 import { maskKey } from '../../ui/mask.js';
@@ -82,6 +82,8 @@ function keyFrom(raw: string): string {
   const key = raw.trim();
   if (key === '') throw new UsageError('the API key is empty', "pipe the key in, e.g. 'superagent login --with-token < key.txt'");
   if (/\s/.test(key)) throw new UsageError('the API key must be a single word without spaces or line breaks');
+  const problem = keyProblem(key);
+  if (problem) throw new UsageError(`the API key ${problem}`, 'a key is one word of printable ASCII: copy it again from where it was issued');
   return key;
 }
 

@@ -1,7 +1,7 @@
 // `superagent whoami`: where commands connect, with which key (masked), and whether that key works.
 import { resolveConnection, type Source } from '../../config/resolve.js';
 import { printFields, yesNo } from '../../ui/format.js';
-import { maskKey } from '../../ui/mask.js';
+import { maskKey, maskUrls } from '../../ui/mask.js';
 import { describeService } from './shared/connect.js';
 import type { Context } from '../context.js';
 import { CredentialsError } from '../../core/errors.js';
@@ -38,7 +38,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (connection.output === 'json') ctx.printer.setJson(true);
   const identity: Identity = {
     profile: connection.profileName,
-    base_url: connection.baseUrl,
+    base_url: connection.baseUrl && maskUrls(connection.baseUrl),
     key: connection.apiKey && maskKey(connection.apiKey),
     key_source: connection.apiKeySource,
     embedded: connection.baseUrl === null,

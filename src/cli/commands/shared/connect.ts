@@ -6,6 +6,7 @@ import { resolveConnection, type Connection } from '../../../config/resolve.js';
 import { CredentialsError } from '../../../core/errors.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
+import { maskUrls } from '../../../ui/mask.js';
 
 export interface OpenedApi {
   client: ApiClient;
@@ -53,7 +54,7 @@ export function describeService(c: Pick<Connection, 'service' | 'baseUrl' | 'rea
   const what =
     c.service === 'embedded'
       ? `the embedded local service${embeddedUrl ? ` at ${embeddedUrl}` : ''}`
-      : `${c.service === 'hosted' ? 'the hosted service' : 'the service'} at ${c.baseUrl}`;
+      : `${c.service === 'hosted' ? 'the hosted service' : 'the service'} at ${maskUrls(c.baseUrl ?? '')}`;
   return `using ${what}: ${c.reason}`;
 }
 

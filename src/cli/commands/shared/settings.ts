@@ -2,7 +2,7 @@
 // checked and shown, and which profile of the config file a command acts on.
 import type { ConfigData, Profile } from '../../../config/file.js';
 import { profileName } from '../../../config/resolve.js';
-import { maskKey } from '../../../ui/mask.js';
+import { maskKey, maskUrls } from '../../../ui/mask.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
 
@@ -60,6 +60,7 @@ export function activeProfile(config: ConfigData): string {
 /** A setting as it may be printed: keys masked. */
 export function shown(setting: ProfileSetting, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
+  if (setting === 'base_url') return maskUrls(value);
   return setting === 'api_key' ? maskKey(value) : value;
 }
 

@@ -1,0 +1,67 @@
+// Issue 11, item 7 (CLI side): credentials in a base URL never appear in --debug, error lines,
+// whoami or config output; a key that cannot be an HTTP header value (a line break, a character
+// outside ASCII) is refused before any request, exit 3, saying what is wrong, without printing it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryConfig, runLine } from '../helpers/context.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { stopService } from '../helpers/service-support.js';
+
+const PASSWORD = 'hunter2-secret';
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await stopService(service);
+});
+
+function withCredentials(url: string): string {
+  return url.replace('://', `://admin:${PASSWORD}@`);
+}
+
+describe('a base URL with a user and password', () => {
+  it('--debug shows the URL with its credentials masked', async () => {
+    const r = await runLine({ url: withCredentials(service.url), key: service.key }, 'list --debug');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('://…@127.0.0.1');
+    expect(r.stdout + r.stderr).not.toContain(PASSWORD);
+    expect(r.stdout + r.stderr).not.toContain('admin:');
+  });
+
+  it('an error line names the URL without them', async () => {
+    const r = await runLine({ url: withCredentials('http://127.0.0.1:9'), key: service.key }, 'list', { world: { clock: { now: Date.now, sleep: async () => undefined } } });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('cannot reach http://…@127.0.0.1:9/v1/superagents');
+    expect(r.stderr).not.toContain(PASSWORD);
+  });
+
+  it('whoami and config list/get show it masked', async () => {
+    const config = new MemoryConfig({ active_profile: 'p', profiles: { p: { base_url: withCredentials(service.url), api_key: service.key } } });
+    for (const argv of ['whoami', 'whoami --json', 'config list', 'config list --json', 'config get base_url']) {
+      const r = await runLine(undefined, argv, { config });
+      expect([argv, r.code]).toEqual([argv, 0]);
+      expect(r.stdout + r.stderr).not.toContain(PASSWORD);
+    }
+  });
+});
+
+describe('a key that cannot be sent', () => {
+  it.each([
+    ['a line break', 'sa_sk_0123456789abcdef\n0123456789abcdef', 'contains a line break'],
+    ['a character outside Latin-1', 'sa_sk_0123456789abcdef\u20130123456789abcdef', 'contains a character outside ASCII (a quote or dash pasted from a document?)'],
+    ['a control character', 'sa_sk_0123456789abcdef\u00010123456789abcdef', 'contains a control character'],
+  ])('%s: exit 3 before any request, saying so, the key not shown', async (_what, key, problem) => {
+    service.cliRequests();
+    const r = await runLine(undefined, 'list', { env: { SUPERAGENT_BASE_URL: service.url, SUPERAGENT_API_KEY: key } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`Error: the API key from SUPERAGENT_API_KEY ${problem} (a key is one word of printable ASCII: copy it again from where it was issued)\n`);
+    expect(r.stderr).not.toContain('0123456789abcdef');
+    expect(service.cliRequests()).toEqual([]);
+  });
+
+  it('login refuses it too, before checking it', async () => {
+    const r = await runLine(undefined, ['login', '--with-token', '--base-url', service.url], { input: 'sa_sk_0123456789abcdef\u2013xyz\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the API key contains a character outside ASCII');
+  });
+});
