@@ -36,7 +36,7 @@ async function streamCall(c: ApiClient, path: string, body: object, opts: CallOp
 }
 
 function jsonCall(c: ApiClient, path: string, body: object, opts: CallOptions): Promise<ChatResult> {
-  return c.json<ChatResult>({ method: 'POST', path, body: { ...body, stream: false }, timeoutMs: opts.timeoutMs, signal: opts.signal });
+  return c.json<ChatResult>({ method: 'POST', path, body: { ...body, stream: false }, timeoutMs: opts.timeoutMs, signal: opts.signal, showWaiting: false });
 }
 
 export const chat = {

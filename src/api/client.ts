@@ -20,6 +20,8 @@ export interface ClientOptions {
   retry?: Partial<RetryPolicy>;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
+  /** shown while a JSON call waits for its answer (a spinner that appears only if the wait is long) */
+  waiting?: () => { stop(): void };
 }
 
 export interface RequestOptions {
@@ -30,6 +32,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** told to the user when a POST fails in a way that may have reached the service */
   afterUncertainPost?: string;
+  /** false: no waiting spinner (the caller shows its own, as the chats do) */
+  showWaiting?: boolean;
 }
 
 export interface RawResponse {
@@ -97,6 +101,15 @@ export class ApiClient {
 
   /** A JSON call: the parsed answer, or a typed error. */
   async json<T>(opts: RequestOptions): Promise<T> {
+    const shown = opts.showWaiting === false ? undefined : this.options.waiting?.();
+    try {
+      return await this.jsonAnswer<T>(opts);
+    } finally {
+      shown?.stop();
+    }
+  }
+
+  private async jsonAnswer<T>(opts: RequestOptions): Promise<T> {
     const res = await this.send(opts);
     try {
       let text: string;

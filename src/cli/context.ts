@@ -100,9 +100,26 @@ export class Context {
   }
 
   /** A spinner on stderr, only where a person watches (a TTY, no --quiet). */
+  private spinning = 0;
+
+  /** Whether a spinner is on the screen (a second one is not drawn over it). */
+  get spinnerActive(): boolean {
+    return this.spinning > 0;
+  }
+
   spinner(label: string, options: Parameters<StartSpinner>[1] = {}): Spinner {
+    if (this.spinning > 0) return { stop() {} };
+    this.spinning++;
     // the spinner draws its label itself: an agent's name in it is made safe first
-    return this.startSpinner(terminalSafe(label), { ...options, enabled: (options.enabled ?? true) && this.printer.chatty });
+    const s = this.startSpinner(terminalSafe(label), { ...options, enabled: (options.enabled ?? true) && this.printer.chatty });
+    let stopped = false;
+    return {
+      stop: () => {
+        s.stop();
+        if (!stopped) this.spinning--;
+        stopped = true;
+      },
+    };
   }
 
   /** A person is there to answer: stdin and stderr are terminals and prompting is allowed. */

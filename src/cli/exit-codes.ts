@@ -63,6 +63,12 @@ export function errorLine(err: unknown): string {
 /** Renders a failure on stderr (one line; plus a JSON object with --json, STYLE 7) and gives its exit code. */
 export function reportError(err: unknown, stderr: OutStream, opts: { json: boolean; debug: boolean; colour?: (s: string) => string }): ExitCode {
   const code = exitCodeFor(err);
+  if (code === EXIT.interrupted) {
+    // Ctrl-C needs no message: the line it interrupted (a prompt, a reply) is ended, nothing more
+    if (stderr.isTTY) stderr.write('\n');
+    if (opts.json) stderr.write(JSON.stringify({ error: { message: 'Interrupted', exit_code: code } }) + '\n');
+    return code;
+  }
   const line =
     code === EXIT.unexpected
       ? `unexpected error: ${errorLine(err)}. This is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`

@@ -14,6 +14,8 @@ export interface SpinnerOptions {
   delayMs?: number;
   /** false with NO_COLOR or --no-color */
   colour: boolean;
+  /** the text beside the spinner, redrawn every second (default: the label and the seconds waited) */
+  text?: (elapsedMs: number) => string;
 }
 
 const NONE: Spinner = { stop() {} };
@@ -23,7 +25,7 @@ export function startSpinner(stream: OutStream, label: string, options: SpinnerO
   // forever, so a terminal without a usable width gets no spinner at all
   if (!options.enabled || usableColumns(stream) === undefined) return NONE;
   const started = Date.now();
-  const text = () => `${label} ${Math.floor((Date.now() - started) / 1000)}s`;
+  const text = () => (options.text ? options.text(Date.now() - started) : `${label} ${Math.floor((Date.now() - started) / 1000)}s`);
   let stopped = false;
   let ora: { stop(): unknown; text: string } | undefined;
   let ticker: NodeJS.Timeout | undefined;

@@ -5,6 +5,7 @@ import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../ch
 import { toolCallJson } from '../chat/print-reply.js';
 import { agentSender } from '../chat/send.js';
 import type { Context } from '../context.js';
+import { WAIT_SPINNER_MS } from './shared/connect.js';
 import { UsageError } from '../../core/errors.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -58,7 +59,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       sessionId,
       echo: !p.json,
       spinner: `Waiting for ${label}…`,
-      spinnerDelayMs: 1000,
+      spinnerDelayMs: WAIT_SPINNER_MS,
       present: (reply) => {
         if (p.json) p.printJson({ content: reply.content, session_id: reply.sessionId ?? null, tool_calls: reply.toolCalls.map(toolCallJson) });
       },

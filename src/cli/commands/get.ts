@@ -13,8 +13,9 @@ export const spec = {
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const ref = input.agent;
   const { client } = await ctx.api();
-  const { agent_id } = await resolveAgent(client, ref!);
-  const a = await superagents.get(client, agent_id);
+  const found = await resolveAgent(client, ref!);
+  // a name or prefix was matched against the list, whose records are the same as GET's: no second request
+  const a = found.record ?? (await superagents.get(client, found.agent_id));
   const p = ctx.printer;
   if (p.json) return p.printJson(a);
   printFields(p, [

@@ -1,11 +1,13 @@
 // `superagent launch`: a new SuperAgent. Everything is checked before the request; on a terminal
 // what is missing is asked for, elsewhere a missing --name is a usage error.
 import { superagents } from '../../api/superagents.js';
-import type { LaunchBody, LaunchResult } from '../../api/types.js';
-import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, PROVIDERS, type Provider } from '../../contract.js';
+import { AuthError } from '../../api/errors.js';
+import type { AgentRecord, LaunchBody, LaunchResult } from '../../api/types.js';
+import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, type Provider } from '../../contract.js';
 import { botField, orUnknown, printFields, statusWord } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { agentNameProblem, parseAgentName, parseDescription } from './shared/agent-fields.js';
+import { assertNameFree } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../core/errors.js';
 import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
@@ -28,6 +30,7 @@ export const spec = {
     soulFile: { type: 'string', value: 'path', complete: 'file', description: 'soul.md to start with (a file, or - for standard input; up to 256 KiB)' },
     description: { type: 'string', value: 'text', description: 'a description (up to 500 characters)' },
     botTokenStdin: { type: 'boolean', description: 'read a Telegram bot token from standard input' },
+    allowDuplicateName: { type: 'boolean', description: 'launch even if a live agent already has that name' },
   },
   examples: [
     'superagent launch',
@@ -74,8 +77,8 @@ async function readBotToken(ctx: Context): Promise<string> {
 }
 
 /** Asks for the name, then (nothing chosen by flags or profile, and no --yes) the provider and model. */
-async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchModel>): Promise<{ name: string; model: string; provider: Provider }> {
-  const name = w.name ?? (await ctx.prompter.text('Name', { validate: (v) => agentNameProblem(v) ?? true })).trim();
+async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchModel>, taken: (name: string) => string | undefined): Promise<{ name: string; model: string; provider: Provider }> {
+  const name = w.name ?? (await ctx.prompter.text('Name', { validate: (v) => agentNameProblem(v) ?? taken(v) ?? true })).trim();
   let { model, provider } = choice;
   if (!provider) provider = await ctx.prompter.choice(`Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
   else if (choice.source === 'default' && !ctx.globals.yes) {
@@ -95,8 +98,20 @@ async function body(input: LaunchInput, ctx: Context): Promise<LaunchBody> {
   if (!ctx.canPrompt) requireComplete(wanted, choice);
   const soul = soulFile !== undefined ? await readSoul(ctx, soulFile, '--soul-file') : undefined;
   const token = input.botTokenStdin ? await readBotToken(ctx) : undefined;
+  // the account's agents, before any question: the limit and the name are checked on them
+  const agents = await liveAgents(ctx);
+  const taken = (name: string) => {
+    if (input.allowDuplicateName) return undefined;
+    try {
+      assertNameFree(agents, name);
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+  if (wanted.name !== undefined && !input.allowDuplicateName) assertNameFree(agents, wanted.name);
   const chosen: Pick<ModelChoice, 'model' | 'provider'> & { name: string } = ctx.canPrompt
-    ? await ask(ctx, wanted, choice)
+    ? await ask(ctx, wanted, choice, taken)
     : { name: wanted.name!, model: choice.model, provider: choice.provider! };
   warnIfMismatched(ctx.printer, chosen.model, chosen.provider);
   return {
@@ -107,6 +122,17 @@ async function body(input: LaunchInput, ctx: Context): Promise<LaunchBody> {
     soul_md: soul,
     telegram_bot_token: token,
   };
+}
+
+/** The live agents; an account already at the limit is told so now, not after the questions. */
+async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
+  const { client } = await ctx.api();
+  const agents = await superagents.list(client);
+  if (agents.length >= LIMITS.agentsPerAccount) {
+    // what the service would answer (403), said before anything is asked or sent
+    throw new AuthError(`Agent limit reached (${LIMITS.agentsPerAccount}): this account has ${agents.length} live agents`, 'destroy one first: superagent destroy NAME', 403);
+  }
+  return agents;
 }
 
 function report(result: LaunchResult, ctx: Context): void {

@@ -5,6 +5,7 @@ import { dataDir } from '../../config/paths.js';
 import { toolDisplay } from '../../ui/tool-calls.js';
 import { printReply } from '../chat/print-reply.js';
 import type { Context } from '../context.js';
+import { WAIT_SPINNER_MS } from '../commands/shared/connect.js';
 import { rephrased } from '../../core/errors.js';
 import { historyPath } from './history.js';
 import type { ReplOptions } from './repl.js';
@@ -24,7 +25,7 @@ export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: st
     output: ctx.io.stderr,
     printer: p,
     render: (events, hooks) => printReply(ctx, events, { ...hooks, tools: toolDisplay(p, ctx.globals.verbose) }),
-    waiting: () => ctx.spinner(o.waitingLabel, { delayMs: 1000 }),
+    waiting: () => ctx.spinner(o.waitingLabel, { delayMs: WAIT_SPINNER_MS }),
     historyFile: historyPath(dataDir(ctx.env), o.historyKey),
     explainError: explainReplError,
     debug: ctx.globals.debug,

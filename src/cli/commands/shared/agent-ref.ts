@@ -4,7 +4,8 @@ import type { ApiClient } from '../../../api/client.js';
 import { superagents } from '../../../api/superagents.js';
 import type { AgentRecord } from '../../../api/types.js';
 import { UUID_PATTERN } from '../../../contract.js';
-import { NoMatchError } from '../../../core/errors.js';
+import { NoMatchError, UsageError } from '../../../core/errors.js';
+import { didYouMean } from '../../../core/suggest.js';
 
 export interface AgentRef {
   agent_id: string;
@@ -30,8 +31,14 @@ export function matchAgent(ref: string, agents: AgentRecord[]): AgentRecord {
   if (byPrefix.length > 1) throw new NoMatchError(`'${ref}' matches several agents: ${describe(byPrefix)}`, 'use a longer id prefix');
   const hint = wanted.length < MIN_PREFIX && /^[0-9a-f-]+$/.test(wanted)
     ? `an id prefix needs at least ${MIN_PREFIX} characters`
-    : "see 'superagent list'";
+    : didYouMean(ref.trim(), agents.map((a) => a.name).filter(Boolean)) ?? "see 'superagent list'";
   throw new NoMatchError(`no agent matches '${ref}'`, hint);
+}
+
+/** An `<agent>` argument as given: never empty (that is a usage error, not a search). */
+export function agentRefArg(ref: string | undefined): string {
+  if (ref === undefined || ref.trim() === '') throw new UsageError('the agent is empty', 'give its name, its id or an id prefix of 4+ characters');
+  return ref.trim();
 }
 
 export type Settled = { ref: string; agent: AgentRef } | { ref: string; error: unknown };
@@ -45,8 +52,9 @@ export async function resolveAgentsSettled(client: ApiClient, refs: string[]): P
   const out: Settled[] = [];
   for (const ref of refs) {
     try {
-      if (UUID_PATTERN.test(ref)) {
-        out.push({ ref, agent: { agent_id: ref.toLowerCase() } });
+      agentRefArg(ref);
+      if (UUID_PATTERN.test(ref.trim())) {
+        out.push({ ref, agent: { agent_id: ref.trim().toLowerCase() } });
         continue;
       }
       agents ??= await superagents.list(client);
@@ -63,4 +71,27 @@ export async function resolveAgent(client: ApiClient, ref: string): Promise<Agen
   const [settled] = await resolveAgentsSettled(client, [ref]);
   if ('error' in settled!) throw settled.error;
   return settled!.agent;
+}
+
+/** One reference against a list already fetched: a uuid is taken as it is (an unknown one is the service's 404). */
+export function resolveIn(ref: string, agents: AgentRecord[]): AgentRef {
+  const given = agentRefArg(ref);
+  if (UUID_PATTERN.test(given)) {
+    const id = given.toLowerCase();
+    const record = agents.find((a) => a.agent_id.toLowerCase() === id);
+    return { agent_id: id, name: record?.name, record };
+  }
+  const record = matchAgent(given, agents);
+  return { agent_id: record.agent_id, name: record.name, record };
+}
+
+/**
+ * Names are how people refer to agents, so a name a live agent already has is refused (launch,
+ * rename) unless asked for: two `demo`s make every `demo` reference fail.
+ */
+export function assertNameFree(agents: AgentRecord[], name: string, except?: string): void {
+  const taken = agents.find((a) => a.agent_id !== except && a.name?.trim().toLowerCase() === name.trim().toLowerCase());
+  if (taken) {
+    throw new UsageError(`an agent named '${taken.name}' already exists (${taken.agent_id})`, 'choose another name, or pass --allow-duplicate-name');
+  }
 }

@@ -3,7 +3,7 @@
 import type { ApiClient, RetryPolicy } from '../../../api/client.js';
 import { dataDir } from '../../../config/paths.js';
 import { resolveConnection, type Connection } from '../../../config/resolve.js';
-import { CredentialsError } from '../../../core/errors.js';
+import { CredentialsError, LocalStateError } from '../../../core/errors.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
 import { maskUrls } from '../../../ui/mask.js';
@@ -33,19 +33,41 @@ export interface ClientTarget extends ConnectOptions {
   apiKey: string | null;
 }
 
+/** A wait longer than this gets a spinner (a terminal only) */
+export const WAIT_SPINNER_MS = 300;
+
+/** A retry wait: on a terminal, a countdown for a long one; the wait itself is the Context's clock. */
+async function countdown(ctx: Context, ms: number, reason: string, signal?: AbortSignal): Promise<void> {
+  const shown = ms >= 2_000 ? ctx.spinner('', { text: (elapsed) => `${reason}; retrying in ${Math.max(0, Math.ceil((ms - elapsed) / 1000))} s` }) : undefined;
+  try {
+    await ctx.clock.sleep(ms, signal);
+  } finally {
+    shown?.stop();
+  }
+}
+
 /** A client for an explicit base URL and key (login checks a key before anything is saved). */
 export async function clientFor(ctx: Context, target: ClientTarget): Promise<ApiClient> {
   const { globals, printer } = ctx;
   const { ApiClient } = await import('../../../api/client.js');
+  let waitReason = 'Waiting';
   return new ApiClient({
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
     timeoutMs: target.timeoutMs ?? ctx.timeoutMs(),
     userAgent: `superagent/${version()} node/${process.version}`,
     trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
-    notice: (line) => (target.quiet ? undefined : printer.status(printer.err.yellow(line))),
+    notice: (line, kind) => {
+      waitReason = kind.rateLimited ? 'Rate limited by the service' : 'The service is having trouble';
+      if (target.quiet) return;
+      // a rate-limit wait is said even in a pipe (a log shows why the job paused); on a terminal the
+      // countdown below says it; other retries are said on a terminal only
+      if (kind.rateLimited && (!printer.chatty || ctx.spinnerActive)) printer.warn(line);
+      else if (!kind.rateLimited) printer.status(printer.err.yellow(line));
+    },
     retry: target.retry,
-    sleep: (ms, signal) => ctx.clock.sleep(ms, signal),
+    sleep: (ms, signal) => countdown(ctx, ms, waitReason, signal),
+    waiting: target.quiet ? undefined : () => ctx.spinner('Waiting for the service…', { delayMs: WAIT_SPINNER_MS }),
   });
 }
 
@@ -56,6 +78,41 @@ export function describeService(c: Pick<Connection, 'service' | 'baseUrl' | 'rea
       ? `the embedded local service${embeddedUrl ? ` at ${embeddedUrl}` : ''}`
       : `${c.service === 'hosted' ? 'the hosted service' : 'the service'} at ${maskUrls(c.baseUrl ?? '')}`;
   return `using ${what}: ${c.reason}`;
+}
+
+/** `~/…` for a path under the home directory (what the README shows). */
+export function homeRelative(dir: string, env: NodeJS.ProcessEnv): string {
+  const home = env.HOME;
+  return home && home !== '/' && (dir === home || dir.startsWith(`${home}/`)) ? `~${dir.slice(home.length)}` : dir;
+}
+
+/** Two short lines: where the state is, and how to use another service. */
+export function embeddedBanner(dir: string, env: NodeJS.ProcessEnv): string {
+  return `Using the embedded local service; its state is in ${homeRelative(dir, env)}\n'superagent login' connects to a hosted one.`;
+}
+
+/**
+ * The embedded service on the data dir. A data dir that cannot hold state (a file where the dir
+ * should be, no permission, state that cannot be read) is the user's to fix, not a bug: exit 2
+ * naming the path.
+ */
+async function startEmbedded(dir: string, apiKey: string | null) {
+  const { startServer, loadOrCreateDefaultKey } = await import('../../../server/index.js');
+  try {
+    const { key, created } = loadOrCreateDefaultKey(dir);
+    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key] });
+    return { key, created, server };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && e.code !== 'EADDRINUSE') {
+      const why = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'it is not a directory' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code;
+      throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${why}`, 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside');
+    }
+    if (e instanceof Error && /corrupt|not valid JSON/i.test(e.name + e.message)) {
+      throw new LocalStateError(e.message, `move ${dir} aside to start afresh, or restore it from a backup`);
+    }
+    throw err;
+  }
 }
 
 export async function openApi(ctx: Context, options: ConnectOptions = {}): Promise<OpenedApi> {
@@ -69,13 +126,12 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
   let embedded: OpenedApi['embedded'];
   if (baseUrl === null) {
     const dir = dataDir(env);
-    const { startServer, loadOrCreateDefaultKey } = await import('../../../server/index.js');
-    const own = loadOrCreateDefaultKey(dir).key;
-    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== own ? [own, apiKey] : [own] });
+    const { key: own, created, server } = await startEmbedded(dir, apiKey);
     embedded = { url: server.url, dataDir: dir, close: () => server.close() };
     baseUrl = server.url;
     apiKey ??= own;
-    if (!options.quiet) printer.status(printer.err.dim(`Using the embedded local service (state in ${dir}); 'superagent login' connects to a hosted one.`));
+    // said the first time a data dir is used (its key is made then); `whoami` always says it
+    if (created && !options.quiet) printer.status(printer.err.dim(embeddedBanner(dir, env)));
   } else if (apiKey === null) {
     throw noKeyError(baseUrl);
   }
