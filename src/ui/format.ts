@@ -50,8 +50,42 @@ export function yesNo(printer: Printer, value: boolean, yes = 'yes', no = 'no'):
   return value ? printer.out.green(yes) : printer.out.red(no);
 }
 
-/** Rows for people (a boxed-free table on a TTY) or for pipes (tab-separated, no header). */
-export function printTable(printer: Printer, head: string[], rows: string[][]): void {
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/** Columns a text takes on a terminal (our colours take none). */
+export function visibleWidth(text: string): number {
+  return [...text.replace(SGR, '')].length;
+}
+
+const MIN_SHRUNK = 8;
+
+/**
+ * Widths that fit `room`: the widest column that may shrink gives up columns first, never below a
+ * few characters; columns in `fixed` (ids, statuses) keep their width.
+ */
+export function fitWidths(widths: number[], room: number, fixed: readonly number[] = []): number[] {
+  const out = [...widths];
+  let over = out.reduce((a, w) => a + w, 0) - room;
+  while (over > 0) {
+    let widest = -1;
+    for (let i = 0; i < out.length; i++) if (!fixed.includes(i) && out[i]! > MIN_SHRUNK && (widest < 0 || out[i]! > out[widest]!)) widest = i;
+    if (widest < 0) break;
+    const second = Math.max(MIN_SHRUNK, ...out.filter((w, i) => i !== widest && !fixed.includes(i)));
+    const cut = Math.min(over, out[widest]! - second || 1, out[widest]! - MIN_SHRUNK);
+    out[widest]! -= cut;
+    over -= cut;
+  }
+  return out;
+}
+
+export interface TableOptions {
+  /** columns never cut (ids, statuses, times): the others shrink, with `…`, to fit the terminal */
+  fixed?: readonly number[];
+}
+
+/** Rows for people (a table that fits the terminal) or for pipes (tab-separated, no header, whole values). */
+export function printTable(printer: Printer, head: string[], rows: string[][], options: TableOptions = {}): void {
   if (!printer.stdoutIsTTY) {
     for (const row of rows) printer.data(row.join('\t'));
     return;
@@ -60,15 +94,22 @@ export function printTable(printer: Printer, head: string[], rows: string[][]): 
   // each cell made safe first (text from the service), with our colours as real escapes, so the
   // table measures its columns right; the laid-out table is then written as it is
   const safe = (cell: string) => unmark(terminalSafe(cell));
+  const heads = head.map((h) => safe(printer.out.bold(h)));
+  const cells = rows.map((row) => row.map(safe));
+  const PAD = 2;
+  const natural = heads.map((h, i) => Math.max(visibleWidth(h), ...cells.map((r) => visibleWidth(r[i] ?? ''))) + PAD);
+  const colWidths = fitWidths(natural, printer.columns - 1, options.fixed);
   const table = new Table({
-    head: head.map((h) => safe(printer.out.bold(h))),
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2 },
+    head: heads,
+    colWidths,
+    truncate: '…',
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': PAD },
     chars: {
       top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
       left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
     },
   });
-  table.push(...rows.map((row) => row.map(safe)));
+  table.push(...cells);
   printer.writeSafe(table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n');
 }
 
@@ -88,7 +129,23 @@ export function botField(printer: Printer, username: string | null | undefined):
   return username === null || username === '' ? 'none' : `@${username}`;
 }
 
-/** Aligned `label  value` lines on a TTY; `label<TAB>value` for pipes. */
+/** Words of `text` in lines of at most `width` columns (a word longer than that gets a line of its own). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && [...line].length + 1 + [...word].length > width) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** Aligned `label  value` lines on a TTY, a long value wrapped on words under itself; `label<TAB>value` for pipes. */
 export function printFields(printer: Printer, fields: Array<[string, string | undefined | null]>): void {
   const shown = fields.filter(([, v]) => v !== undefined && v !== null) as Array<[string, string]>;
   if (!printer.stdoutIsTTY) {
@@ -96,7 +153,12 @@ export function printFields(printer: Printer, fields: Array<[string, string | un
     return;
   }
   const width = Math.max(...shown.map(([k]) => k.length)) + 1;
-  for (const [k, v] of shown) printer.data(`${printer.out.dim((k + ':').padEnd(width))}  ${v}`);
+  const room = printer.columns - width - 2 - 1;
+  for (const [k, v] of shown) {
+    // plain text (a description) is wrapped with a hanging indent; styled values are short already
+    const lines = !v.includes('\uE000') && visibleWidth(v) > room && room >= 20 ? wrapWords(v, room) : [v];
+    printer.data(`${printer.out.dim((k + ':').padEnd(width))}  ${lines.join(`\n${' '.repeat(width + 2)}`)}`);
+  }
 }
 
 /** White space folded to single spaces (a value shown on one line). */

@@ -1,6 +1,7 @@
 // `superagent health <agent> [--watch [SECONDS]]`: one check (exit 8 when unhealthy), or a check
 // every few seconds until Ctrl-C.
 import type { ApiClient } from '../../api/client.js';
+import { NotFoundError } from '../../api/errors.js';
 import { superagents } from '../../api/superagents.js';
 import type { HealthResult } from '../../api/types.js';
 import type { Printer } from '../../ui/printer.js';
@@ -115,6 +116,8 @@ async function watchHealth(client: ApiClient, t: Target, watch: Watch, ctx: Cont
       tally.checks++;
       if (!isHealthy(check)) tally.failures++;
       view.show(check, tally);
+      // an agent destroyed elsewhere will not come back: the watch ends (exit 4), other failures pass
+      if (check.error instanceof NotFoundError) throw check.error;
       if (watch.count !== undefined && tally.checks >= watch.count) {
         if (check.error !== undefined) throw check.error;
         if (!isHealthy(check)) throw unhealthyError(t);

@@ -3,6 +3,7 @@
 // arrive, and a table of slash commands. readline draws the prompt and echoes typing on stderr, and is
 // muted while a reply streams so keys typed meanwhile cannot break into the reply's text.
 import type readline from 'node:readline';
+import { didYouMean } from '../../core/suggest.js';
 import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent } from '../chat/types.js';
 import { EXIT, reportError } from '../exit-codes.js';
@@ -172,7 +173,8 @@ class Repl implements ReplSession {
     const [name = '', ...rest] = line.split(/\s+/);
     const cmd = this.commands.get(name.toLowerCase());
     if (!cmd) {
-      this.note(`Unknown command /${name}: type /help to see the commands`);
+      const guess = didYouMean(name, [...this.commands.keys()], (c) => `/${c}`);
+      this.note(`Unknown command /${name}: ${guess ? `${guess} ` : ''}type /help to see the commands`);
       return;
     }
     return this.busy(() => cmd.run(rest.join(' ').trim(), this));

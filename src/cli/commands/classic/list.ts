@@ -29,5 +29,6 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     p,
     ['ID', 'NAME', 'ENABLED', 'UPDATED'],
     agents.map((a) => [a.id, a.name, yesNo(p, a.enabled === true), timeFor(p, a.updated_at ?? a.created_at)]),
+    { fixed: [0, 2, 3] },
   );
 }

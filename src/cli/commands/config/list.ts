@@ -39,5 +39,6 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
       s.output ?? 'table',
       s.model || s.provider ? [s.model, s.provider && `(${s.provider})`].filter(Boolean).join(' ') : p.out.dim('default'),
     ]),
+    { fixed: [0, 3, 4] },
   );
 }

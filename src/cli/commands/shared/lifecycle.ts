@@ -1,12 +1,13 @@
 // pause, resume and restart on several agents: one line of result per agent, non-zero if any failed.
 import { superagents } from '../../../api/superagents.js';
 import type { ApiClient } from '../../../api/client.js';
-import type { StatusResult } from '../../../api/types.js';
+import { ConflictError } from '../../../api/errors.js';
+import type { AgentRecord, StatusResult } from '../../../api/types.js';
+import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgentsSettled, type Settled } from './agent-ref.js';
 import type { Context } from '../../context.js';
-import { errorLine } from '../../exit-codes.js';
-import { EXIT, exitCodeFor } from '../../exit-codes.js';
-import { UsageError } from '../../../core/errors.js';
+import { EXIT, errorLine, exitCodeFor } from '../../exit-codes.js';
+import { UsageError, rephrased } from '../../../core/errors.js';
 
 export type Action = 'pause' | 'resume' | 'restart';
 
@@ -30,6 +31,18 @@ async function targets(client: ApiClient, action: Action, refs: string[], all: b
   return agents.map((a) => ({ ref: a.name, agent: { agent_id: a.agent_id, name: a.name, record: a } }));
 }
 
+/**
+ * A 409 on pause or resume most often means the agent is already where it was asked to go: say
+ * that ("demo is already paused"), still as a conflict (exit 6). The status comes from the list when
+ * the reference was matched there, else from one GET.
+ */
+async function explainConflict(client: ApiClient, action: Action, id: string, label: string, record: AgentRecord | undefined, error: unknown): Promise<unknown> {
+  const already = ALREADY[action];
+  if (!already || !(error instanceof ConflictError)) return error;
+  const status = record?.status ?? (await superagents.get(client, id).then((a) => a.status, () => undefined));
+  return status === already ? rephrased(error, `${label} is already ${already}`, action === 'pause' ? `'superagent resume ${shellWord(label)}' runs it again` : undefined) : error;
+}
+
 export async function runLifecycle(action: Action, refs: string[], all: boolean, ctx: Context): Promise<number> {
   if (all && refs.length > 0) throw new UsageError(`give agents or --all, not both`);
   if (!all && refs.length === 0) {
@@ -51,7 +64,7 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
     try {
       outcomes.push({ ref: t.ref, agent_id, name, result: await superagents[action](client, agent_id) });
     } catch (error) {
-      outcomes.push({ ref: t.ref, agent_id, name, error });
+      outcomes.push({ ref: t.ref, agent_id, name, error: await explainConflict(client, action, agent_id, name ?? t.ref, record, error) });
     }
   }
   report(action, outcomes, ctx);

@@ -1,7 +1,7 @@
 // `superagent skills <agent>`: every available skill and whether this agent has it on.
 import { superagents } from '../../../api/superagents.js';
 import type { Skill } from '../../../api/types.js';
-import { clipText, printTable, yesNo } from '../../../ui/format.js';
+import { printTable, yesNo } from '../../../ui/format.js';
 import type { Printer } from '../../../ui/printer.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import { onOff } from './toggle.js';
@@ -29,13 +29,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
 }
 
 function printSkillTable(p: Printer, skills: Skill[]): void {
-  const nameWidth = Math.max(4, ...skills.map((s) => s.name.length));
-  // NAME, ENABLED and the padding of the table take this much; the description gets the rest of the line
-  const room = Math.max(20, p.columns - nameWidth - 'ENABLED'.length - 4 - 1);
-  printTable(
-    p,
-    ['NAME', 'ENABLED', 'DESCRIPTION'],
-    skills.map((s) => [s.name, yesNo(p, s.enabled, 'on', 'off'), clipText(s.description ?? '', room)]),
-  );
+  // the description gives up its width first: names and states are never cut
+  printTable(p, ['NAME', 'ENABLED', 'DESCRIPTION'], skills.map((s) => [s.name, yesNo(p, s.enabled, 'on', 'off'), s.description ?? '']), { fixed: [0, 1] });
 }
 

@@ -6,6 +6,7 @@ import type { Skill } from '../../../api/types.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
 import { BadAnswerError, UsageError } from '../../../core/errors.js';
+import { didYouMean } from '../../../core/suggest.js';
 
 /** The word for a skill's state in piped output (`name<TAB>on|off`), the same in every skills command. */
 export function onOff(enabled: boolean): 'on' | 'off' {
@@ -21,10 +22,9 @@ export function pickSkills(wanted: string[], available: Skill[], agentLabel: str
   const unknown = wanted.filter((w) => !byName.has(w.trim().toLowerCase()));
   if (unknown.length > 0) {
     const list = unknown.map((u) => `'${u}'`).join(', ');
-    throw new UsageError(
-      `unknown skill${unknown.length > 1 ? 's' : ''} ${list} for ${agentLabel}`,
-      `available: ${available.map((s) => s.name).join(', ')}`,
-    );
+    const names = available.map((s) => s.name);
+    const guess = unknown.length === 1 ? didYouMean(unknown[0]!.trim(), names) : undefined;
+    throw new UsageError(`unknown skill${unknown.length > 1 ? 's' : ''} ${list} for ${agentLabel}`, `${guess ? `${guess} ` : ''}available: ${names.join(', ')}`);
   }
   return [...new Set(wanted.map((w) => byName.get(w.trim().toLowerCase())!))];
 }

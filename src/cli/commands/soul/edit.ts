@@ -141,6 +141,10 @@ async function upload(ctx: Context, client: ApiClient, id: string, name: string,
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const ref = input.agent;
   const editor = ctx.editor.command(); // a VISUAL or EDITOR that cannot be split: exit 2 before any request
+  if (editor.source === 'default' && !(ctx.io.stdin.isTTY && ctx.io.stdout.isTTY)) {
+    // vi started into a pipe helps nobody; an editor named on purpose (a script's) may run anyway
+    throw new UsageError('no terminal to run the default editor (vi) on', "set VISUAL or EDITOR to an editor that needs none, or use 'superagent soul set AGENT --file PATH'");
+  }
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const id = agent.agent_id;
