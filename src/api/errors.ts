@@ -1,6 +1,6 @@
 // The HTTP layer's failures, one class per kind of answer (as openai-node does), each carrying the
 // status and the service's own message. Callers decide on the class, never on message text: the one
-// place that reads a message to tell two answers of the same status apart is `statusError` below.
+// place that reads a message to tell answers of the same status apart is `statusError` below.
 // Which exit code each class means is decided in src/cli/exit-codes.ts alone.
 import { SuperagentError } from '../core/errors.js';
 
@@ -23,6 +23,8 @@ export class AuthError extends ApiError {}
 export class NotFoundError extends ApiError {}
 /** 404 for a chat session (unknown, expired, or another agent's), not for the agent. */
 export class SessionNotFoundError extends NotFoundError {}
+/** 400 for a custom model whose provider has no key connected on the account (contract §4). */
+export class ProviderNotConnectedError extends BadRequestError {}
 /** 409: the agent is in the wrong state for the call. */
 export class ConflictError extends ApiError {}
 /** 409 for a chat with a paused agent. */
@@ -85,6 +87,7 @@ export function statusError(status: number, body: unknown, ctx: StatusContext = 
   const message = messageFromBody(body, `the service answered ${status}`);
   const hint = HINTS[status] ?? (status >= 500 ? 'the service failed; try again later' : undefined);
   const { requestId } = ctx;
+  if (status === 400 && /no api key connected for provider/i.test(message)) return new ProviderNotConnectedError(message, hint, status, requestId);
   if (status === 400 || status === 413 || status === 415 || status === 422) return new BadRequestError(message, hint, status, requestId);
   if (status === 401 || status === 403) return new AuthError(message, hint, status, requestId);
   // the contract gives one 404 and one 409 that only their words tell apart (§2)

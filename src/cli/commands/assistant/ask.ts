@@ -7,8 +7,9 @@ import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../..
 import { toolCallJson, type PrintedReply } from '../../chat/print-reply.js';
 import { assistantSender, type AssistantModel } from '../../chat/send.js';
 import type { Context } from '../../context.js';
-import { BadAnswerError, UsageError } from '../../../core/errors.js';
+import { BadAnswerError, UsageError, rephrased } from '../../../core/errors.js';
 import { parseModel, providerFor, warnIfMismatched } from '../shared/providers.js';
+import { ProviderNotConnectedError } from '../../../api/errors.js';
 import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
@@ -118,13 +119,28 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const { client } = await ctx.api();
   const send = assistantSender(client, model, ctx.timeoutMs('long'), { stream: input.stream });
   return exitOnInterrupt(async () => {
-    await oneTurn(ctx, send, withJsonRequest(question, structured), {
-      sessionId,
-      // structured answers are printed once parsed, not piece by piece
-      echo: !ctx.printer.json && !structured,
-      spinner: 'Asking the assistant…',
-      spinnerDelayMs: 0,
-      present: (reply) => printAnswer(ctx, reply, structured),
-    });
+    try {
+      await oneTurn(ctx, send, withJsonRequest(question, structured), {
+        sessionId,
+        // structured answers are printed once parsed, not piece by piece
+        echo: !ctx.printer.json && !structured,
+        spinner: 'Asking the assistant…',
+        spinnerDelayMs: 0,
+        present: (reply) => printAnswer(ctx, reply, structured),
+      });
+    } catch (err) {
+      throw await explainProvider(err, model, ctx);
+    }
   });
+}
+
+/** The embedded service connects a provider's key only when told to: say how. */
+async function providerHint(ctx: Context): Promise<string | undefined> {
+  const { connection } = await ctx.api();
+  return connection.service === 'embedded' ? 'the embedded service is started with one: superagent server --connect-provider PROVIDER' : 'connect a key for it in your account first';
+}
+
+async function explainProvider(err: unknown, model: AssistantModel, ctx: Context): Promise<unknown> {
+  if (!(err instanceof ProviderNotConnectedError)) return err;
+  return rephrased(err, `${err.message}: --model ${model.model} needs a key for ${model.provider} connected to the account`, await providerHint(ctx));
 }

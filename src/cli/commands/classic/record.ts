@@ -1,20 +1,28 @@
 // What `classic get` and `classic update` share: the id check (classic ids are uuids; no name lookup)
 // and how one classic agent record is shown.
+import type { ApiClient } from '../../../api/client.js';
+import { classic } from '../../../api/classic.js';
 import { NotFoundError } from '../../../api/errors.js';
+import { agentRefArg, matchAgent } from '../shared/agent-ref.js';
 import type { ClassicRecord } from '../../../api/types.js';
 import { UUID_PATTERN } from '../../../contract.js';
 import { printFields, timeFor, yesNo } from '../../../ui/format.js';
 import type { Printer } from '../../../ui/printer.js';
-import { NoMatchError, UsageError } from '../../../core/errors.js';
+import { NoMatchError } from '../../../core/errors.js';
 
-/** The id argument, checked before any request. */
-export function classicId(id: string | undefined): string {
-  const value = (id ?? '').trim();
-  if (!UUID_PATTERN.test(value)) {
-    throw new UsageError(`'${id ?? ''}' is not a classic agent id: it must be a uuid`, "see 'superagent classic list' for the ids");
-  }
-  return value.toLowerCase();
+/**
+ * A classic agent as the user names it, like a SuperAgent: its uuid (no request), a unique id
+ * prefix of 4+ characters, or its exact name (one list call).
+ */
+export async function resolveClassic(client: ApiClient, ref: string | undefined): Promise<string> {
+  const given = agentRefArg(ref);
+  if (UUID_PATTERN.test(given)) return given.toLowerCase();
+  const agents = await classic.list(client, CLASSIC_LOOKUP_LIMIT);
+  return matchAgent(given, agents.map((a) => ({ agent_id: a.id, name: a.name, status: a.enabled ? 'enabled' : 'disabled' }))).agent_id;
 }
+
+/** How many classic agents a name or prefix is looked up among. */
+const CLASSIC_LOOKUP_LIMIT = 100;
 
 /** Runs a call on one classic agent, turning the service's 404 into a message that names the id. */
 export async function onClassic<T>(id: string, call: () => Promise<T>): Promise<T> {

@@ -3,14 +3,14 @@ import { classic } from '../../../api/classic.js';
 import type { ClassicPatch } from '../../../api/types.js';
 import { LIMITS } from '../../../contract.js';
 import { parseAgentName, parseDescription } from '../shared/agent-fields.js';
-import { classicId, onClassic, printClassic } from './record.js';
+import { onClassic, printClassic, resolveClassic } from './record.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description: 'Change a classic agent: only the fields given change. Prints the updated agent.',
-  args: [{ name: 'id', description: "the classic agent's uuid", required: true }],
+  args: [{ name: 'agent', description: "the classic agent: its uuid, a unique id prefix (4+ characters) or its name", required: true }],
   options: {
     name: { type: 'string', description: `new name (1 to ${LIMITS.nameChars} characters)` },
     description: { type: 'string', value: 'text', description: `new description (up to ${LIMITS.descriptionChars} characters; '' clears it)` },
@@ -46,10 +46,9 @@ export function patchFrom(input: Pick<Input<typeof spec>, 'name' | 'description'
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
-  const rawId = input.id;
-  const id = classicId(rawId);
   const patch = patchFrom(input);
   const { client } = await ctx.api();
+  const id = await resolveClassic(client, input.agent);
   const record = await onClassic(id, () => classic.update(client, id, patch));
   const p = ctx.printer;
   if (p.json) return p.printJson(record);
