@@ -43,6 +43,8 @@ export interface TurnOptions {
   spinnerDelayMs: number;
   /** prints what the reply amounts to (--json, parsed --fields), before the session line */
   present?: (reply: PrintedReply) => void;
+  /** told the session the reply belongs to (to remember it for --continue) */
+  onSession?: (sessionId: string) => void;
 }
 
 /** A 404 for the session given with --session says which one and what to do. */
@@ -68,7 +70,10 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
     const reply = await printReply(ctx, send(message, { sessionId: opts.sessionId, signal: controller.signal }), {
       echo: opts.echo,
       onFirstText: () => spinner.stop(),
-      onSession: (id) => (sessionId = id),
+      onSession: (id) => {
+        sessionId = id;
+        opts.onSession?.(id);
+      },
       tools: toolDisplay(p, ctx.globals.verbose),
     });
     spinner.stop();

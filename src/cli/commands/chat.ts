@@ -3,6 +3,7 @@
 import { resolveAgent } from './shared/agent-ref.js';
 import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../chat/one-shot.js';
 import { toolCallJson } from '../chat/print-reply.js';
+import { lastSessions } from '../chat/sessions.js';
 import { agentSender } from '../chat/send.js';
 import type { Context } from '../context.js';
 import { WAIT_SPINNER_MS } from './shared/connect.js';
@@ -13,8 +14,9 @@ export const spec = {
   description:
     'Send an agent one message (from the arguments, or piped on stdin) and print its reply as it streams in. ' +
     'The session id goes to stderr as "Session: ID" (not with --quiet), so a script can continue the ' +
-    'conversation with --session ID; --json prints { content, session_id } instead of the text. ' +
-    'With no message and stdin a terminal, starts the interactive REPL. ' +
+    'conversation with --session ID, or with -c/--continue (the last conversation with that agent, kept per profile); ' +
+    '--json prints { content, session_id, tool_calls } instead of the text. ' +
+    'With no message and stdin a terminal, starts the interactive REPL, which continues the last conversation unless --new. ' +
     'A reply cut short keeps what arrived and exits 7; Ctrl-C stops the reply and exits 130.',
   args: [
     { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
@@ -22,13 +24,15 @@ export const spec = {
   ],
   options: {
     session: { type: 'string', value: 'id', description: 'continue this conversation (the id printed after an earlier reply)' },
-    new: { type: 'boolean', description: 'start a fresh conversation rather than continue one' },
+    continue: { type: 'boolean', short: 'c', description: 'continue the last conversation with this agent' },
+    new: { type: 'boolean', description: 'in the REPL: start a fresh conversation, not the last one' },
     stream: { type: 'boolean', negatable: true, description: 'wait for the whole reply instead of streaming it' },
   },
   examples: [
     'superagent chat demo "What is your view on BTC today?"',
     'echo "remember: I prefer low leverage" | superagent chat demo',
     'superagent chat demo --session 3f0c… "and ETH?"',
+    'superagent chat demo -c "and what about SOL?"',
     'superagent chat demo --json "status report" | jq -r .content',
     'superagent chat demo',
   ],
@@ -39,24 +43,30 @@ const USAGE = "as arguments (superagent chat AGENT 'message') or piped on stdin"
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number | void> {
   const args = [...[input.agent].flat(), ...[input.message].flat()].filter((a): a is string => a !== undefined);
   const [ref, ...words] = args;
-  const sessionId = parseSessionOption(input.session);
+  const given = parseSessionOption(input.session);
   const newSession = input.new;
-  if (sessionId && newSession) throw new UsageError('give --session or --new, not both');
+  if ([given !== undefined, input.continue, newSession].filter(Boolean).length > 1) throw new UsageError('give one of --session, --continue and --new');
   if (words.length === 0 && ctx.io.stdin.isTTY) {
     // a terminal on stdin and no message: the REPL, if a person may be asked at all
     if (!ctx.canPrompt) throw new UsageError(`no message: give it ${USAGE}`, 'the REPL needs an interactive terminal (no --no-input, no CI=true)');
+    if (ctx.printer.json) throw new UsageError('--json is for one message, not the REPL', `give the message: superagent chat AGENT --json 'message'`);
+    if (input.continue) throw new UsageError('the REPL continues the last conversation already', 'leave out --continue, or give --new for a fresh one');
     const { runChatRepl } = await import('../repl/chat-repl.js');
-    return runChatRepl(ctx, ref!, { sessionId, newSession });
+    return runChatRepl(ctx, ref!, { sessionId: given, newSession });
   }
   const message = await messageFrom(ctx, words, 'the message', USAGE);
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const label = agent.name ?? ref!;
   const send = agentSender(client, agent.agent_id, ctx.timeoutMs('long'), { stream: input.stream, label });
+  const last = await lastSessions(ctx);
+  const sessionId = given ?? (input.continue ? last.get(agent.agent_id) : undefined);
+  if (input.continue && !sessionId) ctx.printer.status(ctx.printer.err.dim(`No earlier conversation with ${label} here: starting one.`));
   return exitOnInterrupt(async () => {
     const p = ctx.printer;
     await oneTurn(ctx, send, message, {
       sessionId,
+      onSession: (id) => last.set(agent.agent_id, id),
       echo: !p.json,
       spinner: `Waiting for ${label}…`,
       spinnerDelayMs: WAIT_SPINNER_MS,

@@ -8,11 +8,12 @@ import type { Context } from '../context.js';
 import type { CommandModule } from '../spec.js';
 import { runRepl, type SlashCommand } from './repl.js';
 import { wireRepl } from './wire.js';
+import { lastSessions } from '../chat/sessions.js';
 
 export interface ChatReplOptions {
   /** continue this conversation */
   sessionId?: string;
-  /** start a fresh one (the REPL's default too; kept so `chat --new` means the same everywhere) */
+  /** start a fresh one rather than the last conversation with this agent */
   newSession?: boolean;
 }
 
@@ -45,14 +46,18 @@ export async function runChatRepl(ctx: Context, agent: AgentRef | string, opts: 
   const id = record.agent_id;
   const name = record.name || id.slice(0, 8);
   const p = ctx.printer;
+  const last = await lastSessions(ctx);
+  const continued = opts.sessionId ?? (opts.newSession ? undefined : last.get(id));
   const intro = [`Chatting with ${name}. /help lists the commands; Ctrl-D or /exit leaves.`];
+  if (continued && !opts.sessionId) intro.push('Continuing your last conversation; /new starts a fresh one.');
   if (record.status === 'paused') intro.push(`${name} is paused: run 'superagent resume ${shellWord(name)}' to chat with it.`);
   return runRepl({
     ...wireRepl(ctx, { historyKey: `chat-${id}`, waitingLabel: `Waiting for ${name}…` }),
     label: name,
     send: agentSender(client, id, ctx.timeoutMs('long'), { label: name }),
     commands: agentCommands(ctx, id),
-    sessionId: opts.newSession ? undefined : opts.sessionId,
+    sessionId: continued,
+    onSession: (sessionId) => last.set(id, sessionId),
     intro: p.chatty ? intro.join('\n') : undefined,
   });
 }

@@ -226,6 +226,7 @@ class Repl implements ReplSession {
       this.note(this.printer.err.yellow(`! ${notContinued(this.sessionId, id)}`));
     }
     this.sessionId = id;
+    this.o.onSession?.(id);
   }
 
   private async turn(message: string, signal: AbortSignal): Promise<void> {

@@ -44,6 +44,8 @@ export interface ReplOptions {
   commands?: SlashCommand[];
   /** continue this conversation */
   sessionId?: string;
+  /** told each session a reply belongs to (the chat REPL remembers it for next time) */
+  onSession?: (sessionId: string) => void;
   /** lines typed are kept here across runs (see history.ts); none when omitted */
   historyFile?: string;
   historySize?: number;

@@ -27,6 +27,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     const why = ctx.io.stdin.isTTY && ctx.io.stderr.isTTY ? 'is interactive (and --no-input is set)' : 'needs a terminal';
     throw new UsageError(`the assistant REPL ${why}`, "use 'superagent assistant ask QUESTION', or pipe the question to it");
   }
+  if (ctx.printer.json) throw new UsageError('--json is for one question, not the REPL', `ask it: superagent assistant ask --json 'question'`);
   const { runAssistantRepl } = await import('../../repl/assistant-repl.js');
   return runAssistantRepl(ctx, { ...model, sessionId });
 }
