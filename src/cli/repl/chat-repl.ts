@@ -30,11 +30,34 @@ function viaCommand(ctx: Context, agentId: string, name: string, summary: string
   };
 }
 
+/** `/enable SKILL…` and `/disable SKILL…`: the skills commands on this agent; Tab offers the skill names. */
+function skillToggle(ctx: Context, agentId: string, verb: 'enable' | 'disable', names: () => Promise<string[]>): SlashCommand {
+  return {
+    name: verb,
+    args: 'SKILL…',
+    summary: `${verb} skills of the agent (Tab completes their names)`,
+    run: async (arg) => {
+      const { runSkillsToggle } = await import('../commands/skills/toggle.js');
+      await runSkillsToggle(verb === 'enable', [agentId, ...arg.split(/\s+/).filter(Boolean)], ctx);
+    },
+    complete: () => names(),
+  };
+}
+
 export function agentCommands(ctx: Context, agentId: string): SlashCommand[] {
+  // the skill names, asked of the service once, when Tab first needs them
+  let skills: Promise<string[]> | undefined;
+  const names = () =>
+    (skills ??= ctx.api().then(async ({ client }) => ((await superagents.skills(client, agentId)).skills ?? []).map((s) => s.name)).catch(() => {
+      skills = undefined;
+      return [];
+    }));
   return [
     viaCommand(ctx, agentId, 'soul', "show the agent's soul.md", () => import('../commands/soul/show.js')),
     viaCommand(ctx, agentId, 'memory', "show the agent's memory.md", () => import('../commands/memory.js')),
     viaCommand(ctx, agentId, 'skills', "list the agent's skills", () => import('../commands/skills/list.js')),
+    skillToggle(ctx, agentId, 'enable', names),
+    skillToggle(ctx, agentId, 'disable', names),
   ];
 }
 

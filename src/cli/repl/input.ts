@@ -61,6 +61,11 @@ export class PromptOutput extends EventEmitter {
     emit(this.target, text);
   }
 
+  /** A control sequence of our own for the terminal (bracketed paste on and off): written as it is. */
+  control(sequence: string): void {
+    if (this.target.isTTY) this.target.write(sequence);
+  }
+
   dispose(): void {
     (this.target as Partial<EventEmitter>).removeListener?.('resize', this.onResize);
   }
@@ -97,13 +102,24 @@ export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSigna
 
 const BLOCK = '"""';
 
+/** How a message of several lines is kept in the history: one entry, its line breaks shown as ⏎. */
+export const HISTORY_BREAK = '⏎';
+
+export interface Message {
+  text: string;
+  /** the lines as they were typed or pasted (readline's history has one entry for each) */
+  lines: string[];
+}
+
 /**
  * Joins a message typed over several lines: `\` at the end of a line continues it; lines between
- * `"""` and `"""` are one message.
+ * `"""` and `"""` are one message; lines pasted together are one message (bracketed paste); an
+ * entry recalled from the history with ⏎ in it is its lines again.
  */
 export class MultilineInput {
   /** the lines typed so far of a message not complete yet */
   private pending: { lines: string[]; block: boolean } | undefined;
+  private typed: string[] = [];
 
   get active(): boolean {
     return this.pending !== undefined;
@@ -111,10 +127,26 @@ export class MultilineInput {
 
   reset(): void {
     this.pending = undefined;
+    this.typed = [];
+  }
+
+  /** A line that arrived inside a paste: part of the message being written, never its end. */
+  hold(line: string): void {
+    this.typed.push(line);
+    (this.pending ??= { lines: [], block: false }).lines.push(line);
   }
 
   /** The whole message once `line` completes it; undefined while more lines are to come. */
-  add(line: string): string | undefined {
+  add(line: string): Message | undefined {
+    this.typed.push(line);
+    const text = this.join(line.includes(HISTORY_BREAK) && !this.pending ? line.split(HISTORY_BREAK).join('\n') : line);
+    if (text === undefined) return undefined;
+    const lines = this.typed;
+    this.typed = [];
+    return { text, lines };
+  }
+
+  private join(line: string): string | undefined {
     const p = this.pending;
     if (p?.block) {
       if (!line.trimEnd().endsWith(BLOCK)) {
@@ -132,7 +164,8 @@ export class MultilineInput {
     }
     if (p) {
       this.pending = undefined;
-      return [...p.lines, line].join('\n');
+      // a paste that ended with a line break leaves an empty last line: not part of the message
+      return (line === '' ? p.lines : [...p.lines, line]).join('\n');
     }
     const trimmed = line.trim();
     if (trimmed.startsWith(BLOCK)) {

@@ -11,7 +11,12 @@ import type { Printer } from '../../ui/printer.js';
 import { toTerminal, unmark } from '../../ui/terminal-safe.js';
 import { builtinCommands } from './builtins.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
-import { InputQueue, MultilineInput, PromptOutput, abortable } from './input.js';
+import { HISTORY_BREAK, InputQueue, MultilineInput, PromptOutput, abortable } from './input.js';
+
+const BRACKETED_PASTE_ON = '\u001b[?2004h';
+const BRACKETED_PASTE_OFF = '\u001b[?2004l';
+/** how long the reply's reader gets to print before the prompt is drawn (stdout piped, prompt on a terminal) */
+const PIPE_SETTLE_MS = 50;
 import { CANCELLED, LEAVE_HINT, type ReplOptions, type ReplSession, type SlashCommand } from './types.js';
 
 export * from './types.js';
@@ -67,7 +72,8 @@ class Repl implements ReplSession {
         if (input.unseen) this.out.raw(this.promptText() + input.text + '\n');
         const message = this.multiline.add(input.text);
         if (message === undefined) continue;
-        if ((await this.handle(message)) === 'exit') return EXIT.ok;
+        if (message.lines.length > 1) this.keepInHistory(message.lines);
+        if ((await this.handle(message.text)) === 'exit') return EXIT.ok;
       }
     } finally {
       this.close();
@@ -85,17 +91,66 @@ class Repl implements ReplSession {
       history,
       historySize: size,
       removeHistoryDuplicates: true,
+      completer: (line: string, done: (err: Error | null, result: [string[], string]) => void) => {
+        this.complete(line).then((r) => done(null, r), () => done(null, [[], line]));
+      },
     });
-    this.rl.on('line', (text) => this.queue.push({ kind: 'line', text, unseen: this.out.muted }));
+    this.rl.on('line', (text) => {
+      // lines of a paste are one message: held until the line the paste leaves open is entered
+      if (this.pasting) this.multiline.hold(text);
+      else this.queue.push({ kind: 'line', text, unseen: this.out.muted });
+    });
+    if (this.terminal) {
+      this.o.input.on('keypress', this.onKeypress);
+      this.out.control(BRACKETED_PASTE_ON);
+    }
     this.rl.on('close', () => this.onClose());
     this.rl.on('SIGINT', () => this.onInterrupt());
     this.rl.on('history', (lines: string[]) => this.saveHistory(lines));
   }
 
   private close(): void {
+    this.o.input.removeListener('keypress', this.onKeypress);
+    this.out.control(BRACKETED_PASTE_OFF);
     this.rl.removeAllListeners('close');
     this.rl.close();
     this.out.dispose();
+  }
+
+  /** Tab: slash command names, then what a command's own completion offers (skill names, say). */
+  private async complete(line: string): Promise<[string[], string]> {
+    const m = /^\/(\S*)(\s+(\S*))?$/.exec(line);
+    if (!m) return [[], line];
+    if (m[2] === undefined) {
+      const names = [...this.commands.keys()].filter((n) => n.startsWith(m[1]!.toLowerCase())).map((n) => `/${n}`);
+      return [names, line];
+    }
+    const partial = m[3] ?? '';
+    const words = (await this.commands.get(m[1]!.toLowerCase())?.complete?.(partial)) ?? [];
+    return [words.filter((w) => w.startsWith(partial)), partial];
+  }
+
+  private pasting = false;
+
+  /** The terminal marks a paste (bracketed paste mode): its lines are held as one message. */
+  private readonly onKeypress = (_s: unknown, key: { name?: string } | undefined) => {
+    if (key?.name === 'paste-start') this.pasting = true;
+    else if (key?.name === 'paste-end') {
+      this.pasting = false;
+      if (this.multiline.active) this.showPrompt(); // the continuation prompt, keeping the line being typed
+    }
+  };
+
+  /** A message of several lines is one history entry, recalled whole (its breaks shown as ⏎). */
+  private keepInHistory(lines: string[]): void {
+    const history = (this.rl as unknown as { history: string[] }).history;
+    if (!Array.isArray(history)) return;
+    for (const line of lines) {
+      const at = history.indexOf(line);
+      if (at !== -1 && at < lines.length + 1) history.splice(at, 1);
+    }
+    history.unshift(lines.filter((l, i) => l !== '' || i < lines.length - 1).join(HISTORY_BREAK));
+    this.saveHistory(history);
   }
 
   private saveHistory(lines: string[]): void {
@@ -239,6 +294,9 @@ class Repl implements ReplSession {
       });
     } finally {
       waiting?.stop();
+      // stdout piped (`| tee log`) but the prompt on the terminal: give the reader a moment to
+      // print the reply's last line before readline redraws the prompt's line over it
+      if (!this.printer.stdoutIsTTY && this.terminal) await new Promise((r) => setTimeout(r, PIPE_SETTLE_MS));
     }
   }
 }

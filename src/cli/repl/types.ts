@@ -26,6 +26,8 @@ export interface SlashCommand {
   summary: string;
   /** `arg` is what follows the name, trimmed; return 'exit' to leave the REPL */
   run(arg: string, session: ReplSession): Promise<void | 'exit'> | void | 'exit';
+  /** the words Tab may complete the argument with */
+  complete?(partial: string): Promise<string[]> | string[];
 }
 
 export interface ReplOptions {
