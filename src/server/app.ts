@@ -2,7 +2,7 @@
 // turned into the contract's error body (§2) in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountId, presentedKey, type KeyRing } from './auth.js';
-import { ApiError, assertBodyAcceptable, readJsonBody, sendError } from './http.js';
+import { ApiError, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, readJsonBody, sendError } from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { agentChatRoutes } from './routes/agent-chat.js';
@@ -18,6 +18,8 @@ export interface AppDeps {
   keys: KeyRing;
   limiter: RateLimiter;
   log: (line: string) => void;
+  /** longest pause in a request body before it is answered 408 */
+  bodyTimeoutMs?: number;
 }
 
 const router = new Router().add([
@@ -32,7 +34,7 @@ export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResp
   return (req, res) => {
     handle(deps, req, res).catch((err: unknown) => {
       req.resume(); // drain an unread body so the client sees the answer, not a reset
-      fail(deps, res, err);
+      fail(deps, req, res, err);
     });
   };
 }
@@ -68,7 +70,7 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
   try {
     assertBodyAcceptable(req);
     // read for every route, also those that ignore their body: a body that is not JSON is 400 everywhere (§1)
-    body = await readJsonBody(req);
+    body = await readJsonBody(req, deps.bodyTimeoutMs ?? CONNECTION_LIMITS.bodyTimeoutMs);
   } catch (err) {
     throw fault ?? err;
   }
@@ -86,7 +88,12 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
   });
 }
 
-function fail(deps: AppDeps, res: ServerResponse, err: unknown): void {
+function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (err instanceof ClientGone) {
+    // the client's doing, not a bug of ours: one line, no stack (issue 11)
+    deps.log(`request dropped: ${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}: ${err.message}`);
+    return;
+  }
   const apiError = err instanceof ApiError ? err : new ApiError(500, 'Internal server error');
   if (!(err instanceof ApiError)) deps.log(`error: ${(err as Error)?.stack ?? String(err)}`);
   if (res.headersSent) {
@@ -97,5 +104,7 @@ function fail(deps: AppDeps, res: ServerResponse, err: unknown): void {
     return;
   }
   if (res.destroyed) return;
+  // the rest of a stalled body may still come: this connection cannot carry another request
+  if (apiError.statusCode === 408) res.setHeader('connection', 'close');
   sendError(res, apiError);
 }

@@ -14,6 +14,12 @@ export class ApiError extends Error {
   }
 }
 
+/** [ours] limits on slow and many clients (issue 11): a stalled request no longer holds a socket for 300 s */
+export const CONNECTION_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, bodyTimeoutMs: 5_000, maxConnections: 256 } as const;
+
+/** The client went away before its request ended: no failure of ours, so app.ts logs one line. */
+export class ClientGone extends Error {}
+
 export const notFound = (what = 'Agent') => new ApiError(404, `${what} not found`);
 export const badRequest = (message: string) => new ApiError(400, message);
 export const conflict = (message: string) => new ApiError(409, message);
@@ -58,11 +64,12 @@ export function assertBodyAcceptable(req: IncomingMessage): void {
 
 /**
  * Reads a JSON object body (after `assertBodyAcceptable`). No body at all reads as `{}` so that
- * validation names the missing field; a chunked body past 1 MiB is 413; not JSON or not an object, 400.
+ * validation names the missing field; a chunked body past 1 MiB is 413; not JSON or not an object,
+ * 400; a body that stops arriving for `idleMs`, 408.
  */
-export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+export async function readJsonBody(req: IncomingMessage, idleMs: number): Promise<Record<string, unknown>> {
   if (!hasBody(req)) return {};
-  const text = await readText(req);
+  const text = await readText(req, idleMs);
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -77,16 +84,27 @@ export async function readJsonBody(req: IncomingMessage): Promise<Record<string,
 }
 
 /** Reads the whole body; past the limit it keeps draining (so the socket survives to carry the 413). */
-function readText(req: IncomingMessage): Promise<string> {
+function readText(req: IncomingMessage, idleMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // a body at rest holds a socket and its buffered bytes: give up on it (Node's requestTimeout caps a trickle)
+    const stalled = setTimeout(() => reject(new ApiError(408, `Request body stalled: nothing arrived for ${idleMs} ms`)), idleMs);
+    stalled.unref();
     req.on('data', (chunk: Buffer) => {
+      stalled.refresh();
       size += chunk.length;
       if (size <= LIMITS.bodyBytes) chunks.push(chunk);
     });
-    req.on('end', () => (size > LIMITS.bodyBytes ? reject(tooLarge()) : resolve(Buffer.concat(chunks).toString('utf8'))));
-    req.on('error', reject);
+    req.on('end', () => {
+      clearTimeout(stalled);
+      if (size > LIMITS.bodyBytes) reject(tooLarge());
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', () => {
+      clearTimeout(stalled);
+      reject(new ClientGone('the client closed the connection before its body ended'));
+    });
   });
 }
 

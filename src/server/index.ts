@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIMITS, type Provider } from '../contract.js';
 import { createApp } from './app.js';
+import { CONNECTION_LIMITS } from './http.js';
 import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
 import { Faults, type FaultOptions } from './faults.js';
 import { observed, type Exchange } from './observe.js';
@@ -29,6 +30,14 @@ export interface ServerOptions {
   faults?: FaultOptions;
   /** benchmarking aid: every reply is sent as this many pieces (its own pieces repeated); off by default */
   replyPieces?: number;
+  /** longest wait for a request's headers; past it, 408 and the connection closes */
+  headersTimeoutMs?: number;
+  /** longest wait for a whole request, headers and body: a trickled body ends there (408) */
+  requestTimeoutMs?: number;
+  /** longest pause in a request body: a body at rest is answered 408 */
+  bodyTimeoutMs?: number;
+  /** connections open at once; one more is closed as it arrives */
+  maxConnections?: number;
   /** where request errors are logged; default stderr */
   log?: (line: string) => void;
   /** called once per answered request with what crossed the wire (conformance tests) */
@@ -74,8 +83,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keys: new KeyRing(keys),
     limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute),
     log,
+    bodyTimeoutMs: options.bodyTimeoutMs,
   });
-  const server = http.createServer({ keepAliveTimeout: 5_000 }, options.onExchange ? observed(handler, options.onExchange) : handler);
+  const headersTimeout = options.headersTimeoutMs ?? CONNECTION_LIMITS.headersTimeoutMs;
+  const requestTimeout = Math.max(headersTimeout, options.requestTimeoutMs ?? CONNECTION_LIMITS.requestTimeoutMs);
+  const server = http.createServer(
+    {
+      keepAliveTimeout: 5_000,
+      headersTimeout,
+      requestTimeout,
+      // Node checks both limits on this interval (30 s by default): often enough that they hold
+      connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(1_000, headersTimeout / 2))),
+    },
+    options.onExchange ? observed(handler, options.onExchange) : handler,
+  );
+  server.maxConnections = options.maxConnections ?? CONNECTION_LIMITS.maxConnections;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

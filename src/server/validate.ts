@@ -5,8 +5,30 @@ import { PROVIDERS, isProvider, type Provider } from '../contract.js';
 
 type Body = Record<string, unknown>;
 
-/** `trim`: surrounding white space is dropped before the checks (names). */
-export function optionalString(body: Body, field: string, max: number, opts: { min?: number; bytes?: boolean; trim?: boolean } = {}): string | undefined {
+/**
+ * Control characters a terminal acts on instead of showing (issue 11): C0, DEL and C1 (which holds
+ * CSI, U+009B); ESC starts every escape sequence, so refusing it refuses them all. A `line` (a
+ * name) holds none; a `text` (a description) may hold tabs and line breaks.
+ */
+const CONTROLS = {
+  line: /[\u0000-\u001f\u007f-\u009f]/,
+  text: /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/,
+} as const;
+
+/** 400 when `value` holds a control character its kind does not allow. */
+function assertNoControls(field: string, value: string, kind: keyof typeof CONTROLS): void {
+  if (CONTROLS[kind].test(value)) throw badRequest(`${field} must not contain control characters`);
+}
+
+interface StringRules {
+  bytes?: boolean;
+  /** surrounding white space is dropped before the checks (names) */
+  trim?: boolean;
+  /** refuse control characters: none in a `line`, none but tab and newline in a `text` */
+  noControls?: keyof typeof CONTROLS;
+}
+
+export function optionalString(body: Body, field: string, max: number, opts: StringRules & { min?: number } = {}): string | undefined {
   const raw = body[field];
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string') throw badRequest(`${field} must be a string`);
@@ -15,10 +37,11 @@ export function optionalString(body: Body, field: string, max: number, opts: { m
   if (min > 0 && value.trim().length < min) throw badRequest(`${field} must not be empty`);
   const size = opts.bytes ? Buffer.byteLength(value, 'utf8') : [...value].length;
   if (size > max) throw badRequest(`${field} must be at most ${max} ${opts.bytes ? 'bytes' : 'characters'}`);
+  if (opts.noControls) assertNoControls(field, value, opts.noControls);
   return value;
 }
 
-export function requiredString(body: Body, field: string, max: number, opts: { bytes?: boolean; trim?: boolean } = {}): string {
+export function requiredString(body: Body, field: string, max: number, opts: StringRules = {}): string {
   const value = optionalString(body, field, max, { min: 1, ...opts });
   if (value === undefined) throw badRequest(`${field} is required`);
   return value;

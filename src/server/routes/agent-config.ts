@@ -9,8 +9,8 @@ import { changeAgent, ownedAgent } from './superagents.js';
 
 async function profile(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true });
-  const description = optionalString(body, 'description', LIMITS.descriptionChars);
+  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true, noControls: 'line' });
+  const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' });
   if (name === undefined && description === undefined) throw badRequest('name or description is required');
   await changeAgent(ctx, (agent) => {
     if (name !== undefined) agent.name = name;

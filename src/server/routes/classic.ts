@@ -47,10 +47,10 @@ function parseTriggers(body: Record<string, unknown>): ClassicTrigger[] {
 
 async function create(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true });
+  const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true, noControls: 'line' });
   const goal = requiredString(body, 'goal', LIMITS.classicGoalChars);
   const instructions = requiredString(body, 'instructions', LIMITS.classicInstructionsChars);
-  const description = optionalString(body, 'description', LIMITS.descriptionChars) ?? '';
+  const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' }) ?? '';
   const triggers = parseTriggers(body);
   const memoryEnabled = optionalBoolean(body, 'memory_enabled') ?? true;
   const tradingEnabled = optionalBoolean(body, 'trading_enabled') ?? false;
@@ -118,8 +118,8 @@ async function get(ctx: RouteContext): Promise<void> {
 
 async function patch(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true });
-  const description = optionalString(body, 'description', LIMITS.descriptionChars);
+  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true, noControls: 'line' });
+  const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' });
   const goal = optionalString(body, 'goal', LIMITS.classicGoalChars, { min: 1 });
   const instructions = optionalString(body, 'instructions', LIMITS.classicInstructionsChars, { min: 1 });
   const id = ctx.params.id!;

@@ -69,8 +69,8 @@ function dateOnly(iso: string): string {
 
 async function launch(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true });
-  const description = optionalString(body, 'description', LIMITS.descriptionChars) ?? '';
+  const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true, noControls: 'line' });
+  const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' }) ?? '';
   // the hosted service requires both (hosted-openapi.json); checked in the order name, model, model_provider
   const model = requiredString(body, 'model', LIMITS.modelChars, { trim: true });
   const provider = requiredProvider(body);

@@ -66,7 +66,10 @@ function fieldWords(field: string): string[] {
 
 /** What kind of value suits a field name. The last meaningful word decides ("price_change" → percent). */
 export function fieldKind(field: string): FieldKind {
-  const words = fieldWords(field);
+  return kindOfWords(fieldWords(field));
+}
+
+function kindOfWords(words: readonly string[]): FieldKind {
   if (words.length >= 2 && ['is', 'has', 'should', 'can', 'will', 'was', 'did'].includes(words[0] as string)) return 'boolean';
   let unit: FieldKind | null = null;
   for (let i = words.length - 1; i >= 0; i--) {
@@ -107,12 +110,25 @@ function finite(n: number): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-function fieldValue(field: string, ctx: ItemContext): string | number | boolean {
-  const { asset, quote, rng } = ctx;
+/** A requested field, read once for all the items of an answer (thousands of fields are allowed). */
+interface FieldSpec {
+  field: string;
+  words: string[];
+  kind: FieldKind;
+  /** the key as JSON text */
+  key: string;
+}
+
+function fieldSpec(field: string): FieldSpec {
   const words = fieldWords(field);
+  return { field, words, kind: kindOfWords(words), key: jsonText(field) };
+}
+
+function fieldValue({ field, words, kind }: FieldSpec, ctx: ItemContext): string | number | boolean {
+  const { asset, quote, rng } = ctx;
   const has = (...w: string[]) => w.some((x) => words.includes(x));
   const cap = quote.price * asset.supply;
-  switch (fieldKind(field)) {
+  switch (kind) {
     case 'boolean':
       if (has('bullish', 'up', 'positive', 'rising', 'green')) return quote.change24h > 0;
       if (has('bearish', 'down', 'negative', 'falling', 'red')) return quote.change24h < 0;
@@ -165,11 +181,19 @@ function fieldValue(field: string, ctx: ItemContext): string | number | boolean 
 }
 
 /**
+ * JSON text with DEL and the C1 controls escaped as well (JSON.stringify escapes only C0): a key
+ * parses back exactly as asked, and no control character reaches a terminal that prints the text.
+ */
+function jsonText(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * One JSON object with exactly `fields` as keys, in order. Built by hand because JavaScript
  * objects put integer-like keys ("1", "2024") first, which would break the requested order.
  */
-function jsonObject(fields: readonly string[], ctx: ItemContext): string {
-  const members = fields.map((f) => `${JSON.stringify(f)}:${JSON.stringify(fieldValue(f, ctx))}`);
+function jsonObject(fields: readonly FieldSpec[], ctx: ItemContext): string {
+  const members = fields.map((f) => `${f.key}:${jsonText(fieldValue(f, ctx))}`);
   return `{${members.join(',')}}`;
 }
 
@@ -185,12 +209,13 @@ export function jsonReply(request: JsonRequest, question: string, seed: string, 
   }
   const order = [...mentioned, ...others];
   const count = request.array ? Math.min(order.length, Math.max(3, Math.min(5, mentioned.length || intBetween(rng, 3, 5)))) : 1;
+  const fields = request.fields.map(fieldSpec);
   const items: string[] = [];
   for (let i = 0; i < count; i++) {
     const symbol = order[i] as string;
     const asset = assetInfo(symbol) as AssetInfo;
     const quote = quoteOf(snapshot, symbol) as Quote;
-    items.push(jsonObject(request.fields, { asset, quote, rng: seededRng(seed, 'item', String(i)), specialists }));
+    items.push(jsonObject(fields, { asset, quote, rng: seededRng(seed, 'item', String(i)), specialists }));
   }
   return request.array ? `[${items.join(',')}]` : (items[0] as string);
 }

@@ -73,10 +73,10 @@ export function parseJsonRequest(message: string): JsonRequest | null {
   const rest = message.slice(at.end);
   const eol = rest.search(/\r\n|\r|\n/);
   const list = eol < 0 ? rest : rest.slice(0, eol);
-  const fields: string[] = [];
+  const fields = new Set<string>(); // a Set: thousands of fields must not cost thousands² comparisons
   for (const part of list.split(',')) {
     const field = part.trim().replace(/\.$/, '').trim();
-    if (field !== '' && !fields.includes(field)) fields.push(field);
+    if (field !== '') fields.add(field);
   }
-  return fields.length ? { fields, array: at.array } : null;
+  return fields.size ? { fields: [...fields], array: at.array } : null;
 }

@@ -22,7 +22,7 @@ import {
   type AssetInfo,
   type Quote,
 } from './market.js';
-import { clipWords, lastUserTurn, wordCount, type Turn } from './text.js';
+import { clipWords, dropFinalStop, lastUserTurn, withoutControls, wordCount, type Turn } from './text.js';
 import { jsonReply } from './assistant-json.js';
 import { jsonRequestAt, parseJsonRequest, routeSpecialists } from './assistant-routing.js';
 
@@ -106,7 +106,7 @@ function briefReply(history: Turn[], question: string, seed: string, specialists
   if (history.length > 0) {
     head.push(
       previous
-        ? `Building on your earlier question ("${clipWords(previous.content, 8, 80).replace(/[.;:!]+$/, '')}"):`
+        ? `Building on your earlier question ("${dropFinalStop(withoutControls(clipWords(previous.content, 8, 80)))}"):`
         : 'Continuing from the last answer:',
     );
   }

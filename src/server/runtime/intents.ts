@@ -78,7 +78,7 @@ export function skillEnabled(agent: AgentForReply, name: string): boolean {
 /** How a shell user writes the agent reference: bare when safe, single-quoted otherwise. */
 export function shellAgentRef(agent: AgentForReply): string {
   const name = agent.name ?? '';
-  if (!name.trim() || /[\u0000-\u001f\u007f]/.test(name)) return agent.agent_id;
+  if (!name.trim() || /[\u0000-\u001f\u007f-\u009f]/.test(name)) return agent.agent_id;
   if (/^[A-Za-z0-9._@%+=:,/-]+$/.test(name)) return name;
   return `'${name.replace(/'/g, `'\\''`)}'`;
 }

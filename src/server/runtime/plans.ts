@@ -1,35 +1,9 @@
 // The plan a reply gives for each intent whose skills are enabled (API-CONTRACT.md §9): simulated
 // trades, bets and look-ups whose figures come from the market snapshot and the tools' results. Pure.
 import { between, findSymbols, formatNumber, formatPct, formatQuote, formatUsd, intBetween, pick, quoteOf, roundSig, toneOf, type Quote } from './market.js';
+import { leverageCap, requestedAmount, requestedLeverage, requestedUsd } from './amounts.js';
 import { shellAgentRef, type IntentKey } from './intents.js';
 import type { AgentForReply } from './replies.js';
-
-function requestedLeverage(message: string): number | null {
-  const m = /\b(\d+(?:\.\d+)?)\s?x\b/i.exec(message) ?? /\bleverage\s+(?:of\s+)?(\d+(?:\.\d+)?)\b/i.exec(message);
-  if (!m || !m[1]) return null;
-  const n = Number(m[1]);
-  return Number.isFinite(n) && n >= 1 ? Math.min(n, 50) : null;
-}
-
-/** The leverage a rule allows, when the rule is about leverage at all. */
-function leverageCap(rule: string | null): number | null {
-  if (!rule || !/leverag/i.test(rule)) return null;
-  const m = /(\d+(?:\.\d+)?)\s?x\b/i.exec(rule);
-  if (m && m[1]) return Math.max(1, Number(m[1]));
-  if (/\b(never|no|don't|do not|avoid|without)\b/i.test(rule)) return 1;
-  return null;
-}
-
-function requestedUsd(message: string): number | null {
-  const m =
-    /\$\s?(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\b/i.exec(message) ??
-    /\b(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\s*(?:usd|usdc|usdt|dollars|bucks)\b/i.exec(message);
-  if (!m || !m[1]) return null;
-  let n = Number(m[1].replace(/,/g, ''));
-  if (m[2]?.toLowerCase() === 'k') n *= 1_000;
-  if (m[2]?.toLowerCase() === 'm') n *= 1_000_000;
-  return Number.isFinite(n) && n > 0 ? n : null;
-}
 
 function formatAmount(n: number): string {
   if (n >= 1000) return formatNumber(n, 0);
@@ -104,9 +78,9 @@ function swapPlan(ctx: PlanContext): string {
   const to = ctx.symbols[1] ?? 'USDC';
   const pFrom = quoteOf(ctx.snapshot, from)?.price ?? 1;
   const pTo = to === 'USDC' ? 1 : quoteOf(ctx.snapshot, to)?.price ?? 1;
-  const amountMatch = /\b(\d+(?:\.\d+)?)\s*\$?([A-Za-z]+)\b/.exec(ctx.message);
+  const named = requestedAmount(ctx.message);
   let amount: number | null = null;
-  if (amountMatch && amountMatch[1] && findSymbols(amountMatch[2] ?? '')[0] === from) amount = Number(amountMatch[1]);
+  if (named && findSymbols(named.word)[0] === from) amount = named.amount;
   if (amount === null || !Number.isFinite(amount) || amount <= 0) {
     const usd = requestedUsd(ctx.message) ?? intBetween(ctx.rng, 5, 40) * 25;
     amount = roundSig(usd / pFrom, 3);

@@ -5,7 +5,7 @@ import { digest, findSymbols, formatQuote, marketSnapshot, pick, quoteOf, seeded
 import { detectIntents, enableHint, INTENTS, relevantRule, skillEnabled, type IntentKey } from './intents.js';
 import { PLANS, type PlanContext } from './plans.js';
 import { parseSoul, type SoulProfile } from './soul.js';
-import { clipChars, clipWords, dropFinalStop, lastUserTurn, singleLine, wordCount, type Turn } from './text.js';
+import { clipChars, clipWords, dropFinalStop, lastUserTurn, singleLine, withoutControls, wordCount, type Turn } from './text.js';
 import { MAX_TOOL_CALLS, simulateTool, type ToolCall } from './tools.js';
 
 // kept for the modules and tests that import them from here
@@ -46,19 +46,30 @@ function firstSentence(text: string): string {
 }
 
 /**
+ * "remember", then a look back at what precedes it. The look-behind runs only where "remember"
+ * matched, over the white space right before it, so a long run of newlines is read once, not
+ * once per newline as `[.!?;\n]\s*remember` did.
+ */
+const REMEMBER =
+  /\bremember\b(?<=(?:^|[.!?;\n]\s*|\b(?:please|pls|plz|also|and|kindly|to|can you|could you|would you|will you|always|do)\s+)remember)/gi;
+/** [ours] characters after "remember" a note is read from (a note keeps at most 500) */
+const REMEMBER_SCAN_CHARS = 4 * REMEMBER_MAX_CHARS;
+
+/**
  * The note a message asks to remember: "remember that I prefer SOL" → "I prefer SOL",
  * "Please remember: no memecoins" → "no memecoins". Only an imperative "remember" counts (at the
  * start of a sentence, or after please / also / and / can you …), so "I can't remember the
  * price" is not a note. One line, at most 500 characters; null when there is none.
  */
 export function extractRemember(message: string): string | null {
-  const re =
-    /(?:^|[.!?;\n]\s*|\b(?:please|pls|plz|also|and|kindly|to|can you|could you|would you|will you|always|do)\s+)remember\b/gi;
-  for (const m of message.matchAll(re)) {
-    let rest = message.slice((m.index ?? 0) + m[0].length);
+  for (const m of message.matchAll(REMEMBER)) {
+    // a note is read from a bounded window: each "remember" costs the same, however many there are
+    const after = (m.index ?? 0) + m[0].length;
+    let rest = withoutControls(message.slice(after, after + REMEMBER_SCAN_CHARS));
     rest = rest.replace(/^[\s:,\-–—]+/, '');
     rest = rest.replace(/^(?:that|this|the following)\b[\s:,\-–—]*/i, '');
-    rest = firstSentence(singleLine(rest));
+    // the sentence ends where it would on one line (a mark, white space, more text): cut, then collapse
+    rest = singleLine(firstSentence(rest));
     if (!/[^\s\p{P}]/u.test(rest)) continue;
     rest = clipChars(rest, REMEMBER_MAX_CHARS);
     return rest;
@@ -116,8 +127,9 @@ function assemble(sections: Section[]): string {
     if (s.kind === 'item') lines.push(`- ${s.text}`);
     else if (s.kind === 'line') lines.push(s.text);
   }
+  // sections quote names, the soul, the description and messages: no control character may reach a terminal
   return lines
-    .map((l) => l.replace(/\s+$/u, ''))
+    .map((l) => withoutControls(l).trimEnd())
     .filter((l) => l !== '')
     .join('\n')
     .trim();

@@ -46,9 +46,20 @@ export function plainInline(text: string): string {
     .trim();
 }
 
-/** Remove one trailing sentence mark so a quote can end our own sentence. */
+/** Remove the trailing sentence marks so a quote can end our own sentence. */
 export function dropFinalStop(text: string): string {
-  return text.replace(/[.;:!]+$/, '');
+  // a loop, not /[.;:!]+$/: that pattern retries from every mark of a long run of them
+  let end = text.length;
+  while (end > 0 && '.;:!'.includes(text[end - 1] as string)) end--;
+  return text.slice(0, end);
+}
+
+/** C0 controls other than \t and \n, DEL and C1 controls: a terminal acts on them instead of showing them. */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** The text without control characters (tabs and line breaks stay), for what a reply quotes or stores. */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROLS, '');
 }
 
 /** The latest non-empty message of the user in a history, if any. */
@@ -60,6 +71,47 @@ export function lastUserTurn(history: readonly Turn[]): Turn | undefined {
 // Streaming pieces
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** [ours] code units the segmenter is given at once: walking one long string costs it O(length²) */
+const SEGMENT_WINDOW = 256;
+
+/** ASCII, CJK ideographs, Hangul syllables: no grapheme rule joins two of these (but CR LF). */
+function standsAlone(code: number): boolean {
+  return code < 0x80 || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7a3);
+}
+
+/**
+ * The graphemes of `text`, in linear time. A character that stands alone followed by another or
+ * by the end is a grapheme of its own (CR LF one together), and so is a control character
+ * anywhere; elsewhere the segmenter cuts a window that starts on a grapheme boundary, and all its
+ * graphemes but the last (which the window's end may have cut) are kept.
+ */
+function* graphemes(text: string): Generator<string> {
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1); // NaN past the end
+    if ((standsAlone(code) && (Number.isNaN(next) || standsAlone(next))) || code < 0x20 || code === 0x7f) {
+      const n = code === 0x0d && next === 0x0a ? 2 : 1;
+      yield text.slice(i, i + n);
+      i += n;
+      continue;
+    }
+    let width = SEGMENT_WINDOW;
+    for (;;) {
+      const end = Math.min(text.length, i + width);
+      const parts = Array.from(segmenter.segment(text.slice(i, end)), (s) => s.segment);
+      if (end === text.length || parts.length > 1) {
+        if (end < text.length) parts.pop();
+        for (const part of parts) {
+          yield part;
+          i += part.length;
+        }
+        break;
+      }
+      width *= 2; // one grapheme fills the window: widen it
+    }
+  }
+}
 const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff60]/u;
 const SPACE = /^\s+$/u;
 /** [ours] a run without spaces is cut into units of at most this many characters (graphemes) */
@@ -87,7 +139,7 @@ export function splitIntoPieces(text: string): string[] {
     curHasTrailingSpace = false;
     curWide = false;
   };
-  for (const { segment } of segmenter.segment(text)) {
+  for (const segment of graphemes(text)) {
     if (SPACE.test(segment)) {
       cur += segment;
       curHasTrailingSpace = true;

@@ -4,6 +4,7 @@
 // price a tool returns is the price the reply quotes.
 
 import { assetInfo, between, digest, formatUsd, intBetween, pick, quoteOf, round2, roundSig, seededRng, type Quote } from './market.js';
+import { singleLine, withoutControls } from './text.js';
 
 /** A call as the stream reports it (Agno's `tool` object, §6). */
 export interface ToolCall {
@@ -46,9 +47,9 @@ function quote(ctx: ToolContext, fallback: string): Quote {
   return quoteOf(ctx.snapshot, ctx.symbols[0] ?? fallback) ?? (ctx.snapshot[0] as Quote);
 }
 
-/** The message on one line, short enough to read as an argument. */
+/** The message on one line, short enough to read as an argument, without control characters. */
 function queryOf(message: string): string {
-  const line = message.replace(/\s+/g, ' ').trim();
+  const line = singleLine(withoutControls(message));
   return line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
 }
 

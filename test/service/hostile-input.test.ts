@@ -1,0 +1,192 @@
+// Issue 11: hostile input to the embedded service. Control characters in names and descriptions
+// (item 1), a client that leaves mid-body, a body or headers that never end, too many connections
+// (item 7). Raw sockets, small limits; no test measures time: a limit that does not fire leaves the
+// socket open past the test's timeout.
+import net from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { perTest } from '../helpers/service-support.js';
+import { callService, type TestService } from '../helpers/service.js';
+import { OSC52 } from '../helpers/hostile-text.js';
+
+const resources = perTest();
+const launchBody = { model: 'gpt-4o', model_provider: 'openai' };
+
+function refused(field: string) {
+  return { statusCode: 400, message: `${field} must not contain control characters`, error: 'Bad Request' };
+}
+
+async function agentCount(svc: TestService): Promise<number> {
+  return (await svc.call('GET', '/v1/superagents')).json.agents.length;
+}
+
+describe('control characters in names and descriptions (issue 11, item 1)', () => {
+  // each a name a terminal would act on: OSC 52 to the clipboard, clear screen, CSI as one C1 byte, …
+  const badNames = [`evil${OSC52}`, 'a\u001b[2Jb', 'a\u009b2Jb', 'a\u007fb', 'a\u0000b', 'a\rb', 'a\nb', 'a\tb', 'a\u0085b'];
+  const badDescriptions = [`d${OSC52}`, 'a\u001b[2Jb', 'a\u009b2Jb', 'a\u007fb', 'a\rb', 'a\u0008b'];
+
+  it('refuses them in a launched agent\'s name (all C0, tab and newline too) and stores nothing', async () => {
+    const svc = await resources.service();
+    for (const name of badNames) {
+      const r = await svc.call('POST', '/v1/superagents', { body: { name, ...launchBody } });
+      expect([r.status, r.json], JSON.stringify(name)).toEqual([400, refused('name')]);
+    }
+    expect(await agentCount(svc)).toBe(0);
+  });
+
+  it('refuses them in a description, but for tab and newline', async () => {
+    const svc = await resources.service();
+    for (const description of badDescriptions) {
+      const r = await svc.call('POST', '/v1/superagents', { body: { name: 'ok', description, ...launchBody } });
+      expect([r.status, r.json], JSON.stringify(description)).toEqual([400, refused('description')]);
+    }
+    expect(await agentCount(svc)).toBe(0);
+    const ok = await svc.call('POST', '/v1/superagents', { body: { name: 'ok', description: 'line one\n\tline two', ...launchBody } });
+    expect(ok.status).toBe(200);
+    expect((await svc.call('GET', `/v1/superagents/${ok.json.agent_id}`)).json.description).toBe('line one\n\tline two');
+  });
+
+  it('refuses them on PUT …/profile and leaves the profile as it was', async () => {
+    const svc = await resources.service();
+    const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'calm', description: 'quiet', ...launchBody } })).json.agent_id;
+    const byName = await svc.call('PUT', `/v1/superagents/${id}/profile`, { body: { name: `x${OSC52}` } });
+    expect([byName.status, byName.json]).toEqual([400, refused('name')]);
+    const byDescription = await svc.call('PUT', `/v1/superagents/${id}/profile`, { body: { name: 'new', description: 'a\u009b2Jb' } });
+    expect([byDescription.status, byDescription.json]).toEqual([400, refused('description')]);
+    const agent = (await svc.call('GET', `/v1/superagents/${id}`)).json;
+    expect([agent.name, agent.description]).toEqual(['calm', 'quiet']);
+  });
+
+  it("refuses them in a classic agent's name and description, on create and on PATCH", async () => {
+    const svc = await resources.service();
+    const classic = { name: 'Whale Watcher', goal: 'Spot large wallet moves', instructions: 'Alert on transfers above $1M' };
+    const badName = await svc.call('POST', '/v1/agents', { body: { ...classic, name: `w${OSC52}` } });
+    expect([badName.status, badName.json]).toEqual([400, refused('name')]);
+    const badDescription = await svc.call('POST', '/v1/agents', { body: { ...classic, description: 'a\u001b[2Jb' } });
+    expect([badDescription.status, badDescription.json]).toEqual([400, refused('description')]);
+    expect((await svc.call('GET', '/v1/agents')).json).toEqual([]);
+    const id = (await svc.call('POST', '/v1/agents', { body: classic })).json.agent_id;
+    const patched = await svc.call('PATCH', `/v1/agents/${id}`, { body: { name: 'a\u007fb' } });
+    expect([patched.status, patched.json]).toEqual([400, refused('name')]);
+    expect((await svc.call('GET', `/v1/agents/${id}`)).json.name).toBe('Whale Watcher');
+  });
+});
+
+describe('control characters in what the service quotes back (issue 11, item 1)', () => {
+  const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  it('keeps them out of replies and memory, whatever the soul and the message hold', async () => {
+    const svc = await resources.service();
+    const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'calm', ...launchBody } })).json.agent_id;
+    const soul = await svc.call('PUT', `/v1/superagents/${id}/soul`, { body: { soul_md: `# Boss${OSC52}\n\n- Never ${OSC52} use leverage.\n` } });
+    expect(soul.status).toBe(200);
+    const message = `remember that ${OSC52}I like \u009b2JSOL. Long BTC with leverage, clear\u001b[2J`;
+    const reply = await svc.call('POST', `/v1/superagents/${id}/chat`, { body: { message } });
+    expect(reply.status).toBe(200);
+    expect(reply.json.content).toContain('52;c;'); // quoted as text, its control bytes gone
+    expect(reply.json.content).not.toMatch(CONTROL);
+    const again = await svc.call('POST', `/v1/superagents/${id}/chat`, { body: { message: 'and?', session_id: reply.json.session_id } });
+    expect(again.json.content).not.toMatch(CONTROL);
+    expect((await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md).not.toMatch(CONTROL);
+    const assistant = await svc.call('POST', '/v1/chat', { body: { message: `btc?${OSC52} Respond as JSON with: a\u009bb, price` } });
+    expect(assistant.json.content).not.toMatch(CONTROL);
+    expect(Object.keys(JSON.parse(assistant.json.content))).toEqual(['a\u009bb', 'price']);
+  });
+});
+
+// =============================================================================================
+// Raw sockets
+
+interface RawClient {
+  socket: net.Socket;
+  /** everything the service sent so far */
+  received(): string;
+  /** resolves when the service closes the connection */
+  closed: Promise<void>;
+}
+
+/**
+ * A service for raw sockets, outside the conformance record: an exchange cut before its answer
+ * (a client gone, Node's own 408) has no answer to check.
+ */
+async function rawService(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
+  const server = await startServer({ dataDir: resources.scratch(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options });
+  resources.closeAfter(server);
+  return server;
+}
+
+async function connect(svc: RunningServer): Promise<RawClient> {
+  const socket = net.connect(svc.port, svc.host);
+  resources.closeAfter({ close: async () => void socket.destroy() });
+  let data = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (data += chunk));
+  socket.on('error', () => undefined); // a reset is one way the service may close it
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return { socket, received: () => data, closed };
+}
+
+function head(svc: RunningServer, lines: string[]): string {
+  return ['POST /v1/chat HTTP/1.1', `Host: ${svc.host}`, `Authorization: Bearer ${svc.key}`, ...lines].join('\r\n');
+}
+const jsonBodyOf = (length: number) => ['Content-Type: application/json', `Content-Length: ${length}`, '', ''];
+
+describe('a client that leaves mid-body (issue 11, item 7)', () => {
+  it('costs one line in the log, without a stack trace', async () => {
+    const lines: string[] = [];
+    const svc = await rawService({ log: (line) => lines.push(line) });
+    const client = await connect(svc);
+    client.socket.write(head(svc, jsonBodyOf(100)) + '{"message":', () => client.socket.destroy());
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0));
+    await new Promise((r) => setImmediate(r));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toMatch(/\n/);
+    expect(lines[0]).not.toContain('    at ');
+    expect(lines[0]).toContain('POST /v1/chat');
+  });
+});
+
+describe('limits on slow and many connections (issue 11, item 7)', () => {
+  it('answers 408 and closes the connection when a body stops arriving', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ bodyTimeoutMs: 150 });
+    const client = await connect(svc);
+    client.socket.write(head(svc, jsonBodyOf(100)) + '{"message":'); // then nothing
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(client.received()).toContain('"statusCode":408');
+  });
+
+  it('answers 408 and closes the connection when the headers never end', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ headersTimeoutMs: 150 });
+    const client = await connect(svc);
+    client.socket.write('POST /v1/chat HTTP/1.1\r\nHost: x\r\n'); // then nothing
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('closes a body that trickles past the whole-request limit', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ headersTimeoutMs: 100, requestTimeoutMs: 300, bodyTimeoutMs: 1_000 });
+    const client = await connect(svc);
+    client.socket.write(head(svc, jsonBodyOf(100_000)));
+    const trickle = setInterval(() => client.socket.write(' '), 50); // never at rest, never done
+    await client.closed;
+    clearInterval(trickle);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('closes connections past the cap at once, and serves again once one goes', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ maxConnections: 2 });
+    const first = await connect(svc);
+    await connect(svc);
+    const third = await connect(svc);
+    await third.closed;
+    expect(third.received()).toBe('');
+    first.socket.destroy();
+    await first.closed;
+    await vi.waitFor(async () => expect((await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key })).status).toBe(200));
+  });
+});
