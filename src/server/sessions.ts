@@ -1,48 +1,77 @@
-// Chat sessions shared by agent chat and the assistant: open or continue one, record a turn.
+// Chat sessions shared by agent chat and the assistant: open or continue one, and record a turn.
+// The reply is composed before any lock is taken; the turn is then written only if the session is
+// still the one the reply was composed on, and composed again on the newer session if not.
 import { randomUUID } from 'node:crypto';
 import { UUID_PATTERN } from '../contract.js';
 import { ApiError } from './http.js';
-import { HISTORY_KEPT, type State, type StoredSession } from './store.js';
+import { HISTORY_KEPT, type Store, type Stored, type StoredSession } from './store.js';
 
-/** Continues `sessionId` (which must belong to this owner and agent) or opens a new session. */
-export function openSession(
-  state: State,
-  sessionId: string | undefined,
-  owner: string,
-  agentId: string | null,
-  now: string,
-): { session: StoredSession; isNew: boolean } {
-  if (sessionId !== undefined) {
-    const session = UUID_PATTERN.test(sessionId) ? state.sessions[sessionId.toLowerCase()] : undefined;
-    if (!session || session.owner !== owner || session.agent_id !== agentId) throw new ApiError(404, 'Session not found');
-    return { session, isNew: false };
+export { SESSIONS_KEPT } from './store.js';
+
+/** Compositions of one turn before its reply is appended to the newest history as it is. */
+export const RECOMPOSE_ATTEMPTS = 5;
+
+interface OpenedSession {
+  /** the session as read, with its version; undefined for a new one */
+  base: Stored<StoredSession> | undefined;
+  session: StoredSession;
+}
+
+function sessionNotFound(): ApiError {
+  return new ApiError(404, 'Session not found');
+}
+
+/** Continues `sessionId` (which must belong to this owner and agent) as it is now, or opens a new session. */
+export function openSession(store: Store, sessionId: string | undefined, owner: string, agentId: string | null, now: string): OpenedSession {
+  if (sessionId === undefined) {
+    return { base: undefined, session: { session_id: randomUUID(), owner, agent_id: agentId, created_at: now, turns: 0, history: [] } };
   }
-  const session: StoredSession = { session_id: randomUUID(), owner, agent_id: agentId, created_at: now, turns: 0, history: [] };
-  state.sessions[session.session_id] = session;
-  forgetOldSessions(state, owner);
-  return { session, isNew: true };
-}
-
-/** [ours] sessions kept per account: every write rewrites the whole store, so it must not grow forever */
-export const SESSIONS_KEPT = 200;
-
-/** Drops an account's oldest sessions beyond SESSIONS_KEPT (a continued one is then 404 `Session not found`). */
-function forgetOldSessions(state: State, owner: string): void {
-  const mine = Object.values(state.sessions).filter((s) => s.owner === owner);
-  if (mine.length <= SESSIONS_KEPT) return;
-  // insertion order is creation order
-  for (const s of mine.slice(0, mine.length - SESSIONS_KEPT)) delete state.sessions[s.session_id];
-}
-
-/** A destroyed agent's conversations go with it. */
-export function forgetAgentSessions(state: State, agentId: string): void {
-  for (const s of Object.values(state.sessions)) if (s.agent_id === agentId) delete state.sessions[s.session_id];
+  const base = UUID_PATTERN.test(sessionId) ? store.sessions.get(owner, sessionId.toLowerCase()) : undefined;
+  const session = base?.record;
+  if (!session || session.owner !== owner || session.agent_id !== agentId) throw sessionNotFound();
+  return { base, session };
 }
 
 export function recordTurn(session: StoredSession, message: string, reply: string): void {
   session.turns += 1;
   session.history.push({ role: 'user', content: message }, { role: 'agent', content: reply });
   if (session.history.length > HISTORY_KEPT) session.history.splice(0, session.history.length - HISTORY_KEPT);
+}
+
+export interface TurnRequest<R extends { content: string }> {
+  sessionId: string | undefined;
+  owner: string;
+  agentId: string | null;
+  message: string;
+  /** the reply to `message` after `history` (slow: no lock is held while it runs) */
+  compose: (history: StoredSession['history']) => R;
+  /** runs once, after the first composition and before the turn is written (agent chat: its memory) */
+  beforeWrite?: (session: StoredSession, reply: R, isNew: boolean) => Promise<void>;
+}
+
+/** Composes the reply and records the turn; the session written last is the one the reply answers. */
+export async function takeTurn<R extends { content: string }>(store: Store, t: TurnRequest<R>): Promise<{ session: StoredSession; reply: R }> {
+  let reply: R | undefined;
+  for (let attempt = 1; attempt <= RECOMPOSE_ATTEMPTS; attempt++) {
+    const now = new Date(store.now()).toISOString();
+    const { base, session } = openSession(store, t.sessionId, t.owner, t.agentId, now);
+    reply = t.compose(session.history);
+    if (attempt === 1) await t.beforeWrite?.(session, reply, base === undefined);
+    recordTurn(session, t.message, reply.content);
+    if (!base) {
+      await store.sessions.create(t.owner, session, store.now());
+      return { session, reply };
+    }
+    if (await store.sessions.commit(t.owner, base, session)) return { session, reply };
+  }
+  // a session written that often meanwhile: this reply goes after its newest history
+  const last = reply!;
+  const session = await store.sessions.update(t.owner, t.sessionId!.toLowerCase(), (draft) => {
+    if (!draft) throw sessionNotFound();
+    recordTurn(draft, t.message, last.content);
+    return draft;
+  });
+  return { session, reply: last };
 }
 
 export function readSessionId(body: Record<string, unknown>): string | undefined {

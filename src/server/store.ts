@@ -1,11 +1,24 @@
-// The service's persistence: one JSON document in the data dir.
-// Reads are served from memory and refreshed when the file changes (another process wrote it).
-// Writes take a cross-process lock, re-read, apply, write a temp file, fsync and rename,
-// so several processes never lose each other's updates and a kill -9 leaves the old or new file whole.
+// The service's persistence: one file per record under <data dir>/records (store/layout.ts), so a
+// write costs the record it changes. A write prepares its change outside any lock and commits it
+// under the record's lock only if the record's version is still the one it read (store/records.ts);
+// checks across records (the agent limit, the session cap) take their account's lock. Locks are held
+// for a check-and-write only, kept fresh while held, and taken over from dead holders (store/lock.ts).
+// A data dir with the older single state.json is migrated on open (store/migrate.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
-import { createFileOnce, removeStaleTemps, writeFileAtomic } from '../core/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import { DESTROYED_GRACE_MS, SESSIONS_KEPT } from './store/caps.js';
+import { Locks, type LockOptions } from './store/lock.js';
+import { Layout } from './store/layout.js';
+import { ensureLayout } from './store/migrate.js';
+import { OwnedRecords, type Listed } from './store/owned.js';
+import { RecordFiles, type WriteHooks } from './store/records.js';
+import { SessionFiles } from './store/session-files.js';
+
+export { HISTORY_KEPT, SESSIONS_KEPT } from './store/caps.js';
+export { StoreCorruptError, type Stored, type WriteHooks } from './store/records.js';
+export type { StoredSession, StoredTurn } from './store/session-files.js';
+export type { Found } from './store/owned.js';
 
 export type AgentStatus = 'running' | 'paused' | 'destroyed';
 
@@ -19,6 +32,8 @@ export interface StoredAgent {
   model_provider: string;
   created_at: string;
   updated_at: string;
+  /** when it was destroyed: the record is purged DESTROYED_GRACE_MS later */
+  destroyed_at?: string;
   bot_username: string | null;
   /** stored for the (simulated) bot bridge; never returned by the API */
   telegram_bot_token: string | null;
@@ -29,22 +44,6 @@ export interface StoredAgent {
   skills: Record<string, boolean>;
   container_started_at: string;
   restarts: number;
-}
-
-export interface StoredTurn {
-  role: 'user' | 'agent';
-  content: string;
-}
-
-export interface StoredSession {
-  session_id: string;
-  owner: string;
-  /** null for assistant sessions */
-  agent_id: string | null;
-  created_at: string;
-  turns: number;
-  /** the last few turns only: replies depend on recent history, and the file stays small */
-  history: StoredTurn[];
 }
 
 export interface ClassicTrigger {
@@ -68,112 +67,82 @@ export interface StoredClassic {
   updated_at: string;
 }
 
-export interface State {
-  version: 1;
-  superagents: Record<string, StoredAgent>;
-  sessions: Record<string, StoredSession>;
-  classic: Record<string, StoredClassic>;
+/** How often opening the store also tidies it (Store.tidy). */
+export const TIDY_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface StoreOptions {
+  /** the clock of destroyed_at and of purges (tests move it instead of waiting) */
+  now?: () => number;
+  lock?: LockOptions;
+  hooks?: WriteHooks;
+  destroyedGraceMs?: number;
+  sessionsKept?: number;
 }
-
-export const HISTORY_KEPT = 20;
-
-function emptyState(): State {
-  return { version: 1, superagents: {}, sessions: {}, classic: {} };
-}
-
-export class StoreCorruptError extends Error {}
 
 export class Store {
-  readonly file: string;
-  private state: State = emptyState();
-  private signature = '';
-  /** serialises this process's writers before they contend for the file lock */
-  private queue: Promise<unknown> = Promise.resolve();
-  private freshThisTurn = false;
+  readonly layout: Layout;
+  readonly agents: OwnedRecords<StoredAgent>;
+  readonly classic: OwnedRecords<StoredClassic>;
+  readonly sessions: SessionFiles;
+  readonly now: () => number;
+  private readonly graceMs: number;
 
-  constructor(readonly dir: string) {
-    this.file = path.join(dir, 'state.json');
+  constructor(
+    readonly dir: string,
+    options: StoreOptions = {},
+  ) {
+    this.layout = new Layout(dir);
+    this.now = options.now ?? Date.now;
+    this.graceMs = options.destroyedGraceMs ?? DESTROYED_GRACE_MS;
+    const locks = new Locks(this.layout.locks, options.lock);
+    const files = new RecordFiles(locks, options.hooks);
+    this.agents = new OwnedRecords(this.layout, files, locks, 'agent');
+    this.classic = new OwnedRecords(this.layout, files, locks, 'classic');
+    this.sessions = new SessionFiles(this.layout, files, locks, options.sessionsKept ?? SESSIONS_KEPT);
   }
 
-  /** Creates the data dir and the file if missing, and loads it. */
+  /** Creates the data dir and the store's directory if missing (migrating state.json), and tidies up. */
   open(): this {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    if (!fs.existsSync(this.file)) this.createEmpty();
-    // a writer killed between write and rename leaves a temp file; it is never read
-    removeStaleTemps(this.dir, path.basename(this.file));
-    this.refresh();
+    ensureLayout(this.layout);
+    for (const dir of [this.layout.locks, this.layout.owners, this.layout.accounts]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.tidy();
     return this;
   }
 
-  /** Creates the file whole (temp + link), so a concurrent reader never sees it half-written. */
-  private createEmpty(): void {
-    createFileOnce(this.file, JSON.stringify(emptyState()));
-  }
-
-  /** The current state, re-read only if another process replaced the file. Do not mutate. */
-  read(): Readonly<State> {
-    // one stat per event-loop turn is enough to see other processes' writes (and halves a GET's cost)
-    if (!this.freshThisTurn) {
-      this.refresh();
-      this.freshThisTurn = true;
-      setImmediate(() => {
-        this.freshThisTurn = false;
-      });
-    }
-    return this.state;
-  }
-
   /**
-   * Applies `change` to the freshest state under the lock and persists it.
-   * If `change` throws, nothing is written and the error propagates.
+   * At most once per TIDY_INTERVAL_MS (every CLI command may open the store): temp files of writers
+   * killed between write and rename (never read), and destroyed agents past their grace time in
+   * accounts nobody lists (the others are purged as they are listed).
    */
-  update<T>(change: (state: State) => T): Promise<T> {
-    const run = this.queue.then(() => this.locked(change));
-    this.queue = run.catch(() => undefined);
-    return run;
+  private tidy(): void {
+    const stamp = path.join(this.layout.root, 'tidied');
+    const last = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? -Infinity;
+    if (Math.abs(this.now() - last) < TIDY_INTERVAL_MS) return;
+    writeFileAtomic(stamp, '', { fsync: false });
+    const at = new Date(this.now());
+    fs.utimesSync(stamp, at, at);
+    this.layout.sweepTemps();
+    for (const account of this.layout.accountIds()) this.liveAgents(account);
   }
 
-  private async locked<T>(change: (state: State) => T): Promise<T> {
-    const release = await lockfile.lock(this.file, {
-      realpath: false,
-      stale: 3000,
-      update: 1000,
-      retries: { retries: 400, minTimeout: 2, maxTimeout: 25, factor: 1.3 },
-    });
-    try {
-      this.refresh();
-      const draft = structuredClone(this.state);
-      const result = change(draft);
-      this.write(draft);
-      return result;
-    } finally {
-      await release().catch(() => undefined);
+  /** The account's agents that are not destroyed, in launch order; destroyed ones past their grace time are purged. */
+  liveAgents(account: string): Array<Listed<StoredAgent>> {
+    const live: Array<Listed<StoredAgent>> = [];
+    for (const entry of this.agents.list(account)) {
+      if (entry.record.status !== 'destroyed') live.push(entry);
+      else if (this.expired(entry.record)) this.agents.removeNow(account, entry.id);
     }
+    return live;
   }
 
-  private write(next: State): void {
-    writeFileAtomic(this.file, JSON.stringify(next));
-    this.state = next;
-    this.signature = this.statSignature();
+  private expired(agent: StoredAgent): boolean {
+    const at = Date.parse(agent.destroyed_at ?? agent.updated_at);
+    return !(at > this.now() - this.graceMs); // an unreadable date counts as long ago
   }
 
-  private statSignature(): string {
-    const st = fs.statSync(this.file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  }
-
-  private refresh(): void {
-    const signature = this.statSignature();
-    if (signature === this.signature) return;
-    const text = fs.readFileSync(this.file, 'utf8');
-    let parsed: State;
-    try {
-      // an empty file (created by an older version or by hand) is an empty store
-      parsed = (text.trim() === '' ? emptyState() : JSON.parse(text)) as State;
-    } catch {
-      throw new StoreCorruptError(`The data file ${this.file} is not valid JSON; move it aside to start afresh`);
-    }
-    this.state = { ...emptyState(), ...parsed };
-    this.signature = signature;
+  /** Adds an agent under its account's lock, after `guard` (which may throw: the limit) saw the live ones. */
+  launchAgent(account: string, agent: StoredAgent, guard: (live: StoredAgent[]) => void): Promise<void> {
+    return this.agents.insert(account, agent.agent_id, agent, () => guard(this.liveAgents(account).map((e) => e.record)));
   }
 }

@@ -1,8 +1,8 @@
 // Ambiguous <agent> references (CLI.md "<agent>"): destroy, update and model exit 4 naming the
 // candidates, and change nothing; a longer id prefix picks one.
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { accountId, hashKey } from '../../src/server/auth.js';
+import { Store } from '../../src/server/index.js';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
@@ -29,16 +29,15 @@ async function record(id: string) {
 beforeEach(async () => {
   service = await scratch.service();
   twins = [await launch('twin'), await launch('Twin')];
-  // the ids: rewrite the store's file the way another process would (write, rename)
+  // the ids: rewrite the store's records the way another process would
   const [x, y] = [await launch('alpha'), await launch('beta')];
-  const file = path.join(service.dataDir, 'state.json');
-  const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const store = new Store(service.dataDir).open();
+  const account = accountId(hashKey(service.key));
   for (const [from, to] of [[x, A], [y, B]] as const) {
-    state.superagents[to] = { ...state.superagents[from], agent_id: to };
-    delete state.superagents[from];
+    const stored = store.agents.fresh(account, from)!;
+    store.agents.write(account, to, { ...stored, record: { ...stored.record, agent_id: to } });
+    store.agents.removeNow(account, from);
   }
-  fs.writeFileSync(`${file}.edit`, JSON.stringify(state));
-  fs.renameSync(`${file}.edit`, file);
   expect((await record(A)).name).toBe('alpha');
   service.cliRequests();
 });

@@ -44,7 +44,7 @@ function skillList(agent: StoredAgent) {
 }
 
 async function getSkills(ctx: RouteContext): Promise<void> {
-  const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
+  const agent = ownedAgent(ctx.service.store, ctx.params.id!, ctx.account);
   sendJson(ctx.res, 200, { agent_id: agent.agent_id, skills: skillList(agent) });
 }
 

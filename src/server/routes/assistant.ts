@@ -4,7 +4,7 @@ import { deliverReply } from '../deliver.js';
 import { badRequest } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { composeAssistantReply } from '../runtime/assistant.js';
-import { openSession, readSessionId, recordTurn } from '../sessions.js';
+import { readSessionId, takeTurn } from '../sessions.js';
 import { assistantScript } from '../stream-events.js';
 import { optionalBoolean, optionalProvider, optionalString, requiredString } from '../validate.js';
 
@@ -21,19 +21,20 @@ async function ask(ctx: RouteContext): Promise<void> {
   }
   const sessionId = readSessionId(body);
 
-  const turn = await ctx.service.store.update((state) => {
-    const now = new Date().toISOString();
-    const { session } = openSession(state, sessionId, ctx.account, null, now);
-    const reply = composeAssistantReply(session.history, message);
-    recordTurn(session, message, reply.content);
-    return { sessionId: session.session_id, content: reply.content, timestamp: now };
+  const timestamp = new Date().toISOString();
+  const { session, reply } = await takeTurn(ctx.service.store, {
+    sessionId,
+    owner: ctx.account,
+    agentId: null,
+    message,
+    compose: (history) => composeAssistantReply(history, message),
   });
   await deliverReply(ctx, {
-    sessionId: turn.sessionId,
-    content: turn.content,
+    sessionId: session.session_id,
+    content: reply.content,
     stream,
-    script: assistantScript(turn.sessionId, turn.timestamp),
-    extra: { timestamp: turn.timestamp },
+    script: assistantScript(session.session_id, timestamp),
+    extra: { timestamp },
     timeLimitMs: ctx.service.assistantTimeLimitMs,
   });
 }

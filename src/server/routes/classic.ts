@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { CLASSIC_CRONS, CLASSIC_DEFAULT_LIMIT, LIMITS, UUID_PATTERN } from '../../contract.js';
 import { ApiError, badRequest, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
-import type { ClassicTrigger, State, StoredClassic } from '../store.js';
+import type { ClassicTrigger, Store, StoredClassic } from '../store.js';
 import { optionalBoolean, optionalString, requiredString } from '../validate.js';
 
 function publicClassic(c: StoredClassic) {
@@ -11,10 +11,16 @@ function publicClassic(c: StoredClassic) {
   return record;
 }
 
-function ownedClassic(state: Readonly<State>, id: string, account: string): StoredClassic {
-  const agent = UUID_PATTERN.test(id) ? state.classic[id.toLowerCase()] : undefined;
+function ownedClassic(store: Store, id: string, account: string): StoredClassic {
+  const found = UUID_PATTERN.test(id) ? store.classic.find(account, id.toLowerCase()) : undefined;
+  if (!found) throw notFound();
+  if (!found.mine) throw new ApiError(403, 'This agent belongs to another API key');
+  return found.record;
+}
+
+/** The record as a change sees it: deleted meanwhile is 404. */
+function stillThere(agent: StoredClassic | undefined): StoredClassic {
   if (!agent) throw notFound();
-  if (agent.owner !== account) throw new ApiError(403, 'This agent belongs to another API key');
   return agent;
 }
 
@@ -56,24 +62,21 @@ async function create(ctx: RouteContext): Promise<void> {
   const tradingEnabled = optionalBoolean(body, 'trading_enabled') ?? false;
   const enabled = optionalBoolean(body, 'enabled') ?? false;
   const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true }) ?? 'default';
-  const record = await ctx.service.store.update((state) => {
-    const now = new Date().toISOString();
-    const agent: StoredClassic = {
-      id: randomUUID(),
-      owner: ctx.account,
-      user_id: ctx.account,
-      name,
-      description,
-      data: { goal, instructions, memory_enabled: memoryEnabled, trading_enabled: tradingEnabled, model },
-      triggers,
-      enabled,
-      stats: { runs: 0, alerts: 0, last_run_at: null },
-      created_at: now,
-      updated_at: now,
-    };
-    state.classic[agent.id] = agent;
-    return agent;
-  });
+  const now = new Date().toISOString();
+  const record: StoredClassic = {
+    id: randomUUID(),
+    owner: ctx.account,
+    user_id: ctx.account,
+    name,
+    description,
+    data: { goal, instructions, memory_enabled: memoryEnabled, trading_enabled: tradingEnabled, model },
+    triggers,
+    enabled,
+    stats: { runs: 0, alerts: 0, last_run_at: null },
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.service.store.classic.insert(ctx.account, record.id, record);
   sendJson(ctx.res, 201, {
     agent_id: record.id,
     name: record.name,
@@ -96,8 +99,9 @@ function parseLimit(query: URLSearchParams): number {
 
 async function list(ctx: RouteContext): Promise<void> {
   const limit = parseLimit(ctx.query);
-  const agents = Object.values(ctx.service.store.read().classic)
-    .filter((c) => c.owner === ctx.account)
+  const agents = ctx.service.store.classic
+    .list(ctx.account)
+    .map((e) => e.record)
     .sort((a, b) => b.created_at.localeCompare(a.created_at))
     .slice(0, limit)
     .map((c) => ({
@@ -113,7 +117,7 @@ async function list(ctx: RouteContext): Promise<void> {
 }
 
 async function get(ctx: RouteContext): Promise<void> {
-  sendJson(ctx.res, 200, publicClassic(ownedClassic(ctx.service.store.read(), ctx.params.id!, ctx.account)));
+  sendJson(ctx.res, 200, publicClassic(ownedClassic(ctx.service.store, ctx.params.id!, ctx.account)));
 }
 
 async function patch(ctx: RouteContext): Promise<void> {
@@ -122,10 +126,9 @@ async function patch(ctx: RouteContext): Promise<void> {
   const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' });
   const goal = optionalString(body, 'goal', LIMITS.classicGoalChars, { min: 1 });
   const instructions = optionalString(body, 'instructions', LIMITS.classicInstructionsChars, { min: 1 });
-  const id = ctx.params.id!;
-  ownedClassic(ctx.service.store.read(), id, ctx.account);
-  const record = await ctx.service.store.update((state) => {
-    const agent = ownedClassic(state, id, ctx.account);
+  const { id } = ownedClassic(ctx.service.store, ctx.params.id!, ctx.account);
+  const record = await ctx.service.store.classic.update(ctx.account, id, (draft) => {
+    const agent = stillThere(draft);
     if (name !== undefined) agent.name = name;
     if (description !== undefined) agent.description = description;
     if (goal !== undefined) agent.data.goal = goal;
@@ -137,12 +140,8 @@ async function patch(ctx: RouteContext): Promise<void> {
 }
 
 async function remove(ctx: RouteContext): Promise<void> {
-  const id = ctx.params.id!;
-  ownedClassic(ctx.service.store.read(), id, ctx.account);
-  await ctx.service.store.update((state) => {
-    ownedClassic(state, id, ctx.account);
-    delete state.classic[id.toLowerCase()];
-  });
+  const { id } = ownedClassic(ctx.service.store, ctx.params.id!, ctx.account);
+  await ctx.service.store.classic.remove(ctx.account, id);
   sendJson(ctx.res, 200, { message: 'Agent deleted' });
 }
 

@@ -4,8 +4,7 @@ import { BOT_TOKEN_PATTERN, LIMITS, UUID_PATTERN } from '../../contract.js';
 import { ApiError, badRequest, conflict, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { defaultSkillState } from '../runtime/skills.js';
-import type { State, StoredAgent } from '../store.js';
-import { forgetAgentSessions } from '../sessions.js';
+import type { Store, StoredAgent } from '../store.js';
 import { optionalString, requiredProvider, requiredString } from '../validate.js';
 import { createWallet } from '../wallets.js';
 
@@ -22,26 +21,35 @@ export function publicAgent(a: StoredAgent) {
 }
 
 /** The caller's live agent with that id: malformed, unknown or destroyed is 404, someone else's is 403. */
-export function ownedAgent(state: Readonly<State>, id: string, account: string): StoredAgent {
+export function ownedAgent(store: Store, id: string, account: string): StoredAgent {
   if (!UUID_PATTERN.test(id)) throw notFound();
-  const agent = state.superagents[id.toLowerCase()];
+  const found = store.agents.find(account, id.toLowerCase());
+  if (!found || found.record.status === 'destroyed') throw notFound();
+  if (!found.mine) throw new ApiError(403, 'This agent belongs to another API key');
+  return found.record;
+}
+
+/** The agent as a change of its record sees it: gone (purged) or destroyed meanwhile is 404. */
+export function liveAgent(agent: StoredAgent | undefined): StoredAgent {
   if (!agent || agent.status === 'destroyed') throw notFound();
-  if (agent.owner !== account) throw new ApiError(403, 'This agent belongs to another API key');
   return agent;
 }
 
-/** Reads the agent, applies `change` to it under the store lock, answers `{ agent_id, ...answer }`. */
-export async function changeAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string, state: State) => Record<string, unknown>): Promise<void> {
-  const id = ctx.params.id!;
-  ownedAgent(ctx.service.store.read(), id, ctx.account); // fail fast before taking the lock
-  const answer = await ctx.service.store.update((state) => {
-    const agent = ownedAgent(state, id, ctx.account);
+/** Applies `change` to the caller's agent (one record's versioned write) and returns `{ agent_id, ...answer }`. */
+async function applyToAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string) => Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { agent_id: id } = ownedAgent(ctx.service.store, ctx.params.id!, ctx.account); // 404/403 before any write
+  return ctx.service.store.agents.update(ctx.account, id, (draft) => {
+    const agent = liveAgent(draft);
     const now = new Date().toISOString();
-    const result = change(agent, now, state);
+    const result = change(agent, now);
     agent.updated_at = now;
     return { agent_id: agent.agent_id, ...result };
   });
-  sendJson(ctx.res, 200, answer);
+}
+
+/** Applies `change` to the caller's agent and answers `{ agent_id, ...answer }`. */
+export async function changeAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string) => Record<string, unknown>): Promise<void> {
+  sendJson(ctx.res, 200, await applyToAgent(ctx, change));
 }
 
 export function defaultSoul(name: string): string {
@@ -79,33 +87,30 @@ async function launch(ctx: RouteContext): Promise<void> {
   if (token !== undefined && token !== '' && !BOT_TOKEN_PATTERN.test(token)) {
     throw badRequest('telegram_bot_token is not a valid bot token (expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or ->)');
   }
-  const wallet = createWallet(); // outside the lock: key generation is the slow part
-  const record = await ctx.service.store.update((state) => {
-    const live = Object.values(state.superagents).filter((a) => a.owner === ctx.account && a.status !== 'destroyed');
+  const wallet = createWallet(); // before the lock: key generation is the slow part
+  const now = new Date().toISOString();
+  const record: StoredAgent = {
+    agent_id: randomUUID(),
+    owner: ctx.account,
+    name,
+    description,
+    status: 'running',
+    model,
+    model_provider: provider,
+    created_at: now,
+    updated_at: now,
+    bot_username: token ? botUsername(name) : null,
+    telegram_bot_token: token || null,
+    evm_address: wallet.evm_address,
+    solana_address: wallet.solana_address,
+    soul_md: soul && soul.trim() ? soul : defaultSoul(name),
+    memory_md: `# Memory of ${name}\n\n- ${dateOnly(now)}: launched on ${model} (${provider}).\n`,
+    skills: defaultSkillState(),
+    container_started_at: now,
+    restarts: 0,
+  };
+  await ctx.service.store.launchAgent(ctx.account, record, (live) => {
     if (live.length >= LIMITS.agentsPerAccount) throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
-    const now = new Date().toISOString();
-    const agent: StoredAgent = {
-      agent_id: randomUUID(),
-      owner: ctx.account,
-      name,
-      description,
-      status: 'running',
-      model,
-      model_provider: provider,
-      created_at: now,
-      updated_at: now,
-      bot_username: token ? botUsername(name) : null,
-      telegram_bot_token: token || null,
-      evm_address: wallet.evm_address,
-      solana_address: wallet.solana_address,
-      soul_md: soul && soul.trim() ? soul : defaultSoul(name),
-      memory_md: `# Memory of ${name}\n\n- ${dateOnly(now)}: launched on ${model} (${provider}).\n`,
-      skills: defaultSkillState(),
-      container_started_at: now,
-      restarts: 0,
-    };
-    state.superagents[agent.agent_id] = agent;
-    return agent;
   });
   sendJson(ctx.res, 200, {
     agent_id: record.agent_id,
@@ -117,25 +122,29 @@ async function launch(ctx: RouteContext): Promise<void> {
 }
 
 async function list(ctx: RouteContext): Promise<void> {
-  const agents = Object.values(ctx.service.store.read().superagents)
-    .filter((a) => a.owner === ctx.account && a.status !== 'destroyed')
-    .reverse() // insertion order, newest first: the tie-break for launches in the same millisecond
-    .sort((a, b) => b.created_at.localeCompare(a.created_at))
-    .map(publicAgent);
+  const agents = ctx.service.store
+    .liveAgents(ctx.account)
+    .reverse() // launch order, newest first: the tie-break for launches in the same millisecond
+    .sort((a, b) => b.record.created_at.localeCompare(a.record.created_at))
+    .map((e) => publicAgent(e.record));
   sendJson(ctx.res, 200, { agents });
 }
 
 async function get(ctx: RouteContext): Promise<void> {
-  sendJson(ctx.res, 200, publicAgent(ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account)));
+  sendJson(ctx.res, 200, publicAgent(ownedAgent(ctx.service.store, ctx.params.id!, ctx.account)));
 }
 
 async function destroy(ctx: RouteContext): Promise<void> {
-  await changeAgent(ctx, (agent, _now, state) => {
+  const { store } = ctx.service;
+  const answer = await applyToAgent(ctx, (agent) => {
     agent.status = 'destroyed';
     agent.telegram_bot_token = null;
-    forgetAgentSessions(state, agent.agent_id);
+    agent.destroyed_at = new Date(store.now()).toISOString(); // purged DESTROYED_GRACE_MS later
     return { status: 'destroyed' };
   });
+  // a destroyed agent's conversations go with it
+  await store.sessions.forgetAgent(ctx.account, answer.agent_id as string);
+  sendJson(ctx.res, 200, answer);
 }
 
 async function pause(ctx: RouteContext): Promise<void> {
@@ -164,17 +173,17 @@ async function restart(ctx: RouteContext): Promise<void> {
 }
 
 async function health(ctx: RouteContext): Promise<void> {
-  const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
+  const agent = ownedAgent(ctx.service.store, ctx.params.id!, ctx.account);
   sendJson(ctx.res, 200, { agent_id: agent.agent_id, healthy: !ctx.service.faults.unhealthy });
 }
 
 async function wallet(ctx: RouteContext): Promise<void> {
-  const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
+  const agent = ownedAgent(ctx.service.store, ctx.params.id!, ctx.account);
   sendJson(ctx.res, 200, { evm_address: agent.evm_address, solana_address: agent.solana_address });
 }
 
 async function files(ctx: RouteContext): Promise<void> {
-  const agent = ownedAgent(ctx.service.store.read(), ctx.params.id!, ctx.account);
+  const agent = ownedAgent(ctx.service.store, ctx.params.id!, ctx.account);
   sendJson(ctx.res, 200, { agent_id: agent.agent_id, soul_md: agent.soul_md, memory_md: agent.memory_md });
 }
 

@@ -1,0 +1,205 @@
+// Cross-process lock files for the store. One is held for the few milliseconds of a check-and-write
+// (never around slow work), kept fresh while its holder lives, taken over at once when its holder's
+// process is gone (same host), and after `staleMs` without a refresh otherwise (another host, or a
+// PID the system gave to another process).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createFileOnce } from '../../core/atomic-write.js';
+
+export interface LockOptions {
+  /** a lock not refreshed for this long is abandoned whatever its PID says (default 10 s) */
+  staleMs?: number;
+  /** how often a holder refreshes its lock (default staleMs / 4) */
+  refreshMs?: number;
+  /** the longest wait for a live holder before LockTimeoutError (default 60 s) */
+  maxWaitMs?: number;
+  /** the clock staleness is judged by (tests move it instead of waiting) */
+  now?: () => number;
+  host?: string;
+  pid?: number;
+  isAlive?: (pid: number) => boolean;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+interface LockInfo {
+  pid: number;
+  host: string;
+  token: string;
+}
+
+export class LockTimeoutError extends Error {}
+
+/** Whether a process with this PID exists on this host (EPERM: it exists but is not ours). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The prefix of every lock file: its temp files (`lock.<name>.<pid>.<n>.tmp`) are swept by that name. */
+export const LOCK_PREFIX = 'lock';
+
+export class HeldLock {
+  private timer: NodeJS.Timeout | undefined;
+  private released = false;
+
+  constructor(
+    readonly file: string,
+    readonly token: string,
+    refreshMs: number,
+    private readonly onRelease: () => void,
+  ) {
+    // a timer, not the writes: a holder that awaits (a slow test hook) stays fresh too
+    this.timer = setInterval(() => this.refresh(), refreshMs);
+    this.timer.unref();
+  }
+
+  /** True while the lock file is still ours (not taken over from a holder judged stale). */
+  stillHeld(): boolean {
+    return !this.released && readInfo(this.file)?.token === this.token;
+  }
+
+  private refresh(): void {
+    const now = new Date();
+    try {
+      if (this.stillHeld()) fs.utimesSync(this.file, now, now);
+    } catch {
+      // removed by a takeover: stillHeld() says so at commit time
+    }
+  }
+
+  release(): void {
+    if (this.released) return;
+    clearInterval(this.timer);
+    if (this.stillHeld()) fs.rmSync(this.file, { force: true });
+    this.released = true;
+    this.onRelease();
+  }
+}
+
+function readInfo(file: string): LockInfo | undefined {
+  try {
+    const info = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
+    return typeof info?.token === 'string' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class Locks {
+  readonly staleMs: number;
+  private readonly refreshMs: number;
+  private readonly maxWaitMs: number;
+  private readonly now: () => number;
+  private readonly host: string;
+  private readonly pid: number;
+  private readonly isAlive: (pid: number) => boolean;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /** this process's waiters queue here rather than polling the file against each other */
+  private readonly tails = new Map<string, Promise<void>>();
+
+  constructor(
+    readonly dir: string,
+    options: LockOptions = {},
+  ) {
+    this.staleMs = options.staleMs ?? 10_000;
+    this.refreshMs = options.refreshMs ?? Math.max(10, Math.floor(this.staleMs / 4));
+    this.maxWaitMs = options.maxWaitMs ?? 60_000;
+    this.now = options.now ?? Date.now;
+    this.host = options.host ?? os.hostname();
+    this.pid = options.pid ?? process.pid;
+    this.isAlive = options.isAlive ?? processAlive;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  fileFor(name: string): string {
+    return path.join(this.dir, `${LOCK_PREFIX}.${name}`);
+  }
+
+  /** Runs `fn` holding the lock `name`, and releases it however `fn` ends. */
+  async with<T>(name: string, fn: (lock: HeldLock) => T | Promise<T>): Promise<T> {
+    const lock = await this.acquire(name);
+    try {
+      return await fn(lock);
+    } finally {
+      lock.release();
+    }
+  }
+
+  async acquire(name: string): Promise<HeldLock> {
+    const before = this.tails.get(name) ?? Promise.resolve();
+    let done!: () => void;
+    const gate = new Promise<void>((resolve) => (done = resolve));
+    const tail = before.then(() => gate);
+    this.tails.set(name, tail);
+    const finish = () => {
+      done();
+      if (this.tails.get(name) === tail) this.tails.delete(name);
+    };
+    await before;
+    try {
+      const file = this.fileFor(name);
+      const token = await this.takeFile(file);
+      return new HeldLock(file, token, this.refreshMs, finish);
+    } catch (err) {
+      finish();
+      throw err;
+    }
+  }
+
+  private async takeFile(file: string): Promise<string> {
+    const token = randomBytes(12).toString('hex');
+    const body = JSON.stringify({ pid: this.pid, host: this.host, token } satisfies LockInfo);
+    const started = this.now();
+    for (let attempt = 0; ; attempt++) {
+      // created whole (temp file + link): a contender never reads half a lock
+      if (createFileOnce(file, body)) return token;
+      const info = readInfo(file);
+      if (this.abandoned(file, info)) {
+        this.takeOver(file, info);
+        continue;
+      }
+      if (this.now() - started > this.maxWaitMs) {
+        throw new LockTimeoutError(`The store's lock ${file} is held by process ${info?.pid ?? '?'} on ${info?.host ?? '?'}`);
+      }
+      await this.sleep(Math.min(25, 1 + attempt * 2));
+    }
+  }
+
+  /** A lock whose holder died (same host), or that nobody refreshed for staleMs. */
+  private abandoned(file: string, info: LockInfo | undefined): boolean {
+    if (info && info.host === this.host && !this.isAlive(info.pid)) return true;
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (!st) return false; // released meanwhile: just try again
+    return this.now() - st.mtimeMs > this.staleMs;
+  }
+
+  /**
+   * Removes an abandoned lock, and only that one: it is first renamed aside (one contender wins the
+   * rename), then checked; a fresh lock that replaced it meanwhile is put back.
+   */
+  private takeOver(file: string, seen: LockInfo | undefined): void {
+    const aside = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      fs.renameSync(file, aside);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    const moved = readInfo(aside);
+    if (moved && moved.token !== seen?.token) {
+      try {
+        fs.linkSync(aside, file);
+      } catch {
+        // a third process locked meanwhile; the holder we moved sees it at its commit (stillHeld)
+      }
+    }
+    fs.rmSync(aside, { force: true });
+  }
+}

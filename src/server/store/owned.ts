@@ -1,0 +1,96 @@
+// Records that belong to an account and are addressed by id alone (superagents, classic agents):
+// the record in its account's directory, and an owner file per id so that someone else's id
+// answers 403 and an unknown one 404.
+import fs from 'node:fs';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import type { Locks } from './lock.js';
+import { type Kind, type Layout, readOwner, safeName } from './layout.js';
+import { type RecordFiles, type Stored, readRecord } from './records.js';
+
+export interface Found<T> {
+  record: T;
+  /** false: the record belongs to another account */
+  mine: boolean;
+}
+
+/** A record as listed: its id (its file's name) with its stored form. */
+export type Listed<T> = Stored<T> & { id: string };
+
+/** The lock for checks that span an account's records of one kind (the agent limit, the session cap). */
+export function accountLock(kind: Kind, account: string): string {
+  return `${kind}s-of.${safeName(account)}`;
+}
+
+export function recordLock(kind: Kind, id: string): string {
+  return `${kind}.${safeName(id)}`;
+}
+
+export class OwnedRecords<T> {
+  constructor(
+    private readonly layout: Layout,
+    private readonly files: RecordFiles,
+    private readonly locks: Locks,
+    readonly kind: 'agent' | 'classic',
+  ) {}
+
+  /** The record with this id, the caller's or (mine: false) another account's. */
+  find(account: string, id: string): Found<T> | undefined {
+    const own = this.files.cached<T>(this.layout.file(account, this.kind, id));
+    if (own) return { record: own.record, mine: true };
+    const owner = readOwner(this.layout.ownerFile(this.kind, id));
+    if (owner === undefined || owner === account) return undefined;
+    const other = this.files.cached<T>(this.layout.file(owner, this.kind, id));
+    return other ? { record: other.record, mine: false } : undefined;
+  }
+
+  /** The account's records in creation order (a scan of its directory, one stat per record). */
+  list(account: string): Array<Listed<T>> {
+    const found: Array<Listed<T>> = [];
+    for (const id of this.layout.ids(account, this.kind)) {
+      const stored = this.files.cached<T>(this.layout.file(account, this.kind, id));
+      if (stored) found.push({ ...stored, id });
+    }
+    return found.sort((a, b) => a.n - b.n);
+  }
+
+  /**
+   * Adds a record under the account's lock, after `guard` (which may throw) has looked at the
+   * account's records as they are at that moment.
+   */
+  insert(account: string, id: string, record: T, guard: () => void = () => undefined): Promise<void> {
+    return this.locks.with(accountLock(this.kind, account), () => {
+      guard();
+      const existing = this.list(account);
+      this.write(account, id, { v: 1, n: existing.reduce((max, s) => Math.max(max, s.n), 0) + 1, record });
+    });
+  }
+
+  /** Writes a whole record as it is (migration, tools): the owner file first, so it is never orphaned. */
+  write(account: string, id: string, stored: Stored<T>): void {
+    fs.mkdirSync(this.layout.owners, { recursive: true, mode: 0o700 });
+    writeFileAtomic(this.layout.ownerFile(this.kind, id), account);
+    this.layout.ensure(this.layout.dir(account, this.kind));
+    this.files.put(this.layout.file(account, this.kind, id), stored);
+  }
+
+  /** Read-modify-write of one record (RecordFiles.update): `change` gets undefined if it is gone. */
+  update<R>(account: string, id: string, change: (draft: T | undefined) => R): Promise<R> {
+    return this.files.update(recordLock(this.kind, id), this.layout.file(account, this.kind, id), change);
+  }
+
+  /** Removes a record for good: its owner file first (an orphaned record is then simply unknown). */
+  remove(account: string, id: string): Promise<void> {
+    return this.locks.with(recordLock(this.kind, id), () => this.removeNow(account, id));
+  }
+
+  removeNow(account: string, id: string): void {
+    const file = this.layout.file(account, this.kind, id);
+    if (readOwner(this.layout.ownerFile(this.kind, id)) === account) fs.rmSync(this.layout.ownerFile(this.kind, id), { force: true });
+    this.files.remove(file);
+  }
+
+  /** The record read from disk now, bypassing the read cache. */
+  fresh(account: string, id: string): Stored<T> | undefined {
+    return readRecord<T>(this.layout.file(account, this.kind, id));
+  }
+}
