@@ -13,7 +13,7 @@ _superagent_spec() {
         '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'assistant') _sa_subs='ask' _sa_opts='--model --provider --session' _sa_vopts='--model --provider --session' _sa_args='' ;;
         'assistant ask') _sa_subs='' _sa_opts='--fields --array --model --provider --session --no-stream' _sa_vopts='--fields --model --provider --session' _sa_args='none...' ;;
-        'chat') _sa_subs='' _sa_opts='--session --new --no-stream' _sa_vopts='--session' _sa_args='agent none...' ;;
+        'chat') _sa_subs='' _sa_opts='--session -c --continue --new --no-stream' _sa_vopts='--session' _sa_args='agent none...' ;;
         'classic') _sa_subs='list get update' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'classic get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='none' ;;
         'classic list') _sa_subs='' _sa_opts='--limit' _sa_vopts='--limit' _sa_args='' ;;
@@ -28,7 +28,7 @@ _superagent_spec() {
         'destroy') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'health') _sa_subs='' _sa_opts='--watch' _sa_vopts='' _sa_args='agent' ;;
-        'launch') _sa_subs='' _sa_opts='--name --model --provider --soul-file --description --bot-token-stdin' _sa_vopts='--name --model --provider --soul-file --description' _sa_args='' ;;
+        'launch') _sa_subs='' _sa_opts='--name --model --provider --soul-file --description --bot-token-stdin --allow-duplicate-name' _sa_vopts='--name --model --provider --soul-file --description' _sa_args='' ;;
         'list') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'login') _sa_subs='' _sa_opts='--with-token' _sa_vopts='' _sa_args='' ;;
         'logout') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
@@ -45,7 +45,7 @@ _superagent_spec() {
         'soul edit') _sa_subs='' _sa_opts='--force' _sa_vopts='' _sa_args='agent' ;;
         'soul set') _sa_subs='' _sa_opts='--file' _sa_vopts='--file' _sa_args='agent' ;;
         'soul show') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
-        'update') _sa_subs='' _sa_opts='--name --description' _sa_vopts='--name --description' _sa_args='agent' ;;
+        'update') _sa_subs='' _sa_opts='--name --allow-duplicate-name --description' _sa_vopts='--name --description' _sa_args='agent' ;;
         'wallet') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'whoami') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         *) return 1 ;;

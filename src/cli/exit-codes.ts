@@ -64,9 +64,11 @@ export function errorLine(err: unknown): string {
 export function reportError(err: unknown, stderr: OutStream, opts: { json: boolean; debug: boolean; colour?: (s: string) => string }): ExitCode {
   const code = exitCodeFor(err);
   if (code === EXIT.interrupted) {
-    // Ctrl-C needs no message: the line it interrupted (a prompt, a reply) is ended, nothing more
+    // Ctrl-C needs no message: the line it interrupted (a prompt, a reply) is ended, nothing more,
+    // unless a command added what the user must know (where an unsent edit is kept)
     if (stderr.isTTY) stderr.write('\n');
-    if (opts.json) stderr.write(JSON.stringify({ error: { message: 'Interrupted', exit_code: code } }) + '\n');
+    if (opts.json) stderr.write(JSON.stringify({ error: { message: maskUrls(errorLine(err)), exit_code: code } }) + '\n');
+    else if (isTold(err)) emit(stderr, `${maskUrls(errorLine(err))}\n`);
     return code;
   }
   const line =
@@ -79,4 +81,9 @@ export function reportError(err: unknown, stderr: OutStream, opts: { json: boole
   if (opts.debug && code === EXIT.unexpected && err instanceof Error && err.stack) emit(stderr, err.stack + '\n');
   if (opts.json) stderr.write(JSON.stringify({ error: { message: maskUrls(line), exit_code: code } }) + '\n');
   return code;
+}
+
+/** An interruption a command explained (rephrased with more than the bare word). */
+function isTold(err: unknown): boolean {
+  return err instanceof core.InterruptedError && (err.message !== new core.InterruptedError().message || err.hint !== undefined);
 }

@@ -122,7 +122,7 @@ describe('assistant ask', () => {
     const ok = await cli(['assistant', 'ask', '--model', 'claude-sonnet-4-20250514', 'hello']);
     expect(ok.code, ok.stderr).toBe(0);
     const refused = await cli(['assistant', 'ask', '--model', 'gpt-4o', '--provider', 'openai', 'hello']);
-    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: "Error: No API key connected for provider 'openai'\n" });
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: "Error: No API key connected for provider 'openai', which --model gpt-4o needs (connect a key for openai to your account, or choose another --model)\n" });
     // the provider inferred from the model, or as given
     expect(asked()).toEqual([
       { message: 'hello', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic', stream: true },

@@ -190,7 +190,7 @@ describe('chat one-shot failures', () => {
   });
 
   it.each<[string, string[], string | undefined, string]>([
-    ['--session with --new', ['talker', '--session', randomUUID(), '--new', 'hi'], undefined, 'Error: give --session or --new, not both\n'],
+    ['--session with --new', ['talker', '--session', randomUUID(), '--new', 'hi'], undefined, 'Error: give one of --session, --continue and --new\n'],
     ['a blank message', ['talker', '   '], undefined, "Error: the message is empty (as arguments (superagent chat AGENT 'message') or piped on stdin)\n"],
     ['blank stdin', ['talker'], '\n\n', "Error: the message is empty (as arguments (superagent chat AGENT 'message') or piped on stdin)\n"],
     ['a --session that cannot be an id', ['talker', '--session', 'not an id', 'hi'], undefined, "Error: --session needs a session id as printed by an earlier reply, not 'not an id'\n"],

@@ -148,10 +148,23 @@ describe('classic get', () => {
     expect(fields.Created).toMatch(RELATIVE);
   });
 
-  it('an id that is not a uuid exits 2 without a request (no name lookup)', async () => {
-    for (const id of ['Whale Watcher', whale.agent_id.slice(0, 8)]) {
-      await expectRefused(['classic', 'get', id], `'${id}' is not a classic agent id: it must be a uuid (see 'superagent classic list' for the ids)`);
+  it('a name or an id prefix is looked up in one list call; no match exits 4 with a suggestion', async () => {
+    const w = await record(whale.agent_id);
+    for (const ref of ['Whale Watcher', 'whale watcher', whale.agent_id.slice(0, 8)]) {
+      service.cliRequests();
+      const r = await cli(['classic', 'get', ref]);
+      expect(r, ref).toEqual({ code: 0, stdout: pipedRecord(w, 'scheduled (*/15 * * * *)'), stderr: '', asked: [] });
+      expect(service.cliRequests().map((q) => `${q.method} ${q.path}`), ref).toEqual([
+        'GET /v1/agents',
+        `GET /v1/agents/${whale.agent_id}`,
+      ]);
     }
+    const r = await cli(['classic', 'get', 'Whale Wtacher']);
+    expect(r).toEqual({ code: 4, stdout: '', stderr: "Error: no classic agent matches 'Whale Wtacher' (did you mean 'Whale Watcher'?)\n", asked: [] });
+    const short = await cli(['classic', 'get', 'ab1']);
+    expect(short.stderr).toBe("Error: no classic agent matches 'ab1' (an id prefix needs at least 4 characters)\n");
+    const unknown = await cli(['classic', 'get', 'zzzz']);
+    expect(unknown.stderr).toBe("Error: no classic agent matches 'zzzz' (see 'superagent classic list')\n");
   });
 
   it('an unknown uuid exits 4', async () => {
@@ -210,7 +223,8 @@ describe('classic update', () => {
       [['--goal'], '--goal needs a value (e.g. --goal <text>)'],
     ];
     for (const [args, message] of cases) await expectRefused(['classic', 'update', id, ...args], message);
-    await expectRefused(['classic', 'update', 'whale', '--name', 'X'], "'whale' is not a classic agent id: it must be a uuid (see 'superagent classic list' for the ids)");
+    const r = await cli(['classic', 'update', 'whale', '--name', 'X']);
+    expect(r).toEqual({ code: 4, stdout: '', stderr: "Error: no classic agent matches 'whale' (did you mean 'Whale Watcher'?)\n", asked: [] });
     expect(await record(whale.agent_id)).toEqual(before);
   });
 

@@ -74,7 +74,7 @@ describe('exit codes (CLI.md)', () => {
     expect((await cli(['pause', agent_id])).code).toBe(0);
     const again = await cli(['pause', agent_id]);
     expect(again.code).toBe(6);
-    expect(again.stderr).toContain('Agent is not running');
+    expect(again.stderr).toBe(`✗ ${agent_id}: already paused ('superagent resume ${agent_id}' runs it again)\n`);
   });
 
   it('7: service or network (connection refused; 5xx; an answer that is not a record)', async () => {

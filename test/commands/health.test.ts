@@ -4,7 +4,7 @@
 // Ctrl-C pressed through FakeSignals: no test waits in real time.
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock, FakeSignals, cliFor } from '../helpers/context.js';
+import { FakeClock, FakeSignals, cliFor, runLine } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
@@ -78,21 +78,29 @@ describe('health <agent>: a healthy agent', () => {
     expect(r).toEqual({ code: 0, stdout: `${JSON.stringify({ agent_id: id, healthy: true })}\n`.repeat(2), stderr: '', asked: [] });
   });
 
-  it('a failed check during --watch is shown and the watch goes on; the last check decides the exit code', async () => {
+  it('an agent gone during --watch (404) ends the watch at once: exit 4', async () => {
     const clock = new FakeClock();
-    const r = await cli(['health', randomUUID(), '--watch', '1', '--count', '2'], { clock });
-    expect(watchLines(r.stdout)).toEqual([
-      ['error', 'Agent not found'],
-      ['error', 'Agent not found'],
-    ]);
-    expect(clock.slept).toEqual([1000]);
-    expect([r.code, r.stderr]).toEqual([4, 'Error: Agent not found\n']); // 404 → 4
+    const r = await cli(['health', randomUUID(), '--watch', '1', '--count', '3'], { clock });
+    expect(watchLines(r.stdout)).toEqual([['error', 'Agent not found']]);
+    expect(clock.slept).toEqual([]);
+    expect([r.code, r.stderr]).toEqual([4, 'Error: Agent not found\n']);
+  });
+
+  it('a check that fails for a passing reason (5xx after the retries) is shown and the watch goes on', async () => {
+    const failing = await scratch.service({ faults: { errorRate: 1 } });
+    const clock = new FakeClock();
+    const r = await runLine(failing, ['health', randomUUID(), '--watch', '1', '--count', '2'], { clock });
+    const lines = watchLines(r.stdout);
+    expect(lines).toHaveLength(2);
+    expect(lines.every(([state]) => state === 'error')).toBe(true);
+    expect(clock.slept.filter((ms) => ms === 1000)).toHaveLength(1); // one interval between the two checks
+    expect(r.code).toBe(7); // the last check decides
   });
 
   it('with --json a failed check is a JSON error line on stderr', async () => {
     const r = await cli(['health', randomUUID(), '--watch', '1', '--count', '2', '--json'], { clock: new FakeClock() });
     const failed = JSON.stringify({ error: { message: 'Agent not found', exit_code: 4 } });
-    expect(r).toEqual({ code: 4, stdout: '', stderr: `${failed}\n${failed}\nError: Agent not found\n${failed}\n`, asked: [] });
+    expect(r).toEqual({ code: 4, stdout: '', stderr: `${failed}\nError: Agent not found\n${failed}\n`, asked: [] });
   });
 
   it.each([

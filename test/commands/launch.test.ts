@@ -189,7 +189,8 @@ describe('launch on a terminal asks for what is missing', () => {
     const { InterruptedError } = await import('../../src/core/errors.js');
     const r = await cli(['launch'], { ...tty, answers: [new InterruptedError()] });
     expect(r.code).toBe(130);
-    expect(service.cliRequests()).toEqual([]);
+    // only the look at the agent limit, before the first question: nothing launched
+    expect(service.cliRequests().map((q) => q.method)).toEqual(['GET']);
   });
 });
 

@@ -215,7 +215,10 @@ describe('logout', () => {
   it('on a terminal says which key went, masked', async () => {
     const config = new MemoryConfig({ profiles: { default: { base_url: svc.url, api_key: KEY } } });
     const r = await cli(['logout'], config, { tty: true });
-    expect(r).toMatchObject({ code: 0, stdout: '', stderr: `✓ Removed the key ${MASKED} from profile default (${svc.url})\n` });
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr:
+        `✓ Removed the key ${MASKED} from profile default (${svc.url})\n` +
+        "'superagent login' stores a new key; 'superagent config unset base_url' goes back to the embedded service.\n",
+    });
   });
 
   it('with no key stored exits 0 and writes nothing', async () => {

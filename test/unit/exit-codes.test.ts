@@ -41,6 +41,7 @@ const CODES = new Map<AnyClass, number>([
   [core.SuperagentError, 1],
   [api.ApiError, 7],
   [api.BadRequestError, 2],
+  [api.ProviderNotConnectedError, 2],
   [api.AuthError, 3],
   [api.NotFoundError, 4],
   [api.SessionNotFoundError, 4],
@@ -227,10 +228,26 @@ describe('reportError: one line on stderr, and the exit code', () => {
     expect(err.text()).toBe("Error: no agent matches 'zzzz' (run 'superagent list')\n");
   });
 
-  it('Ctrl-C: 130', () => {
+  it('Ctrl-C: 130, quiet: a newline on a terminal (ending the interrupted line), nothing piped', () => {
+    const piped = capture();
+    expect(reportError(new core.InterruptedError(), piped.stream, plain)).toBe(130);
+    expect(piped.text()).toBe('');
+    const tty = capture();
+    expect(reportError(new core.InterruptedError(), { ...tty.stream, isTTY: true }, plain)).toBe(130);
+    expect(tty.text()).toBe('\n');
+  });
+
+  it('Ctrl-C a command explained: its words, without "Error:"', () => {
     const err = capture();
-    expect(reportError(new core.InterruptedError(), err.stream, plain)).toBe(130);
-    expect(err.text()).toBe('Error: Interrupted\n');
+    const told = core.rephrased(new core.InterruptedError(), 'Interrupted; soul.md not uploaded, your edit is kept in /tmp/x.md', 'upload it with: y');
+    expect(reportError(told, err.stream, plain)).toBe(130);
+    expect(err.text()).toBe('Interrupted; soul.md not uploaded, your edit is kept in /tmp/x.md (upload it with: y)\n');
+  });
+
+  it('Ctrl-C with --json: the error object on stderr', () => {
+    const err = capture();
+    expect(reportError(new core.InterruptedError(), err.stream, { json: true, debug: false })).toBe(130);
+    expect(JSON.parse(err.text())).toEqual({ error: { message: 'Interrupted', exit_code: 130 } });
   });
 
   it('a bug: exit 1, and how to report it', () => {

@@ -61,6 +61,11 @@ export class PromptOutput extends EventEmitter {
     emit(this.target, text);
   }
 
+  /** The stream itself, for writers that make their text safe themselves (reportError): unmuted. */
+  get stream(): OutStream {
+    return this.target;
+  }
+
   /** A control sequence of our own for the terminal (bracketed paste on and off): written as it is. */
   control(sequence: string): void {
     if (this.target.isTTY) this.target.write(sequence);

@@ -269,7 +269,7 @@ class Repl implements ReplSession {
 
   private report(err: unknown): void {
     const explained = this.o.explainError?.(err) ?? err;
-    reportError(explained, { write: (s) => (this.out.raw(s), true) }, { json: false, debug: this.o.debug ?? false, colour: this.printer.err.red.bold });
+    reportError(explained, this.out.stream, { json: false, debug: this.o.debug ?? false, colour: this.printer.err.red.bold });
   }
 
   private warnedNewSession = false;

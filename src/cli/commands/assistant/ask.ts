@@ -135,12 +135,14 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
 }
 
 /** The embedded service connects a provider's key only when told to: say how. */
-async function providerHint(ctx: Context): Promise<string | undefined> {
+async function providerHint(ctx: Context, provider: string): Promise<string> {
   const { connection } = await ctx.api();
-  return connection.service === 'embedded' ? 'the embedded service is started with one: superagent server --connect-provider PROVIDER' : 'connect a key for it in your account first';
+  return connection.service === 'embedded'
+    ? `start the embedded service with one: superagent server --connect-provider ${provider}`
+    : `connect a key for ${provider} to your account, or choose another --model`;
 }
 
 async function explainProvider(err: unknown, model: AssistantModel, ctx: Context): Promise<unknown> {
   if (!(err instanceof ProviderNotConnectedError)) return err;
-  return rephrased(err, `${err.message}: --model ${model.model} needs a key for ${model.provider} connected to the account`, await providerHint(ctx));
+  return rephrased(err, `${err.message}, which --model ${model.model} needs`, await providerHint(ctx, model.provider ?? 'PROVIDER'));
 }

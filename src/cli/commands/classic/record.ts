@@ -1,9 +1,9 @@
-// What `classic get` and `classic update` share: the id check (classic ids are uuids; no name lookup)
+// What `classic get` and `classic update` share: finding the agent (uuid, id prefix or name)
 // and how one classic agent record is shown.
 import type { ApiClient } from '../../../api/client.js';
 import { classic } from '../../../api/classic.js';
 import { NotFoundError } from '../../../api/errors.js';
-import { agentRefArg, matchAgent } from '../shared/agent-ref.js';
+import { CLASSIC_AGENTS, agentRefArg, matchAgent } from '../shared/agent-ref.js';
 import type { ClassicRecord } from '../../../api/types.js';
 import { UUID_PATTERN } from '../../../contract.js';
 import { printFields, timeFor, yesNo } from '../../../ui/format.js';
@@ -18,7 +18,7 @@ export async function resolveClassic(client: ApiClient, ref: string | undefined)
   const given = agentRefArg(ref);
   if (UUID_PATTERN.test(given)) return given.toLowerCase();
   const agents = await classic.list(client, CLASSIC_LOOKUP_LIMIT);
-  return matchAgent(given, agents.map((a) => ({ agent_id: a.id, name: a.name, status: a.enabled ? 'enabled' : 'disabled' }))).agent_id;
+  return matchAgent(given, agents.map((a) => ({ agent_id: a.id, name: a.name, status: a.enabled ? 'enabled' : 'disabled' })), CLASSIC_AGENTS).agent_id;
 }
 
 /** How many classic agents a name or prefix is looked up among. */

@@ -21,18 +21,23 @@ function describe(agents: AgentRecord[]): string {
 }
 
 /** Matches one reference against a list of agents. Throws exit 4 for none or several. */
-export function matchAgent(ref: string, agents: AgentRecord[]): AgentRecord {
+/** What the messages call the agents looked among, and the command that lists them. */
+export interface AgentKind { noun: string; plural: string; list: string }
+const SUPERAGENTS: AgentKind = { noun: 'agent', plural: 'agents', list: 'superagent list' };
+export const CLASSIC_AGENTS: AgentKind = { noun: 'classic agent', plural: 'classic agents', list: 'superagent classic list' };
+
+export function matchAgent(ref: string, agents: AgentRecord[], kind: AgentKind = SUPERAGENTS): AgentRecord {
   const wanted = ref.trim().toLowerCase();
   const byName = agents.filter((a) => a.name?.toLowerCase() === wanted);
   if (byName.length === 1) return byName[0]!;
-  if (byName.length > 1) throw new NoMatchError(`'${ref}' names several agents: ${describe(byName)}`, 'use the id, or a longer id prefix');
+  if (byName.length > 1) throw new NoMatchError(`'${ref}' names several ${kind.plural}: ${describe(byName)}`, 'use the id, or a longer id prefix');
   const byPrefix = wanted.length >= MIN_PREFIX ? agents.filter((a) => a.agent_id.toLowerCase().startsWith(wanted)) : [];
   if (byPrefix.length === 1) return byPrefix[0]!;
-  if (byPrefix.length > 1) throw new NoMatchError(`'${ref}' matches several agents: ${describe(byPrefix)}`, 'use a longer id prefix');
+  if (byPrefix.length > 1) throw new NoMatchError(`'${ref}' matches several ${kind.plural}: ${describe(byPrefix)}`, 'use a longer id prefix');
   const hint = wanted.length < MIN_PREFIX && /^[0-9a-f-]+$/.test(wanted)
     ? `an id prefix needs at least ${MIN_PREFIX} characters`
-    : didYouMean(ref.trim(), agents.map((a) => a.name).filter(Boolean)) ?? "see 'superagent list'";
-  throw new NoMatchError(`no agent matches '${ref}'`, hint);
+    : didYouMean(ref.trim(), agents.map((a) => a.name).filter(Boolean)) ?? `see '${kind.list}'`;
+  throw new NoMatchError(`no ${kind.noun} matches '${ref}'`, hint);
 }
 
 /** An `<agent>` argument as given: never empty (that is a usage error, not a search). */

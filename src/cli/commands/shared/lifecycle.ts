@@ -33,14 +33,14 @@ async function targets(client: ApiClient, action: Action, refs: string[], all: b
 
 /**
  * A 409 on pause or resume most often means the agent is already where it was asked to go: say
- * that ("demo is already paused"), still as a conflict (exit 6). The status comes from the list when
+ * that ("✗ demo: already paused"), still as a conflict (exit 6). The status comes from the list when
  * the reference was matched there, else from one GET.
  */
 async function explainConflict(client: ApiClient, action: Action, id: string, label: string, record: AgentRecord | undefined, error: unknown): Promise<unknown> {
   const already = ALREADY[action];
   if (!already || !(error instanceof ConflictError)) return error;
   const status = record?.status ?? (await superagents.get(client, id).then((a) => a.status, () => undefined));
-  return status === already ? rephrased(error, `${label} is already ${already}`, action === 'pause' ? `'superagent resume ${shellWord(label)}' runs it again` : undefined) : error;
+  return status === already ? rephrased(error, `already ${already}`, action === 'pause' ? `'superagent resume ${shellWord(label)}' runs it again` : undefined) : error;
 }
 
 export async function runLifecycle(action: Action, refs: string[], all: boolean, ctx: Context): Promise<number> {
