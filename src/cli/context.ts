@@ -95,8 +95,15 @@ export class Context {
 
   /** The API client, connecting (or starting the embedded service) on first use; `options` count on that first use only. */
   api(options?: ConnectOptions): Promise<OpenedApi> {
-    this.opened ??= this.openApi(this, options);
+    this.opened ??= this.openApi(this, options).then((o) => (this.connected = o));
     return this.opened;
+  }
+
+  private connected: OpenedApi | undefined;
+
+  /** A failure in the words that fit it: a 500 of the embedded service says what went wrong in it. */
+  explainFailure(err: unknown): unknown {
+    return this.connected?.embedded?.explain(err) ?? err;
   }
 
   /** A spinner on stderr, only where a person watches (a TTY, no --quiet). */

@@ -101,7 +101,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       return (await mod.run(parsed.input as never, ctx)) ?? EXIT.ok;
     } catch (err) {
       // printer.json: a profile with `output json` turns it on too
-      return reportError(err, io.stderr, { json: ctx.printer.json, debug: globals.debug, colour: ctx.printer.err.red.bold });
+      return reportError(ctx.explainFailure(err), io.stderr, { json: ctx.printer.json, debug: globals.debug, colour: ctx.printer.err.red.bold });
     } finally {
       await ctx.dispose();
     }

@@ -95,7 +95,8 @@ function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unk
     return;
   }
   const apiError = err instanceof ApiError ? err : new ApiError(500, 'Internal server error');
-  if (!(err instanceof ApiError)) deps.log(`error: ${(err as Error)?.stack ?? String(err)}`);
+  if (isStoreProblem(err)) deps.log(`store: ${err.message}`);
+  else if (!(err instanceof ApiError)) deps.log(`error: ${(err as Error)?.stack ?? String(err)}`);
   if (res.headersSent) {
     // A stream already began: report in-band, then close (§6).
     if (!res.writableEnded && !res.destroyed) {
@@ -107,4 +108,9 @@ function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unk
   // the rest of a stalled body may still come: this connection cannot carry another request
   if (apiError.statusCode === 408) res.setHeader('connection', 'close');
   sendError(res, apiError);
+}
+
+/** A data dir the store cannot read or lock: the operator's to fix, said in one line (no stack). */
+function isStoreProblem(err: unknown): err is Error {
+  return err instanceof Error && (err.name === 'StoreCorruptError' || err.name === 'LockTimeoutError');
 }

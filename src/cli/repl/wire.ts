@@ -12,10 +12,10 @@ import type { ReplOptions } from './repl.js';
 
 export type WiredOptions = Pick<ReplOptions, 'input' | 'output' | 'printer' | 'render' | 'waiting' | 'historyFile' | 'explainError' | 'debug'>;
 
-/** A session the service does not know (a wrong --session, or one that expired): say how to go on. */
-export function explainReplError(err: unknown): unknown {
+/** A session the service does not know (a wrong --session, or one that expired): say how to go on; a failure of the embedded service in its own words. */
+function explainReplError(err: unknown, ctx: Context): unknown {
   if (err instanceof SessionNotFoundError) return rephrased(err, err.message, 'type /new to start a fresh conversation');
-  return err;
+  return ctx.explainFailure(err);
 }
 
 export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: string }): WiredOptions {
@@ -27,7 +27,7 @@ export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: st
     render: (events, hooks) => printReply(ctx, events, { ...hooks, tools: toolDisplay(p, ctx.globals.verbose) }),
     waiting: () => ctx.spinner(o.waitingLabel, { delayMs: WAIT_SPINNER_MS }),
     historyFile: historyPath(dataDir(ctx.env), o.historyKey),
-    explainError: explainReplError,
+    explainError: (err) => explainReplError(err, ctx),
     debug: ctx.globals.debug,
   };
 }

@@ -29,7 +29,9 @@ interface LockInfo {
   token: string;
 }
 
-export class LockTimeoutError extends Error {}
+export class LockTimeoutError extends Error {
+  override name = 'LockTimeoutError';
+}
 
 /** Whether a process with this PID exists on this host (EPERM: it exists but is not ours). */
 export function processAlive(pid: number): boolean {

@@ -14,7 +14,10 @@ export interface Stored<T> {
   record: T;
 }
 
-export class StoreCorruptError extends Error {}
+/** The data dir holds something the store cannot read: the user's to fix (move it aside), not a bug. */
+export class StoreCorruptError extends Error {
+  override name = 'StoreCorruptError';
+}
 
 export interface WriteHooks {
   /** called while a record's lock is held, before the version check (tests: a slow holder) */

@@ -3,7 +3,9 @@
 import type { ApiClient, RetryPolicy } from '../../../api/client.js';
 import { dataDir } from '../../../config/paths.js';
 import { resolveConnection, type Connection } from '../../../config/resolve.js';
-import { CredentialsError, LocalStateError } from '../../../core/errors.js';
+import { CredentialsError, LocalStateError, rephrased } from '../../../core/errors.js';
+import { ServerError } from '../../../api/errors.js';
+import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
 import { maskUrls } from '../../../ui/mask.js';
@@ -12,7 +14,7 @@ export interface OpenedApi {
   client: ApiClient;
   connection: Connection;
   /** set when the embedded service runs in this process */
-  embedded?: { url: string; dataDir: string; close(): Promise<void> };
+  embedded?: { url: string; dataDir: string; close(): Promise<void>; explain(err: unknown): unknown };
 }
 
 export interface ConnectOptions {
@@ -96,11 +98,11 @@ export function embeddedBanner(dir: string, env: NodeJS.ProcessEnv): string {
  * should be, no permission, state that cannot be read) is the user's to fix, not a bug: exit 2
  * naming the path.
  */
-async function startEmbedded(dir: string, apiKey: string | null) {
+async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog) {
   const { startServer, loadOrCreateDefaultKey } = await import('../../../server/index.js');
   try {
     const { key, created } = loadOrCreateDefaultKey(dir);
-    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key] });
+    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line });
     return { key, created, server };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -108,10 +110,35 @@ async function startEmbedded(dir: string, apiKey: string | null) {
       const why = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'it is not a directory' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code;
       throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${why}`, 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside');
     }
-    if (e instanceof Error && /corrupt|not valid JSON/i.test(e.name + e.message)) {
-      throw new LocalStateError(e.message, `move ${dir} aside to start afresh, or restore it from a backup`);
-    }
+    // its message names the file and what to do with it
+    if (e instanceof Error && e.name === 'StoreCorruptError') throw new LocalStateError(cannotUse(e.message));
     throw err;
+  }
+}
+
+const cannotUse = (why: string) => `the embedded service cannot use its state: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+
+/**
+ * What the in-process service logs: not the user's business (shown with --debug), except its last
+ * failure, which explains the 500 the command got: a store it cannot read is the user's to fix
+ * (exit 2 naming the file), anything else is our bug.
+ */
+class ServiceLog {
+  private failure: { kind: 'store' | 'error'; text: string } | undefined;
+
+  constructor(private readonly show?: (line: string) => void) {}
+
+  readonly line = (text: string): void => {
+    const m = /^(store|error): (?:Error: )?([^\n]*)/.exec(text);
+    if (m) this.failure = { kind: m[1] as 'store' | 'error', text: m[2]! };
+    this.show?.(text);
+  };
+
+  explain(err: unknown): unknown {
+    if (!(err instanceof ServerError) || !this.failure) return err;
+    const { kind, text } = this.failure;
+    if (kind === 'store') return new LocalStateError(cannotUse(text));
+    return rephrased(err, `the embedded service failed: ${text}`, `this is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`);
   }
 }
 
@@ -126,8 +153,9 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
   let embedded: OpenedApi['embedded'];
   if (baseUrl === null) {
     const dir = dataDir(env);
-    const { key: own, created, server } = await startEmbedded(dir, apiKey);
-    embedded = { url: server.url, dataDir: dir, close: () => server.close() };
+    const log = new ServiceLog(globals.debug ? (line) => printer.stderrWrite(printer.err.dim(`service: ${line}`) + '\n') : undefined);
+    const { key: own, created, server } = await startEmbedded(dir, apiKey, log);
+    embedded = { url: server.url, dataDir: dir, close: () => server.close(), explain: (err) => log.explain(err) };
     baseUrl = server.url;
     apiKey ??= own;
     // said the first time a data dir is used (its key is made then); `whoami` always says it

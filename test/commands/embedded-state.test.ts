@@ -1,0 +1,74 @@
+// The embedded service's data dir when it cannot be used (CLI.md "Exit codes": 2 is the user's to
+// fix): a file where the dir should be, an unreadable record, a legacy state.json that is not JSON.
+// Each is one line naming the path and what to do, exit 2, no stack trace; the service's own log
+// lines show only with --debug.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runLine, type RunOptions } from '../helpers/context.js';
+import { perTest } from '../helpers/service-support.js';
+
+const temp = perTest();
+
+/** A command against the embedded service on `dataDir` (no base URL, no key configured). */
+const embedded = (dataDir: string, argv: string, o: RunOptions = {}) => runLine(undefined, argv, { ...o, env: { SUPERAGENT_DATA_DIR: dataDir, ...o.env } });
+
+/** The one record file of the agent `name` launched on `dataDir`. */
+async function launchedRecord(dataDir: string, name: string): Promise<string> {
+  const launched = await embedded(dataDir, `launch --name ${name} --json`);
+  expect(launched.code, launched.stderr).toBe(0);
+  const id = JSON.parse(launched.stdout).agent_id as string;
+  const found = fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(`${id}.json`));
+  expect(found).toHaveLength(1);
+  return path.join(dataDir, found[0]!);
+}
+
+const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
+
+describe('a data dir the embedded service cannot use: exit 2, one line naming it', () => {
+  it('a file where the data dir should be', async () => {
+    const file = path.join(temp.scratch(), 'data');
+    fs.writeFileSync(file, 'not a dir');
+    const r = await embedded(file, 'list');
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      `Error: the embedded service cannot keep its state in ${file}: it is not a directory (set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside)\n`,
+    );
+  });
+
+  it('a record that is not valid: the file named, exit 2, no stack; the other commands say the same', async () => {
+    const dataDir = temp.scratch();
+    const record = await launchedRecord(dataDir, 'broken');
+    fs.writeFileSync(record, '{half a rec');
+    for (const argv of ['list', 'get broken', 'chat broken hello']) {
+      const r = await embedded(dataDir, argv);
+      expect(r, argv).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr, argv).toBe(`Error: the embedded service cannot use its state: the record ${record} is not valid; move it aside to drop it\n`);
+    }
+    // moved aside as told: the service works again (without that agent)
+    fs.renameSync(record, `${record}.bad`);
+    const after = await embedded(dataDir, 'list --json');
+    expect(after.code, after.stderr).toBe(0);
+    expect(JSON.parse(after.stdout)).toEqual({ agents: [] });
+  });
+
+  it('--debug shows the service’s own line; without it the service says nothing of its own', async () => {
+    const dataDir = temp.scratch();
+    const record = await launchedRecord(dataDir, 'broken');
+    fs.writeFileSync(record, '');
+    const quiet = await embedded(dataDir, 'list');
+    expect(quiet.stderr).not.toContain('service: ');
+    const debug = await embedded(dataDir, 'list --debug');
+    expect(debug.code).toBe(2);
+    expect(debug.stderr).toContain(`service: store: The record ${record} is not valid; move it aside to drop it\n`);
+    noStack(debug.stderr);
+  });
+
+  it('a legacy state.json that is not JSON: exit 2 naming it', async () => {
+    const dataDir = temp.scratch();
+    fs.writeFileSync(path.join(dataDir, 'state.json'), '{"accounts": [');
+    const r = await embedded(dataDir, 'list');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`Error: the embedded service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`);
+  });
+});
