@@ -14,6 +14,7 @@ export const GLOBALS = {
   apiKey: { type: 'string', value: 'key', description: 'API key (prefer SUPERAGENT_API_KEY: arguments are visible to other users)' },
   quiet: { type: 'boolean', short: 'q', description: 'no progress or status messages' },
   color: { type: 'boolean', negatable: true, description: 'no colour' },
+  raw: { type: 'boolean', description: 'no Markdown rendering on a TTY: replies and agent files as the service sent them' },
   debug: { type: 'boolean', description: 'trace HTTP requests on stderr, secrets redacted' },
   verbose: { type: 'boolean', description: 'also show tool calls and retries when stderr is not a terminal' },
   timeout: { type: 'string', value: 'seconds', description: 'request time-out; for a stream, the longest wait for reply text (default 30, chat and assistant 600)' },
@@ -28,6 +29,8 @@ export interface GlobalOptions {
   apiKey?: string;
   quiet: boolean;
   color: boolean;
+  /** --raw: no Markdown rendering on a TTY */
+  raw: boolean;
   debug: boolean;
   /** also show tool calls and retries when stderr is not a terminal */
   verbose: boolean;
@@ -59,6 +62,7 @@ export function toGlobals(raw: Record<string, unknown>, env: NodeJS.ProcessEnv):
     apiKey: raw.apiKey as string | undefined,
     quiet: raw.quiet === true,
     color: raw.color !== false,
+    raw: raw.raw === true,
     debug: raw.debug === true,
     verbose: raw.verbose === true,
     timeout,

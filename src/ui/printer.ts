@@ -9,6 +9,7 @@ export interface OutStream {
   write(chunk: string): boolean;
   isTTY?: boolean;
   columns?: number;
+  rows?: number;
 }
 
 export interface PrinterOptions {
@@ -81,6 +82,11 @@ export class Printer {
     return this.err !== plain;
   }
 
+  /** whether stdout shows colour (for rendered Markdown, which paints its own) */
+  get stdoutColour(): boolean {
+    return this.out !== plain;
+  }
+
   get json(): boolean {
     return this.options.json;
   }
@@ -100,6 +106,12 @@ export class Printer {
 
   get columns(): number {
     return usableColumns(this.stdout) ?? 80;
+  }
+
+  /** The terminal's height (24 when it does not say). */
+  get rows(): number {
+    const r = this.stdout.rows;
+    return typeof r === 'number' && Number.isInteger(r) && r >= 2 && r <= 1000 ? r : 24;
   }
 
   private readonly streamed = new TerminalSafeStream();

@@ -62,8 +62,9 @@ export function asTestService(server: RunningServer, exchanges: Exchange[]): Tes
 export async function callService(baseUrl: string, method: string, urlPath: string, opts: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  let body: string | Buffer | undefined;
-  if (opts.rawBody !== undefined) body = opts.rawBody;
+  // a plain Uint8Array: the DOM's BodyInit (highlight.js's types bring in lib.dom) takes no Buffer
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
+  if (opts.rawBody !== undefined) body = typeof opts.rawBody === 'string' ? opts.rawBody : new Uint8Array(opts.rawBody);
   else if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';

@@ -46,7 +46,7 @@ function refusal(run: () => unknown): string {
   throw new Error('expected a UsageError');
 }
 
-const GLOBALS_OFF: GlobalOptions = { json: false, quiet: false, color: true, debug: false, verbose: false, yes: false, input: true };
+const GLOBALS_OFF: GlobalOptions = { json: false, quiet: false, color: true, raw: false, debug: false, verbose: false, yes: false, input: true };
 
 describe('parseLine: what the command gets', () => {
   it.each<[string, string[], Record<string, unknown>]>([

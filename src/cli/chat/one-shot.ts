@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { InterruptedError, NoMatchError, UsageError } from '../../core/errors.js';
 import { readStdin } from '../commands/shared/stdin.js';
+import { asksForJson } from './markdown.js';
 import { printReply, type PrintedReply } from './print-reply.js';
 import { notContinued } from './sessions.js';
 import type { SendFn } from './types.js';
@@ -75,6 +76,7 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
         opts.onSession?.(id);
       },
       tools: toolDisplay(p, ctx.globals.verbose),
+      markdown: !asksForJson(message),
     });
     spinner.stop();
     if (opts.sessionId && reply.sessionId && reply.sessionId !== opts.sessionId) p.warn(notContinued(opts.sessionId, reply.sessionId));

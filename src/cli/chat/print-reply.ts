@@ -1,5 +1,6 @@
 // Prints a reply as it arrives: each piece goes to stdout the moment it comes (no buffering), the
-// line is ended at the end. Tool calls go to stderr through ToolLines and are collected for --json.
+// line is ended at the end; on a terminal, rendered as Markdown as it streams (markdown.ts), unless
+// --raw or `render raw`. Tool calls go to stderr through ToolLines and are collected for --json.
 // A stream that breaks or reports a failure keeps what was printed, ends the line and throws
 // (exit 7; Ctrl-C: InterruptedError).
 import { ToolLines, type ToolDisplay } from '../../ui/tool-calls.js';
@@ -7,6 +8,7 @@ import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { StreamCutError } from '../../api/errors.js';
 import { SuperagentError } from '../../core/errors.js';
+import { ReplyView, rendersMarkdown } from './markdown.js';
 import type { ReplyEvent, ToolCall } from './types.js';
 
 export interface PrintedReply {
@@ -26,6 +28,8 @@ export interface PrintReplyOptions {
   onSession?: (sessionId: string) => void;
   /** how tool calls are shown on stderr (default: not at all) */
   tools?: ToolDisplay;
+  /** false: never rendered as Markdown (an answer asked for as JSON); default: on a terminal that allows it */
+  markdown?: boolean;
 }
 
 /** A tool call as --json lists it (snake_case, like the API). */
@@ -63,20 +67,23 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
   let done: Extract<ReplyEvent, { type: 'done' }> | undefined;
   let started = false;
   let lastChar = '\n';
+  const view = echo && opts.markdown !== false && (await rendersMarkdown(ctx)) ? new ReplyView(ctx) : undefined;
   const first = () => {
     if (!started) opts.onFirstText?.();
     started = true;
   };
   // a tool line drawn while the reply's own line is open on the same terminal starts on a line of its own
   const tools = new ToolLines(p, opts.tools ?? 'off', () => {
-    if (echo && p.stdoutIsTTY && lastChar !== '\n') {
+    if (view) view.hide();
+    else if (echo && p.stdoutIsTTY && lastChar !== '\n') {
       p.write('\n');
       lastChar = '\n';
     }
   });
   const endLine = () => {
     tools.close();
-    if (echo && lastChar !== '\n') p.write('\n');
+    if (view) view.end();
+    else if (echo && lastChar !== '\n') p.write('\n');
     lastChar = '\n';
   };
   const reply = (): PrintedReply => ({
@@ -95,7 +102,8 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         first();
         tools.close();
         pieces.push(event.text);
-        if (echo) p.write(event.text);
+        if (view) await view.write(event.text);
+        else if (echo) p.write(event.text);
         lastChar = event.text[event.text.length - 1]!;
       } else if (event.type === 'tool') {
         first();

@@ -1,11 +1,12 @@
-// `superagent memory <agent>`: the agent's memory.md, byte for byte.
+// `superagent memory <agent>`: the agent's memory.md, byte for byte (rendered as Markdown on a terminal).
 import { superagents } from '../../api/superagents.js';
 import { resolveAgent } from './shared/agent-ref.js';
+import { printDocument } from '../chat/markdown.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
-  description: "Print an agent's memory.md exactly as the service keeps it (what the agent has noted: sessions, things it was asked to remember).",
+  description: "Print an agent's memory.md exactly as the service keeps it (what the agent has noted: sessions, things it was asked to remember); on a terminal it is rendered as Markdown (not with --raw).",
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   examples: ['superagent memory demo', 'superagent memory demo > memory.md', 'superagent memory demo --json | jq -r .memory_md'],
 } as const satisfies Spec;
@@ -22,6 +23,5 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     p.status('memory.md is empty.');
     return;
   }
-  // Piped or redirected, the bytes are the file's; on a terminal the prompt should start on its own line.
-  p.write(p.stdoutIsTTY && !memory.endsWith('\n') ? `${memory}\n` : memory);
+  await printDocument(ctx, memory);
 }

@@ -289,6 +289,7 @@ class Repl implements ReplSession {
     const events = abortable<ReplyEvent>(this.o.send(message, { sessionId: this.sessionId, signal }), signal);
     try {
       await this.o.render(events, {
+        message,
         onFirstText: () => waiting?.stop(),
         onSession: (id) => this.sessionNamed(id),
       });

@@ -59,6 +59,8 @@ export interface ReplOptions {
 }
 
 export interface ReplyHooks {
+  /** the message the reply answers */
+  message: string;
   onFirstText(): void;
   onSession(sessionId: string): void;
 }

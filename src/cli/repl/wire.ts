@@ -3,6 +3,7 @@
 import { SessionNotFoundError } from '../../api/errors.js';
 import { dataDir } from '../../config/paths.js';
 import { toolDisplay } from '../../ui/tool-calls.js';
+import { asksForJson } from '../chat/markdown.js';
 import { printReply } from '../chat/print-reply.js';
 import type { Context } from '../context.js';
 import { WAIT_SPINNER_MS } from '../commands/shared/connect.js';
@@ -24,7 +25,7 @@ export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: st
     input: ctx.io.stdin,
     output: ctx.io.stderr,
     printer: p,
-    render: (events, hooks) => printReply(ctx, events, { ...hooks, tools: toolDisplay(p, ctx.globals.verbose) }),
+    render: (events, { message, ...hooks }) => printReply(ctx, events, { ...hooks, markdown: !asksForJson(message), tools: toolDisplay(p, ctx.globals.verbose) }),
     waiting: () => ctx.spinner(o.waitingLabel, { delayMs: WAIT_SPINNER_MS }),
     historyFile: historyPath(dataDir(ctx.env), o.historyKey),
     explainError: (err) => explainReplError(err, ctx),

@@ -6,7 +6,7 @@ import type { Input, Spec } from '../../spec.js';
 export const spec = {
   description:
     `Print one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
-    'api_key prints masked; output prints its default (table) and active_profile its default (default) when unset; ' +
+    'api_key prints masked; output, render and active_profile print their defaults (table, markdown, default) when unset; ' +
     'an unset base_url or api_key prints nothing.',
   args: [{ name: 'key', description: SETTINGS.join(' | '), required: true, choices: SETTINGS }],
   examples: ['superagent config get base_url', 'superagent config get output --profile staging'],
@@ -22,7 +22,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     value = activeProfile(config);
   } else {
     const { name, profile } = existingTarget(ctx, config);
-    value = key === 'output' ? (profile?.output ?? 'table') : shown(key, profile?.[key]);
+    value = key === 'output' ? (profile?.output ?? 'table') : key === 'render' ? (profile?.render ?? 'markdown') : shown(key, profile?.[key]);
     where = ` in profile '${name}'`;
   }
   const p = ctx.printer;

@@ -6,7 +6,7 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    'Show the active profile and every profile with its settings (base_url, api_key masked, output, model, provider). On a terminal a table with ' +
+    'Show the active profile and every profile with its settings (base_url, api_key masked, output, model, provider, render). On a terminal a table with ' +
     'the profile in use marked *; piped, one "active_profile<TAB>NAME" line and one "PROFILE.SETTING<TAB>VALUE" line per setting.',
   examples: ['superagent config list', 'superagent config list --json | jq .profiles'],
 } as const satisfies Spec;
@@ -30,15 +30,16 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const inUse = targetProfile(ctx, config).name;
   printTable(
     p,
-    ['', 'PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'MODEL'],
+    ['', 'PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
     profiles.map(([name, s]) => [
       name === inUse ? '*' : '',
       name,
       s.base_url ?? p.out.dim('embedded'),
       s.api_key ?? p.out.dim('none'),
       s.output ?? 'table',
+      s.render ?? 'markdown',
       s.model || s.provider ? [s.model, s.provider && `(${s.provider})`].filter(Boolean).join(' ') : p.out.dim('default'),
     ]),
-    { fixed: [0, 3, 4] },
+    { fixed: [0, 3, 4, 5] },
   );
 }

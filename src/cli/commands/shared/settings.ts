@@ -6,9 +6,11 @@ import { maskKey, maskUrls } from '../../../ui/mask.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
 
-export const PROFILE_SETTINGS = ['base_url', 'api_key', 'output', 'model', 'provider'] as const;
+export const PROFILE_SETTINGS = ['base_url', 'api_key', 'output', 'model', 'provider', 'render'] as const;
 export const SETTINGS = [...PROFILE_SETTINGS, 'active_profile'] as const;
 export const OUTPUTS = ['table', 'json'] as const;
+/** `render`: Markdown rendered on a terminal (the default), or shown as the service sent it */
+export const RENDERS = ['markdown', 'raw'] as const;
 export const DEFAULT_PROFILE = 'default';
 
 export type ProfileSetting = (typeof PROFILE_SETTINGS)[number];
@@ -72,5 +74,6 @@ export function shownProfile(profile: Profile): Record<ProfileSetting, string | 
     output: shown('output', profile.output),
     model: shown('model', profile.model),
     provider: shown('provider', profile.provider),
+    render: shown('render', profile.render),
   };
 }

@@ -1,0 +1,96 @@
+// The text inside a block (a paragraph, a heading, a list item, a table cell) parsed by markdown-it
+// and turned into styled spans: **strong**, *emphasis*, ~~struck~~, `code`, links and images. A
+// link is a terminal hyperlink where the terminal has them and `text (url)` elsewhere.
+import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
+import { linkable, type Span } from './spans.js';
+import { SGR } from './theme.js';
+
+/** One parser for the process: no raw HTML, bare URLs only with their scheme (`file.sh` stays text). */
+export function createParser(): MarkdownIt {
+  const md = new markdownIt('default', { html: false, linkify: true, typographer: false });
+  md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
+  return md;
+}
+
+export interface InlineOptions {
+  hyperlinks: boolean;
+  colour: boolean;
+}
+
+interface OpenLink {
+  href: string;
+  /** index of the link's first span */
+  from: number;
+}
+
+/** Whether the text shown for a link says its address already (an autolink, a bare URL). */
+function showsAddress(text: string, href: string): boolean {
+  return text === href || `mailto:${text}` === href || `http://${text}` === href;
+}
+
+export function inlineSpans(md: MarkdownIt, text: string, o: InlineOptions): Span[] {
+  const spans: Span[] = [];
+  const styles: string[] = [];
+  const links: OpenLink[] = [];
+  const push = (t: string, extra?: string) => {
+    const sgr = [...styles, ...(extra ? [extra] : [])].join(';');
+    const href = links[links.length - 1]?.href;
+    spans.push({ text: t, ...(sgr ? { sgr } : {}), ...(href !== undefined ? { href } : {}) });
+  };
+  const closeLink = () => {
+    const link = links.pop();
+    if (!link) return;
+    const shown = spans.slice(link.from).map((s) => s.text).join('');
+    if (o.hyperlinks && linkable(link.href)) return;
+    if (!showsAddress(shown, link.href)) spans.push({ text: ` (${link.href})`, sgr: SGR.url });
+  };
+  const tokens: Token[] = md.parseInline(text, {})[0]?.children ?? [];
+  for (const t of tokens) {
+    switch (t.type) {
+      case 'text':
+        push(t.content);
+        break;
+      case 'code_inline':
+        // without colour, the backticks are what tells code from prose
+        push(o.colour ? t.content : `\`${t.content}\``, SGR.code);
+        break;
+      case 'softbreak':
+        push(' ');
+        break;
+      case 'hardbreak':
+        push('\n');
+        break;
+      case 'strong_open':
+        styles.push(SGR.strong);
+        break;
+      case 'em_open':
+        styles.push(SGR.em);
+        break;
+      case 's_open':
+        styles.push(SGR.strike);
+        break;
+      case 'strong_close':
+      case 'em_close':
+      case 's_close':
+        styles.pop();
+        break;
+      case 'link_open':
+        links.push({ href: String(t.attrGet('href') ?? ''), from: spans.length });
+        styles.push(SGR.link);
+        break;
+      case 'link_close':
+        styles.pop();
+        closeLink();
+        break;
+      case 'image': {
+        links.push({ href: String(t.attrGet('src') ?? ''), from: spans.length });
+        push(t.content || 'image', SGR.link);
+        closeLink();
+        break;
+      }
+      default:
+        push(t.content);
+    }
+  }
+  return spans;
+}

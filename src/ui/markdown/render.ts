@@ -1,0 +1,109 @@
+// One block (blocks.ts) drawn as terminal lines at a given width: paragraphs wrapped on words,
+// headings with their # marks, list items with a bullet or their number and a hanging indent, quotes
+// behind a bar, tables laid out (table.ts), code coloured line by line (code.ts) between its fences.
+// A whole document is the same blocks drawn one after another (renderMarkdown).
+import type { MarkdownIt } from 'markdown-it';
+import { BlockSplitter, drawnMarkerWidth, type Block } from './blocks.js';
+import { CodeBlock } from './code.js';
+import { inlineSpans } from './inline.js';
+import { paint, withSgr, type Line, type Paint, type Span } from './spans.js';
+import { renderTable } from './table.js';
+import { headingSgr, SGR } from './theme.js';
+import { wrap } from './wrap.js';
+
+export interface Layout extends Paint {
+  /** columns of the terminal */
+  width: number;
+}
+
+/** [ours] nesting never leaves less than this many columns for the text */
+const MIN_TEXT = 20;
+const QUOTE_BAR = '│ ';
+const MAX_QUOTE_BARS = 8;
+const BULLETS = ['•', '◦', '▪'];
+
+export class BlockRenderer {
+  private code: CodeBlock | undefined;
+
+  constructor(
+    private readonly o: Layout,
+    private readonly md: MarkdownIt,
+  ) {}
+
+  /** The block's lines, painted (our escapes as markers), without line ends. */
+  render(block: Block): string[] {
+    if (block.kind === 'blank') return [''];
+    if (block.kind === 'quote') return this.quote(block);
+    const indent = this.indentOf(block.indent);
+    return this.lines(block, indent).map((line) => (line.length > 0 ? ' '.repeat(indent) + paint(line, this.o) : ''));
+  }
+
+  private indentOf(indent: number): number {
+    return Math.max(0, Math.min(indent, this.o.width - MIN_TEXT));
+  }
+
+  private inline(text: string): Span[] {
+    return inlineSpans(this.md, text, this.o);
+  }
+
+  private lines(block: Exclude<Block, { kind: 'blank' | 'quote' }>, indent: number): Line[] {
+    const room = Math.max(1, this.o.width - indent);
+    switch (block.kind) {
+      case 'paragraph':
+        return wrap(this.inline(block.lines.join('\n')), room);
+      case 'heading':
+        return wrap([{ text: `${'#'.repeat(block.level)} `, sgr: SGR.frame }, ...withSgr(this.inline(block.text), headingSgr(block.level))], room);
+      case 'rule':
+        return [[{ text: '─'.repeat(room), sgr: SGR.frame }]];
+      case 'item':
+        return this.item(block, room);
+      case 'table':
+        return renderTable(block.lines, room, (text) => this.inline(text));
+      case 'fence':
+        this.code = block.edge === 'open' ? new CodeBlock(block.lang) : undefined;
+        return [[{ text: block.edge === 'open' ? `${block.marker}${block.lang}` : block.marker, sgr: SGR.frame }]];
+      case 'code':
+        return [(this.code ?? new CodeBlock('')).line(block.text)];
+    }
+  }
+
+  /** `• text` with the text's later lines under its first word; `[ ]`/`[x]` as a box. */
+  private item(block: Extract<Block, { kind: 'item' }>, room: number): Line[] {
+    let text = block.lines.join('\n');
+    let marker = block.ordered ? block.marker : BULLETS[block.depth % BULLETS.length]!;
+    const task = /^\[([ xX])\][ \t]/.exec(text);
+    if (task) {
+      text = text.slice(task[0].length);
+      if (!block.ordered) marker = task[1] === ' ' ? '☐' : '☑';
+      else marker += task[1] === ' ' ? ' ☐' : ' ☑';
+    }
+    const hang = Math.min(drawnMarkerWidth(block.marker, block.ordered) + (task && block.ordered ? 2 : 0), Math.max(0, room - 1));
+    const lines = wrap(this.inline(text), Math.max(1, room - hang));
+    return lines.map((line, i) => [{ text: i === 0 ? `${marker} `.padEnd(hang) : ' '.repeat(hang) }, ...line]);
+  }
+
+  /** The quote's text drawn as a document of its own, narrower, behind one bar per level. */
+  private quote(block: Extract<Block, { kind: 'quote' }>): string[] {
+    const indent = this.indentOf(block.indent);
+    const bars = Math.min(block.depth, MAX_QUOTE_BARS);
+    const prefix = ' '.repeat(indent) + paint([{ text: QUOTE_BAR.repeat(bars).trimEnd(), sgr: SGR.frame }], this.o);
+    const inner = renderMarkdown(block.lines.join('\n'), { ...this.o, width: Math.max(MIN_TEXT, this.o.width - indent - bars * QUOTE_BAR.length) }, this.md, true);
+    if (inner.length === 0) return [prefix];
+    return inner.map((line) => (line === '' ? prefix : `${prefix} ${line}`));
+  }
+}
+
+/** A whole document's lines (soul.md, memory.md): exactly what a stream of it ends up showing. */
+export function renderMarkdown(text: string, layout: Layout, md: MarkdownIt, nested = false): string[] {
+  const split = new BlockSplitter(nested);
+  const renderer = new BlockRenderer(layout, md);
+  const out: string[] = [];
+  const take = (blocks: Block[]) => {
+    for (const b of blocks) for (const line of renderer.render(b)) out.push(line);
+  };
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) take(split.line(line));
+  take(split.end());
+  return out;
+}

@@ -1,0 +1,81 @@
+// Styled text as the renderer lays it out: runs of text, each with its SGR parameters and, inside a
+// link, its target. Widths are measured on the text alone; escapes are added only when a finished
+// line is painted, and then only as markers (terminal-safe.ts `ours`, passed in as `mark`), with the
+// text made safe once more: whatever markdown-it decoded (`&#13;` is a CR) never reaches a terminal.
+import stringWidth from 'string-width';
+import { terminalSafe } from '../terminal-safe.js';
+
+export interface Span {
+  text: string;
+  /** SGR parameters (`1;35`), none for plain text */
+  sgr?: string;
+  /** the link this text belongs to (a terminal hyperlink where supported) */
+  href?: string;
+}
+
+export type Line = Span[];
+
+export interface Paint {
+  /** colours and emphasis (off with NO_COLOR, --no-color, a pipe) */
+  colour: boolean;
+  /** OSC 8 hyperlinks; `text (url)` otherwise */
+  hyperlinks: boolean;
+  /** our own control sequences as markers, so that only they may become controls (terminal-safe.ts `ours`) */
+  mark: (sequence: string) => string;
+}
+
+// eslint-disable-next-line no-control-regex
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** past this length a string is measured code point by code point (string-width segments it whole) */
+const SEGMENT_MAX = 64;
+
+/** Columns one code point takes (0 for a combining mark, 2 for a wide one). */
+export function codePointWidth(ch: string): number {
+  const c = ch.charCodeAt(0);
+  return c >= 0x20 && c < 0x7f ? 1 : stringWidth(ch);
+}
+
+/** Columns a text takes on a terminal. */
+export function textWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  if (text.length <= SEGMENT_MAX) return stringWidth(text);
+  let w = 0;
+  for (const ch of text) w += codePointWidth(ch);
+  return w;
+}
+
+export const lineWidth = (line: Line): number => line.reduce((w, s) => w + textWidth(s.text), 0);
+
+/** Adds SGR parameters to spans (a heading's colour around its inline styles). */
+export function withSgr(spans: Span[], sgr: string): Span[] {
+  return spans.map((s) => ({ ...s, sgr: s.sgr ? `${sgr};${s.sgr}` : sgr }));
+}
+
+/** Appends a span, merged into the last one when they look the same. */
+export function append(line: Line, span: Span): void {
+  if (span.text === '') return;
+  const last = line[line.length - 1];
+  if (last && last.sgr === span.sgr && last.href === span.href) last.text += span.text;
+  else line.push({ ...span });
+}
+
+/** An address a hyperlink may carry: web or mail, printable ASCII only (nothing that could end the sequence). */
+export function linkable(href: string | undefined): href is string {
+  return href !== undefined && href.length <= 2048 && /^(https?:\/\/|mailto:)[\x21-\x7e]+$/i.test(href);
+}
+
+/** One line as it goes to the terminal: text made safe, our escapes as markers. */
+export function paint(line: Line, p: Paint): string {
+  let out = '';
+  for (const s of line) {
+    const text = terminalSafe(s.text);
+    const link = p.hyperlinks && linkable(s.href);
+    const sgr = p.colour && s.sgr ? s.sgr : undefined;
+    if (link) out += p.mark(`\x1b]8;;${s.href}\x1b\\`);
+    if (sgr) out += p.mark(`\x1b[${sgr}m`);
+    out += text;
+    if (sgr) out += p.mark('\x1b[0m');
+    if (link) out += p.mark('\x1b]8;;\x1b\\');
+  }
+  return out;
+}
