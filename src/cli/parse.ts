@@ -14,7 +14,7 @@ export const GLOBALS = {
   apiKey: { type: 'string', value: 'key', description: 'API key (prefer SUPERAGENT_API_KEY: arguments are visible to other users)' },
   quiet: { type: 'boolean', short: 'q', description: 'no progress or status messages' },
   color: { type: 'boolean', negatable: true, description: 'no colour' },
-  raw: { type: 'boolean', description: 'no Markdown rendering on a TTY: replies and agent files as the service sent them' },
+  raw: { type: 'boolean', description: 'no Markdown rendering on a TTY' },
   debug: { type: 'boolean', description: 'trace HTTP requests on stderr, secrets redacted' },
   verbose: { type: 'boolean', description: 'also show tool calls and retries when stderr is not a terminal' },
   timeout: { type: 'string', value: 'seconds', description: 'request time-out; for a stream, the longest wait for reply text (default 30, chat and assistant 600)' },

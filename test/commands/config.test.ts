@@ -10,7 +10,7 @@ import { launchAgent } from '../helpers/service.js';
 const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
 const MASKED = 'sa_sk_…t0Uv';
 const URL = 'https://api.example.com';
-const SETTINGS_LIST = 'the settings are base_url, api_key, output, model, provider, active_profile';
+const SETTINGS_LIST = 'the settings are base_url, api_key, output, model, provider, render, active_profile';
 
 const scratch = perTest();
 
@@ -74,6 +74,16 @@ describe('config set, get and unset', () => {
     expect(await cli(['config', 'get', 'base_url', '--json'], config)).toMatchObject({ code: 0, stdout: 'null\n', stderr: '' });
     expect((await cli(['config', 'get', 'output', '--json'], config)).stdout).toBe('"table"\n');
     expect(config.writes).toBe(0);
+  });
+
+  it('render is markdown (its default) or raw; anything else is refused', async () => {
+    const config = new MemoryConfig();
+    expect((await cli(['config', 'get', 'render'], config)).stdout).toBe('markdown\n');
+    expect((await cli(['config', 'set', 'render', 'raw'], config)).code).toBe(0);
+    expect(config.data).toEqual({ profiles: { default: { render: 'raw' } } });
+    expect((await cli(['config', 'get', 'render'], config)).stdout).toBe('raw\n');
+    expect((await cli(['config', 'list'], config)).stdout).toBe('active_profile\tdefault\ndefault.render\traw\n');
+    await expectRefused(['config', 'set', 'render', 'html'], config, "render must be markdown or raw, not 'html'");
   });
 
   it('get api_key prints the key masked', async () => {
@@ -167,9 +177,9 @@ describe('config list', () => {
     expect(r.code).toBe(0);
     const rows = r.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
     expect(rows).toEqual([
-      ['PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'MODEL'],
-      ['default', URL, MASKED, 'table', 'default'],
-      ['*', 'ci', 'embedded', 'none', 'json', 'default'],
+      ['PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
+      ['default', URL, MASKED, 'table', 'markdown', 'default'],
+      ['*', 'ci', 'embedded', 'none', 'json', 'markdown', 'default'],
     ]);
     const empty = await cli(['config', 'list'], new MemoryConfig(), { tty: true });
     expect(empty).toMatchObject({ code: 0, stdout: '', stderr: "No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.\n" });

@@ -93,6 +93,7 @@ describe('commandHelp: superagent <command> --help', () => {
         '                       to other users)',
         '  -q, --quiet          no progress or status messages',
         '  --no-color           no colour',
+        '  --raw                no Markdown rendering on a TTY',
         '  --debug              trace HTTP requests on stderr, secrets redacted',
         '  --verbose            also show tool calls and retries when stderr is not a',
         '                       terminal',

@@ -70,7 +70,8 @@ function startRepl(options: Partial<ReplOptions> & { send: SendFn; tty?: boolean
   const stdout = new Capture(true);
   const stderr = new Capture(true);
   const printer = new Printer(stdout, stderr, { json: false, quiet: false, color: false, env: {} });
-  const ctx = { printer } as unknown as Context;
+  // the loop's own behaviour: replies as they come (Markdown rendering has tests of its own)
+  const ctx = { printer, globals: { raw: true } } as unknown as Context;
   const done = runRepl({
     input,
     output: stderr,

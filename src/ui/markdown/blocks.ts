@@ -143,7 +143,7 @@ export class BlockSplitter {
     const starts = interrupts || rule || !!quote || !!atxHeading(body) || !!fenceStart(body);
     // a line that starts nothing of its own continues the paragraph, item or quote above it (lazily)
     if (!starts && g && (g.kind !== 'table' || hasPipe(line))) {
-      g.lines.push(line.trim());
+      g.lines.push(line.trimStart());
       this.raw.push(line);
       return;
     }
@@ -157,7 +157,8 @@ export class BlockSplitter {
     const fence = fenceStart(body);
     if (fence) return this.startFence(fence, body, level?.contentCol ?? 0, indent);
     if (leadColumns(body) >= 4) return this.emit({ kind: 'code', text: stripColumns(body, 4), indent: indent + 4 });
-    this.open({ kind: 'paragraph', lines: [body.trim()], indent }, [line]);
+    // trailing spaces stay: two of them are a hard line break
+    this.open({ kind: 'paragraph', lines: [body.trimStart()], indent }, [line]);
   }
 
   private inFence(line: string): void {

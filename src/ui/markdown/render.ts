@@ -39,7 +39,12 @@ export class BlockRenderer {
   }
 
   private indentOf(indent: number): number {
-    return Math.max(0, Math.min(indent, this.o.width - MIN_TEXT));
+    return Math.max(0, Math.min(indent, this.o.width - this.minText()));
+  }
+
+  /** Columns the text keeps, however deep it is nested: 20, or half a narrow terminal. */
+  private minText(): number {
+    return Math.min(MIN_TEXT, this.o.width >> 1);
   }
 
   private inline(text: string): Span[] {
@@ -87,7 +92,7 @@ export class BlockRenderer {
     const indent = this.indentOf(block.indent);
     const bars = Math.min(block.depth, MAX_QUOTE_BARS);
     const prefix = ' '.repeat(indent) + paint([{ text: QUOTE_BAR.repeat(bars).trimEnd(), sgr: SGR.frame }], this.o);
-    const inner = renderMarkdown(block.lines.join('\n'), { ...this.o, width: Math.max(MIN_TEXT, this.o.width - indent - bars * QUOTE_BAR.length) }, this.md, true);
+    const inner = renderMarkdown(block.lines.join('\n'), { ...this.o, width: Math.max(this.minText(), this.o.width - indent - bars * QUOTE_BAR.length) }, this.md, true);
     if (inner.length === 0) return [prefix];
     return inner.map((line) => (line === '' ? prefix : `${prefix} ${line}`));
   }

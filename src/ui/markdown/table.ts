@@ -3,7 +3,7 @@
 // the delimiter row says. A table too wide for even that (too many columns) is shown as records,
 // one "Header: value" line per cell. Every step is linear in the table's text.
 import { delimiterRow, tableCells, type Align } from './lines.js';
-import { append, lineWidth, withSgr, type Line, type Span } from './spans.js';
+import { append, lineWidth, textWidth, withSgr, type Line, type Span } from './spans.js';
 import { SGR } from './theme.js';
 import { wrap } from './wrap.js';
 
@@ -13,19 +13,33 @@ const SEPARATOR_WIDTH = 3;
 const MIN_COLUMN = 4;
 const MAX_COLUMNS = 40;
 
-/** Column widths that fit `room`: narrow columns keep their width, the rest share what is left. */
-export function fitColumns(natural: readonly number[], room: number): number[] {
-  const total = natural.reduce((a, b) => a + b, 0);
-  if (total <= room) return [...natural];
-  const order = natural.map((w, i) => i).sort((a, b) => natural[a]! - natural[b]!);
-  const out = [...natural];
-  let left = room;
+/**
+ * Column widths that fit `room`. Each column has a floor (its longest word: a figure is never cut) and
+ * a want (its widest line); past the floors, what is left goes to the columns in the order of their
+ * wants, each taking at most an equal share of what remains. `undefined`: not even the floors fit.
+ */
+export function fitColumns(floor: readonly number[], want: readonly number[], room: number): number[] | undefined {
+  let left = room - floor.reduce((a, b) => a + b, 0);
+  if (left < 0) return undefined;
+  const out = [...floor];
+  const order = want.map((_, i) => i).sort((a, b) => want[a]! - floor[a]! - (want[b]! - floor[b]!));
   order.forEach((col, k) => {
-    const share = Math.floor(left / (order.length - k));
-    out[col] = Math.min(natural[col]!, share);
-    left -= out[col]!;
+    const add = Math.min(want[col]! - floor[col]!, Math.floor(left / (order.length - k)));
+    out[col]! += add;
+    left -= add;
   });
   return out;
+}
+
+/** Widths for the columns: as wide as their cells where that fits; else the header wraps before a figure does; else words wrap. */
+function columnWidths(rows: Span[][][], room: number): number[] | undefined {
+  const cols = rows[0]!.length;
+  const widest = Array.from({ length: cols }, (_, i) => rows.reduce((w, r) => Math.max(w, cellWidth(r[i]!)), 1));
+  if (widest.reduce((a, b) => a + b, 0) <= room) return widest;
+  const words = Array.from({ length: cols }, (_, i) => rows.reduce((w, r) => Math.max(w, longestWord(r[i]!)), 1));
+  // the data as wide as it is, the header cut at its spaces
+  const data = Array.from({ length: cols }, (_, i) => Math.max(longestWord(rows[0]![i]!), rows.slice(1).reduce((w, r) => Math.max(w, cellWidth(r[i]!)), 1)));
+  return fitColumns(data, widest, room) ?? fitColumns(words, data, room);
 }
 
 function pad(line: Line, width: number, align: Align): Line {
@@ -49,9 +63,8 @@ export function renderTable(lines: readonly string[], width: number, inline: (te
   const rows = [header, ...lines.slice(2).map((l) => tableCells(l))].map((cells) => Array.from({ length: cols }, (_, i) => inline(cells[i] ?? '')));
   rows[0] = rows[0]!.map((cell) => withSgr(cell, SGR.tableHeader));
   const room = width - SEPARATOR_WIDTH * (cols - 1);
-  if (room < cols * MIN_COLUMN) return records(rows, width);
-  const natural = Array.from({ length: cols }, (_, i) => rows.reduce((w, r) => Math.max(w, widest(r[i]!)), 1));
-  const widths = fitColumns(natural, room);
+  const widths = room < cols * MIN_COLUMN ? undefined : columnWidths(rows, room);
+  if (!widths) return records(rows, width);
   const out: Line[] = [];
   rows.forEach((row, r) => {
     const cells = row.map((cell, i) => wrap(cell, widths[i]!));
@@ -70,15 +83,20 @@ export function renderTable(lines: readonly string[], width: number, inline: (te
 }
 
 /** A cell's width on one line (its hard breaks kept). */
-const widest = (cell: Span[]): number => wrap(cell, Number.MAX_SAFE_INTEGER).reduce((w, l) => Math.max(w, lineWidth(l)), 0);
+const cellWidth = (cell: Span[]): number => wrap(cell, Number.MAX_SAFE_INTEGER).reduce((w, l) => Math.max(w, lineWidth(l)), 0);
 
-/** The trailing spaces of a row's last cell are not drawn. */
+/** The widest word of a cell: narrower than that, the cell's words are cut. */
+const longestWord = (cell: Span[]): number => cell.reduce((w, s) => s.text.split(/[ \t\n]+/).reduce((m, word) => Math.max(m, textWidth(word)), w), 0);
+
+/** A row ends with its last character: trailing spaces (an empty last cell's, a separator's) are not drawn. */
 function trimEnd(line: Line): Line {
-  const last = line[line.length - 1];
-  if (last && !last.sgr && !last.href) {
+  for (let last = line[line.length - 1]; last; last = line[line.length - 1]) {
     const text = last.text.trimEnd();
-    if (text === '') line.pop();
-    else last.text = text;
+    if (text !== '') {
+      last.text = text;
+      break;
+    }
+    line.pop();
   }
   return line;
 }

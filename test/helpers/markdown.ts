@@ -1,0 +1,51 @@
+// Rendering Markdown in tests: one parser, layouts by width, a whole document or a reply streamed in
+// given pieces (with tool lines between them, optionally), and escapes made readable for goldens.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createParser } from '../../src/ui/markdown/inline.js';
+import { renderMarkdown } from '../../src/ui/markdown/render.js';
+import { MarkdownStream, type StreamLayout } from '../../src/ui/markdown/stream.js';
+import { ours, unmark } from '../../src/ui/terminal-safe.js';
+
+export const md = createParser();
+
+export const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/markdown');
+export const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, `${name}.md`), 'utf8');
+
+export interface LayoutOptions {
+  colour?: boolean;
+  hyperlinks?: boolean;
+  rows?: number;
+}
+
+/** Our escapes as markers (`ours`), as in the CLI: unmark() turns them into control characters. */
+export const layout = (width: number, o: LayoutOptions = {}): StreamLayout => ({ width, rows: o.rows ?? 24, colour: o.colour ?? false, hyperlinks: o.hyperlinks ?? false, mark: ours });
+
+/** A whole document, as the terminal gets it (markers undone), each line ended. */
+export function renderWhole(text: string, width: number, o: LayoutOptions = {}): string {
+  return unmark(renderMarkdown(text, layout(width, o), md).map((l) => `${l}\n`).join(''));
+}
+
+/**
+ * A reply streamed in `pieces`: what is written for each, markers kept (so a test can tell ours from
+ * anything else). `toolAfter`: indexes of pieces after which a tool line takes the screen.
+ */
+export function streamOutputs(pieces: string[], width: number, o: LayoutOptions = {}, toolAfter: ReadonlySet<number> = new Set()): string[] {
+  const s = new MarkdownStream(layout(width, o), md);
+  const out: string[] = [];
+  pieces.forEach((piece, i) => {
+    out.push(s.push(piece));
+    if (toolAfter.has(i)) out.push(s.hide(), '⚙ get_price(symbol=ETH) ✓ 0.1 s\n');
+  });
+  out.push(s.end());
+  return out;
+}
+
+/** Escapes written out readably: SGR as ⟨1;35⟩, hyperlinks as ⟨link URL⟩ … ⟨/link⟩. */
+export function visible(text: string): string {
+  return text
+    .replace(/\x1b\]8;;([^\x1b]+)\x1b\\/g, '⟨link $1⟩')
+    .replace(/\x1b\]8;;\x1b\\/g, '⟨/link⟩')
+    .replace(/\x1b\[([0-9;]*)m/g, '⟨$1⟩');
+}
