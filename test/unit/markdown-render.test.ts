@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { renderWhole, visible } from '../helpers/markdown.js';
 import { hyperlinksSupported } from '../../src/ui/markdown/hyperlinks.js';
 import { fitColumns } from '../../src/ui/markdown/table.js';
-import { textWidth } from '../../src/ui/markdown/spans.js';
+import stringWidth from 'string-width';
+import { codePointWidth, textWidth } from '../../src/ui/markdown/spans.js';
 import { wrap } from '../../src/ui/markdown/wrap.js';
 import { terminalSafe } from '../../src/ui/terminal-safe.js';
 
@@ -162,5 +163,11 @@ describe('hyperlinks: which terminals have them (from the environment the CLI wa
     [{ TERM: 'xterm-kitty', CI: 'true' }, false],
   ])('%j → %s', (env, expected) => {
     expect(hyperlinksSupported(env)).toBe(expected);
+  });
+});
+
+describe('the width of one code point agrees with string-width', () => {
+  it.each(['a', '東', 'ｱ', '\u0301', '\u200d', '\ufe0f', '😀', '€', 'é', '\u00ad', '한'])('%j', (ch) => {
+    expect(codePointWidth(ch)).toBe(stringWidth(ch));
   });
 });

@@ -190,10 +190,15 @@ export class BlockSplitter {
     let base = this.levels.length > 0 ? this.levels[this.levels.length - 1]!.contentCol : 0;
     let drawn = indent;
     let item = itemStart(body)!;
+    // a rest that is a rule ends the markers; only a rest past the last other character can be one
+    // (so "- - - … x" is not scanned to its end once per marker)
+    let lastOther = body.length - 1;
+    while (lastOther >= 0 && '-*_ \t'.includes(body[lastOther]!)) lastOther--;
     for (;;) {
       const contentCol = base + item.contentOffset;
       this.levels.push({ contentCol, drawnCol: drawn + drawnMarkerWidth(item.marker, item.ordered) });
-      const inner = item.text === '' || isRule(item.text) ? undefined : itemStart(item.text);
+      const ruleRest = body.length - item.text.length > lastOther && isRule(item.text);
+      const inner = item.text === '' || ruleRest ? undefined : itemStart(item.text);
       if (!inner) break;
       base = contentCol;
       drawn += drawnMarkerWidth(item.marker, item.ordered);

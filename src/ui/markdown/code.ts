@@ -17,11 +17,11 @@ for (const [name, lang] of Object.entries({ bash, javascript, json, python, sql,
 hljs.registerAliases(['shell', 'console', 'shellscript'], { languageName: 'bash' });
 
 /** [ours] lines of context highlighted with each line, and their most text */
-const CONTEXT_LINES = 12;
+const CONTEXT_LINES = 8;
 const CONTEXT_CHARS = 2_000;
 /** [ours] a line this long, or a block with this much text, is not coloured */
 const LINE_MAX = 2_000;
-const BLOCK_MAX = 64 * 1024;
+const BLOCK_MAX = 32 * 1024;
 const TAB = 4;
 
 /** Tabs as spaces, to the next multiple of 4 (a terminal's own tab stops ignore our indentation). */
