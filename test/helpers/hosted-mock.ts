@@ -12,7 +12,8 @@ export interface Recorded {
   body: unknown;
 }
 
-export type Route = (req: { method: string; path: string; body: any }) => { status?: number; json?: unknown; sse?: string | Uint8Array } | undefined;
+/** `sse` as several pieces: written `delayMs` apart (a reply streaming in) */
+export type Route = (req: { method: string; path: string; body: any }) => { status?: number; json?: unknown; sse?: string | Uint8Array | string[]; delayMs?: number } | undefined;
 
 export interface HostedMock {
   url: string;
@@ -38,7 +39,16 @@ export async function startHostedMock(route: Route): Promise<HostedMock> {
       const answer = route({ method: req.method ?? 'GET', path, body }) ?? { status: 404, json: { statusCode: 404, message: `Cannot ${req.method} ${path}` } };
       if (answer.sse !== undefined) {
         res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream' });
-        res.end(answer.sse);
+        if (!Array.isArray(answer.sse)) return void res.end(answer.sse);
+        const pieces = [...answer.sse];
+        const next = () => {
+          if (res.destroyed) return;
+          const piece = pieces.shift();
+          if (piece === undefined) return void res.end();
+          res.write(piece);
+          setTimeout(next, answer.delayMs ?? 0);
+        };
+        next();
         return;
       }
       const payload = JSON.stringify(answer.json ?? {});

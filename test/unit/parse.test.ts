@@ -154,7 +154,7 @@ describe('the global options', () => {
   });
 
   it('every global of CLI.md is declared', () => {
-    expect(Object.keys(GLOBALS).sort()).toEqual(['apiKey', 'baseUrl', 'color', 'debug', 'input', 'json', 'profile', 'quiet', 'timeout', 'verbose', 'yes']);
+    expect(Object.keys(GLOBALS).sort()).toEqual(['apiKey', 'baseUrl', 'color', 'debug', 'input', 'json', 'profile', 'quiet', 'raw', 'timeout', 'verbose', 'yes']);
   });
 });
 

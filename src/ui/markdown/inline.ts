@@ -5,9 +5,9 @@ import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { linkable, type Span } from './spans.js';
 import { SGR } from './theme.js';
 
-/** One parser for the process: no raw HTML, bare URLs only with their scheme (`file.sh` stays text). */
+/** One parser for the process: no raw HTML, bare URLs only with their scheme (`file.sh` stays text), line breaks kept. */
 export function createParser(): MarkdownIt {
-  const md = new markdownIt('default', { html: false, linkify: true, typographer: false });
+  const md = new markdownIt('default', { html: false, linkify: true, typographer: false, breaks: true });
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
   return md;
 }
@@ -55,7 +55,9 @@ export function inlineSpans(md: MarkdownIt, text: string, o: InlineOptions): Spa
         push(o.colour ? t.content : `\`${t.content}\``, SGR.code);
         break;
       case 'softbreak':
-        push(' ');
+        // a line break in a reply stays one, as in chat apps and GitHub comments (replies are not
+        // hard-wrapped prose); the line is still wrapped to the width
+        push('\n');
         break;
       case 'hardbreak':
         push('\n');
