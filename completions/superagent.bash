@@ -3,7 +3,7 @@
 # Install: superagent completion bash > ~/.local/share/bash-completion/completions/superagent
 #     or add to ~/.bashrc: source <(superagent completion bash)
 
-_superagent_globals='--json --profile --base-url --api-key -q --quiet --no-color --debug --verbose --timeout -y --yes --no-input'
+_superagent_globals='--json --profile --base-url --api-key -q --quiet --no-color --raw --debug --verbose --timeout -y --yes --no-input'
 _superagent_global_values='--profile --base-url --api-key --timeout'
 
 # _superagent_spec KEY: a command's subcommands, options, value options and argument slots.
@@ -20,11 +20,11 @@ _superagent_spec() {
         'classic update') _sa_subs='' _sa_opts='--name --description --goal --instructions' _sa_vopts='--name --description --goal --instructions' _sa_args='none' ;;
         'completion') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:bash,zsh,fish' ;;
         'config') _sa_subs='list get set unset path' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'config get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,active_profile' ;;
+        'config get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,render,active_profile' ;;
         'config list') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'config path') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'config set') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,output,model,provider,active_profile none' ;;
-        'config unset') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,active_profile' ;;
+        'config set') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,output,model,provider,render,active_profile none' ;;
+        'config unset') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,render,active_profile' ;;
         'destroy') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'health') _sa_subs='' _sa_opts='--watch' _sa_vopts='' _sa_args='agent' ;;
