@@ -1,5 +1,7 @@
 // Shared by the benchmarks: run commands interleaved (so machine load hits all alike) and take medians.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,4 +39,52 @@ export function report(title, results, baselineName, goal) {
     console.log(`  ${r.name.padEnd(34)} median ${r.median.toFixed(1).padStart(6)} ms   ratio ${ratio.toFixed(2)}   ${verdict}`);
   }
   return results.filter((r) => r !== base).every((r) => r.median / base.median <= goal);
+}
+
+export const BENCH_KEY = 'sa_sk_' + 's'.repeat(32);
+export const benchHeaders = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
+
+/**
+ * `superagent server` in a child on a loopback port (temp data dir, no rate limit, no token delay,
+ * `extra` arguments): its URL once it listens, and `stop()`, which ends it and removes the dir.
+ */
+export async function startBenchServer(extra = []) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-bench-'));
+  const child = spawn(process.execPath, [BIN, 'server', '--port', '0', '--rate-limit', '0', '--token-delay', '0', '--data-dir', dataDir, '--key', BENCH_KEY, ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = () => {
+    child.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.setEncoding('utf8');
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /Listening on (\S+)/.exec(buf);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  }).catch((err) => {
+    stop();
+    throw err;
+  });
+  return { url, dataDir, stop };
+}
+
+/** An agent launched on the server at `url`, and its whole reply to `message` (one JSON answer). */
+export async function benchAgent(url, message) {
+  const launch = { name: 'bench', model: 'gpt-4o', model_provider: 'openai' };
+  const { agent_id: id } = await fetch(`${url}/v1/superagents`, { method: 'POST', headers: benchHeaders, body: JSON.stringify(launch) }).then((r) => r.json());
+  const whole = await fetch(`${url}/v1/superagents/${id}/chat`, { method: 'POST', headers: benchHeaders, body: JSON.stringify({ message }) }).then((r) => r.json());
+  return { url, id, expected: whole.content };
+}
+
+export const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+
+/** A command line for util-linux `script`: the command runs in a pseudo-terminal (stdout a TTY), stderr dropped. */
+export function inPty(cmd, args) {
+  const quote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
+  return { cmd: 'script', args: ['-qfec', `${[cmd, ...args].map(quote).join(' ')} 2>/dev/null`, '/dev/null'] };
 }

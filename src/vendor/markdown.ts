@@ -1,18 +1,19 @@
 // Loaded when a reply (or an agent's file) is rendered on a terminal, from its own bundle
-// (scripts/build.mjs): markdown-it, highlight.js with six languages, string-width, and our renderer
-// over them (src/ui/markdown/). Never loaded for --version, get, a pipe or --raw.
+// (scripts/build.mjs): markdown-it, highlight.js with six languages, and our painter
+// of blocks over them (src/ui/markdown/render.ts). Never loaded for --version, get, a pipe or --raw.
+// The streaming part (src/ui/markdown/stream.ts) is in the CLI bundle: a reply's first bytes do not
+// wait for this file.
 import type { MarkdownIt } from 'markdown-it';
 import { createParser } from '../ui/markdown/inline.js';
-import { renderMarkdown, type Layout } from '../ui/markdown/render.js';
-import { MarkdownStream, type StreamLayout } from '../ui/markdown/stream.js';
+import { BlockRenderer, renderMarkdown, type Layout } from '../ui/markdown/render.js';
 
 let parser: MarkdownIt | undefined;
 const md = () => (parser ??= createParser());
 
-/** A reply's renderer: push each piece, then end. */
-export const markdownStream = (layout: StreamLayout): MarkdownStream => new MarkdownStream(layout, md());
+/** Draws the blocks of a reply (src/ui/markdown/stream.ts takes it once loaded). */
+export const blockPainter = (layout: Layout): BlockRenderer => new BlockRenderer(layout, md());
 
 /** A whole document, rendered: its lines, each to be ended with \n. */
 export const markdownDocument = (text: string, layout: Layout): string[] => renderMarkdown(text, layout, md());
 
-export type { MarkdownStream, Layout, StreamLayout };
+export type { Layout };

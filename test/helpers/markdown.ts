@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from '../../src/ui/markdown/inline.js';
-import { renderMarkdown } from '../../src/ui/markdown/render.js';
-import { MarkdownStream, type StreamLayout } from '../../src/ui/markdown/stream.js';
+import { BlockRenderer, renderMarkdown, type Layout } from '../../src/ui/markdown/render.js';
+import { MarkdownStream } from '../../src/ui/markdown/stream.js';
 import { ours, unmark } from '../../src/ui/terminal-safe.js';
 
 export const md = createParser();
@@ -20,23 +20,31 @@ export interface LayoutOptions {
 }
 
 /** Our escapes as markers (`ours`), as in the CLI: unmark() turns them into control characters. */
-export const layout = (width: number, o: LayoutOptions = {}): StreamLayout => ({ width, rows: o.rows ?? 24, colour: o.colour ?? false, hyperlinks: o.hyperlinks ?? false, mark: ours });
+export const layout = (width: number, o: LayoutOptions = {}): Layout & { rows: number } => ({ width, rows: o.rows ?? 24, colour: o.colour ?? false, hyperlinks: o.hyperlinks ?? false, mark: ours });
 
 /** A whole document, as the terminal gets it (markers undone), each line ended. */
 export function renderWhole(text: string, width: number, o: LayoutOptions = {}): string {
   return unmark(renderMarkdown(text, layout(width, o), md).map((l) => `${l}\n`).join(''));
 }
 
-/**
- * A reply streamed in `pieces`: what is written for each, markers kept (so a test can tell ours from
- * anything else). `toolAfter`: indexes of pieces after which a tool line takes the screen.
- */
-export function streamOutputs(pieces: string[], width: number, o: LayoutOptions = {}, toolAfter: ReadonlySet<number> = new Set()): string[] {
-  const s = new MarkdownStream(layout(width, o), md);
+export interface StreamOptions {
+  /** indexes of pieces after which a tool line takes the screen */
+  toolAfter?: ReadonlySet<number>;
+  /** the painter of blocks arrives after this piece (as when its bundle is still loading); from the start unless given */
+  readyAfter?: number;
+}
+
+/** A reply streamed in `pieces`: what is written for each, markers kept (so a test can tell ours from anything else). */
+export function streamOutputs(pieces: string[], width: number, o: LayoutOptions = {}, so: StreamOptions = {}): string[] {
+  const l = layout(width, o);
+  const painter = new BlockRenderer(l, md);
+  const late = so.readyAfter !== undefined && so.readyAfter < pieces.length;
+  const s = new MarkdownStream(l, late ? undefined : painter);
   const out: string[] = [];
   pieces.forEach((piece, i) => {
     out.push(s.push(piece));
-    if (toolAfter.has(i)) out.push(s.hide(), '⚙ get_price(symbol=ETH) ✓ 0.1 s\n');
+    if (so.toolAfter?.has(i)) out.push(s.hide(), '⚙ get_price(symbol=ETH) ✓ 0.1 s\n');
+    if (late && i === so.readyAfter) out.push(s.ready(painter));
   });
   out.push(s.end());
   return out;

@@ -4,7 +4,7 @@
 // block is drawn rendered as soon as it is complete, its tail plain until then.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fixture, renderWhole, streamOutputs } from '../helpers/markdown.js';
+import { fixture, renderWhole, streamOutputs, type StreamOptions } from '../helpers/markdown.js';
 import { screenText } from '../helpers/screen.js';
 import { unmark } from '../../src/ui/terminal-safe.js';
 
@@ -35,8 +35,8 @@ const markdownish = fc
   )
   .map((parts) => parts.join(''));
 
-async function expectSameScreen(text: string, pieces: string[], width: number, rows: number, tools: Set<number> = new Set()): Promise<void> {
-  const streamed = await screenText(streamOutputs(pieces, width, { rows }, tools).map(unmark), width, rows);
+async function expectSameScreen(text: string, pieces: string[], width: number, rows: number, so: StreamOptions = {}): Promise<void> {
+  const streamed = await screenText(streamOutputs(pieces, width, { rows }, so).map(unmark), width, rows);
   const whole = await screenText(renderWhole(text, width), width, rows);
   // the tool lines stay where they were drawn: the reply's own lines are what must match
   const own = streamed
@@ -47,10 +47,10 @@ async function expectSameScreen(text: string, pieces: string[], width: number, r
 }
 
 describe('any cut of a reply ends in the screen of the whole reply', () => {
-  it('the fixture replies, cut anywhere, at 80 and 120 columns', async () => {
+  it('the fixture replies, cut anywhere, at 80 and 120 columns, the painter of blocks arriving at any point', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...REPLIES), fc.array(fc.nat(), { maxLength: 60 }), fc.constantFrom(80, 120), async (text, at, width) => {
-        await expectSameScreen(text, cut(text, at), width, 40);
+      fc.asyncProperty(fc.constantFrom(...REPLIES), fc.array(fc.nat(), { maxLength: 60 }), fc.constantFrom(80, 120), fc.option(fc.nat({ max: 30 })), async (text, at, width, readyAfter) => {
+        await expectSameScreen(text, cut(text, at), width, 40, { readyAfter: readyAfter ?? undefined });
       }),
       { numRuns: 60 },
     );
@@ -58,8 +58,8 @@ describe('any cut of a reply ends in the screen of the whole reply', () => {
 
   it('random Markdown, cut anywhere, on narrow and short terminals (the tail waits when it would fill the screen)', async () => {
     await fc.assert(
-      fc.asyncProperty(markdownish, fc.array(fc.nat(), { maxLength: 30 }), fc.integer({ min: 20, max: 100 }), fc.integer({ min: 3, max: 30 }), async (text, at, width, rows) => {
-        await expectSameScreen(text, cut(text, at), width, rows);
+      fc.asyncProperty(markdownish, fc.array(fc.nat(), { maxLength: 30 }), fc.integer({ min: 20, max: 100 }), fc.integer({ min: 3, max: 30 }), fc.option(fc.nat({ max: 20 })), async (text, at, width, rows, readyAfter) => {
+        await expectSameScreen(text, cut(text, at), width, rows, { readyAfter: readyAfter ?? undefined });
       }),
       { numRuns: 150 },
     );
@@ -67,8 +67,8 @@ describe('any cut of a reply ends in the screen of the whole reply', () => {
 
   it('tool lines drawn between pieces take the tail away and it comes back after them', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...REPLIES), fc.array(fc.nat(), { maxLength: 20 }), fc.array(fc.nat({ max: 20 }), { maxLength: 4 }), async (text, at, tools) => {
-        await expectSameScreen(text, cut(text, at), 80, 40, new Set(tools));
+      fc.asyncProperty(fc.constantFrom(...REPLIES), fc.array(fc.nat(), { maxLength: 20 }), fc.array(fc.nat({ max: 20 }), { maxLength: 4 }), fc.option(fc.nat({ max: 20 })), async (text, at, tools, readyAfter) => {
+        await expectSameScreen(text, cut(text, at), 80, 40, { toolAfter: new Set(tools), readyAfter: readyAfter ?? undefined });
       }),
       { numRuns: 40 },
     );
@@ -98,6 +98,14 @@ describe('blocks are drawn rendered as soon as they are complete', () => {
     expect(await screenText(out.slice(0, 2), 80)).toBe('• a\n• b\n```python\nx = 1');
     expect(out[1]).toContain('\x1b[33m1\x1b[0m');
     expect(await screenText(out.slice(0, 3), 80)).toBe('• a\n• b\n```python\nx = 1\n| h |\n|---|\n| 1 |');
+  });
+
+  it('the first pieces show before the painter of blocks has loaded; blocks complete meanwhile wait, plain, and are drawn when it is ready', async () => {
+    const out = streamOutputs(['# Title\n- **a**\n', '- b\n'], 80, {}, { readyAfter: 1 }).map(unmark);
+    expect(out[0]).toBe('# Title\n- **a**\n');
+    expect(await screenText(out.slice(0, 2), 80)).toBe('# Title\n- **a**\n- b');
+    expect(await screenText(out.slice(0, 3), 80)).toBe('# Title\n• a\n- b');
+    expect(await screenText(out, 80)).toBe('# Title\n• a\n• b');
   });
 
   it('only the tail is ever erased: what was rendered is written once', () => {

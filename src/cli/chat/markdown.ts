@@ -2,7 +2,8 @@
 // terminal that can move its cursor (stdout a TTY, TERM not dumb), unless --json, --raw or the
 // profile's `render raw`. The renderer (markdown-it, highlight.js: src/vendor/markdown.ts) is loaded
 // only then, and only once a reply starts; a pipe gets the service's bytes untouched.
-import type { MarkdownStream, StreamLayout } from '../../vendor/markdown.js';
+import type { Layout } from '../../vendor/markdown.js';
+import { MarkdownStream } from '../../ui/markdown/stream.js';
 import { hyperlinksSupported } from '../../ui/markdown/hyperlinks.js';
 import { ours, terminalSafe, TerminalSafeStream, unmark } from '../../ui/terminal-safe.js';
 import type { Context } from '../context.js';
@@ -25,7 +26,7 @@ export function loadMarkdown(): Promise<MarkdownModule> {
 }
 
 /** The terminal as the renderer sees it: its size, colour, hyperlinks, and our own escapes as markers. */
-export function layoutFor(ctx: Context): StreamLayout {
+export function layoutFor(ctx: Context): Layout & { rows: number } {
   const p = ctx.printer;
   const colour = p.stdoutColour;
   return { width: p.columns, rows: p.rows, colour, hyperlinks: colour && hyperlinksSupported(ctx.env), mark: ours };
@@ -45,36 +46,46 @@ export async function printDocument(ctx: Context, text: string): Promise<void> {
 }
 
 /**
- * A reply on the terminal, rendered as it streams. The renderer's module loads while the request is
- * on its way; pieces go through the terminal-safety filter first, then the renderer, whose own
- * escapes are markers until written.
+ * A reply on the terminal, rendered as it streams. Pieces go through the terminal-safety filter
+ * first, then the stream, whose own escapes are markers until written. The painter of blocks starts
+ * loading once the first piece is on the screen (its ~30 ms of compiling would otherwise hold the
+ * first bytes back: bench/first-byte.js); blocks complete before it is ready wait, shown plain.
  */
 export class ReplyView {
-  private stream: MarkdownStream | undefined;
   private readonly safe = new TerminalSafeStream();
-  private readonly loading: Promise<MarkdownModule>;
+  private readonly layout: ReturnType<typeof layoutFor>;
+  private readonly stream: MarkdownStream;
+  private loaded: Promise<void> | undefined;
 
   constructor(private readonly ctx: Context) {
-    this.loading = loadMarkdown();
-    // a failure to load shows when the first piece needs it, not as an unhandled rejection
-    this.loading.catch(() => undefined);
+    this.layout = layoutFor(ctx);
+    this.stream = new MarkdownStream(this.layout);
   }
 
-  async write(piece: string): Promise<void> {
-    this.stream ??= (await this.loading).markdownStream(layoutFor(this.ctx));
+  write(piece: string): void {
     this.out(this.stream.push(this.safe.push(piece)));
+    this.load();
   }
 
   /** Before a tool line on the same terminal: the unrendered tail goes, to come back with the next piece. */
   hide(): void {
-    if (this.stream) this.out(this.stream.hide());
+    this.out(this.stream.hide());
   }
 
   /** The reply is over (or cut short): all of it rendered, the cursor at the start of a line. */
-  end(): void {
-    if (!this.stream) return;
-    const rest = this.safe.end();
-    this.out(this.stream.push(rest) + this.stream.end());
+  async end(): Promise<void> {
+    this.out(this.stream.push(this.safe.end()));
+    await this.load();
+    this.out(this.stream.end());
+  }
+
+  private load(): Promise<void> {
+    if (!this.loaded) {
+      this.loaded = loadMarkdown().then((m) => this.out(this.stream.ready(m.blockPainter(this.layout))));
+      // a failure to load shows at the end of the reply (awaited there), not as an unhandled rejection
+      this.loaded.catch(() => undefined);
+    }
+    return this.loaded;
   }
 
   private out(text: string): void {

@@ -80,9 +80,9 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       lastChar = '\n';
     }
   });
-  const endLine = () => {
+  const endLine = async () => {
     tools.close();
-    if (view) view.end();
+    if (view) await view.end();
     else if (echo && lastChar !== '\n') p.write('\n');
     lastChar = '\n';
   };
@@ -102,7 +102,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         first();
         tools.close();
         pieces.push(event.text);
-        if (view) await view.write(event.text);
+        if (view) view.write(event.text);
         else if (echo) p.write(event.text);
         lastChar = event.text[event.text.length - 1]!;
       } else if (event.type === 'tool') {
@@ -118,13 +118,13 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       }
     }
   } catch (caught) {
-    endLine();
+    await endLine();
     tools.finish();
     const err = caught instanceof SuperagentError ? caught : new StreamCutError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
     if (!echo) keepPartial(ctx, reply(), err);
     throw err;
   }
-  endLine();
+  await endLine();
   tools.finish();
   return reply();
 }

@@ -2,9 +2,8 @@
 // link, its target. Widths are measured on the text alone; escapes are added only when a finished
 // line is painted, and then only as markers (terminal-safe.ts `ours`, passed in as `mark`), with the
 // text made safe once more: whatever markdown-it decoded (`&#13;` is a CR) never reaches a terminal.
-import { eastAsianWidth } from 'get-east-asian-width';
-import stringWidth from 'string-width';
 import { terminalSafe } from '../terminal-safe.js';
+import { codePointWidth } from './width.js';
 
 export interface Span {
   text: string;
@@ -27,25 +26,14 @@ export interface Paint {
 
 // eslint-disable-next-line no-control-regex
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-/** past this length a string is measured code point by code point (string-width segments it whole) */
-const SEGMENT_MAX = 64;
 
-// string-width's rules for a lone code point, without its segmentation (too slow one character at a time)
-const ZERO_WIDTH = /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Mn}\p{Me}\p{Cs}]$/u;
-const EMOJI = /^\p{Emoji_Presentation}$/u;
-
-/** Columns one code point takes (0 for a combining mark, 2 for a wide one). */
-export function codePointWidth(ch: string): number {
-  const c = ch.charCodeAt(0);
-  if (c >= 0x20 && c < 0x7f) return 1;
-  if (ZERO_WIDTH.test(ch)) return 0;
-  return EMOJI.test(ch) ? 2 : eastAsianWidth(ch.codePointAt(0)!);
-}
-
-/** Columns a text takes on a terminal. */
+/**
+ * Columns a text takes on a terminal, code point by code point (as the tail of a streaming reply is
+ * laid out, and as most terminals and tmux count). string-width, which segments graphemes, is not
+ * used: its Intl.Segmenter alone costs ~40 ms at load (bench/markdown-load.js).
+ */
 export function textWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
-  if (text.length <= SEGMENT_MAX) return stringWidth(text);
   let w = 0;
   for (const ch of text) w += codePointWidth(ch);
   return w;

@@ -4,19 +4,30 @@
 // our own line breaks one column short of the edge (the terminal never wraps it), at most as many
 // rows as the screen has (past that it waits, unseen, for its block to end: rows that scrolled off
 // could not be erased). The final screen depends on the text alone, not on how it was cut.
-import type { MarkdownIt } from 'markdown-it';
+//
+// This file, blocks.ts and lines.ts are light (the CLI bundle holds them): the first bytes of a reply
+// are shown while the painter of blocks (render.ts, with markdown-it and highlight.js, in
+// src/vendor/markdown.ts) is still loading; blocks completed meanwhile wait in the tail, plain, and
+// are drawn once it is `ready`.
 import { BlockSplitter, type Block } from './blocks.js';
-import { BlockRenderer, type Layout } from './render.js';
-import { codePointWidth } from './spans.js';
+import { codePointWidth } from './width.js';
 
-export interface StreamLayout extends Layout {
-  /** rows of the terminal */
+export interface TailLayout {
+  /** columns and rows of the terminal */
+  width: number;
   rows: number;
+  /** our own control sequences as markers (terminal-safe.ts `ours`) */
+  mark: (sequence: string) => string;
+}
+
+/** Draws a complete block: its lines, painted, without line ends (render.ts). */
+export interface BlockPainter {
+  render(block: Block): string[];
 }
 
 const TAB = 8;
 
-/** The plain text shown for blocks not complete yet, and how to take it off the screen again. */
+/** The plain text shown for blocks not drawn yet, and how to take it off the screen again. */
 class Tail {
   /** line breaks drawn so far (the tail spans one row more) */
   private breaks = 0;
@@ -25,15 +36,11 @@ class Tail {
   private full = false;
   hidden = false;
 
-  constructor(
-    private readonly width: number,
-    private readonly rows: number,
-    private readonly mark: (sequence: string) => string,
-  ) {}
+  constructor(private readonly o: TailLayout) {}
 
   private newline(): boolean {
     // one row to spare: the tail never fills the screen, so none of it can scroll away
-    if (this.breaks + 3 > this.rows) {
+    if (this.breaks + 3 > this.o.rows) {
       this.full = true;
       return false;
     }
@@ -44,7 +51,7 @@ class Tail {
 
   show(text: string): string {
     let out = '';
-    const edge = Math.max(1, this.width - 1);
+    const edge = Math.max(1, this.o.width - 1);
     for (const ch of text) {
       if (this.full) break;
       if (ch === '\n') {
@@ -64,7 +71,11 @@ class Tail {
     return out;
   }
 
-  /** Back to the first column of the tail's first row, everything below erased. */
+  /**
+   * Back to the first column of the tail's first row, its rows erased one by one from the bottom up
+   * (not "erase below": at the top of a screen that is a clear screen, which tmux copies into the
+   * scrollback).
+   */
   erase(): string {
     if (!this.drawn) return '';
     const up = this.breaks;
@@ -72,19 +83,31 @@ class Tail {
     this.col = 0;
     this.drawn = false;
     this.full = false;
-    return this.mark(`\r${up > 0 ? `\x1b[${up}A` : ''}\x1b[J`);
+    return this.o.mark(`\r\x1b[2K${'\x1b[1A\x1b[2K'.repeat(up)}`);
   }
 }
 
 export class MarkdownStream {
   private readonly split = new BlockSplitter();
-  private readonly renderer: BlockRenderer;
   private readonly tail: Tail;
   private partial = '';
+  /** blocks complete before the painter was ready, and all the text since the last drawing */
+  private waiting: Block[] = [];
+  private undrawn: string[] = [];
 
-  constructor(layout: StreamLayout, md: MarkdownIt) {
-    this.renderer = new BlockRenderer(layout, md);
-    this.tail = new Tail(layout.width, Math.max(2, layout.rows), layout.mark);
+  constructor(
+    layout: TailLayout,
+    private painter?: BlockPainter,
+  ) {
+    this.tail = new Tail({ ...layout, rows: Math.max(2, layout.rows) });
+  }
+
+  /** The painter has loaded: the blocks that waited for it are drawn (after the tool line, if one holds the screen). */
+  ready(painter: BlockPainter): string {
+    this.painter = painter;
+    this.undrawn = [];
+    if (this.tail.hidden || this.waiting.length === 0) return '';
+    return this.tail.erase() + this.draw(this.waiting.splice(0)) + this.tail.show(this.pendingText());
   }
 
   /** A piece of the reply (made terminal-safe already): what to write for it. */
@@ -100,8 +123,14 @@ export class MarkdownStream {
       from = nl + 1;
     }
     this.partial += text.slice(from);
-    if (done.length === 0) return this.tail.show(reveal ? this.pendingText() : text);
-    return this.tail.erase() + this.draw(done) + this.tail.show(this.pendingText());
+    if (!this.painter) {
+      for (const b of done) this.waiting.push(b);
+      this.undrawn.push(text);
+      return this.tail.show(reveal ? this.undrawn.join('') : text);
+    }
+    const blocks = this.waiting.length > 0 ? [...this.waiting.splice(0), ...done] : done;
+    if (blocks.length === 0) return this.tail.show(reveal ? this.pendingText() : text);
+    return this.tail.erase() + this.draw(blocks) + this.tail.show(this.pendingText());
   }
 
   /** Takes the tail off the screen (something else is about to write there: a tool line); the next piece brings it back. */
@@ -110,12 +139,12 @@ export class MarkdownStream {
     return this.tail.erase();
   }
 
-  /** The end of the reply: everything rendered, the cursor at the start of a line. */
+  /** The end of the reply (the painter ready): everything drawn, the cursor at the start of a line. */
   end(): string {
     const done = this.partial === '' ? [] : this.split.line(this.partial);
     this.partial = '';
     for (const b of this.split.end()) done.push(b);
-    return this.tail.erase() + this.draw(done);
+    return this.tail.erase() + this.draw([...this.waiting.splice(0), ...done]);
   }
 
   private pendingText(): string {
@@ -123,8 +152,9 @@ export class MarkdownStream {
   }
 
   private draw(blocks: Block[]): string {
+    if (!this.painter) throw new Error('the Markdown painter is not loaded');
     let out = '';
-    for (const b of blocks) for (const line of this.renderer.render(b)) out += `${line}\n`;
+    for (const b of blocks) for (const line of this.painter.render(b)) out += `${line}\n`;
     return out;
   }
 }

@@ -1,7 +1,8 @@
 // Word wrapping of styled text: lines of at most `width` columns, broken at white space (a run of
 // it is one space, none at the start or end of a line); a word wider than a line is cut where the
 // line ends; '\n' (a hard break) always breaks. One pass over the text, whatever its length.
-import { append, codePointWidth, textWidth, type Line, type Span } from './spans.js';
+import { append, textWidth, type Line, type Span } from './spans.js';
+import { codePointWidth } from './width.js';
 
 const WORDS = /(\n)|([ \t]+)|([^ \t\n]+)/g;
 
