@@ -183,3 +183,23 @@ describe('the width of one code point (as string-width counts a lone one)', () =
     expect(codePointWidth(ch)).toBe(width);
   });
 });
+
+describe('text without inline Markdown skips the parser', () => {
+  it('and is laid out as the parser would have it', async () => {
+    const fc = (await import('fast-check')).default;
+    const { md: parser } = await import('../helpers/markdown.js');
+    const { inlineSpans } = await import('../../src/ui/markdown/inline.js');
+    // what markdown-it makes of it, read from its tokens without the shortcut
+    const parsed = (text: string) => (parser.parseInline(text, {})[0]?.children ?? []).map((t) => ({ text: t.type === 'softbreak' || t.type === 'hardbreak' ? '\n' : t.content }));
+    const plainChars = fc.constantFrom(...'ab c\t  .,;:()$%#=+-/|?\'"0129é東'.split(''));
+    // a block's text as the splitter hands it over: lines that do not start with white space, none blank
+    const line = fc.array(plainChars, { minLength: 1, maxLength: 30 }).map((c) => c.join('').trimStart()).filter((l) => l.trim() !== '');
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 4 }), fc.integer({ min: 5, max: 40 }), (lines, width) => {
+        const text = lines.join('\n');
+        expect(texts(wrap(inlineSpans(parser, text, { hyperlinks: false, colour: false }), width))).toEqual(texts(wrap(parsed(text), width)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

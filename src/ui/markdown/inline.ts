@@ -28,7 +28,22 @@ function showsAddress(text: string, href: string): boolean {
   return text === href || `mailto:${text}` === href || `http://${text}` === href;
 }
 
+/** A character (or a scheme) that can start inline Markdown: emphasis, code, links, images, HTML, entities, escapes, URLs. */
+const INLINE_SYNTAX = /[*_`[\]!<&\\~]|:\/\/|mailto:/i;
+
+/**
+ * Text with none of that is what markdown-it would make of it: its lines without their trailing
+ * white space, the whole trimmed. Most lines of a reply are such prose; parsing them costs a long
+ * reply more than everything else (bench/stream-throughput.js).
+ */
+function plainText(text: string): string | undefined {
+  if (INLINE_SYNTAX.test(text)) return undefined;
+  return text.includes('\n') ? text.split('\n').map((l) => l.trimEnd()).join('\n').trim() : text.trim();
+}
+
 export function inlineSpans(md: MarkdownIt, text: string, o: InlineOptions): Span[] {
+  const plain = plainText(text);
+  if (plain !== undefined) return plain === '' ? [] : [{ text: plain }];
   const spans: Span[] = [];
   const styles: string[] = [];
   const links: OpenLink[] = [];

@@ -60,10 +60,13 @@ export function linkable(href: string | undefined): href is string {
 }
 
 /** One line as it goes to the terminal: text made safe, our escapes as markers. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 export function paint(line: Line, p: Paint): string {
   let out = '';
   for (const s of line) {
-    const text = terminalSafe(s.text);
+    const text = CONTROL.test(s.text) ? terminalSafe(s.text) : s.text;
     const link = p.hyperlinks && linkable(s.href);
     const sgr = p.colour && s.sgr ? s.sgr : undefined;
     if (link) out += p.mark(`\x1b]8;;${s.href}\x1b\\`);

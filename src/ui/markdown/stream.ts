@@ -52,12 +52,32 @@ class Tail {
   show(text: string): string {
     let out = '';
     const edge = Math.max(1, this.o.width - 1);
-    for (const ch of text) {
-      if (this.full) break;
-      if (ch === '\n') {
-        if (this.newline()) out += '\n';
+    let i = 0;
+    while (i < text.length && !this.full) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x20 && c < 0x7f) {
+        // a run of printable ASCII, a column each: as much of it as fits on the row, at once
+        let j = i + 1;
+        while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) < 0x7f) j++;
+        while (i < j) {
+          if (this.col >= edge) {
+            if (!this.newline()) break;
+            out += '\n';
+          }
+          const take = Math.min(edge - this.col, j - i);
+          out += text.slice(i, i + take);
+          this.col += take;
+          i += take;
+        }
         continue;
       }
+      if (c === 0x0a) {
+        if (this.newline()) out += '\n';
+        i++;
+        continue;
+      }
+      const ch = String.fromCodePoint(text.codePointAt(i)!);
+      i += ch.length;
       const piece = ch === '\t' ? ' '.repeat(TAB - (this.col % TAB)) : ch;
       const w = ch === '\t' ? piece.length : codePointWidth(ch);
       if (this.col + w > edge) {

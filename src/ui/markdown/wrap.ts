@@ -1,17 +1,32 @@
 // Word wrapping of styled text: lines of at most `width` columns, broken at white space (a run of
 // it is one space, none at the start or end of a line); a word wider than a line is cut where the
-// line ends; '\n' (a hard break) always breaks. One pass over the text, whatever its length.
-import { append, textWidth, type Line, type Span } from './spans.js';
+// line ends; '\n' (a hard break) always breaks. One pass over the text, whatever its length; a word
+// is kept as slices of its spans' texts (no object per word: a long reply has tens of thousands).
+import { textWidth, type Line, type Span } from './spans.js';
 import { codePointWidth } from './width.js';
 
-const WORDS = /(\n)|([ \t]+)|([^ \t\n]+)/g;
+const SPACE = 0x20;
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+
+/** Appends text in the style of `style`, into the line's last span when that one looks the same. */
+function put(line: Line, style: Span, text: string): void {
+  if (text === '') return;
+  const last = line[line.length - 1];
+  if (last && last.sgr === style.sgr && last.href === style.href) last.text += text;
+  else line.push(style.sgr === undefined && style.href === undefined ? { text } : { text, sgr: style.sgr, href: style.href });
+}
 
 export function wrap(spans: readonly Span[], width: number): Line[] {
   const lines: Line[] = [];
   let line: Line = [];
   let col = 0;
+  /** the style of a space waiting between the last word placed and the next (none at a line start) */
   let space: Span | undefined;
-  let word: Span[] = [];
+  // the word being read: its parts (text, and the span whose style it has), the first `count` of these
+  const parts: string[] = [];
+  const styles: Span[] = [];
+  let count = 0;
   let wordWidth = 0;
 
   const breakLine = () => {
@@ -19,51 +34,63 @@ export function wrap(spans: readonly Span[], width: number): Line[] {
     line = [];
     col = 0;
   };
-  const cut = (piece: Span) => {
+  const cut = (style: Span, text: string) => {
     let from = 0;
     let i = 0;
-    for (const ch of piece.text) {
+    for (const ch of text) {
       const w = codePointWidth(ch);
       if (col + w > width && col > 0) {
-        append(line, { ...piece, text: piece.text.slice(from, i) });
+        put(line, style, text.slice(from, i));
         breakLine();
         from = i;
       }
       col += w;
       i += ch.length;
     }
-    append(line, { ...piece, text: piece.text.slice(from) });
+    put(line, style, text.slice(from));
   };
   const placeWord = () => {
-    if (word.length === 0) return;
+    if (count === 0) return;
     const gap = space && col > 0 ? 1 : 0;
     if (col > 0 && col + gap + wordWidth > width) breakLine();
     else if (gap) {
-      append(line, space!);
+      put(line, space!, ' ');
       col += 1;
     }
     if (col + wordWidth <= width) {
-      for (const piece of word) append(line, piece);
+      for (let k = 0; k < count; k++) put(line, styles[k]!, parts[k]!);
       col += wordWidth;
-    } else for (const piece of word) cut(piece);
-    word = [];
+    } else for (let k = 0; k < count; k++) cut(styles[k]!, parts[k]!);
+    count = 0;
     wordWidth = 0;
     space = undefined;
   };
 
   for (const span of spans) {
-    WORDS.lastIndex = 0;
-    for (let m = WORDS.exec(span.text); m; m = WORDS.exec(span.text)) {
-      if (m[1]) {
+    const text = span.text;
+    let i = 0;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === NEWLINE) {
         placeWord();
         breakLine();
         space = undefined;
-      } else if (m[2]) {
+        i++;
+      } else if (c === SPACE || c === TAB) {
         placeWord();
-        if (col > 0) space = { ...span, text: ' ' };
+        if (col > 0) space = span;
+        while (i < text.length && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
       } else {
-        word.push({ ...span, text: m[3]! });
-        wordWidth += textWidth(m[3]!);
+        let j = i + 1;
+        for (; j < text.length; j++) {
+          const d = text.charCodeAt(j);
+          if (d === SPACE || d === TAB || d === NEWLINE) break;
+        }
+        const part = text.slice(i, j);
+        parts[count] = part;
+        styles[count++] = span;
+        wordWidth += textWidth(part);
+        i = j;
       }
     }
   }
