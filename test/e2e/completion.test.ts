@@ -279,7 +279,7 @@ describe('bash', () => {
     expect(await bashComplete('superagent soul ', env)).toEqual(['show', 'edit', 'set']);
     expect(await bashComplete('superagent skills ', env)).toEqual(expect.arrayContaining(['enable', 'disable', 'demo']));
     expect(await bashComplete('superagent skills enable demo poly', env)).toEqual(['polymarket', 'polymarket-deep-research']);
-    expect(await bashComplete('superagent config set ', env)).toEqual(['base_url', 'output', 'model', 'provider', 'active_profile']);
+    expect(await bashComplete('superagent config set ', env)).toEqual(['base_url', 'output', 'model', 'provider', 'render', 'active_profile']);
     expect(await bashComplete('superagent launch --provider ', env)).toEqual([...PROVIDERS]);
     expect(await bashComplete('superagent --json model demo gpt-4o --provider o', env)).toEqual(['openai', 'openrouter']);
     expect(await bashComplete('superagent completion ', env)).toEqual(['bash', 'zsh', 'fish']);

@@ -63,6 +63,16 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     if (e.code === 'EACCES' || e.code === 'EPERM') throw new BadAnswerError(`cannot use ${options.dataDir} or port ${options.port}: ${e.message}`);
     throw err;
   }
+  const running = server;
+  // the signals are ours before the banner says the service is up: a SIGTERM right after it stops
+  // the service cleanly (exit 0), not the process by default
+  const stopped = new Promise<number>((resolve) => {
+    const stop = (code: number) => () => {
+      void running.close().then(() => resolve(code));
+    };
+    ctx.signals.onInterrupt(stop(EXIT.interrupted));
+    ctx.signals.onTerminate(stop(EXIT.ok));
+  });
   const p = ctx.printer;
   p.data(`Listening on ${server.url}`);
   if (options.keys.length === 0) {
@@ -73,12 +83,5 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   }
   p.status(`Data dir: ${server.dataDir}`);
   p.status(`Try: SUPERAGENT_BASE_URL=${server.url} SUPERAGENT_API_KEY=… superagent list   (Ctrl-C stops the service)`);
-
-  return new Promise<number>((resolve) => {
-    const stop = (code: number) => () => {
-      void server.close().then(() => resolve(code));
-    };
-    ctx.signals.onInterrupt(stop(EXIT.interrupted));
-    ctx.signals.onTerminate(stop(EXIT.ok));
-  });
+  return stopped;
 }
