@@ -17,14 +17,16 @@ const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--versi
 const ID = HOSTED_AGENT.agent_id;
 const KEY = 'gb_sk_test_0123456789abcdef';
 const REPLY = '## Plan\n\n- **entry** $185\n- stop $179\n';
+const CODE = 'The order:\n\n```json\n{"side": "buy"}\n```\n';
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 let mock: HostedMock;
 const dirs: string[] = [];
 beforeAll(async () => {
-  mock = await startHostedMock(({ method, path: p }) => {
+  mock = await startHostedMock(({ method, path: p, body }) => {
+    const content = String(body?.message).startsWith('code') ? CODE : REPLY;
     if (method === 'GET' && p === `/v1/superagents/${ID}`) return { json: HOSTED_AGENT };
-    if (method === 'POST' && p === `/v1/superagents/${ID}/chat`) return { sse: `data: ${JSON.stringify({ event: 'RunCompleted', content: REPLY, session_id: 's-1' })}\n\ndata: [DONE]\n\n` };
+    if (method === 'POST' && p === `/v1/superagents/${ID}/chat`) return { sse: `data: ${JSON.stringify({ event: 'RunCompleted', content, session_id: 's-1' })}\n\ndata: [DONE]\n\n` };
     return undefined;
   });
 });
@@ -45,7 +47,8 @@ async function run(args: string[], tty = false): Promise<{ stdout: string; vendo
     : await execa(argv[0]!, argv.slice(1), { env, extendEnv: false, reject: false, timeout: 30_000, stripFinalNewline: false });
   expect(r.exitCode, String(r.stderr)).toBe(0);
   const loaded = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n') : [];
-  return { stdout: String(r.stdout), vendors: loaded.filter((u) => u.includes('/dist/vendor/')).map((u) => path.basename(u)) };
+  // chalk too on a terminal (the printer's colours): only the renderer's two bundles are looked at
+  return { stdout: String(r.stdout), vendors: loaded.filter((u) => /\/dist\/vendor\/(markdown|highlight)\.js$/.test(u)).map((u) => path.basename(u)) };
 }
 
 describe('the renderer is loaded only for a reply rendered on a terminal', () => {
@@ -57,10 +60,13 @@ describe('the renderer is loaded only for a reply rendered on a terminal', () =>
     expect(piped.vendors).toEqual([]);
   });
 
-  it.skipIf(!HAS_SCRIPT)('on a terminal: loaded and the reply rendered; with --raw: neither', async () => {
+  it.skipIf(!HAS_SCRIPT)('on a terminal: loaded and the reply rendered (the highlighter only for code); with --raw: neither', async () => {
     const shown = await run(['chat', ID, 'plan?', '-q'], true);
-    expect(shown.vendors).toContain('markdown.js');
+    expect(shown.vendors).toEqual(['markdown.js']);
     expect(shown.stdout).toContain('• ');
+    const code = await run(['chat', ID, 'code?', '-q'], true);
+    expect(code.vendors).toEqual(['markdown.js', 'highlight.js']);
+    expect(code.stdout).toContain('\u001b[32m"buy"\u001b[0m');
     const raw = await run(['chat', ID, 'plan?', '-q', '--raw'], true);
     expect(raw.vendors).not.toContain('markdown.js');
     expect(raw.stdout).toContain('- ');

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createParser } from '../../src/ui/markdown/inline.js';
+import { highlighter } from '../../src/ui/markdown/code.js';
 import { BlockRenderer, renderMarkdown, type Layout } from '../../src/ui/markdown/render.js';
 import { MarkdownStream } from '../../src/ui/markdown/stream.js';
 import { ours, unmark } from '../../src/ui/terminal-safe.js';
@@ -24,7 +25,7 @@ export const layout = (width: number, o: LayoutOptions = {}): Layout & { rows: n
 
 /** A whole document, as the terminal gets it (markers undone), each line ended. */
 export function renderWhole(text: string, width: number, o: LayoutOptions = {}): string {
-  return unmark(renderMarkdown(text, layout(width, o), md).map((l) => `${l}\n`).join(''));
+  return unmark(renderMarkdown(text, layout(width, o), md, highlighter).map((l) => `${l}\n`).join(''));
 }
 
 export interface StreamOptions {
@@ -32,20 +33,37 @@ export interface StreamOptions {
   toolAfter?: ReadonlySet<number>;
   /** the painter of blocks arrives after this piece (as when its bundle is still loading); from the start unless given */
   readyAfter?: number;
+  /** the highlighter arrives after this piece (after the painter), or when a fence waits for it at the end */
+  highlighterAfter?: number;
 }
 
 /** A reply streamed in `pieces`: what is written for each, markers kept (so a test can tell ours from anything else). */
 export function streamOutputs(pieces: string[], width: number, o: LayoutOptions = {}, so: StreamOptions = {}): string[] {
   const l = layout(width, o);
-  const painter = new BlockRenderer(l, md);
+  const lateCode = so.highlighterAfter !== undefined;
+  const painter = new BlockRenderer(l, md, lateCode ? undefined : highlighter);
   const late = so.readyAfter !== undefined && so.readyAfter < pieces.length;
   const s = new MarkdownStream(l, late ? undefined : painter);
   const out: string[] = [];
+  let painted = !late;
+  let coloured = !lateCode;
+  const colour = () => {
+    painter.useHighlighter(highlighter);
+    coloured = true;
+    out.push(s.ready(painter));
+  };
   pieces.forEach((piece, i) => {
     out.push(s.push(piece));
     if (so.toolAfter?.has(i)) out.push(s.hide(), '⚙ get_price(symbol=ETH) ✓ 0.1 s\n');
-    if (late && i === so.readyAfter) out.push(s.ready(painter));
+    if (late && i === so.readyAfter) {
+      out.push(s.ready(painter));
+      painted = true;
+    }
+    if (painted && !coloured && i >= so.highlighterAfter!) colour();
   });
+  if (!painted) out.push(s.ready(painter));
+  s.finish();
+  if (!coloured && s.stalled) colour();
   out.push(s.end());
   return out;
 }

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { md, layout, streamOutputs } from '../helpers/markdown.js';
+import { highlighter } from '../../src/ui/markdown/code.js';
 import { renderMarkdown } from '../../src/ui/markdown/render.js';
 import { terminalSafe } from '../../src/ui/terminal-safe.js';
 
@@ -43,7 +44,7 @@ function check(output: string): void {
 describe('hostile Markdown renders and finishes', () => {
   it.each(HOSTILE)('%s: whole', (_name, make) => {
     const text = terminalSafe(make());
-    check(renderMarkdown(text, layout(80), md).join('\n'));
+    check(renderMarkdown(text, layout(80), md, highlighter).join('\n'));
   });
 
   it.each(HOSTILE)('%s: streamed in 16 KiB pieces', (_name, make) => {
@@ -61,7 +62,7 @@ describe('any text at all', () => {
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 400 }), fc.integer({ min: 10, max: 120 }), fc.integer({ min: 1, max: 50 }), (chars, width, rows) => {
         const text = terminalSafe(chars.join(''));
-        check(renderMarkdown(text, layout(width, { colour: true, hyperlinks: true }), md).join('\n'));
+        check(renderMarkdown(text, layout(width, { colour: true, hyperlinks: true }), md, highlighter).join('\n'));
         const pieces = text.match(/[\s\S]{1,7}/g) ?? [];
         check(streamOutputs(pieces, width, { rows, colour: true }).join(''));
       }),

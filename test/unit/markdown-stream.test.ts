@@ -47,29 +47,51 @@ async function expectSameScreen(text: string, pieces: string[], width: number, r
 }
 
 describe('any cut of a reply ends in the screen of the whole reply', () => {
-  it('the fixture replies, cut anywhere, at 80 and 120 columns, the painter of blocks arriving at any point', async () => {
+  it('the fixture replies, cut anywhere, at 80 and 120 columns, the painter of blocks and the highlighter arriving at any point', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...REPLIES), fc.array(fc.nat(), { maxLength: 60 }), fc.constantFrom(80, 120), fc.option(fc.nat({ max: 30 })), async (text, at, width, readyAfter) => {
-        await expectSameScreen(text, cut(text, at), width, 40, { readyAfter: readyAfter ?? undefined });
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...REPLIES),
+        fc.array(fc.nat(), { maxLength: 60 }),
+        fc.constantFrom(80, 120),
+        fc.option(fc.nat({ max: 30 })),
+        fc.option(fc.nat({ max: 40 })),
+        async (text, at, width, readyAfter, highlighterAfter) => {
+          await expectSameScreen(text, cut(text, at), width, 40, { readyAfter: readyAfter ?? undefined, highlighterAfter: highlighterAfter ?? undefined });
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('random Markdown, cut anywhere, on narrow and short terminals (the tail waits when it would fill the screen)', async () => {
     await fc.assert(
-      fc.asyncProperty(markdownish, fc.array(fc.nat(), { maxLength: 30 }), fc.integer({ min: 20, max: 100 }), fc.integer({ min: 3, max: 30 }), fc.option(fc.nat({ max: 20 })), async (text, at, width, rows, readyAfter) => {
-        await expectSameScreen(text, cut(text, at), width, rows, { readyAfter: readyAfter ?? undefined });
-      }),
+      fc.asyncProperty(
+        markdownish,
+        fc.array(fc.nat(), { maxLength: 30 }),
+        fc.integer({ min: 20, max: 100 }),
+        fc.integer({ min: 3, max: 30 }),
+        fc.option(fc.nat({ max: 20 })),
+        fc.option(fc.nat({ max: 30 })),
+        async (text, at, width, rows, readyAfter, highlighterAfter) => {
+          await expectSameScreen(text, cut(text, at), width, rows, { readyAfter: readyAfter ?? undefined, highlighterAfter: highlighterAfter ?? undefined });
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('tool lines drawn between pieces take the tail away and it comes back after them', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...REPLIES), fc.array(fc.nat(), { maxLength: 20 }), fc.array(fc.nat({ max: 20 }), { maxLength: 4 }), fc.option(fc.nat({ max: 20 })), async (text, at, tools, readyAfter) => {
-        await expectSameScreen(text, cut(text, at), 80, 40, { toolAfter: new Set(tools), readyAfter: readyAfter ?? undefined });
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...REPLIES),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.array(fc.nat({ max: 20 }), { maxLength: 4 }),
+        fc.option(fc.nat({ max: 20 })),
+        fc.option(fc.nat({ max: 20 })),
+        async (text, at, tools, readyAfter, highlighterAfter) => {
+          await expectSameScreen(text, cut(text, at), 80, 40, { toolAfter: new Set(tools), readyAfter: readyAfter ?? undefined, highlighterAfter: highlighterAfter ?? undefined });
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -106,6 +128,14 @@ describe('blocks are drawn rendered as soon as they are complete', () => {
     expect(await screenText(out.slice(0, 2), 80)).toBe('# Title\n- **a**\n- b');
     expect(await screenText(out.slice(0, 3), 80)).toBe('# Title\n• a\n- b');
     expect(await screenText(out, 80)).toBe('# Title\n• a\n• b');
+  });
+
+  it('a fence waits for the highlighter, and the blocks after it with it; they are drawn when it comes', async () => {
+    const out = streamOutputs(['Intro\n\n```py\nx = 1\n', '```\n- a\n- b\n', 'end'], 80, { colour: true }, { highlighterAfter: 1 }).map(unmark);
+    expect(await screenText(out.slice(0, 1), 80)).toBe('Intro\n\n```py\nx = 1');
+    expect(await screenText(out.slice(0, 2), 80)).toBe('Intro\n\n```py\nx = 1\n```\n- a\n- b');
+    expect(await screenText(out.slice(0, 3), 80)).toBe('Intro\n\n```py\nx = 1\n```\n• a\n- b');
+    expect(out[2]).toContain('\x1b[33m1\x1b[0m');
   });
 
   it('only the tail is ever erased: what was rendered is written once', () => {

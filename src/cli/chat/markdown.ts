@@ -10,6 +10,11 @@ import type { Context } from '../context.js';
 
 export type MarkdownModule = typeof import('../../vendor/markdown.js');
 
+/** The highlighter for code (its own bundle: a reply without code never loads it). */
+function loadHighlighter(): Promise<typeof import('../../vendor/highlight.js')> {
+  return import('../../vendor/highlight.js');
+}
+
 /** The message asks for structured output (contract §5): its answer is JSON, not Markdown. */
 export const asksForJson = (message: string): boolean => /respond as json/i.test(message);
 
@@ -36,8 +41,10 @@ export function layoutFor(ctx: Context): Layout & { rows: number } {
 export async function printDocument(ctx: Context, text: string): Promise<void> {
   const p = ctx.printer;
   if (await rendersMarkdown(ctx)) {
-    const { markdownDocument } = await loadMarkdown();
-    const lines = markdownDocument(terminalSafe(text), layoutFor(ctx));
+    const safe = terminalSafe(text);
+    // the highlighter only for a file with a fence (the same test as the renderer's hasFence, without loading it first)
+    const [{ markdownDocument }, code] = await Promise.all([loadMarkdown(), safe.includes('```') || safe.includes('~~~') ? loadHighlighter() : undefined]);
+    const lines = markdownDocument(safe, layoutFor(ctx), code?.highlighter);
     p.writeSafe(unmark(lines.map((l) => `${l}\n`).join('')));
     return;
   }
@@ -48,14 +55,17 @@ export async function printDocument(ctx: Context, text: string): Promise<void> {
 /**
  * A reply on the terminal, rendered as it streams. Pieces go through the terminal-safety filter
  * first, then the stream, whose own escapes are markers until written. The painter of blocks starts
- * loading once the first piece is on the screen (its ~30 ms of compiling would otherwise hold the
- * first bytes back: bench/first-byte.js); blocks complete before it is ready wait, shown plain.
+ * loading once the first piece is on the screen (its compiling would otherwise hold the first bytes
+ * back: bench/first-byte.js), the highlighter only when a fence comes; blocks complete before they
+ * are there wait, shown plain.
  */
 export class ReplyView {
   private readonly safe = new TerminalSafeStream();
   private readonly layout: ReturnType<typeof layoutFor>;
   private readonly stream: MarkdownStream;
+  private painter: ReturnType<MarkdownModule['blockPainter']> | undefined;
   private loaded: Promise<void> | undefined;
+  private highlighted: Promise<void> | undefined;
 
   constructor(private readonly ctx: Context) {
     this.layout = layoutFor(ctx);
@@ -64,7 +74,8 @@ export class ReplyView {
 
   write(piece: string): void {
     this.out(this.stream.push(this.safe.push(piece)));
-    this.load();
+    void this.load();
+    void this.highlight();
   }
 
   /** Before a tool line on the same terminal: the unrendered tail goes, to come back with the next piece. */
@@ -76,19 +87,43 @@ export class ReplyView {
   async end(): Promise<void> {
     this.out(this.stream.push(this.safe.end()));
     await this.load();
+    this.stream.finish();
+    await this.highlight();
     this.out(this.stream.end());
   }
 
   private load(): Promise<void> {
-    if (!this.loaded) {
-      this.loaded = loadMarkdown().then((m) => this.out(this.stream.ready(m.blockPainter(this.layout))));
-      // a failure to load shows at the end of the reply (awaited there), not as an unhandled rejection
-      this.loaded.catch(() => undefined);
-    }
+    this.loaded ??= settled(
+      loadMarkdown().then((m) => {
+        this.painter = m.blockPainter(this.layout);
+        this.out(this.stream.ready(this.painter));
+        void this.highlight();
+      }),
+    );
     return this.loaded;
+  }
+
+  /** Loads the highlighter once a fence waits for it. */
+  private highlight(): Promise<void> {
+    const painter = this.painter;
+    if (!this.highlighted && painter && this.stream.stalled) {
+      this.highlighted = settled(
+        loadHighlighter().then((h) => {
+          painter.useHighlighter(h.highlighter);
+          this.out(this.stream.ready(painter));
+        }),
+      );
+    }
+    return this.highlighted ?? Promise.resolve();
   }
 
   private out(text: string): void {
     if (text !== '') this.ctx.printer.writeSafe(unmark(text));
   }
+}
+
+/** A load whose failure shows where it is awaited (the end of the reply), not as an unhandled rejection meanwhile. */
+function settled(p: Promise<void>): Promise<void> {
+  p.catch(() => undefined);
+  return p;
 }

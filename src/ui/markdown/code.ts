@@ -1,4 +1,5 @@
-// Fenced code, coloured by highlight.js as it streams: each line is shown as soon as it is complete,
+// Fenced code, coloured by highlight.js as it streams (its own bundle, src/vendor/highlight.ts: loaded
+// only when a reply has a fence): each line is shown as soon as it is complete,
 // highlighted together with the lines just above it (a few, a bounded amount of text), so a string
 // or comment that spans lines keeps its colour, and the work per line stays bounded whatever the
 // block's size. Past a size no reply has, a block is shown uncoloured. Languages: json, python,
@@ -10,6 +11,7 @@ import json from 'highlight.js/lib/languages/json';
 import python from 'highlight.js/lib/languages/python';
 import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
+import { expandTabs } from './lines.js';
 import type { Span } from './spans.js';
 import { scopeSgr } from './theme.js';
 
@@ -22,15 +24,6 @@ const CONTEXT_CHARS = 2_000;
 /** [ours] a line this long, or a block with this much text, is not coloured */
 const LINE_MAX = 2_000;
 const BLOCK_MAX = 32 * 1024;
-const TAB = 4;
-
-/** Tabs as spaces, to the next multiple of 4 (a terminal's own tab stops ignore our indentation). */
-export function expandTabs(line: string): string {
-  if (!line.includes('\t')) return line;
-  let out = '';
-  for (const ch of line) out += ch === '\t' ? ' '.repeat(TAB - (out.length % TAB)) : ch;
-  return out;
-}
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'" };
 const decode = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#x27);/g, (e) => ENTITIES[e]!);
@@ -52,6 +45,9 @@ function scopedLines(html: string): Array<Array<{ text: string; scopes: string[]
   }
   return lines;
 }
+
+/** The lines of one fenced block, coloured. */
+export const highlighter = (lang: string): CodeBlock => new CodeBlock(lang);
 
 export class CodeBlock {
   private readonly language: string | undefined;

@@ -200,3 +200,13 @@ export function delimiterRow(line: string): Align[] | undefined {
   }
   return aligns;
 }
+
+const TAB = 4;
+
+/** Tabs as spaces, to the next multiple of 4 (in code: a terminal's own tab stops ignore our indentation). */
+export function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  for (const ch of line) out += ch === '\t' ? ' '.repeat(TAB - (out.length % TAB)) : ch;
+  return out;
+}

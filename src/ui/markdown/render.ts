@@ -4,8 +4,8 @@
 // A whole document is the same blocks drawn one after another (renderMarkdown).
 import type { MarkdownIt } from 'markdown-it';
 import { BlockSplitter, drawnMarkerWidth, type Block } from './blocks.js';
-import { CodeBlock } from './code.js';
 import { inlineSpans } from './inline.js';
+import { expandTabs, fenceStart } from './lines.js';
 import { paint, withSgr, type Line, type Paint, type Span } from './spans.js';
 import { renderTable } from './table.js';
 import { headingSgr, SGR } from './theme.js';
@@ -22,13 +22,31 @@ const QUOTE_BAR = '│ ';
 const MAX_QUOTE_BARS = 8;
 const BULLETS = ['•', '◦', '▪'];
 
+/** Colours the lines of one fenced block (code.ts), given its language. */
+export type Highlighter = (lang: string) => { line(text: string): Span[] };
+
+/** Whether drawing the block takes the highlighter: a fence, or a quote with one inside. */
+const needsHighlighter = (block: Block): boolean =>
+  (block.kind === 'fence' && block.edge === 'open') || (block.kind === 'quote' && block.lines.some((l) => fenceStart(l) !== undefined));
+
 export class BlockRenderer {
-  private code: CodeBlock | undefined;
+  private code: ReturnType<Highlighter> | undefined;
 
   constructor(
     private readonly o: Layout,
     private readonly md: MarkdownIt,
+    private highlighter?: Highlighter,
   ) {}
+
+  /** The highlighter has loaded (its own bundle): fences can be drawn. */
+  useHighlighter(highlighter: Highlighter): void {
+    this.highlighter = highlighter;
+  }
+
+  /** False for a fence while the highlighter has not loaded: it waits (stream.ts). */
+  canRender(block: Block): boolean {
+    return this.highlighter !== undefined || !needsHighlighter(block);
+  }
 
   /** The block's lines, painted (our escapes as markers), without line ends. */
   render(block: Block): string[] {
@@ -65,10 +83,12 @@ export class BlockRenderer {
       case 'table':
         return renderTable(block.lines, room, (text) => this.inline(text));
       case 'fence':
-        this.code = block.edge === 'open' ? new CodeBlock(block.lang) : undefined;
+        if (block.edge === 'open' && !this.highlighter) throw new Error('a fence is drawn only once the highlighter has loaded');
+        this.code = block.edge === 'open' ? this.highlighter!(block.lang) : undefined;
         return [[{ text: block.edge === 'open' ? `${block.marker}${block.lang}` : block.marker, sgr: SGR.frame }]];
       case 'code':
-        return [(this.code ?? new CodeBlock('')).line(block.text)];
+        // inside a fence, coloured; indented code, as it is
+        return [this.code ? this.code.line(block.text) : [{ text: expandTabs(block.text) }]];
     }
   }
 
@@ -92,16 +112,19 @@ export class BlockRenderer {
     const indent = this.indentOf(block.indent);
     const bars = Math.min(block.depth, MAX_QUOTE_BARS);
     const prefix = ' '.repeat(indent) + paint([{ text: QUOTE_BAR.repeat(bars).trimEnd(), sgr: SGR.frame }], this.o);
-    const inner = renderMarkdown(block.lines.join('\n'), { ...this.o, width: Math.max(this.minText(), this.o.width - indent - bars * QUOTE_BAR.length) }, this.md, true);
+    const inner = renderMarkdown(block.lines.join('\n'), { ...this.o, width: Math.max(this.minText(), this.o.width - indent - bars * QUOTE_BAR.length) }, this.md, this.highlighter, true);
     if (inner.length === 0) return [prefix];
     return inner.map((line) => (line === '' ? prefix : `${prefix} ${line}`));
   }
 }
 
-/** A whole document's lines (soul.md, memory.md): exactly what a stream of it ends up showing. */
-export function renderMarkdown(text: string, layout: Layout, md: MarkdownIt, nested = false): string[] {
+/**
+ * A whole document's lines (soul.md, memory.md): exactly what a stream of it ends up showing. A
+ * document with a fence needs the highlighter.
+ */
+export function renderMarkdown(text: string, layout: Layout, md: MarkdownIt, highlighter?: Highlighter, nested = false): string[] {
   const split = new BlockSplitter(nested);
-  const renderer = new BlockRenderer(layout, md);
+  const renderer = new BlockRenderer(layout, md, highlighter);
   const out: string[] = [];
   const take = (blocks: Block[]) => {
     for (const b of blocks) for (const line of renderer.render(b)) out.push(line);

@@ -6,9 +6,9 @@
 // could not be erased). The final screen depends on the text alone, not on how it was cut.
 //
 // This file, blocks.ts and lines.ts are light (the CLI bundle holds them): the first bytes of a reply
-// are shown while the painter of blocks (render.ts, with markdown-it and highlight.js, in
-// src/vendor/markdown.ts) is still loading; blocks completed meanwhile wait in the tail, plain, and
-// are drawn once it is `ready`.
+// are shown while the painter of blocks (render.ts with markdown-it, src/vendor/markdown.ts) is still
+// loading, and the highlighter (src/vendor/highlight.ts) is loaded only when a fence comes; blocks
+// completed meanwhile wait in the tail, plain, and are drawn once the painter is `ready` for them.
 import { BlockSplitter, type Block } from './blocks.js';
 import { codePointWidth } from './width.js';
 
@@ -23,6 +23,8 @@ export interface TailLayout {
 /** Draws a complete block: its lines, painted, without line ends (render.ts). */
 export interface BlockPainter {
   render(block: Block): string[];
+  /** false while the block needs what has not loaded yet (the highlighter, for a fence): it waits, and every block after it */
+  canRender?(block: Block): boolean;
 }
 
 const TAB = 8;
@@ -111,7 +113,7 @@ export class MarkdownStream {
   private readonly split = new BlockSplitter();
   private readonly tail: Tail;
   private partial = '';
-  /** blocks complete before the painter was ready, and all the text since the last drawing */
+  /** complete blocks the painter cannot draw yet, in order, and the lines shown for them since the first */
   private waiting: Block[] = [];
   private undrawn: string[] = [];
 
@@ -122,35 +124,58 @@ export class MarkdownStream {
     this.tail = new Tail({ ...layout, rows: Math.max(2, layout.rows) });
   }
 
-  /** The painter has loaded: the blocks that waited for it are drawn (after the tool line, if one holds the screen). */
+  /** The block the painter waits on (a fence, for the highlighter), when it is there but cannot draw it. */
+  get stalled(): Block | undefined {
+    return this.painter ? this.waiting.find((b) => !this.drawable(b)) : undefined;
+  }
+
+  private get blocked(): boolean {
+    return !this.painter || this.waiting.length > 0;
+  }
+
+  private drawable(block: Block): boolean {
+    return this.painter !== undefined && (this.painter.canRender?.(block) ?? true);
+  }
+
+  /**
+   * The painter has loaded, or what it lacked has: the blocks that waited are drawn if it can draw
+   * them all (after the tool line, if one holds the screen: the next piece does it then).
+   */
   ready(painter: BlockPainter): string {
     this.painter = painter;
-    this.undrawn = [];
-    if (this.tail.hidden || this.waiting.length === 0) return '';
+    if (this.waiting.length === 0) this.undrawn = [];
+    if (this.tail.hidden || !this.unblock()) return '';
     return this.tail.erase() + this.draw(this.waiting.splice(0)) + this.tail.show(this.pendingText());
+  }
+
+  /** Whether every waiting block can now be drawn (then the next drawing takes them all). */
+  private unblock(): boolean {
+    if (this.waiting.length === 0 || !this.waiting.every((b) => this.drawable(b))) return false;
+    this.undrawn = [];
+    return true;
   }
 
   /** A piece of the reply (made terminal-safe already): what to write for it. */
   push(text: string): string {
     const reveal = this.tail.hidden;
     this.tail.hidden = false;
-    const done: Block[] = [];
+    const done: Block[] = this.unblock() ? this.waiting.splice(0) : [];
     let from = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
       const line = this.partial + text.slice(from, nl);
       this.partial = '';
-      for (const b of this.split.line(line)) done.push(b);
       from = nl + 1;
+      for (const b of this.split.line(line)) {
+        if (!this.blocked && this.drawable(b)) done.push(b);
+        else this.waiting.push(b);
+      }
+      // a line's own text belongs to the last block it completes: from the first waiting one on, shown plain
+      if (this.blocked) this.undrawn.push(`${line}\n`);
     }
     this.partial += text.slice(from);
-    if (!this.painter) {
-      for (const b of done) this.waiting.push(b);
-      this.undrawn.push(text);
-      return this.tail.show(reveal ? this.undrawn.join('') : text);
-    }
-    const blocks = this.waiting.length > 0 ? [...this.waiting.splice(0), ...done] : done;
-    if (blocks.length === 0) return this.tail.show(reveal ? this.pendingText() : text);
-    return this.tail.erase() + this.draw(blocks) + this.tail.show(this.pendingText());
+    const rest = () => (this.blocked ? this.undrawn.join('') + this.partial : this.pendingText());
+    if (done.length === 0) return this.tail.show(reveal ? rest() : text);
+    return this.tail.erase() + this.draw(done) + this.tail.show(rest());
   }
 
   /** Takes the tail off the screen (something else is about to write there: a tool line); the next piece brings it back. */
@@ -159,12 +184,18 @@ export class MarkdownStream {
     return this.tail.erase();
   }
 
-  /** The end of the reply (the painter ready): everything drawn, the cursor at the start of a line. */
-  end(): string {
-    const done = this.partial === '' ? [] : this.split.line(this.partial);
+  /** The text is over: its last blocks complete (to wait like the others if the painter cannot draw them yet: see `stalled`). */
+  finish(): void {
+    const last = this.partial === '' ? [] : this.split.line(this.partial);
+    if (this.partial !== '') this.undrawn.push(this.partial);
     this.partial = '';
-    for (const b of this.split.end()) done.push(b);
-    return this.tail.erase() + this.draw([...this.waiting.splice(0), ...done]);
+    for (const b of [...last, ...this.split.end()]) this.waiting.push(b);
+  }
+
+  /** The end of the reply (finish() called, the painter able to draw everything): all drawn, the cursor at the start of a line. */
+  end(): string {
+    this.finish();
+    return this.tail.erase() + this.draw(this.waiting.splice(0));
   }
 
   private pendingText(): string {
