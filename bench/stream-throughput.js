@@ -6,6 +6,8 @@
 //   the stream alone: (chat long − chat short) / (curl long − curl short)   goal ≤ 1.2×
 // Both measured piped (no rendering) and, with util-linux `script`, in a pseudo-terminal, where the
 // reply is rendered as Markdown (curl there too, so both pay for the terminal; stderr dropped).
+// Piped, bare node:http printing the same stream (bench/baseline-stream.mjs) is timed too: the part
+// of the ratios that any Node client pays.
 // The embedded service's replies are short, so the server runs with its hidden benchmarking aid
 // `--bench-reply-pieces N` (every reply sent as N pieces, its own pieces repeated); a second server
 // sends ordinary short replies.
@@ -15,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_KEY, BIN, HAS_SCRIPT, benchAgent, inPty, median, startBenchServer } from './lib.js';
+import { BENCH_KEY, BIN, HAS_SCRIPT, ROOT, benchAgent, inPty, median, startBenchServer } from './lib.js';
 
 const PIECES = Number(process.env.PIECES ?? 20_000);
 const runs = Number(process.env.RUNS ?? 15);
@@ -29,14 +31,17 @@ function cases(where, size, t, pieces, env) {
   const curl = ['curl', ['-sN', '-H', `authorization: Bearer ${BENCH_KEY}`, '-H', 'content-type: application/json', '-d', body, `${t.url}/v1/superagents/${t.id}/chat`]];
   const chat = [process.execPath, [BIN, 'chat', '-q', t.id, MESSAGE]];
   const wrap = ([cmd, args]) => (where === 'terminal' ? inPty(cmd, args) : { cmd, args });
+  const sse = (out) => (pieces === null || (out.match(/^data: \{"event":"RunContent",/gm) ?? []).length === pieces) && out.trimEnd().endsWith('data: [DONE]');
+  const bare = where === 'piped' ? [{ key: `${where}/node/${size}`, name: `node:http alone, ${size}, ${where}`, cmd: process.execPath, args: [path.join(ROOT, 'bench', 'baseline-stream.mjs'), `${t.url}/v1/superagents/${t.id}/chat`, MESSAGE], env, check: sse }] : [];
   return [
+    ...bare,
     {
       key: `${where}/curl/${size}`,
       name: `curl -sN, ${size}, ${where}`,
       ...wrap(curl),
       env,
       // data-only lines (§6): a piece is a RunContent event, the end is `data: [DONE]`
-      check: (out) => (pieces === null || (out.match(/^data: \{"event":"RunContent",/gm) ?? []).length === pieces) && out.trimEnd().endsWith('data: [DONE]'),
+      check: sse,
     },
     {
       key: `${where}/chat/${size}`,
@@ -96,6 +101,13 @@ try {
     console.log(`    the stream alone: chat ${(cl - cs).toFixed(1)} / curl ${(sl - ss).toFixed(1)} = ${stream.toFixed(2)}   ${verdict(stream, GOAL_STREAM)}`);
     ok &&= whole <= GOAL_WHOLE && stream <= GOAL_STREAM;
     summary[where] = { whole: Number(whole.toFixed(3)), streamOnly: Number(stream.toFixed(3)) };
+    if (r[`${where}/node/short reply`]) {
+      const [nl, ns] = [m('node', `${PIECES} pieces`), m('node', 'short reply')];
+      const bareWhole = nl / (r.node.median + sl);
+      const bareStream = (nl - ns) / (sl - ss);
+      console.log(`    for reference, bare node:http printing the stream: whole ${bareWhole.toFixed(2)}, the stream alone ${bareStream.toFixed(2)}`);
+      summary[where].bareNode = { whole: Number(bareWhole.toFixed(3)), streamOnly: Number(bareStream.toFixed(3)) };
+    }
   }
   console.log(JSON.stringify({ bench: 'stream-throughput', pieces: PIECES, runs, results: Object.values(r), ratios: summary, ok }));
   process.exitCode = ok ? 0 : 1;
