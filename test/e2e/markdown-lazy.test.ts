@@ -1,5 +1,6 @@
-// The Markdown renderer (markdown-it, highlight.js: dist/vendor/markdown.js) is loaded only when a
-// reply is rendered on a terminal: never for --version, get, a piped reply or --raw. Seen from the
+// The Markdown renderer (dist/vendor/markdown-stream.js, markdown.js with markdown-it, highlight.js) is
+// loaded only when a reply is rendered on a terminal, the highlighter only for code: never for
+// --version, get, a piped reply or --raw. Seen from the
 // modules the process resolves (test/fixtures/hooks/load-log.mjs), the built binary as a user runs
 // it, a terminal given by util-linux `script`.
 import { execa } from 'execa';
@@ -47,8 +48,8 @@ async function run(args: string[], tty = false): Promise<{ stdout: string; vendo
     : await execa(argv[0]!, argv.slice(1), { env, extendEnv: false, reject: false, timeout: 30_000, stripFinalNewline: false });
   expect(r.exitCode, String(r.stderr)).toBe(0);
   const loaded = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n') : [];
-  // chalk too on a terminal (the printer's colours): only the renderer's two bundles are looked at
-  return { stdout: String(r.stdout), vendors: loaded.filter((u) => /\/dist\/vendor\/(markdown|highlight)\.js$/.test(u)).map((u) => path.basename(u)) };
+  // chalk too on a terminal (the printer's colours): only the renderer's three bundles are looked at
+  return { stdout: String(r.stdout), vendors: loaded.filter((u) => /\/dist\/vendor\/(markdown-stream|markdown|highlight)\.js$/.test(u)).map((u) => path.basename(u)) };
 }
 
 describe('the renderer is loaded only for a reply rendered on a terminal', () => {
@@ -62,13 +63,13 @@ describe('the renderer is loaded only for a reply rendered on a terminal', () =>
 
   it.skipIf(!HAS_SCRIPT)('on a terminal: loaded and the reply rendered (the highlighter only for code); with --raw: neither', async () => {
     const shown = await run(['chat', ID, 'plan?', '-q'], true);
-    expect(shown.vendors).toEqual(['markdown.js']);
+    expect(shown.vendors).toEqual(['markdown-stream.js', 'markdown.js']);
     expect(shown.stdout).toContain('• ');
     const code = await run(['chat', ID, 'code?', '-q'], true);
-    expect(code.vendors).toEqual(['markdown.js', 'highlight.js']);
+    expect(code.vendors).toEqual(['markdown-stream.js', 'markdown.js', 'highlight.js']);
     expect(code.stdout).toContain('\u001b[32m"buy"\u001b[0m');
     const raw = await run(['chat', ID, 'plan?', '-q', '--raw'], true);
-    expect(raw.vendors).not.toContain('markdown.js');
+    expect(raw.vendors).toEqual([]);
     expect(raw.stdout).toContain('- ');
   });
 });

@@ -3,7 +3,7 @@
 // profile's `render raw`. The renderer (markdown-it, highlight.js: src/vendor/markdown.ts) is loaded
 // only then, and only once a reply starts; a pipe gets the service's bytes untouched.
 import type { Layout } from '../../vendor/markdown.js';
-import { MarkdownStream } from '../../ui/markdown/stream.js';
+import type { MarkdownStream } from '../../vendor/markdown-stream.js';
 import { hyperlinksSupported } from '../../ui/markdown/hyperlinks.js';
 import { ours, terminalSafe, TerminalSafeStream, unmark } from '../../ui/terminal-safe.js';
 import type { Context } from '../context.js';
@@ -62,41 +62,48 @@ export async function printDocument(ctx: Context, text: string): Promise<void> {
 export class ReplyView {
   private readonly safe = new TerminalSafeStream();
   private readonly layout: ReturnType<typeof layoutFor>;
-  private readonly stream: MarkdownStream;
+  private stream: MarkdownStream | undefined;
+  private readonly streaming: Promise<MarkdownStream>;
   private painter: ReturnType<MarkdownModule['blockPainter']> | undefined;
   private loaded: Promise<void> | undefined;
   private highlighted: Promise<void> | undefined;
 
   constructor(private readonly ctx: Context) {
     this.layout = layoutFor(ctx);
-    this.stream = new MarkdownStream(this.layout);
+    // the small streaming part loads while the request is on its way
+    this.streaming = import('../../vendor/markdown-stream.js').then((m) => (this.stream = new m.MarkdownStream(this.layout)));
+    this.streaming.catch(() => undefined);
   }
 
-  write(piece: string): void {
-    this.out(this.stream.push(this.safe.push(piece)));
+  async write(piece: string): Promise<void> {
+    const stream = this.stream ?? (await this.streaming);
+    this.out(stream.push(this.safe.push(piece)));
     void this.load();
     void this.highlight();
   }
 
   /** Before a tool line on the same terminal: the unrendered tail goes, to come back with the next piece. */
   hide(): void {
-    this.out(this.stream.hide());
+    if (this.stream) this.out(this.stream.hide());
   }
 
   /** The reply is over (or cut short): all of it rendered, the cursor at the start of a line. */
   async end(): Promise<void> {
-    this.out(this.stream.push(this.safe.end()));
+    const stream = this.stream;
+    if (!stream) return; // no text came
+    this.out(stream.push(this.safe.end()));
     await this.load();
-    this.stream.finish();
+    stream.finish();
     await this.highlight();
-    this.out(this.stream.end());
+    this.out(stream.end());
   }
 
   private load(): Promise<void> {
+    const stream = this.stream!;
     this.loaded ??= settled(
       loadMarkdown().then((m) => {
         this.painter = m.blockPainter(this.layout);
-        this.out(this.stream.ready(this.painter));
+        this.out(stream.ready(this.painter));
         void this.highlight();
       }),
     );
@@ -106,11 +113,12 @@ export class ReplyView {
   /** Loads the highlighter once a fence waits for it. */
   private highlight(): Promise<void> {
     const painter = this.painter;
-    if (!this.highlighted && painter && this.stream.stalled) {
+    const stream = this.stream;
+    if (!this.highlighted && painter && stream?.stalled) {
       this.highlighted = settled(
         loadHighlighter().then((h) => {
           painter.useHighlighter(h.highlighter);
-          this.out(this.stream.ready(painter));
+          this.out(stream.ready(painter));
         }),
       );
     }

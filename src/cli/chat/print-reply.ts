@@ -102,7 +102,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         first();
         tools.close();
         pieces.push(event.text);
-        if (view) view.write(event.text);
+        if (view) await view.write(event.text);
         else if (echo) p.write(event.text);
         lastChar = event.text[event.text.length - 1]!;
       } else if (event.type === 'tool') {
