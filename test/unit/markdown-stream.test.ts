@@ -5,23 +5,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixture, renderWhole, streamOutputs, type StreamOptions } from '../helpers/markdown.js';
+import { cutAt } from '../helpers/cut.js';
 import { screenText } from '../helpers/screen.js';
 import { unmark } from '../../src/ui/terminal-safe.js';
 
 const REPLIES = ['trade-setup', 'macro-screen', 'squeeze-scan', 'code-block'].map(fixture);
 
-/** Cuts `text` at the given offsets (any order, repeats allowed). */
-function cut(text: string, at: number[]): string[] {
-  const points = [...new Set(at.map((n) => n % (text.length + 1)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let from = 0;
-  for (const p of points) {
-    pieces.push(text.slice(from, p));
-    from = p;
-  }
-  pieces.push(text.slice(from));
-  return pieces;
-}
+const cut = (text: string, at: number[]): string[] => cutAt(text, at);
 
 /** Markdown-ish text from the pieces replies are made of (random structure, any line breaks). */
 const markdownish = fc

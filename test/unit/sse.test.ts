@@ -7,6 +7,7 @@ import { StreamCutError } from '../../src/api/errors.js';
 import { readReplyStream, replyFromJson, SseDecoder, type StreamEvent } from '../../src/api/sse.js';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { InterruptedError } from '../../src/core/errors.js';
+import { cutAt } from '../helpers/cut.js';
 
 const SID = '0b7e2a52-5d0c-4d5e-9a55-3f7f4d1f2c11';
 
@@ -269,17 +270,7 @@ function mergeTexts(events: StreamEvent[]): StreamEvent[] {
   return out;
 }
 
-function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(bytes.subarray(from, p));
-    from = p;
-  }
-  out.push(bytes.subarray(from));
-  return out;
-}
+const splitAt = (bytes: Uint8Array, cuts: number[]): Uint8Array[] => cutAt(bytes, cuts);
 
 const anyText = fc.string({ unit: 'binary', maxLength: 12 });
 /** plain-text data can hold neither CR, a leading `{`/`"` (read as JSON) nor `[DONE]`; LF splits data lines */
