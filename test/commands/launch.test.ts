@@ -169,12 +169,15 @@ describe('launch on a terminal asks for what is missing', () => {
     await destroy(id);
   });
 
-  it('--yes takes the defaults without asking for them', async () => {
-    const r = await cli(['launch', '--name', 'quick', '--yes'], tty);
+  it.each([
+    ['--yes', ['launch', '--yes'], ['Name']],
+    ['--name (the README\'s first command)', ['launch', '--name', 'quick'], []],
+  ])('%s takes the default model and provider without asking for them', async (_, argv, asked) => {
+    const r = await cli(argv, { ...tty, answers: asked.length ? ['quick'] : [] });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.asked).toEqual([]);
+    expect(r.asked).toEqual(asked);
     const id = /ID:\s+(\S+)/.exec(r.stdout)![1]!;
-    expect(launchOf(id).sent).toMatchObject({ model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
+    expect(launchOf(id).sent).toMatchObject({ name: 'quick', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
     await destroy(id);
   });
 

@@ -18,7 +18,7 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    'Launch a new SuperAgent. On a terminal, asks for what is missing; elsewhere --name is required. ' +
+    'Launch a new SuperAgent. On a terminal, launch alone asks for the name, provider and model; elsewhere --name is required. ' +
     'A model and its provider are always sent: --model/--provider, else the profile\'s model/provider settings ' +
     `(superagent config set model …), else ${DEFAULT_MODEL} (${DEFAULT_PROVIDER}). ` +
     'The provider is inferred from the model id when it can be (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter). ' +
@@ -76,12 +76,16 @@ async function readBotToken(ctx: Context): Promise<string> {
   return token;
 }
 
-/** Asks for the name, then (nothing chosen by flags or profile, and no --yes) the provider and model. */
+/**
+ * Asks for the name; `launch` alone is the wizard, which also asks for the provider and model
+ * (nothing chosen by flags or profile, no --yes). With --name given the defaults are taken unasked:
+ * flags mean the user said what they wanted (`launch --name demo` is the README's first command).
+ */
 async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchModel>, taken: (name: string) => string | undefined): Promise<{ name: string; model: string; provider: Provider }> {
   const name = w.name ?? (await ctx.prompter.text('Name', { validate: (v) => agentNameProblem(v) ?? taken(v) ?? true })).trim();
   let { model, provider } = choice;
   if (!provider) provider = await ctx.prompter.choice(`Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
-  else if (choice.source === 'default' && !ctx.globals.yes) {
+  else if (choice.source === 'default' && !ctx.globals.yes && w.name === undefined) {
     provider = await ctx.prompter.choice('Provider', PROVIDERS, provider);
     model = parseModel(await ctx.prompter.text('Model', { default: DEFAULT_MODEL_BY_PROVIDER[provider], validate: (v) => (v.trim() ? true : 'required') }));
   }
