@@ -3,40 +3,27 @@
 // refusal before any request. `soul edit`: soul-edit.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/context.js';
-import { perTest, stopService } from '../helpers/service-support.js';
-import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+import { useSoulAgent } from '../helpers/soul-agent.js';
+import type { TestService } from '../helpers/service.js';
 
 const SOUL_LIMIT = 256 * 1024;
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
 
+const fixture = useSoulAgent(START);
 let service: TestService;
 let demo: string;
+beforeAll(() => void ({ service, demo } = fixture));
 const temp = perTest();
 const cli = cliFor(() => service);
-
-beforeAll(async () => {
-  service = await startTestService();
-  demo = (await launchAgent(service, { name: 'demo', soul_md: START })).agent_id;
-});
-afterAll(async () => {
-  await stopService(service);
-});
-beforeEach(async () => {
-  await setSoul(START);
-  service.exchanges.splice(0);
-});
+const setSoul = (soul: string) => fixture.setSoul(soul);
 
 async function soulOf(id: string): Promise<string> {
   const r = await service.call('GET', `/v1/superagents/${id}/files`);
   expect(r.status, r.text).toBe(200);
   return r.json.soul_md as string;
-}
-
-async function setSoul(soul: string): Promise<void> {
-  const r = await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: soul } });
-  expect(r.status, r.text).toBe(200);
 }
 
 /** A file in this test's own scratch dir. */
