@@ -1,111 +1,16 @@
 // The REPL through a real pseudo-terminal: the built binary inside tmux against the embedded service.
 // The service's address, key and directories reach the CLI through an env file the pane's shell
 // sources, so the key is in no process's arguments (checked below).
-import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
 import { expectAgentStream, stopService } from '../helpers/service-support.js';
+import { HAS_TMUX, Pane } from '../helpers/tmux.js';
 
-const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One CLI run in a detached tmux session on a private socket. */
-class Pane {
-  readonly dir = tempDir('superagent-repl-');
-  private readonly socket = path.join(this.dir, 'tmux.sock');
-  private readonly exitFile = path.join(this.dir, 'exit-code');
-
-  constructor(service: TestService, args: string[], dirs: { configDir: string; dataDir: string }) {
-    const env = {
-      SUPERAGENT_BASE_URL: service.url,
-      SUPERAGENT_API_KEY: service.key,
-      SUPERAGENT_CONFIG_DIR: dirs.configDir,
-      SUPERAGENT_DATA_DIR: dirs.dataDir,
-    };
-    const envFile = path.join(this.dir, 'env');
-    fs.writeFileSync(envFile, Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join(''), { mode: 0o600 });
-    const script = path.join(this.dir, 'run.sh');
-    fs.writeFileSync(
-      script,
-      [`unset SUPERAGENT_PROFILE CI NO_COLOR`, `. ${quote(envFile)}`, [process.execPath, BIN, ...args].map(quote).join(' '), `echo $? > ${quote(this.exitFile)}`].join('\n'),
-    );
-    this.tmux('new-session', '-d', '-x', '120', '-y', '40', '-s', 'repl', `sh ${quote(script)}`);
-  }
-
-  private tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
-  }
-
-  /** The pane's text, scrollback included, trailing blank lines dropped. */
-  screen(): string {
-    return this.tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', 'repl').replace(/\s+$/, '');
-  }
-
-  type(text: string): void {
-    this.tmux('send-keys', '-t', 'repl', '-l', text);
-  }
-
-  keys(...keys: string[]): void {
-    this.tmux('send-keys', '-t', 'repl', ...keys);
-  }
-
-  line(text: string): void {
-    this.type(text);
-    this.keys('Enter');
-  }
-
-  async waitFor(what: string, ok: (screen: string) => boolean, ms = 15_000): Promise<string> {
-    const deadline = Date.now() + ms;
-    let last = '';
-    for (;;) {
-      try {
-        last = this.screen();
-      } catch {
-        // the pane may be gone already
-      }
-      if (ok(last)) return last;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${last}`);
-      await sleep(50);
-    }
-  }
-
-  /** Prompts shown so far ("demo› " at the start of a line). */
-  prompts(screen: string, label: string): number {
-    return screen.split('\n').filter((l) => l.startsWith(`${label}›`)).length;
-  }
-
-  async exitCode(ms = 10_000): Promise<number> {
-    const deadline = Date.now() + ms;
-    while (!fs.existsSync(this.exitFile) || fs.readFileSync(this.exitFile, 'utf8') === '') {
-      if (Date.now() > deadline) throw new Error(`the CLI did not exit; the screen:\n${this.screen()}`);
-      await sleep(50);
-    }
-    return Number(fs.readFileSync(this.exitFile, 'utf8').trim());
-  }
-
-  /** Every process under the pane, with its arguments. */
-  processArgs(): string[] {
-    const root = Number(this.tmux('display-message', '-p', '-t', 'repl', '#{pane_pid}').trim());
-    const out: string[] = [];
-    const walk = (pid: number) => {
-      out.push(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '));
-      const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-      for (const child of children) walk(Number(child));
-    };
-    walk(root);
-    return out;
-  }
-
-  close(): void {
-    spawnSync('tmux', ['-S', this.socket, 'kill-server']);
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-}
 
 describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'the REPL in a real terminal (tmux)' : 'the REPL in a real terminal: SKIPPED, tmux is not installed', () => {
   let fast: TestService;
