@@ -26,8 +26,8 @@ export class RateBudget implements Pacer {
   constructor(
     readonly perMinute: number,
     private readonly clock: PacerClock,
-    /** told before each wait, with its length */
-    private readonly onWait?: (ms: number) => void,
+    /** told before each wait, with its length (the caller may change who is told) */
+    public onWait?: (ms: number) => void,
   ) {}
 
   /** How long the next request must wait, from now. */
