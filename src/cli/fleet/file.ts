@@ -7,7 +7,7 @@ import type { Provider } from '../../contract.js';
 import { SuperagentError, UsageError } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { readSoul } from '../commands/shared/soul-source.js';
-import { Locator, fileError, schemaProblems, type Path, type Problem } from './problems.js';
+import { Locator, SCHEMA_HINT, fileError, schemaProblems, type Path, type Problem } from './problems.js';
 import { FLEET_FILE, FLEET_SCHEMA } from './schema.js';
 
 export type SkillsWanted = { enabled: string[] } | { disabled: string[] };
@@ -102,14 +102,14 @@ export async function loadFleetFile(ctx: Context, given: string | undefined): Pr
   const lines = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw fileError(shown, doc.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: yamlMessage(e.message) })));
+    throw fileError(shown, doc.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: yamlMessage(e.message) })), 'check the indentation and brackets there (the README has a complete example)');
   }
   const where = new Locator(doc, lines, yaml);
   const data = doc.toJS({ maxAliasCount: 100 }) as unknown;
   const result = (await validate())(data);
   if (!result.ok) {
-    if (data === null || data === undefined) throw fileError(shown, [{ line: 1, col: 1, message: "the file is empty: it needs an 'agents:' list" }]);
-    throw fileError(shown, schemaProblems(result.errors, data, where));
+    if (data === null || data === undefined) throw fileError(shown, [{ line: 1, col: 1, message: "the file is empty: it needs an 'agents:' list" }], SCHEMA_HINT);
+    throw fileError(shown, schemaProblems(result.errors, data, where), SCHEMA_HINT);
   }
   const raw = (data as { agents: RawAgent[] }).agents;
   const { souls, problems } = await readSouls(ctx, raw, path.dirname(file), where);

@@ -4,11 +4,11 @@
 import type { ApiClient } from '../../api/client.js';
 import { superagents } from '../../api/superagents.js';
 import type { AgentRecord, Skill } from '../../api/types.js';
-import type { Provider } from '../../contract.js';
-import { NoMatchError, SuperagentError, rephrased } from '../../core/errors.js';
+import { PROVIDERS, type Provider } from '../../contract.js';
+import { NoMatchError, SuperagentError, UsageError, rephrased } from '../../core/errors.js';
 import type { Profile } from '../../config/file.js';
 import { pickSkills } from '../commands/skills/toggle.js';
-import { inferProvider, launchModel, providerNeeded } from '../commands/shared/providers.js';
+import { inferProvider, launchModel } from '../commands/shared/providers.js';
 import type { DesiredAgent, FleetFile, SkillsWanted } from './file.js';
 
 export type Change =
@@ -69,7 +69,9 @@ function at(err: unknown, where: string): unknown {
 /** The model and provider a change or launch sends (contract §7: always both). */
 function modelFor(d: DesiredAgent, profile: Profile | undefined): { model: string; provider: Provider } {
   const choice = launchModel({ model: d.model, provider: d.provider }, profile);
-  if (!choice.provider) throw at(providerNeeded(choice.model), d.at('model'));
+  if (!choice.provider) {
+    throw new UsageError(`${d.at('model')}: cannot tell which provider serves model '${choice.model}'`, `add provider: one of ${PROVIDERS.join(', ')}`);
+  }
   return { model: choice.model, provider: choice.provider };
 }
 
@@ -77,11 +79,14 @@ function modelFor(d: DesiredAgent, profile: Profile | undefined): { model: strin
 export function disabledSet(d: DesiredAgent, catalog: Skill[]): string[] {
   const wanted = d.skills!;
   const key = 'enabled' in wanted ? 'enabled' : 'disabled';
+  const listed = 'enabled' in wanted ? wanted.enabled : wanted.disabled;
   let names: string[];
   try {
-    names = pickSkills('enabled' in wanted ? wanted.enabled : wanted.disabled, catalog, d.name);
+    names = pickSkills(listed, catalog, d.name);
   } catch (err) {
-    throw at(err, d.at(['skills', key]));
+    // said at the first name the service does not know
+    const known = new Set(catalog.map((s) => s.name.toLowerCase()));
+    throw at(err, d.at(['skills', key, Math.max(0, listed.findIndex((n) => !known.has(n.trim().toLowerCase())))]));
   }
   const all = catalog.map((s) => s.name);
   return key === 'disabled' ? all.filter((n) => names.includes(n)) : all.filter((n) => !names.includes(n));
@@ -161,6 +166,10 @@ export async function makePlan(client: ApiClient, file: FleetFile, options: { pr
   // agents on the service first: a new agent's skills are checked against their list
   const known = new Map<DesiredAgent, AgentPlan>();
   for (const { desired, record } of pairs) if (record) known.set(desired, await existing(desired, record, read, options.profile));
+  if (!read.catalog && records.length > 0 && pairs.some((p) => !p.record && p.desired.skills)) {
+    read.reads++;
+    read.catalog = (await superagents.skills(client, records[0]!.agent_id)).skills ?? [];
+  }
   const plans = pairs.map(({ desired }) => known.get(desired) ?? created(desired, read.catalog, options.profile));
   const matched = new Set(plans.map((p) => p.agent_id).filter(Boolean));
   for (const r of records) {

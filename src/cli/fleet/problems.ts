@@ -91,7 +91,7 @@ export function describeSchemaError(e: ErrorObject, data: unknown): { path: Path
       return { path, key: extra, message: `unknown field '${extra}'${path.length ? ` in ${label}` : ''} (${guess ?? `expected one of: ${known.join(', ')}`})` };
     }
     case 'enum':
-      return { path, message: `${label} must be one of: ${(params.allowedValues as unknown[]).join(', ')} (not ${shown(value)})` };
+      return { path, message: `${label} must be one of: ${(params.allowedValues as unknown[]).join(', ')} (not ${value === null ? 'empty' : shown(value)})` };
     case 'type': {
       const quote = params.type === 'string' && (typeof value === 'number' || typeof value === 'boolean') ? ` (quote it: '${String(value)}')` : '';
       return { path, message: `${label} must be ${TYPE_WORDS[String(params.type)] ?? String(params.type)}, not ${value === null ? 'empty' : shown(value)}${quote}` };
@@ -105,8 +105,11 @@ export function describeSchemaError(e: ErrorObject, data: unknown): { path: Path
     case 'minProperties':
     case 'maxProperties':
       return { path, message: `${label} must have either 'enabled' or 'disabled' (a list of skill names), ${e.keyword === 'maxProperties' ? 'not both' : 'and has neither'}` };
-    case 'uniqueItems':
-      return { path: [...path, Number(params.i)], message: `${label} lists ${shown((value as unknown[])[Number(params.i)])} twice` };
+    case 'uniqueItems': {
+      // the later of the two is the one to remove
+      const later = Math.max(Number(params.i), Number(params.j));
+      return { path: [...path, later], message: `${label} lists ${shown((value as unknown[])[later])} twice` };
+    }
     default:
       return { path, message: `${label} ${e.message ?? 'is not valid'}` };
   }
@@ -129,11 +132,13 @@ export function schemaProblems(errors: ErrorObject[], data: unknown, where: Loca
 
 const SHOWN_PROBLEMS = 10;
 
+export const SCHEMA_HINT = "see 'superagent schema' for what the file may hold";
+
 /** The problems of a file as one usage error: one line each, `FILE:LINE:COL: what`, in file order. */
-export function fileError(file: string, problems: Problem[]): UsageError {
+export function fileError(file: string, problems: Problem[], hint?: string): UsageError {
   const sorted = [...problems].sort((a, b) => a.line - b.line || a.col - b.col);
   const lines = sorted.slice(0, SHOWN_PROBLEMS).map((p) => `${file}:${p.line}:${p.col}: ${p.message}`);
   if (sorted.length > SHOWN_PROBLEMS) lines.push(`… and ${sorted.length - SHOWN_PROBLEMS} more`);
-  if (lines.length === 1) return new UsageError(lines[0]!, "see 'superagent schema' for what the file may hold");
-  return new UsageError(`${file} has ${sorted.length} problems:\n  ${lines.join('\n  ')}`, "see 'superagent schema' for what the file may hold");
+  if (lines.length === 1) return new UsageError(lines[0]!, hint);
+  return new UsageError(`${file} has ${sorted.length} problems:\n  ${lines.join('\n  ')}`, hint);
 }
