@@ -194,6 +194,19 @@ describe('each field edited: plan shows exactly it, apply makes it, plan then sh
   });
 });
 
+describe('--json', () => {
+  it('plan and apply give the plan as data, apply with what it applied', async () => {
+    const f = await exported();
+    expect(await planJson(f)).toMatchObject({ changes_pending: false, prune: false, agents: [{ name: 'alpha', action: 'none', changes: [] }, { name: 'beta', action: 'none', changes: [] }] });
+    edit(f, (d) => d.setIn(['agents', 1, 'status'], 'running'));
+    const r = await f.cli(['apply', '-f', f.file, '--yes', '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ changes_pending: true, applied: ['resume beta'], not_applied: [] });
+    expect(out.agents[1]).toEqual({ name: 'beta', agent_id: f.ids.beta, action: 'update', changes: [{ field: 'status', from: 'paused', to: 'running' }], notes: [] });
+  });
+});
+
 describe('agents only on the service', () => {
   it('plan names them; apply leaves them; apply --prune destroys them and nothing else', async () => {
     const f = await exported();

@@ -1,6 +1,7 @@
 // What `apply` would change: the file's agents against the service's, matched by name. Reads only
 // what the file manages (a soul only when the file names one, skills only when it lists them), so a
-// plan costs one list call plus at most two reads per agent, and nothing else.
+// plan costs one list call plus at most two reads per agent (and one list of skills to check a new
+// agent's against), and nothing else.
 import type { ApiClient } from '../../api/client.js';
 import { superagents } from '../../api/superagents.js';
 import type { AgentRecord, Skill } from '../../api/types.js';
@@ -41,8 +42,6 @@ export interface Plan {
   prune: boolean;
   /** the service's live agents before any change (the account limit counts them) */
   live: number;
-  /** requests `plan` made */
-  reads: number;
 }
 
 /** Each agent of the file with its record, when the service has one by that name. */
@@ -120,7 +119,7 @@ function modelChange(d: DesiredAgent, r: AgentRecord, profile: Profile | undefin
 
 interface Reader {
   client: ApiClient;
-  reads: number;
+  /** the skills of the first agent read: a new agent's are checked against them */
   catalog?: Skill[];
 }
 
@@ -132,13 +131,11 @@ async function existing(d: DesiredAgent, r: AgentRecord, read: Reader, profile: 
   const model = modelChange(d, r, profile);
   if (model) changes.push(model);
   if (d.soul) {
-    read.reads++;
     const files = await superagents.files(read.client, r.agent_id);
     const now = typeof files.soul_md === 'string' ? files.soul_md : '';
     if (now !== d.soul.text) changes.push({ field: 'soul', from: now, to: d.soul.text, path: d.soul.path });
   }
   if (d.skills) {
-    read.reads++;
     const skills = (await superagents.skills(read.client, r.agent_id)).skills ?? [];
     read.catalog ??= skills;
     const change = skillsChange(d, skills);
@@ -161,13 +158,12 @@ function created(d: DesiredAgent, catalog: Skill[] | undefined, profile: Profile
 /** Reads the service and compares. `prune`: agents not in the file are to be destroyed. */
 export async function makePlan(client: ApiClient, file: FleetFile, options: { prune: boolean; profile?: Profile }): Promise<Plan> {
   const records = await superagents.list(client);
-  const read: Reader = { client, reads: 1 };
+  const read: Reader = { client };
   const pairs = match(file, records);
   // agents on the service first: a new agent's skills are checked against their list
   const known = new Map<DesiredAgent, AgentPlan>();
   for (const { desired, record } of pairs) if (record) known.set(desired, await existing(desired, record, read, options.profile));
   if (!read.catalog && records.length > 0 && pairs.some((p) => !p.record && p.desired.skills)) {
-    read.reads++;
     read.catalog = (await superagents.skills(client, records[0]!.agent_id)).skills ?? [];
   }
   const plans = pairs.map(({ desired }) => known.get(desired) ?? created(desired, read.catalog, options.profile));
@@ -176,7 +172,7 @@ export async function makePlan(client: ApiClient, file: FleetFile, options: { pr
     if (matched.has(r.agent_id)) continue;
     plans.push({ action: options.prune ? 'destroy' : 'not-in-file', name: r.name, agent_id: r.agent_id, changes: [], notes: [] });
   }
-  return { file: file.shown, agents: plans, prune: options.prune, live: records.length, reads: read.reads };
+  return { file: file.shown, agents: plans, prune: options.prune, live: records.length };
 }
 
 /** Whether apply (with the plan's --prune) would change anything. */

@@ -8,6 +8,12 @@ import type { Step } from './steps.js';
 
 const BAR = 20;
 
+/** What a wait for the rate budget is called on stderr. */
+export function waitLine(ms: number, left?: number): string {
+  const togo = left === undefined ? '' : ` (${left} step${left === 1 ? '' : 's'} to go)`;
+  return `Waiting ${Math.ceil(ms / 1000)} s to stay within the service's limit of requests a minute${togo}\n`;
+}
+
 export class Progress {
   private spinner: Spinner | undefined;
   private waitUntil = 0;
@@ -53,7 +59,7 @@ export class Progress {
     this.waitUntil = this.ctx.clock.now() + ms;
     if (this.onTerminal && this.spinner) return;
     const p = this.ctx.printer;
-    if (!p.options.quiet) p.stderrWrite(`Waiting ${Math.ceil(ms / 1000)} s to stay within the service's limit of requests a minute (${left} step${left === 1 ? '' : 's'} to go)\n`);
+    if (!p.options.quiet) p.stderrWrite(waitLine(ms, left));
   }
 
   stop(): void {

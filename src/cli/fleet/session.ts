@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { targetProfile } from '../commands/shared/settings.js';
 import { loadFleetFile } from './file.js';
 import { makePlan, type Plan } from './plan.js';
+import { waitLine } from './progress.js';
 import { planText } from './render.js';
 
 export interface FleetSession {
@@ -27,7 +28,7 @@ export async function openFleet(ctx: Context, options: { file?: string; prune: b
   const file = await loadFleetFile(ctx, options.file);
   const budget = new RateBudget(LIMITS.ratePerMinute, ctx.clock);
   budget.onWait = (ms) => {
-    if (!ctx.printer.options.quiet) ctx.printer.stderrWrite(`Waiting ${Math.ceil(ms / 1000)} s to stay within the service's limit of requests a minute\n`);
+    if (!ctx.printer.options.quiet) ctx.printer.stderrWrite(waitLine(ms));
   };
   const { client, connection, embedded } = await ctx.api({ pacer: budget });
   const plan = await makePlan(client, file, { prune: options.prune, profile: targetProfile(ctx, ctx.config.read()).profile });
