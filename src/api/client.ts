@@ -3,6 +3,7 @@
 import { InterruptedError } from '../core/errors.js';
 import { ApiError, ConnectionError, NotTheServiceError, StreamCutError, TimeoutError, statusError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
+import type { Pacer } from './rate-budget.js';
 import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Outcome, type RetryPolicy, type Spent } from './retry.js';
 import { Transport, bodyText, type Headers } from './transport.js';
 
@@ -22,6 +23,8 @@ export interface ClientOptions {
   now?: () => number;
   /** shown while a JSON call waits for its answer (a spinner that appears only if the wait is long) */
   waiting?: () => { stop(): void };
+  /** paces every attempt to a budget of requests a minute (apply on a fleet) */
+  pacer?: Pacer;
 }
 
 export interface RequestOptions {
@@ -154,8 +157,9 @@ export class ApiClient {
     this.options.trace?.(redactText(text, this.options.apiKey ? [this.options.apiKey] : []));
   }
 
+  /** A body: masked whole, then cut (a secret the cut falls inside would no longer look like one). */
   private traceBody(text: string): void {
-    if (this.options.trace && text) this.trace(`  ${cut(text)}`);
+    if (this.options.trace && text) this.options.trace(`  ${cut(redactText(text, this.options.apiKey ? [this.options.apiKey] : []))}`);
   }
 
   private url(opts: RequestOptions): string {
@@ -196,6 +200,8 @@ export class ApiClient {
     const spent = { value: NOTHING_SPENT };
     for (;;) {
       if (opts.signal?.aborted) throw new InterruptedError();
+      // before the time-out starts: a wait for the rate budget is not the service being slow
+      await this.options.pacer?.beforeRequest(opts.signal);
       const controller = new AbortController();
       const onAbort = () => controller.abort(new InterruptedError());
       opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -213,19 +219,21 @@ export class ApiClient {
       if (this.options.trace) {
         this.trace(`→ ${opts.method} ${url}`);
         this.trace(`  ${JSON.stringify(redactHeaders(headers))}`);
-        if (payload) this.trace(`  ${cut(payload)}`);
+        if (payload) this.traceBody(payload);
       }
       let data: Awaited<ReturnType<Transport['request']>>;
       try {
         data = await transport.request({ url: this.target(opts.path), method: opts.method, headers, body: payload, signal: controller.signal });
       } catch (err) {
         settle();
+        this.options.pacer?.afterRequest();
         if (opts.signal?.aborted) throw new InterruptedError();
         const failure = this.connectionFailure(err, opts, timedOut);
         this.trace(`← ${failure.code ?? 'error'} after ${this.now() - started} ms`);
         if (await this.again(opts, { kind: 'connection', timedOut: failure instanceof TimeoutError, message: failure.message }, spent)) continue;
         throw failure;
       }
+      this.options.pacer?.afterRequest();
       const status = data.status;
       if (this.options.trace) {
         this.trace(`← ${status} ${opts.method} ${url} (${this.now() - started} ms)`);

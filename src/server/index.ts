@@ -20,6 +20,8 @@ export interface ServerOptions {
   keys?: string[];
   /** requests per minute per key; 0 turns the limit off */
   rateLimit?: number;
+  /** the rate limiter's clock (tests share a fake one with the client) */
+  rateClock?: () => number;
   /** delay before each streamed piece */
   tokenDelayMs?: number;
   /** the service's waits (token delay, injected latency); tests pass one that records them */
@@ -81,7 +83,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       replyPieces: options.replyPieces,
     },
     keys: new KeyRing(keys),
-    limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute),
+    limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute, options.rateClock),
     log,
     bodyTimeoutMs: options.bodyTimeoutMs,
   });

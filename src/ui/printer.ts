@@ -35,7 +35,7 @@ export function colourAllowed(stream: OutStream, opts: PrinterOptions): boolean 
 }
 
 /** A styler that leaves text as it is, at any depth of chaining (`plain.red.bold('x') === 'x'`). */
-const plain: ChalkInstance = new Proxy(((text: unknown) => String(text)) as unknown as ChalkInstance, { get: () => plain });
+export const plain: ChalkInstance = new Proxy(((text: unknown) => String(text)) as unknown as ChalkInstance, { get: () => plain });
 
 /** Creates the printer, loading chalk only when some stream will actually show colour. */
 export async function createPrinter(stdout: OutStream, stderr: OutStream, options: PrinterOptions): Promise<Printer> {

@@ -36,3 +36,15 @@ export function parseDescription(value: unknown, flag = '--description'): string
   if (DESCRIPTION_CONTROLS.test(text)) throw new UsageError(`${flag} must not contain control characters other than tabs and line breaks`);
   return text;
 }
+
+/** An agent's name made safe for a file name (`scout-v2`), else its id's first 8 characters. */
+export function fileSlug(name: string, id: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 60);
+  return slug || id.slice(0, 8);
+}

@@ -1,6 +1,7 @@
 // Opens the API a command talks to: the configured service, or (nothing configured) the embedded
 // service started in-process on a loopback port with its state in the data dir.
 import type { ApiClient, RetryPolicy } from '../../../api/client.js';
+import type { Pacer } from '../../../api/rate-budget.js';
 import { dataDir } from '../../../config/paths.js';
 import { resolveConnection, type Connection } from '../../../config/resolve.js';
 import { CredentialsError, LocalStateError, rephrased } from '../../../core/errors.js';
@@ -23,6 +24,8 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /** no status lines or retry notices (a Tab must print nothing) */
   quiet?: boolean;
+  /** paces every request to a budget (apply) */
+  pacer?: Pacer;
 }
 
 /** No key for a configured service (connect and whoami say the same). */
@@ -68,6 +71,7 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
       else if (!kind.rateLimited) printer.status(printer.err.yellow(line));
     },
     retry: target.retry,
+    pacer: target.pacer,
     sleep: (ms, signal) => countdown(ctx, ms, waitReason, signal),
     waiting: target.quiet ? undefined : () => ctx.spinner('Waiting for the service…', { delayMs: WAIT_SPINNER_MS }),
   });

@@ -72,7 +72,7 @@ export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string
 }
 
 /** Sends the whole disabled set, then reads the list back (what the service reports, not what was asked). */
-async function applyDisabled(ctx: Context, agentId: string, disabled: string[]) {
+export async function applyDisabled(ctx: Context, agentId: string, disabled: string[]) {
   const { client } = await ctx.api();
   await superagents.setDisabledSkills(client, agentId, disabled);
   const after = await superagents.skills(client, agentId);

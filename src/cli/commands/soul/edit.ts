@@ -12,6 +12,7 @@ import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
 import { SuperagentError, StateConflictError, UsageError, rephrased } from '../../../core/errors.js';
 import { errorLine } from '../../exit-codes.js';
+import { fileSlug } from '../shared/agent-fields.js';
 import { readSoul } from '../shared/soul-source.js';
 import type { Input, Spec } from '../../spec.js';
 
@@ -31,14 +32,7 @@ export const spec = {
 
 /** `scout-v2.soul.md`: the agent's name made safe for a file name, else its id's first 8 characters. */
 export function draftFileName(name: string, id: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-    .slice(0, 60);
-  return `${slug || id.slice(0, 8)}.soul.md`;
+  return `${fileSlug(name, id)}.soul.md`;
 }
 
 /** The exact command that uploads the kept file, with the connection flags this run was given (never the key). */
