@@ -17,6 +17,7 @@ import { HAS_TMUX, Pane, type PaneOptions } from '../helpers/tmux.js';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 /** the frames of ora's default spinner */
 const SPINNER_FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const scratch = perTest();
 let panes: Pane[] = [];
@@ -118,15 +119,25 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
     const slowService = () => scratch.service({ faults: { latencyMs: 2000 } });
 
     it.each([
-      ['a one-shot chat', ['chat', 'demo', 'hello there']],
-      ['launch', ['launch', '--name', 'scout']],
-    ])('%s shows a spinner on stderr while it waits, and leaves none behind', async (_, args) => {
+      ['a one-shot chat', ['chat', 'demo', 'hello there'], ['Waiting for demo…', 'Waiting for the service…']],
+      ['launch', ['launch', '--name', 'scout'], ['Waiting for the service…']],
+    ])('%s shows a spinner on stderr through each wait (the list, then the request), and leaves none behind', async (_, args, labels) => {
       const service = await slowService();
       await launchAgent(service, { name: 'demo' });
       const pane = open(service, args, { width: 80 });
-      const spinning = await pane.waitFor('a spinner', (s) => SPINNER_FRAME.test(s) && /Waiting for/.test(s));
-      expect(spinning.split('\n').find((l) => SPINNER_FRAME.test(l))).toMatch(/^\S Waiting for (the service|demo)… \d+s$/);
-      expect(await pane.exitCode(20_000)).toBe(0);
+      // what the spinner said while the command ran: each wait is 2 s long, the screen is read every 50 ms
+      const seen = new Set<string>();
+      let exited = false;
+      const code = pane.exitCode(20_000).finally(() => (exited = true));
+      while (!exited) {
+        for (const line of pane.screen().split('\n')) {
+          const m = /^(\S) (Waiting for .*…) \d+s$/.exec(line);
+          if (m && SPINNER_FRAME.test(m[1]!)) seen.add(m[2]!);
+        }
+        await sleep(50);
+      }
+      expect(await code).toBe(0);
+      expect([...seen].sort()).toEqual(labels);
       const screen = pane.screen();
       expect(screen).not.toMatch(SPINNER_FRAME);
       expect(screen).not.toContain('Waiting for');
@@ -136,8 +147,8 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
   });
 
   describe('item 10: the chat REPL', () => {
-    async function repl(options: PaneOptions & { args?: string[] } = {}) {
-      const service = await scratch.service();
+    async function repl(options: PaneOptions & { args?: string[]; service?: Parameters<typeof scratch.service>[0] } = {}) {
+      const service = await scratch.service(options.service);
       const { agent_id: id } = await launchAgent(service, { name: 'demo' });
       service.cliRequests();
       const pane = open(service, ['chat', 'demo', ...(options.args ?? [])], options);
@@ -207,15 +218,17 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
 
     it('stdout piped through tee: the prompt never overwrites the reply’s last line', async () => {
       const log = path.join(scratch.scratch('superagent-tee-'), 'reply.log');
-      const { pane } = await repl({ pipe: `| tee ${log}` });
-      for (const [i, message] of ['what is your view on BTC today?', 'and on ETH?'].entries()) {
+      // replies streamed at the default service's pace (20 ms a piece), as the user saw it
+      const { pane } = await repl({ pipe: `| tee ${log}`, service: { tokenDelayMs: 20 } });
+      const messages = ['what is your view on BTC today?', 'and on ETH?', 'status report', 'what about SOL?'];
+      for (const [i, message] of messages.entries()) {
         pane.line(message);
-        const screen = await pane.waitFor(`reply ${i + 1}`, (s) => pane.prompts(s, 'demo') === i + 2 && s.endsWith('demo›'));
-        const reply = fs.readFileSync(log, 'utf8').trimEnd().split('\n');
+        const lastLine = () => fs.readFileSync(log, 'utf8').trimEnd().split('\n').at(-1)!;
+        const screen = await pane.waitFor(`reply ${i + 1}`, (s) => pane.prompts(s, 'demo') === i + 2 && s.includes(lastLine()));
         const lines = screen.split('\n');
-        // every line of the reply, as tee wrote it, is a whole line on the screen; the prompt comes after the last
-        for (const line of reply.filter(Boolean)) expect(lines, line).toContain(line);
-        expect(lines.lastIndexOf(reply.at(-1)!)).toBe(lines.length - 2);
+        // every line tee wrote is a whole line on the screen, and the prompt comes after the last one, on its own
+        for (const line of fs.readFileSync(log, 'utf8').split('\n').filter(Boolean)) expect(lines, line).toContain(line);
+        expect(lines.slice(-2)).toEqual([lastLine(), 'demo›']);
       }
       pane.keys('C-d');
       expect(await pane.exitCode()).toBe(0);
