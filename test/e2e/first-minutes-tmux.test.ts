@@ -1,6 +1,7 @@
 // Issue 12, a new user's first ten minutes, where only a real terminal shows it (tmux, the built
 // binary): item 2, tables that fit 80 and 120 columns; item 3, the embedded service's banner once per
-// data dir; item 4, a spinner on a slow service that leaves nothing behind; item 10, the chat REPL
+// data dir; item 4, a spinner on a slow service that leaves nothing behind; item 9, Ctrl-C in a
+// one-shot chat and at a question; item 10, the chat REPL
 // (a paste is one message, a multi-line message is one history entry, Tab, --json refused, and a
 // reply piped through tee is not overwritten by the prompt). And the README's completion install
 // lines in a fresh home (item 12).
@@ -109,8 +110,10 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
       const lines = screen.split('\n');
       expect(lines.slice(0, 2)).toEqual([LINE_1, LINE_2]);
       expect(lines.findIndex((l) => l.includes('Name'))).toBeGreaterThan(1);
+      // Ctrl-C at the question: the line ended, nothing more said (item 9)
       pane.keys('C-c');
       expect(await pane.exitCode()).toBe(130);
+      expect(pane.screen()).not.toMatch(/Error|Interrupted/);
     });
   });
 
@@ -143,6 +146,27 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
       expect(screen).not.toContain('Waiting for');
       if (args[0] === 'chat') expect(screen).toMatch(new RegExp(`\\nSession: ${UUID.source}$`));
       else expect(screen).toMatch(/✓ Launched scout/);
+    });
+  });
+
+  describe('item 9: Ctrl-C during a one-shot chat', () => {
+    const isText = (l: string) => l.trim() !== '' && !l.startsWith('⚙');
+
+    it.each([
+      ['in the middle of a line of the reply', (last: string, x: number) => isText(last) && x > 0],
+      ['after a tool line, the cursor at the start of a line', (last: string, x: number) => last.startsWith('⚙') && x === 0],
+    ])('%s: the session line is a line of its own, ^C not glued to it', async (_, moment) => {
+      // pieces a second apart: the moment of the Ctrl-C is certain
+      const service = await scratch.service({ tokenDelayMs: 1000 });
+      await launchAgent(service, { name: 'demo' });
+      const pane = open(service, ['chat', 'demo', 'give me a long market overview']);
+      await pane.waitFor('the moment', (s) => moment(s.split('\n').at(-1)!, pane.cursorX()));
+      pane.keys('C-c');
+      expect(await pane.exitCode()).toBe(130);
+      const lines = pane.screen().split('\n');
+      expect(lines.at(-1), lines.join('\n')).toMatch(new RegExp(`^Session: ${UUID.source}$`));
+      expect(lines.filter((l) => l.includes('Session:'))).toHaveLength(1);
+      expect(lines.join('\n')).not.toMatch(/Error|Interrupted/);
     });
   });
 

@@ -46,6 +46,8 @@ export class Pane {
       [
         `unset SUPERAGENT_PROFILE SUPERAGENT_BASE_URL SUPERAGENT_API_KEY CI NO_COLOR`,
         `. ${quote(envFile)}`,
+        // Ctrl-C on a cooked terminal signals the whole group: the shell outlives it to write the exit code
+        'trap : INT',
         command,
         `echo $? > ${quote(this.exitFile)}`,
         // the pane stays (and its screen readable) after the CLI exits, until close() kills the server
@@ -67,6 +69,11 @@ export class Pane {
   /** The pane's rows as the terminal shows them: no line joined, none longer than the width. */
   rows(): string[] {
     return this.tmux('capture-pane', '-p', '-S', '-500', '-t', 'repl').replace(/\s+$/, '').split('\n');
+  }
+
+  /** The cursor's column (0: at the start of a line). */
+  cursorX(): number {
+    return Number(this.tmux('display-message', '-p', '-t', 'repl', '#{cursor_x}').trim());
   }
 
   type(text: string): void {
