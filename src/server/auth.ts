@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createFileOnce } from '../core/atomic-write.js';
 import type { IncomingMessage } from 'node:http';
 import { EMBEDDED_KEY_PREFIX } from '../contract.js';
+import { Layout, safeName } from './store/layout.js';
 
 export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
@@ -88,4 +89,13 @@ function readKeyFile(file: string): string | null {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+}
+
+/**
+ * Whether the data dir holds an account for `key` (it has written something for it): the CLI's
+ * in-process service takes a key it did not issue only then, so a mistyped key is refused rather
+ * than given a new, empty account.
+ */
+export function keyHasAccount(dataDir: string, key: string): boolean {
+  return fs.existsSync(path.join(new Layout(dataDir).accounts, safeName(accountId(hashKey(key)))));
 }

@@ -127,5 +127,5 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
 /** The store itself, for tools and tests that work on a data dir directly. */
 export { Store } from './store.js';
-export { loadOrCreateDefaultKey } from './auth.js';
+export { keyHasAccount, loadOrCreateDefaultKey } from './auth.js';
 export type { Exchange } from './observe.js';
