@@ -75,6 +75,7 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
         opts.onSession?.(id);
       },
       tools: toolDisplay(p, ctx.globals.verbose),
+      interrupt: controller.signal,
     });
     spinner.stop();
     if (opts.sessionId && reply.sessionId && reply.sessionId !== opts.sessionId) p.warn(notContinued(opts.sessionId, reply.sessionId));

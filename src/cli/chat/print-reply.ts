@@ -26,6 +26,11 @@ export interface PrintReplyOptions {
   onSession?: (sessionId: string) => void;
   /** how tool calls are shown on stderr (default: not at all) */
   tools?: ToolDisplay;
+  /**
+   * Ctrl-C of a one-shot command: the terminal (in cooked mode) echoed `^C` on the current line,
+   * so when this aborts that line is ended, even at a line's start (the REPL draws its own ^C)
+   */
+  interrupt?: AbortSignal;
 }
 
 /** A tool call as --json lists it (snake_case, like the API). */
@@ -74,6 +79,13 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       lastChar = '\n';
     }
   });
+  const endInterruptedLine = () => {
+    tools.close();
+    if (echo && p.stdoutIsTTY) {
+      p.write('\n');
+      lastChar = '\n';
+    } else if (p.stderrIsTTY) p.stderrWrite('\n');
+  };
   const endLine = () => {
     tools.close();
     if (echo && lastChar !== '\n') p.write('\n');
@@ -110,6 +122,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       }
     }
   } catch (caught) {
+    if (opts.interrupt?.aborted) endInterruptedLine();
     endLine();
     tools.finish();
     const err = caught instanceof SuperagentError ? caught : new StreamCutError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
