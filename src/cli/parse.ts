@@ -125,7 +125,7 @@ export interface ParsedLine {
 const NUMBER = /^\d+(\.\d+)?$/;
 
 function usageHint(name: string): string {
-  return `see 'superagent ${name} --help'`;
+  return `see '${['superagent', name, '--help'].filter(Boolean).join(' ')}'`;
 }
 
 /**

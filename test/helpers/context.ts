@@ -6,7 +6,9 @@
 import { Readable } from 'node:stream';
 import type { ConfigData, ConfigStore } from '../../src/config/file.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import type { Clock, InStream, Signals } from '../../src/cli/context.js';
+import { Context, type Clock, type InStream, type Signals, type StartSpinner } from '../../src/cli/context.js';
+import { toGlobals } from '../../src/cli/parse.js';
+import { Printer, type OutStream } from '../../src/ui/printer.js';
 import { run, type WorldOverrides } from '../../src/cli/run.js';
 import type { Editor, EditorCommand } from '../../src/ui/editor.js';
 import type { Prompter } from '../../src/ui/prompt.js';
@@ -222,4 +224,27 @@ export async function runLine(target: Target | undefined, argv: string | string[
 export function cliFor(target: () => Target | undefined, defaults: RunOptions = {}) {
   return (argv: string | string[], o: RunOptions = {}) =>
     runLine(target(), argv, { ...defaults, ...o, env: { ...defaults.env, ...o.env } });
+}
+
+/**
+ * A Context on these streams for a unit test of one part (the reply printer, the spinners): the
+ * rest of its world is stand-ins that fail if touched.
+ */
+export function bareContext(o: { stdout: OutStream; stderr: OutStream; spinner?: StartSpinner }): Context {
+  const env = {};
+  return new Context({
+    env,
+    io: { stdout: o.stdout, stderr: o.stderr, stdin: process.stdin },
+    globals: toGlobals({}, env),
+    printer: new Printer(o.stdout, o.stderr, { json: false, quiet: false, color: false, env }),
+    config: new MemoryConfig(),
+    prompter: new ScriptedPrompter(),
+    editor: fakeEditor(() => {
+      throw new Error('no editor here');
+    }),
+    clock: new FakeClock(),
+    signals: new FakeSignals(),
+    spinner: o.spinner ?? NO_SPINNER,
+    openApi: () => Promise.reject(new Error('no service here')),
+  });
 }

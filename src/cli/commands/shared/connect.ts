@@ -66,8 +66,8 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
       waitReason = kind.rateLimited ? 'Rate limited by the service' : 'The service is having trouble';
       if (target.quiet) return;
       // a rate-limit wait is said even in a pipe (a log shows why the job paused); on a terminal the
-      // countdown below says it; other retries are said on a terminal only
-      if (kind.rateLimited && (!printer.chatty || ctx.spinnerActive)) printer.warn(line);
+      // countdown below says it (over any spinner); other retries are said on a terminal only
+      if (kind.rateLimited && !printer.chatty) printer.warn(line);
       else if (!kind.rateLimited) printer.status(printer.err.yellow(line));
     },
     retry: target.retry,
