@@ -11,7 +11,7 @@ import type { Printer } from '../../ui/printer.js';
 import { toTerminal, unmark } from '../../ui/terminal-safe.js';
 import { builtinCommands } from './builtins.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
-import { HISTORY_BREAK, InputQueue, MultilineInput, PromptOutput, abortable } from './input.js';
+import { HISTORY_BREAK, InputQueue, MultilineInput, PromptOutput, abortable, type Message } from './input.js';
 
 const BRACKETED_PASTE_ON = '\u001b[?2004h';
 const BRACKETED_PASTE_OFF = '\u001b[?2004l';
@@ -72,7 +72,7 @@ class Repl implements ReplSession {
         if (input.unseen) this.out.raw(this.promptText() + input.text + '\n');
         const message = this.multiline.add(input.text);
         if (message === undefined) continue;
-        if (message.lines.length > 1) this.keepInHistory(message.lines);
+        if (message.lines.length > 1) this.keepInHistory(message);
         if ((await this.handle(message.text)) === 'exit') return EXIT.ok;
       }
     } finally {
@@ -141,15 +141,18 @@ class Repl implements ReplSession {
     }
   };
 
-  /** A message of several lines is one history entry, recalled whole (its breaks shown as ⏎). */
-  private keepInHistory(lines: string[]): void {
+  /**
+   * A message of several lines is one history entry instead of its typed lines: the message as sent
+   * (its breaks shown as ⏎, without the `\` or `"""` that joined them), recalled whole.
+   */
+  private keepInHistory({ lines, text }: Message): void {
     const history = (this.rl as unknown as { history: string[] }).history;
     if (!Array.isArray(history)) return;
     for (const line of lines) {
       const at = history.indexOf(line);
       if (at !== -1 && at < lines.length + 1) history.splice(at, 1);
     }
-    history.unshift(lines.filter((l, i) => l !== '' || i < lines.length - 1).join(HISTORY_BREAK));
+    history.unshift(text.split('\n').join(HISTORY_BREAK));
     this.saveHistory(history);
   }
 
