@@ -50,7 +50,7 @@ function unknownCommand(words: string[]): UsageError {
   const group = entriesUnder(words[0]!);
   if (group.length > 0) {
     const sub = words[1]!;
-    return new UsageError(`unknown command '${words[0]} ${sub}'`, didYouMean(sub, group.map((e) => e.path[1] ?? '').filter(Boolean)) ?? `see 'superagent ${words[0]} --help'`);
+    return new UsageError(`unknown command '${words[0]} ${sub}'`, didYouMean(sub, group.map((e) => e.path[1] ?? '').filter(Boolean), (s) => `'${words[0]} ${s}'`) ?? `see 'superagent ${words[0]} --help'`);
   }
   return new UsageError(`unknown command '${words[0]}'`, didYouMean(words[0]!, commandNames()) ?? "see 'superagent --help'");
 }

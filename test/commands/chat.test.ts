@@ -191,8 +191,8 @@ describe('chat one-shot failures', () => {
 
   it.each<[string, string[], string | undefined, string]>([
     ['--session with --new', ['talker', '--session', randomUUID(), '--new', 'hi'], undefined, 'Error: give one of --session, --continue and --new\n'],
-    ['a blank message', ['talker', '   '], undefined, "Error: the message is empty (as arguments (superagent chat AGENT 'message') or piped on stdin)\n"],
-    ['blank stdin', ['talker'], '\n\n', "Error: the message is empty (as arguments (superagent chat AGENT 'message') or piped on stdin)\n"],
+    ['a blank message', ['talker', '   '], undefined, "Error: the message is empty (give it as arguments, superagent chat AGENT 'message', or pipe it on stdin)\n"],
+    ['blank stdin', ['talker'], '\n\n', "Error: the message is empty (give it as arguments, superagent chat AGENT 'message', or pipe it on stdin)\n"],
     ['a --session that cannot be an id', ['talker', '--session', 'not an id', 'hi'], undefined, "Error: --session needs a session id as printed by an earlier reply, not 'not an id'\n"],
     ['a message over the limit', ['talker', 'x'.repeat(40_000)], undefined, 'Error: the message is 40000 characters; at most 32768 are accepted\n'],
     ['no agent', [], undefined, 'Error: missing <agent> (usage: superagent chat <agent> [message...] [options])\n'],

@@ -109,8 +109,8 @@ describe('item 7: argument handling', () => {
     [['--jsn', 'list'], "Error: unknown option '--jsn' (did you mean '--json'?)\n"],
     [['list', '--jsn'], "Error: unknown option '--jsn' (did you mean '--json'?)\n"],
     [['lsit'], "Error: unknown command 'lsit' (did you mean 'list'?)\n"],
-    [['config', 'sett'], "Error: unknown command 'config sett' (did you mean 'set'?)\n"],
-    [['soul', 'shwo', 'demo'], "Error: unknown command 'soul shwo' (did you mean 'show'?)\n"],
+    [['config', 'sett'], "Error: unknown command 'config sett' (did you mean 'config set'?)\n"],
+    [['soul', 'shwo', 'demo'], "Error: unknown command 'soul shwo' (did you mean 'soul show'?)\n"],
   ])('a typo in %j is exit 2 with the suggestion on the same line', async (argv, line) => {
     const r = await cli(argv);
     expect(r).toEqual({ code: 2, stdout: '', stderr: line, asked: [] });

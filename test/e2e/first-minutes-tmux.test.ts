@@ -219,13 +219,23 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
       pane.keys('Tab');
       await pane.waitFor('/help', (s) => s.split('\n').at(-1) === 'demo› /help');
       pane.keys('C-u');
-      pane.type('/enable hyper');
+      // one command matches: it comes with the space its argument follows
+      pane.type('/ena');
+      pane.keys('Tab');
+      pane.type('hyper');
       pane.keys('Tab');
       await pane.waitFor('/enable hyperliquid', (s) => s.split('\n').at(-1) === 'demo› /enable hyperliquid');
+      pane.keys('Enter');
+      // said of the agent by its name, as the CLI says it
+      await pane.waitFor('enabled', (s) => s.includes('✓ Enabled hyperliquid on demo'));
+      // /disable offers the skills that are on (hyperliquid now), /enable those that are off
+      pane.type('/disable hyper');
+      pane.keys('Tab');
+      await pane.waitFor('/disable hyperliquid', (s) => s.split('\n').at(-1) === 'demo› /disable hyperliquid');
       pane.keys('C-u');
       pane.line('/exi');
       // one line, as every suggestion is
-      await pane.waitFor('the suggestion', (s) => /^Unknown command \/exi: did you mean ('\/exit'|\/exit)\? type \/help to see the commands$/m.test(s));
+      await pane.waitFor('the suggestion', (s) => /^Unknown command '\/exi' \(did you mean '\/exit'\?\); \/help lists the commands$/m.test(s));
       pane.line('/exit');
       expect(await pane.exitCode()).toBe(0);
     });

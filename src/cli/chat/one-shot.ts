@@ -12,12 +12,17 @@ import { notContinued } from './sessions.js';
 import type { SendFn } from './types.js';
 
 /** The message: the words given, else piped stdin; never empty, within the contract's limit. */
-export async function messageFrom(ctx: Context, words: string[], what: string, usage: string): Promise<string> {
+/** How to give a message: `give it as arguments, superagent chat AGENT 'message', or pipe it on stdin`. */
+export function giveIt(example: string): string {
+  return `give it as arguments, ${example}, or pipe it on stdin`;
+}
+
+export async function messageFrom(ctx: Context, words: string[], what: string, example: string): Promise<string> {
   let message: string;
   if (words.length > 0) message = words.join(' ');
-  else if (ctx.io.stdin.isTTY) throw new UsageError(`give ${what}`, usage);
+  else if (ctx.io.stdin.isTTY) throw new UsageError(`no ${what.replace(/^the /, '')}: ${giveIt(example)}`);
   else message = (await readStdin(ctx, what)).replace(/\s+$/, '');
-  if (message.trim() === '') throw new UsageError(`${what} is empty`, usage);
+  if (message.trim() === '') throw new UsageError(`${what} is empty`, giveIt(example));
   if ([...message].length > LIMITS.messageChars) throw new UsageError(`${what} is ${[...message].length} characters; at most ${LIMITS.messageChars} are accepted`);
   return message;
 }

@@ -123,7 +123,8 @@ class Repl implements ReplSession {
     if (!m) return [[], line];
     if (m[2] === undefined) {
       const names = [...this.commands.keys()].filter((n) => n.startsWith(m[1]!.toLowerCase())).map((n) => `/${n}`);
-      return [names, line];
+      // one match: completed with the space its argument (a skill name) follows
+      return [names.length === 1 ? [`${names[0]} `] : names, line];
     }
     const partial = m[3] ?? '';
     const words = (await this.commands.get(m[1]!.toLowerCase())?.complete?.(partial)) ?? [];
@@ -231,8 +232,9 @@ class Repl implements ReplSession {
     const [name = '', ...rest] = line.split(/\s+/);
     const cmd = this.commands.get(name.toLowerCase());
     if (!cmd) {
-      const guess = didYouMean(name, [...this.commands.keys()], (c) => `/${c}`);
-      this.note(`Unknown command /${name}: ${guess ? `${guess} ` : ''}type /help to see the commands`);
+      // the CLI's one-line form: what is wrong, then the nearest command in parentheses
+      const guess = didYouMean(name, [...this.commands.keys()], (c) => `'/${c}'`);
+      this.note(`Unknown command '/${name}'${guess ? ` (${guess})` : ''}; /help lists the commands`);
       return;
     }
     return this.busy(() => cmd.run(rest.join(' ').trim(), this));

@@ -3,7 +3,7 @@
 // disabled set (nothing when nothing would change), then read again to confirm it took effect.
 import { superagents } from '../../../api/superagents.js';
 import type { Skill } from '../../../api/types.js';
-import { resolveAgent } from '../shared/agent-ref.js';
+import { resolveAgent, type AgentRef } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
 import { BadAnswerError, UsageError } from '../../../core/errors.js';
 import { didYouMean } from '../../../core/suggest.js';
@@ -39,11 +39,12 @@ export function disabledAfter(skills: Skill[], names: string[], enabled: boolean
   return skills.map((s) => s.name).filter((name) => disabled.has(name));
 }
 
-export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string[], ctx: Context): Promise<void> {
+/** `known`: the agent already found (the REPL's), so it is neither looked up again nor shown by its id. */
+export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string[], ctx: Context, known?: AgentRef): Promise<void> {
   const verb = enabled ? 'enable' : 'disable';
   if (wanted.length === 0) throw new UsageError(`name at least one skill to ${verb}`, `see 'superagent skills ${ref ?? '<agent>'}' for the list`);
   const { client } = await ctx.api();
-  const agent = await resolveAgent(client, ref!);
+  const agent = known ?? (await resolveAgent(client, ref!));
   const label = agent.name ?? ref!;
   const before = (await superagents.skills(client, agent.agent_id)).skills ?? [];
   const names = pickSkills(wanted, before, label);
