@@ -1,6 +1,7 @@
 // Questions for a person at a terminal, asked on stderr so stdout stays data. Callers check
 // `ctx.canPrompt` first; @inquirer/prompts loads only when a question is actually asked.
 import { InterruptedError } from '../core/errors.js';
+import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
   text(message: string, opts?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
@@ -24,6 +25,12 @@ async function asking<T>(question: Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A question as the terminal may show it: the prompt library writes it straight to the terminal, so
+ * an agent's name in it is made safe here and our own styling put back (terminal-safe.ts).
+ */
+const shown = (text: string) => toTerminal(text);
+
 /** Prompts on the terminal through @inquirer/prompts. */
 export function terminalPrompter(io: Streams): Prompter {
   const prompts = () => import('../vendor/inquirer.js');
@@ -31,19 +38,19 @@ export function terminalPrompter(io: Streams): Prompter {
   return {
     async text(message, opts = {}) {
       const { input } = await prompts();
-      return asking(input({ message, default: opts.default, validate: opts.validate }, streams));
+      return asking(input({ message: shown(message), default: opts.default, validate: opts.validate }, streams));
     },
     async secret(message) {
       const { password } = await prompts();
-      return asking(password({ message, mask: '*', validate: (v) => (v.trim() ? true : 'required') }, streams));
+      return asking(password({ message: shown(message), mask: '*', validate: (v) => (v.trim() ? true : 'required') }, streams));
     },
     async choice(message, choices, def) {
       const { select } = await prompts();
-      return asking(select({ message, choices: choices.map((value) => ({ value, name: value })), default: def }, streams));
+      return asking(select({ message: shown(message), choices: choices.map((value) => ({ value, name: shown(value) })), default: def }, streams));
     },
     async confirm(message, def = false) {
       const { confirm } = await prompts();
-      return asking(confirm({ message, default: def }, streams));
+      return asking(confirm({ message: shown(message), default: def }, streams));
     },
   };
 }

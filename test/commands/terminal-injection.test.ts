@@ -31,6 +31,8 @@ beforeAll(async () => {
     if (method === 'GET' && path === `/v1/superagents/${ID}/files`) return { json: { agent_id: ID, soul_md: `# Soul\n${EVIL}\n`, memory_md: `- ${EVIL}\n` } };
     if (method === 'POST' && path === `/v1/superagents/${ID}/chat`) return { sse: stream };
     if (method === 'POST' && path === `/v1/superagents/${ID}/pause`) return { status: 409, json: { statusCode: 409, message: `Agent is ${EVIL}` } };
+    if (method === 'POST' && path === '/v1/superagents') return { json: { ...evilAgent, name: `LA${CLIPBOARD}B` } };
+    if (method === 'GET' && path === '/v1/nothing') return { status: 404, json: { statusCode: 404, message: `RAW${EVIL}` } };
     return undefined;
   });
 });
@@ -73,6 +75,22 @@ describe('on a terminal, text from the service is made visible, never obeyed', (
     expect(r.stdout).toBe('Hello ^[]52;c;Y3VybCBldmlsLnNoIHwgc2g=^G and ^[[2J^[[Hdone\n\nend\n');
     const mem = await cli(['memory', ID], TTY);
     expect(mem.stdout).toBe('- ^[]52;c;Y3VybCBldmlsLnNoIHwgc2g=^G^[]0;pwned^G^[[2J^[[Hover^Mwrite^?M-^[31m\n');
+  });
+
+  // styled text (bold names, dim hints, yellow notices, --debug traces) goes through the colour
+  // stylers: what they style is made safe too (the styler's own escapes alone become ours)
+  it.each([
+    ['list', ['list']],
+    ['get', ['get', ID]],
+    ['get --debug (the traced body)', ['get', ID, '--debug']],
+    ['chat', ['chat', ID, 'hi']],
+    ['an error message', ['pause', ID]],
+    ['launch (its hint names the agent)', ['launch', '--name', 'fine', '--yes']],
+  ])('with colour on: %s', async (_name, argv) => {
+    const r = await cli(argv, { ...TTY, env: { FORCE_COLOR: '1', TERM: 'xterm-256color' } });
+    expectTerminalSafe(r.stdout);
+    expectTerminalSafe(r.stderr);
+    expect(r.stdout + r.stderr).toMatch(/\^\[/);
   });
 
   it('our own colours still work around it', async () => {

@@ -8,7 +8,7 @@ import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent } from '../chat/types.js';
 import { EXIT, reportError } from '../exit-codes.js';
 import type { Printer } from '../../ui/printer.js';
-import { toTerminal, unmark } from '../../ui/terminal-safe.js';
+import { terminalSafe, toTerminal, unmark } from '../../ui/terminal-safe.js';
 import { builtinCommands } from './builtins.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
 import { HISTORY_BREAK, InputQueue, MultilineInput, PromptOutput, abortable, type Message } from './input.js';
@@ -128,7 +128,8 @@ class Repl implements ReplSession {
     }
     const partial = m[3] ?? '';
     const words = (await this.commands.get(m[1]!.toLowerCase())?.complete?.(partial)) ?? [];
-    return [words.filter((w) => w.startsWith(partial)), partial];
+    // readline lists and inserts these as they are: a name from the service with a control character is not offered
+    return [words.filter((w) => w.startsWith(partial) && terminalSafe(w) === w), partial];
   }
 
   private pasting = false;
