@@ -277,7 +277,11 @@ describe('launch: bad input exits 2 and sends nothing', () => {
   it('a soul on standard input that is empty, not UTF-8 or too big', async () => {
     await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is empty', '');
     await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is not valid UTF-8 text', Buffer.from([0xff, 0xfe, 0x41]));
-    await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is 257 KiB', 'y'.repeat(SOUL_LIMIT + 1));
+    await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is over 256 KiB', 'y'.repeat(SOUL_LIMIT + 1));
+  });
+
+  it.skipIf(!fs.existsSync('/dev/zero'))('a soul file that never ends (/dev/zero) is read no further than the limit, then refused', async () => {
+    await expectRefused(['--name', 'x', '--soul-file', '/dev/zero'], "soul file '/dev/zero' is over 256 KiB; a soul may be at most 256 KiB");
   });
 
   it('--soul-file - with --bot-token-stdin', async () => {
