@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIMITS, type Provider } from '../contract.js';
 import { createApp } from './app.js';
+import { guardConnections } from './connections.js';
 import { CONNECTION_LIMITS } from './http.js';
 import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
 import { Faults, type FaultOptions } from './faults.js';
@@ -38,8 +39,10 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** longest pause in a request body: a body at rest is answered 408 */
   bodyTimeoutMs?: number;
-  /** connections open at once; one more is closed as it arrives */
+  /** connections open at once; past it the oldest idle one is closed, or the newcomer when all are busy */
   maxConnections?: number;
+  /** a connection that has sent no byte by then is closed */
+  firstByteTimeoutMs?: number;
   /** where request errors are logged; default stderr */
   log?: (line: string) => void;
   /** called once per answered request with what crossed the wire (conformance tests) */
@@ -99,7 +102,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     options.onExchange ? observed(handler, options.onExchange) : handler,
   );
-  server.maxConnections = options.maxConnections ?? CONNECTION_LIMITS.maxConnections;
+  guardConnections(server, {
+    max: options.maxConnections ?? CONNECTION_LIMITS.maxConnections,
+    firstByteTimeoutMs: options.firstByteTimeoutMs ?? CONNECTION_LIMITS.firstByteTimeoutMs,
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -115,8 +115,10 @@ async function rawService(options: Partial<ServerOptions> = {}): Promise<Running
   return server;
 }
 
-async function connect(svc: RunningServer): Promise<RawClient> {
+/** A raw connection; `first` is written at once (it reaches the service with the connection). */
+async function connect(svc: RunningServer, first?: string): Promise<RawClient> {
   const socket = net.connect(svc.port, svc.host);
+  if (first !== undefined) socket.write(first);
   resources.closeAfter({ close: async () => void socket.destroy() });
   let data = '';
   socket.setEncoding('utf8');
@@ -178,10 +180,35 @@ describe('limits on slow and many connections (issue 11, item 7)', () => {
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
-  it('closes connections past the cap at once, and serves again once one goes', { timeout: 5_000 }, async () => {
+  it('closes a connection that sends no byte, and still answers a slow header with 408', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ firstByteTimeoutMs: 200, headersTimeoutMs: 1_000 });
+    const silent = await connect(svc);
+    const slow = await connect(svc, 'POST /v1/chat HTTP/1.1\r\n'); // a first byte, then nothing
+    await silent.closed;
+    expect(silent.received()).toBe('');
+    await slow.closed;
+    expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('at the cap, the oldest idle connection makes room for a new one', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ maxConnections: 3 });
+    const idle = await connect(svc, 'GET /v1/superagents HTTP/1.1\r\n'); // headers not done: no request in progress
+    const busy = await busyClient(svc);
+    const served = await connect(svc);
+    await askList(svc, served); // one request answered, the connection kept alive: idle, not silent
+    const silent = await connect(svc);
+    await idle.closed; // the oldest that has no request in progress (served is younger)
+    const newcomer = await connect(svc);
+    await silent.closed; // it sent nothing: it goes first, though younger than served
+    await askList(svc, newcomer);
+    await askList(svc, served);
+    expect(busy.socket.destroyed).toBe(false);
+  });
+
+  it('at the cap with every connection busy, closes the new one at once, and serves again once one goes', { timeout: 5_000 }, async () => {
     const svc = await rawService({ maxConnections: 2 });
-    const first = await connect(svc);
-    await connect(svc);
+    const first = await busyClient(svc);
+    await busyClient(svc);
     const third = await connect(svc);
     await third.closed;
     expect(third.received()).toBe('');
@@ -189,4 +216,53 @@ describe('limits on slow and many connections (issue 11, item 7)', () => {
     await first.closed;
     await vi.waitFor(async () => expect((await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key })).status).toBe(200));
   });
+
+  it('serves a real request while more silent sockets than the cap are held open, reconnecting when closed', { timeout: 10_000 }, async () => {
+    const svc = await rawService(); // the default cap (256) and time-outs
+    const crowd = silentCrowd(svc, 260);
+    await crowd.full; // the service has closed one of them: it is at its cap
+    const r = await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key });
+    expect([r.status, r.json]).toEqual([200, { agents: [] }]);
+    crowd.stop();
+  });
 });
+
+/** A connection with a request in progress: its headers read (the service said 100 Continue), its body never sent. */
+async function busyClient(svc: RunningServer): Promise<RawClient> {
+  const client = await connect(svc, head(svc, ['Expect: 100-continue', ...jsonBodyOf(100)]));
+  await vi.waitFor(() => expect(client.received()).toMatch(/^HTTP\/1\.1 100 /));
+  return client;
+}
+
+/** GET /v1/superagents on a raw connection kept alive; resolves once it is answered 200. */
+async function askList(svc: RunningServer, client: RawClient): Promise<void> {
+  const before = client.received().length;
+  client.socket.write(`GET /v1/superagents HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${svc.key}\r\n\r\n`);
+  await vi.waitFor(() => expect(client.received().slice(before)).toMatch(/^HTTP\/1\.1 200 [^]*\{"agents":\[\]\}$/));
+}
+
+/** `count` sockets that never send a byte, each opened again when the service closes it (issue 6 of the review). */
+function silentCrowd(svc: RunningServer, count: number): { full: Promise<void>; stop(): void } {
+  let stopped = false;
+  const sockets = new Set<net.Socket>();
+  let full!: () => void;
+  const fullPromise = new Promise<void>((resolve) => (full = resolve));
+  const open = () => {
+    if (stopped) return;
+    const socket = net.connect(svc.port, svc.host);
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      full();
+      setImmediate(open);
+    });
+  };
+  const stop = () => {
+    stopped = true;
+    for (const socket of sockets) socket.destroy();
+  };
+  resources.closeAfter({ close: async () => stop() });
+  for (let i = 0; i < count; i++) open();
+  return { full: fullPromise, stop };
+}
