@@ -3,7 +3,7 @@
 // terminal passes terminal-safe.ts (no control character from the service); a pipe gets the bytes.
 import type { ChalkInstance } from 'chalk';
 import { maskUrls } from './mask.js';
-import { TerminalSafeStream, ours, terminalSafe, toTerminal, unmark } from './terminal-safe.js';
+import { TerminalSafeStream, jsonForTerminal, ours, terminalSafe, toTerminal, unmark } from './terminal-safe.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -124,7 +124,8 @@ export class Printer {
 
   /** The API's JSON, pretty, on stdout. */
   printJson(value: unknown): void {
-    this.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    const text = JSON.stringify(value, null, 2) + '\n';
+    this.stdout.write(this.stdout.isTTY ? jsonForTerminal(text) : text);
   }
 
   /** Whether progress and status messages are shown at all. */

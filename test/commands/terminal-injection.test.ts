@@ -109,9 +109,17 @@ describe('piped and --json output stay exact (a script asked for the data)', () 
     expect((await cli(['chat', ID, 'hi'])).stdout).toContain(CLIPBOARD);
   });
 
-  it('--json keeps every character (JSON escapes the controls itself)', async () => {
+  it('--json keeps every character (JSON escapes the controls; on a terminal DEL and C1 too)', async () => {
     const r = await cli(['get', ID, '--json'], TTY);
     expect(JSON.parse(r.stdout).description).toBe(`desc ${EVIL}`);
+    expectTerminalSafe(r.stdout);
+    // the per-agent report of pause --json carries the service's error message
+    const err = await cli(['pause', ID, '--json'], TTY);
+    expectTerminalSafe(err.stdout);
+    expectTerminalSafe(err.stderr);
+    expect(err.stdout).toContain('\\u009b31m');
+    // piped, the JSON is as JSON.stringify writes it
+    expect((await cli(['get', ID, '--json'])).stdout).toContain('\u009b31m');
   });
 });
 

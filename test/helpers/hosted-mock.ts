@@ -12,7 +12,9 @@ export interface Recorded {
   body: unknown;
 }
 
-export type Route = (req: { method: string; path: string; body: any }) => { status?: number; json?: unknown; sse?: string | Uint8Array } | undefined;
+export type Route = (req: { method: string; path: string; body: any }) =>
+  | { status?: number; json?: unknown; sse?: string | Uint8Array; headers?: Record<string, string> }
+  | undefined;
 
 export interface HostedMock {
   url: string;
@@ -42,7 +44,7 @@ export async function startHostedMock(route: Route): Promise<HostedMock> {
         return;
       }
       const payload = JSON.stringify(answer.json ?? {});
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...answer.headers });
       res.end(payload);
     });
   });

@@ -9,7 +9,7 @@ import { ServerError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
-import { maskKey, maskUrls } from '../../../ui/mask.js';
+import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 
 export interface OpenedApi {
   client: ApiClient;
@@ -55,6 +55,8 @@ async function countdown(ctx: Context, ms: number, reason: string, signal?: Abor
 export async function clientFor(ctx: Context, target: ClientTarget): Promise<ApiClient> {
   const { globals, printer } = ctx;
   const { ApiClient } = await import('../../../api/client.js');
+  // whatever the service says back (an error that echoes the key) is printed with the key masked
+  holdSecret(target.apiKey);
   let waitReason = 'Waiting';
   return new ApiClient({
     baseUrl: target.baseUrl,
