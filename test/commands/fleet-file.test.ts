@@ -44,7 +44,7 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
     ['skills both enabled and disabled', 'agents:\n  - name: a\n    skills: {enabled: [a], disabled: [b]}\n', `Error: FILE:3:13: skills must have either 'enabled' or 'disabled' (a list of skill names), not both${HINT}`],
     ['a skill listed twice (the second is named)', 'agents:\n  - name: a\n    skills: {enabled: [a, b, a]}\n', `Error: FILE:3:30: skills.enabled lists 'a' twice${HINT}`],
     ['a bot token where its variable goes', 'agents:\n  - name: a\n    bot_token_env: "123:abc"\n', `Error: FILE:3:20: bot_token_env must be the name of an environment variable (letters, digits and _, not starting with a digit): the token itself never goes in the file${HINT}`],
-    ['a name with an escape sequence', 'agents:\n  - name: "a\\e[31m"\n', `Error: FILE:2:11: name must not contain control characters (escape sequences, tabs, line breaks) or start or end with a space${HINT}`],
+    ['a name with an escape sequence', 'agents:\n  - name: "a\\e[31m"\n', `Error: FILE:2:11: name must not contain control characters (escape sequences, tabs, line breaks), invisible or direction-changing ones (U+200B, U+202E) or start or end with a space${HINT}`],
     ['a description over 500 characters', `agents:\n  - name: a\n    description: ${'d'.repeat(501)}\n`, `Error: FILE:3:18: description must be at most 500 characters (it has 501)${HINT}`],
     ['an empty file', '', `Error: FILE:1:1: the file is empty: it needs an 'agents:' list${HINT}`],
     ['a list instead of a mapping', '- a\n- b\n', `Error: FILE:1:1: the file must be a mapping (key: value lines), not ["a","b"]${HINT}`],
