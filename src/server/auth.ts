@@ -70,15 +70,15 @@ export function presentedKey(req: IncomingMessage): string | null {
  * The data dir's default key: created once (atomically, so concurrent first runs agree)
  * in a 0600 file, and reused by later runs and by the CLI's in-process service.
  */
-export function loadOrCreateDefaultKey(dataDir: string): { key: string; created: boolean } {
+export function loadOrCreateDefaultKey(dataDir: string): { key: string; created: boolean; file: string } {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, 'api-key');
   const existing = readKeyFile(file);
-  if (existing) return { key: existing, created: false };
+  if (existing) return { key: existing, created: false, file };
   const key = generateKey();
   // another process may get there first: then its key is the one
-  if (createFileOnce(file, key + '\n')) return { key, created: true };
-  return { key: readKeyFile(file)!, created: false };
+  if (createFileOnce(file, key + '\n')) return { key, created: true, file };
+  return { key: readKeyFile(file)!, created: false, file };
 }
 
 function readKeyFile(file: string): string | null {

@@ -57,6 +57,8 @@ export interface RunningServer {
   key: string;
   /** true when this start created the data dir's default key */
   keyCreated: boolean;
+  /** where the data dir's default key is kept; undefined when keys were given */
+  keyFile?: string;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -68,10 +70,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = new Store(options.dataDir).open();
   let keys = options.keys ?? [];
   let keyCreated = false;
+  let keyFile: string | undefined;
   if (keys.length === 0) {
     const result = loadOrCreateDefaultKey(options.dataDir);
     keys = [result.key];
     keyCreated = result.created;
+    keyFile = result.file;
   }
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const handler = createApp({
@@ -122,6 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     key: keys[0]!,
     keyCreated,
+    keyFile,
     dataDir: options.dataDir,
     close: () =>
       new Promise<void>((resolve) => {
