@@ -122,7 +122,7 @@ describe('soul set', () => {
     ['a file over 256 KiB', () => ({ args: ['--file', fileWith('big.md', 'x'.repeat(SOUL_LIMIT + 1))] }), /^Error: soul file '.*big\.md' is 257 KiB; a soul may be at most 256 KiB\n$/],
     ['standard input over 256 KiB', () => ({ args: ['--file', '-'], input: 'y'.repeat(SOUL_LIMIT + 1) }), /^Error: the soul on standard input is over 256 KiB; a soul may be at most 256 KiB\n$/],
     ...(fs.existsSync('/dev/zero')
-      ? ([['a device that never ends (/dev/zero)', () => ({ args: ['--file', '/dev/zero'] }), /^Error: soul file '\/dev\/zero' is over 256 KiB; a soul may be at most 256 KiB\n$/]] as const)
+      ? [['a device that never ends (/dev/zero)', () => ({ args: ['--file', '/dev/zero'] }), /^Error: soul file '\/dev\/zero' is over 256 KiB; a soul may be at most 256 KiB\n$/] as (typeof refusals)[number]]
       : []),
     ['a missing file', () => ({ args: ['--file', path.join(temp.scratch('superagent-soul-'), 'nope.md')] }), /^Error: soul file '.*nope\.md' does not exist \(check the path given to --file\)\n$/],
     ['no --file', () => ({ args: [] }), /^Error: --file is required \(superagent soul set demo --file soul\.md \(or --file - to read standard input\)\)\n$/],
