@@ -37,6 +37,11 @@ export interface Signals {
   onInterrupt(handler: () => void): () => void;
   /** calls `handler` when the process is asked to stop (SIGTERM); returns a function that stops listening */
   onTerminate(handler: () => void): () => void;
+  /**
+   * calls `handler` when the terminal goes away (SIGHUP); only for what holds the terminal (the REPL):
+   * a listener would undo `nohup`
+   */
+  onHangup(handler: () => void): () => void;
 }
 
 interface SpinnerEntry {

@@ -17,7 +17,10 @@ export const EXIT = {
   service: 7,
   unhealthy: 8,
   changesPending: 9,
+  /** 128 + the signal's number, as a shell reports a process the signal ended */
+  hangup: 129,
   interrupted: 130,
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -44,6 +47,7 @@ const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
 ];
 
 export function exitCodeFor(err: unknown): ExitCode {
+  if (err instanceof core.TerminatedError) return err.signal === 'SIGHUP' ? EXIT.hangup : EXIT.terminated;
   for (const [cls, code] of TABLE) if (err instanceof cls) return code;
   return EXIT.unexpected;
 }
@@ -65,9 +69,9 @@ export function errorLine(err: unknown): string {
 /** Renders a failure on stderr (one line; plus a JSON object with --json, STYLE 7) and gives its exit code. */
 export function reportError(err: unknown, stderr: OutStream, opts: { json: boolean; debug: boolean; colour?: (s: string) => string }): ExitCode {
   const code = exitCodeFor(err);
-  if (code === EXIT.interrupted) {
-    // Ctrl-C needs no message: the line it interrupted (a prompt, a reply) is ended, nothing more,
-    // unless a command added what the user must know (where an unsent edit is kept)
+  if (code === EXIT.interrupted || err instanceof core.TerminatedError) {
+    // Ctrl-C (or a SIGTERM) needs no message: the line it interrupted (a prompt, a reply) is ended,
+    // nothing more, unless a command added what the user must know (where an unsent edit is kept)
     if (stderr.isTTY) stderr.write('\n');
     if (opts.json) writeJsonError(stderr, errorLine(err), code);
     else if (isTold(err)) emit(stderr, `${errorLine(err)}\n`);
@@ -87,7 +91,8 @@ export function reportError(err: unknown, stderr: OutStream, opts: { json: boole
 
 /** An interruption a command explained (rephrased with more than the bare word). */
 function isTold(err: unknown): boolean {
-  return err instanceof core.InterruptedError && (err.message !== new core.InterruptedError().message || err.hint !== undefined);
+  const bare = err instanceof core.TerminatedError ? new core.TerminatedError(err.signal) : new core.InterruptedError();
+  return err instanceof core.SuperagentError && (err.message !== bare.message || err.hint !== undefined);
 }
 
 /** The error as a JSON object on stderr (STYLE 7): on a terminal, DEL and C1 escaped too. */

@@ -70,6 +70,7 @@ export class FakeClock implements Clock {
 export class FakeSignals implements Signals {
   private handlers: Array<() => void> = [];
   private terminators: Array<() => void> = [];
+  private hangups: Array<() => void> = [];
 
   onInterrupt(handler: () => void): () => void {
     this.handlers.push(handler);
@@ -79,6 +80,12 @@ export class FakeSignals implements Signals {
   onTerminate(handler: () => void): () => void {
     this.terminators.push(handler);
     return () => void (this.terminators = this.terminators.filter((h) => h !== handler));
+  }
+
+  /** SIGHUP is tried on a real terminal only (test/e2e/signals-terminal.test.ts) */
+  onHangup(handler: () => void): () => void {
+    this.hangups.push(handler);
+    return () => void (this.hangups = this.hangups.filter((h) => h !== handler));
   }
 
   /** Ctrl-C; true when a command was listening */
@@ -93,6 +100,11 @@ export class FakeSignals implements Signals {
     const h = this.terminators.shift();
     h?.();
     return h !== undefined;
+  }
+
+  /** how many handlers wait for SIGTERM (a command that stopped listening leaves none behind) */
+  get terminateListeners(): number {
+    return this.terminators.length;
   }
 }
 
@@ -136,10 +148,10 @@ export class ScriptedPrompter implements Prompter {
   }
 }
 
-/** An editor that is a function of the file (it may write it, throw, or leave it). */
-export function fakeEditor(edit: (file: string) => void | Promise<void>, line = 'fake-editor'): Editor {
+/** An editor that is a function of the file (it may write it, throw, or leave it); `stop` aborts when it is told to stop. */
+export function fakeEditor(edit: (file: string, stop?: AbortSignal) => void | Promise<void>, line = 'fake-editor'): Editor {
   const command: EditorCommand = { source: 'EDITOR', line, argv: [line] };
-  return { command: () => command, open: async (file) => edit(file) };
+  return { command: () => command, open: async (file, stop) => edit(file, stop) };
 }
 
 export interface TerminalSwitch {

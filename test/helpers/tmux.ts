@@ -124,12 +124,28 @@ export class Pane {
     return Number(fs.readFileSync(this.exitFile, 'utf8').trim());
   }
 
+  /** Whether the terminal shows its cursor (a program may have hidden it with ESC [?25l). */
+  cursorVisible(): boolean {
+    return this.tmux('display-message', '-p', '-t', 'repl', '#{cursor_flag}').trim() === '1';
+  }
+
   /** Every process under the pane, with its arguments. */
   processArgs(): string[] {
+    return this.processes().map((p) => p.args);
+  }
+
+  /** Sends `signal` to the CLI's own process (not the pane's shell), as `kill` from another terminal would. */
+  signal(signal: NodeJS.Signals): void {
+    const cli = this.processes().find((p) => p.args.includes(BIN));
+    if (!cli) throw new Error(`no CLI process in the pane; the screen:\n${this.screen()}`);
+    process.kill(cli.pid, signal);
+  }
+
+  private processes(): Array<{ pid: number; args: string }> {
     const root = Number(this.tmux('display-message', '-p', '-t', 'repl', '#{pane_pid}').trim());
-    const out: string[] = [];
+    const out: Array<{ pid: number; args: string }> = [];
     const walk = (pid: number) => {
-      out.push(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' '));
+      out.push({ pid, args: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ') });
       const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
       for (const child of children) walk(Number(child));
     };

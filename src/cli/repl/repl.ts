@@ -3,6 +3,7 @@
 // arrive, and a table of slash commands. readline draws the prompt and echoes typing on stderr, and is
 // muted while a reply streams so keys typed meanwhile cannot break into the reply's text.
 import type readline from 'node:readline';
+import { TerminatedError } from '../../core/errors.js';
 import { didYouMean } from '../../core/suggest.js';
 import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent } from '../chat/types.js';
@@ -33,6 +34,9 @@ class Repl implements ReplSession {
   private readonly multiline = new MultilineInput();
   private armedToLeave = false;
   private closed = false;
+  /** set by SIGTERM or SIGHUP: the REPL ends at once, then the command exits with it */
+  private stopped: TerminatedError | undefined;
+  private unlisten: Array<() => void> = [];
 
   constructor(private readonly o: ReplOptions) {
     this.printer = o.printer;
@@ -63,7 +67,9 @@ class Repl implements ReplSession {
     try {
       if (this.o.intro) this.note(this.printer.err.dim(this.o.intro));
       for (;;) {
+        if (this.stopped) throw this.stopped; // before any line typed ahead is sent
         const input = this.queue.shift() ?? (this.showPrompt(), await this.queue.next());
+        if (this.stopped) throw this.stopped;
         if (input.kind !== 'line') {
           if (input.kind === 'eof' && this.terminal) this.out.raw('\n'); // Ctrl-D leaves the cursor after the prompt
           return EXIT.ok;
@@ -107,9 +113,19 @@ class Repl implements ReplSession {
     this.rl.on('close', () => this.onClose());
     this.rl.on('SIGINT', () => this.onInterrupt());
     this.rl.on('history', (lines: string[]) => this.saveHistory(lines));
+    const signals = this.o.signals;
+    if (signals) this.unlisten = [signals.onTerminate(() => this.stop('SIGTERM')), signals.onHangup(() => this.stop('SIGHUP'))];
+  }
+
+  /** SIGTERM or SIGHUP: any work is cancelled and the loop ends, so close() restores the terminal. */
+  private stop(signal: 'SIGTERM' | 'SIGHUP'): void {
+    this.stopped ??= new TerminatedError(signal);
+    this.work?.abort();
+    this.queue.push({ kind: 'leave' });
   }
 
   private close(): void {
+    for (const off of this.unlisten.splice(0)) off();
     this.o.input.removeListener('keypress', this.onKeypress);
     this.out.control(BRACKETED_PASTE_OFF);
     this.rl.removeAllListeners('close');

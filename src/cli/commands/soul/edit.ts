@@ -10,7 +10,7 @@ import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../.
 import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
-import { SuperagentError, StateConflictError, UsageError, rephrased } from '../../../core/errors.js';
+import { SuperagentError, StateConflictError, TerminatedError, UsageError, rephrased } from '../../../core/errors.js';
 import { errorLine } from '../../exit-codes.js';
 import { fileSlug } from '../shared/agent-fields.js';
 import { readSoul } from '../shared/soul-source.js';
@@ -82,16 +82,25 @@ async function soulOf(client: ApiClient, id: string): Promise<string> {
   return typeof files.soul_md === 'string' ? files.soul_md : '';
 }
 
-/** Runs the editor; on failure the file is kept only if it holds changes. */
+/**
+ * Runs the editor; on failure the file is kept only if it holds changes. SIGTERM meanwhile stops the
+ * editor and keeps the file whatever it holds (the editor may leave its own rescue file beside it).
+ */
 async function edit(ctx: Context, editor: EditorCommand, draft: Draft, original: string): Promise<Buffer | undefined> {
+  const terminated = new AbortController();
+  const unlisten = ctx.signals.onTerminate(() => terminated.abort());
   try {
-    await ctx.editor.open(draft.file.path);
+    await ctx.editor.open(draft.file.path, terminated.signal);
+    if (terminated.signal.aborted) throw new TerminatedError();
   } catch (err) {
+    if (terminated.signal.aborted) throw keptError(new TerminatedError(), draft);
     const changed = readIfThere(draft.file.path);
     if (changed && !changed.equals(Buffer.from(original))) throw keptError(err, draft);
     draft.file.remove();
     if (err instanceof SuperagentError) throw rephrased(err, `${err.message}; nothing uploaded`);
     throw err;
+  } finally {
+    unlisten();
   }
   return readIfThere(draft.file.path);
 }
