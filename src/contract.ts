@@ -39,6 +39,19 @@ export const LIMITS = {
   ratePerMinute: 60,
 } as const;
 
+/**
+ * [ours] The most the client reads of one answer: a service that never stops sending is cut off there
+ * (exit 7), not read until the memory runs out.
+ */
+export const ANSWER_LIMITS = {
+  /** a JSON answer, whole, in bytes */
+  jsonBytes: 16 * 1024 * 1024,
+  /** one event of a stream (its lines until the blank one), in characters */
+  eventChars: 4 * 1024 * 1024,
+  /** objects and lists within each other: deeper, printing it (--json) would overflow the stack */
+  jsonDepth: 512,
+} as const;
+
 /** [ours] `<digits>:<30+ chars of [A-Za-z0-9_-]>` */
 export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
 

@@ -1,6 +1,7 @@
 // The client: the key header, JSON in and out, time-outs linked to the caller's AbortSignal, retries
 // as retry.ts decides, and the --debug trace with secrets masked, over transport.ts.
-import { InterruptedError } from '../core/errors.js';
+import { BadAnswerError, InterruptedError } from '../core/errors.js';
+import { nestsDeeperThan, parseAnswer } from './answer-checks.js';
 import { ApiError, ConnectionError, NotTheServiceError, StreamCutError, TimeoutError, statusError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
 import type { Pacer } from './rate-budget.js';
@@ -70,15 +71,6 @@ function cut(text: string): string {
   return text.length > TRACE_BODY_CHARS ? `${text.slice(0, TRACE_BODY_CHARS)}… (${text.length} characters)` : text;
 }
 
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** An answer that is a web page, not the service's JSON: the base URL points somewhere else. */
 function looksLikeHtml(headers: RawResponse['headers'], text: string): boolean {
   return /text\/html/i.test(header(headers, 'content-type') ?? '') || /^\s*<(!doctype|html)/i.test(text);
@@ -122,13 +114,13 @@ export class ApiClient {
         const reason = res.failure();
         if (reason) throw reason;
         // the answer began but never finished (time-out, cut connection): a service failure, exit 7
-        if (err instanceof ApiError || err instanceof InterruptedError) throw err;
+        if (err instanceof ApiError || err instanceof InterruptedError || err instanceof BadAnswerError) throw err;
         if (opts.signal?.aborted) throw new InterruptedError();
         throw this.connectionFailure(err, opts, false);
       }
       this.traceBody(text);
       if (text !== '' && looksLikeHtml(res.headers, text)) throw this.notTheService(opts, res.status);
-      return parseJson(text) as T;
+      return parseAnswer(text) as T;
     } finally {
       res.settle();
     }
@@ -251,6 +243,10 @@ export class ApiClient {
       if (status < 300) {
         if (!streaming) return { status, headers: data.headers, body: data.body, settle, failure };
         settle(); // from here the stream's reader keeps its own limit (sse.ts)
+        if (looksLikeHtml(data.headers, '')) {
+          data.body.destroy(); // a web page is not a reply, whatever it says
+          throw this.notTheService(opts, status);
+        }
         return { status, headers: data.headers, body: data.body, settle: () => undefined, failure };
       }
       let text = '';
@@ -262,7 +258,8 @@ export class ApiClient {
       settle();
       this.traceBody(text);
       if (looksLikeHtml(data.headers, text)) throw this.notTheService(opts, status);
-      const body = parseJson(text);
+      // an error body too deep to print says no more than its status does
+      const body = nestsDeeperThan(text) ? undefined : parseAnswer(text);
       const requestId = header(data.headers, 'x-request-id');
       const retryAfter = status === 429 ? retryAfterSeconds(header(data.headers, 'retry-after'), body, this.now()) : undefined;
       if (await this.again(opts, { kind: 'status', status, retryAfterSeconds: retryAfter }, spent)) continue;
