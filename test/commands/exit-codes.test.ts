@@ -86,7 +86,7 @@ describe('exit codes (CLI.md)', () => {
     const weird = await fixedService(200, 'not a record');
     const one = await runLine({ url: weird, key: KEY }, ['get', NOBODY]);
     expect(one.code).toBe(7);
-    expect(one.stderr).toContain('not an agent record');
+    expect(one.stderr).toContain("the service's answer is not what the API describes: the answer is a string, not an object");
     expect((await runLine({ url: weird, key: KEY }, 'list')).code).toBe(7);
   });
 

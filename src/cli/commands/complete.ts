@@ -75,7 +75,7 @@ async function withinBudget<T>(ctx: Context, work: (client: ApiClient) => Promis
 
 async function listAgents(client: ApiClient): Promise<CachedAgent[]> {
   const { superagents } = await import('../../api/superagents.js');
-  return (await superagents.list(client)).map((a) => ({ id: a.agent_id, name: a.name, status: a.status }));
+  return (await superagents.list(client)).map((a) => ({ id: a.agent_id, name: a.name, status: a.status ?? '' }));
 }
 
 async function agentCandidates(ctx: Context, cache: CandidateCache): Promise<Candidate[]> {
@@ -112,7 +112,7 @@ async function skillCandidates(ctx: Context, cache: CandidateCache, ref: string 
     });
     if (needList) cache.setAgents(answer?.agents);
     id ??= answer?.agentId;
-    if (id) cache.setSkills(id, answer?.skills?.map((s): CachedSkill => ({ name: s.name, description: s.description, enabled: s.enabled })));
+    if (id) cache.setSkills(id, answer?.skills?.map((s): CachedSkill => ({ name: s.name, description: s.description ?? '', enabled: s.enabled === true })));
     cache.save();
   }
   return id ? cache.skills(id).map((s) => ({ value: s.name, description: `${s.enabled ? 'on' : 'off'}: ${s.description}` })) : [];

@@ -39,8 +39,8 @@ async function fetchFleet(ctx: Context): Promise<Exported[]> {
   const out: Exported[] = [];
   for (const record of records) {
     const files = await superagents.files(client, record.agent_id);
-    const skills = (await superagents.skills(client, record.agent_id)).skills ?? [];
-    out.push({ record, soul: typeof files.soul_md === 'string' ? files.soul_md : '', skills });
+    const skills = (await superagents.skills(client, record.agent_id)).skills;
+    out.push({ record, soul: files.soul_md, skills });
   }
   return out;
 }

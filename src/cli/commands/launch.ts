@@ -4,7 +4,7 @@ import { superagents } from '../../api/superagents.js';
 import { AuthError } from '../../api/errors.js';
 import type { AgentRecord, LaunchBody, LaunchResult } from '../../api/types.js';
 import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, type Provider } from '../../contract.js';
-import { botField, orUnknown, printFields, statusWord } from '../../ui/format.js';
+import { botField, orUnknown, printFields, statusWord, unknown } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { agentNameProblem, parseAgentName, parseDescription } from './shared/agent-fields.js';
 import { assertNameFree } from './shared/agent-ref.js';
@@ -139,26 +139,28 @@ async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
   return agents;
 }
 
-function report(result: LaunchResult, ctx: Context): void {
+/** `sent`: the name asked for, for an answer that does not repeat it. */
+function report(result: LaunchResult, sent: string, ctx: Context): void {
   const p = ctx.printer;
   if (p.json) return p.printJson(result);
-  p.success(`Launched ${result.name}`);
+  const name = result.name ?? sent;
+  p.success(`Launched ${name}`);
   if (p.stdoutIsTTY) {
     printFields(p, [
-      ['Name', result.name],
+      ['Name', name],
       ['ID', result.agent_id],
-      ['Status', statusWord(p, result.status)],
+      ['Status', result.status === undefined ? unknown(p) : statusWord(p, result.status)],
       ['Wallet', orUnknown(p, result.wallet_address)],
       ['Bot', botField(p, result.bot_username)],
     ]);
   } else {
     p.data(result.agent_id); // `id=$(superagent launch …)`
   }
-  p.status(p.err.dim(`Chat with it: superagent chat ${shellWord(result.name)}`));
+  p.status(p.err.dim(`Chat with it: superagent chat ${shellWord(name)}`));
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const launchBody = await body(input, ctx);
   const { client } = await ctx.api();
-  report(await superagents.launch(client, launchBody), ctx);
+  report(await superagents.launch(client, launchBody), launchBody.name, ctx);
 }

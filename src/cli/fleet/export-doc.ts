@@ -58,7 +58,7 @@ function entry(e: Exported, soul: string | undefined): Record<string, unknown> {
   if (r.model && r.model_provider) out.provider = r.model_provider;
   if (soul !== undefined) out.soul = soul;
   if (e.skills.length > 0) out.skills = { enabled: e.skills.filter((s) => s.enabled).map((s) => s.name) };
-  if ((STATUSES as readonly string[]).includes(r.status)) out.status = r.status;
+  if (r.status !== undefined && (STATUSES as readonly string[]).includes(r.status)) out.status = r.status;
   return out;
 }
 

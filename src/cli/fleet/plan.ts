@@ -99,10 +99,10 @@ function skillsChange(d: DesiredAgent, catalog: Skill[]): Change | undefined {
   return { field: 'skills', enable, disable, disabled, wanted: d.skills! };
 }
 
-function statusChange(d: DesiredAgent, status: string, notes: string[]): Change | undefined {
+function statusChange(d: DesiredAgent, status: string | undefined, notes: string[]): Change | undefined {
   if (!d.status || status === d.status) return undefined;
   if (status === 'running' || status === 'paused') return { field: 'status', from: status, to: d.status };
-  notes.push(`status is '${status}': apply only pauses a running agent or resumes a paused one (superagent restart may help)`);
+  notes.push(`status is ${status === undefined ? 'not known' : `'${status}'`}: apply only pauses a running agent or resumes a paused one (superagent restart may help)`);
   return undefined;
 }
 
@@ -132,11 +132,11 @@ async function existing(d: DesiredAgent, r: AgentRecord, read: Reader, profile: 
   if (model) changes.push(model);
   if (d.soul) {
     const files = await superagents.files(read.client, r.agent_id);
-    const now = typeof files.soul_md === 'string' ? files.soul_md : '';
+    const now = files.soul_md;
     if (now !== d.soul.text) changes.push({ field: 'soul', from: now, to: d.soul.text, path: d.soul.path });
   }
   if (d.skills) {
-    const skills = (await superagents.skills(read.client, r.agent_id)).skills ?? [];
+    const skills = (await superagents.skills(read.client, r.agent_id)).skills;
     read.catalog ??= skills;
     const change = skillsChange(d, skills);
     if (change) changes.push(change);
@@ -164,7 +164,7 @@ export async function makePlan(client: ApiClient, file: FleetFile, options: { pr
   const known = new Map<DesiredAgent, AgentPlan>();
   for (const { desired, record } of pairs) if (record) known.set(desired, await existing(desired, record, read, options.profile));
   if (!read.catalog && records.length > 0 && pairs.some((p) => !p.record && p.desired.skills)) {
-    read.catalog = (await superagents.skills(client, records[0]!.agent_id)).skills ?? [];
+    read.catalog = (await superagents.skills(client, records[0]!.agent_id)).skills;
   }
   const plans = pairs.map(({ desired }) => known.get(desired) ?? created(desired, read.catalog, options.profile));
   const matched = new Set(plans.map((p) => p.agent_id).filter(Boolean));

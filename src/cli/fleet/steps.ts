@@ -93,7 +93,7 @@ function skillsStep(a: AgentPlan, c: Extract<Change, { field: 'skills' }>): Step
       const agentId = id(x, a.name);
       let disabled = c.disabled;
       if (a.action === 'create') {
-        const now = (await superagents.skills(x.client, agentId)).skills ?? [];
+        const now = (await superagents.skills(x.client, agentId)).skills;
         disabled = disabledSet(a.desired!, now);
         const wanted = disabled;
         const same = now.every((s) => s.enabled === !wanted.includes(s.name));

@@ -53,7 +53,7 @@ function skillToggle(ctx: Context, agent: AgentRef, verb: 'enable' | 'disable', 
 }
 
 function skillNames(ctx: Context, agentId: string): SkillNames {
-  let asked: Promise<Array<{ name: string; enabled: boolean }>> | undefined;
+  let asked: Promise<Array<{ name: string; enabled?: boolean }>> | undefined;
   return {
     named: async (on) => {
       asked ??= ctx.api().then(async ({ client }) => (await superagents.skills(client, agentId)).skills ?? []);

@@ -46,8 +46,13 @@ export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string
   const { client } = await ctx.api();
   const agent = known ?? (await resolveAgent(client, ref!));
   const label = agent.name ?? ref!;
-  const before = (await superagents.skills(client, agent.agent_id)).skills ?? [];
+  const before = (await superagents.skills(client, agent.agent_id)).skills;
   const names = pickSkills(wanted, before, label);
+  // the whole disabled set is sent: a skill whose state is unknown would be switched by guesswork
+  const unsure = before.filter((s) => s.enabled === undefined && !names.includes(s.name)).map((s) => s.name);
+  if (unsure.length > 0) {
+    throw new BadAnswerError(`the service did not say whether ${unsure.join(', ')} ${unsure.length > 1 ? 'are' : 'is'} enabled on ${label}; nothing was changed`, `check with 'superagent skills ${agent.agent_id}'`);
+  }
   const wasOn = new Map(before.map((s) => [s.name, s.enabled]));
   const changes = names.some((name) => wasOn.get(name) !== enabled);
   const after = changes ? await applyDisabled(ctx, agent.agent_id, disabledAfter(before, names, enabled)) : { agent_id: agent.agent_id, skills: before };
@@ -77,5 +82,5 @@ export async function applyDisabled(ctx: Context, agentId: string, disabled: str
   const { client } = await ctx.api();
   await superagents.setDisabledSkills(client, agentId, disabled);
   const after = await superagents.skills(client, agentId);
-  return { agent_id: after.agent_id ?? agentId, skills: after.skills ?? [] };
+  return { agent_id: after.agent_id ?? agentId, skills: after.skills };
 }
