@@ -15,16 +15,16 @@ interface Field {
   required?: boolean;
   /** the document allows null */
   nullable?: boolean;
-  /** for a list: the shape of each item */
-  items?: Shape;
+  /** for a list: the shape of each item; for an object: its own */
+  of?: Shape;
 }
 
 export type Shape = Readonly<Record<string, Field>>;
 
 /** A field the answer must have. */
-export const need = (kind: Kind, items?: Shape): Field => ({ kind, required: true, items });
+export const need = (kind: Kind, of?: Shape): Field => ({ kind, required: true, of });
 /** A field the answer may leave out. */
-export const may = (kind: Kind, items?: Shape): Field => ({ kind, items });
+export const may = (kind: Kind, of?: Shape): Field => ({ kind, of });
 /** A field the answer may leave out or send as null. */
 export const mayBeNull = (kind: Kind): Field => ({ kind, nullable: true });
 
@@ -54,12 +54,8 @@ function difference(value: unknown, shape: Shape, where: string): string | undef
     }
     if (v === null && field.nullable) continue;
     if (!fits(v, field.kind)) return `${at} is ${kindOf(v)}, not ${NAMES[field.kind]}`;
-    if (field.items && Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const wrong = difference(v[i], field.items, `${at}[${i}]`);
-        if (wrong) return wrong;
-      }
-    }
+    const wrong = field.of && (Array.isArray(v) ? v.reduce<string | undefined>((found, item, i) => found ?? difference(item, field.of!, `${at}[${i}]`), undefined) : difference(v, field.of, at));
+    if (wrong) return wrong;
   }
   return undefined;
 }

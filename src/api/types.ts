@@ -78,17 +78,18 @@ export interface ChatResult {
   timestamp?: string;
 }
 
+/** Checked by classic.ts: only the id is sure to be there. */
 export interface ClassicRecord {
   id: string;
   user_id?: string;
-  name: string;
-  description?: string;
+  name?: string;
+  description?: string | null;
   data?: { goal?: string; instructions?: string; [k: string]: unknown };
   triggers?: unknown[];
   enabled?: boolean;
-  stats?: Record<string, unknown>;
-  created_at?: string;
-  updated_at?: string;
+  stats?: Record<string, unknown> | null;
+  created_at?: string | null;
+  updated_at?: string | null;
 }
 
 export interface ClassicPatch {

@@ -37,6 +37,9 @@ describe('a malformed answer is exit 7 in one line', () => {
     ['model set: null', ['model', AGENT_ID, 'gpt-4o'], { [`PUT ${A}/model`]: { body: 'null' } }, 'the answer is null, not an object'],
     ['get: a name that is an object', ['get', AGENT_ID], { [`GET ${A}`]: { body: { agent_id: AGENT_ID, name: { first: 'x' }, status: 'running' } } }, 'name is an object, not a string'],
     ['list: a record without its id', ['list'], { 'GET /v1/superagents': { body: { agents: [{ name: 'x', status: 'running' }] } } }, 'agents[0].agent_id is missing'],
+    ['classic get: null', ['classic', 'get', AGENT_ID], { [`GET /v1/agents/${AGENT_ID}`]: { body: 'null' } }, 'the answer is null, not an object'],
+    ['classic get: a goal that is a number', ['classic', 'get', AGENT_ID], { [`GET /v1/agents/${AGENT_ID}`]: { body: { id: AGENT_ID, name: 'w', data: { goal: 5 } } } }, 'data.goal is a number, not a string'],
+    ['classic list: a name that is a list', ['classic', 'list'], { 'GET /v1/agents': { body: [{ id: AGENT_ID, name: ['w'] }] } }, '[0].name is a list, not a string'],
   ])('%s', async (_what, argv, routes, why) => {
     const r = await run(routes, argv);
     expect(r.stderr).toBe(notDescribed(why));
