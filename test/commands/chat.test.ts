@@ -202,6 +202,17 @@ describe('chat one-shot failures', () => {
     expect(service.cliRequests()).toEqual([]);
   });
 
+  it('stdin that never ends is read no further than the limit allows, then refused (exit 2)', async () => {
+    let taken = 0;
+    async function* endless() {
+      for (; taken < 16 * 1024 * 1024; taken += 64 * 1024) yield Buffer.alloc(64 * 1024, 'y');
+    }
+    const r = await cli(['chat', 'talker'], { input: endless() });
+    expect(taken).toBeLessThan(1024 * 1024);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'Error: the message is over 32768 characters; at most 32768 are accepted\n' });
+    expect(service.cliRequests()).toEqual([]);
+  });
+
   it('an unknown agent exits 4', async () => {
     const r = await cli(['chat', 'nobody-here', 'hi']);
     expect(r.code).toBe(4);

@@ -165,7 +165,7 @@ export interface RunOptions {
   /** true: stdin, stdout and stderr are terminals; or per stream */
   tty?: boolean | TerminalSwitch;
   /** what stdin holds (a pipe unless tty.stdin) */
-  input?: string | Buffer;
+  input?: string | Buffer | AsyncIterable<Buffer>;
   env?: Record<string, string | undefined>;
   config?: MemoryConfig;
   answers?: Answer[];
@@ -191,8 +191,9 @@ export interface Target {
   key: string;
 }
 
-function stdinFrom(input: string | Buffer | undefined, isTTY: boolean): InStream {
-  const stream = Readable.from(input === undefined ? [] : [typeof input === 'string' ? Buffer.from(input) : input]) as unknown as InStream;
+function stdinFrom(input: RunOptions['input'], isTTY: boolean): InStream {
+  const chunks = input === undefined ? [] : typeof input === 'string' ? [Buffer.from(input)] : Buffer.isBuffer(input) ? [input] : input;
+  const stream = Readable.from(chunks) as unknown as InStream;
   stream.isTTY = isTTY;
   return stream;
 }
