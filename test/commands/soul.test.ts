@@ -32,6 +32,8 @@ const CHUNK = 64 * 1024;
 /** Writes to a FIFO until its reader closes it or `max` bytes went through; how many bytes the reader took. */
 async function feedUntilClosed(fifo: string, max: number): Promise<number> {
   const out = fs.createWriteStream(fifo);
+  // The write callback gets EPIPE too; without a listener the stream's own 'error' event is uncaught.
+  out.on('error', () => {});
   let flushed = 0;
   const chunk = Buffer.alloc(CHUNK, 'x');
   try {
