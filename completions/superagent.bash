@@ -10,7 +10,8 @@ _superagent_global_values='--profile --base-url --api-key --timeout'
 _superagent_spec() {
     _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args=''
     case $1 in
-        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
+        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
+        'apply') _sa_subs='' _sa_opts='-f --file --prune' _sa_vopts='-f --file' _sa_args='' ;;
         'assistant') _sa_subs='ask' _sa_opts='--model --provider --session' _sa_vopts='--model --provider --session' _sa_args='' ;;
         'assistant ask') _sa_subs='' _sa_opts='--fields --array --model --provider --session --no-stream' _sa_vopts='--fields --model --provider --session' _sa_args='none...' ;;
         'chat') _sa_subs='' _sa_opts='--session -c --continue --new --no-stream' _sa_vopts='--session' _sa_args='agent none...' ;;
@@ -26,6 +27,7 @@ _superagent_spec() {
         'config set') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,output,model,provider,render,active_profile none' ;;
         'config unset') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,render,active_profile' ;;
         'destroy') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
+        'export') _sa_subs='' _sa_opts='--dir' _sa_vopts='--dir' _sa_args='' ;;
         'get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'health') _sa_subs='' _sa_opts='--watch' _sa_vopts='' _sa_args='agent' ;;
         'launch') _sa_subs='' _sa_opts='--name --model --provider --soul-file --description --bot-token-stdin --allow-duplicate-name' _sa_vopts='--name --model --provider --soul-file --description' _sa_args='' ;;
@@ -35,8 +37,10 @@ _superagent_spec() {
         'memory') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'model') _sa_subs='' _sa_opts='--provider' _sa_vopts='--provider' _sa_args='agent none' ;;
         'pause') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
+        'plan') _sa_subs='' _sa_opts='-f --file --detailed-exit-code --prune' _sa_vopts='-f --file' _sa_args='' ;;
         'restart') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent...' ;;
         'resume') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
+        'schema') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
         'skills') _sa_subs='enable disable' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'skills disable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill...' ;;
@@ -56,11 +60,16 @@ _superagent_spec() {
 _superagent_option_values() {
     _sa_values=none
     case "$1|$2" in
+        'apply|-f') _sa_values='file' ;;
+        'apply|--file') _sa_values='file' ;;
         'assistant|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'assistant ask|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
+        'export|--dir') _sa_values='dir' ;;
         'launch|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'launch|--soul-file') _sa_values='file' ;;
         'model|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
+        'plan|-f') _sa_values='file' ;;
+        'plan|--file') _sa_values='file' ;;
         'server|--data-dir') _sa_values='dir' ;;
         'server|--connect-provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'soul set|--file') _sa_values='file' ;;
@@ -105,7 +114,8 @@ _superagent_add() {
     esac
     for item in "${items[@]}"; do
         [[ -n $item && $item == "$typed"* ]] || continue
-        [[ $item == *[[:space:]\'\"\\]* ]] && printf -v item '%q' "$item"
+        # quoted always: a name from the service is data, never shell syntax (; $() | & and the like)
+        printf -v item '%q' "$item"
         COMPREPLY+=("$item")
     done
 }

@@ -9,7 +9,9 @@ function __superagent_spec
     set -g __sa_args
     switch "$argv[1]"
         case ''
-            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant login logout whoami config completion server
+            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant export plan apply schema login logout whoami config completion server
+        case 'apply'
+            set -g __sa_vopts -f --file
         case 'assistant'
             set -g __sa_subs ask
             set -g __sa_vopts --model --provider --session
@@ -42,6 +44,8 @@ function __superagent_spec
             set -g __sa_args 'words:base_url,api_key,output,model,provider,render,active_profile'
         case 'destroy'
             set -g __sa_args 'agent'
+        case 'export'
+            set -g __sa_vopts --dir
         case 'get'
             set -g __sa_args 'agent'
         case 'health'
@@ -58,10 +62,13 @@ function __superagent_spec
             set -g __sa_args 'agent' 'none'
         case 'pause'
             set -g __sa_args 'agent...'
+        case 'plan'
+            set -g __sa_vopts -f --file
         case 'restart'
             set -g __sa_args 'agent...'
         case 'resume'
             set -g __sa_args 'agent...'
+        case 'schema'
         case 'server'
             set -g __sa_vopts --port --host --data-dir --key --rate-limit --token-delay --connect-provider --fault-latency --fault-error-rate --fault-cut-stream
         case 'skills'
@@ -198,6 +205,10 @@ complete -c superagent -f -n '__superagent_at_top' -a 'soul' -d 'soul commands: 
 complete -c superagent -f -n '__superagent_at_top' -a 'classic' -d 'classic commands: list, get, update'
 complete -c superagent -f -n '__superagent_at_top' -a 'chat' -d 'Talk to an agent: one message, or the interactive REPL'
 complete -c superagent -f -n '__superagent_at_top' -a 'assistant' -d 'The market-intelligence assistant REPL (on a terminal)'
+complete -c superagent -f -n '__superagent_at_top' -a 'export' -d 'Write your agents as superagents.yaml and soul files, for git'
+complete -c superagent -f -n '__superagent_at_top' -a 'plan' -d 'Show what apply would change (--detailed-exit-code: exit 9 when changes are pending)'
+complete -c superagent -f -n '__superagent_at_top' -a 'apply' -d 'Make the service match superagents.yaml'
+complete -c superagent -f -n '__superagent_at_top' -a 'schema' -d 'Print the JSON Schema of superagents.yaml, for editors'
 complete -c superagent -f -n '__superagent_at_top' -a 'login' -d 'Store an API key for a service, checked first'
 complete -c superagent -f -n '__superagent_at_top' -a 'logout' -d 'Forget the active profile\'s key'
 complete -c superagent -f -n '__superagent_at_top' -a 'whoami' -d 'Show the service, profile, masked key and whether it works'
@@ -218,6 +229,8 @@ complete -c superagent -f -n '__superagent_subcommand_of skills' -a 'disable' -d
 complete -c superagent -f -n '__superagent_subcommand_of soul' -a 'show' -d 'Print an agent\'s soul.md'
 complete -c superagent -f -n '__superagent_subcommand_of soul' -a 'edit' -d 'Edit an agent\'s soul.md in $VISUAL or $EDITOR'
 complete -c superagent -f -n '__superagent_subcommand_of soul' -a 'set' -d 'Replace an agent\'s soul.md from a file or stdin'
+complete -c superagent -n '__superagent_is apply' -s f -l file -r -F -d 'the fleet file (default: ./superagents.yaml)'
+complete -c superagent -n '__superagent_is apply' -l prune -d 'also destroy the agents on the service that are not in the file (last, after every other step)'
 complete -c superagent -n '__superagent_is assistant' -l model -x -d 'use this model (needs a connected key for its provider)'
 complete -c superagent -n '__superagent_is assistant' -l provider -x -a 'openai anthropic xai openrouter venice' -d 'provider of --model (inferred from the model id when it can be)'
 complete -c superagent -n '__superagent_is assistant' -l session -x -d 'continue this conversation (the id shown by /session or after an answer)'
@@ -236,6 +249,7 @@ complete -c superagent -n '__superagent_is classic update' -l name -x -d 'new na
 complete -c superagent -n '__superagent_is classic update' -l description -x -d 'new description (up to 500 characters; \'\' clears it)'
 complete -c superagent -n '__superagent_is classic update' -l goal -x -d 'new goal (1 to 2000 characters)'
 complete -c superagent -n '__superagent_is classic update' -l instructions -x -d 'new instructions (1 to 20000 characters)'
+complete -c superagent -n '__superagent_is export' -l dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'the directory to write into (default: the current directory)'
 complete -c superagent -n '__superagent_is health' -l watch -d 'check again every SECONDS (default 2, at least 1) until Ctrl-C'
 complete -c superagent -n '__superagent_is launch' -l name -x -d 'the agent name (1-100 characters)'
 complete -c superagent -n '__superagent_is launch' -l model -x -d 'model id as the provider spells it (default: the profile\'s model, else claude-sonnet-4-20250514)'
@@ -247,6 +261,9 @@ complete -c superagent -n '__superagent_is launch' -l allow-duplicate-name -d 'l
 complete -c superagent -n '__superagent_is login' -l with-token -d 'read the key from standard input (for scripts; keeps it out of shell history)'
 complete -c superagent -n '__superagent_is model' -l provider -x -a 'openai anthropic xai openrouter venice' -d 'model provider of MODEL'
 complete -c superagent -n '__superagent_is pause' -l all -d 'pause every running agent (the kill switch); already paused counts as done'
+complete -c superagent -n '__superagent_is plan' -s f -l file -r -F -d 'the fleet file (default: ./superagents.yaml)'
+complete -c superagent -n '__superagent_is plan' -l detailed-exit-code -d 'exit 9 when changes are pending'
+complete -c superagent -n '__superagent_is plan' -l prune -d 'plan as apply --prune does: agents not in the file count as changes (to destroy)'
 complete -c superagent -n '__superagent_is resume' -l all -d 'resume every paused agent; already running counts as done'
 complete -c superagent -n '__superagent_is server' -l port -x -d 'port to listen on; 0 picks a free one (default 8420)'
 complete -c superagent -n '__superagent_is server' -l host -x -d 'address to listen on (default 127.0.0.1)'

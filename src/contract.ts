@@ -39,8 +39,36 @@ export const LIMITS = {
   ratePerMinute: 60,
 } as const;
 
+/**
+ * [ours] The most the client reads of one answer: a service that never stops sending is cut off there
+ * (exit 7), not read until the memory runs out.
+ */
+export const ANSWER_LIMITS = {
+  /** a JSON answer, whole, in bytes */
+  jsonBytes: 16 * 1024 * 1024,
+  /** one event of a stream (its lines until the blank one), in characters */
+  eventChars: 4 * 1024 * 1024,
+  /** objects and lists within each other: deeper, printing it (--json) would overflow the stack */
+  jsonDepth: 512,
+} as const;
+
 /** [ours] `<digits>:<30+ chars of [A-Za-z0-9_-]>` */
 export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
+
+/**
+ * [ours] What a name may not hold besides control characters: characters a terminal does not show
+ * but that change what it shows (bidi overrides and isolates, zero-width and invisible format
+ * characters, the BOM) and line or paragraph separators. As a regular-expression class body, so a
+ * JSON Schema pattern can hold it too.
+ */
+export const NAME_INVISIBLES = '\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+const NAME_INVISIBLE = new RegExp(`[${NAME_INVISIBLES}]`, 'u');
+
+/** The first such character in `text` as `U+202E`, or undefined when there is none. */
+export function invisibleIn(text: string): string | undefined {
+  const found = NAME_INVISIBLE.exec(text)?.[0];
+  return found && `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

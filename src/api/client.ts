@@ -1,8 +1,10 @@
 // The client: the key header, JSON in and out, time-outs linked to the caller's AbortSignal, retries
 // as retry.ts decides, and the --debug trace with secrets masked, over transport.ts.
-import { InterruptedError } from '../core/errors.js';
+import { BadAnswerError, InterruptedError } from '../core/errors.js';
+import { nestsDeeperThan, parseAnswer } from './answer-checks.js';
 import { ApiError, ConnectionError, NotTheServiceError, StreamCutError, TimeoutError, statusError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
+import type { Pacer } from './rate-budget.js';
 import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Outcome, type RetryPolicy, type Spent } from './retry.js';
 import { Transport, bodyText, type Headers } from './transport.js';
 
@@ -22,6 +24,8 @@ export interface ClientOptions {
   now?: () => number;
   /** shown while a JSON call waits for its answer (a spinner that appears only if the wait is long) */
   waiting?: () => { stop(): void };
+  /** paces every attempt to a budget of requests a minute (apply on a fleet) */
+  pacer?: Pacer;
 }
 
 export interface RequestOptions {
@@ -67,15 +71,6 @@ function cut(text: string): string {
   return text.length > TRACE_BODY_CHARS ? `${text.slice(0, TRACE_BODY_CHARS)}… (${text.length} characters)` : text;
 }
 
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** An answer that is a web page, not the service's JSON: the base URL points somewhere else. */
 function looksLikeHtml(headers: RawResponse['headers'], text: string): boolean {
   return /text\/html/i.test(header(headers, 'content-type') ?? '') || /^\s*<(!doctype|html)/i.test(text);
@@ -119,13 +114,13 @@ export class ApiClient {
         const reason = res.failure();
         if (reason) throw reason;
         // the answer began but never finished (time-out, cut connection): a service failure, exit 7
-        if (err instanceof ApiError || err instanceof InterruptedError) throw err;
+        if (err instanceof ApiError || err instanceof InterruptedError || err instanceof BadAnswerError) throw err;
         if (opts.signal?.aborted) throw new InterruptedError();
         throw this.connectionFailure(err, opts, false);
       }
       this.traceBody(text);
       if (text !== '' && looksLikeHtml(res.headers, text)) throw this.notTheService(opts, res.status);
-      return parseJson(text) as T;
+      return parseAnswer(text) as T;
     } finally {
       res.settle();
     }
@@ -154,8 +149,9 @@ export class ApiClient {
     this.options.trace?.(redactText(text, this.options.apiKey ? [this.options.apiKey] : []));
   }
 
+  /** A body: masked whole, then cut (a secret the cut falls inside would no longer look like one). */
   private traceBody(text: string): void {
-    if (this.options.trace && text) this.trace(`  ${cut(text)}`);
+    if (this.options.trace && text) this.options.trace(`  ${cut(redactText(text, this.options.apiKey ? [this.options.apiKey] : []))}`);
   }
 
   private url(opts: RequestOptions): string {
@@ -196,6 +192,8 @@ export class ApiClient {
     const spent = { value: NOTHING_SPENT };
     for (;;) {
       if (opts.signal?.aborted) throw new InterruptedError();
+      // before the time-out starts: a wait for the rate budget is not the service being slow
+      await this.options.pacer?.beforeRequest(opts.signal);
       const controller = new AbortController();
       const onAbort = () => controller.abort(new InterruptedError());
       opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -213,19 +211,21 @@ export class ApiClient {
       if (this.options.trace) {
         this.trace(`→ ${opts.method} ${url}`);
         this.trace(`  ${JSON.stringify(redactHeaders(headers))}`);
-        if (payload) this.trace(`  ${cut(payload)}`);
+        if (payload) this.traceBody(payload);
       }
       let data: Awaited<ReturnType<Transport['request']>>;
       try {
         data = await transport.request({ url: this.target(opts.path), method: opts.method, headers, body: payload, signal: controller.signal });
       } catch (err) {
         settle();
+        this.options.pacer?.afterRequest();
         if (opts.signal?.aborted) throw new InterruptedError();
         const failure = this.connectionFailure(err, opts, timedOut);
         this.trace(`← ${failure.code ?? 'error'} after ${this.now() - started} ms`);
         if (await this.again(opts, { kind: 'connection', timedOut: failure instanceof TimeoutError, message: failure.message }, spent)) continue;
         throw failure;
       }
+      this.options.pacer?.afterRequest();
       const status = data.status;
       if (this.options.trace) {
         this.trace(`← ${status} ${opts.method} ${url} (${this.now() - started} ms)`);
@@ -243,6 +243,10 @@ export class ApiClient {
       if (status < 300) {
         if (!streaming) return { status, headers: data.headers, body: data.body, settle, failure };
         settle(); // from here the stream's reader keeps its own limit (sse.ts)
+        if (looksLikeHtml(data.headers, '')) {
+          data.body.destroy(); // a web page is not a reply, whatever it says
+          throw this.notTheService(opts, status);
+        }
         return { status, headers: data.headers, body: data.body, settle: () => undefined, failure };
       }
       let text = '';
@@ -254,7 +258,8 @@ export class ApiClient {
       settle();
       this.traceBody(text);
       if (looksLikeHtml(data.headers, text)) throw this.notTheService(opts, status);
-      const body = parseJson(text);
+      // an error body too deep to print says no more than its status does
+      const body = nestsDeeperThan(text) ? undefined : parseAnswer(text);
       const requestId = header(data.headers, 'x-request-id');
       const retryAfter = status === 429 ? retryAfterSeconds(header(data.headers, 'retry-after'), body, this.now()) : undefined;
       if (await this.again(opts, { kind: 'status', status, retryAfterSeconds: retryAfter }, spent)) continue;
@@ -269,7 +274,7 @@ export class ApiClient {
   private notTheService(opts: RequestOptions, status: number): NotTheServiceError {
     return new NotTheServiceError(
       `${this.options.baseUrl} does not look like a SuperAgents service: ${opts.method} ${opts.path} answered ${status} with a web page`,
-      "check the base URL (it is the service's address, without /v1)",
+      "check the base URL: the service's address, without /v1",
       status,
     );
   }

@@ -9,12 +9,14 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Events whose `content` (or other text field) is a piece of the reply. */
-const TEXT_EVENTS = new Set(['runcontent', 'runresponsecontent', 'assistantresponse', 'runcontentdelta', 'delta', 'message']);
+/** Events whose `content` (or other text field) is a piece of the reply (Agno 1 named its pieces `RunResponse`). */
+const TEXT_EVENTS = new Set(['runcontent', 'runresponse', 'runresponsecontent', 'assistantresponse', 'runcontentdelta', 'delta', 'message']);
 /** The reply is over; their `content` is the whole reply again, used only when nothing streamed. */
 const COMPLETION_EVENTS = new Set(['runcompleted', 'done', 'stream_complete']);
 /** The reply failed. */
 const FAILURE_EVENTS = new Set(['error', 'runerror', 'runcancelled']);
+/** Agno: the run stopped to wait for a confirmation or input from the user, which a chat here cannot give. */
+const PAUSED_EVENT = 'runpaused';
 const TOOL_STARTED = 'toolcallstarted';
 const TOOL_COMPLETED = 'toolcallcompleted';
 const TOOL_ERROR = 'toolcallerror';
@@ -53,6 +55,16 @@ export function textOf(obj: Json): string | undefined {
   const choice = Array.isArray(obj.choices) ? obj.choices[0] : undefined;
   if (isObject(choice) && isObject(choice.delta) && typeof choice.delta.content === 'string') return choice.delta.content;
   return undefined;
+}
+
+/** Agno's structured output: `content` that is an object or a list, shown as its JSON text. */
+export function structuredText(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value, null, 2) : undefined;
+}
+
+/** A piece's text: its text field, else structured content as JSON. */
+function pieceText(obj: Json): string | undefined {
+  return textOf(obj) ?? structuredText(obj.content);
 }
 
 /** The message of a failure event: `message`, `content`, `error.message` or `error`. */
@@ -128,10 +140,11 @@ export function meaningOf(sseName: string | undefined, obj: Json | undefined, pl
     return text ? { kind: 'text', text } : { kind: 'none' };
   }
   if (TEXT_EVENTS.has(name)) {
-    const text = obj ? textOf(obj) : plain;
+    const text = obj ? pieceText(obj) : plain;
     return text ? { kind: 'text', text } : { kind: 'none' };
   }
-  if (COMPLETION_EVENTS.has(name)) return { kind: 'complete', content: str(obj?.content), timestamp: str(obj?.timestamp) };
+  if (COMPLETION_EVENTS.has(name)) return { kind: 'complete', content: str(obj?.content) ?? structuredText(obj?.content), timestamp: str(obj?.timestamp) };
+  if (name === PAUSED_EVENT) return { kind: 'failure', message: 'the agent paused its run to wait for a confirmation or input, which a chat here cannot give' };
   if (FAILURE_EVENTS.has(name)) {
     const fallback = name === 'runcancelled' ? 'the service cancelled the reply' : 'the service reported an error';
     return { kind: 'failure', message: failureMessage(obj, plain, fallback) };

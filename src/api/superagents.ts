@@ -1,4 +1,5 @@
-// /v1/superagents: one thin call per route (contract §7).
+// /v1/superagents: one thin call per route (contract §7), each answer checked against the shape
+// hosted-openapi.json gives it (shape.ts) where it is read.
 import type { ApiClient } from './client.js';
 import type {
   AgentRecord,
@@ -11,49 +12,75 @@ import type {
   WalletResult,
 } from './types.js';
 
-import { BadAnswerError } from '../core/errors.js';
 import { unwrapList } from './lists.js';
+import { may, mayBeNull, need, shaped, type Shape } from './shape.js';
 
 const base = '/v1/superagents';
 
-/** Extra fields are fine (§7); an answer that is not an agent record at all is the service's fault. */
-function asRecord(body: unknown): AgentRecord {
-  if (!body || typeof body !== 'object' || typeof (body as AgentRecord).agent_id !== 'string') {
-    throw new BadAnswerError('the service answered with something that is not an agent record', 'check the base URL points at a SuperAgents service');
-  }
-  return body as AgentRecord;
-}
+/** `SuperAgentSummary`, and the fields the embedded service adds; the client needs the id. */
+const RECORD: Shape = {
+  agent_id: need('string'),
+  name: may('string'),
+  description: mayBeNull('string'),
+  status: may('string'),
+  model: mayBeNull('string'),
+  model_provider: may('string'),
+  created_at: mayBeNull('string'),
+  bot_username: mayBeNull('string'),
+  wallet_address: mayBeNull('string'),
+};
+/** `LaunchSuperagentResponse`: the new agent's id is what launch reports. */
+const LAUNCHED: Shape = { agent_id: need('string'), name: may('string'), status: may('string'), bot_username: mayBeNull('string'), wallet_address: mayBeNull('string') };
+/** `SuperAgentStatus`; the PUTs give no schema, but an answer that is no object is no answer. */
+const STATUS: Shape = { agent_id: may('string'), status: may('string') };
+/** The skills: a list of `SuperAgentSkill`, each named (the toggles send names back). */
+const SKILLS: Shape = { agent_id: may('string'), skills: need('list', { name: need('string'), description: may('string'), enabled: may('boolean') }) };
+/** soul.md and memory.md: the commands that ask for them print them. */
+const FILES: Shape = { agent_id: may('string'), soul_md: need('string'), memory_md: need('string') };
+const WALLET: Shape = { evm_address: mayBeNull('string'), solana_address: mayBeNull('string') };
+/** An answer that does not say whether the agent is healthy says nothing. */
+const HEALTH: Shape = { agent_id: may('string'), healthy: need('boolean') };
+
+const asRecord = (body: unknown, where = ''): AgentRecord => shaped<AgentRecord>(body, RECORD, where);
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 /** The list answer: a bare array, or one wrapped in `agents`, `superagents` or `data` (§7). */
 export function listFrom(body: unknown): AgentRecord[] {
-  return unwrapList(body, ['agents', 'superagents', 'data'], 'agent list').map(asRecord);
+  return unwrapList(body, ['agents', 'superagents', 'data'], 'agent list').map((item, i) => asRecord(item, `agents[${i}]`));
+}
+
+/** A call whose answer has `shape`. */
+async function checked<T>(call: Promise<unknown>, shape: Shape): Promise<T> {
+  return shaped<T>(await call, shape);
 }
 
 export const superagents = {
   list: async (c: ApiClient) => listFrom(await c.json({ method: 'GET', path: base })),
   get: async (c: ApiClient, id: string) => asRecord(await c.json<unknown>({ method: 'GET', path: one(id) })),
   launch: (c: ApiClient, body: LaunchBody) =>
-    c.json<LaunchResult>({
-      method: 'POST',
-      path: base,
-      body,
-      afterUncertainPost: "run 'superagent list' to see whether the agent was launched before trying again",
-    }),
-  destroy: (c: ApiClient, id: string) => c.json<StatusResult>({ method: 'DELETE', path: one(id) }),
-  pause: (c: ApiClient, id: string) => c.json<StatusResult>({ method: 'POST', path: `${one(id)}/pause` }),
-  resume: (c: ApiClient, id: string) => c.json<StatusResult>({ method: 'POST', path: `${one(id)}/resume` }),
-  restart: (c: ApiClient, id: string) => c.json<StatusResult>({ method: 'POST', path: `${one(id)}/restart` }),
+    checked<LaunchResult>(
+      c.json({
+        method: 'POST',
+        path: base,
+        body,
+        afterUncertainPost: "run 'superagent list' to see whether the agent was launched before trying again",
+      }),
+      LAUNCHED,
+    ),
+  destroy: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'DELETE', path: one(id) }), STATUS),
+  pause: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/pause` }), STATUS),
+  resume: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/resume` }), STATUS),
+  restart: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/restart` }), STATUS),
   updateProfile: (c: ApiClient, id: string, body: { name?: string; description?: string }) =>
-    c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/profile`, body }),
-  updateSoul: (c: ApiClient, id: string, soulMd: string) => c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd } }),
+    checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/profile`, body }), STATUS),
+  updateSoul: (c: ApiClient, id: string, soulMd: string) => checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd } }), STATUS),
   updateModel: (c: ApiClient, id: string, body: { model: string; model_provider: string }) =>
-    c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/model`, body }),
-  skills: (c: ApiClient, id: string) => c.json<SkillsResult>({ method: 'GET', path: `${one(id)}/skills` }),
+    checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/model`, body }), STATUS),
+  skills: (c: ApiClient, id: string) => checked<SkillsResult>(c.json({ method: 'GET', path: `${one(id)}/skills` }), SKILLS),
   /** the whole set of disabled skills; every other one is enabled (contract §7) */
   setDisabledSkills: (c: ApiClient, id: string, disabled: string[]) =>
-    c.json<StatusResult>({ method: 'PUT', path: `${one(id)}/skills`, body: { disabled } }),
-  files: (c: ApiClient, id: string) => c.json<FilesResult>({ method: 'GET', path: `${one(id)}/files` }),
-  wallet: (c: ApiClient, id: string) => c.json<WalletResult>({ method: 'GET', path: `${one(id)}/wallet` }),
-  health: (c: ApiClient, id: string) => c.json<HealthResult>({ method: 'GET', path: `${one(id)}/health` }),
+    checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/skills`, body: { disabled } }), STATUS),
+  files: (c: ApiClient, id: string) => checked<FilesResult>(c.json({ method: 'GET', path: `${one(id)}/files` }), FILES),
+  wallet: (c: ApiClient, id: string) => checked<WalletResult>(c.json({ method: 'GET', path: `${one(id)}/wallet` }), WALLET),
+  health: (c: ApiClient, id: string) => checked<HealthResult>(c.json({ method: 'GET', path: `${one(id)}/health` }), HEALTH),
 };

@@ -4,6 +4,8 @@
 // (measured before the switch: bench/README.md). node:http has neither cost; what undici added here
 // (pooling, time-outs, abort) is a few lines.
 import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { ANSWER_LIMITS } from '../contract.js';
+import { answerTooLarge } from './answer-checks.js';
 
 export type Headers = IncomingHttpHeaders;
 
@@ -22,10 +24,16 @@ export interface TransportResponse {
   body: IncomingMessage;
 }
 
-/** The whole body as UTF-8 text. */
-export async function bodyText(body: AsyncIterable<Buffer | string>): Promise<string> {
+/** The whole body as UTF-8 text; one larger than `maxBytes` is dropped there (the connection with it). */
+export async function bodyText(body: AsyncIterable<Uint8Array | string>, maxBytes = ANSWER_LIMITS.jsonBytes): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += buf.length;
+    if (size > maxBytes) throw answerTooLarge(maxBytes); // leaving the loop destroys the body
+    chunks.push(buf);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

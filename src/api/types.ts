@@ -10,7 +10,7 @@ export interface AgentRecord {
   agent_id: string;
   name: string;
   description?: string | null;
-  status: AgentStatus;
+  status?: AgentStatus;
   model?: string | null;
   model_provider?: string;
   created_at?: string | null;
@@ -28,32 +28,35 @@ export interface LaunchBody {
   telegram_bot_token?: string;
 }
 
+/** Checked by superagents.ts: only the id is sure to be there. */
 export interface LaunchResult {
   agent_id: string;
-  name: string;
+  name?: string;
   bot_username?: string | null;
   wallet_address?: string | null;
-  status: AgentStatus;
+  status?: AgentStatus;
 }
 
+/** Either field may be missing (the PUTs give no schema for their answer). */
 export interface StatusResult {
-  agent_id: string;
-  status: AgentStatus;
+  agent_id?: string;
+  status?: AgentStatus;
 }
 
+/** `enabled` not sent: the service did not say, shown as unknown. */
 export interface Skill {
   name: string;
-  description: string;
-  enabled: boolean;
+  description?: string;
+  enabled?: boolean;
 }
 
 export interface SkillsResult {
-  agent_id: string;
+  agent_id?: string;
   skills: Skill[];
 }
 
 export interface FilesResult {
-  agent_id: string;
+  agent_id?: string;
   soul_md: string;
   memory_md: string;
 }
@@ -65,7 +68,7 @@ export interface WalletResult {
 }
 
 export interface HealthResult {
-  agent_id: string;
+  agent_id?: string;
   healthy: boolean;
 }
 
@@ -75,17 +78,18 @@ export interface ChatResult {
   timestamp?: string;
 }
 
+/** Checked by classic.ts: only the id is sure to be there. */
 export interface ClassicRecord {
   id: string;
   user_id?: string;
-  name: string;
-  description?: string;
+  name?: string;
+  description?: string | null;
   data?: { goal?: string; instructions?: string; [k: string]: unknown };
   triggers?: unknown[];
   enabled?: boolean;
-  stats?: Record<string, unknown>;
-  created_at?: string;
-  updated_at?: string;
+  stats?: Record<string, unknown> | null;
+  created_at?: string | null;
+  updated_at?: string | null;
 }
 
 export interface ClassicPatch {

@@ -37,6 +37,17 @@ export interface Signals {
   onInterrupt(handler: () => void): () => void;
   /** calls `handler` when the process is asked to stop (SIGTERM); returns a function that stops listening */
   onTerminate(handler: () => void): () => void;
+  /**
+   * calls `handler` when the terminal goes away (SIGHUP); only for what holds the terminal (the REPL):
+   * a listener would undo `nohup`
+   */
+  onHangup(handler: () => void): () => void;
+}
+
+interface SpinnerEntry {
+  label: string;
+  options: Parameters<StartSpinner>[1];
+  handle: Spinner;
 }
 
 export type StartSpinner = (label: string, options: Omit<SpinnerOptions, 'colour' | 'enabled'> & { enabled?: boolean }) => Spinner;
@@ -106,27 +117,39 @@ export class Context {
     return this.connected?.embedded?.explain(err) ?? err;
   }
 
-  /** A spinner on stderr, only where a person watches (a TTY, no --quiet). */
-  private spinning = 0;
+  /** The spinners asked for, the one on screen last (a countdown inside a wait). */
+  private readonly spinners: SpinnerEntry[] = [];
 
-  /** Whether a spinner is on the screen (a second one is not drawn over it). */
-  get spinnerActive(): boolean {
-    return this.spinning > 0;
-  }
-
+  /**
+   * A spinner on stderr, only where a person watches (a TTY, no --quiet). One line holds one: a
+   * plain wait inside another is said by the one on screen; a countdown (`text`) takes the line,
+   * and the wait it interrupted comes back after it, its seconds still counting.
+   */
   spinner(label: string, options: Parameters<StartSpinner>[1] = {}): Spinner {
-    if (this.spinning > 0) return { stop() {} };
-    this.spinning++;
-    // the spinner draws its label itself: an agent's name in it is made safe first
-    const s = this.startSpinner(terminalSafe(label), { ...options, enabled: (options.enabled ?? true) && this.printer.chatty });
+    const under = this.spinners.at(-1);
+    if (under && !options.text) return { stop() {} };
+    under?.handle.stop();
+    const entry: SpinnerEntry = { label, options: { ...options, startedAt: options.startedAt ?? Date.now() }, handle: { stop() {} } };
+    entry.handle = this.drawSpinner(entry);
+    this.spinners.push(entry);
     let stopped = false;
     return {
       stop: () => {
-        s.stop();
-        if (!stopped) this.spinning--;
+        if (stopped) return;
         stopped = true;
+        entry.handle.stop();
+        const at = this.spinners.indexOf(entry);
+        this.spinners.splice(at, 1);
+        if (under && this.spinners.at(-1) === under && at === this.spinners.length) {
+          under.handle = this.drawSpinner({ ...under, options: { ...under.options, delayMs: 0 } });
+        }
       },
     };
+  }
+
+  private drawSpinner(entry: SpinnerEntry): Spinner {
+    // the spinner draws its label itself: an agent's name in it is made safe first
+    return this.startSpinner(terminalSafe(entry.label), { ...entry.options, enabled: (entry.options.enabled ?? true) && this.printer.chatty });
   }
 
   /** A person is there to answer: stdin and stderr are terminals and prompting is allowed. */

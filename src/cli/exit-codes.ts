@@ -2,8 +2,9 @@
 // that say what went wrong (src/core/errors.ts, src/api/errors.ts); only this file knows numbers.
 import * as api from '../api/errors.js';
 import * as core from '../core/errors.js';
-import { maskUrls } from '../ui/mask.js';
+import { maskSecrets } from '../ui/mask.js';
 import { emit, type OutStream } from '../ui/printer.js';
+import { jsonForTerminal } from '../ui/terminal-safe.js';
 
 export const EXIT = {
   ok: 0,
@@ -16,7 +17,10 @@ export const EXIT = {
   service: 7,
   unhealthy: 8,
   changesPending: 9,
+  /** 128 + the signal's number, as a shell reports a process the signal ended */
+  hangup: 129,
   interrupted: 130,
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -43,6 +47,7 @@ const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
 ];
 
 export function exitCodeFor(err: unknown): ExitCode {
+  if (err instanceof core.TerminatedError) return err.signal === 'SIGHUP' ? EXIT.hangup : EXIT.terminated;
   for (const [cls, code] of TABLE) if (err instanceof cls) return code;
   return EXIT.unexpected;
 }
@@ -55,20 +60,21 @@ export function isExpected(err: unknown): err is core.SuperagentError {
 export const ISSUES_URL = 'https://github.com/superagent-cli/superagent/issues';
 
 /** A failure as one line: its message, and the fix in parentheses when it has one. */
+/** A failure in one line: its message and hint, with any secret in them masked (the service may echo the key). */
 export function errorLine(err: unknown): string {
-  if (err instanceof core.SuperagentError) return err.hint ? `${err.message} (${err.hint})` : err.message;
-  return err instanceof Error ? err.message : String(err);
+  if (err instanceof core.SuperagentError) return maskSecrets(err.hint ? `${err.message} (${err.hint})` : err.message);
+  return maskSecrets(err instanceof Error ? err.message : String(err));
 }
 
 /** Renders a failure on stderr (one line; plus a JSON object with --json, STYLE 7) and gives its exit code. */
 export function reportError(err: unknown, stderr: OutStream, opts: { json: boolean; debug: boolean; colour?: (s: string) => string }): ExitCode {
   const code = exitCodeFor(err);
-  if (code === EXIT.interrupted) {
-    // Ctrl-C needs no message: the line it interrupted (a prompt, a reply) is ended, nothing more,
-    // unless a command added what the user must know (where an unsent edit is kept)
+  if (code === EXIT.interrupted || err instanceof core.TerminatedError) {
+    // Ctrl-C (or a SIGTERM) needs no message: the line it interrupted (a prompt, a reply) is ended,
+    // nothing more, unless a command added what the user must know (where an unsent edit is kept)
     if (stderr.isTTY) stderr.write('\n');
-    if (opts.json) stderr.write(JSON.stringify({ error: { message: maskUrls(errorLine(err)), exit_code: code } }) + '\n');
-    else if (isTold(err)) emit(stderr, `${maskUrls(errorLine(err))}\n`);
+    if (opts.json) writeJsonError(stderr, errorLine(err), code);
+    else if (isTold(err)) emit(stderr, `${errorLine(err)}\n`);
     return code;
   }
   const line =
@@ -77,13 +83,20 @@ export function reportError(err: unknown, stderr: OutStream, opts: { json: boole
       : errorLine(err);
   const label = opts.colour ? opts.colour('Error:') : 'Error:';
   // the message may carry the service's words: made safe on a terminal like everything else
-  emit(stderr, `${label} ${maskUrls(line)}\n`);
+  emit(stderr, `${label} ${line}\n`);
   if (opts.debug && code === EXIT.unexpected && err instanceof Error && err.stack) emit(stderr, err.stack + '\n');
-  if (opts.json) stderr.write(JSON.stringify({ error: { message: maskUrls(line), exit_code: code } }) + '\n');
+  if (opts.json) writeJsonError(stderr, line, code);
   return code;
 }
 
 /** An interruption a command explained (rephrased with more than the bare word). */
 function isTold(err: unknown): boolean {
-  return err instanceof core.InterruptedError && (err.message !== new core.InterruptedError().message || err.hint !== undefined);
+  const bare = err instanceof core.TerminatedError ? new core.TerminatedError(err.signal) : new core.InterruptedError();
+  return err instanceof core.SuperagentError && (err.message !== bare.message || err.hint !== undefined);
+}
+
+/** The error as a JSON object on stderr (STYLE 7): on a terminal, DEL and C1 escaped too. */
+function writeJsonError(stderr: OutStream, message: string, code: ExitCode): void {
+  const text = JSON.stringify({ error: { message, exit_code: code } }) + '\n';
+  stderr.write(stderr.isTTY ? jsonForTerminal(text) : text);
 }

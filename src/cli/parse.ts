@@ -48,12 +48,17 @@ function ci(env: NodeJS.ProcessEnv): boolean {
   return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
 }
 
+/** setTimeout's longest wait (2^31 - 1 ms), in whole seconds */
+const MAX_TIMEOUT_SECONDS = 2_147_483;
+
 /** The parsed globals from raw values by key (what the parser found, nothing for what was not given). */
 export function toGlobals(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {
   let timeout: number | undefined;
   if (raw.timeout !== undefined) {
     timeout = Number(raw.timeout);
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${String(raw.timeout)}'`);
+    // a longer wait overflows Node's timers, which then fire at once
+    if (timeout > MAX_TIMEOUT_SECONDS) throw new UsageError(`--timeout must be at most ${MAX_TIMEOUT_SECONDS} seconds (about 24 days), not '${String(raw.timeout)}'`);
   }
   return {
     json: raw.json === true,
@@ -129,7 +134,7 @@ export interface ParsedLine {
 const NUMBER = /^\d+(\.\d+)?$/;
 
 function usageHint(name: string): string {
-  return `see 'superagent ${name} --help'`;
+  return `see '${['superagent', name, '--help'].filter(Boolean).join(' ')}'`;
 }
 
 /**

@@ -35,12 +35,27 @@ const realClock: Clock = {
     }),
 };
 
+/**
+ * `handler` on the next `name`; a second one meanwhile does what it would without us (ends the
+ * process). The listener stays until the command stops listening, not just until it fires: a library
+ * that listens too (signal-exit, under the prompts) re-raises the signal when it finds itself alone.
+ */
 const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
-  process.once(name, handler);
-  return () => void process.removeListener(name, handler);
+  let fired = false;
+  const listener = () => {
+    if (fired) {
+      process.removeListener(name, listener);
+      process.kill(process.pid, name);
+      return;
+    }
+    fired = true;
+    handler();
+  };
+  process.on(name, listener);
+  return () => void process.removeListener(name, listener);
 };
 
-const processSignals: Signals = { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM') };
+const processSignals: Signals = { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM'), onHangup: onSignal('SIGHUP') };
 
 function columns(io: IO): number {
   return usableColumns(io.stdout) ?? 80;
@@ -50,7 +65,7 @@ function unknownCommand(words: string[]): UsageError {
   const group = entriesUnder(words[0]!);
   if (group.length > 0) {
     const sub = words[1]!;
-    return new UsageError(`unknown command '${words[0]} ${sub}'`, didYouMean(sub, group.map((e) => e.path[1] ?? '').filter(Boolean)) ?? `see 'superagent ${words[0]} --help'`);
+    return new UsageError(`unknown command '${words[0]} ${sub}'`, didYouMean(sub, group.map((e) => e.path[1] ?? '').filter(Boolean), (s) => `'${words[0]} ${s}'`) ?? `see 'superagent ${words[0]} --help'`);
   }
   return new UsageError(`unknown command '${words[0]}'`, didYouMean(words[0]!, commandNames()) ?? "see 'superagent --help'");
 }
@@ -90,7 +105,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       globals,
       printer,
       config: overrides.config ?? new ConfigFile(configDir(env)),
-      prompter: overrides.prompter ?? terminalPrompter(io),
+      prompter: overrides.prompter ?? terminalPrompter(io, overrides.signals ?? processSignals),
       editor: overrides.editor ?? systemEditor(env),
       clock: overrides.clock ?? realClock,
       signals: overrides.signals ?? processSignals,

@@ -31,6 +31,25 @@ export interface ConfigStore {
 
 export const CONFIG_NAME = 'config';
 
+const PROFILE_KEYS = ['base_url', 'api_key', 'output', 'model', 'provider', 'render'] as const satisfies ReadonlyArray<keyof Profile>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The first field of a hand-edited file whose type no command could use (`"api_key": ["x"]`), named. */
+function wrongField(data: Record<string, unknown>): string | undefined {
+  if (data.active_profile !== undefined && typeof data.active_profile !== 'string') return '"active_profile" is not a string';
+  if (data.profiles === undefined) return undefined;
+  if (!isObject(data.profiles)) return '"profiles" is not an object';
+  for (const [name, profile] of Object.entries(data.profiles)) {
+    if (!isObject(profile)) return `"profiles.${name}" is not an object`;
+    // every setting is text (settings.ts checks the values themselves when they are set)
+    for (const key of PROFILE_KEYS) {
+      if (profile[key] !== undefined && typeof profile[key] !== 'string') return `"profiles.${name}.${key}" is not a string`;
+    }
+  }
+  return undefined;
+}
+
 export class ConfigFile implements ConfigStore {
   readonly path: string;
 
@@ -55,11 +74,9 @@ export class ConfigFile implements ConfigStore {
       throw this.corrupt('it is not valid JSON');
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw this.corrupt('it is not a JSON object');
-    const config = data as ConfigData;
-    if (config.profiles !== undefined && (typeof config.profiles !== 'object' || config.profiles === null)) {
-      throw this.corrupt('"profiles" is not an object');
-    }
-    return config;
+    const why = wrongField(data as Record<string, unknown>);
+    if (why) throw this.corrupt(why);
+    return data as ConfigData;
   }
 
   private corrupt(why: string): UsageError {

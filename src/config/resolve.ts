@@ -95,6 +95,11 @@ function serviceForKey(apiKey: string, keyFrom: string, env: NodeJS.ProcessEnv):
   );
 }
 
+/** Where the connection's key came from, in words (`SUPERAGENT_API_KEY`, `--api-key`, `profile 'work'`). */
+export function keySourceWords(c: Pick<Connection, 'apiKeySource' | 'profileName'>): string {
+  return c.apiKeySource ? SOURCE_WORDS[c.apiKeySource]('key', c.profileName) : 'nowhere';
+}
+
 export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessEnv, config: ConfigData): Connection {
   const name = profileName(globals, env, config);
   const profile = config.profiles?.[name];

@@ -41,6 +41,13 @@ export class InterruptedError extends SuperagentError {
   }
 }
 
+/** The process was asked to stop (SIGTERM), or its terminal went away (SIGHUP), and stopped cleanly. */
+export class TerminatedError extends SuperagentError {
+  constructor(readonly signal: 'SIGTERM' | 'SIGHUP' = 'SIGTERM') {
+    super(signal === 'SIGHUP' ? 'Hung up' : 'Terminated');
+  }
+}
+
 /** The same failure (same class, so the same exit code) told in other words. */
 export function rephrased<E extends SuperagentError>(err: E, message: string, hint = err.hint): E {
   const copy = Object.create(Object.getPrototypeOf(err) as object) as E;

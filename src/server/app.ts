@@ -50,13 +50,12 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
       throw new ApiError(429, 'Rate limit exceeded', { retryAfter: decision.retryAfter, resetAt: decision.resetAt });
     }
   }
-  // after the limiter, so an injected failure carries the rate-limit headers and counts like any answer
-  const fault = service.faults.active ? await service.faults.draw() : undefined;
-
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const method = req.method ?? 'GET';
+  // after the limiter, so an injected failure carries the rate-limit headers and counts like any answer
+  const fault = service.faults.active ? await service.faults.draw({ method, path }) : undefined;
   const match = router.match(method, path);
   // only an authorised request to a streaming route may carry its fault into a stream: its body says
   if (fault && !(match?.streams && keyHash)) throw fault;

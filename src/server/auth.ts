@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createFileOnce } from '../core/atomic-write.js';
 import type { IncomingMessage } from 'node:http';
 import { EMBEDDED_KEY_PREFIX } from '../contract.js';
+import { Layout, safeName } from './store/layout.js';
 
 export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
@@ -69,15 +70,15 @@ export function presentedKey(req: IncomingMessage): string | null {
  * The data dir's default key: created once (atomically, so concurrent first runs agree)
  * in a 0600 file, and reused by later runs and by the CLI's in-process service.
  */
-export function loadOrCreateDefaultKey(dataDir: string): { key: string; created: boolean } {
+export function loadOrCreateDefaultKey(dataDir: string): { key: string; created: boolean; file: string } {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, 'api-key');
   const existing = readKeyFile(file);
-  if (existing) return { key: existing, created: false };
+  if (existing) return { key: existing, created: false, file };
   const key = generateKey();
   // another process may get there first: then its key is the one
-  if (createFileOnce(file, key + '\n')) return { key, created: true };
-  return { key: readKeyFile(file)!, created: false };
+  if (createFileOnce(file, key + '\n')) return { key, created: true, file };
+  return { key: readKeyFile(file)!, created: false, file };
 }
 
 function readKeyFile(file: string): string | null {
@@ -88,4 +89,13 @@ function readKeyFile(file: string): string | null {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+}
+
+/**
+ * Whether the data dir holds an account for `key` (it has written something for it): the CLI's
+ * in-process service takes a key it did not issue only then, so a mistyped key is refused rather
+ * than given a new, empty account.
+ */
+export function keyHasAccount(dataDir: string, key: string): boolean {
+  return fs.existsSync(path.join(new Layout(dataDir).accounts, safeName(accountId(hashKey(key)))));
 }

@@ -11,6 +11,8 @@ export interface FaultOptions {
   cutStreamAfter?: number;
   /** every agent reports `healthy: false` */
   unhealthy?: boolean;
+  /** programmatic only (tests): latency and the error rate apply to the requests it picks, no others */
+  onlyFor?: (request: { method: string; path: string }) => boolean;
 }
 
 export const CUT_STREAM_MESSAGE = 'Stream interrupted by an injected fault';
@@ -30,8 +32,9 @@ export class Faults {
   }
 
   /** Waits the added latency, then returns the failure this request draws, if any. */
-  async draw(): Promise<ApiError | undefined> {
-    const { latencyMs = 0, errorRate = 0 } = this.options;
+  async draw(request: { method: string; path: string }): Promise<ApiError | undefined> {
+    const { latencyMs = 0, errorRate = 0, onlyFor } = this.options;
+    if (onlyFor && !onlyFor(request)) return undefined;
     if (latencyMs > 0) await this.sleep(latencyMs);
     if (errorRate <= 0 || this.random() >= errorRate) return undefined;
     // alternate so clients meet both a crash (500) and an overload (503)

@@ -14,8 +14,17 @@ export class ApiError extends Error {
   }
 }
 
-/** [ours] limits on slow and many clients (issue 11): a stalled request no longer holds a socket for 300 s */
-export const CONNECTION_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, bodyTimeoutMs: 5_000, maxConnections: 256 } as const;
+/**
+ * [ours] limits on slow and many clients (issue 11): a stalled request no longer holds a socket for
+ * 300 s; a connection that says nothing goes after 2 s (a real client writes as it connects).
+ */
+export const CONNECTION_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  bodyTimeoutMs: 5_000,
+  maxConnections: 256,
+  firstByteTimeoutMs: 2_000,
+} as const;
 
 /** The client went away before its request ended: no failure of ours, so app.ts logs one line. */
 export class ClientGone extends Error {}

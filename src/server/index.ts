@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIMITS, type Provider } from '../contract.js';
 import { createApp } from './app.js';
+import { guardConnections } from './connections.js';
 import { CONNECTION_LIMITS } from './http.js';
 import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
 import { Faults, type FaultOptions } from './faults.js';
@@ -20,6 +21,8 @@ export interface ServerOptions {
   keys?: string[];
   /** requests per minute per key; 0 turns the limit off */
   rateLimit?: number;
+  /** the rate limiter's clock (tests share a fake one with the client) */
+  rateClock?: () => number;
   /** delay before each streamed piece */
   tokenDelayMs?: number;
   /** the service's waits (token delay, injected latency); tests pass one that records them */
@@ -36,8 +39,10 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** longest pause in a request body: a body at rest is answered 408 */
   bodyTimeoutMs?: number;
-  /** connections open at once; one more is closed as it arrives */
+  /** connections open at once; past it the oldest idle one is closed, or the newcomer when all are busy */
   maxConnections?: number;
+  /** a connection that has sent no byte by then is closed */
+  firstByteTimeoutMs?: number;
   /** where request errors are logged; default stderr */
   log?: (line: string) => void;
   /** called once per answered request with what crossed the wire (conformance tests) */
@@ -52,6 +57,8 @@ export interface RunningServer {
   key: string;
   /** true when this start created the data dir's default key */
   keyCreated: boolean;
+  /** where the data dir's default key is kept; undefined when keys were given */
+  keyFile?: string;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -63,10 +70,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = new Store(options.dataDir).open();
   let keys = options.keys ?? [];
   let keyCreated = false;
+  let keyFile: string | undefined;
   if (keys.length === 0) {
     const result = loadOrCreateDefaultKey(options.dataDir);
     keys = [result.key];
     keyCreated = result.created;
+    keyFile = result.file;
   }
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const handler = createApp({
@@ -81,7 +90,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       replyPieces: options.replyPieces,
     },
     keys: new KeyRing(keys),
-    limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute),
+    limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute, options.rateClock),
     log,
     bodyTimeoutMs: options.bodyTimeoutMs,
   });
@@ -97,7 +106,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     options.onExchange ? observed(handler, options.onExchange) : handler,
   );
-  server.maxConnections = options.maxConnections ?? CONNECTION_LIMITS.maxConnections;
+  guardConnections(server, {
+    max: options.maxConnections ?? CONNECTION_LIMITS.maxConnections,
+    firstByteTimeoutMs: options.firstByteTimeoutMs ?? CONNECTION_LIMITS.firstByteTimeoutMs,
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -114,6 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     key: keys[0]!,
     keyCreated,
+    keyFile,
     dataDir: options.dataDir,
     close: () =>
       new Promise<void>((resolve) => {
@@ -125,5 +138,5 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
 /** The store itself, for tools and tests that work on a data dir directly. */
 export { Store } from './store.js';
-export { loadOrCreateDefaultKey } from './auth.js';
+export { keyHasAccount, loadOrCreateDefaultKey } from './auth.js';
 export type { Exchange } from './observe.js';

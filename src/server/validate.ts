@@ -1,7 +1,7 @@
 // Field checks for request bodies. Each returns the clean value or throws a 400 whose
 // message names the field and the rule, NestJS-style ("name is required").
 import { badRequest } from './http.js';
-import { PROVIDERS, isProvider, type Provider } from '../contract.js';
+import { PROVIDERS, invisibleIn, isProvider, type Provider } from '../contract.js';
 
 type Body = Record<string, unknown>;
 
@@ -26,7 +26,12 @@ interface StringRules {
   trim?: boolean;
   /** refuse control characters: none in a `line`, none but tab and newline in a `text` */
   noControls?: keyof typeof CONTROLS;
+  /** refuse what spoofs a name on a terminal without being a control (U+202E, U+200B, U+2028…) */
+  noInvisibles?: boolean;
 }
+
+/** An agent's name: trimmed, one line, nothing that spoofs what a terminal shows. */
+export const NAME_RULES = { trim: true, noControls: 'line', noInvisibles: true } as const satisfies StringRules;
 
 export function optionalString(body: Body, field: string, max: number, opts: StringRules & { min?: number } = {}): string | undefined {
   const raw = body[field];
@@ -38,6 +43,8 @@ export function optionalString(body: Body, field: string, max: number, opts: Str
   const size = opts.bytes ? Buffer.byteLength(value, 'utf8') : [...value].length;
   if (size > max) throw badRequest(`${field} must be at most ${max} ${opts.bytes ? 'bytes' : 'characters'}`);
   if (opts.noControls) assertNoControls(field, value, opts.noControls);
+  const invisible = opts.noInvisibles ? invisibleIn(value) : undefined;
+  if (invisible) throw badRequest(`${field} must not contain invisible or direction-changing characters (${invisible})`);
   return value;
 }
 

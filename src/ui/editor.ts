@@ -23,15 +23,15 @@ export class EditorError extends UsageError {}
 export interface Editor {
   /** which editor `open` runs (throws EditorError when VISUAL or EDITOR cannot be split) */
   command(): EditorCommand;
-  /** opens `file` and waits for the editor to exit */
-  open(file: string): Promise<void>;
+  /** opens `file` and waits for the editor to exit; `stop` aborted: the editor is sent SIGTERM */
+  open(file: string, stop?: AbortSignal): Promise<void>;
 }
 
 /** $VISUAL, else $EDITOR, else vi, run on this terminal. */
 export function systemEditor(env: NodeJS.ProcessEnv): Editor {
   return {
     command: () => editorCommand(env),
-    open: (file) => runEditor(editorCommand(env), env, file),
+    open: (file, stop) => runEditor(editorCommand(env), env, file, stop),
   };
 }
 
@@ -81,13 +81,17 @@ function startFailure(cmd: EditorCommand, err: NodeJS.ErrnoException): EditorErr
  * Opens `file` in the editor (from `editorCommand`) on this terminal and waits for it to exit. Ctrl-C belongs to the editor
  * while it runs (as in git), so it does not end the CLI under it.
  */
-export async function runEditor(cmd: EditorCommand, env: NodeJS.ProcessEnv, file: string): Promise<void> {
+export async function runEditor(cmd: EditorCommand, env: NodeJS.ProcessEnv, file: string, stop?: AbortSignal): Promise<void> {
   const { spawn } = await import('node:child_process');
   const ignore = () => undefined;
   process.on('SIGINT', ignore);
   try {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(cmd.argv[0]!, [...cmd.argv.slice(1), file], { stdio: 'inherit', env });
+      // told to stop (our SIGTERM): so is the editor, which saves what it can and gives the terminal back
+      const forward = () => child.kill('SIGTERM');
+      stop?.addEventListener('abort', forward, { once: true });
+      child.once('exit', () => stop?.removeEventListener('abort', forward));
       child.once('error', (err) => reject(startFailure(cmd, err)));
       child.once('exit', (code, signal) => {
         if (code === 0) return resolve();

@@ -53,9 +53,33 @@ export function yesNo(printer: Printer, value: boolean, yes = 'yes', no = 'no'):
 // eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g;
 
-/** Columns a text takes on a terminal (our colours take none). */
+/**
+ * No terminal is wider (usableColumns stops at 2000): text is measured and laid out no further
+ * than this, so a value of any size from the service costs a bounded prefix, never the whole.
+ */
+export const WIDEST = 4096;
+
+/** At most the first `max` UTF-16 units of `text`, never half a surrogate pair. */
+export function prefixOf(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
+/** Characters (code points) in `text`, counted no further than `cap`; no copy of the text is made. */
+function charCount(text: string, cap = Infinity): number {
+  let n = 0;
+  for (let i = 0; i < text.length && n < cap; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++; // a low surrogate is the second half of a character already counted
+  }
+  return n;
+}
+
+/** Columns a text takes on a terminal (our colours take none), counted no further than WIDEST. */
 export function visibleWidth(text: string): number {
-  return [...text.replace(SGR, '')].length;
+  // colours make a prefix longer than what it shows: room for them, still bounded
+  return charCount(prefixOf(text, 4 * WIDEST).replace(SGR, ''), WIDEST);
 }
 
 const MIN_SHRUNK = 8;
@@ -93,7 +117,7 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
   const Table = require('cli-table3') as typeof import('cli-table3');
   // each cell made safe first (text from the service), with our colours as real escapes, so the
   // table measures its columns right; the laid-out table is then written as it is
-  const safe = (cell: string) => unmark(terminalSafe(cell));
+  const safe = (cell: string) => unmark(terminalSafe(prefixOf(cell, WIDEST)));
   const heads = head.map((h) => safe(printer.out.bold(h)));
   const cells = rows.map((row) => row.map(safe));
   const PAD = 2;
@@ -134,11 +158,18 @@ export function wrapWords(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      if (line && [...line].length + 1 + [...word].length > width) {
+    let used = 0;
+    // one word at a time (no array of them all), each counted no further than the width
+    for (const [word] of paragraph.matchAll(/\S+/g)) {
+      const size = charCount(word, width + 1);
+      if (line && used + 1 + size > width) {
         lines.push(line);
         line = word;
-      } else line = line ? `${line} ${word}` : word;
+        used = size;
+      } else {
+        line = line ? `${line} ${word}` : word;
+        used += (used ? 1 : 0) + size;
+      }
     }
     lines.push(line);
   }
@@ -169,6 +200,7 @@ export function oneLine(text: string): string {
 /** At most `max` characters (not UTF-16 units), ending in `…` when cut. */
 export function clipText(text: string, max: number): string {
   if (max <= 0) return '';
-  const chars = [...text];
+  // `max` characters take at most twice as many UTF-16 units: only that much is looked at
+  const chars = [...prefixOf(text, 2 * max + 2)];
   return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }

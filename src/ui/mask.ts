@@ -12,10 +12,33 @@ export function maskBotToken(token: string): string {
   return id ? `${id}:…` : '…';
 }
 
-// `scheme://user:password@` (or a token as the user): whatever sits before the @ is a credential
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+// `scheme://user:password@` (or a token as the user): whatever sits before the @ is a credential, even
+// with characters a valid URL would have escaped (`#`, `?`: the URL may be the invalid one quoted in an error)
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi;
 
 /** Every URL in `text` with its user and password replaced by `…` (`https://…@host/`). */
 export function maskUrls(text: string): string {
   return text.replace(URL_CREDENTIALS, '$1…@');
+}
+
+// keys of the two services (`sa_sk_…`, `gb_sk_…`) and bearer tokens, wherever they appear in a text
+const KEY_LIKE = /\b(?:sa|gb)_sk_[A-Za-z0-9_-]{6,}/g;
+const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi;
+
+/** Secrets this process holds (the API key in use): masked wherever they turn up, whatever their form. */
+const held = new Set<string>();
+
+export function holdSecret(secret: string | null | undefined): void {
+  if (secret && secret.length >= 8) held.add(secret);
+}
+
+/**
+ * `text` with every secret in it masked: credentials in URLs, anything shaped like a key or a bearer
+ * token, and the secrets this process holds. For any text that may carry the service's words (an
+ * error message can echo the key it was sent).
+ */
+export function maskSecrets(text: string): string {
+  let out = maskUrls(text).replace(KEY_LIKE, (key) => maskKey(key)).replace(BEARER, '$1…');
+  for (const secret of held) if (out.includes(secret)) out = out.split(secret).join(maskKey(secret));
+  return out;
 }

@@ -3,7 +3,7 @@
 // terminal passes terminal-safe.ts (no control character from the service); a pipe gets the bytes.
 import type { ChalkInstance } from 'chalk';
 import { maskUrls } from './mask.js';
-import { TerminalSafeStream, ours, toTerminal, unmark } from './terminal-safe.js';
+import { TerminalSafeStream, jsonForTerminal, ours, terminalSafe, toTerminal, unmark } from './terminal-safe.js';
 
 export interface OutStream {
   write(chunk: string): boolean;
@@ -36,7 +36,7 @@ export function colourAllowed(stream: OutStream, opts: PrinterOptions): boolean 
 }
 
 /** A styler that leaves text as it is, at any depth of chaining (`plain.red.bold('x') === 'x'`). */
-const plain: ChalkInstance = new Proxy(((text: unknown) => String(text)) as unknown as ChalkInstance, { get: () => plain });
+export const plain: ChalkInstance = new Proxy(((text: unknown) => String(text)) as unknown as ChalkInstance, { get: () => plain });
 
 /** Creates the printer, loading chalk only when some stream will actually show colour. */
 export async function createPrinter(stdout: OutStream, stderr: OutStream, options: PrinterOptions): Promise<Printer> {
@@ -47,13 +47,16 @@ export async function createPrinter(stdout: OutStream, stderr: OutStream, option
   return new Printer(stdout, stderr, options, outColour ? marked(new Chalk({ level: 1 })) : plain, errColour ? marked(new Chalk({ level: 1 })) : plain);
 }
 
-/** A styler whose escapes are markers (terminal-safe.ts `ours`), at any depth of chaining. */
+/**
+ * A styler whose escapes are markers (terminal-safe.ts `ours`), at any depth of chaining. What it
+ * styles may be the service's text: made safe first, so only the styler's own escapes become ours.
+ */
 function marked(chalk: ChalkInstance): ChalkInstance {
   // the target is a fresh arrow function: chalk's own properties are not configurable, so a proxy of
   // chalk itself could not answer them with wrapped stylers
   const call = chalk as unknown as (...args: unknown[]) => unknown;
   return new Proxy((() => undefined) as unknown as ChalkInstance, {
-    apply: (_target, _self, args) => ours(String(call(...args))),
+    apply: (_target, _self, args) => ours(String(call(...args.map((a) => terminalSafe(String(a)))))),
     get: (_target, prop) => {
       const value: unknown = Reflect.get(chalk, prop);
       return typeof value === 'function' ? marked(value as ChalkInstance) : value;
@@ -133,7 +136,8 @@ export class Printer {
 
   /** The API's JSON, pretty, on stdout. */
   printJson(value: unknown): void {
-    this.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    const text = JSON.stringify(value, null, 2) + '\n';
+    this.stdout.write(this.stdout.isTTY ? jsonForTerminal(text) : text);
   }
 
   /** Whether progress and status messages are shown at all. */

@@ -1,6 +1,7 @@
 // Questions for a person at a terminal, asked on stderr so stdout stays data. Callers check
 // `ctx.canPrompt` first; @inquirer/prompts loads only when a question is actually asked.
-import { InterruptedError } from '../core/errors.js';
+import { InterruptedError, TerminatedError } from '../core/errors.js';
+import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
   text(message: string, opts?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
@@ -14,36 +15,56 @@ interface Streams {
   stderr: unknown;
 }
 
-/** Ctrl-C inside a prompt becomes exit 130, like anywhere else. */
-async function asking<T>(question: Promise<T>): Promise<T> {
+/** SIGTERM, from the Context's signals (src/ui does not know the Context). */
+export interface TerminateSignal {
+  onTerminate(handler: () => void): () => void;
+}
+
+/**
+ * Ctrl-C inside a prompt becomes exit 130, like anywhere else. SIGTERM ends the prompt through its
+ * own cleanup, which shows the cursor a select prompt hid (else the process died with it hidden), then exit 143.
+ */
+async function asking<T>(ask: (signal: AbortSignal) => Promise<T>, stops?: TerminateSignal): Promise<T> {
+  const terminated = new AbortController();
+  const unlisten = stops?.onTerminate(() => terminated.abort());
   try {
-    return await question;
+    return await ask(terminated.signal);
   } catch (err) {
+    if (terminated.signal.aborted) throw new TerminatedError();
     if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError') throw new InterruptedError();
     throw err;
+  } finally {
+    unlisten?.();
   }
 }
 
+/**
+ * A question as the terminal may show it: the prompt library writes it straight to the terminal, so
+ * an agent's name in it is made safe here and our own styling put back (terminal-safe.ts).
+ */
+const shown = (text: string) => toTerminal(text);
+
 /** Prompts on the terminal through @inquirer/prompts. */
-export function terminalPrompter(io: Streams): Prompter {
+export function terminalPrompter(io: Streams, stops?: TerminateSignal): Prompter {
   const prompts = () => import('../vendor/inquirer.js');
-  const streams = { input: io.stdin, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false };
+  const streams = (signal: AbortSignal) => ({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false, signal });
   return {
     async text(message, opts = {}) {
       const { input } = await prompts();
-      return asking(input({ message, default: opts.default, validate: opts.validate }, streams));
+      return asking((signal) => input({ message: shown(message), default: opts.default, validate: opts.validate }, streams(signal)), stops);
     },
     async secret(message) {
       const { password } = await prompts();
-      return asking(password({ message, mask: '*', validate: (v) => (v.trim() ? true : 'required') }, streams));
+      return asking((signal) => password({ message: shown(message), mask: '*', validate: (v) => (v.trim() ? true : 'required') }, streams(signal)), stops);
     },
     async choice(message, choices, def) {
       const { select } = await prompts();
-      return asking(select({ message, choices: choices.map((value) => ({ value, name: value })), default: def }, streams));
+      const options = { message: shown(message), choices: choices.map((value) => ({ value, name: shown(value) })), default: def };
+      return asking((signal) => select(options, streams(signal)), stops);
     },
     async confirm(message, def = false) {
       const { confirm } = await prompts();
-      return asking(confirm({ message, default: def }, streams));
+      return asking((signal) => confirm({ message: shown(message), default: def }, streams(signal)), stops);
     },
   };
 }

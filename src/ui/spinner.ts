@@ -16,6 +16,8 @@ export interface SpinnerOptions {
   colour: boolean;
   /** the text beside the spinner, redrawn every second (default: the label and the seconds waited) */
   text?: (elapsedMs: number) => string;
+  /** when the wait began (a spinner drawn again after another keeps counting from there); default now */
+  startedAt?: number;
 }
 
 const NONE: Spinner = { stop() {} };
@@ -24,7 +26,7 @@ export function startSpinner(stream: OutStream, label: string, options: SpinnerO
   // ora divides by the width to count the lines it redraws: with none (0 columns) it would redraw
   // forever, so a terminal without a usable width gets no spinner at all
   if (!options.enabled || usableColumns(stream) === undefined) return NONE;
-  const started = Date.now();
+  const started = options.startedAt ?? Date.now();
   const text = () => (options.text ? options.text(Date.now() - started) : `${label} ${Math.floor((Date.now() - started) / 1000)}s`);
   let stopped = false;
   let ora: { stop(): unknown; text: string } | undefined;

@@ -63,3 +63,11 @@ export class TerminalSafeStream {
     return rest;
   }
 }
+
+/**
+ * JSON text for a terminal: JSON.stringify escapes C0 controls but leaves DEL and C1 (U+0080–U+009F,
+ * which some terminals obey) as they are; here they are `\u` escapes too. The same JSON to a parser.
+ */
+export function jsonForTerminal(json: string): string {
+  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -137,7 +137,7 @@ describe('assistant ask', () => {
     ['--array without --fields', ['--array', 'hi'], undefined, 'Error: --array needs --fields (e.g. --fields symbol,price --array)\n'],
     ['--fields without a name', ['--fields', ' , ', 'hi'], undefined, 'Error: --fields needs at least one field name (e.g. --fields symbol,price,outlook)\n'],
     ['a --session that cannot be an id', ['--session', 'two words', 'hi'], undefined, "Error: --session needs a session id as printed by an earlier reply, not 'two words'\n"],
-    ['an empty question on stdin', [], '', "Error: the question is empty (as arguments (superagent assistant ask 'question') or piped on stdin)\n"],
+    ['an empty question on stdin', [], '', "Error: the question is empty (give it as arguments, superagent assistant ask 'question', or pipe it on stdin)\n"],
   ])('refuses %s before any request (exit 2)', async (_, args, input, message) => {
     const r = await cli(['assistant', 'ask', ...args], { input });
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: message });

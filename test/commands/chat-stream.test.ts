@@ -8,7 +8,7 @@ import type { InStream } from '../../src/cli/context.js';
 import { run } from '../../src/cli/run.js';
 import { CUT_STREAM_MESSAGE } from '../../src/server/faults.js';
 import { splitIntoPieces } from '../../src/server/runtime/replies.js';
-import { Capture, FakeSignals, MemoryConfig, ScriptedPrompter, cliFor, fakeEditor, testEnv } from '../helpers/context.js';
+import { Capture, FakeSignals, MemoryConfig, ScriptedPrompter, cliFor, fakeEditor, runLine, testEnv } from '../helpers/context.js';
 import { stopService } from '../helpers/service-support.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
 
@@ -160,5 +160,27 @@ describe('chat against a slow stream (--token-delay)', () => {
     const body = chatsDone(svc, id)[0]!.responseBody;
     expect(body).toContain('RunContent');
     expect(body).not.toContain('[DONE]');
+  });
+
+  it.each([
+    ['at the start of a line', (all: string) => all.endsWith('\n')],
+    ['mid-line', (all: string) => !all.endsWith('\n')],
+  ])('on a terminal, Ctrl-C %s: the line the terminal echoed ^C on is ended before Session:', async (_, when) => {
+    const signals = new FakeSignals();
+    let atPress: string | undefined;
+    const r = await runLine(svc, ['chat', 'slowpoke', 'give me a long market overview'], {
+      tty: true,
+      signals,
+      onStdout: (_chunk, all) => {
+        if (atPress !== undefined || all === '' || !when(all)) return;
+        atPress = all;
+        queueMicrotask(() => signals.interrupt());
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(atPress).toBeDefined();
+    // one newline ends the ^C line: no blank line, no Session: glued after ^C (tool lines come before it)
+    expect(r.stdout).toBe(`${atPress}\n`);
+    expect(r.stderr).toMatch(new RegExp(`(^|\\n)Session: ${UUID}\\n$`));
   });
 });

@@ -191,14 +191,25 @@ describe('chat one-shot failures', () => {
 
   it.each<[string, string[], string | undefined, string]>([
     ['--session with --new', ['talker', '--session', randomUUID(), '--new', 'hi'], undefined, 'Error: give one of --session, --continue and --new\n'],
-    ['a blank message', ['talker', '   '], undefined, "Error: the message is empty (as arguments (superagent chat AGENT 'message') or piped on stdin)\n"],
-    ['blank stdin', ['talker'], '\n\n', "Error: the message is empty (as arguments (superagent chat AGENT 'message') or piped on stdin)\n"],
+    ['a blank message', ['talker', '   '], undefined, "Error: the message is empty (give it as arguments, superagent chat AGENT 'message', or pipe it on stdin)\n"],
+    ['blank stdin', ['talker'], '\n\n', "Error: the message is empty (give it as arguments, superagent chat AGENT 'message', or pipe it on stdin)\n"],
     ['a --session that cannot be an id', ['talker', '--session', 'not an id', 'hi'], undefined, "Error: --session needs a session id as printed by an earlier reply, not 'not an id'\n"],
     ['a message over the limit', ['talker', 'x'.repeat(40_000)], undefined, 'Error: the message is 40000 characters; at most 32768 are accepted\n'],
     ['no agent', [], undefined, 'Error: missing <agent> (usage: superagent chat <agent> [message...] [options])\n'],
   ])('refuses %s before any request (exit 2)', async (_, args, input, message) => {
     const r = await cli(['chat', ...args], { input });
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: message });
+    expect(service.cliRequests()).toEqual([]);
+  });
+
+  it('stdin that never ends is read no further than the limit allows, then refused (exit 2)', async () => {
+    let taken = 0;
+    async function* endless() {
+      for (; taken < 16 * 1024 * 1024; taken += 64 * 1024) yield Buffer.alloc(64 * 1024, 'y');
+    }
+    const r = await cli(['chat', 'talker'], { input: endless() });
+    expect(taken).toBeLessThan(1024 * 1024);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'Error: the message is over 32768 characters; at most 32768 are accepted\n' });
     expect(service.cliRequests()).toEqual([]);
   });
 

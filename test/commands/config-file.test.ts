@@ -139,6 +139,22 @@ describe('a corrupt config file', () => {
     }
   });
 
+  it.each([
+    ['{"profiles": {"default": {"api_key": ["x"]}}}', '"profiles.default.api_key" is not a string'],
+    ['{"profiles": {"work": {"base_url": {"u": 1}}}}', '"profiles.work.base_url" is not a string'],
+    ['{"profiles": {"default": 5}}', '"profiles.default" is not an object'],
+    ['{"profiles": {"default": null}}', '"profiles.default" is not an object'],
+    ['{"profiles": []}', '"profiles" is not an object'],
+    ['{"active_profile": 5}', '"active_profile" is not a string'],
+  ])('a field of the wrong type (%s) is corrupt too, named, for every command that reads it', async (text, why) => {
+    const dir = corrupt(text);
+    for (const argv of [['list'], ['config', 'list'], ['whoami']]) {
+      const r = await cli(dir, argv);
+      expect(r).toEqual({ code: 2, stdout: '', stderr: `Error: the config file ${configPath(dir)} is corrupt: ${why} (fix it, or move it aside and run 'superagent login' again)\n`, asked: [] });
+    }
+    expect(fs.readFileSync(configPath(dir), 'utf8')).toBe(text);
+  });
+
   it("still lets 'config path' say where it is", async () => {
     const dir = corrupt('not json');
     expect(await cli(dir, ['config', 'path'])).toEqual({ code: 0, stdout: `${configPath(dir)}\n`, stderr: '', asked: [] });

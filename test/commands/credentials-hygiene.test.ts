@@ -3,6 +3,7 @@
 // outside ASCII) is refused before any request, exit 3, saying what is wrong, without printing it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryConfig, runLine } from '../helpers/context.js';
+import { startHostedMock } from '../helpers/hosted-mock.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { stopService } from '../helpers/service-support.js';
 
@@ -42,6 +43,48 @@ describe('a base URL with a user and password', () => {
       expect([argv, r.code]).toEqual([argv, 0]);
       expect(r.stdout + r.stderr).not.toContain(PASSWORD);
     }
+  });
+});
+
+describe('a service that echoes the key back', () => {
+  const KEY = 'sa_sk_' + 'Ee9'.repeat(10) + 'Zz';
+  const OTHER_FORM = 'mykey-' + 'q'.repeat(30); // a deployment's own key format
+
+  it.each([
+    ['a 401 naming the key', KEY, 'list', 401, (k: string) => ({ statusCode: 401, message: `Invalid API key: ${k}` })],
+    ['a 400 quoting the header', KEY, 'list', 400, (k: string) => ({ statusCode: 400, message: `bad header Authorization: Bearer ${k}` })],
+    ['a 500 with the key in it', OTHER_FORM, 'list', 500, (k: string) => ({ statusCode: 500, message: `failed for key=${k}` })],
+  ])('%s: the error line and the --json error show it masked', async (_, key, argv, status, body) => {
+    const mock = await startHostedMock(() => ({ status, json: body(key) }));
+    try {
+      for (const line of [argv, `${argv} --json`]) {
+        const r = await runLine({ url: mock.url, key }, line, { world: { clock: { now: Date.now, sleep: async () => undefined } } });
+        expect(r.code, r.stderr).not.toBe(0);
+        expect(r.stderr).toContain('…');
+        expect(r.stdout + r.stderr).not.toContain(key);
+      }
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('a redirect whose URL carries the key names it masked (and is not followed)', async () => {
+    const mock = await startHostedMock(() => ({ status: 302, headers: { location: `http://evil.example/steal?k=${KEY}` }, json: {} }));
+    try {
+      const r = await runLine({ url: mock.url, key: KEY }, 'list');
+      expect(r.code).toBe(7);
+      expect(r.stderr).toContain('evil.example/steal?k=sa_sk_…');
+      expect(r.stderr).not.toContain(KEY);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('a base URL that is not a URL, with a password in it, is named masked', async () => {
+    const r = await runLine(undefined, ['list'], { env: { SUPERAGENT_BASE_URL: `http://alice:S3c#ret${PASSWORD}@127.0.0.1:x`, SUPERAGENT_API_KEY: KEY } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('http://…@127.0.0.1:x');
+    expect(r.stderr).not.toContain(PASSWORD);
   });
 });
 

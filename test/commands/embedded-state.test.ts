@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLine, type RunOptions } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
+import { launchAgent } from '../helpers/service.js';
 
 const temp = perTest();
 
@@ -70,5 +71,35 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     const r = await embedded(dataDir, 'list');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`Error: the embedded service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`);
+  });
+});
+
+describe('an sa_sk_ key with no base URL: the embedded service takes only a key it has an account for', () => {
+  const MADE_UP = 'sa_sk_' + 'Mm'.repeat(16);
+  const accountsOf = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'records', 'accounts'));
+
+  it('a key it never saw (mistyped, or another service’s): exit 3 before anything is written, the key masked', async () => {
+    const dataDir = temp.scratch();
+    expect((await embedded(dataDir, 'launch --name mine')).code).toBe(0);
+    const before = accountsOf(dataDir);
+    const own = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+    const r = await embedded(dataDir, 'launch --name ghost', { env: { SUPERAGENT_API_KEY: MADE_UP, HOME: path.dirname(dataDir) } });
+    expect(r).toMatchObject({ code: 3, stdout: '' });
+    expect(r.stderr).toBe(
+      `Error: the embedded service in ~/${path.basename(dataDir)} does not know the key sa_sk_…MmMm from SUPERAGENT_API_KEY (its own is sa_sk_…${own.slice(-4)}) ` +
+        '(set SUPERAGENT_BASE_URL to the service that issued it, or unset the key to use the embedded service)\n',
+    );
+    expect(accountsOf(dataDir)).toEqual(before);
+  });
+
+  it('a key a `superagent server` on the same data dir gave an account: its agents', async () => {
+    const dataDir = temp.scratch();
+    const KEY = 'sa_sk_' + 'Kk'.repeat(16);
+    const server = await temp.serviceOn(dataDir, { keys: [KEY] });
+    await launchAgent(server, { name: 'served' });
+    await server.close();
+    const r = await embedded(dataDir, 'list --json', { env: { SUPERAGENT_API_KEY: KEY } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).agents.map((a: { name: string }) => a.name)).toEqual(['served']);
   });
 });

@@ -169,12 +169,15 @@ describe('launch on a terminal asks for what is missing', () => {
     await destroy(id);
   });
 
-  it('--yes takes the defaults without asking for them', async () => {
-    const r = await cli(['launch', '--name', 'quick', '--yes'], tty);
+  it.each([
+    ['--yes', ['launch', '--yes'], ['Name']],
+    ['--name (the README\'s first command)', ['launch', '--name', 'quick'], []],
+  ])('%s takes the default model and provider without asking for them', async (_, argv, asked) => {
+    const r = await cli(argv, { ...tty, answers: asked.length ? ['quick'] : [] });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.asked).toEqual([]);
+    expect(r.asked).toEqual(asked);
     const id = /ID:\s+(\S+)/.exec(r.stdout)![1]!;
-    expect(launchOf(id).sent).toMatchObject({ model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
+    expect(launchOf(id).sent).toMatchObject({ name: 'quick', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
     await destroy(id);
   });
 
@@ -274,7 +277,11 @@ describe('launch: bad input exits 2 and sends nothing', () => {
   it('a soul on standard input that is empty, not UTF-8 or too big', async () => {
     await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is empty', '');
     await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is not valid UTF-8 text', Buffer.from([0xff, 0xfe, 0x41]));
-    await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is 257 KiB', 'y'.repeat(SOUL_LIMIT + 1));
+    await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is over 256 KiB', 'y'.repeat(SOUL_LIMIT + 1));
+  });
+
+  it.skipIf(!fs.existsSync('/dev/zero'))('a soul file that never ends (/dev/zero) is read no further than the limit, then refused', async () => {
+    await expectRefused(['--name', 'x', '--soul-file', '/dev/zero'], "soul file '/dev/zero' is over 256 KiB; a soul may be at most 256 KiB");
   });
 
   it('--soul-file - with --bot-token-stdin', async () => {

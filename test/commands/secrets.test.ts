@@ -42,7 +42,7 @@ interface Invocation {
 }
 
 /** How to run each command once. Every registered command must be here or in RUN_ELSEWHERE. */
-function invocations(agentId: string, classicId: string, soulFile: string): Record<string, Invocation> {
+function invocations(agentId: string, classicId: string, soulFile: string, fleetDir = ''): Record<string, Invocation> {
   const t = { traced: true };
   return {
     list: { args: ['list'], ...t },
@@ -79,6 +79,11 @@ function invocations(agentId: string, classicId: string, soulFile: string): Reco
     completion: { args: ['completion', 'bash'] },
     // the hidden command behind shell completion (its cache in a dir of the test's own, below)
     __complete: { args: ['__complete', 'skills', agentId] },
+    // the fleet: a file that launches an agent with the token of a variable, then a plan and an apply of it
+    schema: { args: ['schema'] },
+    export: { args: ['export', '--dir', fleetDir, '--yes'], ...t },
+    plan: { args: ['plan', '-f', path.join(fleetDir, 'fleet.yaml')], ...t },
+    apply: { args: ['apply', '-f', path.join(fleetDir, 'fleet.yaml'), '--yes'], ...t },
     destroy: { args: ['destroy', agentId, '--yes'], ...t },
   };
 }
@@ -99,8 +104,10 @@ describe('no command prints the key or the bot token whole, even with --debug', 
     vi.stubEnv('TMPDIR', temp.scratch('superagent-tmp-'));
     try {
       const config = new MemoryConfig();
+      const fleetDir = temp.scratch('superagent-fleet-');
+      fs.writeFileSync(path.join(fleetDir, 'fleet.yaml'), 'agents:\n  - name: keeper\n  - name: fleet-bot\n    bot_token_env: FLEET_BOT_TOKEN\n');
       const run = (args: string[], o: { input?: string; editor?: Editor } = {}) =>
-        runLine(service, [...args, '--debug'], { ...o, config, env: { SUPERAGENT_DATA_DIR: dataDir } });
+        runLine(service, [...args, '--debug'], { ...o, config, env: { SUPERAGENT_DATA_DIR: dataDir, FLEET_BOT_TOKEN: BOT_TOKEN } });
 
       const outputs = new Map<string, CliRun>();
       const launched = await run(['launch', '--name', 'keeper', '--bot-token-stdin'], { input: BOT_TOKEN });
@@ -110,7 +117,7 @@ describe('no command prints the key or the bot token whole, even with --debug', 
       const classic = await service.call('POST', '/v1/agents', { body: { name: 'c', goal: 'g', instructions: 'i' } });
       expect(classic.status).toBe(201);
 
-      for (const [name, inv] of Object.entries(invocations(agentId, classic.json.agent_id, soulFile))) {
+      for (const [name, inv] of Object.entries(invocations(agentId, classic.json.agent_id, soulFile, fleetDir))) {
         const r = await run(inv.args, inv);
         expect(r.code, `${name}: ${r.stderr}`).toBe(inv.code ?? 0);
         // the debug trace did run (the search is meaningful): requests were traced with the key masked
@@ -126,7 +133,13 @@ describe('no command prints the key or the bot token whole, even with --debug', 
       // the secrets were there to leak: the launch sent the token, login stored the key
       expect(outputs.get('launch')!.stderr).toContain('7012345678:…');
       expect(outputs.get('config get')!.stdout).toBe(`${MASKED}\n`);
-      expect((await service.call('GET', '/v1/superagents')).json.agents).toEqual([]);
+      expect(outputs.get('apply')!.stderr).toContain('"telegram_bot_token":"7012345678:…"');
+      for (const file of fs.readdirSync(fleetDir, { recursive: true, encoding: 'utf8' })) {
+        const full = path.join(fleetDir, file);
+        if (fs.statSync(full).isFile()) expect(fs.readFileSync(full, 'utf8'), `${file} holds the bot token`).not.toContain(BOT_SECRET);
+      }
+      // destroy took the agent it named; the fleet's own launch stays
+      expect((await service.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name)).toEqual(['fleet-bot']);
     } finally {
       vi.unstubAllEnvs();
     }

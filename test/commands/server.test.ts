@@ -1,5 +1,7 @@
 // `superagent server` in this process: it listens, answers with the key it was given, and stops
 // cleanly on SIGTERM (exit 0) or Ctrl-C (exit 130). Its options' checks come before it starts.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeSignals, runLine } from '../helpers/context.js';
 import { callService } from '../helpers/service.js';
@@ -9,10 +11,10 @@ const scratch = perTest();
 const KEY = 'sa_sk_' + 's'.repeat(32);
 
 /** Starts the server command; resolves with its URL once it says where it listens. */
-function serve(signals: FakeSignals, extra: string[] = []) {
+function serve(signals: FakeSignals, extra: string[] = ['--data-dir', scratch.scratch(), '--key', KEY]) {
   let listening!: (url: string) => void;
   const url = new Promise<string>((resolve) => (listening = resolve));
-  const done = runLine(undefined, ['server', '--port', '0', '--data-dir', scratch.scratch(), '--key', KEY, '--rate-limit', '0', ...extra], {
+  const done = runLine(undefined, ['server', '--port', '0', '--rate-limit', '0', ...extra], {
     signals,
     onStdout: (_chunk, all) => {
       const m = /^Listening on (\S+)\n/.exec(all);
@@ -33,6 +35,24 @@ describe('server', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n')[1]).toBe('API keys: sa_sk_…ssss');
     expect(run.stdout + run.stderr).not.toContain(KEY);
+  });
+
+  it('without --key: prints the key it creates whole, once; later starts print it masked with where it is kept', async () => {
+    const dataDir = scratch.scratch();
+    const starts: string[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const signals = new FakeSignals();
+      const { url, done } = serve(signals, ['--data-dir', dataDir]);
+      await url;
+      expect(signals.terminate()).toBe(true);
+      const run = await done;
+      expect(run.code).toBe(0);
+      starts.push(run.stdout.split('\n'));
+    }
+    const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+    expect(starts[0]![1]).toBe(`API key: ${key} (new)`);
+    expect(starts[1]![1]).toBe(`API key: sa_sk_…${key.slice(-4)} (kept in ${path.join(dataDir, 'api-key')})`);
+    expect(starts[1]!.join('\n')).not.toContain(key);
   });
 
   it('Ctrl-C stops it with exit 130', async () => {

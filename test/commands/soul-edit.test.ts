@@ -6,12 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InterruptedError } from '../../src/core/errors.js';
 import { EditorError } from '../../src/ui/editor.js';
 import { FakeClock, cliFor, fakeEditor, runLine } from '../helpers/context.js';
-import { perTest, stopService } from '../helpers/service-support.js';
-import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+import { useSoulAgent } from '../helpers/soul-agent.js';
+import { launchAgent, type TestService } from '../helpers/service.js';
 
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
 const BOLD = 'I am demo.\nBe bold.\nWatch the tape.\n';
@@ -27,23 +28,16 @@ const CHANGE_DIFF = [
   '',
 ].join('\n');
 
+const fixture = useSoulAgent(START);
 let service: TestService;
 let demo: string;
+beforeAll(() => void ({ service, demo } = fixture));
 /** TMPDIR of this test: the private file the CLI makes lands here (os.tmpdir() reads the process's TMPDIR) */
 let tmp: string;
 const temp = perTest();
 const cli = cliFor(() => service);
 
-beforeAll(async () => {
-  service = await startTestService();
-  demo = (await launchAgent(service, { name: 'demo', soul_md: START })).agent_id;
-});
-afterAll(async () => {
-  await stopService(service);
-});
 beforeEach(async () => {
-  expect((await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: START } })).status).toBe(200);
-  service.exchanges.splice(0);
   tmp = temp.scratch('superagent-soul-tmp-');
   vi.stubEnv('TMPDIR', tmp);
 });

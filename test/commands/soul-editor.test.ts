@@ -4,32 +4,26 @@
 // scripts. The rest of `soul edit`, with an editor function: soul-edit.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { systemEditor } from '../../src/ui/editor.js';
 import { runLine, testEnv } from '../helpers/context.js';
-import { perTest, stopService } from '../helpers/service-support.js';
-import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+import { useSoulAgent } from '../helpers/soul-agent.js';
+import type { TestService } from '../helpers/service.js';
 
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
 const BOLD = 'I am demo.\nBe bold.\nWatch the tape.\n';
 
+const fixture = useSoulAgent(START);
 let service: TestService;
 let demo: string;
+beforeAll(() => void ({ service, demo } = fixture));
 /** TMPDIR of this test (os.tmpdir() reads the process's TMPDIR), and a dir for the scripts */
 let tmp: string;
 let scripts: string;
 const temp = perTest();
 
-beforeAll(async () => {
-  service = await startTestService();
-  demo = (await launchAgent(service, { name: 'demo', soul_md: START })).agent_id;
-});
-afterAll(async () => {
-  await stopService(service);
-});
 beforeEach(async () => {
-  expect((await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: START } })).status).toBe(200);
-  service.exchanges.splice(0);
   scripts = temp.scratch('superagent-soul-scripts-');
   tmp = temp.scratch('superagent-soul-tmp-');
   vi.stubEnv('TMPDIR', tmp);

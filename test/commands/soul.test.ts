@@ -1,32 +1,25 @@
 // `soul show` and `soul set` through the commands layer against an embedded service (CLI.md `soul`):
 // soul.md byte for byte, the round trip show > file, set --file file, standard input, and every
 // refusal before any request. `soul edit`: soul-edit.test.ts.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/context.js';
-import { perTest, stopService } from '../helpers/service-support.js';
-import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+import { useSoulAgent } from '../helpers/soul-agent.js';
+import type { TestService } from '../helpers/service.js';
 
 const SOUL_LIMIT = 256 * 1024;
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
 
+const fixture = useSoulAgent(START);
 let service: TestService;
 let demo: string;
+beforeAll(() => void ({ service, demo } = fixture));
 const temp = perTest();
 const cli = cliFor(() => service);
-
-beforeAll(async () => {
-  service = await startTestService();
-  demo = (await launchAgent(service, { name: 'demo', soul_md: START })).agent_id;
-});
-afterAll(async () => {
-  await stopService(service);
-});
-beforeEach(async () => {
-  await setSoul(START);
-  service.exchanges.splice(0);
-});
+const setSoul = (soul: string) => fixture.setSoul(soul);
 
 async function soulOf(id: string): Promise<string> {
   const r = await service.call('GET', `/v1/superagents/${id}/files`);
@@ -34,9 +27,26 @@ async function soulOf(id: string): Promise<string> {
   return r.json.soul_md as string;
 }
 
-async function setSoul(soul: string): Promise<void> {
-  const r = await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: soul } });
-  expect(r.status, r.text).toBe(200);
+const CHUNK = 64 * 1024;
+
+/** Writes to a FIFO until its reader closes it or `max` bytes went through; how many bytes the reader took. */
+async function feedUntilClosed(fifo: string, max: number): Promise<number> {
+  const out = fs.createWriteStream(fifo);
+  // The write callback gets EPIPE too; without a listener the stream's own 'error' event is uncaught.
+  out.on('error', () => {});
+  let flushed = 0;
+  const chunk = Buffer.alloc(CHUNK, 'x');
+  try {
+    while (flushed < max) {
+      await new Promise<void>((resolve, reject) => out.write(chunk, (err) => (err ? reject(err) : resolve())));
+      flushed += CHUNK;
+    }
+  } catch {
+    // EPIPE: the reader stopped reading
+  } finally {
+    out.destroy();
+  }
+  return flushed;
 }
 
 /** A file in this test's own scratch dir. */
@@ -112,11 +122,26 @@ describe('soul set', () => {
     ['a non-UTF-8 file', () => ({ args: ['--file', fileWith('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))] }), /^Error: soul file '.*latin1\.md' is not valid UTF-8 text \(convert it to UTF-8 first\)\n$/],
     ['non-UTF-8 standard input', () => ({ args: ['--file', '-'], input: Buffer.from([0xff, 0xfe, 0x41]) }), /^Error: the soul on standard input is not valid UTF-8 text \(convert it to UTF-8 first\)\n$/],
     ['a file over 256 KiB', () => ({ args: ['--file', fileWith('big.md', 'x'.repeat(SOUL_LIMIT + 1))] }), /^Error: soul file '.*big\.md' is 257 KiB; a soul may be at most 256 KiB\n$/],
-    ['standard input over 256 KiB', () => ({ args: ['--file', '-'], input: 'y'.repeat(SOUL_LIMIT + 1) }), /^Error: the soul on standard input is 257 KiB; a soul may be at most 256 KiB\n$/],
+    ['standard input over 256 KiB', () => ({ args: ['--file', '-'], input: 'y'.repeat(SOUL_LIMIT + 1) }), /^Error: the soul on standard input is over 256 KiB; a soul may be at most 256 KiB\n$/],
+    ...(fs.existsSync('/dev/zero')
+      ? [['a device that never ends (/dev/zero)', () => ({ args: ['--file', '/dev/zero'] }), /^Error: soul file '\/dev\/zero' is over 256 KiB; a soul may be at most 256 KiB\n$/] as (typeof refusals)[number]]
+      : []),
     ['a missing file', () => ({ args: ['--file', path.join(temp.scratch('superagent-soul-'), 'nope.md')] }), /^Error: soul file '.*nope\.md' does not exist \(check the path given to --file\)\n$/],
     ['no --file', () => ({ args: [] }), /^Error: --file is required \(superagent soul set demo --file soul\.md \(or --file - to read standard input\)\)\n$/],
     ['--file without a value', () => ({ args: ['--file'] }), /^Error: --file needs a value \(e\.g\. --file <path>\)\n$/],
   ];
+
+  it.skipIf(process.platform === 'win32')('a pipe that keeps writing is read no further than the limit (one byte past it), then refused', async () => {
+    const fifo = path.join(temp.scratch('superagent-soul-'), 'endless.md');
+    execFileSync('mkfifo', [fifo]);
+    const written = feedUntilClosed(fifo, 8 * 1024 * 1024);
+    const r = await cli(['soul', 'set', 'demo', '--file', fifo]);
+    // what the command took: the limit and a byte, and no more than a pipe's buffer and a chunk beyond
+    expect(await written).toBeLessThan(SOUL_LIMIT + 2 * CHUNK + 1024 * 1024);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`Error: soul file '${fifo}' is over 256 KiB; a soul may be at most 256 KiB\n`);
+    expect(service.cliRequests()).toEqual([]);
+  });
 
   it.each(refusals)('refuses %s: exit 2, no request sent', async (_, make, message) => {
     const { args, input } = make();

@@ -31,6 +31,8 @@ beforeAll(async () => {
     if (method === 'GET' && path === `/v1/superagents/${ID}/files`) return { json: { agent_id: ID, soul_md: `# Soul\n${EVIL}\n`, memory_md: `- ${EVIL}\n` } };
     if (method === 'POST' && path === `/v1/superagents/${ID}/chat`) return { sse: stream };
     if (method === 'POST' && path === `/v1/superagents/${ID}/pause`) return { status: 409, json: { statusCode: 409, message: `Agent is ${EVIL}` } };
+    if (method === 'POST' && path === '/v1/superagents') return { json: { ...evilAgent, name: `LA${CLIPBOARD}B` } };
+    if (method === 'GET' && path === '/v1/nothing') return { status: 404, json: { statusCode: 404, message: `RAW${EVIL}` } };
     return undefined;
   });
 });
@@ -75,6 +77,22 @@ describe('on a terminal, text from the service is made visible, never obeyed', (
     expect(mem.stdout).toBe('- ^[]52;c;Y3VybCBldmlsLnNoIHwgc2g=^G^[]0;pwned^G^[[2J^[[Hover^Mwrite^?M-^[31m\n');
   });
 
+  // styled text (bold names, dim hints, yellow notices, --debug traces) goes through the colour
+  // stylers: what they style is made safe too (the styler's own escapes alone become ours)
+  it.each([
+    ['list', ['list']],
+    ['get', ['get', ID]],
+    ['get --debug (the traced body)', ['get', ID, '--debug']],
+    ['chat', ['chat', ID, 'hi']],
+    ['an error message', ['pause', ID]],
+    ['launch (its hint names the agent)', ['launch', '--name', 'fine', '--yes']],
+  ])('with colour on: %s', async (_name, argv) => {
+    const r = await cli(argv, { ...TTY, env: { FORCE_COLOR: '1', TERM: 'xterm-256color' } });
+    expectTerminalSafe(r.stdout);
+    expectTerminalSafe(r.stderr);
+    expect(r.stdout + r.stderr).toMatch(/\^\[/);
+  });
+
   it('our own colours still work around it', async () => {
     const r = await cli(['get', ID], { ...TTY, env: { FORCE_COLOR: '1', TERM: 'xterm-256color' } });
     expect(r.stdout).toMatch(OUR_COLOURS);
@@ -91,9 +109,17 @@ describe('piped and --json output stay exact (a script asked for the data)', () 
     expect((await cli(['chat', ID, 'hi'])).stdout).toContain(CLIPBOARD);
   });
 
-  it('--json keeps every character (JSON escapes the controls itself)', async () => {
+  it('--json keeps every character (JSON escapes the controls; on a terminal DEL and C1 too)', async () => {
     const r = await cli(['get', ID, '--json'], TTY);
     expect(JSON.parse(r.stdout).description).toBe(`desc ${EVIL}`);
+    expectTerminalSafe(r.stdout);
+    // the per-agent report of pause --json carries the service's error message
+    const err = await cli(['pause', ID, '--json'], TTY);
+    expectTerminalSafe(err.stdout);
+    expectTerminalSafe(err.stderr);
+    expect(err.stdout).toContain('\\u009b31m');
+    // piped, the JSON is as JSON.stringify writes it
+    expect((await cli(['get', ID, '--json'])).stdout).toContain('\u009b31m');
   });
 });
 

@@ -135,6 +135,10 @@ describe('whoami with nothing configured', () => {
     expect(text.stdout).toContain('service\tthe embedded local service: no base URL or key is configured\n');
     expect(text.stdout).toContain(`base_url\tembedded local service (${dataDir})\n`);
     expect(text.stdout).toContain(`key\t${id.key}\nkey_source\tembedded\n`);
+    // on a terminal, the data dir under the home is said with ~, as the banner says it
+    const home = path.dirname(dataDir);
+    const tty = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir, HOME: home }, tty: true });
+    expect(tty.stdout).toMatch(new RegExp(`^Base URL: +embedded local service \\(~/${path.basename(dataDir)}\\)$`, 'm'));
     expect(config.writes).toBe(0);
     // the embedded service keeps its key whole in the data dir; whoami shows it masked only
     const stored = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();

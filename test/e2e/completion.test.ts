@@ -292,6 +292,19 @@ describe('bash', () => {
     expect(await bashComplete('superagent _', env)).toEqual([]); // the hidden command is not offered
   });
 
+  it('a name from the service is inserted quoted, never as shell syntax; one with a control character is not offered', async () => {
+    const hostile = await fakeService([
+      { agent_id: '11111111-2222-4333-8444-555555555555', name: 'fund;touch${IFS}/tmp/PWNED', status: 'running' },
+      { agent_id: '66666666-2222-4333-8444-555555555555', name: 'fun\u001b]0;title\u0007', status: 'running' },
+    ]);
+    try {
+      const env = shellEnv(cacheHome(), { url: hostile.url, key: service.key });
+      expect(await bashComplete('superagent chat fu', env)).toEqual(['fund\\;touch\\$\\{IFS\\}/tmp/PWNED']);
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it('asks the service the line names (--base-url), not the configured one', async () => {
     const env = { ...shellEnv(cacheHome(), undefined), SUPERAGENT_API_KEY: service.key };
     expect(await bashComplete(`superagent --base-url ${service.url} get de`, env)).toEqual(['demo']);

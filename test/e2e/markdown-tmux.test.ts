@@ -46,7 +46,7 @@ afterEach(() => {
 
 const open = (args: string[], columns: number) => {
   dirs = { configDir: tempDir(), dataDir: tempDir() };
-  const pane = new Pane({ url: mock.url, key: KEY }, args, dirs, { columns, rows: 40, hold: true });
+  const pane = new Pane({ url: mock.url, key: KEY }, args, dirs, { width: columns, height: 40 });
   panes.push(pane);
   return pane;
 };

@@ -6,7 +6,9 @@
 import { Readable } from 'node:stream';
 import type { ConfigData, ConfigStore } from '../../src/config/file.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import type { Clock, InStream, Signals } from '../../src/cli/context.js';
+import { Context, type Clock, type InStream, type Signals, type StartSpinner } from '../../src/cli/context.js';
+import { toGlobals } from '../../src/cli/parse.js';
+import { Printer, type OutStream } from '../../src/ui/printer.js';
 import { run, type WorldOverrides } from '../../src/cli/run.js';
 import type { Editor, EditorCommand } from '../../src/ui/editor.js';
 import type { Prompter } from '../../src/ui/prompt.js';
@@ -68,6 +70,7 @@ export class FakeClock implements Clock {
 export class FakeSignals implements Signals {
   private handlers: Array<() => void> = [];
   private terminators: Array<() => void> = [];
+  private hangups: Array<() => void> = [];
 
   onInterrupt(handler: () => void): () => void {
     this.handlers.push(handler);
@@ -77,6 +80,12 @@ export class FakeSignals implements Signals {
   onTerminate(handler: () => void): () => void {
     this.terminators.push(handler);
     return () => void (this.terminators = this.terminators.filter((h) => h !== handler));
+  }
+
+  /** SIGHUP is tried on a real terminal only (test/e2e/signals-terminal.test.ts) */
+  onHangup(handler: () => void): () => void {
+    this.hangups.push(handler);
+    return () => void (this.hangups = this.hangups.filter((h) => h !== handler));
   }
 
   /** Ctrl-C; true when a command was listening */
@@ -91,6 +100,11 @@ export class FakeSignals implements Signals {
     const h = this.terminators.shift();
     h?.();
     return h !== undefined;
+  }
+
+  /** how many handlers wait for SIGTERM (a command that stopped listening leaves none behind) */
+  get terminateListeners(): number {
+    return this.terminators.length;
   }
 }
 
@@ -134,10 +148,10 @@ export class ScriptedPrompter implements Prompter {
   }
 }
 
-/** An editor that is a function of the file (it may write it, throw, or leave it). */
-export function fakeEditor(edit: (file: string) => void | Promise<void>, line = 'fake-editor'): Editor {
+/** An editor that is a function of the file (it may write it, throw, or leave it); `stop` aborts when it is told to stop. */
+export function fakeEditor(edit: (file: string, stop?: AbortSignal) => void | Promise<void>, line = 'fake-editor'): Editor {
   const command: EditorCommand = { source: 'EDITOR', line, argv: [line] };
-  return { command: () => command, open: async (file) => edit(file) };
+  return { command: () => command, open: async (file, stop) => edit(file, stop) };
 }
 
 export interface TerminalSwitch {
@@ -151,7 +165,7 @@ export interface RunOptions {
   /** true: stdin, stdout and stderr are terminals; or per stream */
   tty?: boolean | TerminalSwitch;
   /** what stdin holds (a pipe unless tty.stdin) */
-  input?: string | Buffer;
+  input?: string | Buffer | AsyncIterable<Buffer>;
   env?: Record<string, string | undefined>;
   config?: MemoryConfig;
   answers?: Answer[];
@@ -177,8 +191,9 @@ export interface Target {
   key: string;
 }
 
-function stdinFrom(input: string | Buffer | undefined, isTTY: boolean): InStream {
-  const stream = Readable.from(input === undefined ? [] : [typeof input === 'string' ? Buffer.from(input) : input]) as unknown as InStream;
+function stdinFrom(input: RunOptions['input'], isTTY: boolean): InStream {
+  const chunks = input === undefined ? [] : typeof input === 'string' ? [Buffer.from(input)] : Buffer.isBuffer(input) ? [input] : input;
+  const stream = Readable.from(chunks) as unknown as InStream;
   stream.isTTY = isTTY;
   return stream;
 }
@@ -222,4 +237,27 @@ export async function runLine(target: Target | undefined, argv: string | string[
 export function cliFor(target: () => Target | undefined, defaults: RunOptions = {}) {
   return (argv: string | string[], o: RunOptions = {}) =>
     runLine(target(), argv, { ...defaults, ...o, env: { ...defaults.env, ...o.env } });
+}
+
+/**
+ * A Context on these streams for a unit test of one part (the reply printer, the spinners): the
+ * rest of its world is stand-ins that fail if touched.
+ */
+export function bareContext(o: { stdout: OutStream; stderr: OutStream; spinner?: StartSpinner }): Context {
+  const env = {};
+  return new Context({
+    env,
+    io: { stdout: o.stdout, stderr: o.stderr, stdin: process.stdin },
+    globals: toGlobals({}, env),
+    printer: new Printer(o.stdout, o.stderr, { json: false, quiet: false, color: false, env }),
+    config: new MemoryConfig(),
+    prompter: new ScriptedPrompter(),
+    editor: fakeEditor(() => {
+      throw new Error('no editor here');
+    }),
+    clock: new FakeClock(),
+    signals: new FakeSignals(),
+    spinner: o.spinner ?? NO_SPINNER,
+    openApi: () => Promise.reject(new Error('no service here')),
+  });
 }

@@ -13,7 +13,9 @@ export interface Recorded {
 }
 
 /** `sse` as several pieces: written `delayMs` apart (a reply streaming in) */
-export type Route = (req: { method: string; path: string; body: any }) => { status?: number; json?: unknown; sse?: string | Uint8Array | string[]; delayMs?: number } | undefined;
+export type Route = (req: { method: string; path: string; body: any }) =>
+  | { status?: number; json?: unknown; sse?: string | Uint8Array | string[]; delayMs?: number; headers?: Record<string, string> }
+  | undefined;
 
 export interface HostedMock {
   url: string;
@@ -52,7 +54,7 @@ export async function startHostedMock(route: Route): Promise<HostedMock> {
         return;
       }
       const payload = JSON.stringify(answer.json ?? {});
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...answer.headers });
       res.end(payload);
     });
   });

@@ -58,7 +58,7 @@ describe('POST …/{id}/chat (JSON)', () => {
     ['a malformed session_id', () => 'not-a-session'],
   ])('404 Session not found for %s', async (_label, sessionId) => {
     const memory = (await files(svc(), id)).memory_md;
-    expectError(await chat(svc(), id, { message: 'hi', session_id: sessionId() }), 404, 'Session not found');
+    expectError(await chat(svc(), id, { message: 'remember that I prefer SOL', session_id: sessionId() }), 404, 'Session not found');
     expect((await files(svc(), id)).memory_md).toBe(memory);
   });
 
@@ -81,27 +81,28 @@ describe('POST …/{id}/chat (JSON)', () => {
     expectError(await svc().call('POST', agentPath(id, '/chat'), { body }), 400, message);
   });
 
-  it('each new session adds one dated line to memory.md; continuing a session adds none', async () => {
+  it('a chat adds nothing to memory.md, new session or continued; a model or soul change adds one dated line, the same again none', async () => {
     const before = memoryLines((await files(svc(), id)).memory_md);
-    const dayBefore = utcDay();
     const opened = await say({ message: 'hello there' });
-    const dayAfter = utcDay();
-    const afterOpen = memoryLines((await files(svc(), id)).memory_md);
-    expect(afterOpen.slice(0, before.length)).toEqual(before);
-    expect(afterOpen).toHaveLength(before.length + 1);
-    const line = afterOpen.at(-1)!;
-    const m = /^- (\d{4}-\d{2}-\d{2}): .*$/.exec(line);
-    expect(m, line).not.toBeNull();
-    expect([dayBefore, dayAfter]).toContain(m![1]);
-    expect(line).toContain(opened.session_id.slice(0, 8));
-
     await say({ message: 'and again', session_id: opened.session_id });
-    expect(memoryLines((await files(svc(), id)).memory_md)).toEqual(afterOpen);
+    await say({ message: 'hello there' });
+    expect(memoryLines((await files(svc(), id)).memory_md)).toEqual(before);
 
-    const another = await say({ message: 'hello there' });
-    const afterSecond = memoryLines((await files(svc(), id)).memory_md);
-    expect(afterSecond).toHaveLength(afterOpen.length + 1);
-    expect(afterSecond.at(-1)).toContain(another.session_id.slice(0, 8));
+    const dayBefore = utcDay();
+    const put = (what: string, body: Record<string, unknown>) => svc().call('PUT', agentPath(id, `/${what}`), { body });
+    expect((await put('model', { model: 'grok-4', model_provider: 'xai' })).status).toBe(200);
+    expect((await put('model', { model: 'grok-4', model_provider: 'xai' })).status).toBe(200);
+    expect((await put('soul', { soul_md: '# A new soul\n' })).status).toBe(200);
+    expect((await put('soul', { soul_md: '# A new soul\n' })).status).toBe(200);
+    const dayAfter = utcDay();
+    const after = memoryLines((await files(svc(), id)).memory_md);
+    expect(after.slice(0, before.length)).toEqual(before);
+    const added = after.slice(before.length).map((line) => /^- (\d{4}-\d{2}-\d{2}): (.*)$/.exec(line)?.slice(1));
+    expect(added).toEqual([
+      [expect.any(String), 'model changed to grok-4 (xai)'],
+      [expect.any(String), 'soul.md updated'],
+    ]);
+    for (const [day] of added as string[][]) expect([dayBefore, dayAfter]).toContain(day);
   });
 
   it('"remember that I prefer SOL" adds that line to memory.md', async () => {

@@ -30,8 +30,8 @@ describe('pause, resume, restart', () => {
   it('chat with a paused agent is 409 Agent is paused (JSON and stream) and opens no session', async () => {
     expect((await act('pause')).status).toBe(200);
     const memory = (await files(svc(), id)).memory_md;
-    expectError(await chat(svc(), id, { message: 'hello' }), 409, 'Agent is paused');
-    expectError(await chat(svc(), id, { message: 'hello', stream: true }), 409, 'Agent is paused');
+    expectError(await chat(svc(), id, { message: 'remember that I prefer SOL' }), 409, 'Agent is paused');
+    expectError(await chat(svc(), id, { message: 'remember that I prefer SOL', stream: true }), 409, 'Agent is paused');
     expect((await files(svc(), id)).memory_md).toBe(memory);
   });
 

@@ -72,6 +72,76 @@ describe('control characters in names and descriptions (issue 11, item 1)', () =
   });
 });
 
+describe('control and spoofing characters in model ids, names, goals and instructions (review, issue 15)', () => {
+  // each changes what a terminal shows while showing nothing itself: right-to-left override, LRI,
+  // zero-width space, word joiner, BOM, line and paragraph separators, Arabic letter mark
+  const spoofs = ['U+202E', 'U+2066', 'U+200B', 'U+2060', 'U+FEFF', 'U+2028', 'U+2029', 'U+061C'];
+  const spoofed = (cp: string) => `ab${String.fromCodePoint(parseInt(cp.slice(2), 16))}cd`;
+  const invisible = (field: string, cp: string) => ({
+    statusCode: 400,
+    message: `${field} must not contain invisible or direction-changing characters (${cp})`,
+    error: 'Bad Request',
+  });
+  const classic = { name: 'Whale Watcher', goal: 'Spot large wallet moves', instructions: 'Alert on transfers above $1M' };
+
+  it('refuses control characters in a model id, at launch and on PUT …/model, and keeps them out of memory.md', async () => {
+    const svc = await resources.service();
+    const launched = await svc.call('POST', '/v1/superagents', { body: { name: 'm', model: `gpt${OSC52}`, model_provider: 'openai' } });
+    expect([launched.status, launched.json]).toEqual([400, refused('model')]);
+    expect(await agentCount(svc)).toBe(0);
+    const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'm', ...launchBody } })).json.agent_id;
+    const memory = (await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md;
+    for (const model of [`gpt${OSC52}`, 'gpt\u009b2J', 'gpt\nx']) {
+      const put = await svc.call('PUT', `/v1/superagents/${id}/model`, { body: { model, model_provider: 'openai' } });
+      expect([put.status, put.json], JSON.stringify(model)).toEqual([400, refused('model')]);
+    }
+    expect((await svc.call('GET', `/v1/superagents/${id}`)).json.model).toBe('gpt-4o');
+    expect((await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md).toBe(memory);
+    const assistant = await svc.call('POST', '/v1/chat', { body: { message: 'hi', model: `gpt${OSC52}`, model_provider: 'openai' } });
+    expect([assistant.status, assistant.json]).toEqual([400, refused('model')]);
+    const classicModel = await svc.call('POST', '/v1/agents', { body: { ...classic, model: 'a\u001b[2Jb' } });
+    expect([classicModel.status, classicModel.json]).toEqual([400, refused('model')]);
+  });
+
+  it('refuses bidi, zero-width and separator characters in names: launch, profile, classic create and PATCH', async () => {
+    const svc = await resources.service();
+    const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'calm', ...launchBody } })).json.agent_id;
+    const classicId = (await svc.call('POST', '/v1/agents', { body: classic })).json.agent_id;
+    for (const cp of spoofs) {
+      const name = spoofed(cp);
+      const answers = [
+        await svc.call('POST', '/v1/superagents', { body: { name, ...launchBody } }),
+        await svc.call('PUT', `/v1/superagents/${id}/profile`, { body: { name } }),
+        await svc.call('POST', '/v1/agents', { body: { ...classic, name } }),
+        await svc.call('PATCH', `/v1/agents/${classicId}`, { body: { name } }),
+      ];
+      for (const r of answers) expect([r.status, r.json], cp).toEqual([400, invisible('name', cp)]);
+    }
+    expect(await agentCount(svc)).toBe(1);
+    expect((await svc.call('GET', `/v1/superagents/${id}`)).json.name).toBe('calm');
+    expect((await svc.call('GET', '/v1/agents')).json.map((a: any) => a.name)).toEqual(['Whale Watcher']);
+    // letters of right-to-left scripts are no spoof
+    const hebrew = await svc.call('POST', '/v1/superagents', { body: { name: 'סוכן', ...launchBody } });
+    expect(hebrew.status).toBe(200);
+  });
+
+  it("refuses control characters but tab and newline in a classic agent's goal and instructions", async () => {
+    const svc = await resources.service();
+    for (const field of ['goal', 'instructions']) {
+      const created = await svc.call('POST', '/v1/agents', { body: { ...classic, [field]: `spot ${OSC52}` } });
+      expect([created.status, created.json]).toEqual([400, refused(field)]);
+    }
+    expect((await svc.call('GET', '/v1/agents')).json).toEqual([]);
+    const id = (await svc.call('POST', '/v1/agents', { body: { ...classic, goal: 'one\n\ttwo' } })).json.agent_id;
+    for (const field of ['goal', 'instructions']) {
+      const patched = await svc.call('PATCH', `/v1/agents/${id}`, { body: { [field]: 'a\u001b[2Jb' } });
+      expect([patched.status, patched.json]).toEqual([400, refused(field)]);
+    }
+    const data = (await svc.call('GET', `/v1/agents/${id}`)).json.data;
+    expect([data.goal, data.instructions]).toEqual(['one\n\ttwo', classic.instructions]);
+  });
+});
+
 describe('control characters in what the service quotes back (issue 11, item 1)', () => {
   const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
@@ -115,8 +185,10 @@ async function rawService(options: Partial<ServerOptions> = {}): Promise<Running
   return server;
 }
 
-async function connect(svc: RunningServer): Promise<RawClient> {
+/** A raw connection; `first` is written at once (it reaches the service with the connection). */
+async function connect(svc: RunningServer, first?: string): Promise<RawClient> {
   const socket = net.connect(svc.port, svc.host);
+  if (first !== undefined) socket.write(first);
   resources.closeAfter({ close: async () => void socket.destroy() });
   let data = '';
   socket.setEncoding('utf8');
@@ -178,10 +250,35 @@ describe('limits on slow and many connections (issue 11, item 7)', () => {
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
-  it('closes connections past the cap at once, and serves again once one goes', { timeout: 5_000 }, async () => {
+  it('closes a connection that sends no byte, and still answers a slow header with 408', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ firstByteTimeoutMs: 200, headersTimeoutMs: 1_000 });
+    const silent = await connect(svc);
+    const slow = await connect(svc, 'POST /v1/chat HTTP/1.1\r\n'); // a first byte, then nothing
+    await silent.closed;
+    expect(silent.received()).toBe('');
+    await slow.closed;
+    expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('at the cap, the oldest idle connection makes room for a new one', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ maxConnections: 3 });
+    const idle = await connect(svc, 'GET /v1/superagents HTTP/1.1\r\n'); // headers not done: no request in progress
+    const busy = await busyClient(svc);
+    const served = await connect(svc);
+    await askList(svc, served); // one request answered, the connection kept alive: idle, not silent
+    const silent = await connect(svc);
+    await idle.closed; // the oldest that has no request in progress (served is younger)
+    const newcomer = await connect(svc);
+    await silent.closed; // it sent nothing: it goes first, though younger than served
+    await askList(svc, newcomer);
+    await askList(svc, served);
+    expect(busy.socket.destroyed).toBe(false);
+  });
+
+  it('at the cap with every connection busy, closes the new one at once, and serves again once one goes', { timeout: 5_000 }, async () => {
     const svc = await rawService({ maxConnections: 2 });
-    const first = await connect(svc);
-    await connect(svc);
+    const first = await busyClient(svc);
+    await busyClient(svc);
     const third = await connect(svc);
     await third.closed;
     expect(third.received()).toBe('');
@@ -189,4 +286,53 @@ describe('limits on slow and many connections (issue 11, item 7)', () => {
     await first.closed;
     await vi.waitFor(async () => expect((await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key })).status).toBe(200));
   });
+
+  it('serves a real request while more silent sockets than the cap are held open, reconnecting when closed', { timeout: 10_000 }, async () => {
+    const svc = await rawService(); // the default cap (256) and time-outs
+    const crowd = silentCrowd(svc, 260);
+    await crowd.full; // the service has closed one of them: it is at its cap
+    const r = await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key });
+    expect([r.status, r.json]).toEqual([200, { agents: [] }]);
+    crowd.stop();
+  });
 });
+
+/** A connection with a request in progress: its headers read (the service said 100 Continue), its body never sent. */
+async function busyClient(svc: RunningServer): Promise<RawClient> {
+  const client = await connect(svc, head(svc, ['Expect: 100-continue', ...jsonBodyOf(100)]));
+  await vi.waitFor(() => expect(client.received()).toMatch(/^HTTP\/1\.1 100 /));
+  return client;
+}
+
+/** GET /v1/superagents on a raw connection kept alive; resolves once it is answered 200. */
+async function askList(svc: RunningServer, client: RawClient): Promise<void> {
+  const before = client.received().length;
+  client.socket.write(`GET /v1/superagents HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${svc.key}\r\n\r\n`);
+  await vi.waitFor(() => expect(client.received().slice(before)).toMatch(/^HTTP\/1\.1 200 [^]*\{"agents":\[\]\}$/));
+}
+
+/** `count` sockets that never send a byte, each opened again when the service closes it (issue 6 of the review). */
+function silentCrowd(svc: RunningServer, count: number): { full: Promise<void>; stop(): void } {
+  let stopped = false;
+  const sockets = new Set<net.Socket>();
+  let full!: () => void;
+  const fullPromise = new Promise<void>((resolve) => (full = resolve));
+  const open = () => {
+    if (stopped) return;
+    const socket = net.connect(svc.port, svc.host);
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      full();
+      setImmediate(open);
+    });
+  };
+  const stop = () => {
+    stopped = true;
+    for (const socket of sockets) socket.destroy();
+  };
+  resources.closeAfter({ close: async () => stop() });
+  for (let i = 0; i < count; i++) open();
+  return { full: fullPromise, stop };
+}

@@ -20,7 +20,9 @@ describe('EXIT: the codes of CLI.md', () => {
       service: 7,
       unhealthy: 8,
       changesPending: 9,
+      hangup: 129,
       interrupted: 130,
+      terminated: 143,
     });
   });
 });
@@ -37,6 +39,8 @@ const CODES = new Map<AnyClass, number>([
   [core.BadAnswerError, 7],
   [core.UnhealthyError, 8],
   [core.InterruptedError, 130],
+  // 128 + the signal's number, as a shell reports it (SIGHUP: 129, below)
+  [core.TerminatedError, 143],
   // the base class alone is no row of CLI.md: thrown bare it is a bug
   [core.SuperagentError, 1],
   [api.ApiError, 7],
@@ -58,6 +62,7 @@ const CODES = new Map<AnyClass, number>([
 /** An instance of any of the classes, whatever its constructor takes. */
 function instance(cls: AnyClass): Error {
   if (cls === core.InterruptedError) return new core.InterruptedError();
+  if (cls === core.TerminatedError) return new core.TerminatedError();
   if (cls === api.RateLimitError) return new api.RateLimitError('Rate limit exceeded', undefined, 429, 'rid', 3);
   return new (cls as unknown as new (message: string, hint?: string) => Error)('something failed', 'do this');
 }
@@ -248,6 +253,16 @@ describe('reportError: one line on stderr, and the exit code', () => {
     const err = capture();
     expect(reportError(new core.InterruptedError(), err.stream, { json: true, debug: false })).toBe(130);
     expect(JSON.parse(err.text())).toEqual({ error: { message: 'Interrupted', exit_code: 130 } });
+  });
+
+  it('SIGTERM and SIGHUP: 143 and 129, as quiet as Ctrl-C unless a command explained', () => {
+    const tty = capture();
+    expect(reportError(new core.TerminatedError(), { ...tty.stream, isTTY: true }, plain)).toBe(143);
+    expect(reportError(new core.TerminatedError('SIGHUP'), { ...tty.stream, isTTY: true }, plain)).toBe(129);
+    expect(tty.text()).toBe('\n\n');
+    const told = capture();
+    expect(reportError(core.rephrased(new core.TerminatedError(), 'Terminated; your edit is kept in /tmp/x.md'), told.stream, plain)).toBe(143);
+    expect(told.text()).toBe('Terminated; your edit is kept in /tmp/x.md\n');
   });
 
   it('a bug: exit 1, and how to report it', () => {

@@ -127,7 +127,7 @@ describe('the overview (superagent with no arguments)', () => {
   const used = groups.filter((g) => VISIBLE_ENTRIES.some((e) => e.group === g));
 
   it('groups the commands by task, in the order of GROUP_TITLES; a group with no command is left out', () => {
-    expect(used.map((g) => GROUP_TITLES[g])).toEqual(['Agents', 'Chat', 'Configuration', 'Service']);
+    expect(used.map((g) => GROUP_TITLES[g])).toEqual(['Agents', 'Chat', 'Fleet as code', 'Configuration', 'Service']);
     const positions = used.map((g) => text.indexOf(`\n${GROUP_TITLES[g]}:\n`));
     expect(positions.every((p) => p > 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);

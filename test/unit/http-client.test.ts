@@ -260,7 +260,7 @@ describe('ApiClient: a base URL that is not the service', () => {
     const err = await failure(h.client(s.url).client.json(get()));
     expect(err).toBeInstanceOf(errors.NotTheServiceError);
     expect(err.message).toBe(`${s.url} does not look like a SuperAgents service: GET /v1/superagents answered ${answer.status} with a web page`);
-    expect(err.hint).toBe("check the base URL (it is the service's address, without /v1)");
+    expect(err.hint).toBe("check the base URL: the service's address, without /v1");
     expect(exitCodeFor(err)).toBe(7);
   });
 });

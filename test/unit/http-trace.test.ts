@@ -55,6 +55,19 @@ describe('ApiClient: --debug trace', () => {
     }
   });
 
+  it('masks a bot token that straddles the 2000-character cut (the launch body of a long soul)', async () => {
+    const s = await h.scripted(sequence({ status: 200, body: { agent_id: 'ag-1' } }));
+    const c = h.client(s.url);
+    // the token's field begins a few characters before the cut: what is left of it must not show its secret half
+    const head = JSON.stringify({ name: 'bot', soul_md: '' }).length - 1;
+    const soul = 's'.repeat(2000 - head - 43);
+    await c.client.json({ method: 'POST', path: '/v1/superagents', body: { name: 'bot', soul_md: soul, telegram_bot_token: TOKEN, description: 'd'.repeat(400) } });
+    const all = c.traces.join('\n');
+    expect(all).toContain('characters)'); // it was cut
+    expect(all).toContain('"telegram_bot_token":"7012345678:…"');
+    expect(all).not.toContain(TOKEN.split(':')[1]!.slice(0, 4));
+  });
+
   it('traces a connection failure with its code and time', async () => {
     const c = h.client(await h.closedPort(), { retry: { retries: 0 } });
     await failure(c.client.json(get()));

@@ -184,6 +184,14 @@ describe('toGlobals', () => {
     expect(refusal(() => toGlobals({ timeout: value }, {}))).toBe(`--timeout must be a positive number of seconds, not '${value}'`);
   });
 
+  it.each(['2147484', '3000000', '1e300'])('a --timeout of %j is above what a timer can wait: a usage error saying the maximum', (value) => {
+    expect(refusal(() => toGlobals({ timeout: value }, {}))).toBe(`--timeout must be at most 2147483 seconds (about 24 days), not '${value}'`);
+  });
+
+  it('the longest --timeout a timer can wait is taken', () => {
+    expect(toGlobals({ timeout: '2147483' }, {}).timeout).toBe(2147483);
+  });
+
   it('a --timeout in seconds, decimals allowed', () => {
     expect(toGlobals({ timeout: '0.5' }, {}).timeout).toBe(0.5);
   });

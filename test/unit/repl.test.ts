@@ -118,7 +118,7 @@ describe('slash commands: a table', () => {
     await r.type('/echo  hello there ' + ENTER);
     await until('echo', () => r.stdout.text.includes('[hello there]'));
     await r.type('/nope' + ENTER);
-    await until('unknown', () => r.stderr.text.includes('Unknown command /nope: type /help'));
+    await until('unknown', () => r.stderr.text.includes("Unknown command '/nope'; /help lists the commands"));
     expect(calls).toHaveLength(0); // none of those was sent as a message
     await r.type('/exit' + ENTER);
     expect(await r.done).toBe(0);
@@ -208,6 +208,26 @@ describe('history', () => {
     await r2.type(CTRL_D);
     await r2.done;
     expect(fs.readFileSync(file, 'utf8')).toBe('m3\nm5\nm4\n');
+  });
+
+  it('a message typed over several lines is one entry, recalled and sent again exactly as it was sent', async () => {
+    const file = path.join(tmp(), 'history', 'chat-multi');
+    const calls: Call[] = [];
+    const r = startRepl({ send: echoSender(calls), historyFile: file });
+    await r.type('first line \\' + ENTER);
+    await r.type('second line' + ENTER);
+    await until('continued', () => calls.length === 1);
+    await r.type('"""' + ENTER + 'in a block' + ENTER + '"""' + ENTER);
+    await until('block', () => calls.length === 2);
+    await r.type(UP + UP + ENTER);
+    await until('recalled continued', () => calls.length === 3);
+    await r.type(UP + UP + ENTER);
+    await until('recalled block', () => calls.length === 4);
+    expect(calls.map((c) => c.message)).toEqual(['first line \nsecond line', 'in a block', 'first line \nsecond line', 'in a block']);
+    await r.type(CTRL_D);
+    await r.done;
+    // on disk, one line per message: its breaks as ⏎, without the \\ or """ that joined them
+    expect(fs.readFileSync(file, 'utf8')).toBe('first line ⏎second line\nin a block\n');
   });
 
   it('loadHistory/saveHistory: newest first in memory, oldest first on disk, a missing file is empty', () => {

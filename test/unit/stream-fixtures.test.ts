@@ -8,12 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SseDecoder, readReplyStream, type StreamEvent } from '../../src/api/sse.js';
 import { printReply } from '../../src/cli/chat/print-reply.js';
-import { Context } from '../../src/cli/context.js';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
-import { toGlobals } from '../../src/cli/parse.js';
 import type { SuperagentError } from '../../src/core/errors.js';
-import { Printer } from '../../src/ui/printer.js';
-import { FakeClock, FakeSignals, MemoryConfig, ScriptedPrompter, fakeEditor } from '../helpers/context.js';
+import { bareContext } from '../helpers/context.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/streams');
 
@@ -105,24 +102,8 @@ describe.each(FIXTURES)('recorded stream $name', ({ bytes, expected }) => {
     const err: string[] = [];
     const stdout = { write: (s: string) => (out.push(s), true), isTTY: false };
     const stderr = { write: (s: string) => (err.push(s), true), isTTY: false };
-    const env = {};
-    const printer = new Printer(stdout, stderr, { json: false, quiet: false, color: false, env });
     // only the printer is used; the rest of the world is stand-ins that fail if touched
-    const ctx = new Context({
-      env,
-      io: { stdout, stderr, stdin: process.stdin },
-      globals: toGlobals({}, env),
-      printer,
-      config: new MemoryConfig(),
-      prompter: new ScriptedPrompter(),
-      editor: fakeEditor(() => {
-        throw new Error('no editor here');
-      }),
-      clock: new FakeClock(),
-      signals: new FakeSignals(),
-      spinner: () => ({ stop() {} }),
-      openApi: () => Promise.reject(new Error('no service here')),
-    });
+    const ctx = bareContext({ stdout, stderr });
     const body = (async function* () {
       yield bytes;
     })();

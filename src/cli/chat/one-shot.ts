@@ -6,19 +6,34 @@ import { toolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { InterruptedError, NoMatchError, UsageError } from '../../core/errors.js';
-import { readStdin } from '../commands/shared/stdin.js';
+import { decodeUtf8, readStdinBuffer } from '../commands/shared/stdin.js';
 import { asksForJson } from './markdown.js';
 import { printReply, type PrintedReply } from './print-reply.js';
 import { notContinued } from './sessions.js';
 import type { SendFn } from './types.js';
 
 /** The message: the words given, else piped stdin; never empty, within the contract's limit. */
-export async function messageFrom(ctx: Context, words: string[], what: string, usage: string): Promise<string> {
+/** How to give a message: `give it as arguments, superagent chat AGENT 'message', or pipe it on stdin`. */
+export function giveIt(example: string): string {
+  return `give it as arguments, ${example}, or pipe it on stdin`;
+}
+
+/** A character takes at most 4 bytes of UTF-8: more than this many bytes cannot be a message within the limit. */
+const MESSAGE_BYTES = 4 * LIMITS.messageChars;
+
+/** Piped stdin, read no further than one byte past what a message may take (`cat /dev/zero |` never ends). */
+async function messageOnStdin(ctx: Context, what: string): Promise<string> {
+  const buf = await readStdinBuffer(ctx, what, MESSAGE_BYTES);
+  if (buf.length > MESSAGE_BYTES) throw new UsageError(`${what} is over ${LIMITS.messageChars} characters; at most ${LIMITS.messageChars} are accepted`);
+  return decodeUtf8(buf, what);
+}
+
+export async function messageFrom(ctx: Context, words: string[], what: string, example: string): Promise<string> {
   let message: string;
   if (words.length > 0) message = words.join(' ');
-  else if (ctx.io.stdin.isTTY) throw new UsageError(`give ${what}`, usage);
-  else message = (await readStdin(ctx, what)).replace(/\s+$/, '');
-  if (message.trim() === '') throw new UsageError(`${what} is empty`, usage);
+  else if (ctx.io.stdin.isTTY) throw new UsageError(`no ${what.replace(/^the /, '')}: ${giveIt(example)}`);
+  else message = (await messageOnStdin(ctx, what)).replace(/\s+$/, '');
+  if (message.trim() === '') throw new UsageError(`${what} is empty`, giveIt(example));
   if ([...message].length > LIMITS.messageChars) throw new UsageError(`${what} is ${[...message].length} characters; at most ${LIMITS.messageChars} are accepted`);
   return message;
 }
@@ -77,6 +92,7 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
       },
       tools: toolDisplay(p, ctx.globals.verbose),
       markdown: !asksForJson(message),
+      interrupt: controller.signal,
     });
     spinner.stop();
     if (opts.sessionId && reply.sessionId && reply.sessionId !== opts.sessionId) p.warn(notContinued(opts.sessionId, reply.sessionId));

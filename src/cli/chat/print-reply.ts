@@ -30,6 +30,11 @@ export interface PrintReplyOptions {
   tools?: ToolDisplay;
   /** false: never rendered as Markdown (an answer asked for as JSON); default: on a terminal that allows it */
   markdown?: boolean;
+  /**
+   * Ctrl-C of a one-shot command: the terminal (in cooked mode) echoed `^C` on the current line,
+   * so when this aborts that line is ended, even at a line's start (the REPL draws its own ^C)
+   */
+  interrupt?: AbortSignal;
 }
 
 /** A tool call as --json lists it (snake_case, like the API). */
@@ -80,10 +85,20 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       lastChar = '\n';
     }
   });
+  const endInterruptedLine = () => {
+    tools.close();
+    if (echo && p.stdoutIsTTY) {
+      p.write('\n');
+      lastChar = '\n';
+    } else if (p.stderrIsTTY) p.stderrWrite('\n');
+  };
+  let viewEnded = false;
   const endLine = async () => {
     tools.close();
-    if (view) await view.end();
-    else if (echo && lastChar !== '\n') p.write('\n');
+    if (view) {
+      if (!viewEnded) await view.end();
+      viewEnded = true;
+    } else if (echo && lastChar !== '\n') p.write('\n');
     lastChar = '\n';
   };
   const reply = (): PrintedReply => ({
@@ -118,6 +133,11 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       }
     }
   } catch (caught) {
+    if (opts.interrupt?.aborted) {
+      // a rendered reply is drawn whole first (its redraw takes the echoed ^C with the tail)
+      if (view) await endLine();
+      endInterruptedLine();
+    }
     await endLine();
     tools.finish();
     const err = caught instanceof SuperagentError ? caught : new StreamCutError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);

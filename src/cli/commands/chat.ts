@@ -1,7 +1,7 @@
 // `superagent chat <agent> [MESSAGE…]`: one message and its streamed reply, or (no message, stdin a
 // terminal) the interactive REPL.
 import { resolveAgent } from './shared/agent-ref.js';
-import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../chat/one-shot.js';
+import { exitOnInterrupt, giveIt, messageFrom, oneTurn, parseSessionOption } from '../chat/one-shot.js';
 import { toolCallJson } from '../chat/print-reply.js';
 import { lastSessions } from '../chat/sessions.js';
 import { agentSender } from '../chat/send.js';
@@ -38,7 +38,7 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
-const USAGE = "as arguments (superagent chat AGENT 'message') or piped on stdin";
+const EXAMPLE = "superagent chat AGENT 'message'";
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number | void> {
   const args = [...[input.agent].flat(), ...[input.message].flat()].filter((a): a is string => a !== undefined);
@@ -48,13 +48,13 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   if ([given !== undefined, input.continue, newSession].filter(Boolean).length > 1) throw new UsageError('give one of --session, --continue and --new');
   if (words.length === 0 && ctx.io.stdin.isTTY) {
     // a terminal on stdin and no message: the REPL, if a person may be asked at all
-    if (!ctx.canPrompt) throw new UsageError(`no message: give it ${USAGE}`, 'the REPL needs an interactive terminal (no --no-input, no CI=true)');
+    if (!ctx.canPrompt) throw new UsageError(`no message: ${giveIt(EXAMPLE)}`, 'the REPL needs an interactive terminal (no --no-input, no CI=true)');
     if (ctx.printer.json) throw new UsageError('--json is for one message, not the REPL', `give the message: superagent chat AGENT --json 'message'`);
     if (input.continue) throw new UsageError('the REPL continues the last conversation already', 'leave out --continue, or give --new for a fresh one');
     const { runChatRepl } = await import('../repl/chat-repl.js');
     return runChatRepl(ctx, ref!, { sessionId: given, newSession });
   }
-  const message = await messageFrom(ctx, words, 'the message', USAGE);
+  const message = await messageFrom(ctx, words, 'the message', EXAMPLE);
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
   const label = agent.name ?? ref!;

@@ -12,6 +12,7 @@ import { CANDIDATE_KINDS, COMPLETE_COMMAND, type CandidateKind } from '../comple
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { Input, Spec } from '../spec.js';
+import { terminalSafe } from '../../ui/terminal-safe.js';
 
 /** The most a Tab waits for the service (or for the embedded service to start) before using the cache. */
 export const REFRESH_BUDGET_MS = 1_000;
@@ -74,7 +75,7 @@ async function withinBudget<T>(ctx: Context, work: (client: ApiClient) => Promis
 
 async function listAgents(client: ApiClient): Promise<CachedAgent[]> {
   const { superagents } = await import('../../api/superagents.js');
-  return (await superagents.list(client)).map((a) => ({ id: a.agent_id, name: a.name, status: a.status }));
+  return (await superagents.list(client)).map((a) => ({ id: a.agent_id, name: a.name, status: a.status ?? '' }));
 }
 
 async function agentCandidates(ctx: Context, cache: CandidateCache): Promise<Candidate[]> {
@@ -111,7 +112,7 @@ async function skillCandidates(ctx: Context, cache: CandidateCache, ref: string 
     });
     if (needList) cache.setAgents(answer?.agents);
     id ??= answer?.agentId;
-    if (id) cache.setSkills(id, answer?.skills?.map((s): CachedSkill => ({ name: s.name, description: s.description, enabled: s.enabled })));
+    if (id) cache.setSkills(id, answer?.skills?.map((s): CachedSkill => ({ name: s.name, description: s.description ?? '', enabled: s.enabled === true })));
     cache.save();
   }
   return id ? cache.skills(id).map((s) => ({ value: s.name, description: `${s.enabled ? 'on' : 'off'}: ${s.description}` })) : [];
@@ -129,7 +130,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   } catch {
     // a broken config or unknown profile: nothing to offer, and nothing to say during a Tab
   }
-  const clean = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
-  for (const c of candidates) if (c.value) ctx.printer.data(`${clean(c.value)}\t${clean(c.description)}`);
+  // the shells insert a value into the command line and show a description: a value with a control
+  // character is not offered, a description is made visible (the service's names are untrusted)
+  const clean = (text: string) => terminalSafe(text.replace(/[\t\r\n]+/g, ' '));
+  for (const c of candidates) if (c.value && clean(c.value) === c.value) ctx.printer.data(`${c.value}\t${clean(c.description)}`);
   return EXIT.ok;
 }

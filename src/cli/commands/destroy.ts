@@ -40,6 +40,6 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const result = await superagents.destroy(client, agent.agent_id);
   const p = ctx.printer;
   if (p.json) return p.printJson(result);
-  if (!p.stdoutIsTTY) p.data(result.agent_id);
+  if (!p.stdoutIsTTY) p.data(result.agent_id ?? agent.agent_id);
   p.success(`Destroyed ${name}`);
 }

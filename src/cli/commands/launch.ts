@@ -4,7 +4,7 @@ import { superagents } from '../../api/superagents.js';
 import { AuthError } from '../../api/errors.js';
 import type { AgentRecord, LaunchBody, LaunchResult } from '../../api/types.js';
 import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, type Provider } from '../../contract.js';
-import { botField, orUnknown, printFields, statusWord } from '../../ui/format.js';
+import { botField, orUnknown, printFields, statusWord, unknown } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { agentNameProblem, parseAgentName, parseDescription } from './shared/agent-fields.js';
 import { assertNameFree } from './shared/agent-ref.js';
@@ -18,7 +18,7 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    'Launch a new SuperAgent. On a terminal, asks for what is missing; elsewhere --name is required. ' +
+    'Launch a new SuperAgent. On a terminal, launch alone asks for the name, provider and model; elsewhere --name is required. ' +
     'A model and its provider are always sent: --model/--provider, else the profile\'s model/provider settings ' +
     `(superagent config set model …), else ${DEFAULT_MODEL} (${DEFAULT_PROVIDER}). ` +
     'The provider is inferred from the model id when it can be (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter). ' +
@@ -76,12 +76,16 @@ async function readBotToken(ctx: Context): Promise<string> {
   return token;
 }
 
-/** Asks for the name, then (nothing chosen by flags or profile, and no --yes) the provider and model. */
+/**
+ * Asks for the name; `launch` alone is the wizard, which also asks for the provider and model
+ * (nothing chosen by flags or profile, no --yes). With --name given the defaults are taken unasked:
+ * flags mean the user said what they wanted (`launch --name demo` is the README's first command).
+ */
 async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchModel>, taken: (name: string) => string | undefined): Promise<{ name: string; model: string; provider: Provider }> {
   const name = w.name ?? (await ctx.prompter.text('Name', { validate: (v) => agentNameProblem(v) ?? taken(v) ?? true })).trim();
   let { model, provider } = choice;
   if (!provider) provider = await ctx.prompter.choice(`Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
-  else if (choice.source === 'default' && !ctx.globals.yes) {
+  else if (choice.source === 'default' && !ctx.globals.yes && w.name === undefined) {
     provider = await ctx.prompter.choice('Provider', PROVIDERS, provider);
     model = parseModel(await ctx.prompter.text('Model', { default: DEFAULT_MODEL_BY_PROVIDER[provider], validate: (v) => (v.trim() ? true : 'required') }));
   }
@@ -135,26 +139,28 @@ async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
   return agents;
 }
 
-function report(result: LaunchResult, ctx: Context): void {
+/** `sent`: the name asked for, for an answer that does not repeat it. */
+function report(result: LaunchResult, sent: string, ctx: Context): void {
   const p = ctx.printer;
   if (p.json) return p.printJson(result);
-  p.success(`Launched ${result.name}`);
+  const name = result.name ?? sent;
+  p.success(`Launched ${name}`);
   if (p.stdoutIsTTY) {
     printFields(p, [
-      ['Name', result.name],
+      ['Name', name],
       ['ID', result.agent_id],
-      ['Status', statusWord(p, result.status)],
+      ['Status', result.status === undefined ? unknown(p) : statusWord(p, result.status)],
       ['Wallet', orUnknown(p, result.wallet_address)],
       ['Bot', botField(p, result.bot_username)],
     ]);
   } else {
     p.data(result.agent_id); // `id=$(superagent launch …)`
   }
-  p.status(p.err.dim(`Chat with it: superagent chat ${shellWord(result.name)}`));
+  p.status(p.err.dim(`Chat with it: superagent chat ${shellWord(name)}`));
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const launchBody = await body(input, ctx);
   const { client } = await ctx.api();
-  report(await superagents.launch(client, launchBody), ctx);
+  report(await superagents.launch(client, launchBody), launchBody.name, ctx);
 }

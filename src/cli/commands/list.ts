@@ -1,6 +1,6 @@
 // `superagent list` (`ls`): every live agent, newest first.
 import { superagents } from '../../api/superagents.js';
-import { printTable, statusWord, timeFor } from '../../ui/format.js';
+import { orUnknown, printTable, statusWord, timeFor, unknown } from '../../ui/format.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -24,10 +24,10 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     printTable(
       p,
       ['NAME', 'ID', 'STATUS', 'MODEL', 'CREATED'],
-      agents.map((a) => [a.name, a.agent_id.slice(0, 8), statusWord(p, a.status), a.model ?? '', timeFor(p, a.created_at ?? undefined)]),
+      agents.map((a) => [orUnknown(p, a.name), a.agent_id.slice(0, 8), a.status === undefined ? unknown(p) : statusWord(p, a.status), a.model ?? '', timeFor(p, a.created_at ?? undefined)]),
       { fixed: [1, 2, 4] },
     );
     return;
   }
-  printTable(p, [], agents.map((a) => [a.agent_id, a.name, a.status, a.model ?? '', a.created_at ?? '']));
+  printTable(p, [], agents.map((a) => [a.agent_id, a.name ?? '', a.status ?? '', a.model ?? '', a.created_at ?? '']));
 }

@@ -16,7 +16,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const { client } = await ctx.api();
   const { agent_id } = await resolveAgent(client, ref!);
   const files = await superagents.files(client, agent_id);
-  const memory = typeof files.memory_md === 'string' ? files.memory_md : '';
+  const memory = files.memory_md;
   const p = ctx.printer;
   if (p.json) return p.printJson({ agent_id: files.agent_id ?? agent_id, memory_md: memory });
   if (memory === '') {

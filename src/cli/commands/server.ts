@@ -13,7 +13,7 @@ export const DEFAULT_PORT = 8420;
 export const spec = {
   description:
     'Run the embedded SuperAgents service in the foreground. The first stdout line is "Listening on http://HOST:PORT". ' +
-    'Without --key it creates a key once, prints it, and keeps it in the data dir.',
+    'Without --key it creates a key once, prints it whole that time, and keeps it in the data dir; later starts print it masked.',
   options: {
     port: { type: 'string', value: 'n', description: `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})` },
     host: { type: 'string', description: 'address to listen on (default 127.0.0.1)' },
@@ -75,9 +75,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   });
   const p = ctx.printer;
   p.data(`Listening on ${server.url}`);
-  if (options.keys.length === 0) {
-    // the generated key is printed so the user can log in with it; keys given with --key are theirs already
-    p.data(`API key: ${server.key}${server.keyCreated ? ' (new)' : ''}`);
+  if (server.keyCreated) {
+    // printed whole once, when created, for the user to copy; keys given with --key are theirs already
+    p.data(`API key: ${server.key} (new)`);
+  } else if (server.keyFile) {
+    p.data(`API key: ${maskKey(server.key)} (kept in ${server.keyFile})`);
   } else {
     p.data(`API keys: ${options.keys.map(maskKey).join(', ')}`);
   }

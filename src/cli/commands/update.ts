@@ -44,7 +44,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const result = await superagents.updateProfile(client, agent.agent_id, body);
   const p = ctx.printer;
   if (p.json) return p.printJson(result);
-  if (!p.stdoutIsTTY) p.data(result.agent_id);
+  if (!p.stdoutIsTTY) p.data(result.agent_id ?? agent.agent_id);
   const label = agent.name ?? agent.agent_id.slice(0, 8);
   p.success(body.name !== undefined && body.name !== label ? `Updated ${label} (now named ${body.name})` : `Updated ${label}`);
 }

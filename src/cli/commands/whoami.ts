@@ -2,10 +2,9 @@
 import { resolveConnection, type Source } from '../../config/resolve.js';
 import { printFields, yesNo } from '../../ui/format.js';
 import { maskKey, maskUrls } from '../../ui/mask.js';
-import { describeService } from './shared/connect.js';
+import { describeService, homeRelative, noKeyError } from './shared/connect.js';
 import type { Context } from '../context.js';
 import { CredentialsError } from '../../core/errors.js';
-import { noKeyError } from './shared/connect.js';
 import { checkKey } from './shared/key-check.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -78,11 +77,17 @@ function show(ctx: Context, id: Identity, works: 'yes' | 'no' | 'unknown'): void
   printFields(p, [
     ['Profile', id.profile],
     ['Service', describeService({ service: id.service, baseUrl: id.base_url, reason: id.reason }).replace(/^using /, '')],
-    ['Base URL', id.embedded ? `embedded local service (${id.data_dir ?? 'data dir'})` : id.base_url],
+    ['Base URL', id.embedded ? `embedded local service (${dataDirShown(ctx, id.data_dir)})` : id.base_url],
     ['Key', id.key === null ? 'none' : `${id.key}${p.stdoutIsTTY && source ? ` ${p.out.dim(source)}` : ''}`],
     // piped output keeps one value per field, so the source gets its own line there
     ['Key source', p.stdoutIsTTY ? undefined : (id.key_source ?? 'none')],
     ['Authenticated', works === 'unknown' ? 'unknown (the check failed)' : yesNo(p, works === 'yes')],
     ['Agents', id.agents === null ? undefined : String(id.agents)],
   ]);
+}
+
+/** The data dir as the banner says it on a terminal (`~/…`); piped, the whole path. */
+function dataDirShown(ctx: Context, dir: string | null | undefined): string {
+  if (!dir) return 'data dir';
+  return ctx.printer.stdoutIsTTY ? homeRelative(dir, ctx.env) : dir;
 }

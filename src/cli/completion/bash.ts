@@ -92,7 +92,8 @@ _superagent_add() {
     esac
     for item in "\${items[@]}"; do
         [[ -n $item && $item == "$typed"* ]] || continue
-        [[ $item == *[[:space:]\\'\\"\\\\]* ]] && printf -v item '%q' "$item"
+        # quoted always: a name from the service is data, never shell syntax (; $() | & and the like)
+        printf -v item '%q' "$item"
         COMPREPLY+=("$item")
     done
 }

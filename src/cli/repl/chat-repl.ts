@@ -30,34 +30,49 @@ function viaCommand(ctx: Context, agentId: string, name: string, summary: string
   };
 }
 
-/** `/enable SKILL…` and `/disable SKILL…`: the skills commands on this agent; Tab offers the skill names. */
-function skillToggle(ctx: Context, agentId: string, verb: 'enable' | 'disable', names: () => Promise<string[]>): SlashCommand {
+interface SkillNames {
+  /** the skills that are on (`true`) or off (`false`), asked of the service once, when Tab first needs them */
+  named(on: boolean): Promise<string[]>;
+  /** after a change: asked again next time */
+  forget(): void;
+}
+
+/** `/enable SKILL…` and `/disable SKILL…`: the skills commands on this agent; Tab offers the skills to change. */
+function skillToggle(ctx: Context, agent: AgentRef, verb: 'enable' | 'disable', skills: SkillNames): SlashCommand {
   return {
     name: verb,
     args: 'SKILL…',
     summary: `${verb} skills of the agent (Tab completes their names)`,
     run: async (arg) => {
       const { runSkillsToggle } = await import('../commands/skills/toggle.js');
-      await runSkillsToggle(verb === 'enable', [agentId, ...arg.split(/\s+/).filter(Boolean)], ctx);
+      skills.forget();
+      await runSkillsToggle(verb === 'enable', [agent.agent_id, ...arg.split(/\s+/).filter(Boolean)], ctx, agent);
     },
-    complete: () => names(),
+    complete: () => skills.named(verb === 'disable'),
   };
 }
 
-export function agentCommands(ctx: Context, agentId: string): SlashCommand[] {
-  // the skill names, asked of the service once, when Tab first needs them
-  let skills: Promise<string[]> | undefined;
-  const names = () =>
-    (skills ??= ctx.api().then(async ({ client }) => ((await superagents.skills(client, agentId)).skills ?? []).map((s) => s.name)).catch(() => {
-      skills = undefined;
-      return [];
-    }));
+function skillNames(ctx: Context, agentId: string): SkillNames {
+  let asked: Promise<Array<{ name: string; enabled?: boolean }>> | undefined;
+  return {
+    named: async (on) => {
+      asked ??= ctx.api().then(async ({ client }) => (await superagents.skills(client, agentId)).skills ?? []);
+      const all = await asked.catch(() => ((asked = undefined), []));
+      return all.filter((s) => s.enabled === on).map((s) => s.name);
+    },
+    forget: () => (asked = undefined),
+  };
+}
+
+export function agentCommands(ctx: Context, agent: AgentRef): SlashCommand[] {
+  const agentId = agent.agent_id;
+  const names = skillNames(ctx, agentId);
   return [
     viaCommand(ctx, agentId, 'soul', "show the agent's soul.md", () => import('../commands/soul/show.js')),
     viaCommand(ctx, agentId, 'memory', "show the agent's memory.md", () => import('../commands/memory.js')),
     viaCommand(ctx, agentId, 'skills', "list the agent's skills", () => import('../commands/skills/list.js')),
-    skillToggle(ctx, agentId, 'enable', names),
-    skillToggle(ctx, agentId, 'disable', names),
+    skillToggle(ctx, agent, 'enable', names),
+    skillToggle(ctx, agent, 'disable', names),
   ];
 }
 
@@ -78,7 +93,7 @@ export async function runChatRepl(ctx: Context, agent: AgentRef | string, opts: 
     ...wireRepl(ctx, { historyKey: `chat-${id}`, waitingLabel: `Waiting for ${name}…` }),
     label: name,
     send: agentSender(client, id, ctx.timeoutMs('long'), { label: name }),
-    commands: agentCommands(ctx, id),
+    commands: agentCommands(ctx, { agent_id: id, name }),
     sessionId: continued,
     onSession: (sessionId) => last.set(id, sessionId),
     intro: p.chatty ? intro.join('\n') : undefined,

@@ -143,8 +143,10 @@ export class MultilineInput {
 
   /** The whole message once `line` completes it; undefined while more lines are to come. */
   add(line: string): Message | undefined {
+    // recalled from the history: the message as it was sent (no `\` or `"""` left to read)
+    if (line.includes(HISTORY_BREAK) && !this.pending) return { text: line.split(HISTORY_BREAK).join('\n'), lines: [line] };
     this.typed.push(line);
-    const text = this.join(line.includes(HISTORY_BREAK) && !this.pending ? line.split(HISTORY_BREAK).join('\n') : line);
+    const text = this.join(line);
     if (text === undefined) return undefined;
     const lines = this.typed;
     this.typed = [];

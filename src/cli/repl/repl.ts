@@ -3,15 +3,16 @@
 // arrive, and a table of slash commands. readline draws the prompt and echoes typing on stderr, and is
 // muted while a reply streams so keys typed meanwhile cannot break into the reply's text.
 import type readline from 'node:readline';
+import { TerminatedError } from '../../core/errors.js';
 import { didYouMean } from '../../core/suggest.js';
 import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent } from '../chat/types.js';
 import { EXIT, reportError } from '../exit-codes.js';
 import type { Printer } from '../../ui/printer.js';
-import { toTerminal, unmark } from '../../ui/terminal-safe.js';
+import { terminalSafe, toTerminal, unmark } from '../../ui/terminal-safe.js';
 import { builtinCommands } from './builtins.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
-import { HISTORY_BREAK, InputQueue, MultilineInput, PromptOutput, abortable } from './input.js';
+import { HISTORY_BREAK, InputQueue, MultilineInput, PromptOutput, abortable, type Message } from './input.js';
 
 const BRACKETED_PASTE_ON = '\u001b[?2004h';
 const BRACKETED_PASTE_OFF = '\u001b[?2004l';
@@ -33,6 +34,9 @@ class Repl implements ReplSession {
   private readonly multiline = new MultilineInput();
   private armedToLeave = false;
   private closed = false;
+  /** set by SIGTERM or SIGHUP: the REPL ends at once, then the command exits with it */
+  private stopped: TerminatedError | undefined;
+  private unlisten: Array<() => void> = [];
 
   constructor(private readonly o: ReplOptions) {
     this.printer = o.printer;
@@ -63,7 +67,9 @@ class Repl implements ReplSession {
     try {
       if (this.o.intro) this.note(this.printer.err.dim(this.o.intro));
       for (;;) {
+        if (this.stopped) throw this.stopped; // before any line typed ahead is sent
         const input = this.queue.shift() ?? (this.showPrompt(), await this.queue.next());
+        if (this.stopped) throw this.stopped;
         if (input.kind !== 'line') {
           if (input.kind === 'eof' && this.terminal) this.out.raw('\n'); // Ctrl-D leaves the cursor after the prompt
           return EXIT.ok;
@@ -72,7 +78,7 @@ class Repl implements ReplSession {
         if (input.unseen) this.out.raw(this.promptText() + input.text + '\n');
         const message = this.multiline.add(input.text);
         if (message === undefined) continue;
-        if (message.lines.length > 1) this.keepInHistory(message.lines);
+        if (message.lines.length > 1) this.keepInHistory(message);
         if ((await this.handle(message.text)) === 'exit') return EXIT.ok;
       }
     } finally {
@@ -107,9 +113,19 @@ class Repl implements ReplSession {
     this.rl.on('close', () => this.onClose());
     this.rl.on('SIGINT', () => this.onInterrupt());
     this.rl.on('history', (lines: string[]) => this.saveHistory(lines));
+    const signals = this.o.signals;
+    if (signals) this.unlisten = [signals.onTerminate(() => this.stop('SIGTERM')), signals.onHangup(() => this.stop('SIGHUP'))];
+  }
+
+  /** SIGTERM or SIGHUP: any work is cancelled and the loop ends, so close() restores the terminal. */
+  private stop(signal: 'SIGTERM' | 'SIGHUP'): void {
+    this.stopped ??= new TerminatedError(signal);
+    this.work?.abort();
+    this.queue.push({ kind: 'leave' });
   }
 
   private close(): void {
+    for (const off of this.unlisten.splice(0)) off();
     this.o.input.removeListener('keypress', this.onKeypress);
     this.out.control(BRACKETED_PASTE_OFF);
     this.rl.removeAllListeners('close');
@@ -123,11 +139,13 @@ class Repl implements ReplSession {
     if (!m) return [[], line];
     if (m[2] === undefined) {
       const names = [...this.commands.keys()].filter((n) => n.startsWith(m[1]!.toLowerCase())).map((n) => `/${n}`);
-      return [names, line];
+      // one match: completed with the space its argument (a skill name) follows
+      return [names.length === 1 ? [`${names[0]} `] : names, line];
     }
     const partial = m[3] ?? '';
     const words = (await this.commands.get(m[1]!.toLowerCase())?.complete?.(partial)) ?? [];
-    return [words.filter((w) => w.startsWith(partial)), partial];
+    // readline lists and inserts these as they are: a name from the service with a control character is not offered
+    return [words.filter((w) => w.startsWith(partial) && terminalSafe(w) === w), partial];
   }
 
   private pasting = false;
@@ -141,15 +159,18 @@ class Repl implements ReplSession {
     }
   };
 
-  /** A message of several lines is one history entry, recalled whole (its breaks shown as ⏎). */
-  private keepInHistory(lines: string[]): void {
+  /**
+   * A message of several lines is one history entry instead of its typed lines: the message as sent
+   * (its breaks shown as ⏎, without the `\` or `"""` that joined them), recalled whole.
+   */
+  private keepInHistory({ lines, text }: Message): void {
     const history = (this.rl as unknown as { history: string[] }).history;
     if (!Array.isArray(history)) return;
     for (const line of lines) {
       const at = history.indexOf(line);
       if (at !== -1 && at < lines.length + 1) history.splice(at, 1);
     }
-    history.unshift(lines.filter((l, i) => l !== '' || i < lines.length - 1).join(HISTORY_BREAK));
+    history.unshift(text.split('\n').join(HISTORY_BREAK));
     this.saveHistory(history);
   }
 
@@ -228,8 +249,9 @@ class Repl implements ReplSession {
     const [name = '', ...rest] = line.split(/\s+/);
     const cmd = this.commands.get(name.toLowerCase());
     if (!cmd) {
-      const guess = didYouMean(name, [...this.commands.keys()], (c) => `/${c}`);
-      this.note(`Unknown command /${name}: ${guess ? `${guess} ` : ''}type /help to see the commands`);
+      // the CLI's one-line form: what is wrong, then the nearest command in parentheses
+      const guess = didYouMean(name, [...this.commands.keys()], (c) => `'/${c}'`);
+      this.note(`Unknown command '/${name}'${guess ? ` (${guess})` : ''}; /help lists the commands`);
       return;
     }
     return this.busy(() => cmd.run(rest.join(' ').trim(), this));

@@ -1,7 +1,7 @@
 // What the REPL is made of and what its parts may use: the session a slash command sees, the table
 // entries, and the options a REPL is built from (chat-repl.ts and assistant-repl.ts fill them in).
 import type { ReplyEvent, SendFn } from '../chat/types.js';
-import type { InStream } from '../context.js';
+import type { InStream, Signals } from '../context.js';
 import type { OutStream, Printer } from '../../ui/printer.js';
 
 /** What a slash command may use. */
@@ -56,6 +56,8 @@ export interface ReplOptions {
   /** makes a failed turn's error more helpful (a paused agent → a `resume` hint) */
   explainError?: (err: unknown) => unknown;
   debug?: boolean;
+  /** SIGTERM and SIGHUP end the REPL as Ctrl-D does (the terminal restored), then exit 143 or 129 */
+  signals?: Pick<Signals, 'onTerminate' | 'onHangup'>;
 }
 
 export interface ReplyHooks {

@@ -6,7 +6,7 @@ import { conflict } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { composeAgentReply } from '../runtime/replies.js';
 import { readSessionId, takeTurn } from '../sessions.js';
-import { appendMemory } from '../store/caps.js';
+import { appendMemory, dated } from '../store/caps.js';
 import { agentChatScript } from '../stream-events.js';
 import { optionalBoolean, requiredString } from '../validate.js';
 import { liveAgent, ownedAgent } from './superagents.js';
@@ -27,13 +27,12 @@ async function chat(ctx: RouteContext): Promise<void> {
     message,
     compose: (history) => composeAgentReply(agent, history, message),
     // the agent's memory, checked and written on its own record (paused or destroyed meanwhile: no turn)
-    beforeWrite: (opened, composed, isNew) =>
+    // only what the agent learned goes to memory.md: a new session alone is no event (issue 12)
+    beforeWrite: (_opened, composed) =>
       store.agents.update(ctx.account, agent.agent_id, (draft) => {
         const live = liveAgent(draft);
         if (live.status === 'paused') throw conflict('Agent is paused');
-        const day = new Date(store.now()).toISOString().slice(0, 10);
-        if (isNew) live.memory_md = appendMemory(live.memory_md, `${day}: new chat session ${opened.session_id.slice(0, 8)}`);
-        if (composed.remember) live.memory_md = appendMemory(live.memory_md, `${day}: ${composed.remember}`);
+        if (composed.remember) live.memory_md = appendMemory(live.memory_md, dated(store.now(), composed.remember));
       }),
   });
   const script = agentChatScript({

@@ -4,12 +4,13 @@ import { badRequest, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { SKILLS, SKILL_NAMES, isSkillName } from '../runtime/skills.js';
 import type { StoredAgent } from '../store.js';
-import { optionalString, requiredProvider, requiredString } from '../validate.js';
+import { NAME_RULES, optionalString, requiredProvider, requiredString } from '../validate.js';
+import { appendMemory, dated } from '../store/caps.js';
 import { changeAgent, ownedAgent } from './superagents.js';
 
 async function profile(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true, noControls: 'line' });
+  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, ...NAME_RULES });
   const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' });
   if (name === undefined && description === undefined) throw badRequest('name or description is required');
   await changeAgent(ctx, (agent) => {
@@ -23,6 +24,7 @@ async function soul(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
   const soulMd = requiredString(body, 'soul_md', LIMITS.soulBytes, { bytes: true });
   await changeAgent(ctx, (agent) => {
+    if (agent.soul_md !== soulMd) remember(ctx, agent, 'soul.md updated');
     agent.soul_md = soulMd;
     return { status: 'updated' };
   });
@@ -30,13 +32,19 @@ async function soul(ctx: RouteContext): Promise<void> {
 
 async function model(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const modelId = requiredString(body, 'model', LIMITS.modelChars, { trim: true });
+  const modelId = requiredString(body, 'model', LIMITS.modelChars, { trim: true, noControls: 'line' });
   const provider = requiredProvider(body);
   await changeAgent(ctx, (agent) => {
+    if (agent.model !== modelId || agent.model_provider !== provider) remember(ctx, agent, `model changed to ${modelId} (${provider})`);
     agent.model = modelId;
     agent.model_provider = provider;
     return { status: 'updated' };
   });
+}
+
+/** The events that matter to an agent go to its memory.md, dated (launch, model and soul changes). */
+function remember(ctx: RouteContext, agent: StoredAgent, event: string): void {
+  agent.memory_md = appendMemory(agent.memory_md, dated(ctx.service.store.now(), event));
 }
 
 function skillList(agent: StoredAgent) {

@@ -12,7 +12,7 @@ async function ask(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
   const message = requiredString(body, 'message', LIMITS.messageChars);
   const stream = optionalBoolean(body, 'stream') ?? false;
-  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true });
+  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true, noControls: 'line' });
   const provider = optionalProvider(body);
   if (model !== undefined && provider === undefined) throw badRequest('model_provider is required when model is sent');
   if (provider !== undefined && model === undefined) throw badRequest('model is required when model_provider is sent');

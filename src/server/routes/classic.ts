@@ -4,7 +4,7 @@ import { CLASSIC_CRONS, CLASSIC_DEFAULT_LIMIT, LIMITS, UUID_PATTERN } from '../.
 import { ApiError, badRequest, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import type { ClassicTrigger, Store, StoredClassic } from '../store.js';
-import { optionalBoolean, optionalString, requiredString } from '../validate.js';
+import { NAME_RULES, optionalBoolean, optionalString, requiredString } from '../validate.js';
 
 function publicClassic(c: StoredClassic) {
   const { owner: _owner, ...record } = c;
@@ -53,15 +53,15 @@ function parseTriggers(body: Record<string, unknown>): ClassicTrigger[] {
 
 async function create(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true, noControls: 'line' });
-  const goal = requiredString(body, 'goal', LIMITS.classicGoalChars);
-  const instructions = requiredString(body, 'instructions', LIMITS.classicInstructionsChars);
+  const name = requiredString(body, 'name', LIMITS.nameChars, NAME_RULES);
+  const goal = requiredString(body, 'goal', LIMITS.classicGoalChars, { noControls: 'text' });
+  const instructions = requiredString(body, 'instructions', LIMITS.classicInstructionsChars, { noControls: 'text' });
   const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' }) ?? '';
   const triggers = parseTriggers(body);
   const memoryEnabled = optionalBoolean(body, 'memory_enabled') ?? true;
   const tradingEnabled = optionalBoolean(body, 'trading_enabled') ?? false;
   const enabled = optionalBoolean(body, 'enabled') ?? false;
-  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true }) ?? 'default';
+  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true, noControls: 'line' }) ?? 'default';
   const now = new Date().toISOString();
   const record: StoredClassic = {
     id: randomUUID(),
@@ -122,10 +122,10 @@ async function get(ctx: RouteContext): Promise<void> {
 
 async function patch(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, trim: true, noControls: 'line' });
+  const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, ...NAME_RULES });
   const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' });
-  const goal = optionalString(body, 'goal', LIMITS.classicGoalChars, { min: 1 });
-  const instructions = optionalString(body, 'instructions', LIMITS.classicInstructionsChars, { min: 1 });
+  const goal = optionalString(body, 'goal', LIMITS.classicGoalChars, { min: 1, noControls: 'text' });
+  const instructions = optionalString(body, 'instructions', LIMITS.classicInstructionsChars, { min: 1, noControls: 'text' });
   const { id } = ownedClassic(ctx.service.store, ctx.params.id!, ctx.account);
   const record = await ctx.service.store.classic.update(ctx.account, id, (draft) => {
     const agent = stillThere(draft);

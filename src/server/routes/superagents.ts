@@ -5,7 +5,7 @@ import { ApiError, badRequest, conflict, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { defaultSkillState } from '../runtime/skills.js';
 import type { Store, StoredAgent } from '../store.js';
-import { optionalString, requiredProvider, requiredString } from '../validate.js';
+import { NAME_RULES, optionalString, requiredProvider, requiredString } from '../validate.js';
 import { createWallet } from '../wallets.js';
 
 /** The hosted `SuperAgentSummary`, exactly: provider, bot and wallet stay inside (launch and wallet answer them). */
@@ -77,10 +77,10 @@ function dateOnly(iso: string): string {
 
 async function launch(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
-  const name = requiredString(body, 'name', LIMITS.nameChars, { trim: true, noControls: 'line' });
+  const name = requiredString(body, 'name', LIMITS.nameChars, NAME_RULES);
   const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' }) ?? '';
   // the hosted service requires both (hosted-openapi.json); checked in the order name, model, model_provider
-  const model = requiredString(body, 'model', LIMITS.modelChars, { trim: true });
+  const model = requiredString(body, 'model', LIMITS.modelChars, { trim: true, noControls: 'line' });
   const provider = requiredProvider(body);
   const soul = optionalString(body, 'soul_md', LIMITS.soulBytes, { bytes: true });
   const token = optionalString(body, 'telegram_bot_token', 200);

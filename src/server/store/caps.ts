@@ -15,6 +15,11 @@ export const DESTROYED_GRACE_MS = 24 * 60 * 60 * 1000;
 /** The line that says, at the top of memory.md, that older entries were dropped. */
 export const MEMORY_TRIMMED_NOTE = '> Older entries were trimmed: this file keeps its newest 64 KiB.';
 
+/** An event of memory.md on the day `ms` falls on: `YYYY-MM-DD: event`. */
+export function dated(ms: number, event: string): string {
+  return `${new Date(ms).toISOString().slice(0, 10)}: ${event}`;
+}
+
 /** Adds a `- line` entry to memory.md, trimmed to `maxBytes` (capMemory). */
 export function appendMemory(memory: string, line: string, maxBytes = MEMORY_MAX_BYTES): string {
   return capMemory(`${memory}${memory === '' || memory.endsWith('\n') ? '' : '\n'}- ${line}\n`, maxBytes);

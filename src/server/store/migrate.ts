@@ -8,7 +8,7 @@ import { tempNameFor, writeFileAtomic } from '../../core/atomic-write.js';
 import { Locks, processAlive } from './lock.js';
 import { LAYOUT_VERSION, Layout, listDir } from './layout.js';
 import { OwnedRecords } from './owned.js';
-import { RecordFiles, StoreCorruptError } from './records.js';
+import { RecordFiles, StoreCorruptError, readTextIfAny } from './records.js';
 import { SessionFiles, orderName, type StoredSession } from './session-files.js';
 
 export const LEGACY_FILE = 'state.json';
@@ -21,13 +21,8 @@ interface LegacyState {
 }
 
 function readLegacy(file: string): LegacyState | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const text = readTextIfAny(file);
+  if (text === undefined) return undefined;
   // an empty file (a first start killed between create and write) is an empty store
   if (text.trim() === '') return {};
   try {

@@ -45,15 +45,20 @@ function signature(st: fs.Stats): string {
   return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
-/** The record in `file`, read from disk now; undefined if there is none. */
-export function readRecord<T>(file: string): Stored<T> | undefined {
-  let text: string;
+/** A file's text, or undefined if there is no such file (any other failure is thrown). */
+export function readTextIfAny(file: string): string | undefined {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** The record in `file`, read from disk now; undefined if there is none. */
+export function readRecord<T>(file: string): Stored<T> | undefined {
+  const text = readTextIfAny(file);
+  if (text === undefined) return undefined;
   let parsed: Stored<T>;
   try {
     parsed = JSON.parse(text) as Stored<T>;

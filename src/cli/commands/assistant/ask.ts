@@ -36,7 +36,7 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
-const USAGE = "as arguments (superagent assistant ask 'question') or piped on stdin";
+const EXAMPLE = "superagent assistant ask 'question'";
 
 export interface Structured {
   fields: string[];
@@ -115,7 +115,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const model = modelFrom(input);
   if (model.model && model.provider) warnIfMismatched(ctx.printer, model.model, model.provider);
   const sessionId = parseSessionOption(input.session);
-  const question = await messageFrom(ctx, args, 'the question', USAGE);
+  const question = await messageFrom(ctx, args, 'the question', EXAMPLE);
   const { client } = await ctx.api();
   const send = assistantSender(client, model, ctx.timeoutMs('long'), { stream: input.stream });
   return exitOnInterrupt(async () => {

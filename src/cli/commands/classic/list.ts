@@ -1,6 +1,6 @@
 // `superagent classic list`: classic agents, newest first.
 import { classic } from '../../../api/classic.js';
-import { printTable, timeFor, yesNo } from '../../../ui/format.js';
+import { orUnknown, printTable, timeFor, unknown, yesNo } from '../../../ui/format.js';
 import type { Context } from '../../context.js';
 import { parseInteger } from '../../parse.js';
 import type { Input, Spec } from '../../spec.js';
@@ -28,7 +28,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   printTable(
     p,
     ['ID', 'NAME', 'ENABLED', 'UPDATED'],
-    agents.map((a) => [a.id, a.name, yesNo(p, a.enabled === true), timeFor(p, a.updated_at ?? a.created_at)]),
+    agents.map((a) => [a.id, orUnknown(p, a.name), a.enabled === undefined ? unknown(p) : yesNo(p, a.enabled), timeFor(p, a.updated_at ?? a.created_at ?? undefined)]),
     { fixed: [0, 2, 3] },
   );
 }

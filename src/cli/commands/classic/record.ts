@@ -18,7 +18,7 @@ export async function resolveClassic(client: ApiClient, ref: string | undefined)
   const given = agentRefArg(ref);
   if (UUID_PATTERN.test(given)) return given.toLowerCase();
   const agents = await classic.list(client, CLASSIC_LOOKUP_LIMIT);
-  return matchAgent(given, agents.map((a) => ({ agent_id: a.id, name: a.name, status: a.enabled ? 'enabled' : 'disabled' })), CLASSIC_AGENTS).agent_id;
+  return matchAgent(given, agents.map((a) => ({ agent_id: a.id, name: a.name ?? '', status: a.enabled ? 'enabled' : 'disabled' })), CLASSIC_AGENTS).agent_id;
 }
 
 /** How many classic agents a name or prefix is looked up among. */

@@ -2,7 +2,7 @@
 import { classic } from '../../../api/classic.js';
 import type { ClassicPatch } from '../../../api/types.js';
 import { LIMITS } from '../../../contract.js';
-import { parseAgentName, parseDescription } from '../shared/agent-fields.js';
+import { assertTextControls, parseAgentName, parseDescription } from '../shared/agent-fields.js';
 import { onClassic, printClassic, resolveClassic } from './record.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
@@ -23,12 +23,13 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
-/** Goal and instructions as the service will check them (contract §8): not empty, not too long. */
+/** Goal and instructions as the service will check them (contract §8): not empty, not too long, no escape sequence. */
 function parseText(flag: string, value: unknown, max: number): string {
   const text = String(value);
   if (text.trim() === '') throw new UsageError(`${flag} must not be empty`);
   const length = [...text].length;
   if (length > max) throw new UsageError(`${flag} must be at most ${max} characters (it has ${length})`);
+  assertTextControls(flag, text);
   return text;
 }
 

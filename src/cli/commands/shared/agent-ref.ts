@@ -97,6 +97,6 @@ export function resolveIn(ref: string, agents: AgentRecord[]): AgentRef {
 export function assertNameFree(agents: AgentRecord[], name: string, except?: string): void {
   const taken = agents.find((a) => a.agent_id !== except && a.name?.trim().toLowerCase() === name.trim().toLowerCase());
   if (taken) {
-    throw new UsageError(`an agent named '${taken.name}' already exists (${taken.agent_id})`, 'choose another name, or pass --allow-duplicate-name');
+    throw new UsageError(`an agent named '${taken.name}' already exists: ${taken.agent_id}`, 'choose another name, or pass --allow-duplicate-name');
   }
 }

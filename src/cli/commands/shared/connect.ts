@@ -1,14 +1,15 @@
 // Opens the API a command talks to: the configured service, or (nothing configured) the embedded
 // service started in-process on a loopback port with its state in the data dir.
 import type { ApiClient, RetryPolicy } from '../../../api/client.js';
+import type { Pacer } from '../../../api/rate-budget.js';
 import { dataDir } from '../../../config/paths.js';
-import { resolveConnection, type Connection } from '../../../config/resolve.js';
+import { keySourceWords, resolveConnection, type Connection } from '../../../config/resolve.js';
 import { CredentialsError, LocalStateError, rephrased } from '../../../core/errors.js';
 import { ServerError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
-import { maskUrls } from '../../../ui/mask.js';
+import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 
 export interface OpenedApi {
   client: ApiClient;
@@ -23,6 +24,8 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /** no status lines or retry notices (a Tab must print nothing) */
   quiet?: boolean;
+  /** paces every request to a budget (apply) */
+  pacer?: Pacer;
 }
 
 /** No key for a configured service (connect and whoami say the same). */
@@ -52,6 +55,8 @@ async function countdown(ctx: Context, ms: number, reason: string, signal?: Abor
 export async function clientFor(ctx: Context, target: ClientTarget): Promise<ApiClient> {
   const { globals, printer } = ctx;
   const { ApiClient } = await import('../../../api/client.js');
+  // whatever the service says back (an error that echoes the key) is printed with the key masked
+  holdSecret(target.apiKey);
   let waitReason = 'Waiting';
   return new ApiClient({
     baseUrl: target.baseUrl,
@@ -63,11 +68,12 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
       waitReason = kind.rateLimited ? 'Rate limited by the service' : 'The service is having trouble';
       if (target.quiet) return;
       // a rate-limit wait is said even in a pipe (a log shows why the job paused); on a terminal the
-      // countdown below says it; other retries are said on a terminal only
-      if (kind.rateLimited && (!printer.chatty || ctx.spinnerActive)) printer.warn(line);
+      // countdown below says it (over any spinner); other retries are said on a terminal only
+      if (kind.rateLimited && !printer.chatty) printer.warn(line);
       else if (!kind.rateLimited) printer.status(printer.err.yellow(line));
     },
     retry: target.retry,
+    pacer: target.pacer,
     sleep: (ms, signal) => countdown(ctx, ms, waitReason, signal),
     waiting: target.quiet ? undefined : () => ctx.spinner('Waiting for the service…', { delayMs: WAIT_SPINNER_MS }),
   });
@@ -99,11 +105,11 @@ export function embeddedBanner(dir: string, env: NodeJS.ProcessEnv): string {
  * naming the path.
  */
 async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog) {
-  const { startServer, loadOrCreateDefaultKey } = await import('../../../server/index.js');
+  const { startServer, loadOrCreateDefaultKey, keyHasAccount } = await import('../../../server/index.js');
   try {
     const { key, created } = loadOrCreateDefaultKey(dir);
     const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line });
-    return { key, created, server };
+    return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && e.code !== 'EADDRINUSE') {
@@ -114,6 +120,17 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
     if (e instanceof Error && e.name === 'StoreCorruptError') throw new LocalStateError(cannotUse(e.message));
     throw err;
   }
+}
+
+/**
+ * An sa_sk_ key the data dir has no account for (mistyped, or issued by another `superagent server`):
+ * refused, not given a new, empty account.
+ */
+function unknownEmbeddedKey(connection: Connection, key: string, own: string, dir: string): CredentialsError {
+  return new CredentialsError(
+    `the embedded service in ${dir} does not know the key ${maskKey(key)} from ${keySourceWords(connection)} (its own is ${maskKey(own)})`,
+    'set SUPERAGENT_BASE_URL to the service that issued it, or unset the key to use the embedded service',
+  );
 }
 
 const cannotUse = (why: string) => `the embedded service cannot use its state: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
@@ -154,7 +171,11 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
   if (baseUrl === null) {
     const dir = dataDir(env);
     const log = new ServiceLog(globals.debug ? (line) => printer.stderrWrite(printer.err.dim(`service: ${line}`) + '\n') : undefined);
-    const { key: own, created, server } = await startEmbedded(dir, apiKey, log);
+    const { key: own, created, server, knows } = await startEmbedded(dir, apiKey, log);
+    if (apiKey !== null && !knows(apiKey)) {
+      await server.close();
+      throw unknownEmbeddedKey(connection, apiKey, own, homeRelative(dir, env));
+    }
     embedded = { url: server.url, dataDir: dir, close: () => server.close(), explain: (err) => log.explain(err) };
     baseUrl = server.url;
     apiKey ??= own;

@@ -4,6 +4,7 @@ import { DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PRO
 import type { Profile } from '../../../config/file.js';
 import { UsageError } from '../../../core/errors.js';
 import type { Printer } from '../../../ui/printer.js';
+import { NAME_CONTROLS } from './agent-fields.js';
 
 const PROVIDER_LIST = PROVIDERS.join(', ');
 
@@ -27,11 +28,12 @@ export function parseProvider(value: unknown, flag = '--provider'): Provider {
   return v;
 }
 
-/** A model id as sent: trimmed, not empty, within the contract's length. */
+/** A model id as sent: trimmed, not empty, within the contract's length, one line with no escape sequence. */
 export function parseModel(value: unknown, what = 'the model id'): string {
   const model = typeof value === 'string' ? value.trim() : '';
   if (!model) throw new UsageError(`${what} must not be empty`);
   if ([...model].length > LIMITS.modelChars) throw new UsageError(`${what} must be at most ${LIMITS.modelChars} characters`);
+  if (NAME_CONTROLS.test(model)) throw new UsageError(`${what} must not contain control characters`);
   return model;
 }
 

@@ -4,14 +4,17 @@ import { promises as fs } from 'node:fs';
 import { LIMITS } from '../../../contract.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { decodeUtf8, readStdinBuffer } from './stdin.js';
+import { decodeUtf8, readAtMost, readStdinBuffer } from './stdin.js';
 
 const LIMIT_KIB = LIMITS.soulBytes / 1024;
 
+function tooBig(what: string, size: string): UsageError {
+  return new UsageError(`${what} is ${size}; a soul may be at most ${LIMIT_KIB} KiB`);
+}
+
+/** `buf` was read no further than one byte past the limit, so its length says only that it is over. */
 function checked(buf: Buffer, what: string): string {
-  if (buf.length > LIMITS.soulBytes) {
-    throw new UsageError(`${what} is ${Math.ceil(buf.length / 1024)} KiB; a soul may be at most ${LIMIT_KIB} KiB`);
-  }
+  if (buf.length > LIMITS.soulBytes) throw tooBig(what, `over ${LIMIT_KIB} KiB`);
   const text = decodeUtf8(buf, what);
   // the service would quietly replace a blank soul with its default one
   if (!text.trim()) throw new UsageError(`${what} is empty`);
@@ -31,10 +34,14 @@ async function readFileChecked(path: string, what: string, flag: string): Promis
     const stat = await fs.stat(path);
     if (stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
     // refuse a huge file without reading it into memory
-    if (stat.isFile() && stat.size > LIMITS.soulBytes) {
-      throw new UsageError(`${what} is ${Math.ceil(stat.size / 1024)} KiB; a soul may be at most ${LIMIT_KIB} KiB`);
+    if (stat.isFile() && stat.size > LIMITS.soulBytes) throw tooBig(what, `${Math.ceil(stat.size / 1024)} KiB`);
+    // a device or a pipe has no size to check first (/dev/zero never ends): read one byte past the limit at most
+    const file = await fs.open(path, 'r');
+    try {
+      return await readAtMost(file.createReadStream({ autoClose: false }), LIMITS.soulBytes);
+    } finally {
+      await file.close();
     }
-    return await fs.readFile(path);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw readFailure(err, what, flag);
@@ -43,7 +50,7 @@ async function readFileChecked(path: string, what: string, flag: string): Promis
 
 /** The soul text from `source`: a path, or `-` for standard input. */
 export async function readSoul(ctx: Context, source: string, flag: string): Promise<string> {
-  if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul'), 'the soul on standard input');
+  if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul', LIMITS.soulBytes), 'the soul on standard input');
   if (!source.trim()) throw new UsageError(`${flag} needs a file path, or - for standard input`);
   const what = `soul file '${source}'`;
   return checked(await readFileChecked(source, what, flag), what);

@@ -2,11 +2,26 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
 
-export async function readStdinBuffer(ctx: Context, what: string): Promise<Buffer> {
+export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Infinity): Promise<Buffer> {
   if (ctx.io.stdin.isTTY) throw new UsageError(`expected ${what} on standard input, but it is a terminal`, `pipe it in, e.g. 'cat file | superagent …'`);
+  return readAtMost(ctx.io.stdin as AsyncIterable<Buffer | string>, maxBytes);
+}
+
+/**
+ * A stream's bytes, but no more than `maxBytes` + 1 of them: one byte past the limit says it is over,
+ * and an endless source (`cat /dev/zero |`) is never read whole.
+ */
+export async function readAtMost(source: AsyncIterable<Buffer | string>, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+  let size = 0;
+  for await (const chunk of source) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunks.push(buf);
+    size += buf.length;
+    if (size > maxBytes) break; // leaving the loop closes the stream
+  }
+  const all = Buffer.concat(chunks);
+  return size > maxBytes ? all.subarray(0, maxBytes + 1) : all;
 }
 
 /** Standard input as UTF-8 text (refused when it is not UTF-8). */

@@ -1,7 +1,7 @@
 // `superagent skills <agent>`: every available skill and whether this agent has it on.
 import { superagents } from '../../../api/superagents.js';
 import type { Skill } from '../../../api/types.js';
-import { printTable, yesNo } from '../../../ui/format.js';
+import { printTable, unknown, yesNo } from '../../../ui/format.js';
 import type { Printer } from '../../../ui/printer.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import { onOff } from './toggle.js';
@@ -23,13 +23,14 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const result = await superagents.skills(client, agent_id);
   const p = ctx.printer;
   if (p.json) return p.printJson(result);
-  const skills = result.skills ?? [];
+  const { skills } = result;
   if (p.stdoutIsTTY) return printSkillTable(p, skills);
-  printTable(p, [], skills.map((s) => [s.name, onOff(s.enabled)]));
+  printTable(p, [], skills.map((s) => [s.name, s.enabled === undefined ? unknown(p) : onOff(s.enabled)]));
 }
 
 function printSkillTable(p: Printer, skills: Skill[]): void {
   // the description gives up its width first: names and states are never cut
-  printTable(p, ['NAME', 'ENABLED', 'DESCRIPTION'], skills.map((s) => [s.name, yesNo(p, s.enabled, 'on', 'off'), s.description ?? '']), { fixed: [0, 1] });
+  const state = (s: Skill) => (s.enabled === undefined ? unknown(p) : yesNo(p, s.enabled, 'on', 'off'));
+  printTable(p, ['NAME', 'ENABLED', 'DESCRIPTION'], skills.map((s) => [s.name, state(s), s.description ?? '']), { fixed: [0, 1] });
 }
 

@@ -3,7 +3,7 @@
 // disabled set (nothing when nothing would change), then read again to confirm it took effect.
 import { superagents } from '../../../api/superagents.js';
 import type { Skill } from '../../../api/types.js';
-import { resolveAgent } from '../shared/agent-ref.js';
+import { resolveAgent, type AgentRef } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
 import { BadAnswerError, UsageError } from '../../../core/errors.js';
 import { didYouMean } from '../../../core/suggest.js';
@@ -39,14 +39,20 @@ export function disabledAfter(skills: Skill[], names: string[], enabled: boolean
   return skills.map((s) => s.name).filter((name) => disabled.has(name));
 }
 
-export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string[], ctx: Context): Promise<void> {
+/** `known`: the agent already found (the REPL's), so it is neither looked up again nor shown by its id. */
+export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string[], ctx: Context, known?: AgentRef): Promise<void> {
   const verb = enabled ? 'enable' : 'disable';
   if (wanted.length === 0) throw new UsageError(`name at least one skill to ${verb}`, `see 'superagent skills ${ref ?? '<agent>'}' for the list`);
   const { client } = await ctx.api();
-  const agent = await resolveAgent(client, ref!);
+  const agent = known ?? (await resolveAgent(client, ref!));
   const label = agent.name ?? ref!;
-  const before = (await superagents.skills(client, agent.agent_id)).skills ?? [];
+  const before = (await superagents.skills(client, agent.agent_id)).skills;
   const names = pickSkills(wanted, before, label);
+  // the whole disabled set is sent: a skill whose state is unknown would be switched by guesswork
+  const unsure = before.filter((s) => s.enabled === undefined && !names.includes(s.name)).map((s) => s.name);
+  if (unsure.length > 0) {
+    throw new BadAnswerError(`the service did not say whether ${unsure.join(', ')} ${unsure.length > 1 ? 'are' : 'is'} enabled on ${label}; nothing was changed`, `check with 'superagent skills ${agent.agent_id}'`);
+  }
   const wasOn = new Map(before.map((s) => [s.name, s.enabled]));
   const changes = names.some((name) => wasOn.get(name) !== enabled);
   const after = changes ? await applyDisabled(ctx, agent.agent_id, disabledAfter(before, names, enabled)) : { agent_id: agent.agent_id, skills: before };
@@ -72,9 +78,9 @@ export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string
 }
 
 /** Sends the whole disabled set, then reads the list back (what the service reports, not what was asked). */
-async function applyDisabled(ctx: Context, agentId: string, disabled: string[]) {
+export async function applyDisabled(ctx: Context, agentId: string, disabled: string[]) {
   const { client } = await ctx.api();
   await superagents.setDisabledSkills(client, agentId, disabled);
   const after = await superagents.skills(client, agentId);
-  return { agent_id: after.agent_id ?? agentId, skills: after.skills ?? [] };
+  return { agent_id: after.agent_id ?? agentId, skills: after.skills };
 }

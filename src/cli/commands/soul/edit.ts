@@ -10,8 +10,9 @@ import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../.
 import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
-import { SuperagentError, StateConflictError, UsageError, rephrased } from '../../../core/errors.js';
+import { SuperagentError, StateConflictError, TerminatedError, UsageError, rephrased } from '../../../core/errors.js';
 import { errorLine } from '../../exit-codes.js';
+import { fileSlug } from '../shared/agent-fields.js';
 import { readSoul } from '../shared/soul-source.js';
 import type { Input, Spec } from '../../spec.js';
 
@@ -31,14 +32,7 @@ export const spec = {
 
 /** `scout-v2.soul.md`: the agent's name made safe for a file name, else its id's first 8 characters. */
 export function draftFileName(name: string, id: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-    .slice(0, 60);
-  return `${slug || id.slice(0, 8)}.soul.md`;
+  return `${fileSlug(name, id)}.soul.md`;
 }
 
 /** The exact command that uploads the kept file, with the connection flags this run was given (never the key). */
@@ -88,16 +82,25 @@ async function soulOf(client: ApiClient, id: string): Promise<string> {
   return typeof files.soul_md === 'string' ? files.soul_md : '';
 }
 
-/** Runs the editor; on failure the file is kept only if it holds changes. */
+/**
+ * Runs the editor; on failure the file is kept only if it holds changes. SIGTERM meanwhile stops the
+ * editor and keeps the file whatever it holds (the editor may leave its own rescue file beside it).
+ */
 async function edit(ctx: Context, editor: EditorCommand, draft: Draft, original: string): Promise<Buffer | undefined> {
+  const terminated = new AbortController();
+  const unlisten = ctx.signals.onTerminate(() => terminated.abort());
   try {
-    await ctx.editor.open(draft.file.path);
+    await ctx.editor.open(draft.file.path, terminated.signal);
+    if (terminated.signal.aborted) throw new TerminatedError();
   } catch (err) {
+    if (terminated.signal.aborted) throw keptError(new TerminatedError(), draft);
     const changed = readIfThere(draft.file.path);
     if (changed && !changed.equals(Buffer.from(original))) throw keptError(err, draft);
     draft.file.remove();
     if (err instanceof SuperagentError) throw rephrased(err, `${err.message}; nothing uploaded`);
     throw err;
+  } finally {
+    unlisten();
   }
   return readIfThere(draft.file.path);
 }

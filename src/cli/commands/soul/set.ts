@@ -33,6 +33,6 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const result = await superagents.updateSoul(client, agent.agent_id, soul);
   const p = ctx.printer;
   if (p.json) return p.printJson(result);
-  if (!p.stdoutIsTTY) p.data(result.agent_id);
+  if (!p.stdoutIsTTY) p.data(result.agent_id ?? agent.agent_id);
   p.success(`Updated the soul.md of ${agent.name ?? agent.agent_id.slice(0, 8)}`);
 }

@@ -20,7 +20,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const files = await superagents.files(client, agent_id);
   const p = ctx.printer;
   if (p.json) return p.printJson(files);
-  const soul = typeof files.soul_md === 'string' ? files.soul_md : '';
+  const soul = files.soul_md;
   if (soul === '') {
     p.status('soul.md is empty.');
     return;

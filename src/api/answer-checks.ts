@@ -1,0 +1,61 @@
+// Checks on what the service sends, before anything uses it: a size past which a service that never
+// stops sending is cut off, a nesting past which JSON is refused before anything walks it
+// (contract.ts ANSWER_LIMITS), and the one-line failures for an answer the API does not describe.
+// All are the service's fault: BadAnswerError, exit 7.
+import { ANSWER_LIMITS } from '../contract.js';
+import { BadAnswerError } from '../core/errors.js';
+
+const HINT = 'check the base URL points at a SuperAgents service';
+
+const mib = (n: number) => `${n / (1024 * 1024)} MiB`;
+
+export function answerTooLarge(limitBytes: number = ANSWER_LIMITS.jsonBytes): BadAnswerError {
+  return new BadAnswerError(`the service sent an answer larger than ${mib(limitBytes)}`, HINT);
+}
+
+export function eventTooLarge(limitChars: number = ANSWER_LIMITS.eventChars): BadAnswerError {
+  return new BadAnswerError(`the service sent an event larger than ${mib(limitChars)}`, 'what arrived is kept above');
+}
+
+/** An answer that breaks the shape the API gives it (hosted-openapi.json). */
+export function notAsDescribed(why: string): BadAnswerError {
+  return new BadAnswerError(`the service's answer is not what the API describes: ${why}`, HINT);
+}
+
+export function nestsTooDeep(): BadAnswerError {
+  return notAsDescribed(`it nests objects or lists more than ${ANSWER_LIMITS.jsonDepth} deep`);
+}
+
+/** A reply (streamed or JSON) that ended without a word: not a success. */
+export function noReplyText(): BadAnswerError {
+  return new BadAnswerError('the service ended the reply without any text', "try again; --debug shows what the service sent");
+}
+
+/** Whether JSON text has objects and lists more than `max` deep (strings skipped); linear, no recursion. */
+export function nestsDeeperThan(text: string, max: number = ANSWER_LIMITS.jsonDepth): boolean {
+  if (text.length <= max) return false; // too short to open max + 1 of them
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+  }
+  return false;
+}
+
+/** JSON text as a value, refused when nested too deep to print; not JSON at all: the text itself. */
+export function parseAnswer(text: string): unknown {
+  if (text === '') return undefined;
+  if (nestsDeeperThan(text)) throw nestsTooDeep();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,55 @@
+// Pacing a run of many requests (`apply` on a fleet) to the service's limit of requests a minute
+// (contract §3), so it never meets a 429 of its own making. The window slides over the times the
+// answers came back: the service counted each request before answering it, so a request sent a full
+// window after the previous answer can never share a fixed window of the service with it.
+
+export interface Pacer {
+  /** waits, if need be, before a request is sent (every attempt counts, retries too) */
+  beforeRequest(signal?: AbortSignal): Promise<void>;
+  /** the request was answered (or failed) */
+  afterRequest(): void;
+}
+
+export interface PacerClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const RATE_WINDOW_MS = 60_000;
+
+export class RateBudget implements Pacer {
+  private readonly answered: number[] = [];
+  private inFlight = 0;
+  /** requests sent through this budget */
+  sent = 0;
+
+  constructor(
+    readonly perMinute: number,
+    private readonly clock: PacerClock,
+    /** told before each wait, with its length (the caller may change who is told) */
+    public onWait?: (ms: number) => void,
+  ) {}
+
+  /** How long the next request must wait, from now. */
+  waitMs(): number {
+    const now = this.clock.now();
+    while (this.answered.length > 0 && now - this.answered[0]! >= RATE_WINDOW_MS) this.answered.shift();
+    // with nothing answered yet there is nothing to wait for (requests go one at a time)
+    if (this.answered.length === 0 || this.answered.length + this.inFlight < this.perMinute) return 0;
+    return this.answered[0]! + RATE_WINDOW_MS - now;
+  }
+
+  async beforeRequest(signal?: AbortSignal): Promise<void> {
+    for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) {
+      this.onWait?.(wait);
+      await this.clock.sleep(wait, signal);
+    }
+    this.inFlight++;
+    this.sent++;
+  }
+
+  afterRequest(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    this.answered.push(this.clock.now());
+  }
+}

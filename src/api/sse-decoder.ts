@@ -1,0 +1,203 @@
+// SSE bytes → typed reply events (contract §6), leniently: TextDecoder in stream mode (a UTF-8
+// character split between chunks survives) → eventsource-parser (a line or event past
+// ANSWER_LIMITS.eventChars is cut off) → what each event means (reply-events.ts). Text is given once:
+// a completion event's `content` (Agno's `RunCompleted` repeats the whole reply) counts only when
+// nothing streamed. Reading a response body with it: sse.ts.
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { StreamCutError } from './errors.js';
+import { isObject, meaningOf, type ToolReport } from './reply-events.js';
+import { BadAnswerError, SuperagentError } from '../core/errors.js';
+import { ANSWER_LIMITS } from '../contract.js';
+import { eventTooLarge, nestsDeeperThan } from './answer-checks.js';
+
+/** A tool call the service made while composing the reply (shown on stderr, listed in --json). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** as the service gave them: an object, or JSON text */
+  args?: unknown;
+  state: 'running' | 'done' | 'failed';
+  result?: unknown;
+  error?: string;
+  durationMs?: number;
+}
+
+export type StreamEvent =
+  | { type: 'session'; sessionId: string }
+  | { type: 'text'; text: string }
+  /** a call started (`running`) or ended (`done` / `failed`); the same `id` both times */
+  | { type: 'tool'; call: ToolCall }
+  | { type: 'done'; content: string; sessionId?: string; timestamp?: string };
+
+type Json = Record<string, unknown>;
+
+function startsLikeJson(data: string): boolean {
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 0x7b /* { */ || c === 0x22 /* " */) return true;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a) return false;
+  }
+  return false;
+}
+
+function parseData(data: string): { obj?: Json; plain?: string } {
+  if (startsLikeJson(data)) {
+    try {
+      const value: unknown = JSON.parse(data);
+      if (isObject(value)) return { obj: value };
+      if (typeof value === 'string') return { plain: value };
+    } catch {
+      // not JSON after all: plain text
+    }
+  }
+  return { plain: data };
+}
+
+/** A failure the service reported in the stream: always exit 7, with its own words. */
+function streamFailure(message: string): StreamCutError {
+  return new StreamCutError(message, 'the reply stopped there; what arrived is kept');
+}
+
+/**
+ * Turns SSE bytes into events. Feed chunks with `push`, then call `end` once the body is over.
+ * A failure event sets `failure` (the events before it are still returned); after a completion
+ * event or `[DONE]` the rest is ignored.
+ */
+export class SseDecoder {
+  private readonly decoder = new TextDecoder('utf-8');
+  private readonly parser = createParser({
+    onEvent: (m) => this.onMessage(m),
+    // a line or an event that never ends is cut off, not buffered until the memory runs out
+    maxBufferSize: ANSWER_LIMITS.eventChars,
+    onError: (e) => {
+      if (e.type === 'max-buffer-size-exceeded') this.fail(eventTooLarge());
+    },
+  });
+  private pending: StreamEvent[] = [];
+  private text: string[] = [];
+  private sessionId: string | undefined;
+  private over = false;
+  private readonly calls = new Map<string, { call: ToolCall; startedAt: number }>();
+  private toolCount = 0;
+  /** a ToolCallError with no text after it yet: the reply's failure unless text follows */
+  private toolFailure: string | undefined;
+  /** the in-band failure the stream reported, if any */
+  failure: SuperagentError | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** true once the reply completed or failed: the caller may stop reading */
+  get finished(): boolean {
+    return this.over;
+  }
+
+  push(chunk: Uint8Array | string): StreamEvent[] {
+    if (!this.over) this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));
+    return this.take();
+  }
+
+  /** The stream is over: an event not closed by a blank line still counts, and a missing completion is implied. */
+  end(): StreamEvent[] {
+    if (!this.over) this.parser.feed(this.decoder.decode() + '\n\n');
+    if (!this.over) this.complete(undefined, undefined);
+    return this.take();
+  }
+
+  /**
+   * The events of the chunk just fed. Pieces that arrived together are one piece: they reach the
+   * screen at the same moment anyway, and a long fast stream costs one write per chunk, not per piece.
+   */
+  private take(): StreamEvent[] {
+    const out: StreamEvent[] = [];
+    for (const e of this.pending) {
+      const last = out[out.length - 1];
+      if (e.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + e.text };
+      else out.push(e);
+    }
+    this.pending = [];
+    return out;
+  }
+
+  private fail(failure: SuperagentError): void {
+    this.over = true;
+    this.failure = failure;
+  }
+
+  private onMessage(message: EventSourceMessage): void {
+    if (this.over) return;
+    const { data } = message;
+    if (data.length < 16 && data.trim() === '[DONE]') return this.complete(undefined, undefined);
+    if (nestsDeeperThan(data)) return this.fail(new BadAnswerError(`the service sent an event nested more than ${ANSWER_LIMITS.jsonDepth} deep`, 'what arrived is kept above'));
+    const { obj, plain } = parseData(data);
+    const sid = obj?.session_id ?? obj?.sessionId;
+    if (typeof sid === 'string' && sid !== '' && sid !== this.sessionId) {
+      this.sessionId = sid;
+      this.pending.push({ type: 'session', sessionId: sid });
+    }
+    const meaning = meaningOf(message.event, obj, plain);
+    switch (meaning.kind) {
+      case 'text':
+        return this.addText(meaning.text);
+      case 'complete':
+        return this.complete(meaning.content, meaning.timestamp);
+      case 'failure':
+        return this.fail(streamFailure(meaning.message));
+      case 'tool-started':
+        for (const t of meaning.tools) this.toolStarted(t);
+        return;
+      case 'tool-completed':
+        for (const t of meaning.tools) this.toolEnded(t);
+        return;
+      case 'tool-error':
+        for (const t of meaning.tools) this.toolEnded(t);
+        this.toolFailure = meaning.message;
+        return;
+      case 'none':
+        return;
+    }
+  }
+
+  private addText(text: string): void {
+    if (!text) return;
+    this.toolFailure = undefined; // the run went on after the failed tool
+    this.text.push(text);
+    this.pending.push({ type: 'text', text });
+  }
+
+  private toolStarted(t: ToolReport): void {
+    const id = t.id ?? `tool-${++this.toolCount}`;
+    const call: ToolCall = { id, name: t.name ?? 'tool', args: t.args, state: 'running' };
+    this.calls.set(id, { call, startedAt: this.now() });
+    this.pending.push({ type: 'tool', call: { ...call } });
+  }
+
+  private toolEnded(t: ToolReport): void {
+    const known = t.id !== undefined ? this.calls.get(t.id) : undefined;
+    const id = t.id ?? `tool-${++this.toolCount}`;
+    const base = known?.call ?? { id, name: t.name ?? 'tool', args: t.args, state: 'running' as const };
+    const call: ToolCall = {
+      ...base,
+      name: t.name ?? base.name,
+      args: t.args ?? base.args,
+      state: t.error ? 'failed' : 'done',
+      ...(t.result !== undefined ? { result: t.result } : {}),
+      ...(t.error ? { error: t.error } : {}),
+    };
+    const durationMs = t.durationMs ?? (known ? this.now() - known.startedAt : undefined);
+    if (durationMs !== undefined) call.durationMs = durationMs;
+    this.calls.delete(id);
+    this.pending.push({ type: 'tool', call });
+  }
+
+  /** The reply is over: its whole text, from a completion's `content` only when nothing streamed. */
+  private complete(content: string | undefined, timestamp: string | undefined): void {
+    if (this.text.length === 0 && content) this.addText(content);
+    this.over = true;
+    if (this.toolFailure !== undefined) {
+      this.failure = streamFailure(this.toolFailure);
+      return;
+    }
+    this.pending.push({ type: 'done', content: this.text.join(''), sessionId: this.sessionId, ...(timestamp ? { timestamp } : {}) });
+    this.text = [];
+  }
+}

@@ -1,0 +1,75 @@
+// `superagent apply`: make the service match the fleet file. Shows the plan, confirms (a person on
+// a terminal; --yes elsewhere), then takes the steps in a safe order within the service's requests
+// a minute, and stops at the first failure saying what was and was not done.
+import { LIMITS } from '../../contract.js';
+import { UsageError } from '../../core/errors.js';
+import { shellWord } from '../../ui/shell-word.js';
+import { finish, runSteps } from '../fleet/apply-run.js';
+import { pending } from '../fleet/plan.js';
+import { FLEET_FILE } from '../fleet/schema.js';
+import { openFleet, showPlan, type FleetSession } from '../fleet/session.js';
+import { preflight, stepsOf, type Step } from '../fleet/steps.js';
+import type { Context } from '../context.js';
+import type { Input, Spec } from '../spec.js';
+
+export const spec = {
+  description:
+    `Make the service match a fleet file (default ./${FLEET_FILE}): shows the plan, asks to confirm on a terminal (elsewhere --yes is required), ` +
+    'then launches, configures (profile, model, soul, skills), pauses or resumes, and with --prune destroys the agents not in the file, last ' +
+    '(on a terminal you type their names). Requests are paced to the service\'s limit of 60 a minute. A launch is never repeated; ' +
+    'the first failure stops the run, saying what was done and what was not, and running apply again converges. ' +
+    'A bot token comes only from the variable bot_token_env names, and is never printed.',
+  options: {
+    file: { type: 'string', short: 'f', value: 'file', complete: 'file', description: `the fleet file (default: ./${FLEET_FILE})` },
+    prune: { type: 'boolean', description: 'also destroy the agents on the service that are not in the file (last, after every other step)' },
+  },
+  examples: ['superagent apply', 'superagent apply --yes', 'superagent apply -f fleet/prod.yaml --yes --prune', 'superagent apply --yes --json'],
+} as const satisfies Spec;
+
+type ApplyInput = Input<typeof spec>;
+
+function retryLine(input: ApplyInput): string {
+  return ['superagent apply', ...(input.file !== undefined ? ['-f', shellWord(input.file)] : []), ...(input.prune ? ['--prune'] : []), '--yes'].join(' ');
+}
+
+/** The person at the terminal agrees, and types the name of each agent to destroy; false: nothing applied. */
+async function confirmed(ctx: Context, session: FleetSession, steps: Step[]): Promise<boolean> {
+  if (ctx.globals.yes) return true;
+  const changes = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
+  if (!(await ctx.prompter.confirm(`Apply these changes to ${session.service} (${changes})?`, false))) return false;
+  for (const step of steps.filter((s) => s.kind === 'destroy')) {
+    const typed = await ctx.prompter.text(`Destroying ${step.agent} cannot be undone; withdraw its wallet funds first. Type its name to confirm:`);
+    if (typed.trim() !== step.agent) throw new UsageError(`the name typed does not match ${step.agent}; nothing applied`);
+  }
+  return true;
+}
+
+/** The cost up front: requests at most, and how long the limit makes it take when it does. */
+function budgetLine(session: FleetSession, steps: Step[]): string {
+  const requests = steps.reduce((n, s) => n + s.requests, 0);
+  const total = requests + session.budget.sent;
+  const minutes = Math.ceil(total / LIMITS.ratePerMinute) - 1;
+  const slow = minutes > 0 ? `; at ${LIMITS.ratePerMinute} requests a minute, that takes at least ${minutes} minute${minutes === 1 ? '' : 's'}` : '';
+  return `${steps.length} step${steps.length === 1 ? '' : 's'}, at most ${requests} request${requests === 1 ? '' : 's'}${slow}.`;
+}
+
+export async function run(input: ApplyInput, ctx: Context): Promise<void> {
+  // before anything is read or sent: without a person to ask, --yes is the only consent there is
+  if (!ctx.globals.yes && !ctx.canPrompt) throw new UsageError('--yes required to apply when not running interactively', retryLine(input));
+  const session = await openFleet(ctx, { file: input.file, prune: input.prune });
+  const p = ctx.printer;
+  if (!p.json) showPlan(ctx, session.plan);
+  if (!pending(session.plan)) {
+    if (p.json) finish(ctx, session, { done: [], notDone: [] });
+    return;
+  }
+  preflight(session.plan, ctx.env);
+  const steps = stepsOf(session.plan);
+  if (p.stdoutIsTTY || p.json) p.status(budgetLine(session, steps));
+  else p.data(budgetLine(session, steps));
+  if (!(await confirmed(ctx, session, steps))) {
+    p.status('Nothing applied.');
+    return;
+  }
+  finish(ctx, session, await runSteps(ctx, session, steps));
+}

@@ -1,0 +1,77 @@
+// `superagent export`: the fleet as it is on the service, written as superagents.yaml and one soul
+// file per agent, ready for git; `superagent plan` against a fresh export shows no changes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { RateBudget } from '../../api/rate-budget.js';
+import { superagents } from '../../api/superagents.js';
+import { LIMITS } from '../../contract.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
+import { UsageError } from '../../core/errors.js';
+import { exportFiles, type Exported } from '../fleet/export-doc.js';
+import { FLEET_FILE } from '../fleet/schema.js';
+import type { Context } from '../context.js';
+import type { Input, Spec } from '../spec.js';
+
+export const spec = {
+  description:
+    `Write the agents of the service as ${FLEET_FILE} and one soul file per agent (souls/NAME.md) into a directory ` +
+    '(default: the current one), for git. Files that would change are overwritten only after you confirm on a terminal, ' +
+    'or with --yes; unchanged ones are left as they are. Prints the files written. Bot tokens cannot be read back: add ' +
+    'bot_token_env by hand for an agent launched with one.',
+  options: {
+    dir: { type: 'string', value: 'dir', complete: 'dir', description: 'the directory to write into (default: the current directory)' },
+  },
+  examples: ['superagent export', 'superagent export --dir fleet', 'superagent export --dir fleet --yes && git -C fleet diff'],
+} as const satisfies Spec;
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function fetchFleet(ctx: Context): Promise<Exported[]> {
+  const { client } = await ctx.api({ pacer: new RateBudget(LIMITS.ratePerMinute, ctx.clock) });
+  // the list is newest first; the file lists the oldest first
+  const records = (await superagents.list(client)).reverse();
+  const out: Exported[] = [];
+  for (const record of records) {
+    const files = await superagents.files(client, record.agent_id);
+    const skills = (await superagents.skills(client, record.agent_id)).skills;
+    out.push({ record, soul: files.soul_md, skills });
+  }
+  return out;
+}
+
+async function allowOverwrite(ctx: Context, changed: string[]): Promise<void> {
+  if (changed.length === 0 || ctx.globals.yes) return;
+  const list = changed.join(', ');
+  if (!ctx.canPrompt) throw new UsageError(`--yes required to overwrite ${list} when not running interactively`, 'superagent export --yes (or --dir a new directory)');
+  if (!(await ctx.prompter.confirm(`Overwrite ${list}?`, false))) throw new UsageError(`nothing exported: ${list} left as they are`);
+}
+
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const dir = input.dir ?? '.';
+  if (!dir.trim()) throw new UsageError('--dir needs a directory');
+  const agents = await fetchFleet(ctx);
+  const { files } = await exportFiles(agents, FLEET_FILE);
+  const shown = (rel: string) => (dir === '.' ? rel : path.join(dir, rel));
+  const toWrite = files.filter((f) => readIfThere(path.resolve(dir, f.path)) !== f.text);
+  await allowOverwrite(ctx, toWrite.filter((f) => fs.existsSync(path.resolve(dir, f.path))).map((f) => shown(f.path)));
+  try {
+    for (const f of toWrite) {
+      const target = path.resolve(dir, f.path);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      writeFileAtomic(target, f.text, { mode: 0o644 }); // meant for git: readable like any source file
+    }
+  } catch (err) {
+    throw new UsageError(`cannot write into ${dir}: ${(err as Error).message}`);
+  }
+  const p = ctx.printer;
+  if (p.json) return p.printJson({ dir, file: shown(FLEET_FILE), agents: agents.length, written: toWrite.map((f) => shown(f.path)), unchanged: files.filter((f) => !toWrite.includes(f)).map((f) => shown(f.path)) });
+  for (const f of toWrite) p.data(shown(f.path));
+  const same = files.length - toWrite.length;
+  p.success(`Exported ${agents.length} agent${agents.length === 1 ? '' : 's'} to ${shown(FLEET_FILE)} (${toWrite.length} file${toWrite.length === 1 ? '' : 's'} written${same ? `, ${same} unchanged` : ''})`);
+}

@@ -1,0 +1,29 @@
+// `superagent plan`: what `apply` would change, agent by agent, without changing anything.
+import { EXIT } from '../exit-codes.js';
+import { FLEET_FILE } from '../fleet/schema.js';
+import { pending } from '../fleet/plan.js';
+import { planJson } from '../fleet/render.js';
+import { openFleet, showPlan } from '../fleet/session.js';
+import type { Context } from '../context.js';
+import type { Input, Spec } from '../spec.js';
+
+export const spec = {
+  description:
+    `Compare a fleet file (default ./${FLEET_FILE}) with the service and print, per agent, what 'superagent apply' would change: ` +
+    'a launch, the profile, the model, the soul (as a unified diff), skills, pause or resume; agents only on the service are listed ' +
+    "as what 'apply --prune' would destroy. Changes nothing. Exit 0 when nothing would change; with --detailed-exit-code, " +
+    'exit 9 when changes are pending (and 0 when none are). Problems in the file are reported with their line and column, before any request.',
+  options: {
+    file: { type: 'string', short: 'f', value: 'file', complete: 'file', description: `the fleet file (default: ./${FLEET_FILE})` },
+    detailedExitCode: { type: 'boolean', description: 'exit 9 when changes are pending' },
+    prune: { type: 'boolean', description: 'plan as apply --prune does: agents not in the file count as changes (to destroy)' },
+  },
+  examples: ['superagent plan', 'superagent plan -f fleet/prod.yaml', 'superagent plan --detailed-exit-code || echo "changes pending"', 'superagent plan --json | jq .changes_pending'],
+} as const satisfies Spec;
+
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
+  const { plan } = await openFleet(ctx, { file: input.file, prune: input.prune });
+  if (ctx.printer.json) ctx.printer.printJson(planJson(plan));
+  else showPlan(ctx, plan);
+  return input.detailedExitCode && pending(plan) ? EXIT.changesPending : EXIT.ok;
+}

@@ -1,0 +1,65 @@
+// Carrying out the steps of a plan, one at a time and paced, stopping at the first failure with
+// what was done and what was not. Running apply again converges: it plans from what the service
+// has then, and a launch that may have reached the service is found by name, never sent again.
+import { SuperagentError, rephrased } from '../../core/errors.js';
+import type { Context } from '../context.js';
+import { errorLine, exitCodeFor } from '../exit-codes.js';
+import type { FleetSession } from './session.js';
+import { Progress } from './progress.js';
+import { knownIds, type Step } from './steps.js';
+import { planJson } from './render.js';
+
+const AGAIN = "run 'superagent apply' again: it plans from what the service has now, and finds an agent whose launch may have reached the service by its name instead of launching it twice";
+
+export interface Outcome {
+  done: Step[];
+  notDone: Step[];
+  failure?: unknown;
+}
+
+/** Runs `steps` in order; the first failure stops the run (later steps may depend on it). */
+export async function runSteps(ctx: Context, session: FleetSession, steps: Step[]): Promise<Outcome> {
+  const progress = new Progress(ctx, steps.length);
+  const x = { ctx, client: session.client, ids: knownIds(session.plan) };
+  const done: Step[] = [];
+  session.budget.onWait = (ms) => progress.waiting(ms, steps.length - done.length);
+  try {
+    for (const [i, step] of steps.entries()) {
+      progress.start(i, step);
+      try {
+        await step.run(x);
+      } catch (failure) {
+        return { done, notDone: steps.slice(i), failure };
+      }
+      done.push(step);
+      progress.done(step);
+    }
+  } finally {
+    progress.stop();
+  }
+  return { done, notDone: [] };
+}
+
+const labels = (steps: Step[]) => steps.map((s) => s.label);
+
+/** What apply prints at the end (data with --json), and the failure to exit with, if any. */
+export function finish(ctx: Context, session: FleetSession, outcome: Outcome): void {
+  const p = ctx.printer;
+  const { done, notDone, failure } = outcome;
+  const total = done.length + notDone.length;
+  if (p.json) {
+    const failed = failure === undefined ? undefined : { step: notDone[0]!.label, message: errorLine(failure), exit_code: exitCodeFor(failure) };
+    p.printJson({ ...planJson(session.plan), applied: labels(done), not_applied: labels(notDone), ...(failed ? { failed } : {}), requests: session.budget.sent });
+  }
+  if (failure === undefined) {
+    if (!p.json && !p.stdoutIsTTY) p.data(`Applied ${total} step${total === 1 ? '' : 's'} (${session.budget.sent} requests).`);
+    p.success(`Applied ${total} step${total === 1 ? '' : 's'} to ${session.service}`);
+    return;
+  }
+  // said whatever the streams are: in a CI log, this is what someone fixes the next run from
+  const list = (steps: Step[]) => (steps.length ? steps.map((s) => s.label).join(', ') : 'nothing');
+  p.stderrWrite(`Done (${done.length} of ${total}): ${list(done)}\nNot done (${notDone.length}): ${list(notDone)}\n`);
+  if (!(failure instanceof SuperagentError)) throw failure; // a bug: reported as one
+  // the failure's own hint (try again by hand, say) gives way to the one way back: apply again
+  throw rephrased(failure, `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label}): ${failure.message}`, AGAIN);
+}

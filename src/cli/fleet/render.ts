@@ -1,0 +1,126 @@
+// A plan for people (what `plan` prints and `apply` shows before it asks) and as data (`--json`).
+// Only agents that would change are listed; a soul change is a unified diff.
+import type { ChalkInstance } from 'chalk';
+import { renderDiff, splitLines, unifiedDiff } from '../../ui/diff.js';
+import { plain } from '../../ui/printer.js';
+import { pending, type AgentPlan, type Change, type Plan } from './plan.js';
+
+const short = (id: string | undefined) => (id ? ` (${id.slice(0, 8)})` : '');
+const quoted = (s: string) => JSON.stringify(s);
+const modelText = (m: { model: string | null; provider?: string }) => `${m.model ?? 'none'}${m.provider ? ` (${m.provider})` : ''}`;
+
+function skillsWanted(c: Extract<Change, { field: 'skills' }>): string {
+  return 'enabled' in c.wanted
+    ? `enabled ${c.wanted.enabled.join(', ') || 'none'} (every other one disabled)`
+    : `disabled ${c.wanted.disabled.join(', ') || 'none'} (every other one enabled)`;
+}
+
+function indent(text: string, by = '    '): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? by + l : l))
+    .join('\n');
+}
+
+function changeLines(a: AgentPlan, c: Change, colour: ChalkInstance): string[] {
+  switch (c.field) {
+    case 'name':
+      return [`name: ${quoted(c.from)} → ${quoted(c.to)}`];
+    case 'description':
+      return [`description: ${quoted(c.from)} → ${quoted(c.to)}`];
+    case 'model':
+      return [`model: ${modelText(c.from)} → ${modelText(c.to)}`];
+    case 'soul': {
+      const diff = renderDiff(unifiedDiff(c.from, c.to, { old: `${a.name}/soul.md (on the service)`, new: c.path }), colour);
+      return [`soul: ${c.path}`, indent(diff.replace(/\n$/, ''), '  ')];
+    }
+    case 'skills':
+      if (a.action === 'create') return [`skills: ${skillsWanted(c)}`];
+      return [`skills: ${[c.enable.length ? `enable ${c.enable.join(', ')}` : '', c.disable.length ? `disable ${c.disable.join(', ')}` : ''].filter(Boolean).join('; ')}`];
+    case 'status':
+      return [a.action === 'create' ? 'status: paused (paused after the launch)' : `status: ${c.from} → ${c.to} (${c.to === 'paused' ? 'pause' : 'resume'})`];
+  }
+}
+
+function launchLines(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string[] {
+  const l = a.launch!;
+  const out = [`model: ${modelText(l)}`];
+  if (l.description !== undefined) out.push(`description: ${quoted(l.description)}`);
+  out.push(l.soul ? `soul: ${l.soul.path} (${splitLines(l.soul.text).length} lines)` : "soul: the service's default");
+  if (l.bot_token_env) {
+    const missing = env[l.bot_token_env] ? '' : colour.yellow(' (not set here: apply needs it)');
+    out.push(`bot token: from $${l.bot_token_env}${missing}`);
+  }
+  return out;
+}
+
+function agentBlock(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string[] {
+  const details = (lines: string[]) => lines.map((l) => indent(l));
+  switch (a.action) {
+    case 'none':
+      return [];
+    case 'create':
+      return [`${colour.green('+')} ${a.name}: launch`, ...details([...launchLines(a, env, colour), ...a.changes.flatMap((c) => changeLines(a, c, colour))])];
+    case 'update':
+      return [`${colour.yellow('~')} ${a.name}${short(a.agent_id)}`, ...details(a.changes.flatMap((c) => changeLines(a, c, colour)))];
+    case 'destroy':
+      return [`${colour.red('-')} ${a.name}${short(a.agent_id)}: destroy (not in the file)`];
+    case 'not-in-file':
+      return [`${colour.dim('?')} ${a.name}${short(a.agent_id)}: not in the file; \`apply --prune\` would destroy it`];
+  }
+}
+
+function count(plan: Plan, action: AgentPlan['action']): number {
+  return plan.agents.filter((a) => a.action === action).length;
+}
+
+/** The last line: what would happen, in numbers. */
+export function summary(plan: Plan): string {
+  const outside = count(plan, 'not-in-file');
+  const notIn = outside ? `; ${outside} agent${outside > 1 ? 's' : ''} on the service ${outside > 1 ? 'are' : 'is'} not in the file` : '';
+  if (!pending(plan)) return `No changes: the service matches ${plan.file} (${count(plan, 'none')} agent${count(plan, 'none') === 1 ? '' : 's'})${notIn}.`;
+  const parts = [
+    [count(plan, 'create'), 'to launch'],
+    [count(plan, 'update'), 'to change'],
+    [count(plan, 'destroy'), 'to destroy'],
+    [count(plan, 'none'), 'unchanged'],
+  ] as const;
+  return `Plan: ${parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`).join(', ')}${notIn}.`;
+}
+
+/** The plan as text, one block per agent that would change, then the summary. */
+export function planText(plan: Plan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string {
+  const blocks = plan.agents.map((a) => agentBlock(a, env, colour)).filter((b) => b.length > 0);
+  for (const a of plan.agents) for (const note of a.notes) blocks.push([colour.dim(`note: ${a.name}: ${note}`)]);
+  return [...blocks.map((b) => b.join('\n')), summary(plan)].join('\n') + '\n';
+}
+
+function changeJson(c: Change): Record<string, unknown> {
+  switch (c.field) {
+    case 'soul':
+      return { field: 'soul', path: c.path, diff: renderDiff(unifiedDiff(c.from, c.to, { old: 'service', new: c.path }), plain) };
+    case 'skills':
+      return { field: 'skills', ...c.wanted, enable: c.enable, disable: c.disable };
+    default:
+      return { ...c };
+  }
+}
+
+/** The plan as data (`--json`): every agent of the file and of the service, with its action. */
+export function planJson(plan: Plan): Record<string, unknown> {
+  return {
+    file: plan.file,
+    changes_pending: pending(plan),
+    prune: plan.prune,
+    agents: plan.agents.map((a) => ({
+      name: a.name,
+      agent_id: a.agent_id ?? null,
+      action: a.action,
+      ...(a.launch
+        ? { launch: { model: a.launch.model, provider: a.launch.provider, description: a.launch.description, soul: a.launch.soul?.path, bot_token_env: a.launch.bot_token_env } }
+        : {}),
+      changes: a.changes.map(changeJson),
+      notes: a.notes,
+    })),
+  };
+}

@@ -1,0 +1,146 @@
+// A plan as the steps `apply` takes, in a safe order: every launch first, then every change of
+// configuration, then pause and resume, and destroying last (only with --prune). Each step knows
+// the most requests it makes, so the run can be budgeted before it starts.
+import type { ApiClient } from '../../api/client.js';
+import { AuthError } from '../../api/errors.js';
+import { superagents } from '../../api/superagents.js';
+import { BOT_TOKEN_PATTERN, LIMITS } from '../../contract.js';
+import { BadAnswerError, UsageError } from '../../core/errors.js';
+import type { Context } from '../context.js';
+import { applyDisabled } from '../commands/skills/toggle.js';
+import { disabledSet, type AgentPlan, type Change, type Plan } from './plan.js';
+
+export type StepKind = 'launch' | 'profile' | 'model' | 'soul' | 'skills' | 'pause' | 'resume' | 'destroy';
+
+export interface Exec {
+  ctx: Context;
+  client: ApiClient;
+  /** agent ids by name, new agents' added as they are launched */
+  ids: Map<string, string>;
+}
+
+export interface Step {
+  kind: StepKind;
+  agent: string;
+  /** `launch eth-scalper`, `soul of scout` */
+  label: string;
+  /** the most requests it makes */
+  requests: number;
+  run(x: Exec): Promise<void>;
+}
+
+const PHASE: Record<StepKind, number> = { launch: 0, profile: 1, model: 1, soul: 1, skills: 1, pause: 2, resume: 2, destroy: 3 };
+
+/** The bot token a new agent is launched with: from its variable only, checked, never shown. */
+export function botToken(a: AgentPlan, env: NodeJS.ProcessEnv): string | undefined {
+  const name = a.launch?.bot_token_env;
+  if (!name) return undefined;
+  const where = a.desired!.at('bot_token_env');
+  const token = env[name]?.trim();
+  if (!token) throw new UsageError(`${where}: ${name} is not set, and ${a.name} is launched with the bot token it holds`, `set ${name} to the token from @BotFather (in CI: from a secret)`);
+  if (!BOT_TOKEN_PATTERN.test(token)) {
+    throw new UsageError(`${where}: the value of ${name} is not a valid Telegram bot token`, 'expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or -> from @BotFather');
+  }
+  return token;
+}
+
+/** What must hold before the first write: every bot token there, and room for the new agents. */
+export function preflight(plan: Plan, env: NodeJS.ProcessEnv): void {
+  const creates = plan.agents.filter((a) => a.action === 'create');
+  for (const a of creates) botToken(a, env);
+  if (creates.length > 0 && plan.live + creates.length > LIMITS.agentsPerAccount) {
+    // destroying comes last, so the agents to prune still count when the new ones launch
+    throw new AuthError(
+      `Agent limit reached (${LIMITS.agentsPerAccount}): the service has ${plan.live} live agents and the file adds ${creates.length}`,
+      `destroy some first (superagent destroy NAME), then apply again`,
+      403,
+    );
+  }
+}
+
+const id = (x: Exec, name: string) => x.ids.get(name)!;
+
+function launchStep(a: AgentPlan): Step {
+  return {
+    kind: 'launch',
+    agent: a.name,
+    label: `launch ${a.name}`,
+    requests: 1,
+    async run(x) {
+      const l = a.launch!;
+      // a launch is never repeated: the client sends a POST once, whatever happens to it
+      const result = await superagents.launch(x.client, {
+        name: a.name,
+        model: l.model,
+        model_provider: l.provider,
+        description: l.description,
+        soul_md: l.soul?.text,
+        telegram_bot_token: botToken(a, x.ctx.env),
+      });
+      x.ids.set(a.name, result.agent_id);
+    },
+  };
+}
+
+function skillsStep(a: AgentPlan, c: Extract<Change, { field: 'skills' }>): Step {
+  return {
+    kind: 'skills',
+    agent: a.name,
+    label: `skills of ${a.name}`,
+    // a new agent's list is read first; then the whole set, and the list read back
+    requests: a.action === 'create' ? 3 : 2,
+    async run(x) {
+      const agentId = id(x, a.name);
+      let disabled = c.disabled;
+      if (a.action === 'create') {
+        const now = (await superagents.skills(x.client, agentId)).skills;
+        disabled = disabledSet(a.desired!, now);
+        const wanted = disabled;
+        const same = now.every((s) => s.enabled === !wanted.includes(s.name));
+        if (same) return;
+      }
+      const after = await applyDisabled(x.ctx, agentId, disabled!);
+      const wrong = after.skills.filter((s) => s.enabled === disabled!.includes(s.name)).map((s) => s.name);
+      if (wrong.length > 0) {
+        throw new BadAnswerError(`the service accepted the skills of ${a.name} but ${wrong.join(', ')} did not change`, `check with 'superagent skills ${agentId}'`);
+      }
+    },
+  };
+}
+
+function changeSteps(a: AgentPlan): Step[] {
+  const steps: Step[] = [];
+  const profile: { name?: string; description?: string } = {};
+  for (const c of a.changes) if (c.field === 'name' || c.field === 'description') profile[c.field] = c.to;
+  const one = (kind: StepKind, label: string, run: Step['run']): Step => ({ kind, agent: a.name, label, requests: 1, run });
+  if (Object.keys(profile).length > 0) steps.push(one('profile', `profile of ${a.name}`, async (x) => void (await superagents.updateProfile(x.client, id(x, a.name), profile))));
+  for (const c of a.changes) {
+    if (c.field === 'model') steps.push(one('model', `model of ${a.name}`, async (x) => void (await superagents.updateModel(x.client, id(x, a.name), { model: c.to.model, model_provider: c.to.provider }))));
+    if (c.field === 'soul') steps.push(one('soul', `soul of ${a.name}`, async (x) => void (await superagents.updateSoul(x.client, id(x, a.name), c.to))));
+    if (c.field === 'skills') steps.push(skillsStep(a, c));
+    if (c.field === 'status') {
+      const kind = c.to === 'paused' ? 'pause' : 'resume';
+      steps.push(one(kind, `${kind} ${a.name}`, async (x) => void (await superagents[kind](x.client, id(x, a.name)))));
+    }
+  }
+  return steps;
+}
+
+/** Every step of the plan, in the order apply takes them. */
+export function stepsOf(plan: Plan): Step[] {
+  const steps: Step[] = [];
+  for (const a of plan.agents) {
+    if (a.action === 'create') steps.push(launchStep(a));
+    if (a.action === 'create' || a.action === 'update') steps.push(...changeSteps(a));
+    if (a.action === 'destroy') {
+      steps.push({ kind: 'destroy', agent: a.name, label: `destroy ${a.name}`, requests: 1, run: async (x) => void (await superagents.destroy(x.client, a.agent_id!)) });
+    }
+  }
+  // stable: within a phase, the file's order
+  return steps.map((s, i) => ({ s, i })).sort((p, q) => PHASE[p.s.kind] - PHASE[q.s.kind] || p.i - q.i).map(({ s }) => s);
+}
+
+/** Agent ids by name, of the agents the plan knows on the service. */
+export function knownIds(plan: Plan): Map<string, string> {
+  return new Map(plan.agents.filter((a) => a.agent_id).map((a) => [a.name, a.agent_id!]));
+}

@@ -1,0 +1,66 @@
+// Review issue 9c: SIGTERM while `soul edit`'s editor is open. The editor is told to stop, nothing
+// is uploaded, and before exiting 143 the command says where the edit is kept and how to upload it,
+// as it does whenever an edit is not uploaded (it used to die silently, the draft left in /tmp).
+// SIGTERM is FakeSignals; the editor is a function of the file that waits to be told to stop.
+import fs from 'node:fs';
+import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { EditorError } from '../../src/ui/editor.js';
+import { FakeSignals, cliFor, fakeEditor } from '../helpers/context.js';
+import { perTest } from '../helpers/service-support.js';
+import { useSoulAgent } from '../helpers/soul-agent.js';
+import type { TestService } from '../helpers/service.js';
+
+const START = 'I am demo.\nBe careful.\n';
+const BOLD = 'I am demo.\nBe bold.\n';
+
+const fixture = useSoulAgent(START);
+let service: TestService;
+let demo: string;
+beforeAll(() => void ({ service, demo } = fixture));
+let tmp: string;
+const temp = perTest();
+const cli = cliFor(() => service);
+
+beforeEach(() => {
+  tmp = temp.scratch('superagent-soul-tmp-');
+  vi.stubEnv('TMPDIR', tmp);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** An editor that writes `content` (if any), then gets SIGTERM and exits as a real one does when told to stop. */
+function terminatedEditor(signals: FakeSignals, content?: string) {
+  return fakeEditor(async (file, stop) => {
+    if (content !== undefined) fs.writeFileSync(file, content);
+    expect(signals.terminate(), 'soul edit listens for SIGTERM while the editor is open').toBe(true);
+    expect(stop?.aborted, 'the editor is told to stop').toBe(true);
+    throw new EditorError("the editor 'fake-editor' was stopped by SIGTERM");
+  });
+}
+
+it.each([
+  ['a saved change', BOLD],
+  ['nothing saved yet (the editor may keep its own rescue file beside it)', undefined],
+])('SIGTERM with the editor open, %s: exit 143 saying where the edit is kept; nothing uploaded', async (_what, content) => {
+  const signals = new FakeSignals();
+  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: terminatedEditor(signals, content), signals });
+  expect(r.code).toBe(143);
+  const m = /^Terminated; soul\.md not uploaded, your edit is kept in (\S+) \(upload it with: superagent soul set (\S+) --file (\S+)\)\n$/.exec(r.stderr);
+  expect(m, r.stderr).not.toBeNull();
+  const [, file, id, fileAgain] = m!;
+  expect([id, fileAgain]).toEqual([demo, file]);
+  expect(file).toMatch(new RegExp(`^${tmp}/superagent-\\w+/demo\\.soul\\.md$`));
+  expect(fs.readFileSync(file!, 'utf8')).toBe(content ?? START);
+  expect(service.cliRequests().map((q) => q.method)).toEqual(['GET', 'GET']);
+  expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
+  expect(signals.terminateListeners).toBe(0);
+});
+
+it('after the editor, SIGTERM is no longer taken by soul edit', async () => {
+  const signals = new FakeSignals();
+  const editor = fakeEditor((file) => fs.writeFileSync(file, BOLD));
+  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals });
+  expect([r.code, r.stderr]).toEqual([0, '']);
+  expect(signals.terminateListeners).toBe(0);
+});
