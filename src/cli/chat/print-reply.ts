@@ -1,4 +1,4 @@
-// Prints a reply as it arrives: each piece goes to stdout the moment it comes (no buffering), the
+// Prints a reply as it arrives: the pieces of each read go to stdout at once (no waiting for more), the
 // line is ended at the end; on a terminal, rendered as Markdown as it streams (markdown.ts), unless
 // --raw or `render raw`. Tool calls go to stderr through ToolLines and are collected for --json.
 // A stream that breaks or reports a failure keeps what was printed, ends the line and throws
@@ -9,6 +9,7 @@ import { exitCodeFor } from '../exit-codes.js';
 import { StreamCutError } from '../../api/errors.js';
 import { SuperagentError } from '../../core/errors.js';
 import { ReplyView, rendersMarkdown } from './markdown.js';
+import { BatchedWrites } from '../../ui/batched-writes.js';
 import type { ReplyEvent, ToolCall } from './types.js';
 
 export interface PrintedReply {
@@ -73,6 +74,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
   let started = false;
   let lastChar = '\n';
   const view = echo && opts.markdown !== false && (await rendersMarkdown(ctx)) ? new ReplyView(ctx) : undefined;
+  const out = echo ? new BatchedWrites(view ? (text) => view.write(text) : (text) => p.write(text)) : undefined;
   const first = () => {
     if (!started) opts.onFirstText?.();
     started = true;
@@ -94,6 +96,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
   };
   let viewEnded = false;
   const endLine = async () => {
+    await out?.flush();
     tools.close();
     if (view) {
       if (!viewEnded) await view.end();
@@ -117,12 +120,12 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         first();
         tools.close();
         pieces.push(event.text);
-        if (view) await view.write(event.text);
-        else if (echo) p.write(event.text);
+        out?.push(event.text);
         lastChar = event.text[event.text.length - 1]!;
       } else if (event.type === 'tool') {
         first();
         calls.set(event.call.id, event.call);
+        await out?.flush(); // the text before the call is on screen before its line
         tools.show(event.call);
       } else {
         done = event;
@@ -132,13 +135,17 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         }
       }
     }
+    await out?.flush();
   } catch (caught) {
-    if (opts.interrupt?.aborted) {
-      // a rendered reply is drawn whole first (its redraw takes the echoed ^C with the tail)
-      if (view) await endLine();
-      endInterruptedLine();
-    }
-    await endLine();
+    // the text that came before the failure is kept on screen; a sink that failed (the renderer) is left alone
+    if (await out?.flush().then(() => true, () => false) ?? true) {
+      if (opts.interrupt?.aborted) {
+        // a rendered reply is drawn whole first (its redraw takes the echoed ^C with the tail)
+        if (view) await endLine();
+        endInterruptedLine();
+      }
+      await endLine();
+    } else tools.close();
     tools.finish();
     const err = caught instanceof SuperagentError ? caught : new StreamCutError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
     if (!echo) keepPartial(ctx, reply(), err);
