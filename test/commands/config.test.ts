@@ -173,13 +173,14 @@ describe('config list', () => {
   });
 
   it('on a terminal: a table with the profile in use marked, or a word on where commands go when there is none', async () => {
-    const r = await cli(['config', 'list'], twoProfiles(), { tty: true, env: { SUPERAGENT_PROFILE: 'ci' } });
+    // (with the json profile ci in use, the answer would be JSON: see 'output json' below)
+    const r = await cli(['config', 'list'], twoProfiles(), { tty: true, env: { SUPERAGENT_PROFILE: 'default' } });
     expect(r.code).toBe(0);
     const rows = r.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
     expect(rows).toEqual([
       ['PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
-      ['default', URL, MASKED, 'table', 'markdown', 'default'],
-      ['*', 'ci', 'embedded', 'none', 'json', 'markdown', 'default'],
+      ['*', 'default', URL, MASKED, 'table', 'markdown', 'default'],
+      ['ci', 'embedded', 'none', 'json', 'markdown', 'default'],
     ]);
     const empty = await cli(['config', 'list'], new MemoryConfig(), { tty: true });
     expect(empty).toMatchObject({ code: 0, stdout: '', stderr: "No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.\n" });
@@ -200,5 +201,15 @@ describe('output json', () => {
     expect(body.agents.map((a: { name: string }) => a.name)).toEqual(['cfg-json-agent']);
     expect((await cli(['config', 'unset', 'output'], config)).code).toBe(0);
     expect((await cli(['list'], config)).stdout).toMatch(/^[0-9a-f-]{36}\tcfg-json-agent\trunning\t/);
+  });
+
+  it('config list answers in JSON too while the profile in use says output json', async () => {
+    const config = new MemoryConfig({ profiles: { default: { output: 'json' }, other: {} } });
+    const r = await cli(['config', 'list'], config);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toEqual({ active_profile: 'default', profiles: { default: { output: 'json' }, other: {} } });
+    // another profile in use: its own output setting (none: the lines for a pipe)
+    const other = await cli(['config', 'list', '--profile', 'other'], config);
+    expect(other.stdout).toBe('active_profile\tdefault\ndefault.output\tjson\n');
   });
 });

@@ -15,6 +15,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const config = ctx.config.read();
   const profiles = Object.entries(config.profiles ?? {}).map(([name, profile]) => [name, shownProfile(profile)] as const);
   const p = ctx.printer;
+  const inUse = targetProfile(ctx, config);
+  // a profile that answers in JSON does so here too, as every command that connects does
+  if (inUse.profile?.output === 'json') p.setJson(true);
   if (p.json) return p.printJson({ active_profile: activeProfile(config), profiles: Object.fromEntries(profiles) });
   if (!p.stdoutIsTTY) {
     p.data(`active_profile\t${activeProfile(config)}`);
@@ -27,12 +30,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     p.status("No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.");
     return;
   }
-  const inUse = targetProfile(ctx, config).name;
   printTable(
     p,
     ['', 'PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
     profiles.map(([name, s]) => [
-      name === inUse ? '*' : '',
+      name === inUse.name ? '*' : '',
       name,
       s.base_url ?? p.out.dim('embedded'),
       s.api_key ?? p.out.dim('none'),
