@@ -82,23 +82,26 @@ export function visibleWidth(text: string): number {
   return charCount(prefixOf(text, 4 * WIDEST).replace(SGR, ''), WIDEST);
 }
 
-const MIN_SHRUNK = 8;
+export const MIN_SHRUNK = 8;
 
 /**
  * Widths that fit `room`: the widest column that may shrink gives up columns first, never below a
  * few characters; columns in `fixed` (ids, statuses) keep their width.
  */
-export function fitWidths(widths: number[], room: number, fixed: readonly number[] = []): number[] {
+export function fitWidths(widths: number[], room: number, fixed: readonly number[] = [], last: readonly number[] = []): number[] {
   const out = [...widths];
   let over = out.reduce((a, w) => a + w, 0) - room;
-  while (over > 0) {
-    let widest = -1;
-    for (let i = 0; i < out.length; i++) if (!fixed.includes(i) && out[i]! > MIN_SHRUNK && (widest < 0 || out[i]! > out[widest]!)) widest = i;
-    if (widest < 0) break;
-    const second = Math.max(MIN_SHRUNK, ...out.filter((w, i) => i !== widest && !fixed.includes(i)));
-    const cut = Math.min(over, out[widest]! - second || 1, out[widest]! - MIN_SHRUNK);
-    out[widest]! -= cut;
-    over -= cut;
+  // the `last` columns shrink only once the others are as narrow as they go
+  for (const spared of [[...fixed, ...last], fixed]) {
+    while (over > 0) {
+      let widest = -1;
+      for (let i = 0; i < out.length; i++) if (!spared.includes(i) && out[i]! > MIN_SHRUNK && (widest < 0 || out[i]! > out[widest]!)) widest = i;
+      if (widest < 0) break;
+      const second = Math.max(MIN_SHRUNK, ...out.filter((w, i) => i !== widest && !spared.includes(i)));
+      const cut = Math.min(over, out[widest]! - second || 1, out[widest]! - MIN_SHRUNK);
+      out[widest]! -= cut;
+      over -= cut;
+    }
   }
   return out;
 }
@@ -106,6 +109,8 @@ export function fitWidths(widths: number[], room: number, fixed: readonly number
 export interface TableOptions {
   /** columns never cut (ids, statuses, times): the others shrink, with `…`, to fit the terminal */
   fixed?: readonly number[];
+  /** columns cut only after every other one is as narrow as it goes (a model id: its end is its version) */
+  last?: readonly number[];
 }
 
 /** Rows for people (a table that fits the terminal) or for pipes (tab-separated, no header, whole values). */
@@ -122,7 +127,7 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
   const cells = rows.map((row) => row.map(safe));
   const PAD = 2;
   const natural = heads.map((h, i) => Math.max(visibleWidth(h), ...cells.map((r) => visibleWidth(r[i] ?? ''))) + PAD);
-  const colWidths = fitWidths(natural, printer.columns - 1, options.fixed);
+  const colWidths = fitWidths(natural, printer.columns - 1, options.fixed, options.last);
   const table = new Table({
     head: heads,
     colWidths,

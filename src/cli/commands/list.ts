@@ -25,7 +25,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
       p,
       ['NAME', 'ID', 'STATUS', 'MODEL', 'CREATED'],
       agents.map((a) => [orUnknown(p, a.name), a.agent_id.slice(0, 8), a.status === undefined ? unknown(p) : statusWord(p, a.status), a.model ?? '', timeFor(p, a.created_at ?? undefined)]),
-      { fixed: [1, 2, 4] },
+      { fixed: [1, 2, 4], last: [3] },
     );
     return;
   }
