@@ -11,6 +11,7 @@ import type { Prompter } from '../ui/prompt.js';
 import type { Editor } from '../ui/editor.js';
 import type { Spinner, SpinnerOptions } from '../ui/spinner.js';
 import { terminalSafe } from '../ui/terminal-safe.js';
+import { NoMatchError } from '../core/errors.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** chat and assistant replies take minutes on the hosted service (contract §5) */
@@ -114,7 +115,14 @@ export class Context {
 
   /** A failure in the words that fit it: a 500 of the embedded service says what went wrong in it. */
   explainFailure(err: unknown): unknown {
+    // no agent of that name: perhaps the one a listing had to leave out
+    if (err instanceof NoMatchError) return this.leftOut() ?? err;
     return this.connected?.embedded?.explain(err) ?? err;
+  }
+
+  /** The failure a command ends with after it did its work: a record the embedded service could not read and left out. */
+  leftOut(): unknown {
+    return this.connected?.embedded?.leftOut();
   }
 
   /** The spinners asked for, the one on screen last (a countdown inside a wait). */

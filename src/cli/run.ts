@@ -113,7 +113,11 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       openApi: overrides.openApi ?? (async (c, o) => (await import('./commands/shared/connect.js')).openApi(c, o)),
     });
     try {
-      return (await mod.run(parsed.input as never, ctx)) ?? EXIT.ok;
+      const code = (await mod.run(parsed.input as never, ctx)) ?? EXIT.ok;
+      // what it did stands (the agents it could pause are paused); a record it had to leave out makes it exit 2
+      const leftOut = entry.hidden ? undefined : ctx.leftOut();
+      if (leftOut) throw leftOut;
+      return code;
     } catch (err) {
       // printer.json: a profile with `output json` turns it on too
       return reportError(ctx.explainFailure(err), io.stderr, { json: ctx.printer.json, debug: globals.debug, colour: ctx.printer.err.red.bold });

@@ -67,7 +67,8 @@ export const DEFAULT_TOKEN_DELAY_MS = 20;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const store = new Store(options.dataDir).open();
+  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const store = new Store(options.dataDir, { onLeftOut: (message) => log(`left out: ${message}`) }).open();
   let keys = options.keys ?? [];
   let keyCreated = false;
   let keyFile: string | undefined;
@@ -77,7 +78,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keyCreated = result.created;
     keyFile = result.file;
   }
-  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const handler = createApp({
     service: {
       store,

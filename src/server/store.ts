@@ -77,6 +77,8 @@ export interface StoreOptions {
   hooks?: WriteHooks;
   destroyedGraceMs?: number;
   sessionsKept?: number;
+  /** a record a listing had to leave out (not readable): said, so the listing need not fail whole */
+  onLeftOut?: (message: string) => void;
 }
 
 export class Store {
@@ -96,8 +98,8 @@ export class Store {
     this.graceMs = options.destroyedGraceMs ?? DESTROYED_GRACE_MS;
     const locks = new Locks(this.layout.locks, options.lock);
     const files = new RecordFiles(locks, options.hooks);
-    this.agents = new OwnedRecords(this.layout, files, locks, 'agent');
-    this.classic = new OwnedRecords(this.layout, files, locks, 'classic');
+    this.agents = new OwnedRecords(this.layout, files, locks, 'agent', options.onLeftOut);
+    this.classic = new OwnedRecords(this.layout, files, locks, 'classic', options.onLeftOut);
     this.sessions = new SessionFiles(this.layout, files, locks, options.sessionsKept ?? SESSIONS_KEPT);
   }
 

@@ -41,16 +41,44 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     const dataDir = temp.scratch();
     const record = await launchedRecord(dataDir, 'broken');
     fs.writeFileSync(record, '{half a rec');
+    const leftOut = `Error: the embedded service left out a record it cannot read: the record ${record} is not valid; move it aside to drop it\n`;
+    const id = path.basename(record, '.json').replace(/^agent\./, '');
     for (const argv of ['list', 'get broken', 'chat broken hello']) {
       const r = await embedded(dataDir, argv);
       expect(r, argv).toMatchObject({ code: 2, stdout: '' });
-      expect(r.stderr, argv).toBe(`Error: the embedded service cannot use its state: the record ${record} is not valid; move it aside to drop it\n`);
+      expect(r.stderr, argv).toBe(leftOut);
     }
+    // asked for by its id, the record itself is what fails
+    const byId = await embedded(dataDir, `get ${id}`);
+    expect(byId).toMatchObject({ code: 2, stdout: '' });
+    expect(byId.stderr).toBe(`Error: the embedded service cannot use its state: the record ${record} is not valid; move it aside to drop it\n`);
     // moved aside as told: the service works again (without that agent)
     fs.renameSync(record, `${record}.bad`);
     const after = await embedded(dataDir, 'list --json');
     expect(after.code, after.stderr).toBe(0);
     expect(JSON.parse(after.stdout)).toEqual({ agents: [] });
+  });
+
+  it('one unreadable record does not block the rest: list shows the others, pause --all pauses them, and both exit 2 naming it', async () => {
+    const dataDir = temp.scratch();
+    const record = await launchedRecord(dataDir, 'broken');
+    await launchedRecord(dataDir, 'alpha');
+    await launchedRecord(dataDir, 'beta');
+    fs.writeFileSync(record, 'not json');
+    const leftOut = `Error: the embedded service left out a record it cannot read: the record ${record} is not valid; move it aside to drop it\n`;
+    const list = await embedded(dataDir, 'list');
+    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['beta', 'alpha']);
+    expect([list.code, list.stderr]).toEqual([2, leftOut]);
+    const pause = await embedded(dataDir, 'pause --all --yes');
+    expect(pause.code).toBe(2);
+    expect(pause.stderr.endsWith(leftOut)).toBe(true);
+    fs.renameSync(record, `${record}.bad`);
+    const after = await embedded(dataDir, 'list --json');
+    expect(after.code, after.stderr).toBe(0);
+    expect(JSON.parse(after.stdout).agents.map((a: { name: string; status: string }) => [a.name, a.status])).toEqual([
+      ['beta', 'paused'],
+      ['alpha', 'paused'],
+    ]);
   });
 
   it('--debug shows the service’s own line; without it the service says nothing of its own', async () => {
@@ -61,7 +89,7 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     expect(quiet.stderr).not.toContain('service: ');
     const debug = await embedded(dataDir, 'list --debug');
     expect(debug.code).toBe(2);
-    expect(debug.stderr).toContain(`service: store: The record ${record} is not valid; move it aside to drop it\n`);
+    expect(debug.stderr).toContain(`service: left out: The record ${record} is not valid; move it aside to drop it\n`);
     noStack(debug.stderr);
   });
 

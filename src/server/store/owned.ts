@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { Locks } from './lock.js';
 import { type Kind, type Layout, readOwner, safeName } from './layout.js';
-import { type RecordFiles, type Stored, readRecord } from './records.js';
+import { type RecordFiles, type Stored, StoreCorruptError, readRecord } from './records.js';
 
 export interface Found<T> {
   record: T;
@@ -31,6 +31,8 @@ export class OwnedRecords<T> {
     private readonly files: RecordFiles,
     private readonly locks: Locks,
     readonly kind: 'agent' | 'classic',
+    /** told of each record a listing leaves out because it cannot be read */
+    private readonly leftOut: (message: string) => void = () => undefined,
   ) {}
 
   /** The record with this id, the caller's or (mine: false) another account's. */
@@ -43,11 +45,20 @@ export class OwnedRecords<T> {
     return other ? { record: other.record, mine: false } : undefined;
   }
 
-  /** The account's records in creation order (a scan of its directory, one stat per record). */
+  /**
+   * The account's records in creation order (a scan of its directory, one stat per record). One that
+   * cannot be read is left out and said (`pause --all` still reaches the others); asked for by id it fails.
+   */
   list(account: string): Array<Listed<T>> {
     const found: Array<Listed<T>> = [];
     for (const id of this.layout.ids(account, this.kind)) {
-      const stored = this.files.cached<T>(this.layout.file(account, this.kind, id));
+      let stored: Stored<T> | undefined;
+      try {
+        stored = this.files.cached<T>(this.layout.file(account, this.kind, id));
+      } catch (err) {
+        if (!(err instanceof StoreCorruptError)) throw err;
+        this.leftOut(err.message);
+      }
       if (stored) found.push({ ...stored, id });
     }
     return found.sort((a, b) => a.n - b.n);

@@ -15,7 +15,14 @@ export interface OpenedApi {
   client: ApiClient;
   connection: Connection;
   /** set when the embedded service runs in this process */
-  embedded?: { url: string; dataDir: string; close(): Promise<void>; explain(err: unknown): unknown };
+  embedded?: {
+    url: string;
+    dataDir: string;
+    close(): Promise<void>;
+    explain(err: unknown): unknown;
+    /** records a listing left out because they cannot be read: the command's failure once it is done */
+    leftOut(): LocalStateError | undefined;
+  };
 }
 
 export interface ConnectOptions {
@@ -142,14 +149,25 @@ const cannotUse = (why: string) => `the embedded service cannot use its state: $
  */
 class ServiceLog {
   private failure: { kind: 'store' | 'error'; text: string } | undefined;
+  private readonly skipped = new Set<string>();
 
   constructor(private readonly show?: (line: string) => void) {}
 
   readonly line = (text: string): void => {
     const m = /^(store|error): (?:Error: )?([^\n]*)/.exec(text);
     if (m) this.failure = { kind: m[1] as 'store' | 'error', text: m[2]! };
+    const left = /^left out: ([^\n]*)/.exec(text);
+    if (left) this.skipped.add(left[1]!);
     this.show?.(text);
   };
+
+  /** What the listings did without: the command did what it could with the rest, then fails (exit 2). */
+  leftOut(): LocalStateError | undefined {
+    const [first, ...more] = this.skipped;
+    if (first === undefined) return undefined;
+    const others = more.length > 0 ? ` (and ${more.length} more: --debug lists them)` : '';
+    return new LocalStateError(`the embedded service left out a record it cannot read${others}: ${first.charAt(0).toLowerCase()}${first.slice(1)}`);
+  }
 
   explain(err: unknown): unknown {
     if (!(err instanceof ServerError) || !this.failure) return err;
@@ -176,7 +194,7 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
       await server.close();
       throw unknownEmbeddedKey(connection, apiKey, own, homeRelative(dir, env));
     }
-    embedded = { url: server.url, dataDir: dir, close: () => server.close(), explain: (err) => log.explain(err) };
+    embedded = { url: server.url, dataDir: dir, close: () => server.close(), explain: (err) => log.explain(err), leftOut: () => log.leftOut() };
     baseUrl = server.url;
     apiKey ??= own;
     // said the first time a data dir is used (its key is made then); `whoami` always says it
