@@ -402,3 +402,22 @@ describe('splitIntoPieces', () => {
     expect(pieces.length).toBeGreaterThan(words(content) / 3 - 1);
   });
 });
+
+describe('replies as Markdown', () => {
+  it('a list is ended by a blank line before the lines after it (else they read as part of its last item)', () => {
+    const messages = ['Open a 10x perp long on ETH', 'remember: I prefer low leverage', 'Plan a BTC trade and check SOL', 'What is your view on BTC today?'];
+    let lists = 0;
+    for (const message of messages) {
+      for (let i = 0; i < 20; i++) {
+        const lines = composeAgentReply(agent({ name: `agent-${i}` }), [], message).content.split('\n');
+        lines.forEach((line, at) => {
+          const next = lines[at + 1];
+          if (!line.startsWith('- ') || next === undefined) return;
+          lists++;
+          expect(next === '' || next.startsWith('- '), JSON.stringify(lines)).toBe(true);
+        });
+      }
+    }
+    expect(lists).toBeGreaterThan(0);
+  });
+});

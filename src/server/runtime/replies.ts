@@ -122,17 +122,19 @@ const FILLERS: readonly string[] = [
 function assemble(sections: Section[]): string {
   const lead = sections.filter((s) => s.kind === 'lead').map((s) => s.text);
   const lines: string[] = [];
-  if (lead.length) lines.push(lead.join(' '));
+  const leadLine = withoutControls(lead.join(' ')).trimEnd();
+  if (leadLine !== '') lines.push(leadLine);
+  let inList = false;
   for (const s of sections) {
-    if (s.kind === 'item') lines.push(`- ${s.text}`);
-    else if (s.kind === 'line') lines.push(s.text);
+    const text = withoutControls(s.kind === 'item' ? `- ${s.text}` : s.text).trimEnd();
+    if (s.kind === 'lead' || text === '' || text === '-') continue;
+    // a blank line ends a list, as a model writes Markdown: the lines after it are not part of its last item
+    if (inList && s.kind !== 'item') lines.push('');
+    lines.push(text);
+    inList = s.kind === 'item';
   }
   // sections quote names, the soul, the description and messages: no control character may reach a terminal
-  return lines
-    .map((l) => withoutControls(l).trimEnd())
-    .filter((l) => l !== '')
-    .join('\n')
-    .trim();
+  return lines.join('\n').trim();
 }
 
 function fitLength(sections: Section[], rng: () => number, min: number, max: number): string {
