@@ -40,14 +40,15 @@ function startsLikeJson(data: string): boolean {
   return false;
 }
 
-function parseData(data: string): { obj?: Json; plain?: string } {
+function parseData(data: string): { obj?: Json; plain?: string; broken?: boolean } {
   if (startsLikeJson(data)) {
     try {
       const value: unknown = JSON.parse(data);
       if (isObject(value)) return { obj: value };
       if (typeof value === 'string') return { plain: value };
     } catch {
-      // not JSON after all: plain text
+      // not JSON after all: plain text (unless it is the stream's last event, cut part-way)
+      return { plain: data, broken: true };
     }
   }
   return { plain: data };
@@ -77,6 +78,8 @@ export class SseDecoder {
   private text: string[] = [];
   private sessionId: string | undefined;
   private over = false;
+  /** the body is over: an event still open now was cut off, not finished */
+  private ending = false;
   private readonly calls = new Map<string, { call: ToolCall; startedAt: number }>();
   private toolCount = 0;
   /** a ToolCallError with no text after it yet: the reply's failure unless text follows */
@@ -98,6 +101,7 @@ export class SseDecoder {
 
   /** The stream is over: an event not closed by a blank line still counts, and a missing completion is implied. */
   end(): StreamEvent[] {
+    this.ending = true;
     if (!this.over) this.parser.feed(this.decoder.decode() + '\n\n');
     if (!this.over) this.complete(undefined, undefined);
     return this.take();
@@ -128,7 +132,9 @@ export class SseDecoder {
     const { data } = message;
     if (data.length < 16 && data.trim() === '[DONE]') return this.complete(undefined, undefined);
     if (nestsDeeperThan(data)) return this.fail(new BadAnswerError(`the service sent an event nested more than ${ANSWER_LIMITS.jsonDepth} deep`, 'what arrived is kept above'));
-    const { obj, plain } = parseData(data);
+    const { obj, plain, broken } = parseData(data);
+    // `data: {"event":"RunCont` and the connection closed: a reply cut short, not text to show
+    if (broken && this.ending) return this.fail(new StreamCutError('the reply was cut short (its last event ended part-way)', 'what arrived is kept above; try again'));
     const sid = obj?.session_id ?? obj?.sessionId;
     if (typeof sid === 'string' && sid !== '' && sid !== this.sessionId) {
       this.sessionId = sid;

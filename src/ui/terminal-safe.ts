@@ -46,20 +46,37 @@ export function toTerminal(text: string): string {
  * Pieces of one stream of text (a reply) made safe as they come: a CR at the end of a piece waits
  * for the next one, so a CRLF split between two pieces is still a plain newline.
  */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** String.prototype.toWellFormed (ES2024): a lone half of a character becomes U+FFFD. */
+function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\ufffd');
+}
+
 export class TerminalSafeStream {
   private heldCR = false;
+  /** a high surrogate at a piece's end: the other half of its character may come with the next piece */
+  private heldHigh = '';
 
   push(piece: string): string {
-    let text = (this.heldCR ? '\r' : '') + piece;
+    let text = (this.heldCR ? '\r' : '') + this.heldHigh + piece;
+    this.heldHigh = '';
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.heldHigh = text.slice(-1);
+      text = text.slice(0, -1);
+    }
     this.heldCR = text.endsWith('\r');
     if (this.heldCR) text = text.slice(0, -1);
-    return toTerminal(text);
+    // a half of a character the service never completed is shown as the terminal would: U+FFFD
+    return toTerminal(wellFormed(text));
   }
 
-  /** The end of the stream: a CR still held is a bare CR. */
+  /** The end of the stream: a CR still held is a bare CR; a lone half of a character, U+FFFD. */
   end(): string {
-    const rest = this.heldCR ? caret(0x0d) : '';
+    const rest = (this.heldCR ? caret(0x0d) : '') + (this.heldHigh ? '\ufffd' : '');
     this.heldCR = false;
+    this.heldHigh = '';
     return rest;
   }
 }

@@ -44,7 +44,8 @@ async function run(args: string[], tty = false): Promise<{ stdout: string; vendo
   const env = { ...cleanEnv({ target: { url: mock.url, key: KEY } }), TERM: 'xterm-256color', LOAD_LOG: log };
   const argv = [process.execPath, '--import', HOOK, BIN, ...args];
   const r = tty
-    ? await execa('script', ['-qfec', argv.map(quote).join(' '), '/dev/null'], { env, extendEnv: false, reject: false, timeout: 30_000, stripFinalNewline: false })
+    ? // a sized terminal: one whose size is unknown (script's own pty is 0×0) gets replies as they came
+      await execa('script', ['-qfec', `stty cols 100 rows 30; exec ${argv.map(quote).join(' ')}`, '/dev/null'], { env, extendEnv: false, reject: false, timeout: 30_000, stripFinalNewline: false })
     : await execa(argv[0]!, argv.slice(1), { env, extendEnv: false, reject: false, timeout: 30_000, stripFinalNewline: false });
   expect(r.exitCode, String(r.stderr)).toBe(0);
   const loaded = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n') : [];

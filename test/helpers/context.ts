@@ -24,6 +24,8 @@ export class Capture {
     private readonly notify?: (chunk: string, all: string) => void,
   ) {}
 
+  rows?: number;
+
   write(chunk: string): boolean {
     this.text += chunk;
     this.notify?.(chunk, this.text);
@@ -159,6 +161,8 @@ export interface TerminalSwitch {
   stdout?: boolean;
   stderr?: boolean;
   columns?: number;
+  /** the terminal's height, when a test needs one (undefined: not reported) */
+  rows?: number;
 }
 
 export interface RunOptions {
@@ -217,6 +221,7 @@ export async function runLine(target: Target | undefined, argv: string | string[
   const words = typeof argv === 'string' ? argv.split(' ').filter(Boolean) : argv;
   const tty: TerminalSwitch = o.tty === true ? { stdin: true, stdout: true, stderr: true } : o.tty || {};
   const stdout = new Capture(tty.stdout === true, tty.columns ?? (tty.stdout ? 100 : undefined), o.onStdout);
+  stdout.rows = tty.rows;
   const stderr = new Capture(tty.stderr === true, tty.columns ?? (tty.stderr ? 100 : undefined));
   const prompter = new ScriptedPrompter([...(o.answers ?? [])]);
   const code = await run(words, testEnv(target, o.env), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {

@@ -166,7 +166,7 @@ describe('hyperlinks: which terminals have them (from the environment the CLI wa
   });
 });
 
-describe('the width of one code point (as string-width counts a lone one)', () => {
+describe('the width of one code point (as string-width counts a lone one, but as terminals draw format and filler characters)', () => {
   it.each([
     ['a', 1],
     ['東', 2],
@@ -177,8 +177,13 @@ describe('the width of one code point (as string-width counts a lone one)', () =
     ['😀', 2],
     ['€', 1],
     ['é', 1],
-    ['\u00ad', 0],
     ['한', 2],
+    // drawn by terminals although string-width counts them 0 (a stale row was left where the tail was measured narrower)
+    ['\u00ad', 1],
+    ['\u0600', 1],
+    ['\u3164', 2],
+    ['\u115f', 2],
+    ['\ud83d', 1],
   ])('%j: %i', (ch, width) => {
     expect(codePointWidth(ch)).toBe(width);
   });

@@ -153,6 +153,17 @@ describe('readReplyStream: tolerances of §6', () => {
     ]);
   });
 
+  it('a last event cut part-way through its JSON is a reply cut short (exit 7), not text; what came before is given', async () => {
+    const events: StreamEvent[] = [];
+    const read = (async () => {
+      for await (const e of readReplyStream(body([`data: {"event":"RunContent","content":"kept"}\n\ndata: {"event":"RunCont`]), { contentType: 'text/event-stream' })) events.push(e);
+    })();
+    await expect(read).rejects.toThrow('the reply was cut short (its last event ended part-way)');
+    expect(textOf(events)).toBe('kept');
+    // a last event of plain text (not JSON) still counts, as above
+    expect(textOf(await collect(['data: {"content":"x"}\n\ndata: plain end']))).toBe('xplain end');
+  });
+
   it('a UTF-8 character split between chunks, byte by byte', async () => {
     const bytes = new TextEncoder().encode(ours(['né', '🚀', '日本']));
     const chunks = Array.from(bytes, (b) => Uint8Array.of(b));

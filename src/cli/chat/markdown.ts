@@ -7,6 +7,7 @@ import type { MarkdownStream } from '../../vendor/markdown-stream.js';
 import { hyperlinksSupported } from '../../ui/markdown/hyperlinks.js';
 import { ours, terminalSafe, TerminalSafeStream, unmark } from '../../ui/terminal-safe.js';
 import type { Context } from '../context.js';
+import { usableColumns } from '../../ui/printer.js';
 
 export type MarkdownModule = typeof import('../../vendor/markdown.js');
 
@@ -21,6 +22,10 @@ export const asksForJson = (message: string): boolean => /respond as json/i.test
 export async function rendersMarkdown(ctx: Context): Promise<boolean> {
   const p = ctx.printer;
   if (!p.stdoutIsTTY || p.json || ctx.globals.raw || ctx.env.TERM === 'dumb') return false;
+  // a terminal whose size is unknown or too small to lay out (under 10 columns, 1 row): redrawing the
+  // tail there would leave stale rows, so the text comes as it is
+  const { rows } = ctx.io.stdout;
+  if (usableColumns(ctx.io.stdout) === undefined || (typeof rows === 'number' && rows < 2)) return false;
   const { connection } = await ctx.api();
   return connection.profile?.render !== 'raw';
 }

@@ -5,7 +5,7 @@ import { LIMITS } from '../../contract.js';
 import { toolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { InterruptedError, NoMatchError, UsageError } from '../../core/errors.js';
+import { InterruptedError, NoMatchError, TerminatedError, UsageError } from '../../core/errors.js';
 import { decodeUtf8, readStdinBuffer } from '../commands/shared/stdin.js';
 import { asksForJson } from './markdown.js';
 import { printReply, type PrintedReply } from './print-reply.js';
@@ -80,6 +80,8 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
   const p = ctx.printer;
   const controller = new AbortController();
   const stopListening = ctx.signals.onInterrupt(() => controller.abort(new InterruptedError()));
+  // SIGTERM (`timeout 60 superagent chat …`) ends it as Ctrl-C does: the reply drawn whole, then exit 143
+  const stopTerm = ctx.signals.onTerminate(() => controller.abort(new TerminatedError()));
   const spinner = ctx.spinner(opts.spinner, { delayMs: opts.spinnerDelayMs });
   let sessionId: string | undefined;
   try {
@@ -99,11 +101,12 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
     opts.present?.(reply);
     return reply;
   } catch (err) {
-    if (controller.signal.aborted) throw new InterruptedError();
+    if (controller.signal.aborted) throw controller.signal.reason instanceof TerminatedError ? controller.signal.reason : new InterruptedError();
     throw sessionNotFound(err, opts.sessionId);
   } finally {
     spinner.stop();
     stopListening();
+    stopTerm();
     if (sessionId && !p.json && !p.options.quiet) p.stderrWrite(`${p.err.dim('Session:')} ${sessionId}\n`);
   }
 }

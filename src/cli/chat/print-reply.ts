@@ -7,7 +7,7 @@ import { ToolLines, type ToolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { StreamCutError } from '../../api/errors.js';
-import { SuperagentError } from '../../core/errors.js';
+import { InterruptedError, SuperagentError } from '../../core/errors.js';
 import { ReplyView, rendersMarkdown } from './markdown.js';
 import { BatchedWrites } from '../../ui/batched-writes.js';
 import type { ReplyEvent, ToolCall } from './types.js';
@@ -136,10 +136,12 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       }
     }
     await out?.flush();
+    // Ctrl-C while a reply that had all arrived was still being drawn
+    if (opts.interrupt?.aborted) throw opts.interrupt.reason instanceof SuperagentError ? opts.interrupt.reason : new InterruptedError();
   } catch (caught) {
     // the text that came before the failure is kept on screen; a sink that failed (the renderer) is left alone
     if (await out?.flush().then(() => true, () => false) ?? true) {
-      if (opts.interrupt?.aborted) {
+      if (opts.interrupt?.reason instanceof InterruptedError) {
         // a rendered reply is drawn whole first (its redraw takes the echoed ^C with the tail)
         if (view) await endLine();
         endInterruptedLine();

@@ -25,12 +25,19 @@ const BULLETS = ['•', '◦', '▪'];
 /** Colours the lines of one fenced block (code.ts), given its language. */
 export type Highlighter = (lang: string) => { line(text: string): Span[] };
 
-/** Whether drawing the block takes the highlighter: a fence, or a quote with one inside. */
+/**
+ * Whether drawing the block takes the highlighter: a fence, or a quote with one inside, at any depth
+ * or indent (a fence in a list in a quote too: any line with a fence's marker counts).
+ */
 const needsHighlighter = (block: Block): boolean =>
-  (block.kind === 'fence' && block.edge === 'open') || (block.kind === 'quote' && block.lines.some((l) => fenceStart(l) !== undefined));
+  (block.kind === 'fence' && block.edge === 'open') || (block.kind === 'quote' && block.lines.some((l) => fenceStart(l) !== undefined || /```|~~~/.test(l)));
+
+/** [ours] code coloured in one reply, all blocks together: past it, code is shown uncoloured (highlighting costs ~35 µs a character) */
+const REPLY_CODE_MAX = 32 * 1024;
 
 export class BlockRenderer {
   private code: ReturnType<Highlighter> | undefined;
+  private codeSeen = 0;
 
   constructor(
     private readonly o: Layout,
@@ -83,12 +90,13 @@ export class BlockRenderer {
       case 'table':
         return renderTable(block.lines, room, (text) => this.inline(text));
       case 'fence':
-        if (block.edge === 'open' && !this.highlighter) throw new Error('a fence is drawn only once the highlighter has loaded');
-        this.code = block.edge === 'open' ? this.highlighter!(block.lang) : undefined;
+        // a fence the stream did not hold back for the highlighter (none should be) is shown uncoloured
+        this.code = block.edge === 'open' && this.highlighter && this.codeSeen < REPLY_CODE_MAX ? this.highlighter(block.lang) : undefined;
         return [[{ text: block.edge === 'open' ? `${block.marker}${block.lang}` : block.marker, sgr: SGR.frame }]];
       case 'code':
         // inside a fence, coloured; indented code, as it is
-        return [this.code ? this.code.line(block.text) : [{ text: expandTabs(block.text) }]];
+        if (this.code) this.codeSeen += block.text.length + 1;
+        return [this.code && this.codeSeen <= REPLY_CODE_MAX ? this.code.line(block.text) : [{ text: expandTabs(block.text) }]];
     }
   }
 
