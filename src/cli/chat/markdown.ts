@@ -35,11 +35,24 @@ export function loadMarkdown(): Promise<MarkdownModule> {
   return import('../../vendor/markdown.js');
 }
 
-/** The terminal as the renderer sees it: its size, colour, hyperlinks, and our own escapes as markers. */
+/**
+ * The terminal as the renderer sees it: its size (read at each use: a terminal resized mid-reply lays
+ * out the blocks after it at its new width), colour, hyperlinks, and our own escapes as markers.
+ */
 export function layoutFor(ctx: Context): Layout & { rows: number } {
   const p = ctx.printer;
   const colour = p.stdoutColour;
-  return { width: p.columns, rows: p.rows, colour, hyperlinks: colour && hyperlinksSupported(ctx.env), mark: ours };
+  return {
+    get width() {
+      return p.columns;
+    },
+    get rows() {
+      return p.rows;
+    },
+    colour,
+    hyperlinks: colour && hyperlinksSupported(ctx.env),
+    mark: ours,
+  };
 }
 
 /** An agent's file (soul.md, memory.md) on stdout: rendered on a terminal, else its bytes. */

@@ -13,7 +13,7 @@ import { BlockSplitter, type Block } from './blocks.js';
 import { codePointWidth } from './width.js';
 
 export interface TailLayout {
-  /** columns and rows of the terminal */
+  /** columns and rows of the terminal, read at each use (a terminal resized mid-reply) */
   width: number;
   rows: number;
   /** our own control sequences as markers (terminal-safe.ts `ours`) */
@@ -31,28 +31,49 @@ const TAB = 8;
 
 /** The plain text shown for blocks not drawn yet, and how to take it off the screen again. */
 class Tail {
-  /** line breaks drawn so far (the tail spans one row more) */
-  private breaks = 0;
+  /**
+   * The rows the tail has ended so far (it spans one row more: the current one): their columns, and
+   * whether the terminal's width changed while the row was the cursor's
+   */
+  private ended: Array<{ cols: number; resized: boolean }> = [];
   private col = 0;
+  /** the terminal's width when the current row began */
+  private rowWidth = 0;
   private drawn = false;
   private full = false;
   hidden = false;
 
   constructor(private readonly o: TailLayout) {}
 
+  /**
+   * The screen rows the tail takes at the terminal's width now: a terminal narrowed since it was drawn
+   * re-wraps its ended rows (tmux, VTE, iTerm2, kitty, xterm.js), a wider one keeps them. The row the
+   * cursor was on at a resize counts one: xterm.js (VS Code) cuts it rather than re-wrap it, and
+   * erasing a row too many would take rendered text above the tail off the screen (one too few leaves
+   * a stale row, the lesser harm).
+   */
+  private screenRows(): number {
+    const width = Math.max(1, this.o.width);
+    let rows = 1;
+    for (const row of this.ended) rows += row.resized ? 1 : Math.max(1, Math.ceil(row.cols / width));
+    return rows;
+  }
+
   private newline(): boolean {
     // one row to spare: the tail never fills the screen, so none of it can scroll away
-    if (this.breaks + 3 > this.o.rows) {
+    if (this.screenRows() + 2 > Math.max(2, this.o.rows)) {
       this.full = true;
       return false;
     }
-    this.breaks++;
+    this.ended.push({ cols: this.col, resized: this.rowWidth !== this.o.width });
     this.col = 0;
+    this.rowWidth = this.o.width;
     return true;
   }
 
   show(text: string): string {
     let out = '';
+    if (!this.drawn) this.rowWidth = this.o.width; // the tail's first row begins
     const edge = Math.max(1, this.o.width - 1);
     let i = 0;
     while (i < text.length && !this.full) {
@@ -100,8 +121,8 @@ class Tail {
    */
   erase(): string {
     if (!this.drawn) return '';
-    const up = this.breaks;
-    this.breaks = 0;
+    const up = this.screenRows() - 1;
+    this.ended = [];
     this.col = 0;
     this.drawn = false;
     this.full = false;
@@ -121,7 +142,7 @@ export class MarkdownStream {
     layout: TailLayout,
     private painter?: BlockPainter,
   ) {
-    this.tail = new Tail({ ...layout, rows: Math.max(2, layout.rows) });
+    this.tail = new Tail(layout);
   }
 
   /** The block the painter waits on (a fence, for the highlighter), when it is there but cannot draw it. */
