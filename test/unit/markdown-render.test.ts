@@ -208,3 +208,16 @@ describe('text without inline Markdown skips the parser', () => {
     );
   });
 });
+
+describe('no rendered line of prose is wider than the terminal', () => {
+  const widest = (text: string) => Math.max(...text.split('\n').map((l) => textWidth(l.replace(/\x1b\[[0-9;]*m/g, ''))));
+  it.each([
+    ['eight quotes deep at 30 columns', '> > > > > > > > deep quote with words that go on and on\n', 30],
+    ['a quote in a list 24 deep at 80 columns', '- '.repeat(24) + 'x\n' + ' '.repeat(48) + '> > > > > > > > quoted text that is long enough to need wrapping here\n', 80],
+    ['a quote at 10 columns', '> > > a few words here\n', 10],
+  ])('%s', (_name, text, width) => {
+    const out = renderWhole(text, width);
+    expect(widest(out), out).toBeLessThanOrEqual(width);
+    expect(out).toContain('│');
+  });
+});

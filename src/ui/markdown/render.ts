@@ -117,10 +117,12 @@ export class BlockRenderer {
 
   /** The quote's text drawn as a document of its own, narrower, behind one bar per level. */
   private quote(block: Extract<Block, { kind: 'quote' }>): string[] {
-    const indent = this.indentOf(block.indent);
-    const bars = Math.min(block.depth, MAX_QUOTE_BARS);
+    // bars, then indent, give way so that the text keeps its columns and no line is wider than the terminal
+    const spare = Math.max(0, this.o.width - this.minText());
+    const bars = Math.max(1, Math.min(block.depth, MAX_QUOTE_BARS, Math.floor(spare / QUOTE_BAR.length)));
+    const indent = Math.max(0, Math.min(this.indentOf(block.indent), spare - bars * QUOTE_BAR.length));
     const prefix = ' '.repeat(indent) + paint([{ text: QUOTE_BAR.repeat(bars).trimEnd(), sgr: SGR.frame }], this.o);
-    const inner = renderMarkdown(block.lines.join('\n'), { ...this.o, width: Math.max(this.minText(), this.o.width - indent - bars * QUOTE_BAR.length) }, this.md, this.highlighter, true);
+    const inner = renderMarkdown(block.lines.join('\n'), { ...this.o, width: Math.max(1, this.o.width - indent - bars * QUOTE_BAR.length) }, this.md, this.highlighter, true);
     if (inner.length === 0) return [prefix];
     return inner.map((line) => (line === '' ? prefix : `${prefix} ${line}`));
   }
