@@ -157,6 +157,12 @@ describe('hyperlinks: which terminals have them (from the environment the CLI wa
     [{ TERM_PROGRAM: 'iTerm.app', TERM_PROGRAM_VERSION: '3.0.9' }, false],
     [{ TERM_PROGRAM: 'vscode', TERM_PROGRAM_VERSION: '1.95.1' }, true],
     [{ TERM_PROGRAM: 'tmux', TERM: 'screen-256color' }, false],
+    // the outer terminal's variables seen inside tmux or screen: the multiplexer drops the links
+    [{ VTE_VERSION: '7006', TMUX: '/tmp/tmux-0/default,1,0', TERM: 'tmux-256color' }, false],
+    [{ WT_SESSION: 'x', TMUX: '/tmp/tmux-0/default,1,0' }, false],
+    [{ VTE_VERSION: '7600', STY: '1.pts-0.host' }, false],
+    [{ WT_SESSION: 'x', TERM: 'screen-256color' }, false],
+    [{ FORCE_HYPERLINK: '1', TMUX: '/tmp/tmux-0/default,1,0' }, true],
     [{ VTE_VERSION: '7600' }, true],
     [{ TERM: 'xterm-kitty' }, true],
     [{ WT_SESSION: 'x' }, true],

@@ -14,6 +14,9 @@ const atLeast = ([a, b]: [number, number], major: number, minor: number) => a > 
 export function hyperlinksSupported(env: NodeJS.ProcessEnv): boolean {
   const force = env.FORCE_HYPERLINK;
   if (force !== undefined) return !(force.length > 0 && parseInt(force, 10) === 0);
+  // inside tmux or screen, the outer terminal's variables (VTE_VERSION, WT_SESSION) pass through, but
+  // the multiplexer drops OSC 8 (tmux before 3.4, or without its hyperlinks feature): the URL would vanish
+  if (env.TMUX || env.STY || /^(tmux|screen)/.test(env.TERM ?? '')) return false;
   if ('WT_SESSION' in env) return true;
   if (env.CI || env.TEAMCITY_VERSION) return false;
   const v = version(env.TERM_PROGRAM_VERSION);
