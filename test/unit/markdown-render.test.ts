@@ -27,6 +27,13 @@ describe('wrapping', () => {
     expect(texts(wrap([{ text: '東京東京東京' }], 5))).toEqual(['東京', '東京', '東京']);
   });
 
+  it('a URL wider than the line goes whole on a line of its own (cut, a click would open its first part)', () => {
+    const url = 'https://d.example/very/long/path/that/goes/on/and/on/index.html';
+    expect(texts(wrap([{ text: `A link to docs (${url}) end.` }], 30))).toEqual(['A link to docs', `(${url})`, 'end.']);
+    expect(texts(wrap([{ text: `see ${url}` }], 30))).toEqual(['see', url]);
+    expect(texts(wrap([{ text: 'not-a-url-but-a-long-word-here' }], 10))).toEqual(['not-a-url-', 'but-a-long', '-word-here']);
+  });
+
   it('keeps a word whole across styles (**bold**ness) and hard breaks', () => {
     expect(plain('**bold**ness is  \nhere')).toBe('boldness is\nhere\n');
   });

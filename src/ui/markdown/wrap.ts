@@ -1,13 +1,16 @@
 // Word wrapping of styled text: lines of at most `width` columns, broken at white space (a run of
 // it is one space, none at the start or end of a line); a word wider than a line is cut where the
-// line ends; '\n' (a hard break) always breaks. One pass over the text, whatever its length; a word
-// is kept as slices of its spans' texts (no object per word: a long reply has tens of thousands).
+// line ends, but a URL goes whole on a line of its own; '\n' (a hard break) always breaks. One pass
+// over the text, whatever its length; a word is kept as slices of its spans' texts (no object per
+// word: a long reply has tens of thousands).
 import { textWidth, type Line, type Span } from './spans.js';
 import { codePointWidth } from './width.js';
 
 const SPACE = 0x20;
 const TAB = 0x09;
 const NEWLINE = 0x0a;
+/** a word that is an address: `https://…`, or `(https://…)` as a link's `text (url)` shows it */
+const URL_START = /^\(?[a-z][a-z0-9+.-]*:\/\/|^\(?mailto:/i;
 
 /** Appends text in the style of `style`, into the line's last span when that one looks the same. */
 function put(line: Line, style: Span, text: string): void {
@@ -57,7 +60,9 @@ export function wrap(spans: readonly Span[], width: number): Line[] {
       put(line, space!, ' ');
       col += 1;
     }
-    if (col + wordWidth <= width) {
+    // a URL wider than a line is left whole on a line of its own, for the terminal to wrap: cut with
+    // our line breaks, a click or a copy would take only its first part
+    if (col + wordWidth <= width || URL_START.test(parts.slice(0, count).join(''))) {
       for (let k = 0; k < count; k++) put(line, styles[k]!, parts[k]!);
       col += wordWidth;
     } else for (let k = 0; k < count; k++) cut(styles[k]!, parts[k]!);
