@@ -43,6 +43,11 @@ export interface Signals {
    * a listener would undo `nohup`
    */
   onHangup(handler: () => void): () => void;
+  /**
+   * calls `handler` on Ctrl-C, then, if nothing else listens, ends the process as Ctrl-C would have
+   * (by the signal: a shell stops the rest of its line): for what must be tidied whoever handles it
+   */
+  onInterruptTidy(handler: () => void): () => void;
 }
 
 interface SpinnerEntry {
@@ -137,6 +142,9 @@ export class Context {
     const under = this.spinners.at(-1);
     if (under && !options.text) return { stop() {} };
     under?.handle.stop();
+    // Ctrl-C while a spinner turns and no command listens (a request on its way): the spinner's line
+    // is erased before the process ends, not left on the screen
+    if (this.spinners.length === 0) this.stopTidying = this.signals.onInterruptTidy(() => this.stopAllSpinners());
     const entry: SpinnerEntry = { label, options: { ...options, startedAt: options.startedAt ?? Date.now() }, handle: { stop() {} } };
     entry.handle = this.drawSpinner(entry);
     this.spinners.push(entry);
@@ -148,11 +156,18 @@ export class Context {
         entry.handle.stop();
         const at = this.spinners.indexOf(entry);
         this.spinners.splice(at, 1);
+        if (this.spinners.length === 0) this.stopTidying?.();
         if (under && this.spinners.at(-1) === under && at === this.spinners.length) {
           under.handle = this.drawSpinner({ ...under, options: { ...under.options, delayMs: 0 } });
         }
       },
     };
+  }
+
+  private stopTidying: (() => void) | undefined;
+
+  private stopAllSpinners(): void {
+    for (const entry of this.spinners) entry.handle.stop();
   }
 
   private drawSpinner(entry: SpinnerEntry): Spinner {

@@ -55,7 +55,20 @@ const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
   return () => void process.removeListener(name, listener);
 };
 
-const processSignals: Signals = { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM'), onHangup: onSignal('SIGHUP') };
+/** `handler` on each SIGINT; then, when no other listener is left to handle it, the signal's own end. */
+const tidyOnInterrupt = (handler: () => void) => {
+  const listener = () => {
+    handler();
+    if (process.listenerCount('SIGINT') === 1) {
+      process.removeListener('SIGINT', listener);
+      process.kill(process.pid, 'SIGINT');
+    }
+  };
+  process.on('SIGINT', listener);
+  return () => void process.removeListener('SIGINT', listener);
+};
+
+const processSignals: Signals = { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM'), onHangup: onSignal('SIGHUP'), onInterruptTidy: tidyOnInterrupt };
 
 function columns(io: IO): number {
   return usableColumns(io.stdout) ?? 80;

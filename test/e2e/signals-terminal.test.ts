@@ -3,6 +3,8 @@
 // arrives wrapped in ESC[200~ … ESC[201~), and a prompt shows the cursor it hid. Only a real
 // terminal shows either: the built binary in tmux.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
 import { stopService } from '../helpers/service-support.js';
@@ -49,6 +51,23 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'signals leave the terminal as it was (tmu
     pane.signal(signal);
     expect(await pane.exitCode()).toBe(code);
     await expectPasteUnwrapped(pane);
+  });
+
+  it('Ctrl-C while the spinner waits for a service that does not answer: its line is erased, exit 130', async () => {
+    // a service that takes every request and never answers
+    const held: http.ServerResponse[] = [];
+    const slow = http.createServer((_req, res) => void held.push(res));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const pane = open({ url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, key: 'gb_sk_test_0123456789abcdef' } as TestService, ['chat', 'scout', 'hi']);
+      await pane.waitFor('the spinner', (s) => s.includes('Waiting for the service'));
+      pane.keys('C-c');
+      expect(await pane.exitCode()).toBe(130);
+      expect(pane.screen()).not.toContain('Waiting for the service');
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise((resolve) => slow.close(resolve));
+    }
   });
 
   it("SIGTERM during the launch wizard's provider question shows the cursor again and exits 143", async () => {

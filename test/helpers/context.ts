@@ -73,6 +73,7 @@ export class FakeSignals implements Signals {
   private handlers: Array<() => void> = [];
   private terminators: Array<() => void> = [];
   private hangups: Array<() => void> = [];
+  private tidiers: Array<() => void> = [];
 
   onInterrupt(handler: () => void): () => void {
     this.handlers.push(handler);
@@ -90,8 +91,14 @@ export class FakeSignals implements Signals {
     return () => void (this.hangups = this.hangups.filter((h) => h !== handler));
   }
 
+  onInterruptTidy(handler: () => void): () => void {
+    this.tidiers.push(handler);
+    return () => void (this.tidiers = this.tidiers.filter((h) => h !== handler));
+  }
+
   /** Ctrl-C; true when a command was listening */
   interrupt(): boolean {
+    for (const tidy of [...this.tidiers]) tidy();
     const h = this.handlers.shift();
     h?.();
     return h !== undefined;

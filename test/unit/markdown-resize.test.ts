@@ -3,7 +3,8 @@
 // the new width. On xterm.js, which re-wraps rows on resize as tmux, VTE, iTerm2 and kitty do.
 import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { highlighter, layout, md } from '../helpers/markdown.js';
+import { layout, md } from '../helpers/markdown.js';
+import { highlighter } from '../../src/ui/markdown/code.js';
 import { BlockRenderer } from '../../src/ui/markdown/render.js';
 import { MarkdownStream } from '../../src/ui/markdown/stream.js';
 import { unmark } from '../../src/ui/terminal-safe.js';
