@@ -29,8 +29,10 @@ class FakeTerminal extends PassThrough {
 
 class Capture implements OutStream {
   text = '';
-  columns = 100;
-  constructor(readonly isTTY: boolean) {}
+  constructor(
+    readonly isTTY: boolean,
+    readonly columns = 100,
+  ) {}
   write(chunk: string): boolean {
     this.text += chunk;
     return true;
@@ -65,10 +67,10 @@ async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> 
   }
 }
 
-function startRepl(options: Partial<ReplOptions> & { send: SendFn; tty?: boolean }) {
+function startRepl(options: Partial<ReplOptions> & { send: SendFn; tty?: boolean; columns?: number }) {
   const input = options.tty === false ? Object.assign(new PassThrough(), { isTTY: false }) : new FakeTerminal();
-  const stdout = new Capture(true);
-  const stderr = new Capture(true);
+  const stdout = new Capture(true, options.columns);
+  const stderr = new Capture(true, options.columns);
   const printer = new Printer(stdout, stderr, { json: false, quiet: false, color: false, env: {} });
   // the loop's own behaviour: replies as they come (Markdown rendering has tests of its own)
   const ctx = { printer, globals: { raw: true } } as unknown as Context;
@@ -108,6 +110,19 @@ afterEach(() => {
 });
 
 describe('slash commands: a table', () => {
+  it('/help and the intro are wrapped on words to the terminal (the terminal would cut a word at its edge)', async () => {
+    const r = startRepl({ send: echoSender([]), columns: 50, intro: 'Market-intelligence assistant (gpt-4o). Answers can take minutes: Ctrl-C cancels one, /help lists the commands, Ctrl-D leaves.' });
+    await r.type('/help' + ENTER);
+    await until('help', () => r.stdout.text.includes('Keys and input'));
+    const lines = (r.stdout.text + r.stderr.text).split('\n').map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''));
+    for (const line of lines) expect(line.length, line).toBeLessThan(50);
+    expect(r.stdout.text).toContain('put lines between """ and """');
+    expect(r.stderr.text).toMatch(/\/help lists\n?the/);
+    await r.type('/exit' + ENTER);
+    expect(await r.done).toBe(0);
+  });
+
+
   it('lists every command in /help, runs table commands with their argument, names unknown ones, leaves on /exit', async () => {
     const calls: Call[] = [];
     const echo: SlashCommand = { name: 'echo', args: '<text>', summary: 'print the text', run: (arg, s) => s.printer.data(`[${arg}]`) };

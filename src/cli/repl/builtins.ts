@@ -1,5 +1,12 @@
 // The slash commands every REPL has: /help, /new, /session, /exit.
 import type { ReplSession, SlashCommand } from './types.js';
+import { wrapWords } from '../../ui/format.js';
+
+/** `lead` then `text` wrapped to the terminal, its later lines under its first (no word cut by the terminal). */
+function hanging(lead: string, text: string, columns: number): string[] {
+  const [first = '', ...rest] = wrapWords(text, Math.max(20, columns - 1 - lead.length));
+  return [lead + first, ...rest.map((l) => ' '.repeat(lead.length) + l)];
+}
 
 export function builtinCommands(): SlashCommand[] {
   return [
@@ -27,14 +34,17 @@ export function builtinCommands(): SlashCommand[] {
 function showHelp(repl: ReplSession): void {
   const rows = repl.commandTable.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.summary]);
   const width = Math.max(...rows.map(([left]) => left!.length));
+  const columns = repl.printer.columns;
   const lines = [
     'Commands:',
-    ...rows.map(([left, right]) => `  ${left!.padEnd(width)}  ${right}`),
+    ...rows.flatMap(([left, right]) => hanging(`  ${left!.padEnd(width)}  `, right!, columns)),
     '',
     'Keys and input:',
-    '  end a line with \\ to continue on the next one, or put lines between """ and """',
-    '  //text sends "/text"; arrow keys recall earlier lines',
-    '  Ctrl-C cancels a reply (at an empty prompt, twice, leaves); Ctrl-D or /exit leaves',
+    ...[
+      'end a line with \\ to continue on the next one, or put lines between """ and """',
+      '//text sends "/text"; arrow keys recall earlier lines',
+      'Ctrl-C cancels a reply (at an empty prompt, twice, leaves); Ctrl-D or /exit leaves',
+    ].flatMap((line) => hanging('  ', line, columns)),
   ];
   repl.printer.data(lines.join('\n'));
 }

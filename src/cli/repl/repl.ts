@@ -10,6 +10,7 @@ import type { ReplyEvent } from '../chat/types.js';
 import { EXIT, reportError } from '../exit-codes.js';
 import type { Printer } from '../../ui/printer.js';
 import { terminalSafe, toTerminal, unmark } from '../../ui/terminal-safe.js';
+import { wrapWords } from '../../ui/format.js';
 import { builtinCommands } from './builtins.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
 import { HISTORY_BREAK, InputQueue, MultilineInput, PromptOutput, abortable, type Message } from './input.js';
@@ -65,7 +66,8 @@ class Repl implements ReplSession {
   async run(): Promise<number> {
     this.open();
     try {
-      if (this.o.intro) this.note(this.printer.err.dim(this.o.intro));
+      // wrapped on words: the terminal would cut one at its edge
+      if (this.o.intro) for (const line of wrapWords(this.o.intro, this.printer.columns - 1)) this.note(this.printer.err.dim(line));
       for (;;) {
         if (this.stopped) throw this.stopped; // before any line typed ahead is sent
         const input = this.queue.shift() ?? (this.showPrompt(), await this.queue.next());
