@@ -2,7 +2,10 @@
 // newline and the tab becomes visible, the way `cat -v` shows it: C0 as caret notation (ESC → ^[, so
 // `\e[2J` shows as `^[[2J`, BEL → ^G, a bare CR → ^M), DEL → ^?, C1 as M-^ (U+009B → M-^[). A CRLF
 // line end becomes a plain newline. No escape sequence from the service reaches the terminal, however
-// it is split across chunks: each control character is replaced on its own.
+// it is split across chunks: each control character is replaced on its own. The bidirectional
+// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are shown as <U+202E>: on a
+// terminal that applies them they reorder what follows ("Trojan Source": an address or an amount
+// shown other than it is). The marks U+200E/U+200F, which right-to-left text needs, stay.
 //
 // Our own colours and cursor moves still work because they are not written as control characters:
 // the printer's stylers (and `ours`) emit markers made of private-use characters and a per-process
@@ -10,10 +13,11 @@
 // the control characters after sanitising.
 
 // eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-/** `cat -v` notation for one control character. */
+/** `cat -v` notation for one control character; a bidirectional control as <U+202E>. */
 export function caret(code: number): string {
+  if (code >= 0x2000) return `<U+${code.toString(16).toUpperCase()}>`;
   if (code === 0x7f) return '^?';
   if (code >= 0x80) return `M-^${String.fromCharCode(code - 0x80 + 0x40)}`;
   return `^${String.fromCharCode(code + 0x40)}`;
@@ -83,8 +87,9 @@ export class TerminalSafeStream {
 
 /**
  * JSON text for a terminal: JSON.stringify escapes C0 controls but leaves DEL and C1 (U+0080–U+009F,
- * which some terminals obey) as they are; here they are `\u` escapes too. The same JSON to a parser.
+ * which some terminals obey) and the bidirectional controls as they are; here they are `\u` escapes
+ * too. The same JSON to a parser.
  */
 export function jsonForTerminal(json: string): string {
-  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
