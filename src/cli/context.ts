@@ -125,9 +125,23 @@ export class Context {
     return this.connected?.embedded?.explain(err) ?? err;
   }
 
-  /** The failure a command ends with after it did its work: a record the embedded service could not read and left out. */
-  leftOut(): unknown {
+  /** A record the embedded service could not read and left out of a list (its error), if any. */
+  leftOut(): Error | undefined {
     return this.connected?.embedded?.leftOut();
+  }
+
+  /** Whether a command has made a left-out record its failure (requireEveryRecord). */
+  leftOutSaid = false;
+
+  /**
+   * For what needs every record (a list, --all, a fleet's plan or export): a record the embedded
+   * service left out is the command's failure (exit 2, naming it), thrown here.
+   */
+  requireEveryRecord(): void {
+    const left = this.leftOut();
+    if (!left) return;
+    this.leftOutSaid = true;
+    throw left;
   }
 
   /** The spinners asked for, the one on screen last (a countdown inside a wait). */

@@ -127,9 +127,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
     });
     try {
       const code = (await mod.run(parsed.input as never, ctx)) ?? EXIT.ok;
-      // what it did stands (the agents it could pause are paused); a record it had to leave out makes it exit 2
-      const leftOut = entry.hidden ? undefined : ctx.leftOut();
-      if (leftOut) throw leftOut;
+      // a command that needed no list of everything (its agent was found) succeeds, and says what the
+      // service could not read (also in a pipe: the state needs fixing)
+      const leftOut = entry.hidden || ctx.leftOutSaid ? undefined : ctx.leftOut();
+      if (leftOut) ctx.printer.warn(leftOut.message.charAt(0).toUpperCase() + leftOut.message.slice(1));
       return code;
     } catch (err) {
       // printer.json: a profile with `output json` turns it on too

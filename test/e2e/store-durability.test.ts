@@ -240,7 +240,7 @@ describe('store durability (real processes)', () => {
     const dataDir = path.join(dir, 'data');
     const account = accountOf(key(0));
     const seed = new Store(dataDir).open();
-    seed.agents.write(account, 'stress', { v: 1, n: 1, record: { agent_id: 'stress', owner: account, restarts: 0, description: '' } as unknown as StoredAgent });
+    seed.agents.write(account, 'stress', { v: 1, n: 1, record: { agent_id: 'stress', owner: account, name: 'stress', status: 'running', created_at: '2026-01-01T00:00:00.000Z', restarts: 0, description: '' } as unknown as StoredAgent });
     const script = storeScript(dir, 'writer.mjs', [
       `const store = new Store(process.argv[2]).open();`,
       `const deadline = Date.now() + 20_000; // bounded even if nobody kills it`,

@@ -106,7 +106,7 @@ describe('migrating state.json', () => {
     const store = new Store(dir).open();
     expect(store.layout.accountIds()).toEqual([]);
     expect(fs.readdirSync(dir)).toEqual(['records']);
-    await store.classic.insert(A, id(7), { id: id(7), owner: A } as never);
+    await store.classic.insert(A, id(7), { id: id(7), owner: A, name: 'c', created_at: AT } as never);
     expect(new Store(dir).open().classic.find(A, id(7))?.mine).toBe(true);
   });
 });

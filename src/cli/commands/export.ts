@@ -56,6 +56,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const dir = input.dir ?? '.';
   if (!dir.trim()) throw new UsageError('--dir needs a directory');
   const agents = await fetchFleet(ctx);
+  // a file without an agent the service could not read: a later apply --prune would destroy it
+  ctx.requireEveryRecord();
   const { files } = await exportFiles(agents, FLEET_FILE);
   const shown = (rel: string) => (dir === '.' ? rel : path.join(dir, rel));
   const toWrite = files.filter((f) => readIfThere(path.resolve(dir, f.path)) !== f.text);

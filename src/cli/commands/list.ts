@@ -13,7 +13,12 @@ export const spec = {
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const { client } = await ctx.api();
-  const agents = await superagents.list(client);
+  show(await superagents.list(client), ctx);
+  // the list is shown, then said to be incomplete (exit 2) if the service left a record out
+  ctx.requireEveryRecord();
+}
+
+function show(agents: Awaited<ReturnType<typeof superagents.list>>, ctx: Context): void {
   const p = ctx.printer;
   if (p.json) return p.printJson({ agents });
   if (agents.length === 0) {

@@ -32,6 +32,8 @@ export async function openFleet(ctx: Context, options: { file?: string; prune: b
   };
   const { client, connection, embedded } = await ctx.api({ pacer: budget });
   const plan = await makePlan(client, file, { prune: options.prune, profile: targetProfile(ctx, ctx.config.read()).profile });
+  // a plan without an agent the service could not read would launch it again, or prune around it
+  ctx.requireEveryRecord();
   return { plan, client, budget, service: serviceName(connection, embedded?.url) };
 }
 

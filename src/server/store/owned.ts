@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { Locks } from './lock.js';
 import { type Kind, type Layout, readOwner, safeName } from './layout.js';
 import { type RecordFiles, type Stored, StoreCorruptError, readRecord } from './records.js';
+import { shaped } from './shapes.js';
 
 export interface Found<T> {
   record: T;
@@ -37,26 +38,34 @@ export class OwnedRecords<T> {
 
   /** The record with this id, the caller's or (mine: false) another account's. */
   find(account: string, id: string): Found<T> | undefined {
-    const own = this.files.cached<T>(this.layout.file(account, this.kind, id));
+    const own = this.read(account, id);
     if (own) return { record: own.record, mine: true };
     const owner = readOwner(this.layout.ownerFile(this.kind, id));
     if (owner === undefined || owner === account) return undefined;
-    const other = this.files.cached<T>(this.layout.file(owner, this.kind, id));
+    const other = this.read(owner, id);
     return other ? { record: other.record, mine: false } : undefined;
+  }
+
+  /** The record from the read cache, refused (StoreCorruptError) if it is not one of ours. */
+  private read(account: string, id: string): Stored<T> | undefined {
+    const file = this.layout.file(account, this.kind, id);
+    const stored = this.files.cached<T>(file);
+    if (stored) shaped(this.kind, file, stored.record);
+    return stored;
   }
 
   /**
    * The account's records in creation order (a scan of its directory, one stat per record). One that
    * cannot be read is left out and said (`pause --all` still reaches the others); asked for by id it fails.
    */
-  list(account: string): Array<Listed<T>> {
+  list(account: string, strict = false): Array<Listed<T>> {
     const found: Array<Listed<T>> = [];
     for (const id of this.layout.ids(account, this.kind)) {
       let stored: Stored<T> | undefined;
       try {
-        stored = this.files.cached<T>(this.layout.file(account, this.kind, id));
+        stored = this.read(account, id);
       } catch (err) {
-        if (!(err instanceof StoreCorruptError)) throw err;
+        if (strict || !(err instanceof StoreCorruptError)) throw err;
         this.leftOut(err.message);
       }
       if (stored) found.push({ ...stored, id });
@@ -70,8 +79,9 @@ export class OwnedRecords<T> {
    */
   insert(account: string, id: string, record: T, guard: () => void = () => undefined): Promise<void> {
     return this.locks.with(accountLock(this.kind, account), () => {
+      // strict: a record it cannot read might be the very one this duplicates, or the one over the limit
+      const existing = this.list(account, true);
       guard();
-      const existing = this.list(account);
       this.write(account, id, { v: 1, n: existing.reduce((max, s) => Math.max(max, s.n), 0) + 1, record });
     });
   }
@@ -86,7 +96,8 @@ export class OwnedRecords<T> {
 
   /** Read-modify-write of one record (RecordFiles.update): `change` gets undefined if it is gone. */
   update<R>(account: string, id: string, change: (draft: T | undefined) => R): Promise<R> {
-    return this.files.update(recordLock(this.kind, id), this.layout.file(account, this.kind, id), change);
+    const file = this.layout.file(account, this.kind, id);
+    return this.files.update(recordLock(this.kind, id), file, (draft: T | undefined) => change(draft === undefined ? undefined : shaped(this.kind, file, draft)));
   }
 
   /** Removes a record for good: its owner file first (an orphaned record is then simply unknown). */
@@ -102,6 +113,9 @@ export class OwnedRecords<T> {
 
   /** The record read from disk now, bypassing the read cache. */
   fresh(account: string, id: string): Stored<T> | undefined {
-    return readRecord<T>(this.layout.file(account, this.kind, id));
+    const file = this.layout.file(account, this.kind, id);
+    const stored = readRecord<T>(file);
+    if (stored) shaped(this.kind, file, stored.record);
+    return stored;
   }
 }

@@ -45,12 +45,15 @@ function signature(st: fs.Stats): string {
   return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
-/** A file's text, or undefined if there is no such file (any other failure is thrown). */
+/** A file's text, or undefined if there is no such file; one the store cannot read is the user's to fix. */
 export function readTextIfAny(file: string): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    // a directory in its place, a file left by another user (a `sudo` run): not a bug of ours
+    if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') throw new StoreCorruptError(`The record ${file} cannot be read (${code}); move it aside to drop it`);
     throw err;
   }
 }

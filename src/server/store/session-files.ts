@@ -9,6 +9,7 @@ import type { Locks } from './lock.js';
 import { type Layout, fromSafeName, listDir, safeName } from './layout.js';
 import { accountLock, recordLock } from './owned.js';
 import { type RecordFiles, type Stored, readRecord } from './records.js';
+import { shaped } from './shapes.js';
 
 export interface StoredTurn {
   role: 'user' | 'agent';
@@ -55,7 +56,10 @@ export class SessionFiles {
 
   /** The session as it is on disk now, with its version. */
   get(account: string, id: string): Stored<StoredSession> | undefined {
-    return readRecord<StoredSession>(this.file(account, id));
+    const file = this.file(account, id);
+    const stored = readRecord<StoredSession>(file);
+    if (stored) shaped('session', file, stored.record);
+    return stored;
   }
 
   /** Adds a session, then drops the account's oldest beyond the cap (they are then 404). */
@@ -82,7 +86,8 @@ export class SessionFiles {
 
   /** Read-modify-write of a session (RecordFiles.update): `change` gets undefined if it is gone. */
   update<R>(account: string, id: string, change: (draft: StoredSession | undefined) => R): Promise<R> {
-    return this.files.update(recordLock('session', id), this.file(account, id), change);
+    const file = this.file(account, id);
+    return this.files.update(recordLock('session', id), file, (draft: StoredSession | undefined) => change(draft === undefined ? undefined : shaped('session', file, draft)));
   }
 
   /** Removes a destroyed agent's sessions (or every session of the agent, whatever its state). */

@@ -18,7 +18,12 @@ export const spec = {
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const limit = input.limit === undefined ? undefined : parseInteger('--limit', input.limit, { min: 1, max: 100 });
   const { client } = await ctx.api();
-  const agents = await classic.list(client, limit);
+  show(await classic.list(client, limit), ctx);
+  // shown, then said to be incomplete (exit 2) if the service left a record out
+  ctx.requireEveryRecord();
+}
+
+function show(agents: Awaited<ReturnType<typeof classic.list>>, ctx: Context): void {
   const p = ctx.printer;
   if (p.json) return p.printJson(agents);
   if (agents.length === 0) {

@@ -69,6 +69,8 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
   }
   report(action, outcomes, ctx);
   const failed = outcomes.find((o) => o.error !== undefined);
+  // --all reached every agent the service could read; one it could not is a failure to say
+  if (all) ctx.requireEveryRecord();
   return failed ? exitCodeFor(failed.error) : EXIT.ok;
 }
 
