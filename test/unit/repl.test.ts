@@ -162,6 +162,28 @@ describe('slash commands: a table', () => {
     expect(await r.done).toBe(0);
   });
 
+  it('a reply in another session than the one asked for: said once, after the reply (not inside its line)', async () => {
+    const send: SendFn = async function* () {
+      yield { type: 'session', sessionId: 'new-sess' };
+      yield { type: 'text', text: 'First part ' };
+      await tick();
+      yield { type: 'text', text: 'and the end' };
+      yield { type: 'done', content: 'First part and the end', sessionId: 'new-sess' };
+    };
+    const r = startRepl({ send, sessionId: 'old-sess' });
+    let replyWhenSaid: string | undefined;
+    const write = r.stderr.write.bind(r.stderr);
+    r.stderr.write = (chunk: string) => {
+      if (chunk.includes('did not continue')) replyWhenSaid = r.stdout.text;
+      return write(chunk);
+    };
+    await r.type('hello' + ENTER);
+    await until('the warning', () => replyWhenSaid !== undefined);
+    expect(replyWhenSaid).toBe('First part and the end\n');
+    await r.type(CTRL_D);
+    expect(await r.done).toBe(0);
+  });
+
   it('starts in the session given, and `//text` sends "/text"', async () => {
     const calls: Call[] = [];
     const r = startRepl({ send: echoSender(calls), sessionId: 'given' });

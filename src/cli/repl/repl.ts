@@ -297,12 +297,14 @@ class Repl implements ReplSession {
   }
 
   private warnedNewSession = false;
+  /** said once the reply is over: written while it streams, it would split the reply's line */
+  private afterReply: string | undefined;
 
   /** The session the service answered in; a different one than asked for is said once (contract §5). */
   private sessionNamed(id: string): void {
     if (this.sessionId && id !== this.sessionId && !this.warnedNewSession) {
       this.warnedNewSession = true;
-      this.note(this.printer.err.yellow(`! ${notContinued(this.sessionId, id)}`));
+      this.afterReply = this.printer.err.yellow(`! ${notContinued(this.sessionId, id)}`);
     }
     this.sessionId = id;
     this.o.onSession?.(id);
@@ -319,6 +321,8 @@ class Repl implements ReplSession {
       });
     } finally {
       waiting?.stop();
+      if (this.afterReply) this.note(this.afterReply);
+      this.afterReply = undefined;
       // stdout piped (`| tee log`) but the prompt on the terminal: give the reader a moment to
       // print the reply's last line before readline redraws the prompt's line over it
       if (!this.printer.stdoutIsTTY && this.terminal) await new Promise((r) => setTimeout(r, PIPE_SETTLE_MS));
