@@ -76,7 +76,9 @@ export const superagents = {
   updateSoul: (c: ApiClient, id: string, soulMd: string) => checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd } }), STATUS),
   updateModel: (c: ApiClient, id: string, body: { model: string; model_provider: string }) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/model`, body }), STATUS),
-  skills: (c: ApiClient, id: string) => checked<SkillsResult>(c.json({ method: 'GET', path: `${one(id)}/skills` }), SKILLS),
+  /** `quiet`: no waiting spinner (a Tab completion: it would draw over the line being typed) */
+  skills: (c: ApiClient, id: string, opts: { quiet?: boolean } = {}) =>
+    checked<SkillsResult>(c.json({ method: 'GET', path: `${one(id)}/skills`, ...(opts.quiet ? { showWaiting: false } : {}) }), SKILLS),
   /** the whole set of disabled skills; every other one is enabled (contract §7) */
   setDisabledSkills: (c: ApiClient, id: string, disabled: string[]) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/skills`, body: { disabled } }), STATUS),

@@ -56,7 +56,8 @@ function skillNames(ctx: Context, agentId: string): SkillNames {
   let asked: Promise<Array<{ name: string; enabled?: boolean }>> | undefined;
   return {
     named: async (on) => {
-      asked ??= ctx.api().then(async ({ client }) => (await superagents.skills(client, agentId)).skills ?? []);
+      // quiet: asked on Tab, while the line is being typed
+      asked ??= ctx.api().then(async ({ client }) => (await superagents.skills(client, agentId, { quiet: true })).skills ?? []);
       const all = await asked.catch(() => ((asked = undefined), []));
       return all.filter((s) => s.enabled === on).map((s) => s.name);
     },
