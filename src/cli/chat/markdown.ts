@@ -5,6 +5,7 @@
 import type { Layout } from '../../vendor/markdown.js';
 import type { MarkdownStream } from '../../vendor/markdown-stream.js';
 import { hyperlinksSupported } from '../../ui/markdown/hyperlinks.js';
+import { reflowOf, type Reflow } from '../../ui/markdown/reflow.js';
 import { ours, terminalSafe, TerminalSafeStream, unmark } from '../../ui/terminal-safe.js';
 import type { Context } from '../context.js';
 import { usableColumns } from '../../ui/printer.js';
@@ -39,7 +40,7 @@ export function loadMarkdown(): Promise<MarkdownModule> {
  * The terminal as the renderer sees it: its size (read at each use: a terminal resized mid-reply lays
  * out the blocks after it at its new width), colour, hyperlinks, and our own escapes as markers.
  */
-export function layoutFor(ctx: Context): Layout & { rows: number } {
+export function layoutFor(ctx: Context): Layout & { rows: number; reflow: Reflow } {
   const p = ctx.printer;
   const colour = p.stdoutColour;
   return {
@@ -52,6 +53,7 @@ export function layoutFor(ctx: Context): Layout & { rows: number } {
     colour,
     hyperlinks: colour && hyperlinksSupported(ctx.env),
     mark: ours,
+    reflow: reflowOf(ctx.env),
   };
 }
 

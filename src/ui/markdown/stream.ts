@@ -11,6 +11,7 @@
 // completed meanwhile wait in the tail, plain, and are drawn once the painter is `ready` for them.
 import { BlockSplitter, type Block } from './blocks.js';
 import { codePointWidth } from './width.js';
+import type { Reflow } from './reflow.js';
 
 export interface TailLayout {
   /** columns and rows of the terminal, read at each use (a terminal resized mid-reply) */
@@ -18,7 +19,15 @@ export interface TailLayout {
   rows: number;
   /** our own control sequences as markers (terminal-safe.ts `ours`) */
   mark: (sequence: string) => string;
+  /**
+   * What the terminal re-wraps when it is narrowed: every row ('all': tmux, VTE, iTerm2, kitty), the
+   * rows above the cursor's only ('ended': xterm.js, VS Code's terminal; the default), or none
+   * (xterm, urxvt, st, the Linux console)
+   */
+  reflow?: Reflow;
 }
+
+
 
 /** Draws a complete block: its lines, painted, without line ends (render.ts). */
 export interface BlockPainter {
@@ -47,15 +56,19 @@ class Tail {
 
   /**
    * The screen rows the tail takes at the terminal's width now: a terminal narrowed since it was drawn
-   * re-wraps its ended rows (tmux, VTE, iTerm2, kitty, xterm.js), a wider one keeps them. The row the
-   * cursor was on at a resize counts one: xterm.js (VS Code) cuts it rather than re-wrap it, and
-   * erasing a row too many would take rendered text above the tail off the screen (one too few leaves
-   * a stale row, the lesser harm).
+   * re-wraps the rows (as TailLayout.reflow says), a wider one keeps them. Where unsure, fewer: erasing
+   * a row too many would take rendered text above the tail off the screen (one too few leaves a stale
+   * row, the lesser harm).
    */
   private screenRows(): number {
     const width = Math.max(1, this.o.width);
-    let rows = 1;
-    for (const row of this.ended) rows += row.resized ? 1 : Math.max(1, Math.ceil(row.cols / width));
+    const reflow = this.o.reflow ?? 'ended';
+    // the cursor's row too, where the terminal re-wraps it (a row resized while current can be wider)
+    let rows = reflow === 'all' ? Math.max(1, Math.ceil(this.col / width)) : 1;
+    for (const row of this.ended) {
+      const rewrapped = reflow === 'all' || (reflow === 'ended' && !row.resized);
+      rows += rewrapped ? Math.max(1, Math.ceil(row.cols / width)) : 1;
+    }
     return rows;
   }
 
