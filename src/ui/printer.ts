@@ -140,6 +140,14 @@ export class Printer {
     this.stdout.write(this.stdout.isTTY ? jsonForTerminal(text) : text);
   }
 
+  /** One compact JSON line (a stream of answers, as `health --watch --json`), on stdout or stderr. */
+  printJsonLine(value: unknown, to: 'stdout' | 'stderr' = 'stdout'): void {
+    const stream = to === 'stdout' ? this.stdout : this.stderr;
+    const text = JSON.stringify(value) + '\n';
+    // escaped, not made visible: a terminal gets the same JSON a parser would
+    stream.write(stream.isTTY ? jsonForTerminal(text) : text);
+  }
+
   /** Whether progress and status messages are shown at all. */
   get chatty(): boolean {
     return this.stderr.isTTY === true && !this.options.quiet;

@@ -7,6 +7,7 @@ import type { HealthResult } from '../../api/types.js';
 import type { Printer } from '../../ui/printer.js';
 import { clipText, oneLine } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
+import { maskSecrets } from '../../ui/mask.js';
 import { ours } from '../../ui/terminal-safe.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
@@ -158,8 +159,9 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | ty
   });
 }
 
+/** A failed check's words, secrets masked (the service may echo a key or a URL with a password). */
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return maskSecrets(error instanceof Error ? error.message : String(error));
 }
 
 function viewFor(p: Printer, t: Target): WatchView {
@@ -171,8 +173,8 @@ function viewFor(p: Printer, t: Target): WatchView {
 function jsonView(p: Printer): WatchView {
   return {
     show(check) {
-      if (check.error === undefined) p.data(JSON.stringify(check.answer));
-      else p.stderrWrite(JSON.stringify({ error: { message: errorText(check.error), exit_code: exitCodeFor(check.error) } }) + '\n');
+      if (check.error === undefined) p.printJsonLine(check.answer);
+      else p.printJsonLine({ error: { message: errorText(check.error), exit_code: exitCodeFor(check.error) } }, 'stderr');
     },
     end() {},
   };
