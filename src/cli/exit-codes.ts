@@ -72,7 +72,8 @@ export function reportError(err: unknown, stderr: OutStream, opts: { json: boole
   if (code === EXIT.interrupted || err instanceof core.TerminatedError) {
     // Ctrl-C (or a SIGTERM) needs no message: the line it interrupted (a prompt, a reply) is ended,
     // nothing more, unless a command added what the user must know (where an unsent edit is kept)
-    if (stderr.isTTY) stderr.write('\n');
+    const ended = err instanceof core.InterruptedError || err instanceof core.TerminatedError ? err.lineEnded : false;
+    if (stderr.isTTY && !ended) stderr.write('\n');
     if (opts.json) writeJsonError(stderr, errorLine(err), code);
     else if (isTold(err)) emit(stderr, `${errorLine(err)}\n`);
     return code;

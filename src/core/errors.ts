@@ -36,6 +36,9 @@ export class UnhealthyError extends SuperagentError {}
 
 /** Ctrl-C. */
 export class InterruptedError extends SuperagentError {
+  /** true once the command has ended the line the interruption cut (nothing more to end) */
+  lineEnded = false;
+
   constructor() {
     super('Interrupted');
   }
@@ -43,6 +46,9 @@ export class InterruptedError extends SuperagentError {
 
 /** The process was asked to stop (SIGTERM), or its terminal went away (SIGHUP), and stopped cleanly. */
 export class TerminatedError extends SuperagentError {
+  /** true once the command has ended the line the signal cut (nothing more to end) */
+  lineEnded = false;
+
   constructor(readonly signal: 'SIGTERM' | 'SIGHUP' = 'SIGTERM') {
     super(signal === 'SIGHUP' ? 'Hung up' : 'Terminated');
   }

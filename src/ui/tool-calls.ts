@@ -99,10 +99,12 @@ export class ToolLines {
   }
 
   /** Ends an open line (before reply text is printed, and at the end). */
-  close(): void {
-    if (this.openId === undefined) return;
+  /** Ends an open tool line; true if there was one (its line, with a ^C echoed on it, is now ended). */
+  close(): boolean {
+    if (this.openId === undefined) return false;
     this.p.stderrWrite('\n');
     this.openId = undefined;
+    return true;
   }
 
   /** The reply is over: calls that never ended are still reported. */

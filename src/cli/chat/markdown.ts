@@ -102,6 +102,11 @@ export class ReplyView {
     void this.highlight();
   }
 
+  /** Whether the plain tail is on the screen: its redraw at the end takes a ^C echoed on it too. */
+  get tailShown(): boolean {
+    return this.stream?.tailShown ?? false;
+  }
+
   /** Before a tool line on the same terminal: the unrendered tail goes, to come back with the next piece. */
   hide(): void {
     if (this.stream) this.out(this.stream.hide());

@@ -101,7 +101,12 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
     opts.present?.(reply);
     return reply;
   } catch (err) {
-    if (controller.signal.aborted) throw controller.signal.reason instanceof TerminatedError ? controller.signal.reason : new InterruptedError();
+    if (controller.signal.aborted) {
+      // the reply's line is ended (printReply), and the Session line below ends on its own
+      const stopped = controller.signal.reason instanceof TerminatedError ? controller.signal.reason : new InterruptedError();
+      stopped.lineEnded = true;
+      throw stopped;
+    }
     throw sessionNotFound(err, opts.sessionId);
   } finally {
     spinner.stop();

@@ -87,8 +87,10 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       lastChar = '\n';
     }
   });
-  const endInterruptedLine = () => {
-    tools.close();
+  /** `erased`: the ^C was on rows a redraw took off the screen */
+  const endInterruptedLine = (erased = false) => {
+    // the ^C was echoed after an open tool line: ending that line ended it
+    if (tools.close() || erased) return;
     if (echo && p.stdoutIsTTY) {
       p.write('\n');
       lastChar = '\n';
@@ -143,8 +145,9 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
     if (await out?.flush().then(() => true, () => false) ?? true) {
       if (opts.interrupt?.reason instanceof InterruptedError) {
         // a rendered reply is drawn whole first (its redraw takes the echoed ^C with the tail)
+        const erased = view?.tailShown ?? false;
         if (view) await endLine();
-        endInterruptedLine();
+        endInterruptedLine(erased);
       }
       await endLine();
     } else tools.close();

@@ -49,6 +49,9 @@ class Tail {
   /** the terminal's width when the current row began */
   private rowWidth = 0;
   private drawn = false;
+  get shown(): boolean {
+    return this.drawn && !this.hidden;
+  }
   private full = false;
   hidden = false;
 
@@ -210,6 +213,11 @@ export class MarkdownStream {
     const rest = () => (this.blocked ? this.undrawn.join('') + this.partial : this.pendingText());
     if (done.length === 0) return this.tail.show(reveal ? rest() : text);
     return this.tail.erase() + this.draw(done) + this.tail.show(rest());
+  }
+
+  /** Whether plain text of the tail is on the screen (a redraw erases its rows, a ^C echoed on them with them). */
+  get tailShown(): boolean {
+    return this.tail.shown;
   }
 
   /** Takes the tail off the screen (something else is about to write there: a tool line); the next piece brings it back. */
