@@ -45,6 +45,7 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'signals leave the terminal as it was (tmu
   it.each([
     ['SIGTERM', 143],
     ['SIGHUP', 129],
+    ['SIGINT', 130], // sent to the process (kill -INT): Ctrl-C at the keyboard is a key in the REPL
   ] as const)('the chat REPL ended by %s switches bracketed paste off and exits %i', async (signal, code) => {
     const pane = open(service, ['chat', 'scout']);
     await pane.waitFor('the prompt', (s) => pane.prompts(s, 'scout') === 1);

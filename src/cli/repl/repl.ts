@@ -3,7 +3,7 @@
 // arrive, and a table of slash commands. readline draws the prompt and echoes typing on stderr, and is
 // muted while a reply streams so keys typed meanwhile cannot break into the reply's text.
 import type readline from 'node:readline';
-import { TerminatedError } from '../../core/errors.js';
+import { InterruptedError, TerminatedError } from '../../core/errors.js';
 import { didYouMean } from '../../core/suggest.js';
 import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent } from '../chat/types.js';
@@ -36,7 +36,7 @@ class Repl implements ReplSession {
   private armedToLeave = false;
   private closed = false;
   /** set by SIGTERM or SIGHUP: the REPL ends at once, then the command exits with it */
-  private stopped: TerminatedError | undefined;
+  private stopped: TerminatedError | InterruptedError | undefined;
   private unlisten: Array<() => void> = [];
 
   constructor(private readonly o: ReplOptions) {
@@ -116,12 +116,14 @@ class Repl implements ReplSession {
     this.rl.on('SIGINT', () => this.onInterrupt());
     this.rl.on('history', (lines: string[]) => this.saveHistory(lines));
     const signals = this.o.signals;
-    if (signals) this.unlisten = [signals.onTerminate(() => this.stop('SIGTERM')), signals.onHangup(() => this.stop('SIGHUP'))];
+    // a SIGINT sent to the process (`kill -INT`; Ctrl-C at the keyboard is a key here, in raw mode)
+    // ends the REPL as SIGTERM does, so the terminal is restored (exit 130)
+    if (signals) this.unlisten = [signals.onTerminate(() => this.stop('SIGTERM')), signals.onHangup(() => this.stop('SIGHUP')), signals.onInterrupt(() => this.stop('SIGINT'))];
   }
 
-  /** SIGTERM or SIGHUP: any work is cancelled and the loop ends, so close() restores the terminal. */
-  private stop(signal: 'SIGTERM' | 'SIGHUP'): void {
-    this.stopped ??= new TerminatedError(signal);
+  /** SIGTERM, SIGHUP or SIGINT: any work is cancelled and the loop ends, so close() restores the terminal. */
+  private stop(signal: 'SIGTERM' | 'SIGHUP' | 'SIGINT'): void {
+    this.stopped ??= signal === 'SIGINT' ? new InterruptedError() : new TerminatedError(signal);
     this.work?.abort();
     this.queue.push({ kind: 'leave' });
   }

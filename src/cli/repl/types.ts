@@ -57,7 +57,7 @@ export interface ReplOptions {
   explainError?: (err: unknown) => unknown;
   debug?: boolean;
   /** SIGTERM and SIGHUP end the REPL as Ctrl-D does (the terminal restored), then exit 143 or 129 */
-  signals?: Pick<Signals, 'onTerminate' | 'onHangup'>;
+  signals?: Pick<Signals, 'onTerminate' | 'onHangup' | 'onInterrupt'>;
 }
 
 export interface ReplyHooks {
