@@ -1,8 +1,21 @@
 // Runs the built binary as a user would, against a given service, with a private config dir.
 import { execa, type Options as ExecaOptions } from 'execa';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import { tempDir } from './service.js';
+
+// the config and data dirs made for a run that was given none: removed when the test file is done
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+const ownTempDir = (prefix: string) => {
+  const dir = tempDir(prefix);
+  made.push(dir);
+  return dir;
+};
 
 export const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/superagent.js');
 
@@ -38,8 +51,8 @@ export function cleanEnv(opts: RunOptions): Record<string, string | undefined> {
     SUPERAGENT_API_KEY: opts.target?.key,
     SUPERAGENT_BASE_URL: opts.target?.url,
     SUPERAGENT_PROFILE: undefined,
-    SUPERAGENT_CONFIG_DIR: opts.configDir ?? tempDir('superagent-config-'),
-    SUPERAGENT_DATA_DIR: opts.dataDir ?? tempDir('superagent-data-'),
+    SUPERAGENT_CONFIG_DIR: opts.configDir ?? ownTempDir('superagent-config-'),
+    SUPERAGENT_DATA_DIR: opts.dataDir ?? ownTempDir('superagent-data-'),
     ...opts.env,
   };
 }
