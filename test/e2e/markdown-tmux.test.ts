@@ -26,7 +26,7 @@ function pieces(text: string): string[] {
 
 let mock: HostedMock;
 let panes: Pane[] = [];
-let dirs: { configDir: string; dataDir: string };
+let dirs: { configDir: string; dataDir: string } | undefined;
 
 beforeAll(async () => {
   mock = await startHostedMock(({ method, path }) => {
@@ -41,7 +41,9 @@ afterAll(async () => {
 afterEach(() => {
   for (const p of panes) p.close();
   panes = [];
-  for (const dir of [dirs.configDir, dirs.dataDir]) fs.rmSync(dir, { recursive: true, force: true });
+  // a test that opened no pane (the piped one) made no dirs: nothing to remove, whatever ran before
+  for (const dir of dirs ? [dirs.configDir, dirs.dataDir] : []) fs.rmSync(dir, { recursive: true, force: true });
+  dirs = undefined;
 });
 
 const open = (args: string[], columns: number) => {
