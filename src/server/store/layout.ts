@@ -45,12 +45,23 @@ export class Layout {
     this.accounts = path.join(this.root, 'accounts');
   }
 
+  /** an account's directories, by account and kind: every request names one (path.join was a hot spot of a GET) */
+  private readonly dirs = new Map<string, string>();
+
   dir(account: string, kind: Kind): string {
-    return path.join(this.accounts, safeName(account), DIRS[kind]);
+    const key = `${kind}\0${account}`;
+    let dir = this.dirs.get(key);
+    if (dir === undefined) {
+      dir = path.join(this.accounts, safeName(account), DIRS[kind]);
+      if (this.dirs.size >= 10_000) this.dirs.clear(); // bounded, whatever the number of accounts
+      this.dirs.set(key, dir);
+    }
+    return dir;
   }
 
   file(account: string, kind: Kind, id: string): string {
-    return path.join(this.dir(account, kind), `${kind}.${safeName(id)}.json`);
+    // a safe name has no separator and no dot segment: plain concatenation is what path.join would give
+    return `${this.dir(account, kind)}${path.sep}${kind}.${safeName(id)}.json`;
   }
 
   orderDir(account: string): string {

@@ -49,9 +49,7 @@ export class OwnedRecords<T> {
   /** The record from the read cache, refused (StoreCorruptError) if it is not one of ours. */
   private read(account: string, id: string): Stored<T> | undefined {
     const file = this.layout.file(account, this.kind, id);
-    const stored = this.files.cached<T>(file);
-    if (stored) shaped(this.kind, file, stored.record);
-    return stored;
+    return this.files.cached<T>(file, (record) => shaped(this.kind, file, record));
   }
 
   /**

@@ -85,8 +85,11 @@ export class RecordFiles {
     private readonly cacheLimit = 4096,
   ) {}
 
-  /** The record, from memory while its file is unchanged: about one stat per event-loop turn. */
-  cached<T>(file: string): Stored<T> | undefined {
+  /**
+   * The record, from memory while its file is unchanged: about one stat per event-loop turn. `check`
+   * runs on what is read from disk (throwing refuses it), not on every read from memory.
+   */
+  cached<T>(file: string, check?: (record: T) => void): Stored<T> | undefined {
     const hit = this.cache.get(file);
     const now = currentTurn();
     if (hit && hit.turn === now) return hit.stored as Stored<T>;
@@ -104,6 +107,7 @@ export class RecordFiles {
     const stored = readRecord<T>(file);
     this.cache.delete(file);
     if (!stored) return undefined;
+    check?.(stored.record);
     if (this.cache.size >= this.cacheLimit) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(file, { sig, turn: now, stored });
     return stored;
