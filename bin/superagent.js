@@ -10,10 +10,11 @@ if (wantsVersion || wantsOverview) {
   const { version, overview } = require('../dist/cli/fast-paths.json');
   process.stdout.write(wantsVersion ? `superagent ${version}\n` : overview);
 } else {
-  import('../dist/cli/main.js')
+  Promise.resolve()
+    .then(() => require('../dist/cli/main.cjs'))
     .then(async ({ main }) => {
       const code = await main(argv);
-      // exit once what was written has left (a closed pipe exits in main.js): nothing left in the
+      // exit once what was written has left (a closed pipe exits in main.cjs): nothing left in the
       // background may keep the process alive
       const drained = (s) => (s.writableLength > 0 ? new Promise((resolve) => s.once('drain', resolve)) : undefined);
       await Promise.all([drained(process.stdout), drained(process.stderr)]);

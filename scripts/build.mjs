@@ -1,11 +1,11 @@
-// Builds dist/ with esbuild. The CLI's own code is one file (dist/cli/run.js: one module to load
+// Builds dist/ with esbuild. The CLI's own code is one file (dist/cli/main.cjs: one module to load, CommonJS so that no ESM loader runs on the way
 // instead of dozens, bench/get.js); what only some paths need is a file of its own, loaded on first
 // use: each third-party package under src/vendor/ (chalk, ora, prompts) and
 // the embedded service (dist/server/index.js, also the programmatic entry for tools and tests).
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 
 const src = path.resolve('src');
 const common = {
@@ -39,13 +39,18 @@ const vendors = fs.readdirSync(path.join(src, 'vendor')).filter((f) => f.endsWit
 await Promise.all([
   // the entry answers --version and --help alone; each dynamic import (run.ts, every command the
   // registry loads) becomes a file of its own, shared code goes into chunks: a command loads what it uses
+  // CommonJS, required by bin/superagent.js: no ESM loader on the way to the first byte (its modules
+  // cost a few ms on every start; the vendor bundles and the service are still ESM, imported on use)
   build({
     ...common,
+    format: 'cjs',
+    banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__importMetaUrl' },
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: true,
     entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli/main.js',
+    outfile: 'dist/cli/main.cjs',
     plugins: [separateFiles],
   }),
   build({ ...common, entryPoints: ['src/server/index.ts'], outfile: 'dist/server/index.js' }),
@@ -55,7 +60,7 @@ await Promise.all([
 
 // The two answers that need none of the code above, baked in for bin/superagent.js: `--version` and
 // the overview then cost a small CommonJS file, not Node's ESM loader and the CLI bundle (bench/startup.js).
-const { main } = await import(pathToFileURL(path.resolve('dist/cli/main.js')).href);
+const { main } = createRequire(import.meta.url)(path.resolve('dist/cli/main.cjs'));
 let overview = '';
 const capture = { write: (s) => ((overview += s), true), isTTY: false };
 await main([], {}, { stdout: capture, stderr: capture, stdin: process.stdin });

@@ -124,7 +124,7 @@ function storeScript(dir: string, name: string, body: string[]): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(() => {
-  if (!fs.existsSync(DIST_STORE) || !fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
+  if (!fs.existsSync(DIST_STORE) || !fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.cjs'))) {
     throw new Error('dist/ is missing: run `npm run build` first (npm test does it)');
   }
 });
