@@ -72,6 +72,12 @@ export function invisibleIn(text: string): string | undefined {
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * [ours] On a list answer: how many records the service could not read and left out (an extension
+ * header of `superagent server`; the CLI makes it the failure of a command that needs every record).
+ */
+export const LEFT_OUT_HEADER = 'x-superagent-left-out';
+
 /** [ours] the embedded service's key format */
 export const EMBEDDED_KEY_PREFIX = 'sa_sk_';
 

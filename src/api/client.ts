@@ -26,6 +26,8 @@ export interface ClientOptions {
   waiting?: () => { stop(): void };
   /** paces every attempt to a budget of requests a minute (apply on a fleet) */
   pacer?: Pacer;
+  /** told of every answer's headers (a list the service left records out of says so in one) */
+  onAnswer?: (headers: RawResponse['headers']) => void;
 }
 
 export interface RequestOptions {
@@ -227,6 +229,7 @@ export class ApiClient {
       }
       this.options.pacer?.afterRequest();
       const status = data.status;
+      this.options.onAnswer?.(data.headers);
       if (this.options.trace) {
         this.trace(`← ${status} ${opts.method} ${url} (${this.now() - started} ms)`);
         this.trace(`  ${JSON.stringify(redactHeaders(data.headers))}`);

@@ -11,7 +11,7 @@ import type { Prompter } from '../ui/prompt.js';
 import type { Editor } from '../ui/editor.js';
 import type { Spinner, SpinnerOptions } from '../ui/spinner.js';
 import { terminalSafe } from '../ui/terminal-safe.js';
-import { NoMatchError } from '../core/errors.js';
+import { BadAnswerError, NoMatchError } from '../core/errors.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** chat and assistant replies take minutes on the hosted service (contract §5) */
@@ -125,9 +125,19 @@ export class Context {
     return this.connected?.embedded?.explain(err) ?? err;
   }
 
-  /** A record the embedded service could not read and left out of a list (its error), if any. */
+  /** A record the service could not read and left out of a list (its error), if any. */
   leftOut(): Error | undefined {
-    return this.connected?.embedded?.leftOut();
+    const embedded = this.connected?.embedded?.leftOut();
+    if (embedded || this.leftOutByService === 0) return embedded;
+    const n = this.leftOutByService;
+    return new BadAnswerError(`the service left out ${n} record${n === 1 ? '' : 's'} it cannot read`, "its log names them; the list shown lacks them");
+  }
+
+  private leftOutByService = 0;
+
+  /** A list answer said (LEFT_OUT_HEADER) that the service left records out of it. */
+  serviceLeftOut(count: number): void {
+    this.leftOutByService = Math.max(this.leftOutByService, count);
   }
 
   /** Whether a command has made a left-out record its failure (requireEveryRecord). */

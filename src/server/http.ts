@@ -2,7 +2,7 @@
 // JSON answers, and the body reader with the contract's limits (§1, §2).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { LIMITS } from '../contract.js';
+import { LIMITS, LEFT_OUT_HEADER } from '../contract.js';
 
 export class ApiError extends Error {
   constructor(
@@ -32,6 +32,15 @@ export class ClientGone extends Error {}
 export const notFound = (what = 'Agent') => new ApiError(404, `${what} not found`);
 export const badRequest = (message: string) => new ApiError(400, message);
 export const conflict = (message: string) => new ApiError(409, message);
+
+/** Runs a listing of `records`; an answer it left records out of says how many in LEFT_OUT_HEADER. */
+export function listing<T>(res: ServerResponse, records: { leftOutCount: number }, list: () => T): T {
+  const before = records.leftOutCount;
+  const out = list();
+  const left = records.leftOutCount - before;
+  if (left > 0) res.setHeader(LEFT_OUT_HEADER, String(left));
+  return out;
+}
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);

@@ -98,3 +98,26 @@ describe('an agent record the embedded service cannot read', () => {
     fs.rmdirSync(files.beta!);
   });
 });
+
+describe('a `superagent server` that left a record out of a list says so (x-superagent-left-out)', () => {
+  it('the CLI pointed at it fails where every record counts (list, pause --all: exit 7), and warns elsewhere', async () => {
+    const dataDir = temp.scratch();
+    const files = await launched(dataDir, 'alpha', 'beta');
+    const KEY = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+    const server = await temp.serviceOn(dataDir, { keys: [KEY] });
+    fs.writeFileSync(files.beta!, 'not json');
+    const said = 'Error: the service left out 1 record it cannot read (its log names them; the list shown lacks them)\n';
+    const list = await runLine(server, 'list');
+    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['alpha']);
+    expect([list.code, list.stderr]).toEqual([7, said]);
+    const pause = await runLine(server, 'pause --all --yes');
+    expect(pause.code).toBe(7);
+    expect(pause.stderr.endsWith(said)).toBe(true);
+    // found by its name among those listed: done, with a warning
+    const get = await runLine(server, 'get alpha --json');
+    expect(get.code, get.stderr).toBe(0);
+    expect(JSON.parse(get.stdout).name).toBe('alpha');
+    expect(get.stderr).toBe('! The service left out 1 record it cannot read\n');
+    expect(await namesAfterRepair(dataDir, files.beta!)).toEqual(['alpha']);
+  });
+});

@@ -1,7 +1,7 @@
 // /v1/agents: classic agents (contract §8): PATCH from the specification, the rest as the hosted service documents.
 import { randomUUID } from 'node:crypto';
 import { CLASSIC_CRONS, CLASSIC_DEFAULT_LIMIT, LIMITS, UUID_PATTERN } from '../../contract.js';
-import { ApiError, badRequest, notFound, sendJson } from '../http.js';
+import { ApiError, badRequest, listing, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import type { ClassicTrigger, Store, StoredClassic } from '../store.js';
 import { NAME_RULES, optionalBoolean, optionalString, requiredString } from '../validate.js';
@@ -99,8 +99,8 @@ function parseLimit(query: URLSearchParams): number {
 
 async function list(ctx: RouteContext): Promise<void> {
   const limit = parseLimit(ctx.query);
-  const agents = ctx.service.store.classic
-    .list(ctx.account)
+  const { classic } = ctx.service.store;
+  const agents = listing(ctx.res, classic, () => classic.list(ctx.account))
     .map((e) => e.record)
     .sort((a, b) => b.created_at.localeCompare(a.created_at))
     .slice(0, limit)

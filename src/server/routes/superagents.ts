@@ -1,7 +1,7 @@
 // /v1/superagents: launch, list, read and lifecycle (contract §7).
 import { randomUUID } from 'node:crypto';
 import { BOT_TOKEN_PATTERN, LIMITS, UUID_PATTERN } from '../../contract.js';
-import { ApiError, badRequest, conflict, notFound, sendJson } from '../http.js';
+import { ApiError, badRequest, conflict, listing, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { defaultSkillState } from '../runtime/skills.js';
 import type { Store, StoredAgent } from '../store.js';
@@ -122,8 +122,8 @@ async function launch(ctx: RouteContext): Promise<void> {
 }
 
 async function list(ctx: RouteContext): Promise<void> {
-  const agents = ctx.service.store
-    .liveAgents(ctx.account)
+  const { store } = ctx.service;
+  const agents = listing(ctx.res, store.agents, () => store.liveAgents(ctx.account))
     .reverse() // launch order, newest first: the tie-break for launches in the same millisecond
     .sort((a, b) => b.record.created_at.localeCompare(a.record.created_at))
     .map((e) => publicAgent(e.record));

@@ -36,6 +36,9 @@ export class OwnedRecords<T> {
     private readonly leftOut: (message: string) => void = () => undefined,
   ) {}
 
+  /** records left out of listings so far (a route reads how many its own listing left out: lists are synchronous) */
+  leftOutCount = 0;
+
   /** The record with this id, the caller's or (mine: false) another account's. */
   find(account: string, id: string): Found<T> | undefined {
     const own = this.read(account, id);
@@ -64,6 +67,7 @@ export class OwnedRecords<T> {
         stored = this.read(account, id);
       } catch (err) {
         if (strict || !(err instanceof StoreCorruptError)) throw err;
+        this.leftOutCount++;
         this.leftOut(err.message);
       }
       if (stored) found.push({ ...stored, id });

@@ -10,6 +10,7 @@ import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
 import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
+import { LEFT_OUT_HEADER } from '../../../contract.js';
 
 export interface OpenedApi {
   client: ApiClient;
@@ -83,6 +84,10 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
     pacer: target.pacer,
     sleep: (ms, signal) => countdown(ctx, ms, waitReason, signal),
     waiting: target.quiet ? undefined : () => ctx.spinner('Waiting for the service…', { delayMs: WAIT_SPINNER_MS }),
+    onAnswer: (headers) => {
+      const left = Number(headers[LEFT_OUT_HEADER]);
+      if (Number.isInteger(left) && left > 0) ctx.serviceLeftOut(left);
+    },
   });
 }
 
