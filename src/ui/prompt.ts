@@ -4,7 +4,8 @@ import { InterruptedError, TerminatedError } from '../core/errors.js';
 import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
-  text(message: string, opts?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
+  /** `expect`: the answer a confirmation wants (a name typed to destroy): any other is marked ✘, not ✔ */
+  text(message: string, opts?: { default?: string; validate?: (v: string) => true | string; expect?: string }): Promise<string>;
   secret(message: string): Promise<string>;
   choice<T extends string>(message: string, choices: readonly T[], def?: T): Promise<T>;
   confirm(message: string, def?: boolean): Promise<boolean>;
@@ -44,6 +45,27 @@ async function asking<T>(ask: (signal: AbortSignal) => Promise<T>, stops?: Termi
  */
 const shown = (text: string) => toTerminal(text);
 
+/**
+ * A confirmation that wants one answer: once answered, ✔ only for it and ✘ for any other (the prompt
+ * library's ✔ says "answered", which read as "confirmed" above "does not match"). The prefix is read
+ * as the answer is drawn; the transformer sees the answer first.
+ */
+function expecting(wanted: string | undefined) {
+  if (wanted === undefined) return {};
+  let typed = '';
+  return {
+    transformer: (value: string) => ((typed = value), value),
+    theme: {
+      prefix: {
+        idle: '?',
+        get done() {
+          return typed.trim() === wanted ? '✔' : '✘';
+        },
+      },
+    },
+  };
+}
+
 /** Prompts on the terminal through @inquirer/prompts. */
 export function terminalPrompter(io: Streams, stops?: TerminateSignal): Prompter {
   const prompts = () => import('../vendor/inquirer.js');
@@ -51,7 +73,7 @@ export function terminalPrompter(io: Streams, stops?: TerminateSignal): Prompter
   return {
     async text(message, opts = {}) {
       const { input } = await prompts();
-      return asking((signal) => input({ message: shown(message), default: opts.default, validate: opts.validate }, streams(signal)), stops);
+      return asking((signal) => input({ message: shown(message), default: opts.default, validate: opts.validate, ...expecting(opts.expect) }, streams(signal)), stops);
     },
     async secret(message) {
       const { password } = await prompts();

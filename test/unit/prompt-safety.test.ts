@@ -37,4 +37,15 @@ describe('terminalPrompter: questions are made safe', () => {
     const { screen } = await ask((p) => p.confirm(`Destroy ${ours('\u001b[1m')}demo${ours('\u001b[22m')}?`), 'n\r');
     expect(screen).toContain('\u001b[1mdemo\u001b[22m');
   });
+
+  it.each([
+    ['the name wanted', '✔', 'demo\r'],
+    ['another name', '✘', 'dmeo\r'],
+  ])('a confirmation that wants one answer: %s is marked %s once answered', async (_, mark, answer) => {
+    const { screen, value } = await ask((p) => p.text('Type its name to confirm:', { expect: 'demo' }), answer);
+    expect(value).toBe(answer.slice(0, -1));
+    const last = screen.split('\n').filter((l) => l.includes('Type its name')).at(-1)!;
+    expect(last).toContain(mark);
+    expect(last).not.toContain(mark === '✔' ? '✘' : '✔');
+  });
 });

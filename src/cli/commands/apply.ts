@@ -38,7 +38,7 @@ async function confirmed(ctx: Context, session: FleetSession, steps: Step[]): Pr
   const changes = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
   if (!(await ctx.prompter.confirm(`Apply these changes to ${session.service} (${changes})?`, false))) return false;
   for (const step of steps.filter((s) => s.kind === 'destroy')) {
-    const typed = await ctx.prompter.text(`Destroying ${step.agent} cannot be undone; withdraw its wallet funds first. Type its name to confirm:`);
+    const typed = await ctx.prompter.text(`Destroying ${step.agent} cannot be undone; withdraw its wallet funds first. Type its name to confirm:`, { expect: step.agent });
     if (typed.trim() !== step.agent) throw new UsageError(`the name typed does not match ${step.agent}; nothing applied`);
   }
   return true;

@@ -23,6 +23,7 @@ async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
 async function confirm(ctx: Context, name: string): Promise<void> {
   const typed = await ctx.prompter.text(
     `Destroying ${name} cannot be undone; withdraw its wallet funds first (superagent wallet ${shellWord(name)}). Type its name to confirm:`,
+    { expect: name },
   );
   if (typed.trim() !== name) throw new UsageError(`the name typed does not match; ${name} not destroyed`);
 }
