@@ -11,7 +11,7 @@ if (wantsVersion || wantsOverview) {
   process.stdout.write(wantsVersion ? `superagent ${version}\n` : overview);
 } else {
   Promise.resolve()
-    .then(() => require('../dist/cli/main.cjs'))
+    .then(() => require('./load-bundle.js').loadBundle().exports)
     .then(async ({ main }) => {
       const code = await main(argv);
       // exit once what was written has left (a closed pipe exits in main.cjs): nothing left in the
