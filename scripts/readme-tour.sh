@@ -18,6 +18,15 @@ run() { tmux -L tour$$ send-keys -t $S -l "$1"; tmux -L tour$$ send-keys -t $S E
 screen() { tmux -L tour$$ capture-pane -p -J -t $S -S - -E -; }
 waitfor() { for i in $(seq 1 600); do screen | grep -qF -- "$1" && return 0; sleep 0.1; done; echo "TIMEOUT $1" >&2; }
 typeline() { tmux -L tour$$ send-keys -t $S -l "$1"; tmux -L tour$$ send-keys -t $S Enter; }
+# COMMAND, its PROMPT, one MESSAGE; the reply is waited for up to TRIES × 0.2 s, then /exit
+repl_turn() {
+  typeline "$1"
+  waitfor "$2"
+  typeline "$3"
+  sleep 1; for i in $(seq 1 "$4"); do [ "$(screen | grep -c "$2")" -ge 2 ] && break; sleep 0.2; done
+  typeline '/exit'
+  timeout 60 tmux -L tour$$ wait-for p$S
+}
 
 # The tour, in the order the README tells it.
 steps() {
@@ -29,12 +38,7 @@ steps() {
   run 'superagent chat demo "What is your view on BTC today?"'
   run 'superagent chat demo -c "remember: I prefer low leverage"'
   run 'superagent memory demo'
-  typeline 'superagent chat demo'
-  waitfor 'demo› '
-  typeline 'How is ETH looking?'
-  sleep 1; for i in $(seq 1 100); do [ "$(screen | grep -c 'demo› ')" -ge 2 ] && break; sleep 0.2; done
-  typeline '/exit'
-  timeout 60 tmux -L tour$$ wait-for p$S
+  repl_turn 'superagent chat demo' 'demo› ' 'How is ETH looking?' 100
   run 'superagent soul show demo'
   run 'EDITOR="sed -i s/2%/1%/" superagent soul edit demo --yes'
   run 'superagent skills demo'
@@ -48,12 +52,7 @@ steps() {
   run 'superagent get scout; echo "exit $?"'
   run 'superagent assistant ask "What is moving SOL today?"'
   run 'superagent assistant ask "SOL outlook" --fields price,change_24h,summary'
-  typeline 'superagent assistant'
-  waitfor 'assistant› '
-  typeline 'Any big unlocks this week?'
-  sleep 1; for i in $(seq 1 300); do [ "$(screen | grep -c 'assistant› ')" -ge 2 ] && break; sleep 0.2; done
-  typeline '/exit'
-  timeout 60 tmux -L tour$$ wait-for p$S
+  repl_turn 'superagent assistant' 'assistant› ' 'Any big unlocks this week?' 300
   run 'superagent list | cut -f1,2'
   run "superagent list --json | jq -r '.agents[] | [.name, .status] | @tsv'"
   run 'superagent get demo --json'

@@ -140,18 +140,13 @@ export class Context {
     this.leftOutByService = Math.max(this.leftOutByService, count);
   }
 
-  /** Whether a command has made a left-out record its failure (requireEveryRecord). */
-  leftOutSaid = false;
-
   /**
    * For what needs every record (a list, --all, a fleet's plan or export): a record the embedded
    * service left out is the command's failure (exit 2, naming it), thrown here.
    */
   requireEveryRecord(): void {
     const left = this.leftOut();
-    if (!left) return;
-    this.leftOutSaid = true;
-    throw left;
+    if (left) throw left;
   }
 
   /** The spinners asked for, the one on screen last (a countdown inside a wait). */

@@ -129,7 +129,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       const code = (await mod.run(parsed.input as never, ctx)) ?? EXIT.ok;
       // a command that needed no list of everything (its agent was found) succeeds, and says what the
       // service could not read (also in a pipe: the state needs fixing)
-      const leftOut = entry.hidden || ctx.leftOutSaid ? undefined : ctx.leftOut();
+      const leftOut = entry.hidden ? undefined : ctx.leftOut();
       if (leftOut) ctx.printer.warn(leftOut.message.charAt(0).toUpperCase() + leftOut.message.slice(1));
       return code;
     } catch (err) {

@@ -69,6 +69,12 @@ export function emit(stream: OutStream, text: string): void {
   stream.write(stream.isTTY ? toTerminal(text) : unmark(text));
 }
 
+/** JSON text and a line end; on a terminal escaped, not made visible: the same JSON a parser would get. */
+function writeJson(stream: OutStream, json: string): void {
+  const text = json + '\n';
+  stream.write(stream.isTTY ? jsonForTerminal(text) : text);
+}
+
 export class Printer {
   constructor(
     private readonly stdout: OutStream,
@@ -136,16 +142,12 @@ export class Printer {
 
   /** The API's JSON, pretty, on stdout. */
   printJson(value: unknown): void {
-    const text = JSON.stringify(value, null, 2) + '\n';
-    this.stdout.write(this.stdout.isTTY ? jsonForTerminal(text) : text);
+    writeJson(this.stdout, JSON.stringify(value, null, 2));
   }
 
   /** One compact JSON line (a stream of answers, as `health --watch --json`), on stdout or stderr. */
   printJsonLine(value: unknown, to: 'stdout' | 'stderr' = 'stdout'): void {
-    const stream = to === 'stdout' ? this.stdout : this.stderr;
-    const text = JSON.stringify(value) + '\n';
-    // escaped, not made visible: a terminal gets the same JSON a parser would
-    stream.write(stream.isTTY ? jsonForTerminal(text) : text);
+    writeJson(to === 'stdout' ? this.stdout : this.stderr, JSON.stringify(value));
   }
 
   /** Whether progress and status messages are shown at all. */

@@ -112,10 +112,13 @@ export class ReplyView {
     if (this.stream) this.out(this.stream.hide());
   }
 
-  /** The reply is over (or cut short): all of it rendered, the cursor at the start of a line. */
+  private ended = false;
+
+  /** The reply is over (or cut short): all of it rendered, the cursor at the start of a line. Once. */
   async end(): Promise<void> {
     const stream = this.stream;
-    if (!stream) return; // no text came
+    if (!stream || this.ended) return; // no text came, or drawn already
+    this.ended = true;
     this.out(stream.push(this.safe.end()));
     await this.load();
     stream.finish();

@@ -96,14 +96,11 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       lastChar = '\n';
     } else if (p.stderrIsTTY) p.stderrWrite('\n');
   };
-  let viewEnded = false;
   const endLine = async () => {
     await out?.flush();
     tools.close();
-    if (view) {
-      if (!viewEnded) await view.end();
-      viewEnded = true;
-    } else if (echo && lastChar !== '\n') p.write('\n');
+    if (view) await view.end();
+    else if (echo && lastChar !== '\n') p.write('\n');
     lastChar = '\n';
   };
   const reply = (): PrintedReply => ({

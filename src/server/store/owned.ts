@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { Locks } from './lock.js';
 import { type Kind, type Layout, readOwner, safeName } from './layout.js';
-import { type RecordFiles, type Stored, StoreCorruptError, readRecord } from './records.js';
-import { shaped } from './shapes.js';
+import { type RecordFiles, type Stored, StoreCorruptError } from './records.js';
+import { readShaped, shaped, shapedChange } from './shapes.js';
 
 export interface Found<T> {
   record: T;
@@ -99,7 +99,7 @@ export class OwnedRecords<T> {
   /** Read-modify-write of one record (RecordFiles.update): `change` gets undefined if it is gone. */
   update<R>(account: string, id: string, change: (draft: T | undefined) => R): Promise<R> {
     const file = this.layout.file(account, this.kind, id);
-    return this.files.update(recordLock(this.kind, id), file, (draft: T | undefined) => change(draft === undefined ? undefined : shaped(this.kind, file, draft)));
+    return this.files.update(recordLock(this.kind, id), file, shapedChange(this.kind, file, change));
   }
 
   /** Removes a record for good: its owner file first (an orphaned record is then simply unknown). */
@@ -115,9 +115,6 @@ export class OwnedRecords<T> {
 
   /** The record read from disk now, bypassing the read cache. */
   fresh(account: string, id: string): Stored<T> | undefined {
-    const file = this.layout.file(account, this.kind, id);
-    const stored = readRecord<T>(file);
-    if (stored) shaped(this.kind, file, stored.record);
-    return stored;
+    return readShaped<T>(this.kind, this.layout.file(account, this.kind, id));
   }
 }

@@ -8,8 +8,8 @@ import { SESSIONS_KEPT } from './caps.js';
 import type { Locks } from './lock.js';
 import { type Layout, fromSafeName, listDir, safeName } from './layout.js';
 import { accountLock, recordLock } from './owned.js';
-import { type RecordFiles, type Stored, readRecord } from './records.js';
-import { shaped } from './shapes.js';
+import type { RecordFiles, Stored } from './records.js';
+import { readShaped, shapedChange } from './shapes.js';
 
 export interface StoredTurn {
   role: 'user' | 'agent';
@@ -56,10 +56,7 @@ export class SessionFiles {
 
   /** The session as it is on disk now, with its version. */
   get(account: string, id: string): Stored<StoredSession> | undefined {
-    const file = this.file(account, id);
-    const stored = readRecord<StoredSession>(file);
-    if (stored) shaped('session', file, stored.record);
-    return stored;
+    return readShaped<StoredSession>('session', this.file(account, id));
   }
 
   /** Adds a session, then drops the account's oldest beyond the cap (they are then 404). */
@@ -87,7 +84,7 @@ export class SessionFiles {
   /** Read-modify-write of a session (RecordFiles.update): `change` gets undefined if it is gone. */
   update<R>(account: string, id: string, change: (draft: StoredSession | undefined) => R): Promise<R> {
     const file = this.file(account, id);
-    return this.files.update(recordLock('session', id), file, (draft: StoredSession | undefined) => change(draft === undefined ? undefined : shaped('session', file, draft)));
+    return this.files.update(recordLock('session', id), file, shapedChange('session', file, change));
   }
 
   /** Removes a destroyed agent's sessions (or every session of the agent, whatever its state). */

@@ -5,7 +5,7 @@
 import type { MarkdownIt } from 'markdown-it';
 import { BlockSplitter, drawnMarkerWidth, type Block } from './blocks.js';
 import { inlineSpans } from './inline.js';
-import { expandTabs, fenceStart } from './lines.js';
+import { expandTabs } from './lines.js';
 import { paint, withSgr, type Line, type Paint, type Span } from './spans.js';
 import { renderTable } from './table.js';
 import { headingSgr, SGR } from './theme.js';
@@ -30,7 +30,7 @@ export type Highlighter = (lang: string) => { line(text: string): Span[] };
  * or indent (a fence in a list in a quote too: any line with a fence's marker counts).
  */
 const needsHighlighter = (block: Block): boolean =>
-  (block.kind === 'fence' && block.edge === 'open') || (block.kind === 'quote' && block.lines.some((l) => fenceStart(l) !== undefined || /```|~~~/.test(l)));
+  (block.kind === 'fence' && block.edge === 'open') || (block.kind === 'quote' && block.lines.some((l) => /```|~~~/.test(l)));
 
 /** [ours] code coloured in one reply, all blocks together: past it, code is shown uncoloured (highlighting costs ~35 µs a character) */
 const REPLY_CODE_MAX = 32 * 1024;
