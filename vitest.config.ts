@@ -3,12 +3,21 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // every file's embedded-service exchanges must conform to the hosted OpenAPI document
-    setupFiles: ['test/conformance/setup.ts'],
+    // every file's embedded-service exchanges must conform to the hosted OpenAPI document; the
+    // temp dirs a file's helpers made go when it ends
+    setupFiles: ['test/setup/conformance.ts', 'test/setup/after-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // the machines have two cores, but e2e and service files mostly wait on processes and sockets
-    maxWorkers: 3,
-    minWorkers: 1,
+    // A worker keeps its modules from one file to the next: loading src and the test helpers again
+    // for each of ~110 files was most of the suite's CPU. The tests share no state through modules
+    // (the shuffled runs check it), and what a test may change in the process is put back after each:
+    restoreMocks: true,
+    unstubEnvs: true,
+    unstubGlobals: true,
+    isolate: false,
+    // Two cores, but e2e and tmux files mostly wait on processes and terminals: more workers than
+    // cores keep the cores busy. min = max, or vitest ends an idle worker while it is still wanted.
+    maxWorkers: 6,
+    minWorkers: 6,
   },
 });

@@ -1,5 +1,6 @@
-// What the embedded services of one test file exchanged (startTestService records here; vitest
-// isolates modules per file, so this list is the file's own), checked once by setup.ts's afterAll.
+// What the embedded services of one test file exchanged (startTestService records here), checked
+// once by test/setup/conformance.ts's afterAll. A worker keeps this module from one file to the next (vitest.config.ts:
+// isolate false), so the check empties the list and ends the file's opt-out.
 import type { Exchange } from '../../src/server/index.js';
 
 const exchanges: Exchange[] = [];
@@ -20,11 +21,13 @@ export function skipResponseConformance(reason: string): void {
 
 /** The file's problems, each distinct one once with how often it happened. */
 export async function conformanceProblems(): Promise<string[]> {
+  const skipped = responsesSkipped;
+  responsesSkipped = undefined;
   if (exchanges.length === 0) return [];
   const { checkRequest, checkResponse } = await import('./openapi.js'); // only files that talked to a service pay for ajv
   const counts = new Map<string, number>();
   for (const ex of exchanges.splice(0)) {
-    const problems = responsesSkipped === undefined ? [...checkRequest(ex), ...checkResponse(ex)] : checkRequest(ex);
+    const problems = skipped === undefined ? [...checkRequest(ex), ...checkResponse(ex)] : checkRequest(ex);
     for (const p of problems) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   return [...counts].map(([p, n]) => (n > 1 ? `${p} (×${n})` : p));

@@ -320,8 +320,9 @@ describe('a slow writer among fast ones (issue 11: acknowledged writes were lost
       `  : (fn) => store.update((s) => fn(s.superagents[id]));`,
       `const note = (a, text) => { a.memory_md += '- ' + text + '\\n'; };`,
       `if (role === 'slow') {`,
-      `  // 5 s of blocking work inside the change: longer than the old lock's 3 s stale time`,
-      `  await update((a) => { if (once()) { process.stdout.write('holding\\n'); const t = Date.now() + 5000; while (Date.now() < t); } note(a, 'slow_note'); });`,
+      // 5 s blocked inside the change (longer than the old lock's 3 s stale time): the event loop
+      // stands still as under busy work, but the thread sleeps (Atomics.wait), so the suite's CPU is spared
+      `  await update((a) => { if (once()) { process.stdout.write('holding\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000); } note(a, 'slow_note'); });`,
       `} else {`,
       `  if (role === 'holder') process.stdout.write('holding\\n');`,
       `  for (let i = 0; i < Number(count); i++) {`,

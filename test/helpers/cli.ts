@@ -1,21 +1,12 @@
 // Runs the built binary as a user would, against a given service, with a private config dir.
 import { execa, type Options as ExecaOptions } from 'execa';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { removeAfterFile } from './after-file.js';
 import { tempDir } from './service.js';
 
 // the config and data dirs made for a run that was given none: removed when the test file is done
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-const ownTempDir = (prefix: string) => {
-  const dir = tempDir(prefix);
-  made.push(dir);
-  return dir;
-};
+const ownTempDir = (prefix: string) => removeAfterFile(tempDir(prefix));
 
 export const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/superagent.js');
 

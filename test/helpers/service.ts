@@ -36,7 +36,7 @@ export interface CallResult {
   json: any;
 }
 
-/** Every exchange is recorded for the file's conformance check (test/conformance/setup.ts). */
+/** Every exchange is recorded for the file's conformance check (test/setup/conformance.ts). */
 export async function startTestService(options: Partial<ServerOptions> = {}): Promise<TestService> {
   const exchanges: Exchange[] = [];
   const onExchange = (exchange: Exchange) => {

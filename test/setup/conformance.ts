@@ -1,7 +1,7 @@
 // vitest setup file: after each test file, every exchange its services recorded must conform to
 // hosted-openapi.json (openapi.ts); otherwise the file fails, naming each problem.
 import { afterAll } from 'vitest';
-import { conformanceProblems } from './collect.js';
+import { conformanceProblems } from '../conformance/collect.js';
 
 afterAll(async () => {
   await new Promise((resolve) => setImmediate(resolve)); // the tap reports on 'close': let the last ones land
