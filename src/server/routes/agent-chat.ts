@@ -10,6 +10,7 @@ import { appendMemory, dated } from '../store/caps.js';
 import { agentChatScript } from '../stream-events.js';
 import { optionalBoolean, requiredString } from '../validate.js';
 import { liveAgent, ownedAgent } from './superagents.js';
+import type { StoredAgent } from '../store.js';
 
 async function chat(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
@@ -26,14 +27,21 @@ async function chat(ctx: RouteContext): Promise<void> {
     agentId: agent.agent_id,
     message,
     compose: (history) => composeAgentReply(agent, history, message),
-    // the agent's memory, checked and written on its own record (paused or destroyed meanwhile: no turn)
-    // only what the agent learned goes to memory.md: a new session alone is no event (issue 12)
-    beforeWrite: (_opened, composed) =>
-      store.agents.update(ctx.account, agent.agent_id, (draft) => {
+    // the agent as it is now: paused or destroyed meanwhile, no turn. Only what the agent learned goes
+    // to memory.md (a new session alone is no event: issue 12), so a turn with nothing to remember
+    // reads the record and writes nothing (a write and its fsync were most of a turn's time)
+    beforeWrite: async (_opened, composed) => {
+      const check = (draft: StoredAgent | undefined) => {
         const live = liveAgent(draft);
         if (live.status === 'paused') throw conflict('Agent is paused');
-        if (composed.remember) live.memory_md = appendMemory(live.memory_md, dated(store.now(), composed.remember));
-      }),
+        return live;
+      };
+      if (!composed.remember) return void check(store.agents.fresh(ctx.account, agent.agent_id)?.record);
+      await store.agents.update(ctx.account, agent.agent_id, (draft) => {
+        const live = check(draft);
+        live.memory_md = appendMemory(live.memory_md, dated(store.now(), composed.remember!));
+      });
+    },
   });
   const script = agentChatScript({
     sessionId: session.session_id,
