@@ -2,6 +2,8 @@
 // memory, and the SSE stream event by event, tool calls included.
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { accountId, hashKey } from '../../src/server/auth.js';
+import { Store } from '../../src/server/store.js';
 import { type TestService } from '../helpers/service.js';
 import { eventNames, expectAgentStream } from '../helpers/service-support.js';
 import {
@@ -114,6 +116,16 @@ describe('POST …/{id}/chat (JSON)', () => {
     expect(after).toHaveLength(before.length + 1);
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.at(-1)).toMatch(/^- \d{4}-\d{2}-\d{2}: I prefer SOL$/);
+  });
+
+  it("a turn writes the agent's record only when there is something to remember (a write costs what it changes)", async () => {
+    const version = () => new Store(svc().dataDir).open().agents.fresh(accountId(hashKey(svc().key)), id)!.v;
+    const start = version();
+    const opened = await say({ message: MESSAGE });
+    await say({ message: MESSAGE, session_id: opened.session_id });
+    expect(version()).toBe(start);
+    await say({ message: 'remember that I prefer SOL', session_id: opened.session_id });
+    expect(version()).toBe(start + 1);
   });
 });
 
