@@ -10,7 +10,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // A worker keeps its modules from one file to the next: loading src and the test helpers again
     // for each of ~110 files was most of the suite's CPU. The tests share no state through modules
-    // (the shuffled runs check it), and what a test may change in the process is put back after each:
+    // (checked with shuffled runs: npx vitest run --sequence.shuffle), and what a test may change in
+    // the process is put back after each (test/setup/ does the rest):
     restoreMocks: true,
     unstubEnvs: true,
     unstubGlobals: true,

@@ -27,7 +27,11 @@ export function guardConnections(server: Server, guard: ConnectionGuard): void {
     }
     open.set(socket, 0);
     const silent = setTimeout(() => {
-      if (socket.bytesRead === 0) socket.destroy();
+      // after the event loop was held (a long synchronous write), timers run before the reads that
+      // waited meanwhile: judge once those are in (the loop polls sockets before setImmediate's turn)
+      setImmediate(() => {
+        if (socket.bytesRead === 0) socket.destroy();
+      });
     }, guard.firstByteTimeoutMs);
     silent.unref();
     socket.once('close', () => {

@@ -29,10 +29,16 @@ const TTY: RunOptions = { tty: { stdout: true, stderr: true, columns: 80 }, env:
 describe('an interrupted reply ends its lines once', () => {
   it('Ctrl-C while a tool line is open (--raw): the tool line ends, no blank line on stdout', async () => {
     const signals = new FakeSignals();
+    let seen = false;
     let pressed = false;
-    setTimeout(() => void (pressed = signals.interrupt()), 400);
-    // (the tool line is on stderr, which the test cannot watch: pressed once it has long been drawn)
-    const r = await cli(['chat', ID, 'tool', '--raw'], { ...TTY, signals });
+    // pressed just after the tool line is drawn, as a key comes: apart from the write (the stream
+    // then only pings for two seconds)
+    const onStderr = (_c: string, all: string) => {
+      if (seen || !all.includes('get_price(')) return;
+      seen = true;
+      setImmediate(() => (pressed = signals.interrupt()));
+    };
+    const r = await cli(['chat', ID, 'tool', '--raw'], { ...TTY, signals, onStderr });
     expect(pressed, r.stderr).toBe(true);
     expect(r.code).toBe(130);
     expect(r.stdout).toBe('Looking at ETH now.\n');

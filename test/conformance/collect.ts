@@ -19,6 +19,12 @@ export function skipResponseConformance(reason: string): void {
   responsesSkipped = reason;
 }
 
+/** A file starts with nothing recorded and no opt-out (a file whose own afterAll threw never had its check). */
+export function resetConformance(): void {
+  exchanges.length = 0;
+  responsesSkipped = undefined;
+}
+
 /** The file's problems, each distinct one once with how often it happened. */
 export async function conformanceProblems(): Promise<string[]> {
   const skipped = responsesSkipped;

@@ -215,23 +215,26 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
 
     it('Tab completes slash commands and skill names; a mistyped command gets a suggestion', async () => {
       const { pane } = await repl();
-      pane.type('/he');
-      pane.keys('Tab');
-      await pane.waitFor('/help', (s) => s.split('\n').at(-1) === 'demo› /help');
+      const lastLine = (s: string) => s.split('\n').at(-1);
+      // each Tab only once what was typed is on the screen: keys that reach readline in one read are
+      // a paste to it, and a Tab inside a paste is inserted, not completed (as when a user pastes)
+      const tab = async (typed: string, completed: string) => {
+        pane.type(typed);
+        await pane.waitFor(typed, (s) => lastLine(s)!.endsWith(typed));
+        pane.keys('Tab');
+        await pane.waitFor(completed, (s) => lastLine(s) === completed);
+      };
+      await tab('/he', 'demo› /help');
       pane.keys('C-u');
-      // one command matches: it comes with the space its argument follows
-      pane.type('/ena');
-      pane.keys('Tab');
-      pane.type('hyper');
-      pane.keys('Tab');
-      await pane.waitFor('/enable hyperliquid', (s) => s.split('\n').at(-1) === 'demo› /enable hyperliquid');
+      // one command matches: it comes with the space its argument follows (the screen's last line is
+      // read without its trailing spaces; the next completion shows the space was there)
+      await tab('/ena', 'demo› /enable');
+      await tab('hyper', 'demo› /enable hyperliquid');
       pane.keys('Enter');
       // said of the agent by its name, as the CLI says it
       await pane.waitFor('enabled', (s) => s.includes('✓ Enabled hyperliquid on demo'));
       // /disable offers the skills that are on (hyperliquid now), /enable those that are off
-      pane.type('/disable hyper');
-      pane.keys('Tab');
-      await pane.waitFor('/disable hyperliquid', (s) => s.split('\n').at(-1) === 'demo› /disable hyperliquid');
+      await tab('/disable hyper', 'demo› /disable hyperliquid');
       pane.keys('C-u');
       pane.line('/exi');
       // one line, as every suggestion is

@@ -187,6 +187,8 @@ export interface RunOptions {
   world?: WorldOverrides;
   /** called on every write to stdout, with everything written so far */
   onStdout?: (chunk: string, all: string) => void;
+  /** the same for stderr */
+  onStderr?: (chunk: string, all: string) => void;
 }
 
 export interface CliRun {
@@ -229,7 +231,7 @@ export async function runLine(target: Target | undefined, argv: string | string[
   const tty: TerminalSwitch = o.tty === true ? { stdin: true, stdout: true, stderr: true } : o.tty || {};
   const stdout = new Capture(tty.stdout === true, tty.columns ?? (tty.stdout ? 100 : undefined), o.onStdout);
   stdout.rows = tty.rows;
-  const stderr = new Capture(tty.stderr === true, tty.columns ?? (tty.stderr ? 100 : undefined));
+  const stderr = new Capture(tty.stderr === true, tty.columns ?? (tty.stderr ? 100 : undefined), o.onStderr);
   const prompter = new ScriptedPrompter([...(o.answers ?? [])]);
   const code = await run(words, testEnv(target, o.env), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {
     config: o.config ?? new MemoryConfig(),

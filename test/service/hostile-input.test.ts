@@ -260,6 +260,16 @@ describe('limits on slow and many connections (issue 11, item 7)', () => {
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  it('reads a request that came while its event loop was held before it judges the connection silent', { timeout: 5_000 }, async () => {
+    const svc = await rawService({ firstByteTimeoutMs: 100 });
+    const client = await connect(svc);
+    await new Promise((r) => setTimeout(r, 20)); // the service has taken the connection: its timer runs
+    const answered = askList(svc, client); // the request is in the socket at once
+    // the loop held past the timer (a long synchronous write under load): the timer comes first after it
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    await answered;
+  });
+
   it('at the cap, the oldest idle connection makes room for a new one', { timeout: 5_000 }, async () => {
     const svc = await rawService({ maxConnections: 3 });
     const idle = await connect(svc, 'GET /v1/superagents HTTP/1.1\r\n'); // headers not done: no request in progress
