@@ -26,16 +26,18 @@ export function guardConnections(server: Server, guard: ConnectionGuard): void {
       room.destroy();
     }
     open.set(socket, 0);
+    let judge: NodeJS.Immediate | undefined;
     const silent = setTimeout(() => {
       // after the event loop was held (a long synchronous write), timers run before the reads that
       // waited meanwhile: judge once those are in (the loop polls sockets before setImmediate's turn)
-      setImmediate(() => {
+      judge = setImmediate(() => {
         if (socket.bytesRead === 0) socket.destroy();
       });
     }, guard.firstByteTimeoutMs);
     silent.unref();
     socket.once('close', () => {
       clearTimeout(silent);
+      if (judge) clearImmediate(judge);
       forget(socket);
     });
   });

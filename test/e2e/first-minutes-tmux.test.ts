@@ -216,8 +216,8 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
     it('Tab completes slash commands and skill names; a mistyped command gets a suggestion', async () => {
       const { pane } = await repl();
       const lastLine = (s: string) => s.split('\n').at(-1);
-      // each Tab only once what was typed is on the screen: keys that reach readline in one read are
-      // a paste to it, and a Tab inside a paste is inserted, not completed (as when a user pastes)
+      // each Tab alone in its read, as a user's is: readline completes a Tab only when it is the last
+      // key of a read (one followed by more keys in the same read is a paste, and inserted)
       const tab = async (typed: string, completed: string) => {
         pane.type(typed);
         await pane.waitFor(typed, (s) => lastLine(s)!.endsWith(typed));

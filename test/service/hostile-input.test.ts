@@ -264,9 +264,15 @@ describe('limits on slow and many connections (issue 11, item 7)', () => {
     const svc = await rawService({ firstByteTimeoutMs: 100 });
     const client = await connect(svc);
     await new Promise((r) => setTimeout(r, 20)); // the service has taken the connection: its timer runs
-    const answered = askList(svc, client); // the request is in the socket at once
-    // the loop held past the timer (a long synchronous write under load): the timer comes first after it
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    // the request is in the socket at once; then the loop is held past the timer where a long
+    // synchronous write would hold it (after the poll phase), so the timers phase comes first after it
+    const answered = await new Promise<Promise<void>>((resolve) =>
+      setImmediate(() => {
+        const asked = askList(svc, client);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+        resolve(asked);
+      }),
+    );
     await answered;
   });
 
