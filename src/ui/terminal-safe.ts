@@ -12,8 +12,10 @@
 // random word, which text from the service cannot contain, and which `toTerminal` turns back into
 // the control characters after sanitising.
 
+/** the bidirectional embeddings, overrides and isolates (a character class's contents) */
+const BIDI = '\u202a-\u202e\u2066-\u2069';
 // eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}]`, 'g');
 
 /** `cat -v` notation for one control character; a bidirectional control as <U+202E>. */
 export function caret(code: number): string {
@@ -46,10 +48,6 @@ export function toTerminal(text: string): string {
   return unmark(terminalSafe(text));
 }
 
-/**
- * Pieces of one stream of text (a reply) made safe as they come: a CR at the end of a piece waits
- * for the next one, so a CRLF split between two pieces is still a plain newline.
- */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** String.prototype.toWellFormed (ES2024): a lone half of a character becomes U+FFFD. */
@@ -57,6 +55,10 @@ function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\ufffd');
 }
 
+/**
+ * Pieces of one stream of text (a reply) made safe as they come: a CR at the end of a piece waits
+ * for the next one, so a CRLF split between two pieces is still a plain newline.
+ */
 export class TerminalSafeStream {
   private heldCR = false;
   /** a high surrogate at a piece's end: the other half of its character may come with the next piece */
@@ -85,11 +87,14 @@ export class TerminalSafeStream {
   }
 }
 
+/** what JSON.stringify leaves unescaped that a terminal may obey: DEL, C1 and the bidirectional controls */
+const JSON_UNESCAPED = new RegExp(`[\u007f-\u009f${BIDI}]`, 'g');
+
 /**
  * JSON text for a terminal: JSON.stringify escapes C0 controls but leaves DEL and C1 (U+0080–U+009F,
  * which some terminals obey) and the bidirectional controls as they are; here they are `\u` escapes
  * too. The same JSON to a parser.
  */
 export function jsonForTerminal(json: string): string {
-  return json.replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(JSON_UNESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -98,8 +98,10 @@ export class ToolLines {
     this.p.stderrWrite(dim(`${toolLabel(call)} ${toolOutcome(call)}`) + '\n');
   }
 
-  /** Ends an open line (before reply text is printed, and at the end). */
-  /** Ends an open tool line; true if there was one (its line, with a ^C echoed on it, is now ended). */
+  /**
+   * Ends an open tool line (before reply text is printed, and at the end); true if there was one
+   * (its line, with a ^C echoed on it, is now ended).
+   */
   close(): boolean {
     if (this.openId === undefined) return false;
     this.p.stderrWrite('\n');

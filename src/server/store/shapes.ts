@@ -1,9 +1,9 @@
 // What a record must hold to be one of ours, by kind: a file that is JSON but not a record we wrote
 // (`{}`, a list, a name that is null, a time that is an object) is refused as an unreadable record
 // (StoreCorruptError: exit 2 naming it, left out of lists), never read into a TypeError (a 500 "bug").
+import type { Kind } from './layout.js';
 import { StoreCorruptError, readRecord, type Stored } from './records.js';
 
-type Kind = 'agent' | 'classic' | 'session';
 type FieldType = 'string' | 'object' | 'number' | 'boolean';
 
 /** [ours] the fields each kind of record must have (every version of the store wrote them), each of its type */

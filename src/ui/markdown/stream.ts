@@ -27,8 +27,6 @@ export interface TailLayout {
   reflow?: Reflow;
 }
 
-
-
 /** Draws a complete block: its lines, painted, without line ends (render.ts). */
 export interface BlockPainter {
   render(block: Block): string[];
