@@ -1,6 +1,6 @@
 // What the embedded services of one test file exchanged (startTestService records here), checked
-// once by test/setup/conformance.ts's afterAll. A worker keeps this module from one file to the next (vitest.config.ts:
-// isolate false), so the check empties the list and ends the file's opt-out.
+// once by test/setup/conformance.ts's afterAll. A worker keeps this module from one file to the next
+// (vitest.config.ts: isolate false), so the setup file resets it (list and opt-out) for each file.
 import type { Exchange } from '../../src/server/index.js';
 
 const exchanges: Exchange[] = [];
@@ -27,13 +27,11 @@ export function resetConformance(): void {
 
 /** The file's problems, each distinct one once with how often it happened. */
 export async function conformanceProblems(): Promise<string[]> {
-  const skipped = responsesSkipped;
-  responsesSkipped = undefined;
   if (exchanges.length === 0) return [];
   const { checkRequest, checkResponse } = await import('./openapi.js'); // only files that talked to a service pay for ajv
   const counts = new Map<string, number>();
   for (const ex of exchanges.splice(0)) {
-    const problems = skipped === undefined ? [...checkRequest(ex), ...checkResponse(ex)] : checkRequest(ex);
+    const problems = responsesSkipped === undefined ? [...checkRequest(ex), ...checkResponse(ex)] : checkRequest(ex);
     for (const p of problems) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   return [...counts].map(([p, n]) => (n > 1 ? `${p} (×${n})` : p));

@@ -82,6 +82,8 @@ afterAll(async () => {
 
 /** A refresh budget a loaded machine cannot pass (the default is 1 s): for tests not about the budget. */
 const ROOMY = { SUPERAGENT_COMPLETION_BUDGET_MS: '10000' };
+/** a cache of its own and the roomy budget */
+const roomyEnv = () => ({ XDG_CACHE_HOME: cacheHome(), ...ROOMY });
 
 /**
  * The environment of a shell whose user has `superagent` installed and a service configured. The
@@ -134,7 +136,7 @@ describe('completion <shell>', () => {
 
 describe('the hidden command behind agent names', () => {
   it('prints names and ids, one "value<TAB>description" a line, and stays out of help', async () => {
-    const r = await run(['__complete', 'agents'], { target: service, env: { XDG_CACHE_HOME: cacheHome(), ...ROOMY } });
+    const r = await run(['__complete', 'agents'], { target: service, env: roomyEnv() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(lines(r.stdout)).toContain(`demo\trunning ${demoId.slice(0, 8)}`);
@@ -144,7 +146,7 @@ describe('the hidden command behind agent names', () => {
   });
 
   it('costs one request for two completions in a row, and answers from its cache after that', async () => {
-    const env = { XDG_CACHE_HOME: cacheHome(), ...ROOMY };
+    const env = roomyEnv();
     const probe = await requestProbe(service);
     const first = await run(['__complete', 'agents'], { target: service, env });
     const second = await run(['__complete', 'agents'], { target: service, env });
@@ -165,7 +167,7 @@ describe('the hidden command behind agent names', () => {
   });
 
   it('keeps one cache per service and key: another key sees its own agents', async () => {
-    const env = { XDG_CACHE_HOME: cacheHome(), ...ROOMY };
+    const env = roomyEnv();
     await run(['__complete', 'agents'], { target: service, env });
     const other = await startTestService();
     try {
@@ -224,7 +226,7 @@ describe('the hidden command behind agent names', () => {
   });
 
   it('prints nothing and exits 0 for an unknown profile or kind', async () => {
-    const env = { XDG_CACHE_HOME: cacheHome(), ...ROOMY };
+    const env = roomyEnv();
     expect(await run(['--profile', 'nope', '__complete', 'agents'], { target: service, env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
     expect(await run(['__complete', 'wallets'], { target: service, env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });

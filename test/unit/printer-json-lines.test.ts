@@ -1,16 +1,8 @@
 // JSON lines (health --watch --json) on a terminal are the JSON a parser gets, with what a terminal
 // could obey (DEL, C1, bidirectional controls) as \u escapes, not made visible as ^[ or <U+202E>.
 import { describe, expect, it } from 'vitest';
-import { Printer, type OutStream } from '../../src/ui/printer.js';
-
-class Capture implements OutStream {
-  text = '';
-  constructor(readonly isTTY: boolean) {}
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-}
+import { Printer } from '../../src/ui/printer.js';
+import { Capture } from '../helpers/context.js';
 
 const answer = { agent_id: 'a', note: 'x\u202ey\u009b31mz\u007f' };
 

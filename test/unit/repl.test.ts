@@ -11,7 +11,8 @@ import type { Context } from '../../src/cli/context.js';
 import { StreamCutError } from '../../src/api/errors.js';
 import { loadHistory, saveHistory } from '../../src/cli/repl/history.js';
 import { CANCELLED, LEAVE_HINT, runRepl, type ReplOptions, type SlashCommand } from '../../src/cli/repl/repl.js';
-import { Printer, type OutStream } from '../../src/ui/printer.js';
+import { Printer } from '../../src/ui/printer.js';
+import { Capture } from '../helpers/context.js';
 
 const ENTER = '\r';
 const CTRL_C = '\x03';
@@ -27,17 +28,6 @@ class FakeTerminal extends PassThrough {
   }
 }
 
-class Capture implements OutStream {
-  text = '';
-  constructor(
-    readonly isTTY: boolean,
-    readonly columns = 100,
-  ) {}
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-}
 
 interface Call {
   message: string;
@@ -69,8 +59,8 @@ async function until(what: string, ok: () => boolean, ms = 3000): Promise<void> 
 
 function startRepl(options: Partial<ReplOptions> & { send: SendFn; tty?: boolean; columns?: number }) {
   const input = options.tty === false ? Object.assign(new PassThrough(), { isTTY: false }) : new FakeTerminal();
-  const stdout = new Capture(true, options.columns);
-  const stderr = new Capture(true, options.columns);
+  const stdout = new Capture(true, options.columns ?? 100);
+  const stderr = new Capture(true, options.columns ?? 100);
   const printer = new Printer(stdout, stderr, { json: false, quiet: false, color: false, env: {} });
   // the loop's own behaviour: replies as they come (Markdown rendering has tests of its own)
   const ctx = { printer, globals: { raw: true } } as unknown as Context;
