@@ -1,8 +1,10 @@
-// SSE bytes → typed reply events (contract §6), leniently: TextDecoder in stream mode (a UTF-8
-// character split between chunks survives) → eventsource-parser (a line or event past
+// SSE bytes → typed reply events (contract §6), leniently: a StringDecoder (a UTF-8 character split
+// between chunks survives; a third of TextDecoder's cost in stream mode, which matters on a
+// 20,000-piece reply; a leading byte-order mark is dropped as TextDecoder would) → eventsource-parser (a line or event past
 // ANSWER_LIMITS.eventChars is cut off) → what each event means (reply-events.ts). Text is given once:
 // a completion event's `content` (Agno's `RunCompleted` repeats the whole reply) counts only when
 // nothing streamed. Reading a response body with it: sse.ts.
+import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { StreamCutError } from './errors.js';
 import { isObject, meaningOf, type ToolReport } from './reply-events.js';
@@ -65,7 +67,8 @@ function streamFailure(message: string): StreamCutError {
  * event or `[DONE]` the rest is ignored.
  */
 export class SseDecoder {
-  private readonly decoder = new TextDecoder('utf-8');
+  private readonly decoder = new StringDecoder('utf8');
+  private started = false;
   private readonly parser = createParser({
     onEvent: (m) => this.onMessage(m),
     // a line or an event that never ends is cut off, not buffered until the memory runs out
@@ -75,6 +78,9 @@ export class SseDecoder {
     },
   });
   private pending: StreamEvent[] = [];
+  /** text pieces since the last other event: one text event when taken (pieces that arrived together are one) */
+  private pieces: string[] = [];
+  /** the reply's text so far, a string per text event given out */
   private text: string[] = [];
   private sessionId: string | undefined;
   private over = false;
@@ -95,14 +101,22 @@ export class SseDecoder {
   }
 
   push(chunk: Uint8Array | string): StreamEvent[] {
-    if (!this.over) this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));
+    if (!this.over) this.feed(typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
     return this.take();
+  }
+
+  private feed(text: string): void {
+    if (!this.started && text !== '') {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte-order mark is no part of the stream
+    }
+    this.parser.feed(text);
   }
 
   /** The stream is over: an event not closed by a blank line still counts, and a missing completion is implied. */
   end(): StreamEvent[] {
     this.ending = true;
-    if (!this.over) this.parser.feed(this.decoder.decode() + '\n\n');
+    if (!this.over) this.feed(this.decoder.end() + '\n\n');
     if (!this.over) this.complete(undefined, undefined);
     return this.take();
   }
@@ -112,14 +126,25 @@ export class SseDecoder {
    * screen at the same moment anyway, and a long fast stream costs one write per chunk, not per piece.
    */
   private take(): StreamEvent[] {
-    const out: StreamEvent[] = [];
-    for (const e of this.pending) {
-      const last = out[out.length - 1];
-      if (e.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + e.text };
-      else out.push(e);
-    }
+    this.endText();
+    const out = this.pending;
     this.pending = [];
     return out;
+  }
+
+  /** The pieces gathered since the last other event become one text event. */
+  private endText(): void {
+    if (this.pieces.length === 0) return;
+    const text = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
+    this.pieces = [];
+    this.text.push(text);
+    this.pending.push({ type: 'text', text });
+  }
+
+  /** Another event: after the text that came before it. */
+  private add(event: StreamEvent): void {
+    this.endText();
+    this.pending.push(event);
   }
 
   private fail(failure: SuperagentError): void {
@@ -138,8 +163,10 @@ export class SseDecoder {
     const sid = obj?.session_id ?? obj?.sessionId;
     if (typeof sid === 'string' && sid !== '' && sid !== this.sessionId) {
       this.sessionId = sid;
-      this.pending.push({ type: 'session', sessionId: sid });
+      this.add({ type: 'session', sessionId: sid });
     }
+    // Agno's piece of reply text, nearly every event of a reply: what meaningOf says of it, sooner
+    if (message.event === undefined && obj?.event === 'RunContent' && typeof obj.content === 'string') return this.addText(obj.content);
     const meaning = meaningOf(message.event, obj, plain);
     switch (meaning.kind) {
       case 'text':
@@ -166,15 +193,14 @@ export class SseDecoder {
   private addText(text: string): void {
     if (!text) return;
     this.toolFailure = undefined; // the run went on after the failed tool
-    this.text.push(text);
-    this.pending.push({ type: 'text', text });
+    this.pieces.push(text);
   }
 
   private toolStarted(t: ToolReport): void {
     const id = t.id ?? `tool-${++this.toolCount}`;
     const call: ToolCall = { id, name: t.name ?? 'tool', args: t.args, state: 'running' };
     this.calls.set(id, { call, startedAt: this.now() });
-    this.pending.push({ type: 'tool', call: { ...call } });
+    this.add({ type: 'tool', call: { ...call } });
   }
 
   private toolEnded(t: ToolReport): void {
@@ -192,17 +218,18 @@ export class SseDecoder {
     const durationMs = t.durationMs ?? (known ? this.now() - known.startedAt : undefined);
     if (durationMs !== undefined) call.durationMs = durationMs;
     this.calls.delete(id);
-    this.pending.push({ type: 'tool', call });
+    this.add({ type: 'tool', call });
   }
 
   /** The reply is over: its whole text, from a completion's `content` only when nothing streamed. */
   private complete(content: string | undefined, timestamp: string | undefined): void {
-    if (this.text.length === 0 && content) this.addText(content);
+    if (this.text.length === 0 && this.pieces.length === 0 && content) this.addText(content);
     this.over = true;
     if (this.toolFailure !== undefined) {
       this.failure = streamFailure(this.toolFailure);
       return;
     }
+    this.endText();
     this.pending.push({ type: 'done', content: this.text.join(''), sessionId: this.sessionId, ...(timestamp ? { timestamp } : {}) });
     this.text = [];
   }

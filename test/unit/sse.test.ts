@@ -172,6 +172,24 @@ describe('readReplyStream: tolerances of §6', () => {
     expect(doneOf(events).content).toBe('né🚀日本');
   });
 
+  it('a byte-order mark before the stream is no part of it, whole or split inside the mark', async () => {
+    // with the mark taken for part of the first line, `data` would be an unknown field and `bom ` lost
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('data: {"content":"bom "}\n\ndata: {"content":"less"}\n\n')]);
+    for (const chunks of [[bytes], [bytes.subarray(0, 1), bytes.subarray(1, 2), bytes.subarray(2)]]) {
+      expect(doneOf(await collect(chunks)).content).toBe('bom less');
+    }
+    // only the stream's first character: a mark later on is text like any other
+    expect(textOf(await collect(['data: a\n\n', 'data: \ufeffb\n\n']))).toBe('a\ufeffb');
+  });
+
+  it('text, a tool call and text in one chunk: the pieces on each side of the call stay there', async () => {
+    const piece = (content: string) => `data: ${JSON.stringify({ event: 'RunContent', session_id: SID, content })}\n\n`;
+    const tool = `data: ${JSON.stringify({ event: 'ToolCallStarted', session_id: SID, tool: { tool_call_id: 't1', tool_name: 'get_price' } })}\n\n`;
+    const events = await collect([piece('Let me ') + piece('check. ') + tool + piece('BTC is ') + piece('up.')]);
+    expect(events.map((e) => (e.type === 'tool' ? `tool:${e.call.name}` : e.type === 'text' ? e.text : e.type))).toEqual(['session', 'Let me check. ', 'tool:get_price', 'BTC is up.', 'done']);
+    expect(doneOf(events).content).toBe('Let me check. BTC is up.');
+  });
+
   it('a session id carried on unnamed events is reported once', async () => {
     const events = await collect([`data: {"session_id":"${SID}","content":"a"}\n\ndata: {"session_id":"${SID}","content":"b"}\n\n`]);
     expect(events.filter((e) => e.type === 'session')).toEqual([{ type: 'session', sessionId: SID }]);
