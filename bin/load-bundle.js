@@ -15,7 +15,10 @@ const { pathToFileURL } = require('node:url');
 const FILE = path.join(__dirname, '..', 'dist', 'cli', 'main.cjs');
 const CACHE = `${FILE}.cache`;
 
-/** The bundle's exports, and `saveCache()` (for the build: writes what V8 compiled so far). */
+/**
+ * The bundle's exports, `cacheRejected` (true when V8 refused the cache, or there was none), and
+ * `saveCache()` (for the build: writes what V8 compiled so far).
+ */
 function loadBundle() {
   const source = fs.readFileSync(FILE, 'utf8');
   let cachedData;
@@ -33,7 +36,8 @@ function loadBundle() {
     specifier.startsWith('node:') ? Promise.resolve(require(specifier)) : import(pathToFileURL(path.resolve(dir, specifier)).href);
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, createRequire(FILE), module, FILE, dir, importFrom);
-  return { exports: module.exports, saveCache: () => fs.writeFileSync(CACHE, script.createCachedData()) };
+  const cacheRejected = cachedData === undefined || script.cachedDataRejected === true;
+  return { exports: module.exports, cacheRejected, saveCache: () => fs.writeFileSync(CACHE, script.createCachedData()) };
 }
 
 module.exports = { loadBundle };

@@ -14,6 +14,8 @@ export interface Delivery {
   extra?: Record<string, unknown>;
   /** the assistant's query time limit: past it, 504 `Query timeout` */
   timeLimitMs?: number;
+  /** writes a new session (takeTurn's `record`): before a JSON answer, beside a stream's first pieces */
+  record?: () => Promise<void>;
 }
 
 
@@ -37,9 +39,11 @@ export async function deliverReply(ctx: RouteContext, d: Delivery): Promise<void
       pingIntervalMs,
       interruption: faults.streamInterruption(pieces.length, ctx.fault),
       timeLimitMs: d.timeLimitMs,
+      record: d.record,
     });
     return;
   }
+  await d.record?.();
   if (ctx.fault) throw ctx.fault; // app.ts defers a fault only for a stream; never answer past one
   // Without streaming the caller still waits for the whole reply to be "generated".
   const generation = pieces.length * tokenDelayMs;

@@ -49,8 +49,18 @@ export interface TurnRequest<R extends { content: string }> {
   beforeWrite?: (session: StoredSession, reply: R, isNew: boolean) => Promise<void>;
 }
 
-/** Composes the reply and records the turn; the session written last is the one the reply answers. */
-export async function takeTurn<R extends { content: string }>(store: Store, t: TurnRequest<R>): Promise<{ session: StoredSession; reply: R }> {
+export interface Turn<R> {
+  session: StoredSession;
+  reply: R;
+  /**
+   * Set for a new session, which is not written yet: deliverReply writes it while the reply's first
+   * pieces go out (its write and fsync were most of the wait for a first byte), before the reply completes.
+   */
+  record?: () => Promise<void>;
+}
+
+/** Composes the reply and records the turn (a new session: `record`); the session written last is the one the reply answers. */
+export async function takeTurn<R extends { content: string }>(store: Store, t: TurnRequest<R>): Promise<Turn<R>> {
   let reply: R | undefined;
   for (let attempt = 1; attempt <= RECOMPOSE_ATTEMPTS; attempt++) {
     const now = new Date(store.now()).toISOString();
@@ -59,8 +69,8 @@ export async function takeTurn<R extends { content: string }>(store: Store, t: T
     if (attempt === 1) await t.beforeWrite?.(session, reply, base === undefined);
     recordTurn(session, t.message, reply.content);
     if (!base) {
-      await store.sessions.create(t.owner, session, store.now());
-      return { session, reply };
+      const createdMs = store.now();
+      return { session, reply, record: () => store.sessions.create(t.owner, session, createdMs) };
     }
     if (await store.sessions.commit(t.owner, base, session)) return { session, reply };
   }

@@ -29,6 +29,12 @@ export interface StreamOptions {
   interruption?: Interruption;
   /** fail with 504 `Query timeout` once the stream has run this long (assistant time limit) */
   timeLimitMs?: number;
+  /**
+   * Writes what the reply records (a new session), once the head has left: the reply completes only
+   * after it is written, and a failed write ends the stream with an error event instead. It is written
+   * even when the client goes away or the stream fails part-way, as it was when written before the stream.
+   */
+  record?: () => Promise<void>;
 }
 
 /** One SSE block: a single `data:` line and a blank line. */
@@ -140,32 +146,46 @@ export async function streamReply(res: ServerResponse, script: StreamScript, pie
   const send = async (data: object | string) => {
     if (!sse.send(data)) await sse.drained();
   };
+  // after this tick: a response corks its socket until then, and the write holds the event loop
+  const recorded = options.record && new Promise<void>((resolve) => setImmediate(resolve)).then(options.record);
+  try {
+    for (const event of script.head) {
+      if (sse.isClosed) return;
+      await send(event);
+    }
+    if (!(await sendPieces(sse, script, pieces, { ...options, started }, send))) return;
+    await recorded; // a failure: app.ts ends the stream with an error event
+    for (const event of script.tail(pieces.join(''))) await send(event);
+    sse.send(SSE_DONE);
+    sse.end();
+  } finally {
+    // a stream that ended early (client gone, a fault) still waits for its record; a failure then is no one's to hear
+    await recorded?.catch(() => undefined);
+  }
+}
+
+/** The pieces, at the token delay; false when the stream ended before the last (client gone, a fault, the time limit). */
+async function sendPieces(sse: SseWriter, script: StreamScript, pieces: string[], options: StreamOptions & { started: number }, send: (data: object) => Promise<void>): Promise<boolean> {
+  const { interruption, timeLimitMs, started } = options;
   const fail = (statusCode: number, message: string, drop: boolean) => {
     sse.send(errorEvent(statusCode, message));
     if (drop) sse.cut();
     else sse.end();
   };
-  for (const event of script.head) {
-    if (sse.isClosed) return;
-    await send(event);
-  }
-  const { interruption, timeLimitMs } = options;
   let sent = 0;
   for (const piece of pieces) {
     if (interruption && sent >= interruption.afterPieces) {
       fail(interruption.statusCode, interruption.message, interruption.drop);
-      return;
+      return false;
     }
     if (options.tokenDelayMs > 0) await options.sleep(options.tokenDelayMs);
-    if (sse.isClosed) return;
+    if (sse.isClosed) return false;
     if (timeLimitMs !== undefined && Date.now() - started > timeLimitMs) {
       fail(504, 'Query timeout', false);
-      return;
+      return false;
     }
     await send(script.piece(piece));
     sent++;
   }
-  for (const event of script.tail(pieces.join(''))) await send(event);
-  sse.send(SSE_DONE);
-  sse.end();
+  return !sse.isClosed;
 }

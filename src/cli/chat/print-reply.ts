@@ -25,7 +25,10 @@ export interface PrintReplyOptions {
   echo?: boolean;
   /** called once, when the first piece of text or the first tool call arrives (stops a spinner) */
   onFirstText?: () => void;
-  /** called when the service names the session (so a caller can report it even if the stream breaks) */
+  /**
+   * called when the service names the session (so a caller can report it even if the stream breaks),
+   * once the first text that came with it is out: remembering it is a file write, not worth a later first byte
+   */
   onSession?: (sessionId: string) => void;
   /** how tool calls are shown on stderr (default: not at all) */
   tools?: ToolDisplay;
@@ -79,6 +82,17 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
     if (!started) opts.onFirstText?.();
     started = true;
   };
+  let untold: string | undefined;
+  const named = (id: string) => {
+    sessionId = id;
+    untold = id;
+  };
+  const tell = () => {
+    if (untold === undefined) return;
+    const id = untold;
+    untold = undefined;
+    opts.onSession?.(id);
+  };
   // a tool line drawn while the reply's own line is open on the same terminal starts on a line of its own
   const tools = new ToolLines(p, opts.tools ?? 'off', () => {
     if (view) view.hide();
@@ -112,8 +126,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
   try {
     for await (const event of events) {
       if (event.type === 'session') {
-        sessionId = event.sessionId;
-        opts.onSession?.(sessionId);
+        named(event.sessionId);
       } else if (event.type === 'text') {
         if (event.text === '') continue;
         first();
@@ -121,23 +134,27 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         pieces.push(event.text);
         out?.push(event.text);
         lastChar = event.text[event.text.length - 1]!;
+        if (untold !== undefined) {
+          await out?.flush(); // out now, not on the next turn of the loop
+          tell();
+        }
       } else if (event.type === 'tool') {
         first();
         calls.set(event.call.id, event.call);
         await out?.flush(); // the text before the call is on screen before its line
         tools.show(event.call);
+        tell();
       } else {
         done = event;
-        if (event.sessionId && event.sessionId !== sessionId) {
-          sessionId = event.sessionId;
-          opts.onSession?.(sessionId);
-        }
+        if (event.sessionId && event.sessionId !== sessionId) named(event.sessionId);
       }
     }
     await out?.flush();
+    tell();
     // Ctrl-C while a reply that had all arrived was still being drawn
     if (opts.interrupt?.aborted) throw opts.interrupt.reason instanceof SuperagentError ? opts.interrupt.reason : new InterruptedError();
   } catch (caught) {
+    tell();
     // the text that came before the failure is kept on screen; a sink that failed (the renderer) is left alone
     if (await out?.flush().then(() => true, () => false) ?? true) {
       if (opts.interrupt?.reason instanceof InterruptedError) {

@@ -21,7 +21,7 @@ async function chat(ctx: RouteContext): Promise<void> {
   const agent = ownedAgent(store, ctx.params.id!, ctx.account);
   if (agent.status === 'paused') throw conflict('Agent is paused');
 
-  const { session, reply } = await takeTurn(store, {
+  const { session, reply, record } = await takeTurn(store, {
     sessionId,
     owner: ctx.account,
     agentId: agent.agent_id,
@@ -50,7 +50,7 @@ async function chat(ctx: RouteContext): Promise<void> {
     model: agent.model,
     toolCalls: reply.toolCalls,
   });
-  await deliverReply(ctx, { sessionId: session.session_id, content: reply.content, script, stream });
+  await deliverReply(ctx, { sessionId: session.session_id, content: reply.content, script, stream, record });
 }
 
 export const agentChatRoutes: Route[] = [{ method: 'POST', path: '/v1/superagents/:id/chat', handler: chat, streams: true }];

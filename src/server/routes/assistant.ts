@@ -22,7 +22,7 @@ async function ask(ctx: RouteContext): Promise<void> {
   const sessionId = readSessionId(body);
 
   const timestamp = new Date().toISOString();
-  const { session, reply } = await takeTurn(ctx.service.store, {
+  const { session, reply, record } = await takeTurn(ctx.service.store, {
     sessionId,
     owner: ctx.account,
     agentId: null,
@@ -36,6 +36,7 @@ async function ask(ctx: RouteContext): Promise<void> {
     script: assistantScript(session.session_id, timestamp),
     extra: { timestamp },
     timeLimitMs: ctx.service.assistantTimeLimitMs,
+    record,
   });
 }
 

@@ -1,0 +1,130 @@
+// A new session is written beside its stream's first pieces, not before them (its write and fsync
+// were most of the wait for a reply's first byte), and the reply completes only once it is written:
+// a failed write ends the stream with an error event, and a client gone meanwhile still leaves it written.
+import http from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
+import { SessionFiles } from '../../src/server/store/session-files.js';
+import { eventNames, parseWire } from '../helpers/service-support.js';
+import { agentPath, chat, KEY_A, launch, useServicePerTest } from '../helpers/superagent-fixtures.js';
+
+const MESSAGE = 'What is BTC doing today?';
+
+/** Every SessionFiles.create waits for `open()` (or fails with `fail()`); `writes` are the calls made. */
+function holdSessionWrites() {
+  const original = SessionFiles.prototype.create;
+  let release!: () => void;
+  let refuse!: (err: Error) => void;
+  const gate = new Promise<void>((resolve, reject) => {
+    release = resolve;
+    refuse = reject;
+  });
+  gate.catch(() => undefined);
+  const writes: Promise<void>[] = [];
+  vi.spyOn(SessionFiles.prototype, 'create').mockImplementation(function (this: SessionFiles, ...args) {
+    const write = gate.then(() => original.apply(this, args));
+    writes.push(write);
+    return write;
+  });
+  return { writes, open: () => release(), fail: (err: Error) => refuse(err) };
+}
+
+/** A streamed chat read as it arrives: `until(re)` resolves once the text so far matches. */
+function openStream(url: string, id: string) {
+  let text = '';
+  let ended = false;
+  const waiters: Array<() => void> = [];
+  const wake = () => waiters.splice(0).forEach((w) => w());
+  const payload = JSON.stringify({ message: MESSAGE, stream: true });
+  const req = http.request(`${url}${agentPath(id, '/chat')}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+  });
+  req.on('response', (res) => {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      text += chunk;
+      wake();
+    });
+    res.on('error', () => undefined);
+    res.on('close', () => {
+      ended = true;
+      wake();
+    });
+  });
+  req.on('error', () => undefined);
+  req.end(payload);
+  const until = async (done: () => boolean): Promise<string> => {
+    while (!done()) {
+      if (ended) throw new Error(`the stream ended before it was expected to: ${text.slice(-300)}`);
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+    return text;
+  };
+  return {
+    /** the text so far, once it matches `re` */
+    until: (re: RegExp) => until(() => re.test(text)),
+    /** the whole body, once the response is over */
+    end: () => until(() => ended),
+    abort: () => req.destroy(),
+  };
+}
+
+const sessionIdIn = (wire: string) => /"event":"session_info","session_id":"([^"]+)"/.exec(wire)![1]!;
+
+describe('a new session is written beside its first pieces', () => {
+  const svc = useServicePerTest();
+
+  it('the pieces go out while the session is being written; the reply completes only once it is written', async () => {
+    const { agent_id } = await launch(svc(), { name: 'Quick' });
+    const held = holdSessionWrites();
+    const stream = openStream(svc().url, agent_id);
+    // every piece, while the write is held (no token delay: they all go out at once)
+    const before = await stream.until(/"event":"RunContent"/);
+    expect(held.writes).toHaveLength(1);
+    expect(before).not.toMatch(/RunCompleted|\[DONE\]/);
+    held.open();
+    const wire = await stream.end();
+    expect(eventNames(parseWire(wire).events).slice(-2)).toEqual(['RunCompleted', 'stream_complete']);
+    expect(wire.endsWith('data: [DONE]\n\n')).toBe(true);
+    // written: the session continues
+    const next = await chat(svc(), agent_id, { message: MESSAGE, session_id: sessionIdIn(wire) });
+    expect(next.status, next.text).toBe(200);
+  });
+
+  it('a write that fails ends the stream with an error event after the pieces, never RunCompleted', async () => {
+    const { agent_id } = await launch(svc(), { name: 'Unlucky' });
+    const held = holdSessionWrites();
+    const stream = openStream(svc().url, agent_id);
+    await stream.until(/"event":"RunContent"/);
+    held.fail(new Error('ENOSPC: no space left on device'));
+    const wire = await stream.end();
+    const events = parseWire(wire).events;
+    expect(eventNames(events)).toContain('RunContent');
+    expect(events.at(-1)).toEqual({ event: 'error', message: 'Internal server error', statusCode: 500 });
+    expect(wire).not.toMatch(/RunCompleted|\[DONE\]/);
+    // nothing was written: the session the stream named is not there
+    const next = await chat(svc(), agent_id, { message: MESSAGE, session_id: sessionIdIn(wire) });
+    expect(next.status).toBe(404);
+  });
+
+  it('a client gone before the write ends still leaves the session written', async () => {
+    const { agent_id } = await launch(svc(), { name: 'Impatient' });
+    const held = holdSessionWrites();
+    const stream = openStream(svc().url, agent_id);
+    const wire = await stream.until(/"event":"RunContent"/);
+    stream.abort();
+    held.open();
+    await Promise.all(held.writes);
+    const next = await chat(svc(), agent_id, { message: MESSAGE, session_id: sessionIdIn(wire) });
+    expect(next.status, next.text).toBe(200);
+  });
+
+  it('without streaming, the session is written before the answer, and a failed write is an HTTP 500', async () => {
+    const { agent_id } = await launch(svc(), { name: 'Plain' });
+    const held = holdSessionWrites();
+    held.fail(new Error('EIO: i/o error'));
+    const res = await chat(svc(), agent_id, { message: MESSAGE });
+    expect(res.status).toBe(500);
+    expect(held.writes).toHaveLength(1);
+  });
+});
