@@ -347,7 +347,10 @@ describe.skipIf(!HAS_ZSH)(`zsh${HAS_ZSH ? '' : ' (skipped: zsh is not installed)
 
 describe.skipIf(!HAS_FISH)(`fish${HAS_FISH ? '' : ' (skipped: fish is not installed)'}`, () => {
   async function fishComplete(line: string, env: Record<string, string | undefined>): Promise<string[]> {
-    const r = await execa('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', path.join(ROOT, SCRIPTS.fish), line], { env, extendEnv: false, reject: false });
+    // fish makes its config and data dirs even with --no-config: in a home of the test's own, not the user's
+    const home = temp.scratch('fish-home-');
+    const own = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local/share') };
+    const r = await execa('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', path.join(ROOT, SCRIPTS.fish), line], { env: { ...env, ...own }, extendEnv: false, reject: false });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     return values(String(r.stdout)) as string[];
