@@ -80,7 +80,7 @@ fs.writeFileSync('dist/cli/fast-paths.json', JSON.stringify({ version, overview 
 // The commands most run, run once against a throw-away embedded service, so that the code cache
 // holds their functions compiled too (V8 compiles a function on its first call; a cached one costs
 // nothing to compile): a `get` or a `chat` reply starts sooner (bench/first-byte.js)
-await warmCommonPaths(main).catch((err) => process.stderr.write(`build: the code cache holds less than it could (${err.message})\n`));
+await warmCommonPaths(main).catch((err) => process.stderr.write(`build: the code cache holds less than it could: warming it, ${err.message}\n`));
 // V8's code cache of the bundle, for bin/load-bundle.js: what compiling and running it once made
 loaded.saveCache();
 
@@ -88,19 +88,23 @@ async function warmCommonPaths(run) {
   const { startServer } = await import(path.resolve('dist/server/index.js'));
   const os = await import('node:os');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-build-warm-'));
-  const key = `sa_sk_${'W'.repeat(32)}`;
-  const server = await startServer({ dataDir: path.join(dir, 'service'), keys: [key], rateLimit: 0, tokenDelayMs: 0, log: () => undefined });
+  let server;
   try {
-    const env = { SUPERAGENT_BASE_URL: server.url, SUPERAGENT_API_KEY: key, SUPERAGENT_CONFIG_DIR: path.join(dir, 'config'), SUPERAGENT_DATA_DIR: path.join(dir, 'data'), NO_COLOR: '1' };
-    let out = '';
-    const io = { stdout: { write: (s) => ((out += s), true), isTTY: false }, stderr: { write: () => true, isTTY: false }, stdin: process.stdin };
-    const steps = [['launch', '--name', 'warm', '--json'], ['list'], ['get', 'warm', '--json'], ['chat', 'warm', 'How is BTC?']];
-    for (const argv of steps) {
+    const key = `sa_sk_${'W'.repeat(32)}`;
+    server = await startServer({ dataDir: path.join(dir, 'service'), keys: [key], rateLimit: 0, tokenDelayMs: 0, log: () => undefined });
+    const own = { SUPERAGENT_CONFIG_DIR: path.join(dir, 'config'), SUPERAGENT_DATA_DIR: path.join(dir, 'data'), NO_COLOR: '1' };
+    const remote = { ...own, SUPERAGENT_BASE_URL: server.url, SUPERAGENT_API_KEY: key };
+    let said = '';
+    const sink = { write: (s) => ((said = (said + s).slice(-300)), true), isTTY: false };
+    const io = { stdout: sink, stderr: sink, stdin: process.stdin };
+    // the last one: nothing configured, the embedded service the CLI starts itself (a new user's path)
+    const steps = [[remote, 'launch', '--name', 'warm', '--json'], [remote, 'list'], [remote, 'get', 'warm', '--json'], [remote, 'chat', 'warm', 'How is BTC?'], [own, 'list']];
+    for (const [env, ...argv] of steps) {
       const code = await run(argv, env, io);
-      if (code !== 0) throw new Error(`build: warming the code cache, \`superagent ${argv.join(' ')}\` exited ${code}: ${out.slice(-300)}`);
+      if (code !== 0) throw new Error(`\`superagent ${argv.join(' ')}\` exited ${code}: ${said.trim()}`);
     }
   } finally {
-    await server.close();
+    await server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

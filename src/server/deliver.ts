@@ -30,20 +30,23 @@ export function stretchPieces(pieces: string[], count: number | undefined): stri
 }
 
 export async function deliverReply(ctx: RouteContext, d: Delivery): Promise<void> {
-  const { tokenDelayMs, pingIntervalMs, faults, replyPieces, sleep } = ctx.service;
+  const { tokenDelayMs, pingIntervalMs, faults, replyPieces, sleep, pendingWrites } = ctx.service;
   const pieces = stretchPieces(splitIntoPieces(d.content), replyPieces);
   if (d.stream) {
+    // after this tick: a response corks its socket until then (the head and the first pieces leave
+    // first), and the write holds the event loop; tracked from now, so close() waits for it
+    const recorded = d.record && pendingWrites.track(new Promise<void>((resolve) => setImmediate(resolve)).then(d.record));
     await streamReply(ctx.res, d.script, pieces, {
       tokenDelayMs,
       sleep,
       pingIntervalMs,
       interruption: faults.streamInterruption(pieces.length, ctx.fault),
       timeLimitMs: d.timeLimitMs,
-      record: d.record,
+      recorded,
     });
     return;
   }
-  await d.record?.();
+  if (d.record) await pendingWrites.track(d.record());
   if (ctx.fault) throw ctx.fault; // app.ts defers a fault only for a stream; never answer past one
   // Without streaming the caller still waits for the whole reply to be "generated".
   const generation = pieces.length * tokenDelayMs;

@@ -9,6 +9,7 @@ import { CONNECTION_LIMITS } from './http.js';
 import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
 import { Faults, type FaultOptions } from './faults.js';
 import { observed, type Exchange } from './observe.js';
+import { PendingWrites } from './pending-writes.js';
 import { RateLimiter } from './rate-limit.js';
 import { Store } from './store.js';
 
@@ -78,9 +79,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keyCreated = result.created;
     keyFile = result.file;
   }
+  const pendingWrites = new PendingWrites();
   const handler = createApp({
     service: {
       store,
+      pendingWrites,
       faults: new Faults(options.faults, Math.random, sleep),
       tokenDelayMs: options.tokenDelayMs ?? DEFAULT_TOKEN_DELAY_MS,
       sleep,
@@ -128,11 +131,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keyCreated,
     keyFile,
     dataDir: options.dataDir,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      // a session whose id a client has seen is written before the service is gone
+      await pendingWrites.settled();
+    },
   };
 }
 

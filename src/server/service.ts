@@ -1,6 +1,7 @@
 // What every route handler can reach: the store, the clock-free runtime options and the faults.
 import type { Provider } from '../contract.js';
 import type { Faults } from './faults.js';
+import type { PendingWrites } from './pending-writes.js';
 import type { Store } from './store.js';
 
 export interface Service {
@@ -14,4 +15,6 @@ export interface Service {
   connectedProviders: ReadonlySet<Provider>;
   /** benchmarking aid (bench/stream-throughput.js): send every reply as this many pieces */
   replyPieces?: number;
+  /** writes promised to a client and still under way (a new session): close() waits for them */
+  pendingWrites: PendingWrites;
 }

@@ -30,11 +30,11 @@ export interface StreamOptions {
   /** fail with 504 `Query timeout` once the stream has run this long (assistant time limit) */
   timeLimitMs?: number;
   /**
-   * Writes what the reply records (a new session), once the head has left: the reply completes only
-   * after it is written, and a failed write ends the stream with an error event instead. It is written
-   * even when the client goes away or the stream fails part-way, as it was when written before the stream.
+   * The write of what the reply records (a new session), under way beside the pieces: the reply
+   * completes only after it, and a failed write ends the stream with an error event instead (app.ts).
+   * It is awaited however the stream ends (client gone, a fault), and its failure then still thrown (logged).
    */
-  record?: () => Promise<void>;
+  recorded?: Promise<void>;
 }
 
 /** One SSE block: a single `data:` line and a blank line. */
@@ -146,8 +146,8 @@ export async function streamReply(res: ServerResponse, script: StreamScript, pie
   const send = async (data: object | string) => {
     if (!sse.send(data)) await sse.drained();
   };
-  // after this tick: a response corks its socket until then, and the write holds the event loop
-  const recorded = options.record && new Promise<void>((resolve) => setImmediate(resolve)).then(options.record);
+  const { recorded } = options;
+  recorded?.catch(() => undefined); // awaited below, however the stream ends: a failure before then is not unhandled
   try {
     for (const event of script.head) {
       if (sse.isClosed) return;
@@ -159,8 +159,8 @@ export async function streamReply(res: ServerResponse, script: StreamScript, pie
     sse.send(SSE_DONE);
     sse.end();
   } finally {
-    // a stream that ended early (client gone, a fault) still waits for its record; a failure then is no one's to hear
-    await recorded?.catch(() => undefined);
+    // a stream that ended early (client gone, a fault) still waits for its record, and a failed one is thrown (app.ts logs it)
+    await recorded;
   }
 }
 

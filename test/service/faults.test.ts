@@ -7,6 +7,7 @@ import { createApp } from '../../src/server/app.js';
 import { KeyRing } from '../../src/server/auth.js';
 import { CUT_STREAM_MESSAGE, Faults } from '../../src/server/faults.js';
 import { Store } from '../../src/server/index.js';
+import { PendingWrites } from '../../src/server/pending-writes.js';
 import { RateLimiter } from '../../src/server/rate-limit.js';
 import type { Interruption } from '../../src/server/sse.js';
 import { eventNames, expectAssistantStream, parseWire, perTest, splitAtError } from '../helpers/service-support.js';
@@ -239,6 +240,7 @@ describe('faults (§9)', () => {
         pingIntervalMs: 0,
         assistantTimeLimitMs: 60_000,
         connectedProviders: new Set(),
+        pendingWrites: new PendingWrites(),
       },
       keys: new KeyRing([KEY_A]),
       limiter: new RateLimiter(0),

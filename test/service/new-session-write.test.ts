@@ -3,6 +3,8 @@
 // a failed write ends the stream with an error event, and a client gone meanwhile still leaves it written.
 import http from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
+import { accountId, hashKey } from '../../src/server/auth.js';
+import { Store } from '../../src/server/index.js';
 import { SessionFiles } from '../../src/server/store/session-files.js';
 import { eventNames, parseWire } from '../helpers/service-support.js';
 import { agentPath, chat, KEY_A, launch, useServicePerTest } from '../helpers/superagent-fixtures.js';
@@ -119,6 +121,22 @@ describe('a new session is written beside its first pieces', () => {
     expect(next.status, next.text).toBe(200);
   });
 
+  it('close() waits for a session write under way: a client that saw the id finds the session after a restart', async () => {
+    const { agent_id } = await launch(svc(), { name: 'Stopped' });
+    const held = holdSessionWrites();
+    const stream = openStream(svc().url, agent_id);
+    const id = sessionIdIn(await stream.until(/"event":"RunContent"/));
+    let closed = false;
+    const closing = svc().close().then(() => (closed = true));
+    // the connections are gone within a few turns of the event loop; the write is still held
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    held.open();
+    await closing;
+    const store = new Store(svc().dataDir).open();
+    expect(store.sessions.get(accountId(hashKey(KEY_A)), id)?.record.session_id).toBe(id);
+  });
+
   it('without streaming, the session is written before the answer, and a failed write is an HTTP 500', async () => {
     const { agent_id } = await launch(svc(), { name: 'Plain' });
     const held = holdSessionWrites();
@@ -126,5 +144,23 @@ describe('a new session is written beside its first pieces', () => {
     const res = await chat(svc(), agent_id, { message: MESSAGE });
     expect(res.status).toBe(500);
     expect(held.writes).toHaveLength(1);
+  });
+});
+
+describe('a new session write that fails while the pieces still stream (a token delay)', () => {
+  const logged: string[] = [];
+  const svc = useServicePerTest({ tokenDelayMs: 2, log: (line) => logged.push(line) });
+
+  it('ends the stream with an error event, is logged, and the service goes on', async () => {
+    const { agent_id } = await launch(svc(), { name: 'Slow and unlucky' });
+    const held = holdSessionWrites();
+    held.fail(new Error('ENOSPC: no space left on device'));
+    const stream = openStream(svc().url, agent_id);
+    const wire = await stream.end();
+    expect(parseWire(wire).events.at(-1)).toEqual({ event: 'error', message: 'Internal server error', statusCode: 500 });
+    expect(wire).not.toMatch(/RunCompleted|\[DONE\]/);
+    expect(logged.join('\n')).toContain('ENOSPC: no space left on device');
+    vi.restoreAllMocks();
+    expect((await chat(svc(), agent_id, { message: MESSAGE })).status).toBe(200);
   });
 });

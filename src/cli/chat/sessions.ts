@@ -48,9 +48,9 @@ export async function lastSessions(ctx: Context): Promise<LastSessions> {
       const entries = Object.entries(kept).slice(-KEPT);
       try {
         privateDir(dir);
-        // no fsync: it is written when the reply names its session, before the reply's first text, and
-        // a sync to disk there held the first bytes back (~20 ms: bench/first-byte.js); the rename
-        // still keeps the file whole, and a crash can only lose the convenience
+        // no fsync: it is written as the reply's first text goes out, and a sync to disk there held
+        // the reply back (~20 ms: bench/first-byte.js); the rename still keeps the file whole, and a
+        // crash can only lose the convenience
         writeFileAtomic(file, JSON.stringify(Object.fromEntries(entries)), { fsync: false });
       } catch {
         // a read-only data dir: `--continue` will not find it, nothing worse
