@@ -27,6 +27,9 @@ export interface IO {
   stdin: InStream;
 }
 
+/** A wait longer than this is announced on stderr (Context.sayIfSlow). */
+export const SLOW_WAIT_MS = 1_000;
+
 export interface Clock {
   now(): number;
   /** resolves after `ms`; rejects with InterruptedError when `signal` aborts */
@@ -204,6 +207,23 @@ export class Context {
     if (!this.opened) return;
     const opened = await this.opened.catch(() => undefined);
     await opened?.client.close();
-    await opened?.embedded?.close();
+    // the service finishes a session write it began (its store may wait on another process's lock)
+    if (opened?.embedded) await this.sayIfSlow(opened.embedded.close(), () => this.printer.warn('Waiting for the local service to finish a write before exiting (Ctrl-C quits now, without it)'));
+  }
+
+  /** `work`; if it is still under way after SLOW_WAIT_MS, `say()` once (a wait worth announcing, also in a pipe). */
+  async sayIfSlow<T>(work: Promise<T>, say: () => void): Promise<T> {
+    let over = false;
+    const stop = new AbortController();
+    void this.clock.sleep(SLOW_WAIT_MS, stop.signal).then(
+      () => over || say(),
+      () => undefined,
+    );
+    try {
+      return await work;
+    } finally {
+      over = true;
+      stop.abort();
+    }
   }
 }

@@ -2,7 +2,7 @@
 // turned into the contract's error body (§2) in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountId, presentedKey, type KeyRing } from './auth.js';
-import { ApiError, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, readJsonBody, sendError } from './http.js';
+import { ApiError, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, LoggedFailure, logFailure, readJsonBody, sendError } from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { agentChatRoutes } from './routes/agent-chat.js';
@@ -93,9 +93,9 @@ function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unk
     deps.log(`request dropped: ${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}: ${err.message}`);
     return;
   }
+  if (err instanceof LoggedFailure) err = err.failure;
+  else logFailure(deps.log, err);
   const apiError = err instanceof ApiError ? err : new ApiError(500, 'Internal server error');
-  if (isStoreProblem(err)) deps.log(`store: ${err.message}`);
-  else if (!(err instanceof ApiError)) deps.log(`error: ${(err as Error)?.stack ?? String(err)}`);
   if (res.headersSent) {
     // A stream already began: report in-band, then close (§6).
     if (!res.writableEnded && !res.destroyed) {
@@ -107,9 +107,4 @@ function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unk
   // the rest of a stalled body may still come: this connection cannot carry another request
   if (apiError.statusCode === 408) res.setHeader('connection', 'close');
   sendError(res, apiError);
-}
-
-/** A data dir the store cannot read or lock: the operator's to fix, said in one line (no stack). */
-function isStoreProblem(err: unknown): err is Error {
-  return err instanceof Error && (err.name === 'StoreCorruptError' || err.name === 'LockTimeoutError');
 }

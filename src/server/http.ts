@@ -29,6 +29,24 @@ export const CONNECTION_LIMITS = {
 /** The client went away before its request ended: no failure of ours, so app.ts logs one line. */
 export class ClientGone extends Error {}
 
+/** A failure logged where it happened (pending-writes.ts): app.ts sends what it means, if it still can, without logging it again. */
+export class LoggedFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super(failure instanceof Error ? failure.message : String(failure));
+  }
+}
+
+/** A data dir the store cannot read or lock: the operator's to fix, said in one line (no stack). */
+function isStoreProblem(err: unknown): err is Error {
+  return err instanceof Error && (err.name === 'StoreCorruptError' || err.name === 'LockTimeoutError');
+}
+
+/** Logs a failure of ours: a store problem in one line, anything else but an ApiError (an answer) with its stack. */
+export function logFailure(log: (line: string) => void, err: unknown): void {
+  if (isStoreProblem(err)) log(`store: ${err.message}`);
+  else if (!(err instanceof ApiError)) log(`error: ${(err as Error)?.stack ?? String(err)}`);
+}
+
 export const notFound = (what = 'Agent') => new ApiError(404, `${what} not found`);
 export const badRequest = (message: string) => new ApiError(400, message);
 export const conflict = (message: string) => new ApiError(409, message);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { LIMITS, type Provider } from '../contract.js';
 import { createApp } from './app.js';
 import { guardConnections } from './connections.js';
-import { CONNECTION_LIMITS } from './http.js';
+import { CONNECTION_LIMITS, logFailure } from './http.js';
 import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
 import { Faults, type FaultOptions } from './faults.js';
 import { observed, type Exchange } from './observe.js';
@@ -79,7 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keyCreated = result.created;
     keyFile = result.file;
   }
-  const pendingWrites = new PendingWrites();
+  const pendingWrites = new PendingWrites((err) => logFailure(log, err));
   const handler = createApp({
     service: {
       store,
@@ -136,7 +136,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      // a session whose id a client has seen is written before the service is gone
+      // a session whose id a client has seen is written (or its failure logged) before the service is gone
       await pendingWrites.settled();
     },
   };

@@ -32,7 +32,7 @@ export interface StreamOptions {
   /**
    * The write of what the reply records (a new session), under way beside the pieces: the reply
    * completes only after it, and a failed write ends the stream with an error event instead (app.ts).
-   * It is awaited however the stream ends (client gone, a fault), and its failure then still thrown (logged).
+   * It is awaited however the stream ends (client gone, a fault).
    */
   recorded?: Promise<void>;
 }
@@ -147,25 +147,32 @@ export async function streamReply(res: ServerResponse, script: StreamScript, pie
     if (!sse.send(data)) await sse.drained();
   };
   const { recorded } = options;
-  recorded?.catch(() => undefined); // awaited below, however the stream ends: a failure before then is not unhandled
+  recorded?.catch(() => undefined); // awaited below however the stream ends: a failure before then is not unhandled
+  let whole: boolean;
   try {
-    for (const event of script.head) {
-      if (sse.isClosed) return;
-      await send(event);
-    }
-    if (!(await sendPieces(sse, script, pieces, { ...options, started }, send))) return;
-    await recorded; // a failure: app.ts ends the stream with an error event
-    for (const event of script.tail(pieces.join(''))) await send(event);
-    sse.send(SSE_DONE);
-    sse.end();
-  } finally {
-    // a stream that ended early (client gone, a fault) still waits for its record, and a failed one is thrown (app.ts logs it)
-    await recorded;
+    whole = await sendHeadAndPieces(sse, script, pieces, { ...options, started }, send);
+  } catch (err) {
+    // the record still ends first; what stopped the stream is the failure to report
+    await recorded?.catch(() => undefined);
+    throw err;
   }
+  if (!whole) {
+    // the client left, or the stream already ended with its own error event: a failed record is only logged (pending-writes.ts)
+    await recorded?.catch(() => undefined);
+    return;
+  }
+  await recorded; // a failure: app.ts ends the stream with an error event
+  for (const event of script.tail(pieces.join(''))) await send(event);
+  sse.send(SSE_DONE);
+  sse.end();
 }
 
-/** The pieces, at the token delay; false when the stream ended before the last (client gone, a fault, the time limit). */
-async function sendPieces(sse: SseWriter, script: StreamScript, pieces: string[], options: StreamOptions & { started: number }, send: (data: object) => Promise<void>): Promise<boolean> {
+/** The head, then the pieces at the token delay; false when the stream ended before the last (client gone, a fault, the time limit). */
+async function sendHeadAndPieces(sse: SseWriter, script: StreamScript, pieces: string[], options: StreamOptions & { started: number }, send: (data: object) => Promise<void>): Promise<boolean> {
+  for (const event of script.head) {
+    if (sse.isClosed) return false;
+    await send(event);
+  }
   const { interruption, timeLimitMs, started } = options;
   const fail = (statusCode: number, message: string, drop: boolean) => {
     sse.send(errorEvent(statusCode, message));

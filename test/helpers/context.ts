@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { ConfigData, ConfigStore } from '../../src/config/file.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import { Context, type Clock, type InStream, type Signals, type StartSpinner } from '../../src/cli/context.js';
+import { Context, type Clock, type InStream, type Signals, type StartSpinner, type World } from '../../src/cli/context.js';
 import { toGlobals } from '../../src/cli/parse.js';
 import { Printer, type OutStream } from '../../src/ui/printer.js';
 import { run, type WorldOverrides } from '../../src/cli/run.js';
@@ -257,7 +257,7 @@ export function cliFor(target: () => Target | undefined, defaults: RunOptions = 
  * A Context on these streams for a unit test of one part (the reply printer, the spinners): the
  * rest of its world is stand-ins that fail if touched.
  */
-export function bareContext(o: { stdout: OutStream; stderr: OutStream; spinner?: StartSpinner }): Context {
+export function bareContext(o: { stdout: OutStream; stderr: OutStream; spinner?: StartSpinner; openApi?: World['openApi'] }): Context {
   const env = {};
   return new Context({
     env,
@@ -272,6 +272,6 @@ export function bareContext(o: { stdout: OutStream; stderr: OutStream; spinner?:
     clock: new FakeClock(),
     signals: new FakeSignals(),
     spinner: o.spinner ?? NO_SPINNER,
-    openApi: () => Promise.reject(new Error('no service here')),
+    openApi: o.openApi ?? (() => Promise.reject(new Error('no service here'))),
   });
 }

@@ -240,7 +240,7 @@ describe('faults (§9)', () => {
         pingIntervalMs: 0,
         assistantTimeLimitMs: 60_000,
         connectedProviders: new Set(),
-        pendingWrites: new PendingWrites(),
+        pendingWrites: new PendingWrites(() => undefined),
       },
       keys: new KeyRing([KEY_A]),
       limiter: new RateLimiter(0),

@@ -2,9 +2,12 @@
 // were most of the wait for a reply's first byte), and the reply completes only once it is written:
 // a failed write ends the stream with an error event, and a client gone meanwhile still leaves it written.
 import http from 'node:http';
-import { describe, expect, it, vi } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountId, hashKey } from '../../src/server/auth.js';
+import { CUT_STREAM_MESSAGE } from '../../src/server/faults.js';
 import { Store } from '../../src/server/index.js';
+import { streamReply } from '../../src/server/sse.js';
 import { SessionFiles } from '../../src/server/store/session-files.js';
 import { eventNames, parseWire } from '../helpers/service-support.js';
 import { agentPath, chat, KEY_A, launch, useServicePerTest } from '../helpers/superagent-fixtures.js';
@@ -76,6 +79,15 @@ const sessionIdIn = (wire: string) => /"event":"session_info","session_id":"([^"
 describe('a new session is written beside its first pieces', () => {
   const svc = useServicePerTest();
 
+  /** A new agent's streamed reply with its session write held, read up to its first piece. */
+  async function heldAtFirstPiece(name: string) {
+    const { agent_id } = await launch(svc(), { name });
+    const held = holdSessionWrites();
+    const stream = openStream(svc().url, agent_id);
+    const wire = await stream.until(/"event":"RunContent"/);
+    return { agent_id, held, stream, id: sessionIdIn(wire) };
+  }
+
   it('the pieces go out while the session is being written; the reply completes only once it is written', async () => {
     const { agent_id } = await launch(svc(), { name: 'Quick' });
     const held = holdSessionWrites();
@@ -94,10 +106,7 @@ describe('a new session is written beside its first pieces', () => {
   });
 
   it('a write that fails ends the stream with an error event after the pieces, never RunCompleted', async () => {
-    const { agent_id } = await launch(svc(), { name: 'Unlucky' });
-    const held = holdSessionWrites();
-    const stream = openStream(svc().url, agent_id);
-    await stream.until(/"event":"RunContent"/);
+    const { agent_id, held, stream } = await heldAtFirstPiece('Unlucky');
     held.fail(new Error('ENOSPC: no space left on device'));
     const wire = await stream.end();
     const events = parseWire(wire).events;
@@ -110,22 +119,16 @@ describe('a new session is written beside its first pieces', () => {
   });
 
   it('a client gone before the write ends still leaves the session written', async () => {
-    const { agent_id } = await launch(svc(), { name: 'Impatient' });
-    const held = holdSessionWrites();
-    const stream = openStream(svc().url, agent_id);
-    const wire = await stream.until(/"event":"RunContent"/);
+    const { agent_id, held, stream, id } = await heldAtFirstPiece('Impatient');
     stream.abort();
     held.open();
     await Promise.all(held.writes);
-    const next = await chat(svc(), agent_id, { message: MESSAGE, session_id: sessionIdIn(wire) });
+    const next = await chat(svc(), agent_id, { message: MESSAGE, session_id: id });
     expect(next.status, next.text).toBe(200);
   });
 
   it('close() waits for a session write under way: a client that saw the id finds the session after a restart', async () => {
-    const { agent_id } = await launch(svc(), { name: 'Stopped' });
-    const held = holdSessionWrites();
-    const stream = openStream(svc().url, agent_id);
-    const id = sessionIdIn(await stream.until(/"event":"RunContent"/));
+    const { held, id } = await heldAtFirstPiece('Stopped');
     let closed = false;
     const closing = svc().close().then(() => (closed = true));
     // the connections are gone within a few turns of the event loop; the write is still held
@@ -162,5 +165,60 @@ describe('a new session write that fails while the pieces still stream (a token 
     expect(logged.join('\n')).toContain('ENOSPC: no space left on device');
     vi.restoreAllMocks();
     expect((await chat(svc(), agent_id, { message: MESSAGE })).status).toBe(200);
+  });
+});
+
+describe('a failed new session write when the stream has ended already', () => {
+  const logged: string[] = [];
+  // a token delay: the write has failed before the cut, whose connection is dropped only once its last piece has left
+  const svc = useServicePerTest({ tokenDelayMs: 2, faults: { cutStreamAfter: 3 }, log: (line) => logged.push(line) });
+  const failures = () => logged.filter((line) => line.includes('ENOSPC')).length;
+  beforeEach(() => {
+    logged.length = 0;
+  });
+
+  it('a stream cut by a fault ends with its one error event; the failed write is logged, not sent', async () => {
+    const { agent_id } = await launch(svc(), { name: 'Cut' });
+    holdSessionWrites().fail(new Error('ENOSPC: no space left on device'));
+    const wire = await openStream(svc().url, agent_id).end();
+    expect(parseWire(wire).events.filter((e) => e.event === 'error')).toEqual([{ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 }]);
+    // the cut drops the connection before the failure is seen: logged once it is
+    await svc().close();
+    expect(failures()).toBe(1);
+  });
+
+  it('close() resolves once a write that fails meanwhile is logged', async () => {
+    const { agent_id } = await launch(svc(), { name: 'Closing' });
+    const held = holdSessionWrites();
+    const stream = openStream(svc().url, agent_id);
+    await stream.until(/"event":"RunContent"/);
+    const closing = svc().close();
+    held.fail(new Error('ENOSPC: no space left on device'));
+    await closing;
+    expect(failures()).toBe(1);
+  });
+});
+
+describe('streamReply', () => {
+  it('a failure that stops the stream is the one reported, not a failed record beside it', async () => {
+    const script = {
+      head: [],
+      piece: (): object => {
+        throw new Error('the piece could not be made');
+      },
+      tail: () => [],
+    };
+    const outcome = new Promise<unknown>((resolve) => {
+      const server = http.createServer((_req, res) => {
+        const recorded = Promise.reject(new Error('ENOSPC: no space left on device'));
+        streamReply(res, script, ['a'], { tokenDelayMs: 0, sleep: async () => undefined, pingIntervalMs: 0, recorded }).then(resolve, resolve);
+        res.on('close', () => server.close());
+      });
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        http.get(`http://127.0.0.1:${port}/`, (res) => res.resume().on('end', () => res.destroy())).on('error', () => undefined);
+      });
+    });
+    expect(await outcome).toMatchObject({ message: 'the piece could not be made' });
   });
 });

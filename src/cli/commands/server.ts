@@ -68,7 +68,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   // the service cleanly (exit 0), not the process by default
   const stopped = new Promise<number>((resolve) => {
     const stop = (code: number) => () => {
-      void running.close().then(() => resolve(code));
+      const closing = running.close();
+      const hint = code === EXIT.interrupted ? ' (Ctrl-C again stops at once, without it)' : '';
+      void ctx.sayIfSlow(closing, () => ctx.printer.warn(`Waiting for a write under way to finish before stopping${hint}`)).then(() => resolve(code));
     };
     ctx.signals.onInterrupt(stop(EXIT.interrupted));
     ctx.signals.onTerminate(stop(EXIT.ok));
