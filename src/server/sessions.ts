@@ -47,6 +47,8 @@ export interface TurnRequest<R extends { content: string }> {
   compose: (history: StoredSession['history']) => R;
   /** runs once, after the first composition and before the turn is written (agent chat: its memory) */
   beforeWrite?: (session: StoredSession, reply: R, isNew: boolean) => Promise<void>;
+  /** a new session only: runs under the lock its write takes (SessionFiles.create), and may refuse it by throwing */
+  beforeCreate?: () => void;
 }
 
 export interface Turn<R> {
@@ -70,7 +72,7 @@ export async function takeTurn<R extends { content: string }>(store: Store, t: T
     recordTurn(session, t.message, reply.content);
     if (!base) {
       const createdMs = store.now();
-      return { session, reply, record: () => store.sessions.create(t.owner, session, createdMs) };
+      return { session, reply, record: () => store.sessions.create(t.owner, session, createdMs, t.beforeCreate) };
     }
     if (await store.sessions.commit(t.owner, base, session)) return { session, reply };
   }

@@ -140,6 +140,16 @@ describe('a new session is written beside its first pieces', () => {
     expect(store.sessions.get(accountId(hashKey(KEY_A)), id)?.record.session_id).toBe(id);
   });
 
+  it('an agent destroyed while its reply streams: the new session is not written, and the stream ends with 404', async () => {
+    const { agent_id, held, stream, id } = await heldAtFirstPiece('Doomed');
+    expect((await svc().call('DELETE', agentPath(agent_id))).status).toBe(200);
+    held.open();
+    const wire = await stream.end();
+    expect(parseWire(wire).events.at(-1)).toEqual({ event: 'error', message: 'Agent not found', statusCode: 404 });
+    const store = new Store(svc().dataDir).open();
+    expect(store.sessions.get(accountId(hashKey(KEY_A)), id)).toBeUndefined();
+  });
+
   it('without streaming, the session is written before the answer, and a failed write is an HTTP 500', async () => {
     const { agent_id } = await launch(svc(), { name: 'Plain' });
     const held = holdSessionWrites();

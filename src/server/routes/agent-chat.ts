@@ -42,6 +42,8 @@ async function chat(ctx: RouteContext): Promise<void> {
         live.memory_md = appendMemory(live.memory_md, dated(store.now(), composed.remember!));
       });
     },
+    // destroyed while the reply was on its way: its sessions are gone, and this one is not written
+    beforeCreate: () => void liveAgent(store.agents.fresh(ctx.account, agent.agent_id)?.record),
   });
   const script = agentChatScript({
     sessionId: session.session_id,

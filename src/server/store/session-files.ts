@@ -59,9 +59,14 @@ export class SessionFiles {
     return readShaped<StoredSession>('session', this.file(account, id));
   }
 
-  /** Adds a session, then drops the account's oldest beyond the cap (they are then 404). */
-  create(account: string, session: StoredSession, createdMs: number): Promise<void> {
+  /**
+   * Adds a session, then drops the account's oldest beyond the cap (they are then 404). `check` runs
+   * first, under the account's session lock, which forgetAgent holds too: a session of an agent
+   * destroyed meanwhile is refused there, not written after its agent's sessions were removed.
+   */
+  create(account: string, session: StoredSession, createdMs: number, check?: () => void): Promise<void> {
     return this.locks.with(accountLock('session', account), async () => {
+      check?.();
       this.write(account, session, orderName(createdMs, session.session_id, session.agent_id));
       const order = listDir(this.layout.orderDir(account)).filter((name) => parseOrder(name)).sort();
       for (const name of order.slice(0, Math.max(0, order.length - this.kept))) await this.drop(account, name);
