@@ -131,6 +131,10 @@ function carriesError(obj: Json): boolean {
  * when it is not one.
  */
 export function meaningOf(sseName: string | undefined, obj: Json | undefined, plain: string | undefined): Meaning {
+  // Agno's piece of reply text, nearly every event of a reply: read at once, as the general way below would
+  if ((!sseName || sseName === 'message') && obj?.event === 'RunContent' && typeof obj.content === 'string') {
+    return obj.content ? { kind: 'text', text: obj.content } : { kind: 'none' };
+  }
   const named = sseName && sseName !== 'message' ? sseName : str(obj?.event) ?? str(obj?.type);
   const name = named?.toLowerCase();
   if (name === undefined) {

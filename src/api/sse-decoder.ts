@@ -165,8 +165,6 @@ export class SseDecoder {
       this.sessionId = sid;
       this.add({ type: 'session', sessionId: sid });
     }
-    // Agno's piece of reply text, nearly every event of a reply: what meaningOf says of it, sooner
-    if (message.event === undefined && obj?.event === 'RunContent' && typeof obj.content === 'string') return this.addText(obj.content);
     const meaning = meaningOf(message.event, obj, plain);
     switch (meaning.kind) {
       case 'text':

@@ -28,7 +28,7 @@ export interface IO {
 }
 
 /** A wait longer than this is announced on stderr (Context.sayIfSlow). */
-export const SLOW_WAIT_MS = 1_000;
+const SLOW_WAIT_MS = 1_000;
 
 export interface Clock {
   now(): number;

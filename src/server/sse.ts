@@ -148,19 +148,15 @@ export async function streamReply(res: ServerResponse, script: StreamScript, pie
   };
   const { recorded } = options;
   recorded?.catch(() => undefined); // awaited below however the stream ends: a failure before then is not unhandled
-  let whole: boolean;
+  let whole = false;
   try {
     whole = await sendHeadAndPieces(sse, script, pieces, { ...options, started }, send);
-  } catch (err) {
-    // the record still ends first; what stopped the stream is the failure to report
-    await recorded?.catch(() => undefined);
-    throw err;
+  } finally {
+    // ended early (a throw, which is then the failure reported; the client left; the stream already
+    // ended with its own error event): the record still ends first, its failure only logged (pending-writes.ts)
+    if (!whole) await recorded?.catch(() => undefined);
   }
-  if (!whole) {
-    // the client left, or the stream already ended with its own error event: a failed record is only logged (pending-writes.ts)
-    await recorded?.catch(() => undefined);
-    return;
-  }
+  if (!whole) return;
   await recorded; // a failure: app.ts ends the stream with an error event
   for (const event of script.tail(pieces.join(''))) await send(event);
   sse.send(SSE_DONE);

@@ -82,16 +82,11 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
     if (!started) opts.onFirstText?.();
     started = true;
   };
-  let untold: string | undefined;
-  const named = (id: string) => {
-    sessionId = id;
-    untold = id;
-  };
+  let told: string | undefined;
   const tell = () => {
-    if (untold === undefined) return;
-    const id = untold;
-    untold = undefined;
-    opts.onSession?.(id);
+    if (sessionId === told) return;
+    told = sessionId;
+    if (sessionId !== undefined) opts.onSession?.(sessionId);
   };
   // a tool line drawn while the reply's own line is open on the same terminal starts on a line of its own
   const tools = new ToolLines(p, opts.tools ?? 'off', () => {
@@ -126,7 +121,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
   try {
     for await (const event of events) {
       if (event.type === 'session') {
-        named(event.sessionId);
+        sessionId = event.sessionId;
       } else if (event.type === 'text') {
         if (event.text === '') continue;
         first();
@@ -134,7 +129,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         pieces.push(event.text);
         out?.push(event.text);
         lastChar = event.text[event.text.length - 1]!;
-        if (untold !== undefined) {
+        if (sessionId !== told) {
           await out?.flush(); // out now, not on the next turn of the loop
           tell();
         }
@@ -146,7 +141,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         tell();
       } else {
         done = event;
-        if (event.sessionId && event.sessionId !== sessionId) named(event.sessionId);
+        if (event.sessionId) sessionId = event.sessionId;
       }
     }
     await out?.flush();

@@ -20,6 +20,8 @@ async function chat(ctx: RouteContext): Promise<void> {
   const { store } = ctx.service;
   const agent = ownedAgent(store, ctx.params.id!, ctx.account);
   if (agent.status === 'paused') throw conflict('Agent is paused');
+  /** the agent's record as it is on disk now (it may have changed while the reply was composed) */
+  const current = () => store.agents.fresh(ctx.account, agent.agent_id)?.record;
 
   const { session, reply, record } = await takeTurn(store, {
     sessionId,
@@ -36,14 +38,14 @@ async function chat(ctx: RouteContext): Promise<void> {
         if (live.status === 'paused') throw conflict('Agent is paused');
         return live;
       };
-      if (!composed.remember) return void check(store.agents.fresh(ctx.account, agent.agent_id)?.record);
+      if (!composed.remember) return void check(current());
       await store.agents.update(ctx.account, agent.agent_id, (draft) => {
         const live = check(draft);
         live.memory_md = appendMemory(live.memory_md, dated(store.now(), composed.remember!));
       });
     },
     // destroyed while the reply was on its way: its sessions are gone, and this one is not written
-    beforeCreate: () => void liveAgent(store.agents.fresh(ctx.account, agent.agent_id)?.record),
+    beforeCreate: () => void liveAgent(current()),
   });
   const script = agentChatScript({
     sessionId: session.session_id,
