@@ -2,13 +2,13 @@
 // write costs the record it changes. A write prepares its change outside any lock and commits it
 // under the record's lock only if the record's version is still the one it read (store/records.ts);
 // checks across records (the agent limit, the session cap) take their account's lock. Locks are held
-// for a check-and-write only, kept fresh while held, and taken over from dead holders (store/lock.ts).
+// for a check-and-write only, kept fresh while held, and taken over from dead holders (core/file-lock.ts).
 // A data dir with the older single state.json is migrated on open (store/migrate.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { DESTROYED_GRACE_MS, SESSIONS_KEPT } from './store/caps.js';
-import { Locks, type LockOptions } from './store/lock.js';
+import { Locks, type LockOptions } from '../core/file-lock.js';
 import { Layout } from './store/layout.js';
 import { ensureLayout } from './store/migrate.js';
 import { OwnedRecords, type Listed } from './store/owned.js';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Locks } from '../../src/server/store/lock.js';
+import { Locks } from '../../src/core/file-lock.js';
 import { OPTIMISTIC_ATTEMPTS, RecordFiles, readRecord, type Stored, type WriteHooks } from '../../src/server/store/records.js';
 
 interface Rec {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RECOMPOSE_ATTEMPTS, takeTurn } from '../../src/server/sessions.js';
 import { Store, type StoredSession } from '../../src/server/store.js';
-import { Locks } from '../../src/server/store/lock.js';
+import { Locks } from '../../src/core/file-lock.js';
 import { RecordFiles, readRecord } from '../../src/server/store/records.js';
 
 let dir: string;

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeStaleTemps } from '../../core/atomic-write.js';
-import { LOCK_PREFIX } from './lock.js';
+import { LOCK_PREFIX } from '../../core/file-lock.js';
 
 export type Kind = 'agent' | 'classic' | 'session';
 

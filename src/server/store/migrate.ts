@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempNameFor, writeFileAtomic } from '../../core/atomic-write.js';
-import { Locks, processAlive } from './lock.js';
+import { Locks, processAlive } from '../../core/file-lock.js';
 import { LAYOUT_VERSION, Layout, listDir } from './layout.js';
 import { OwnedRecords } from './owned.js';
 import { RecordFiles, StoreCorruptError, readTextIfAny } from './records.js';

@@ -3,7 +3,7 @@
 // answers 403 and an unknown one 404.
 import fs from 'node:fs';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import type { Locks } from './lock.js';
+import type { Locks } from '../../core/file-lock.js';
 import { type Kind, type Layout, readOwner, safeName } from './layout.js';
 import { type RecordFiles, type Stored, StoreCorruptError } from './records.js';
 import { readShaped, shaped, shapedChange } from './shapes.js';

@@ -4,7 +4,7 @@
 // and otherwise prepares it again on the newer record. `n` orders an account's records.
 import fs from 'node:fs';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import type { HeldLock, Locks } from './lock.js';
+import type { HeldLock, Locks } from '../../core/file-lock.js';
 
 export interface Stored<T> {
   /** the record's version: 1 when created, +1 on every write */

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFileOnce } from '../../core/atomic-write.js';
 import { SESSIONS_KEPT } from './caps.js';
-import type { Locks } from './lock.js';
+import type { Locks } from '../../core/file-lock.js';
 import { type Layout, fromSafeName, listDir, safeName } from './layout.js';
 import { accountLock, recordLock } from './owned.js';
 import type { RecordFiles, Stored } from './records.js';

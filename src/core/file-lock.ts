@@ -1,12 +1,12 @@
-// Cross-process lock files for the store. One is held for the few milliseconds of a check-and-write
-// (never around slow work), kept fresh while its holder lives, taken over at once when its holder's
-// process is gone (same host), and after `staleMs` without a refresh otherwise (another host, or a
-// PID the system gave to another process).
+// Cross-process lock files: the store's records, and whatever else two processes must not change at
+// once. One is held for a check-and-write (never around slow work), kept fresh while its holder
+// lives, taken over at once when its holder's process is gone (same host), and after `staleMs`
+// without a refresh otherwise (another host, or a PID the system gave to another process).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createFileOnce } from '../../core/atomic-write.js';
+import { createFileOnce } from './atomic-write.js';
 
 export interface LockOptions {
   /** a lock not refreshed for this long is abandoned whatever its PID says (default 10 s) */
@@ -168,7 +168,7 @@ export class Locks {
         continue;
       }
       if (this.now() - started > this.maxWaitMs) {
-        throw new LockTimeoutError(`The store's lock ${file} is held by process ${info?.pid ?? '?'} on ${info?.host ?? '?'}`);
+        throw new LockTimeoutError(`The lock ${file} is held by process ${info?.pid ?? '?'} on ${info?.host ?? '?'}`);
       }
       await this.sleep(Math.min(25, 1 + attempt * 2));
     }

@@ -1,10 +1,10 @@
-// The store's lock files (src/server/store/lock.ts): who may take a lock over, and when. Clocks,
+// Cross-process lock files (src/core/file-lock.ts): who may take a lock over, and when. Clocks,
 // sleeps and process liveness are injected: nothing here waits for real.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LockTimeoutError, Locks, type LockOptions } from '../../src/server/store/lock.js';
+import { LockTimeoutError, Locks, type LockOptions } from '../../src/core/file-lock.js';
 
 let dir: string;
 beforeEach(() => {
