@@ -1,12 +1,11 @@
 // Keeps secrets out of the --debug trace and error text: keys, bot tokens and credentials in URLs are masked.
-import { maskBotToken, maskKey, maskUrls } from '../ui/mask.js';
+import { maskBotToken, maskBotTokens, maskKey, maskUrls } from '../ui/mask.js';
 
 const SECRET_FIELDS = /"(telegram_bot_token|api_key|apiKey|token)"\s*:\s*"([^"]*)"/g;
-const BOT_TOKEN = /\b(\d{3,}):[A-Za-z0-9_-]{30,}\b/g;
 
 export function redactText(text: string, secrets: string[] = []): string {
   let out = text.replace(SECRET_FIELDS, (_, field: string, value: string) => `"${field}":"${field === 'telegram_bot_token' ? maskBotToken(value) : maskKey(value)}"`);
-  out = out.replace(BOT_TOKEN, (_, id: string) => `${id}:…`);
+  out = maskBotTokens(out);
   for (const secret of secrets) if (secret) out = out.split(secret).join(maskKey(secret));
   return maskUrls(out);
 }

@@ -7,6 +7,7 @@ import { superagents } from '../../api/superagents.js';
 import { LIMITS } from '../../contract.js';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import { UsageError } from '../../core/errors.js';
+import { isInside, landing } from '../fleet/confined.js';
 import { exportFiles, type Exported } from '../fleet/export-doc.js';
 import { FLEET_FILE } from '../fleet/schema.js';
 import type { Context } from '../context.js';
@@ -24,8 +25,10 @@ export const spec = {
   examples: ['superagent export', 'superagent export --dir fleet', 'superagent export --dir fleet --yes && git -C fleet diff'],
 } as const satisfies Spec;
 
+/** A regular file's text; anything else is not read (opening a FIFO waits for a writer) and is replaced. */
 function readIfThere(file: string): string | undefined {
   try {
+    if (!fs.statSync(file).isFile()) return undefined;
     return fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
@@ -45,6 +48,17 @@ async function fetchFleet(ctx: Context): Promise<Exported[]> {
   return out;
 }
 
+/** Each file lands in `dir` or below it: a link there (souls/ to elsewhere) would take a write outside. */
+function assertInside(dir: string, files: string[], shown: (rel: string) => string): void {
+  const root = landing(path.resolve(dir));
+  for (const rel of files) {
+    const lands = landing(path.resolve(dir, rel));
+    if (!isInside(root, lands)) {
+      throw new UsageError(`cannot write ${shown(rel)}: it leads to ${lands}, outside ${dir}`, 'export writes only inside the directory it is given');
+    }
+  }
+}
+
 async function allowOverwrite(ctx: Context, changed: string[]): Promise<void> {
   if (changed.length === 0 || ctx.globals.yes) return;
   const list = changed.join(', ');
@@ -61,6 +75,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const { files } = await exportFiles(agents, FLEET_FILE);
   const shown = (rel: string) => (dir === '.' ? rel : path.join(dir, rel));
   const toWrite = files.filter((f) => readIfThere(path.resolve(dir, f.path)) !== f.text);
+  assertInside(dir, toWrite.map((f) => f.path), shown);
   await allowOverwrite(ctx, toWrite.filter((f) => fs.existsSync(path.resolve(dir, f.path))).map((f) => shown(f.path)));
   try {
     for (const f of toWrite) {

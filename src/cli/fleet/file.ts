@@ -7,6 +7,7 @@ import type { Provider } from '../../contract.js';
 import { SuperagentError, UsageError } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { readSoul } from '../commands/shared/soul-source.js';
+import { soulPath } from './confined.js';
 import { Locator, SCHEMA_HINT, fileError, schemaProblems, type Path, type Problem } from './problems.js';
 import { FLEET_FILE, FLEET_SCHEMA } from './schema.js';
 
@@ -73,17 +74,24 @@ function duplicateNames(agents: RawAgent[], where: Locator): Problem[] {
   return out;
 }
 
-/** Each soul file, read as `soul set --file` reads one (UTF-8, not empty, at most 256 KiB). */
+/**
+ * Each soul file, a regular file in the fleet file's directory or below it, read as `soul set --file`
+ * reads one (UTF-8, not empty, at most 256 KiB).
+ */
 async function readSouls(ctx: Context, agents: RawAgent[], dir: string, where: Locator): Promise<{ souls: Array<string | undefined>; problems: Problem[] }> {
   const problems: Problem[] = [];
+  const realDir = await fs.realpath(dir);
   const souls = await Promise.all(
     agents.map(async (a, i) => {
       if (a.soul === undefined) return undefined;
+      let real: string | undefined;
       try {
-        return await readSoul(ctx, path.resolve(dir, a.soul), 'soul');
+        real = await soulPath(dir, realDir, a.soul);
+        return await readSoul(ctx, real, 'soul');
       } catch (err) {
         if (!(err instanceof SuperagentError)) throw err;
-        const why = err.message.replace(/^soul file '[^']*'/, `soul file '${a.soul}'`);
+        // readSoul names the file by the path it was given: say it as the fleet file does
+        const why = real === undefined ? err.message : err.message.replace(`soul file '${real}'`, () => `soul file '${a.soul}'`);
         problems.push({ ...where.value(['agents', i, 'soul']), message: `${why} (soul paths are relative to the file)` });
         return undefined;
       }

@@ -1,7 +1,10 @@
 // A plan for people (what `plan` prints and `apply` shows before it asks) and as data (`--json`).
-// Only agents that would change are listed; a soul change is a unified diff.
+// Only agents that would change are listed; a soul change is a unified diff. Either way a key or a
+// bot token in it (a soul may quote one; `plan` runs in CI logs) shows masked; apply sends the text
+// as written.
 import type { ChalkInstance } from 'chalk';
 import { renderDiff, splitLines, unifiedDiff } from '../../ui/diff.js';
+import { maskSecrets } from '../../ui/mask.js';
 import { plain } from '../../ui/printer.js';
 import { pending, type AgentPlan, type Change, type Plan } from './plan.js';
 
@@ -92,7 +95,7 @@ export function summary(plan: Plan): string {
 export function planText(plan: Plan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string {
   const blocks = plan.agents.map((a) => agentBlock(a, env, colour)).filter((b) => b.length > 0);
   for (const a of plan.agents) for (const note of a.notes) blocks.push([colour.dim(`note: ${a.name}: ${note}`)]);
-  return [...blocks.map((b) => b.join('\n')), summary(plan)].join('\n') + '\n';
+  return maskSecrets([...blocks.map((b) => b.join('\n')), summary(plan)].join('\n') + '\n');
 }
 
 function changeJson(c: Change): Record<string, unknown> {
@@ -106,9 +109,17 @@ function changeJson(c: Change): Record<string, unknown> {
   }
 }
 
+/** `value` with every string in it masked (masking the JSON text could cut across its quotes). */
+function masked(value: unknown): unknown {
+  if (typeof value === 'string') return maskSecrets(value);
+  if (Array.isArray(value)) return value.map(masked);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v)]));
+  return value;
+}
+
 /** The plan as data (`--json`): every agent of the file and of the service, with its action. */
 export function planJson(plan: Plan): Record<string, unknown> {
-  return {
+  return masked({
     file: plan.file,
     changes_pending: pending(plan),
     prune: plan.prune,
@@ -122,5 +133,5 @@ export function planJson(plan: Plan): Record<string, unknown> {
       changes: a.changes.map(changeJson),
       notes: a.notes,
     })),
-  };
+  }) as Record<string, unknown>;
 }

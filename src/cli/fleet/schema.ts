@@ -57,7 +57,7 @@ export const FLEET_SCHEMA = {
         description: { type: 'string', maxLength: LIMITS.descriptionChars, pattern: DESCRIPTION_PATTERN },
         model: { type: 'string', minLength: 1, maxLength: LIMITS.modelChars, pattern: MODEL_PATTERN, description: 'Model id as the provider spells it.' },
         provider: { enum: [...PROVIDERS], description: 'Model provider; inferred from the model id when left out (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter).' },
-        soul: { type: 'string', minLength: 1, pattern: TRIMMED, description: "Path of the agent's soul.md, relative to this file." },
+        soul: { type: 'string', minLength: 1, pattern: TRIMMED, description: "Path of the agent's soul.md, relative to this file: a regular file in this file's directory or below it (after any symlink)." },
         skills: {
           description: 'The skills, as a whole: either exactly those enabled (every other one disabled) or exactly those disabled.',
           type: 'object',

@@ -21,7 +21,7 @@ function checked(buf: Buffer, what: string): string {
   return text;
 }
 
-function readFailure(err: unknown, what: string, flag: string): UsageError {
+export function readFailure(err: unknown, what: string, flag: string): UsageError {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return new UsageError(`${what} does not exist`, `check the path given to ${flag}`);
   if (code === 'EACCES' || code === 'EPERM') return new UsageError(`cannot read ${what}: permission denied`);
