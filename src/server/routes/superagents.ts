@@ -1,6 +1,6 @@
 // /v1/superagents: launch, list, read and lifecycle (contract §7).
 import { randomUUID } from 'node:crypto';
-import { BOT_TOKEN_PATTERN, LIMITS, UUID_PATTERN } from '../../contract.js';
+import { BOT_TOKEN_PATTERN, LIMITS, UUID_PATTERN, sameAgentName } from '../../contract.js';
 import { ApiError, badRequest, conflict, listing, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { defaultSkillState } from '../runtime/skills.js';
@@ -111,6 +111,8 @@ async function launch(ctx: RouteContext): Promise<void> {
   };
   await ctx.service.store.launchAgent(ctx.account, record, (live) => {
     if (live.length >= LIMITS.agentsPerAccount) throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
+    // under the account's lock, like the limit: two launches of one name at once make one agent
+    if (live.some((a) => sameAgentName(a.name, name))) throw conflict(`An agent named '${name}' already exists`);
   });
   sendJson(ctx.res, 200, {
     agent_id: record.agent_id,
