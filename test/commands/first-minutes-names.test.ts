@@ -56,11 +56,11 @@ describe('item 1: a name a live agent has is refused', () => {
     expect((await service.call('GET', `/v1/superagents/${scout}`)).json.name).toBe('scout');
   });
 
-  it('update X --name demo --allow-duplicate-name renames it', async () => {
+  it('update X --name demo --allow-duplicate-name skips the check, and the embedded service refuses: exit 6 naming demo', async () => {
     const scout = (await launchAgent(service, { name: 'scout' })).agent_id;
     const r = await cli(['update', scout, '--name', 'demo', '--allow-duplicate-name']);
-    expect(r).toEqual({ code: 0, stdout: `${scout}\n`, stderr: '', asked: [] });
-    expect(await names()).toEqual(['demo', 'demo']);
+    expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo, 'choose another name'), asked: [] });
+    expect(await names()).toEqual(['demo', 'scout']);
   });
 
   it('an agent may be renamed to its own name in other letters (it is not a duplicate of itself)', async () => {

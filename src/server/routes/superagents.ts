@@ -35,21 +35,33 @@ export function liveAgent(agent: StoredAgent | undefined): StoredAgent {
   return agent;
 }
 
-/** Applies `change` to the caller's agent (one record's versioned write) and returns `{ agent_id, ...answer }`. */
-async function applyToAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string) => Record<string, unknown>): Promise<Record<string, unknown>> {
-  const { agent_id: id } = ownedAgent(ctx.service.store, ctx.params.id!, ctx.account); // 404/403 before any write
-  return ctx.service.store.agents.update(ctx.account, id, (draft) => {
+type AgentChange = (agent: StoredAgent, now: string) => Record<string, unknown>;
+
+/**
+ * Applies `change` to the caller's agent (one record's versioned write) and returns `{ agent_id,
+ * ...answer }`; with `guard`, under the account's lock after `guard` saw its live agents.
+ */
+async function applyToAgent(ctx: RouteContext, change: AgentChange, guard?: (live: StoredAgent[], id: string) => void): Promise<Record<string, unknown>> {
+  const { store } = ctx.service;
+  const { agent_id: id } = ownedAgent(store, ctx.params.id!, ctx.account); // 404/403 before any write
+  const write = (draft: StoredAgent | undefined) => {
     const agent = liveAgent(draft);
     const now = new Date().toISOString();
     const result = change(agent, now);
     agent.updated_at = now;
     return { agent_id: agent.agent_id, ...result };
-  });
+  };
+  return guard ? store.changeAgentChecked(ctx.account, id, (live) => guard(live, id), write) : store.agents.update(ctx.account, id, write);
 }
 
 /** Applies `change` to the caller's agent and answers `{ agent_id, ...answer }`. */
-export async function changeAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string) => Record<string, unknown>): Promise<void> {
-  sendJson(ctx.res, 200, await applyToAgent(ctx, change));
+export async function changeAgent(ctx: RouteContext, change: AgentChange, guard?: (live: StoredAgent[], id: string) => void): Promise<void> {
+  sendJson(ctx.res, 200, await applyToAgent(ctx, change, guard));
+}
+
+/** No two live agents of one account share a name (sameAgentName): the 409 of a launch or rename to one. */
+export function assertNameFree(live: StoredAgent[], name: string, except?: string): void {
+  if (live.some((a) => a.agent_id !== except && sameAgentName(a.name, name))) throw conflict(`An agent named '${name}' already exists`);
 }
 
 export function defaultSoul(name: string): string {
@@ -112,7 +124,7 @@ async function launch(ctx: RouteContext): Promise<void> {
   await ctx.service.store.launchAgent(ctx.account, record, (live) => {
     if (live.length >= LIMITS.agentsPerAccount) throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
     // under the account's lock, like the limit: two launches of one name at once make one agent
-    if (live.some((a) => sameAgentName(a.name, name))) throw conflict(`An agent named '${name}' already exists`);
+    assertNameFree(live, name);
   });
   sendJson(ctx.res, 200, {
     agent_id: record.agent_id,

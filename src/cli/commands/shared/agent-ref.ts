@@ -107,9 +107,9 @@ export function assertNameFree(agents: AgentRecord[], name: string, except?: str
  * The service's 409 for a name a live agent has names only the name: the agent is looked up (one
  * list) so that the failure names its id, as the check above does. Anything else is left as it is.
  */
-export async function namingTheAgent(client: ApiClient, err: unknown, name: string): Promise<unknown> {
+export async function namingTheAgent(client: ApiClient, err: unknown, name: string, except?: string): Promise<unknown> {
   if (!(err instanceof DuplicateNameError)) return err;
   const agents = await superagents.list(client).catch(() => []);
-  const taken = agents.find((a) => sameAgentName(a.name, name));
+  const taken = agents.find((a) => a.agent_id !== except && sameAgentName(a.name, name));
   return taken ? rephrased(err, nameTaken(taken)) : err;
 }
