@@ -108,18 +108,22 @@ describe('apply: two at once, and twins made elsewhere', () => {
     expect(plan.code, plan.stderr).toBe(0);
   });
 
-  it('a twin of a name it launched, made meanwhile by a run it could not see: exit 7 naming both ids, and what to do', async () => {
+  it.each([[[]], [['--json']]])('a twin of a name it launched, made meanwhile by a run it could not see: exit 7 naming both ids, and what to do (%j)', async (flags) => {
     const agents: Agent[] = [];
     let twin: Agent | undefined;
     // another machine launches beta the moment this run does
     const mock = await mockOf(lenient(agents, { onLaunch: (a) => a.name === 'beta' && !twin && agents.push((twin = agentNamed('beta'))) }));
-    const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', fleetFile(FILE), '--yes']);
+    const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', fleetFile(FILE), '--yes', ...flags]);
     const ours = agents.find((a) => a.name === 'beta' && a !== twin)!.agent_id;
+    const message = `apply stopped after step 3 of 3: two live agents are named 'beta': ${ours} (launched by this apply) and ${twin!.agent_id}`;
+    const hint = `destroy one, then run 'superagent apply' again: superagent destroy ${ours}`;
     expect(r.code).toBe(7);
-    expect(r.stderr).toContain(
-      `Error: apply stopped after step 3 of 3: two live agents are named 'beta': ${ours} (launched by this apply) and ${twin!.agent_id} ` +
-        `(destroy one, then run 'superagent apply' again: superagent destroy ${ours})\n`,
-    );
+    expect(r.stderr).toContain(`Error: ${message} (${hint})\n`);
+    if (flags.length > 0) {
+      const json = JSON.parse(r.stdout);
+      expect([json.applied, json.not_applied]).toEqual([['launch alpha', 'launch beta', 'launch gamma'], []]);
+      expect(json.failed).toEqual({ step: null, message: expect.stringContaining(`two live agents are named 'beta': ${ours}`), exit_code: 7 });
+    }
   });
 });
 
