@@ -100,10 +100,14 @@ export function statusError(status: number, body: unknown, ctx: StatusContext = 
   if (status === 400 && /no api key connected for provider/i.test(message)) return new ProviderNotConnectedError(message, hint, status, requestId);
   if (status === 400 || status === 413 || status === 415 || status === 422) return new BadRequestError(message, hint, status, requestId);
   // the contract gives one 403, one 404 and one 409 that only their words tell apart (§2)
-  if (status === 403 && /\bagent limit\b/i.test(message)) return new AgentLimitError(message, AGENT_LIMIT_HINT, status, requestId);
+  if (status === 403 && /\bagent limit\b/i.test(message)) {
+    return new AgentLimitError(message, AGENT_LIMIT_HINT, status, requestId);
+  }
   if (status === 401 || status === 403) return new AuthError(message, hint, status, requestId);
   if (status === 404) return /\bsession\b/i.test(message) ? new SessionNotFoundError(message, hint, status, requestId) : new NotFoundError(message, hint, status, requestId);
-  if (status === 409 && /\balready exists\b/i.test(message)) return new DuplicateNameError(message, 'choose another name', status, requestId);
+  if (status === 409 && /\balready exists\b/i.test(message)) {
+    return new DuplicateNameError(message, 'choose another name', status, requestId);
+  }
   if (status === 409) return /\bis paused\b/i.test(message) ? new AgentPausedError(message, hint, status, requestId) : new ConflictError(message, hint, status, requestId);
   if (status === 429) return new RateLimitError(message, hint, status, requestId, ctx.retryAfter ?? 1);
   return new ServerError(message, hint, status, requestId);

@@ -153,7 +153,12 @@ export class Store {
    * Changes an agent (OwnedRecords.update) under its account's lock too, after `guard` (which may
    * throw) saw the live ones: a rename, which launches and other renames must not race to one name.
    */
-  changeAgentChecked<R>(account: string, id: string, guard: (live: StoredAgent[]) => void, change: (draft: StoredAgent | undefined) => R): Promise<R> {
+  changeAgentChecked<R>(
+    account: string,
+    id: string,
+    guard: (live: StoredAgent[]) => void,
+    change: (draft: StoredAgent | undefined) => R,
+  ): Promise<R> {
     return this.locks.with(accountLock('agent', account), () => {
       guard(this.liveAgents(account).map((e) => e.record));
       return this.agents.update(account, id, change);

@@ -33,7 +33,9 @@ export const spec = {
     botTokenStdin: { type: 'boolean', description: 'read a Telegram bot token from standard input' },
     allowDuplicateName: {
       type: 'boolean',
-      description: 'skip the check that no live agent has that name (a service that keeps names unique, as the embedded one does, still refuses it: exit 6)',
+      description:
+        'skip the check that no live agent has that name ' +
+        '(a service that keeps names unique, as the embedded one does, still refuses it: exit 6)',
     },
   },
   examples: [
@@ -120,12 +122,15 @@ async function body(input: LaunchInput, ctx: Context): Promise<LaunchBody> {
   };
 }
 
+/** What is wrong with a name typed at the prompt, if anything. */
+type NameProblem = (name: string) => string | undefined;
+
 /**
  * Before any question, the account's agents: one at the limit, or a --name a live agent has, is told
  * now, not after the questions; the answer to the name question is checked on them too. (They are
  * checked again when the launch's turn comes: launch() below.)
  */
-async function nameCheck(input: LaunchInput, ctx: Context, wanted: Wanted): Promise<(name: string) => string | undefined> {
+async function nameCheck(input: LaunchInput, ctx: Context, wanted: Wanted): Promise<NameProblem> {
   const agents = await liveAgents(ctx);
   if (input.allowDuplicateName) return () => undefined;
   if (wanted.name !== undefined) assertNameFree(agents, wanted.name);
@@ -144,7 +149,8 @@ async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
   const { client } = await ctx.api();
   const agents = await superagents.list(client);
   if (agents.length >= LIMITS.agentsPerAccount) {
-    throw new AgentLimitError(`Agent limit reached (${LIMITS.agentsPerAccount}): this account has ${agents.length} live agents`, AGENT_LIMIT_HINT);
+    const message = `Agent limit reached (${LIMITS.agentsPerAccount}): this account has ${agents.length} live agents`;
+    throw new AgentLimitError(message, AGENT_LIMIT_HINT);
   }
   return agents;
 }

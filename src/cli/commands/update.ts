@@ -14,7 +14,9 @@ export const spec = {
     name: { type: 'string', description: 'the new name (1-100 characters; not one a live agent already has)' },
     allowDuplicateName: {
       type: 'boolean',
-      description: 'skip the check that no other live agent has that name (a service that keeps names unique, as the embedded one does, still refuses it: exit 6)',
+      description:
+        'skip the check that no other live agent has that name ' +
+        '(a service that keeps names unique, as the embedded one does, still refuses it: exit 6)',
     },
     description: { type: 'string', value: 'text', description: 'the new description (up to 500 characters; "" clears it)' },
   },

@@ -63,7 +63,10 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome): v
   const { done, notDone, failure } = outcome;
   const total = done.length + notDone.length;
   if (p.json) {
-    const failed = failure === undefined ? undefined : { step: notDone[0]?.label ?? null, message: errorLine(failure), exit_code: exitCodeFor(failure) };
+    // step null: the failure came after the last step (twins found after the launches)
+    const step = notDone[0]?.label ?? null;
+    const failed =
+      failure === undefined ? undefined : { step, message: errorLine(failure), exit_code: exitCodeFor(failure) };
     p.printJson({ ...planJson(session.plan), applied: labels(done), not_applied: labels(notDone), ...(failed ? { failed } : {}), requests: session.budget.sent });
   }
   if (failure === undefined) {
@@ -76,7 +79,9 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome): v
   p.stderrWrite(`Done (${done.length} of ${total}): ${list(done)}\nNot done (${notDone.length}): ${list(notDone)}\n`);
   if (!(failure instanceof SuperagentError)) throw failure; // a bug: reported as one
   // twins found after the launches: apply again cannot help until one is destroyed, as its hint says
-  if (failure instanceof TwinAgentsError) throw rephrased(failure, `apply stopped after step ${done.length} of ${total}: ${failure.message}`);
+  if (failure instanceof TwinAgentsError) {
+    throw rephrased(failure, `apply stopped after step ${done.length} of ${total}: ${failure.message}`);
+  }
   // the failure's own hint (try again by hand, say) gives way to the one way back: apply again
   throw rephrased(failure, `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label}): ${failure.message}`, AGAIN);
 }

@@ -29,8 +29,10 @@ export class LaunchTurn {
     const turn = await takeLaunchTurn(x.ctx);
     try {
       const live = await superagents.list(x.client);
-      if (live.length + launches.length > LIMITS.agentsPerAccount) {
-        throw new AgentLimitError(`Agent limit reached (${LIMITS.agentsPerAccount}): the service has ${live.length} live agents and the file adds ${launches.length}`, AGENT_LIMIT_HINT);
+      const limit = LIMITS.agentsPerAccount;
+      if (live.length + launches.length > limit) {
+        const now = `the service has ${live.length} live agents and the file adds ${launches.length}`;
+        throw new AgentLimitError(`Agent limit reached (${limit}): ${now}`, AGENT_LIMIT_HINT);
       }
       // launched since the plan was made (by another run): the plan is out of date
       for (const step of launches) assertNameFree(live, step.agent);

@@ -35,13 +35,16 @@ export function liveAgent(agent: StoredAgent | undefined): StoredAgent {
   return agent;
 }
 
-type AgentChange = (agent: StoredAgent, now: string) => Record<string, unknown>;
+type Answer = Record<string, unknown>;
+type AgentChange = (agent: StoredAgent, now: string) => Answer;
+/** Sees the account's live agents before a change under its lock; throws to refuse it. */
+type AgentGuard = (live: StoredAgent[], id: string) => void;
 
 /**
  * Applies `change` to the caller's agent (one record's versioned write) and returns `{ agent_id,
  * ...answer }`; with `guard`, under the account's lock after `guard` saw its live agents.
  */
-async function applyToAgent(ctx: RouteContext, change: AgentChange, guard?: (live: StoredAgent[], id: string) => void): Promise<Record<string, unknown>> {
+async function applyToAgent(ctx: RouteContext, change: AgentChange, guard?: AgentGuard): Promise<Answer> {
   const { store } = ctx.service;
   const { agent_id: id } = ownedAgent(store, ctx.params.id!, ctx.account); // 404/403 before any write
   const write = (draft: StoredAgent | undefined) => {
@@ -51,17 +54,20 @@ async function applyToAgent(ctx: RouteContext, change: AgentChange, guard?: (liv
     agent.updated_at = now;
     return { agent_id: agent.agent_id, ...result };
   };
-  return guard ? store.changeAgentChecked(ctx.account, id, (live) => guard(live, id), write) : store.agents.update(ctx.account, id, write);
+  if (!guard) return store.agents.update(ctx.account, id, write);
+  return store.changeAgentChecked(ctx.account, id, (live) => guard(live, id), write);
 }
 
 /** Applies `change` to the caller's agent and answers `{ agent_id, ...answer }`. */
-export async function changeAgent(ctx: RouteContext, change: AgentChange, guard?: (live: StoredAgent[], id: string) => void): Promise<void> {
+export async function changeAgent(ctx: RouteContext, change: AgentChange, guard?: AgentGuard): Promise<void> {
   sendJson(ctx.res, 200, await applyToAgent(ctx, change, guard));
 }
 
 /** No two live agents of one account share a name (sameAgentName): the 409 of a launch or rename to one. */
 export function assertNameFree(live: StoredAgent[], name: string, except?: string): void {
-  if (live.some((a) => a.agent_id !== except && sameAgentName(a.name, name))) throw conflict(`An agent named '${name}' already exists`);
+  if (live.some((a) => a.agent_id !== except && sameAgentName(a.name, name))) {
+    throw conflict(`An agent named '${name}' already exists`);
+  }
 }
 
 export function defaultSoul(name: string): string {

@@ -26,11 +26,19 @@ export function launchLockName(service: string, apiKey: string): string {
   return `launches.${createHash('sha256').update(`${service}\n${key}`).digest('hex').slice(0, 32)}`;
 }
 
+const IN_WORDS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'it is not a directory',
+  EEXIST: 'it is not a directory',
+};
+
 function unusableDir(dir: string, err: unknown): unknown {
   const code = (err as NodeJS.ErrnoException).code;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return err;
-  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' || code === 'EEXIST' ? 'it is not a directory' : code;
-  return new LocalStateError(`cannot keep the launch lock in ${dir}: ${why}`, 'make it writable, or set XDG_CACHE_HOME to a directory you can write');
+  const why = IN_WORDS[code] ?? code;
+  const hint = 'make it writable, or set XDG_CACHE_HOME to a directory you can write';
+  return new LocalStateError(`cannot keep the launch lock in ${dir}: ${why}`, hint);
 }
 
 /**
@@ -55,11 +63,15 @@ export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     return await ctx.sayIfSlow(locks.acquire(name), () => {
-      if (holder) ctx.printer.warn(`Waiting for ${who()} to finish launching on this service (up to ${minutes} minutes)…`);
+      if (!holder) return; // a slow disk, not another run
+      ctx.printer.warn(`Waiting for ${who()} to finish launching on this service (up to ${minutes} minutes)…`);
     });
   } catch (err) {
     if (err instanceof LockTimeoutError) {
-      throw new StateConflictError(`${who()} has been launching on this service for over ${minutes} minutes`, `wait for it to finish, or end process ${holder?.pid ?? '?'}, then try again`);
+      throw new StateConflictError(
+        `${who()} has been launching on this service for over ${minutes} minutes`,
+        `wait for it to finish, or end process ${holder?.pid ?? '?'}, then try again`,
+      );
     }
     throw unusableDir(dir, err);
   }
