@@ -70,6 +70,15 @@ export function invisibleIn(text: string): string | undefined {
   return found && `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/**
+ * [ours] Two agent names are one name when they match trimmed and in any case (`Demo`, ` demo`):
+ * names are how people refer to agents, so the service keeps one live agent per name and account,
+ * and the CLI refuses such a name before asking.
+ */
+export function sameAgentName(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

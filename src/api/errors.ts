@@ -29,6 +29,13 @@ export class ProviderNotConnectedError extends BadRequestError {}
 export class ConflictError extends ApiError {}
 /** 409 for a chat with a paused agent. */
 export class AgentPausedError extends ConflictError {}
+/** 409 for a launch (or rename) to a name a live agent of the account already has. */
+export class DuplicateNameError extends ConflictError {}
+/**
+ * 403 for an account with as many live agents as it may have: a conflict with what is there, not a
+ * key that may not do it (a script must not conclude its key is bad).
+ */
+export class AgentLimitError extends ConflictError {}
 /** 429, still after the retries the client allows. */
 export class RateLimitError extends ApiError {
   constructor(message: string, hint: string | undefined, status: number, requestId: string | undefined, readonly retryAfter: number) {
@@ -76,6 +83,9 @@ const HINTS: Record<number, string> = {
   504: 'the service took too long; try again, or raise --timeout',
 };
 
+/** How to free a slot under the agent limit (the service's answer and the CLI's own check say it). */
+export const AGENT_LIMIT_HINT = "free a slot: superagent destroy <agent> ('superagent list' shows them)";
+
 export interface StatusContext {
   requestId?: string;
   /** seconds, for a 429 */
@@ -89,9 +99,15 @@ export function statusError(status: number, body: unknown, ctx: StatusContext = 
   const { requestId } = ctx;
   if (status === 400 && /no api key connected for provider/i.test(message)) return new ProviderNotConnectedError(message, hint, status, requestId);
   if (status === 400 || status === 413 || status === 415 || status === 422) return new BadRequestError(message, hint, status, requestId);
+  // the contract gives one 403, one 404 and one 409 that only their words tell apart (§2)
+  if (status === 403 && /\bagent limit\b/i.test(message)) {
+    return new AgentLimitError(message, AGENT_LIMIT_HINT, status, requestId);
+  }
   if (status === 401 || status === 403) return new AuthError(message, hint, status, requestId);
-  // the contract gives one 404 and one 409 that only their words tell apart (§2)
   if (status === 404) return /\bsession\b/i.test(message) ? new SessionNotFoundError(message, hint, status, requestId) : new NotFoundError(message, hint, status, requestId);
+  if (status === 409 && /\balready exists\b/i.test(message)) {
+    return new DuplicateNameError(message, 'choose another name', status, requestId);
+  }
   if (status === 409) return /\bis paused\b/i.test(message) ? new AgentPausedError(message, hint, status, requestId) : new ConflictError(message, hint, status, requestId);
   if (status === 429) return new RateLimitError(message, hint, status, requestId, ctx.retryAfter ?? 1);
   return new ServerError(message, hint, status, requestId);

@@ -21,6 +21,8 @@ export interface LockOptions {
   pid?: number;
   isAlive?: (pid: number) => boolean;
   sleep?: (ms: number) => Promise<void>;
+  /** told once per acquire, when a live holder makes it wait (the caller may say whom it waits for) */
+  onBusy?: (holder: { pid?: number; host?: string }) => void;
 }
 
 interface LockInfo {
@@ -103,6 +105,7 @@ export class Locks {
   private readonly pid: number;
   private readonly isAlive: (pid: number) => boolean;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly onBusy: LockOptions['onBusy'];
   /** this process's waiters queue here rather than polling the file against each other */
   private readonly tails = new Map<string, Promise<void>>();
 
@@ -118,6 +121,7 @@ export class Locks {
     this.pid = options.pid ?? process.pid;
     this.isAlive = options.isAlive ?? processAlive;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.onBusy = options.onBusy;
   }
 
   fileFor(name: string): string {
@@ -159,6 +163,7 @@ export class Locks {
     const token = randomBytes(12).toString('hex');
     const body = JSON.stringify({ pid: this.pid, host: this.host, token } satisfies LockInfo);
     const started = this.now();
+    let told = false;
     for (let attempt = 0; ; attempt++) {
       // created whole (temp file + link): a contender never reads half a lock
       if (createFileOnce(file, body)) return token;
@@ -167,6 +172,8 @@ export class Locks {
         this.takeOver(file, info);
         continue;
       }
+      if (!told) this.onBusy?.({ pid: info?.pid, host: info?.host });
+      told = true;
       if (this.now() - started > this.maxWaitMs) {
         throw new LockTimeoutError(`The lock ${file} is held by process ${info?.pid ?? '?'} on ${info?.host ?? '?'}`);
       }

@@ -11,7 +11,7 @@ import { DESTROYED_GRACE_MS, SESSIONS_KEPT } from './store/caps.js';
 import { Locks, type LockOptions } from '../core/file-lock.js';
 import { Layout } from './store/layout.js';
 import { ensureLayout } from './store/migrate.js';
-import { OwnedRecords, type Listed } from './store/owned.js';
+import { OwnedRecords, accountLock, type Listed } from './store/owned.js';
 import { RecordFiles, type WriteHooks } from './store/records.js';
 import { SessionFiles } from './store/session-files.js';
 
@@ -88,6 +88,7 @@ export class Store {
   readonly sessions: SessionFiles;
   readonly now: () => number;
   private readonly graceMs: number;
+  private readonly locks: Locks;
 
   constructor(
     readonly dir: string,
@@ -96,7 +97,7 @@ export class Store {
     this.layout = new Layout(dir);
     this.now = options.now ?? Date.now;
     this.graceMs = options.destroyedGraceMs ?? DESTROYED_GRACE_MS;
-    const locks = new Locks(this.layout.locks, options.lock);
+    const locks = (this.locks = new Locks(this.layout.locks, options.lock));
     const files = new RecordFiles(locks, options.hooks);
     this.agents = new OwnedRecords(this.layout, files, locks, 'agent', options.onLeftOut);
     this.classic = new OwnedRecords(this.layout, files, locks, 'classic', options.onLeftOut);
@@ -143,8 +144,24 @@ export class Store {
     return !(at > this.now() - this.graceMs); // an unreadable date counts as long ago
   }
 
-  /** Adds an agent under its account's lock, after `guard` (which may throw: the limit) saw the live ones. */
+  /** Adds an agent under its account's lock, after `guard` (which may throw: the limit, the name) saw the live ones. */
   launchAgent(account: string, agent: StoredAgent, guard: (live: StoredAgent[]) => void): Promise<void> {
     return this.agents.insert(account, agent.agent_id, agent, () => guard(this.liveAgents(account).map((e) => e.record)));
+  }
+
+  /**
+   * Changes an agent (OwnedRecords.update) under its account's lock too, after `guard` (which may
+   * throw) saw the live ones: a rename, which launches and other renames must not race to one name.
+   */
+  changeAgentChecked<R>(
+    account: string,
+    id: string,
+    guard: (live: StoredAgent[]) => void,
+    change: (draft: StoredAgent | undefined) => R,
+  ): Promise<R> {
+    return this.locks.with(accountLock('agent', account), () => {
+      guard(this.liveAgents(account).map((e) => e.record));
+      return this.agents.update(account, id, change);
+    });
   }
 }

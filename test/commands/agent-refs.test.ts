@@ -28,11 +28,15 @@ async function record(id: string) {
 // per test: 'twin' and 'Twin', and alpha and beta under ids sharing the prefix abcd
 beforeEach(async () => {
   service = await scratch.service();
-  twins = [await launch('twin'), await launch('Twin')];
+  twins = [await launch('twin'), await launch('Twin (not yet)')];
   // the ids: rewrite the store's records the way another process would
   const [x, y] = [await launch('alpha'), await launch('beta')];
   const store = new Store(service.dataDir).open();
   const account = accountId(hashKey(service.key));
+  // the service refuses a second live 'twin': the second is renamed in its record, as a service that
+  // allows twins (or state from before the check) has them
+  const second = store.agents.fresh(account, twins[1]!)!;
+  store.agents.write(account, twins[1]!, { ...second, record: { ...second.record, name: 'Twin' } });
   for (const [from, to] of [[x, A], [y, B]] as const) {
     const stored = store.agents.fresh(account, from)!;
     store.agents.write(account, to, { ...stored, record: { ...stored.record, agent_id: to } });

@@ -169,9 +169,9 @@ describe('item 11: the agent limit is checked before any question', () => {
     const r = await cli(['launch'], { tty: true });
     expect(r.asked).toEqual([]);
     expect(r).toEqual({
-      code: 3,
+      code: 6,
       stdout: '',
-      stderr: 'Error: Agent limit reached (10): this account has 10 live agents (destroy one first: superagent destroy NAME)\n',
+      stderr: "Error: Agent limit reached (10): this account has 10 live agents (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
       asked: [],
     });
     expect(service.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/superagents']);

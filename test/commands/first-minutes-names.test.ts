@@ -1,5 +1,5 @@
-// Issue 12, a new user's first ten minutes: names (item 1: no two live agents of one name, unless
-// asked), what a name costs (item 5: one request), and argument handling (item 7: unknown flags,
+// Issue 12, a new user's first ten minutes: names (item 1: no two live agents of one name; exit 6
+// since issue 19), what a name costs (item 5: one request), and argument handling (item 7: unknown flags,
 // typos and extra words answered in one line in our voice, exit 2 before any request).
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -21,47 +21,46 @@ beforeEach(async () => {
 
 const requests = () => service.cliRequests().map((r) => `${r.method} ${r.path}`);
 const LIST = 'GET /v1/superagents';
-const taken = (id: string) => `Error: an agent named 'demo' already exists: ${id} (choose another name, or pass --allow-duplicate-name)\n`;
+const taken = (id: string, hint = 'choose another name, or pass --allow-duplicate-name') => `Error: an agent named 'demo' already exists: ${id} (${hint})\n`;
 
 async function names(): Promise<string[]> {
   return ((await service.call('GET', '/v1/superagents')).json.agents as Array<{ name: string }>).map((a) => a.name).sort();
 }
 
 describe('item 1: a name a live agent has is refused', () => {
-  it.each([['demo'], ['DEMO'], ['  demo ']])('launch --name %j: exit 2 naming the live agent, nothing sent but the list', async (name) => {
+  it.each([['demo'], ['DEMO'], ['  demo ']])('launch --name %j: exit 6 naming the live agent, nothing sent but the list', async (name) => {
     const r = await cli(['launch', '--name', name]);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: taken(demo), asked: [] });
+    expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo), asked: [] });
     expect(requests()).toEqual([LIST]);
     expect(await names()).toEqual(['demo']);
   });
 
   it('on a terminal too, before any question', async () => {
     const r = await cli(['launch', '--name', 'demo'], { tty: true });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: taken(demo), asked: [] });
+    expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo), asked: [] });
     expect(requests()).toEqual([LIST]);
   });
 
-  it('launch --allow-duplicate-name launches a second demo', async () => {
+  it('launch --allow-duplicate-name skips the check, and the embedded service refuses a second demo: exit 6', async () => {
     const r = await cli(['launch', '--name', 'demo', '--allow-duplicate-name']);
-    expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(r.stdout.trim()).not.toBe(demo);
-    expect(await names()).toEqual(['demo', 'demo']);
+    expect([r.code, r.stderr]).toEqual([6, taken(demo, 'choose another name')]);
+    expect(await names()).toEqual(['demo']);
   });
 
-  it('update X --name demo: exit 2 naming the live agent; X keeps its name', async () => {
+  it('update X --name demo: exit 6 naming the live agent; X keeps its name', async () => {
     const scout = (await launchAgent(service, { name: 'scout' })).agent_id;
     service.cliRequests();
     const r = await cli(['update', 'scout', '--name', 'Demo']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: taken(demo), asked: [] });
+    expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo), asked: [] });
     expect(requests()).toEqual([LIST]);
     expect((await service.call('GET', `/v1/superagents/${scout}`)).json.name).toBe('scout');
   });
 
-  it('update X --name demo --allow-duplicate-name renames it', async () => {
+  it('update X --name demo --allow-duplicate-name skips the check, and the embedded service refuses: exit 6 naming demo', async () => {
     const scout = (await launchAgent(service, { name: 'scout' })).agent_id;
     const r = await cli(['update', scout, '--name', 'demo', '--allow-duplicate-name']);
-    expect(r).toEqual({ code: 0, stdout: `${scout}\n`, stderr: '', asked: [] });
-    expect(await names()).toEqual(['demo', 'demo']);
+    expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo, 'choose another name'), asked: [] });
+    expect(await names()).toEqual(['demo', 'scout']);
   });
 
   it('an agent may be renamed to its own name in other letters (it is not a duplicate of itself)', async () => {

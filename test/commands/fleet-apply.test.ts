@@ -128,12 +128,12 @@ describe('the rate budget', () => {
 });
 
 describe('checked before the first write', () => {
-  it('the account limit: 9 live agents and 2 new ones in the file is exit 3, nothing launched', async () => {
+  it('the account limit: 9 live agents and 2 new ones in the file is exit 6 (a conflict, not a bad key), nothing launched', async () => {
     const svc = await t.service();
     for (let i = 0; i < 9; i++) await launchAgent(svc, { name: `a${i}` });
     const file = fleetDir(`agents:\n${Array.from({ length: 9 }, (_, i) => `  - name: a${i}\n    description: changed\n`).join('')}  - name: b1\n  - name: b2\n`);
     const r = await cliFor(() => svc)(['apply', '-f', file, '--yes']);
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(6);
     expect(r.stderr).toContain('Error: Agent limit reached (10): the service has 9 live agents and the file adds 2 (destroy some first');
     expect(writes(svc)).toEqual([]);
   });
@@ -173,6 +173,6 @@ describe('on a terminal', () => {
     const r = await cliFor(() => svc)(['apply', '-f', file, '--yes'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('+ delta: launch\n    model: claude-sonnet-4-20250514 (anthropic)\n    soul: the service\'s default\n    status: paused (paused after the launch)\nPlan: 1 to launch.\n');
-    expect(r.stderr).toContain('2 steps, at most 2 requests.\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ');
+    expect(r.stderr).toContain('2 steps, at most 4 requests.\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ');
   });
 });

@@ -18,7 +18,7 @@ export const EXTENSIONS: readonly Extension[] = [
   { kind: 'error-status', status: 400, reason: '§1/§2: missing or invalid field, body not JSON' },
   { kind: 'error-status', status: 403, reason: '§2: agent of another key, agent limit reached' },
   { kind: 'error-status', status: 404, reason: '§2: unknown agent, unknown session, unknown route' },
-  { kind: 'error-status', status: 409, reason: '§2: pause/resume/chat in the wrong state' },
+  { kind: 'error-status', status: 409, reason: '§2: pause/resume/chat in the wrong state; a launch or rename to a name a live agent of the account has (ours: "An agent named \'X\' already exists")' },
   { kind: 'error-status', status: 413, reason: '§1: request body over 1 MiB' },
   { kind: 'error-status', status: 415, reason: '§1: request body not application/json' },
   { kind: 'error-status', status: 429, reason: '§2/§3: rate limit on every path (body adds retryAfter and resetAt)' },

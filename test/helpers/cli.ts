@@ -44,6 +44,8 @@ export function cleanEnv(opts: RunOptions): Record<string, string | undefined> {
     SUPERAGENT_PROFILE: undefined,
     SUPERAGENT_CONFIG_DIR: opts.configDir ?? ownTempDir('superagent-config-'),
     SUPERAGENT_DATA_DIR: opts.dataDir ?? ownTempDir('superagent-data-'),
+    // launch and apply keep a lock in the cache dir: never the developer's
+    XDG_CACHE_HOME: ownTempDir('superagent-cache-'),
     ...opts.env,
   };
 }

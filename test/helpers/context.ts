@@ -3,6 +3,9 @@
 // switch per stream, an in-memory config store, a scripted prompter, an editor function, a fake
 // clock, Ctrl-C on demand, and an embedded service on loopback. What only a process or a real
 // terminal shows stays in test/e2e.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ConfigData, ConfigStore } from '../../src/config/file.js';
 import { InterruptedError } from '../../src/core/errors.js';
@@ -233,18 +236,24 @@ export async function runLine(target: Target | undefined, argv: string | string[
   stdout.rows = tty.rows;
   const stderr = new Capture(tty.stderr === true, tty.columns ?? (tty.stderr ? 100 : undefined), o.onStderr);
   const prompter = new ScriptedPrompter([...(o.answers ?? [])]);
-  const code = await run(words, testEnv(target, o.env), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {
-    config: o.config ?? new MemoryConfig(),
-    prompter,
-    editor: o.editor ?? fakeEditor(() => {
-      throw new Error('the editor was opened, and the test gave none');
-    }),
-    clock: o.clock,
-    signals: o.signals ?? new FakeSignals(),
-    spinner: NO_SPINNER,
-    ...o.world,
-  });
-  return { code, stdout: stdout.text, stderr: stderr.text, asked: prompter.asked };
+  // a cache dir of the run's own (launch and apply keep a lock there), unless the test shares one between runs
+  const cache = o.env && 'XDG_CACHE_HOME' in o.env ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-cache-'));
+  try {
+    const code = await run(words, testEnv(target, { XDG_CACHE_HOME: cache, ...o.env }), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {
+      config: o.config ?? new MemoryConfig(),
+      prompter,
+      editor: o.editor ?? fakeEditor(() => {
+        throw new Error('the editor was opened, and the test gave none');
+      }),
+      clock: o.clock,
+      signals: o.signals ?? new FakeSignals(),
+      spinner: NO_SPINNER,
+      ...o.world,
+    });
+    return { code, stdout: stdout.text, stderr: stderr.text, asked: prompter.asked };
+  } finally {
+    if (cache) fs.rmSync(cache, { recursive: true, force: true });
+  }
 }
 
 /** `runLine` bound to one service (and default options), for a file or a describe. */

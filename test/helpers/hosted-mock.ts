@@ -12,7 +12,7 @@ export interface Recorded {
   body: unknown;
 }
 
-/** `sse` as several pieces: written `delayMs` apart (a reply streaming in) */
+/** `sse` as several pieces: written `delayMs` apart (a reply streaming in); a `json` answer is sent `delayMs` late */
 export type Route = (req: { method: string; path: string; body: any }) =>
   | { status?: number; json?: unknown; sse?: string | Uint8Array | string[]; delayMs?: number; headers?: Record<string, string> }
   | undefined;
@@ -54,8 +54,10 @@ export async function startHostedMock(route: Route): Promise<HostedMock> {
         return;
       }
       const payload = JSON.stringify(answer.json ?? {});
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...answer.headers });
-      res.end(payload);
+      setTimeout(() => {
+        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...answer.headers });
+        res.end(payload);
+      }, answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

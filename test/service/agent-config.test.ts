@@ -101,6 +101,28 @@ describe('PUT profile, soul, model', () => {
     expect(await record()).toMatchObject({ name: 'Both', description: 'both changed' });
   });
 
+  it("profile: a name another live agent of the account has is 409, in any case; the agent's own in other letters is not", async () => {
+    await launch(svc(), { name: 'Scout' });
+    expectError(await put('/profile', { name: ' scout ', description: 'renamed' }), 409, "An agent named 'scout' already exists");
+    expect(await record()).toMatchObject({ name: 'Configurable', description: 'original' });
+    expect((await put('/profile', { name: 'CONFIGURABLE' })).status).toBe(200);
+    expect(await record()).toMatchObject({ name: 'CONFIGURABLE' });
+  });
+
+  it('profile: a rename and a launch of one name at once, or two renames: one name, one agent', async () => {
+    const other = (await launch(svc(), { name: 'Other' })).agent_id;
+    const rename = (agent: string) => svc().call('PUT', agentPath(agent, '/profile'), { body: { name: 'Taken' } });
+    const launchTaken = () => svc().call('POST', '/v1/superagents', { body: { name: 'Taken', model: 'gpt-4o', model_provider: 'openai' } });
+    for (const race of [() => [rename(id), launchTaken()], () => [rename(id), rename(other)]]) {
+      const answers = await Promise.all(race());
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const named = (await svc().call('GET', '/v1/superagents')).json.agents.filter((a: { name: string }) => a.name === 'Taken');
+      expect(named).toHaveLength(1);
+      // free the name again for the next race
+      expect((await svc().call('PUT', agentPath(named[0].agent_id, '/profile'), { body: { name: `Was ${named[0].agent_id}` } })).status).toBe(200);
+    }
+  });
+
   it.each<[string, unknown, string]>([
     ['neither name nor description', {}, 'name or description is required'],
     ['an empty name', { name: '  ' }, 'name must not be empty'],

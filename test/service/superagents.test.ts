@@ -233,6 +233,34 @@ describe('10 live agents per key', () => {
   });
 });
 
+describe('one live agent per name and account', () => {
+  const svc = useServicePerTest();
+  const launchNamed = (name: string, key = KEY_A) => svc().call('POST', '/v1/superagents', { body: { name, ...MODEL }, key });
+
+  it('a second launch of a live name is 409 naming it, in any case and spacing; nothing is launched', async () => {
+    const first = await launch(svc(), { name: 'Scout' });
+    for (const again of ['Scout', 'scout', '  SCOUT ']) {
+      expectError(await launchNamed(again), 409, `An agent named '${again.trim()}' already exists`);
+    }
+    expect((await listAgents(svc())).map((a) => a.agent_id)).toEqual([first.agent_id]);
+  });
+
+  it('two launches of one name at once: one 200, one 409, one agent', async () => {
+    const answers = await Promise.all([launchNamed('Racer'), launchNamed('Racer')]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expectError(answers.find((a) => a.status === 409)!, 409, "An agent named 'Racer' already exists");
+    expect((await listAgents(svc())).map((a) => a.name)).toEqual(['Racer']);
+  });
+
+  it('another account may have an agent of that name; a destroyed agent\'s name is free again', async () => {
+    const first = await launch(svc(), { name: 'Shared' });
+    await launch(svc(), { name: 'Shared' }, KEY_B);
+    expect((await svc().call('DELETE', agentPath(first.agent_id))).status).toBe(200);
+    await launch(svc(), { name: 'Shared' });
+    expect((await listAgents(svc())).map((a) => a.name)).toEqual(['Shared']);
+  });
+});
+
 describe('GET /v1/superagents, GET and DELETE /v1/superagents/{id}', () => {
   const svc = useServicePerTest();
 

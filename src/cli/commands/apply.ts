@@ -5,6 +5,7 @@ import { LIMITS } from '../../contract.js';
 import { UsageError } from '../../core/errors.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { finish, runSteps } from '../fleet/apply-run.js';
+import { LAUNCH_TURN_REQUESTS } from '../fleet/launch-turn.js';
 import { pending } from '../fleet/plan.js';
 import { FLEET_FILE } from '../fleet/schema.js';
 import { openFleet, showPlan, type FleetSession } from '../fleet/session.js';
@@ -46,7 +47,8 @@ async function confirmed(ctx: Context, session: FleetSession, steps: Step[]): Pr
 
 /** The cost up front: requests at most, and how long the limit makes it take when it does. */
 function budgetLine(session: FleetSession, steps: Step[]): string {
-  const requests = steps.reduce((n, s) => n + s.requests, 0);
+  const launching = steps.some((s) => s.kind === 'launch');
+  const requests = steps.reduce((n, s) => n + s.requests, launching ? LAUNCH_TURN_REQUESTS : 0);
   const total = requests + session.budget.sent;
   const minutes = Math.ceil(total / LIMITS.ratePerMinute) - 1;
   const slow = minutes > 0 ? `; at ${LIMITS.ratePerMinute} requests a minute, that takes at least ${minutes} minute${minutes === 1 ? '' : 's'}` : '';

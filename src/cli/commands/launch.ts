@@ -1,13 +1,14 @@
 // `superagent launch`: a new SuperAgent. Everything is checked before the request; on a terminal
 // what is missing is asked for, elsewhere a missing --name is a usage error.
 import { superagents } from '../../api/superagents.js';
-import { AuthError } from '../../api/errors.js';
+import { AGENT_LIMIT_HINT, AgentLimitError } from '../../api/errors.js';
 import type { AgentRecord, LaunchBody, LaunchResult } from '../../api/types.js';
 import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, type Provider } from '../../contract.js';
 import { botField, orUnknown, printFields, statusWord, unknown } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { agentNameProblem, parseAgentName, parseDescription } from './shared/agent-fields.js';
-import { assertNameFree } from './shared/agent-ref.js';
+import { assertNameFree, namingTheAgent } from './shared/agent-ref.js';
+import { inLaunchTurn } from './shared/launch-lock.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../core/errors.js';
 import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
@@ -30,7 +31,12 @@ export const spec = {
     soulFile: { type: 'string', value: 'path', complete: 'file', description: 'soul.md to start with (a file, or - for standard input; up to 256 KiB)' },
     description: { type: 'string', value: 'text', description: 'a description (up to 500 characters)' },
     botTokenStdin: { type: 'boolean', description: 'read a Telegram bot token from standard input' },
-    allowDuplicateName: { type: 'boolean', description: 'launch even if a live agent already has that name' },
+    allowDuplicateName: {
+      type: 'boolean',
+      description:
+        'skip the check that no live agent has that name ' +
+        '(a service that keeps names unique, as the embedded one does, still refuses it: exit 6)',
+    },
   },
   examples: [
     'superagent launch',
@@ -102,20 +108,8 @@ async function body(input: LaunchInput, ctx: Context): Promise<LaunchBody> {
   if (!ctx.canPrompt) requireComplete(wanted, choice);
   const soul = soulFile !== undefined ? await readSoul(ctx, soulFile, '--soul-file') : undefined;
   const token = input.botTokenStdin ? await readBotToken(ctx) : undefined;
-  // the account's agents, before any question: the limit and the name are checked on them
-  const agents = await liveAgents(ctx);
-  const taken = (name: string) => {
-    if (input.allowDuplicateName) return undefined;
-    try {
-      assertNameFree(agents, name);
-      return undefined;
-    } catch (err) {
-      return (err as Error).message;
-    }
-  };
-  if (wanted.name !== undefined && !input.allowDuplicateName) assertNameFree(agents, wanted.name);
   const chosen: Pick<ModelChoice, 'model' | 'provider'> & { name: string } = ctx.canPrompt
-    ? await ask(ctx, wanted, choice, taken)
+    ? await ask(ctx, wanted, choice, await nameCheck(input, ctx, wanted))
     : { name: wanted.name!, model: choice.model, provider: choice.provider! };
   warnIfMismatched(ctx.printer, chosen.model, chosen.provider);
   return {
@@ -128,15 +122,54 @@ async function body(input: LaunchInput, ctx: Context): Promise<LaunchBody> {
   };
 }
 
-/** The live agents; an account already at the limit is told so now, not after the questions. */
+/** What is wrong with a name typed at the prompt, if anything. */
+type NameProblem = (name: string) => string | undefined;
+
+/**
+ * Before any question, the account's agents: one at the limit, or a --name a live agent has, is told
+ * now, not after the questions; the answer to the name question is checked on them too. (They are
+ * checked again when the launch's turn comes: launch() below.)
+ */
+async function nameCheck(input: LaunchInput, ctx: Context, wanted: Wanted): Promise<NameProblem> {
+  const agents = await liveAgents(ctx);
+  if (input.allowDuplicateName) return () => undefined;
+  if (wanted.name !== undefined) assertNameFree(agents, wanted.name);
+  return (name) => {
+    try {
+      assertNameFree(agents, name);
+      return undefined;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+}
+
+/** The live agents, refused (as the service would refuse the launch: 403) when there is no room for one more. */
 async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
   const { client } = await ctx.api();
   const agents = await superagents.list(client);
   if (agents.length >= LIMITS.agentsPerAccount) {
-    // what the service would answer (403), said before anything is asked or sent
-    throw new AuthError(`Agent limit reached (${LIMITS.agentsPerAccount}): this account has ${agents.length} live agents`, 'destroy one first: superagent destroy NAME', 403);
+    const message = `Agent limit reached (${LIMITS.agentsPerAccount}): this account has ${agents.length} live agents`;
+    throw new AgentLimitError(message, AGENT_LIMIT_HINT);
   }
   return agents;
+}
+
+/**
+ * The launch, in this service's launch turn (shared/launch-lock.ts): the list its checks read, then
+ * the request, so that two launches of one name from this machine make one agent.
+ */
+async function launch(input: LaunchInput, ctx: Context, launchBody: LaunchBody): Promise<LaunchResult> {
+  const { client } = await ctx.api();
+  return inLaunchTurn(ctx, async () => {
+    const agents = await liveAgents(ctx);
+    if (!input.allowDuplicateName) assertNameFree(agents, launchBody.name);
+    try {
+      return await superagents.launch(client, launchBody);
+    } catch (err) {
+      throw await namingTheAgent(client, err, launchBody.name);
+    }
+  });
 }
 
 /** `sent`: the name asked for, for an answer that does not repeat it. */
@@ -161,6 +194,5 @@ function report(result: LaunchResult, sent: string, ctx: Context): void {
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const launchBody = await body(input, ctx);
-  const { client } = await ctx.api();
-  report(await superagents.launch(client, launchBody), launchBody.name, ctx);
+  report(await launch(input, ctx, launchBody), launchBody.name, ctx);
 }

@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { errorLine, exitCodeFor } from '../exit-codes.js';
 import type { FleetSession } from './session.js';
 import { Progress } from './progress.js';
+import { LaunchTurn, TwinAgentsError } from './launch-turn.js';
 import { knownIds, type Step } from './steps.js';
 import { planJson } from './render.js';
 
@@ -17,24 +18,38 @@ export interface Outcome {
   failure?: unknown;
 }
 
-/** Runs `steps` in order; the first failure stops the run (later steps may depend on it). */
+/**
+ * Runs `steps` in order; the first failure stops the run (later steps may depend on it). The
+ * launches (the first steps) run in the service's launch turn (LaunchTurn).
+ */
 export async function runSteps(ctx: Context, session: FleetSession, steps: Step[]): Promise<Outcome> {
   const progress = new Progress(ctx, steps.length);
   const x = { ctx, client: session.client, ids: knownIds(session.plan) };
   const done: Step[] = [];
+  const launches = steps.filter((s) => s.kind === 'launch');
+  let turn: LaunchTurn | undefined;
   session.budget.onWait = (ms) => progress.waiting(ms, steps.length - done.length);
   try {
     for (const [i, step] of steps.entries()) {
-      progress.start(i, step);
       try {
+        if (step === launches[0]) turn = await LaunchTurn.take(x, launches);
+        progress.start(i, step);
         await step.run(x);
       } catch (failure) {
         return { done, notDone: steps.slice(i), failure };
       }
       done.push(step);
       progress.done(step);
+      if (step === launches.at(-1)) {
+        try {
+          await turn!.end(x);
+        } catch (failure) {
+          return { done, notDone: steps.slice(i + 1), failure };
+        }
+      }
     }
   } finally {
+    turn?.release();
     progress.stop();
   }
   return { done, notDone: [] };
@@ -48,7 +63,10 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome): v
   const { done, notDone, failure } = outcome;
   const total = done.length + notDone.length;
   if (p.json) {
-    const failed = failure === undefined ? undefined : { step: notDone[0]!.label, message: errorLine(failure), exit_code: exitCodeFor(failure) };
+    // step null: the failure came after the last step (twins found after the launches)
+    const step = notDone[0]?.label ?? null;
+    const failed =
+      failure === undefined ? undefined : { step, message: errorLine(failure), exit_code: exitCodeFor(failure) };
     p.printJson({ ...planJson(session.plan), applied: labels(done), not_applied: labels(notDone), ...(failed ? { failed } : {}), requests: session.budget.sent });
   }
   if (failure === undefined) {
@@ -60,6 +78,10 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome): v
   const list = (steps: Step[]) => (steps.length ? steps.map((s) => s.label).join(', ') : 'nothing');
   p.stderrWrite(`Done (${done.length} of ${total}): ${list(done)}\nNot done (${notDone.length}): ${list(notDone)}\n`);
   if (!(failure instanceof SuperagentError)) throw failure; // a bug: reported as one
+  // twins found after the launches: apply again cannot help until one is destroyed, as its hint says
+  if (failure instanceof TwinAgentsError) {
+    throw rephrased(failure, `apply stopped after step ${done.length} of ${total}: ${failure.message}`);
+  }
   // the failure's own hint (try again by hand, say) gives way to the one way back: apply again
   throw rephrased(failure, `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label}): ${failure.message}`, AGAIN);
 }

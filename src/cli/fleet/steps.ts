@@ -2,11 +2,12 @@
 // configuration, then pause and resume, and destroying last (only with --prune). Each step knows
 // the most requests it makes, so the run can be budgeted before it starts.
 import type { ApiClient } from '../../api/client.js';
-import { AuthError } from '../../api/errors.js';
+import { AgentLimitError } from '../../api/errors.js';
 import { superagents } from '../../api/superagents.js';
 import { BOT_TOKEN_PATTERN, LIMITS } from '../../contract.js';
 import { BadAnswerError, UsageError } from '../../core/errors.js';
 import type { Context } from '../context.js';
+import { namingTheAgent } from '../commands/shared/agent-ref.js';
 import { applyDisabled } from '../commands/skills/toggle.js';
 import { disabledSet, type AgentPlan, type Change, type Plan } from './plan.js';
 
@@ -50,10 +51,9 @@ export function preflight(plan: Plan, env: NodeJS.ProcessEnv): void {
   for (const a of creates) botToken(a, env);
   if (creates.length > 0 && plan.live + creates.length > LIMITS.agentsPerAccount) {
     // destroying comes last, so the agents to prune still count when the new ones launch
-    throw new AuthError(
+    throw new AgentLimitError(
       `Agent limit reached (${LIMITS.agentsPerAccount}): the service has ${plan.live} live agents and the file adds ${creates.length}`,
       `destroy some first (superagent destroy NAME), then apply again`,
-      403,
     );
   }
 }
@@ -69,14 +69,17 @@ function launchStep(a: AgentPlan): Step {
     async run(x) {
       const l = a.launch!;
       // a launch is never repeated: the client sends a POST once, whatever happens to it
-      const result = await superagents.launch(x.client, {
-        name: a.name,
-        model: l.model,
-        model_provider: l.provider,
-        description: l.description,
-        soul_md: l.soul?.text,
-        telegram_bot_token: botToken(a, x.ctx.env),
-      });
+      const result = await superagents
+        .launch(x.client, {
+          name: a.name,
+          model: l.model,
+          model_provider: l.provider,
+          description: l.description,
+          soul_md: l.soul?.text,
+          telegram_bot_token: botToken(a, x.ctx.env),
+        })
+        // a 409 for a name a live agent has: said with that agent's id
+        .catch(async (err: unknown) => Promise.reject(await namingTheAgent(x.client, err, a.name)));
       x.ids.set(a.name, result.agent_id);
     },
   };

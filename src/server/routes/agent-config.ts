@@ -6,18 +6,20 @@ import { SKILLS, SKILL_NAMES, isSkillName } from '../runtime/skills.js';
 import type { StoredAgent } from '../store.js';
 import { NAME_RULES, optionalString, requiredProvider, requiredString } from '../validate.js';
 import { appendMemory, dated } from '../store/caps.js';
-import { changeAgent, ownedAgent } from './superagents.js';
+import { assertNameFree, changeAgent, ownedAgent } from './superagents.js';
 
 async function profile(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
   const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, ...NAME_RULES });
   const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' });
   if (name === undefined && description === undefined) throw badRequest('name or description is required');
-  await changeAgent(ctx, (agent) => {
+  const change = (agent: StoredAgent) => {
     if (name !== undefined) agent.name = name;
     if (description !== undefined) agent.description = description;
     return { status: 'updated' };
-  });
+  };
+  // a rename is checked against the other live agents under the account's lock, as a launch is
+  await changeAgent(ctx, change, name === undefined ? undefined : (live, id) => assertNameFree(live, name, id));
 }
 
 async function soul(ctx: RouteContext): Promise<void> {

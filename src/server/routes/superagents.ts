@@ -1,6 +1,6 @@
 // /v1/superagents: launch, list, read and lifecycle (contract §7).
 import { randomUUID } from 'node:crypto';
-import { BOT_TOKEN_PATTERN, LIMITS, UUID_PATTERN } from '../../contract.js';
+import { BOT_TOKEN_PATTERN, LIMITS, UUID_PATTERN, sameAgentName } from '../../contract.js';
 import { ApiError, badRequest, conflict, listing, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { defaultSkillState } from '../runtime/skills.js';
@@ -35,21 +35,39 @@ export function liveAgent(agent: StoredAgent | undefined): StoredAgent {
   return agent;
 }
 
-/** Applies `change` to the caller's agent (one record's versioned write) and returns `{ agent_id, ...answer }`. */
-async function applyToAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string) => Record<string, unknown>): Promise<Record<string, unknown>> {
-  const { agent_id: id } = ownedAgent(ctx.service.store, ctx.params.id!, ctx.account); // 404/403 before any write
-  return ctx.service.store.agents.update(ctx.account, id, (draft) => {
+type Answer = Record<string, unknown>;
+type AgentChange = (agent: StoredAgent, now: string) => Answer;
+/** Sees the account's live agents before a change under its lock; throws to refuse it. */
+type AgentGuard = (live: StoredAgent[], id: string) => void;
+
+/**
+ * Applies `change` to the caller's agent (one record's versioned write) and returns `{ agent_id,
+ * ...answer }`; with `guard`, under the account's lock after `guard` saw its live agents.
+ */
+async function applyToAgent(ctx: RouteContext, change: AgentChange, guard?: AgentGuard): Promise<Answer> {
+  const { store } = ctx.service;
+  const { agent_id: id } = ownedAgent(store, ctx.params.id!, ctx.account); // 404/403 before any write
+  const write = (draft: StoredAgent | undefined) => {
     const agent = liveAgent(draft);
     const now = new Date().toISOString();
     const result = change(agent, now);
     agent.updated_at = now;
     return { agent_id: agent.agent_id, ...result };
-  });
+  };
+  if (!guard) return store.agents.update(ctx.account, id, write);
+  return store.changeAgentChecked(ctx.account, id, (live) => guard(live, id), write);
 }
 
 /** Applies `change` to the caller's agent and answers `{ agent_id, ...answer }`. */
-export async function changeAgent(ctx: RouteContext, change: (agent: StoredAgent, now: string) => Record<string, unknown>): Promise<void> {
-  sendJson(ctx.res, 200, await applyToAgent(ctx, change));
+export async function changeAgent(ctx: RouteContext, change: AgentChange, guard?: AgentGuard): Promise<void> {
+  sendJson(ctx.res, 200, await applyToAgent(ctx, change, guard));
+}
+
+/** No two live agents of one account share a name (sameAgentName): the 409 of a launch or rename to one. */
+export function assertNameFree(live: StoredAgent[], name: string, except?: string): void {
+  if (live.some((a) => a.agent_id !== except && sameAgentName(a.name, name))) {
+    throw conflict(`An agent named '${name}' already exists`);
+  }
 }
 
 export function defaultSoul(name: string): string {
@@ -111,6 +129,8 @@ async function launch(ctx: RouteContext): Promise<void> {
   };
   await ctx.service.store.launchAgent(ctx.account, record, (live) => {
     if (live.length >= LIMITS.agentsPerAccount) throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
+    // under the account's lock, like the limit: two launches of one name at once make one agent
+    assertNameFree(live, name);
   });
   sendJson(ctx.res, 200, {
     agent_id: record.agent_id,

@@ -3,8 +3,9 @@
 import type { ApiClient } from '../../../api/client.js';
 import { superagents } from '../../../api/superagents.js';
 import type { AgentRecord } from '../../../api/types.js';
-import { UUID_PATTERN } from '../../../contract.js';
-import { NoMatchError, UsageError } from '../../../core/errors.js';
+import { DuplicateNameError } from '../../../api/errors.js';
+import { UUID_PATTERN, sameAgentName } from '../../../contract.js';
+import { NoMatchError, UsageError, rephrased } from '../../../core/errors.js';
 import { didYouMean } from '../../../core/suggest.js';
 
 export interface AgentRef {
@@ -90,13 +91,25 @@ export function resolveIn(ref: string, agents: AgentRecord[]): AgentRef {
   return { agent_id: record.agent_id, name: record.name, record };
 }
 
+const nameTaken = (taken: AgentRecord) => `an agent named '${taken.name}' already exists: ${taken.agent_id}`;
+
 /**
  * Names are how people refer to agents, so a name a live agent already has is refused (launch,
- * rename) unless asked for: two `demo`s make every `demo` reference fail.
+ * rename) unless asked for: two `demo`s make every `demo` reference fail. The embedded service
+ * refuses it too (a 409), by the same rule (sameAgentName).
  */
 export function assertNameFree(agents: AgentRecord[], name: string, except?: string): void {
-  const taken = agents.find((a) => a.agent_id !== except && a.name?.trim().toLowerCase() === name.trim().toLowerCase());
-  if (taken) {
-    throw new UsageError(`an agent named '${taken.name}' already exists: ${taken.agent_id}`, 'choose another name, or pass --allow-duplicate-name');
-  }
+  const taken = agents.find((a) => a.agent_id !== except && sameAgentName(a.name, name));
+  if (taken) throw new DuplicateNameError(nameTaken(taken), 'choose another name, or pass --allow-duplicate-name');
+}
+
+/**
+ * The service's 409 for a name a live agent has names only the name: the agent is looked up (one
+ * list) so that the failure names its id, as the check above does. Anything else is left as it is.
+ */
+export async function namingTheAgent(client: ApiClient, err: unknown, name: string, except?: string): Promise<unknown> {
+  if (!(err instanceof DuplicateNameError)) return err;
+  const agents = await superagents.list(client).catch(() => []);
+  const taken = agents.find((a) => a.agent_id !== except && sameAgentName(a.name, name));
+  return taken ? rephrased(err, nameTaken(taken)) : err;
 }

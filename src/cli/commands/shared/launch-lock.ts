@@ -1,0 +1,88 @@
+// Launches take turns, per service and key, on this machine. A launch checks the list for the name
+// (and the agent limit) and then launches; two runs at once both found the name free and made two
+// agents of it, each with a wallet of its own. The embedded service refuses a second live agent of
+// one name, but another service may not, so `launch` and `apply` hold an advisory lock from the list
+// their check reads to their last launch. It is a lock file in the cache dir (core/file-lock.ts:
+// taken over at once from a holder that died). Runs on other machines take no turn here: apply reads
+// the list again after its launches for them.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cacheDir } from '../../../config/paths.js';
+import { LocalStateError, StateConflictError } from '../../../core/errors.js';
+import { LockTimeoutError, Locks, type HeldLock } from '../../../core/file-lock.js';
+import type { Context } from '../../context.js';
+
+/** The longest wait for another run's turn: apply's launches are paced, and wait out 429s. */
+export const LAUNCH_TURN_WAIT_MS = 2 * 60_000;
+
+export function launchLockDir(env: NodeJS.ProcessEnv): string {
+  return path.join(cacheDir(env), 'locks');
+}
+
+/** The lock of one service and key: named by a digest, so neither the key nor the URL is written anywhere. */
+export function launchLockName(service: string, apiKey: string): string {
+  const key = createHash('sha256').update(apiKey).digest('hex');
+  return `launches.${createHash('sha256').update(`${service}\n${key}`).digest('hex').slice(0, 32)}`;
+}
+
+const IN_WORDS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'it is not a directory',
+  EEXIST: 'it is not a directory',
+};
+
+function unusableDir(dir: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return err;
+  const why = IN_WORDS[code] ?? code;
+  const hint = 'make it writable, or set XDG_CACHE_HOME to a directory you can write';
+  return new LocalStateError(`cannot keep the launch lock in ${dir}: ${why}`, hint);
+}
+
+/**
+ * Waits for this service's launch turn and takes it; the caller releases it. A wait of more than a
+ * moment is said on stderr (also in a CI log), with the process waited for.
+ */
+export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
+  const { client, embedded } = await ctx.api();
+  // the embedded service listens on a new port in each process: its data dir is what it is
+  const service = embedded ? `embedded ${embedded.dataDir}` : client.options.baseUrl;
+  const name = launchLockName(service, client.options.apiKey ?? '');
+  const dir = launchLockDir(ctx.env);
+  let holder: { pid?: number } | undefined;
+  const locks = new Locks(dir, {
+    maxWaitMs: LAUNCH_TURN_WAIT_MS,
+    now: () => ctx.clock.now(),
+    sleep: (ms) => ctx.clock.sleep(ms),
+    onBusy: (h) => (holder = h),
+  });
+  const minutes = LAUNCH_TURN_WAIT_MS / 60_000;
+  const who = () => `another superagent launch or apply (pid ${holder?.pid ?? '?'})`;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return await ctx.sayIfSlow(locks.acquire(name), () => {
+      if (!holder) return; // a slow disk, not another run
+      ctx.printer.warn(`Waiting for ${who()} to finish launching on this service (up to ${minutes} minutes)…`);
+    });
+  } catch (err) {
+    if (err instanceof LockTimeoutError) {
+      throw new StateConflictError(
+        `${who()} has been launching on this service for over ${minutes} minutes`,
+        `wait for it to finish, or end process ${holder?.pid ?? '?'}, then try again`,
+      );
+    }
+    throw unusableDir(dir, err);
+  }
+}
+
+/** `fn` in this service's launch turn. */
+export async function inLaunchTurn<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
+  const turn = await takeLaunchTurn(ctx);
+  try {
+    return await fn();
+  } finally {
+    turn.release();
+  }
+}

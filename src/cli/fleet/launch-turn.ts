@@ -1,0 +1,68 @@
+// apply's launches, safe from a second run launching the same names. The plan was made from a list
+// read before the confirmation, so the launches run in the service's launch turn
+// (commands/shared/launch-lock.ts) after the names and the limit are checked again on a list read
+// in it; a run on another machine takes no turn of ours, so the list is read once more after the
+// launches, and a second live agent of a name apply launched is a loud failure.
+import { AGENT_LIMIT_HINT, AgentLimitError } from '../../api/errors.js';
+import { superagents } from '../../api/superagents.js';
+import { LIMITS, sameAgentName } from '../../contract.js';
+import { BadAnswerError } from '../../core/errors.js';
+import type { HeldLock } from '../../core/file-lock.js';
+import { assertNameFree } from '../commands/shared/agent-ref.js';
+import { takeLaunchTurn } from '../commands/shared/launch-lock.js';
+import type { Exec, Step } from './steps.js';
+
+/** The requests a launch turn adds to apply's: the list read before the launches and the one after. */
+export const LAUNCH_TURN_REQUESTS = 2;
+
+/** Two live agents of a name apply launched: `plan` cannot tell them apart until one is destroyed. */
+export class TwinAgentsError extends BadAnswerError {}
+
+export class LaunchTurn {
+  private constructor(
+    private readonly turn: HeldLock,
+    private readonly launches: Step[],
+  ) {}
+
+  /** Takes the turn, then checks on the list as it is now that each name is still free and there is room for all. */
+  static async take(x: Exec, launches: Step[]): Promise<LaunchTurn> {
+    const turn = await takeLaunchTurn(x.ctx);
+    try {
+      const live = await superagents.list(x.client);
+      const limit = LIMITS.agentsPerAccount;
+      if (live.length + launches.length > limit) {
+        const now = `the service has ${live.length} live agents and the file adds ${launches.length}`;
+        throw new AgentLimitError(`Agent limit reached (${limit}): ${now}`, AGENT_LIMIT_HINT);
+      }
+      // launched since the plan was made (by another run): the plan is out of date
+      for (const step of launches) assertNameFree(live, step.agent);
+    } catch (err) {
+      turn.release();
+      throw err;
+    }
+    return new LaunchTurn(turn, launches);
+  }
+
+  /** After the last launch: each name launched must be one live agent. The turn ends however this ends. */
+  async end(x: Exec): Promise<void> {
+    try {
+      const live = await superagents.list(x.client);
+      for (const step of this.launches) {
+        const ours = x.ids.get(step.agent)!;
+        const twin = live.find((a) => a.agent_id !== ours && sameAgentName(a.name, step.agent));
+        if (twin) {
+          throw new TwinAgentsError(
+            `two live agents are named '${step.agent}': ${ours} (launched by this apply) and ${twin.agent_id}`,
+            `destroy one, then run 'superagent apply' again: superagent destroy ${ours}`,
+          );
+        }
+      }
+    } finally {
+      this.release();
+    }
+  }
+
+  release(): void {
+    this.turn.release();
+  }
+}

@@ -1,0 +1,158 @@
+// Two runs at once must not make two agents of one name, and the agent limit is a conflict, not a
+// bad key (issue 19, items 2 and 5). The embedded service refuses a second live name (409); against
+// a service that does not (a hosted stand-in), launch and apply on one machine take turns, and apply
+// reads the list again after its launches.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliFor, runLine, type RunOptions } from '../helpers/context.js';
+import { startHostedMock, type HostedMock, type Route } from '../helpers/hosted-mock.js';
+import { perTest } from '../helpers/service-support.js';
+import { launchAgent, type TestService } from '../helpers/service.js';
+
+const t = perTest();
+const KEY = 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c';
+
+interface Agent {
+  agent_id: string;
+  name: string;
+  description: string;
+  status: string;
+  model: string;
+  created_at: string;
+}
+
+const agentNamed = (name: string): Agent => ({ agent_id: randomUUID(), name, description: '', status: 'running', model: 'gpt-4o', created_at: '2026-03-15T10:00:00Z' });
+
+/**
+ * A service that launches whatever it is asked to, names and limit unchecked (as the hosted one may):
+ * `agents` is what it holds; `listDelayMs` holds each list answer back, so that two runs both read
+ * the list before either launches; `onLaunch` may add an agent of its own (another machine's run).
+ */
+function lenient(agents: Agent[], o: { listDelayMs?: number; onLaunch?: (launched: Agent) => void } = {}): Route {
+  return ({ method, path: p, body }) => {
+    if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [...agents] }, delayMs: o.listDelayMs };
+    if (method === 'POST' && p === '/v1/superagents') {
+      const launched = agentNamed(body.name);
+      agents.push(launched);
+      o.onLaunch?.(launched);
+      return { json: { agent_id: launched.agent_id, name: launched.name, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' } };
+    }
+    const skills = /^\/v1\/superagents\/([^/]+)\/skills$/.exec(p);
+    if (method === 'GET' && skills) return { json: { agent_id: skills[1], skills: [{ name: 'market-intel', description: 'Market news', enabled: true }] } };
+    return undefined;
+  };
+}
+
+async function mockOf(route: Route): Promise<HostedMock> {
+  const mock = await startHostedMock(route);
+  t.closeAfter(mock);
+  return mock;
+}
+
+/** A command against the stand-in, with a cache dir (where launches take turns) shared by the runs given it. */
+const against = (mock: HostedMock, cache: string) => (argv: string[], o: RunOptions = {}) =>
+  runLine({ url: mock.url, key: KEY }, argv, { ...o, env: { XDG_CACHE_HOME: cache, ...o.env } });
+
+const launches = (mock: HostedMock) => mock.requests.filter((q) => q.method === 'POST' && q.path === '/v1/superagents');
+
+function fleetFile(yaml: string): string {
+  const dir = t.scratch('superagent-fleet-dupes-');
+  fs.writeFileSync(path.join(dir, 'superagents.yaml'), yaml);
+  return path.join(dir, 'superagents.yaml');
+}
+
+describe('the embedded service: a name a live agent has', () => {
+  it('launch --allow-duplicate-name skips the CLI\'s check, and the service refuses: exit 6 naming the live agent', async () => {
+    const svc: TestService = await t.service();
+    const demo = (await launchAgent(svc, { name: 'demo' })).agent_id;
+    svc.cliRequests();
+    const r = await cliFor(() => svc)(['launch', '--name', 'Demo', '--allow-duplicate-name']);
+    expect(r).toEqual({ code: 6, stdout: '', stderr: `Error: an agent named 'demo' already exists: ${demo} (choose another name)\n`, asked: [] });
+    // the limit's look, the launch refused, and the list that found the id the answer did not give
+    expect(svc.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/superagents', 'POST /v1/superagents', 'GET /v1/superagents']);
+    expect((await svc.call('GET', '/v1/superagents')).json.agents).toHaveLength(1);
+  });
+});
+
+describe('launch: two at once on one machine', () => {
+  it('two launch --name twin at once against a service that allows twins: one launch request; the other exits 6 naming the first', async () => {
+    const mock = await mockOf(lenient([], { listDelayMs: 100 }));
+    const cli = against(mock, t.scratch('superagent-cache-'));
+    const runs = await Promise.all([cli(['launch', '--name', 'twin']), cli(['launch', '--name', 'twin'])]);
+    expect(launches(mock)).toHaveLength(1);
+    expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
+    const winner = runs.find((r) => r.code === 0)!;
+    const loser = runs.find((r) => r.code === 6)!;
+    expect(loser.stderr).toMatch(new RegExp(`Error: an agent named 'twin' already exists: ${winner.stdout.trim()} \\(choose another name, or pass --allow-duplicate-name\\)\\n$`));
+  });
+});
+
+describe('apply: two at once, and twins made elsewhere', () => {
+  const FILE = 'agents:\n  - name: alpha\n  - name: beta\n  - name: gamma\n';
+
+  it('two apply --yes of one file at once: three launches, not six; the second stops (exit 6) and a third run converges', async () => {
+    const agents: Agent[] = [];
+    const mock = await mockOf(lenient(agents, { listDelayMs: 100 }));
+    const cli = against(mock, t.scratch('superagent-cache-'));
+    const file = fleetFile(FILE);
+    const runs = await Promise.all([cli(['apply', '-f', file, '--yes']), cli(['apply', '-f', file, '--yes'])]);
+    expect(launches(mock)).toHaveLength(3);
+    expect(agents.map((a) => a.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
+    const second = runs.find((r) => r.code === 6)!;
+    const alpha = agents.find((a) => a.name === 'alpha')!.agent_id;
+    expect(second.stderr).toContain(`Error: apply stopped at step 1 of 3 (launch alpha): an agent named 'alpha' already exists: ${alpha} (run 'superagent apply' again`);
+    const plan = await cli(['plan', '-f', file, '--detailed-exit-code']);
+    expect(plan.code, plan.stderr).toBe(0);
+  });
+
+  it.each([[[]], [['--json']]])('a twin of a name it launched, made meanwhile by a run it could not see: exit 7 naming both ids, and what to do (%j)', async (flags) => {
+    const agents: Agent[] = [];
+    let twin: Agent | undefined;
+    // another machine launches beta the moment this run does
+    const mock = await mockOf(lenient(agents, { onLaunch: (a) => a.name === 'beta' && !twin && agents.push((twin = agentNamed('beta'))) }));
+    const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', fleetFile(FILE), '--yes', ...flags]);
+    const ours = agents.find((a) => a.name === 'beta' && a !== twin)!.agent_id;
+    const message = `apply stopped after step 3 of 3: two live agents are named 'beta': ${ours} (launched by this apply) and ${twin!.agent_id}`;
+    const hint = `destroy one, then run 'superagent apply' again: superagent destroy ${ours}`;
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain(`Error: ${message} (${hint})\n`);
+    if (flags.length > 0) {
+      const json = JSON.parse(r.stdout);
+      expect([json.applied, json.not_applied]).toEqual([['launch alpha', 'launch beta', 'launch gamma'], []]);
+      expect(json.failed).toEqual({ step: null, message: expect.stringContaining(`two live agents are named 'beta': ${ours}`), exit_code: 7 });
+    }
+  });
+});
+
+describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', () => {
+  it("launch's own check: exit 6 naming the limit and how to free a slot, nothing launched", async () => {
+    const mock = await mockOf(lenient(Array.from({ length: 10 }, (_, i) => agentNamed(`a${i}`))));
+    const r = await against(mock, t.scratch('superagent-cache-'))(['launch', '--name', 'eleventh']);
+    expect(r).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: "Error: Agent limit reached (10): this account has 10 live agents (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
+      asked: [],
+    });
+    expect(launches(mock)).toEqual([]);
+  });
+
+  it("the service's 403 Agent limit reached (10): exit 6 with the same hint", async () => {
+    const full: Route = ({ method, path: p }) => {
+      if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [] } }; // a list that lags behind
+      if (method === 'POST' && p === '/v1/superagents') return { status: 403, json: { statusCode: 403, message: 'Agent limit reached (10)' } };
+      return undefined;
+    };
+    const mock = await mockOf(full);
+    const r = await against(mock, t.scratch('superagent-cache-'))(['launch', '--name', 'eleventh']);
+    expect(r).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: "Error: Agent limit reached (10) (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
+      asked: [],
+    });
+  });
+});

@@ -1,0 +1,102 @@
+// The launch turn (src/cli/commands/shared/launch-lock.ts) as a user meets it: a wait for another
+// run is said with its pid, a turn left by a dead process is taken at once, a wait is bounded, and
+// the lock's name holds neither the key nor the URL.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { launchLockDir, launchLockName } from '../../src/cli/commands/shared/launch-lock.js';
+import { Locks } from '../../src/core/file-lock.js';
+import { FakeClock, runLine, type RunOptions } from '../helpers/context.js';
+import { startHostedMock, type HostedMock } from '../helpers/hosted-mock.js';
+import { perTest } from '../helpers/service-support.js';
+
+const t = perTest();
+const KEY = 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c';
+
+async function emptyService(): Promise<HostedMock> {
+  const mock = await startHostedMock(({ method, path: p, body }) => {
+    if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [] } };
+    if (method === 'POST' && p === '/v1/superagents') return { json: { agent_id: 'c3d4e5f6-7890-12ab-cdef-3456789012cd', name: body.name, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' } };
+    return undefined;
+  });
+  t.closeAfter(mock);
+  return mock;
+}
+
+/** A service, a cache dir, and the lock file a launch against them takes its turn with. */
+async function setUp() {
+  const mock = await emptyService();
+  const env = { XDG_CACHE_HOME: t.scratch('superagent-cache-') };
+  const dir = launchLockDir(env);
+  const name = launchLockName(mock.url, KEY);
+  const launch = (o: RunOptions = {}) => runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], { ...o, env });
+  return { mock, dir, name, launch };
+}
+
+const posts = (mock: HostedMock) => mock.requests.filter((q) => q.method === 'POST');
+
+describe('the launch turn', () => {
+  it('held by a live process: the wait is said with its pid, and the launch goes on once it is released', async () => {
+    const { mock, dir, name, launch } = await setUp();
+    fs.mkdirSync(dir, { recursive: true });
+    const held = await new Locks(dir).acquire(name);
+    // neither the key nor the URL is in the lock's name
+    expect(fs.readdirSync(dir)).toEqual([expect.stringMatching(/^lock\.launches\.[0-9a-f]{32}$/)]);
+    let sent = 0;
+    const r = await launch({
+      onStderr: (_chunk, all) => {
+        if (!all.includes('Waiting for another')) return;
+        sent = posts(mock).length; // nothing launched while it waited
+        held.release();
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`! Waiting for another superagent launch or apply (pid ${process.pid}) to finish launching on this service (up to 2 minutes)…\n`);
+    expect([sent, posts(mock).length]).toEqual([0, 1]);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('left by a process that died: taken over at once, without a word', async () => {
+    const { mock, dir, name, launch } = await setUp();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `lock.${name}`), JSON.stringify({ pid: dead, host: os.hostname(), token: 'left-behind' }));
+    const r = await launch();
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(posts(mock)).toHaveLength(1);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('a wait is bounded: held all along, exit 6 naming the process, nothing sent', async () => {
+    const { mock, dir, name, launch } = await setUp();
+    fs.mkdirSync(dir, { recursive: true });
+    const held = await new Locks(dir).acquire(name);
+    try {
+      // a fake clock on which each look at the lock takes half a minute: the two minutes pass at once
+      const clock = new FakeClock();
+      const look = clock.sleep.bind(clock);
+      clock.sleep = (_ms, signal) => look(30_000, signal);
+      const r = await launch({ clock });
+      expect(r.code).toBe(6);
+      expect(r.stderr).toContain(
+        `Error: another superagent launch or apply (pid ${process.pid}) has been launching on this service for over 2 minutes ` +
+          `(wait for it to finish, or end process ${process.pid}, then try again)\n`,
+      );
+      expect(mock.requests).toEqual([]);
+    } finally {
+      held.release();
+    }
+  });
+
+  it('a cache dir that cannot hold the lock: exit 2 naming it, nothing sent', async () => {
+    const mock = await emptyService();
+    const file = path.join(t.scratch('superagent-cache-'), 'not-a-dir');
+    fs.writeFileSync(file, '');
+    const r = await runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], { env: { XDG_CACHE_HOME: file } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`Error: cannot keep the launch lock in ${path.join(file, 'superagent', 'locks')}: it is not a directory (make it writable, or set XDG_CACHE_HOME to a directory you can write)\n`);
+    expect(mock.requests).toEqual([]);
+  });
+});
