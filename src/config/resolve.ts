@@ -4,7 +4,7 @@
 // the hosted service, one the embedded service issued (sa_sk_) to the embedded one, any other fails.
 import { CredentialsError, UsageError } from '../core/errors.js';
 import { EMBEDDED_KEY_PREFIX, HOSTED_BASE_URL, HOSTED_KEY_PREFIX } from '../contract.js';
-import { maskKey } from '../ui/mask.js';
+import { maskKey, maskUrl } from '../core/mask.js';
 import type { ConfigData, Profile } from './file.js';
 
 export type Source = 'flag' | 'env' | 'profile';
@@ -47,9 +47,9 @@ export function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`'${raw}' is not a URL`, 'give the service address like https://api.example.com');
+    throw new UsageError(`'${maskUrl(raw)}' is not a URL`, 'give the service address like https://api.example.com');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${raw}' must start with http:// or https://`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${maskUrl(raw)}' must start with http:// or https://`);
   // the contract's paths carry /v1 themselves
   return url.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
 }

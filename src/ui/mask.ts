@@ -1,25 +1,7 @@
-// How secrets appear anywhere we print them (CLI.md): `sa_sk_…9f2c`, or `…` for a short one.
+// Secrets masked in whatever the tool prints: the masks of core/mask.ts, and the secrets this process holds.
+import { maskKey, maskUrls } from '../core/mask.js';
 
-export function maskKey(key: string): string {
-  if (key.length < 16) return '…';
-  const prefix = /^[A-Za-z]+_[A-Za-z]+_/.exec(key)?.[0] ?? '';
-  return `${prefix}…${key.slice(-4)}`;
-}
-
-/** A bot token `<id>:<secret>` shows its bot id only. */
-export function maskBotToken(token: string): string {
-  const id = /^(\d+):/.exec(token)?.[1];
-  return id ? `${id}:…` : '…';
-}
-
-// `scheme://user:password@` (or a token as the user): whatever sits before the @ is a credential, even
-// with characters a valid URL would have escaped (`#`, `?`: the URL may be the invalid one quoted in an error)
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi;
-
-/** Every URL in `text` with its user and password replaced by `…` (`https://…@host/`). */
-export function maskUrls(text: string): string {
-  return text.replace(URL_CREDENTIALS, '$1…@');
-}
+export { maskBotToken, maskKey, maskUrl, maskUrls } from '../core/mask.js';
 
 // keys of the two services (`sa_sk_…`, `gb_sk_…`) and bearer tokens, wherever they appear in a text
 const KEY_LIKE = /\b(?:sa|gb)_sk_[A-Za-z0-9_-]{6,}/g;
