@@ -117,7 +117,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       io,
       globals,
       printer,
-      config: overrides.config ?? new ConfigFile(configDir(env)),
+      config: overrides.config ?? new ConfigFile(configDir(env), { warn: (line) => printer.warn(line) }),
       prompter: overrides.prompter ?? terminalPrompter(io, overrides.signals ?? processSignals),
       editor: overrides.editor ?? systemEditor(env),
       clock: overrides.clock ?? realClock,
