@@ -11,6 +11,8 @@ import { LockTimeoutError, Locks, type HeldLock, type LockOptions } from '../cor
 export interface Profile {
   base_url?: string;
   api_key?: string;
+  /** `keychain`: the key is in the OS keychain (config/keychain.ts), not in this file */
+  api_key_store?: 'keychain';
   output?: 'table' | 'json';
   /** what `launch` sends when no --model / --provider is given */
   model?: string;
@@ -36,7 +38,7 @@ export const CONFIG_NAME = 'config';
 /** The lock every change of the config file takes (a file beside it: lock.config) */
 export const CONFIG_LOCK = 'config';
 
-const PROFILE_KEYS = ['base_url', 'api_key', 'output', 'model', 'provider', 'render'] as const satisfies ReadonlyArray<keyof Profile>;
+const PROFILE_KEYS = ['base_url', 'api_key', 'api_key_store', 'output', 'model', 'provider', 'render'] as const satisfies ReadonlyArray<keyof Profile>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -50,6 +52,10 @@ function wrongField(data: Record<string, unknown>): string | undefined {
     // every setting is text (settings.ts checks the values themselves when they are set)
     for (const key of PROFILE_KEYS) {
       if (profile[key] !== undefined && typeof profile[key] !== 'string') return `"profiles.${name}.${key}" is not a string`;
+    }
+    // where the key is: a value this version does not know would leave the profile with no key
+    if (profile.api_key_store !== undefined && profile.api_key_store !== 'keychain') {
+      return `"profiles.${name}.api_key_store" is not "keychain"`;
     }
   }
   return undefined;
@@ -112,7 +118,8 @@ export class ConfigFile implements ConfigStore {
     if ((mode & 0o077) === 0) return;
     this.warned = true;
     const how = mode & 0o044 ? 'read' : 'change';
-    this.options.warn(`The config file ${this.path} holds an API key and others can ${how} it (mode 0${mode.toString(8)}): run 'chmod 600 ${this.path}'`);
+    const [file, octal] = [this.path, `0${mode.toString(8)}`];
+    this.options.warn(`The config file ${file} holds an API key and others can ${how} it (mode ${octal}): run 'chmod 600 ${file}'`);
   }
 
   private corrupt(why: string): UsageError {
@@ -126,7 +133,9 @@ export class ConfigFile implements ConfigStore {
       const data = this.read();
       change(data);
       // a holder stopped for longer than the lock's staleness lost it: the change of the command that took it over stands
-      if (!lock.stillHeld()) throw new LocalStateError(`the config file ${this.path} was changed by another command meanwhile`, 'nothing was saved: run this one again');
+      if (!lock.stillHeld()) {
+        throw new LocalStateError(`the config file ${this.path} was changed by another command meanwhile`, 'nothing saved: run this one again');
+      }
       // through a symbolic link (a dotfiles checkout): the file it points to is replaced, the link stays
       writeFileAtomic(linkTarget(this.path), JSON.stringify(data, null, '\t') + '\n');
     } finally {
@@ -141,7 +150,8 @@ export class ConfigFile implements ConfigStore {
       if (!(err instanceof LockTimeoutError)) throw err;
       const lockFile = this.locks.fileFor(CONFIG_LOCK);
       const held = err.message.charAt(0).toLowerCase() + err.message.slice(1);
-      throw new LocalStateError(`cannot change the config file ${this.path}: ${held}`, `try again; if no superagent command is running, remove ${lockFile}`);
+      const hint = `try again; if no superagent command is running, remove ${lockFile}`;
+      throw new LocalStateError(`cannot change the config file ${this.path}: ${held}`, hint);
     }
   }
 }

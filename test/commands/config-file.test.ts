@@ -36,7 +36,8 @@ function cli(dir: string, argv: string[], o: { input?: string; env?: Record<stri
   return runLine(undefined, argv, { ...o, world: { config: new ConfigFile(dir) } });
 }
 
-const login = (dir: string, key: string, args: string[] = ['--base-url', svc.url]) => cli(dir, ['login', '--with-token', ...args], { input: `${key}\n` });
+/** `login` keeping the key in the file (the keychain's side: test/commands/keychain.test.ts). */
+const login = (dir: string, key: string, args: string[] = ['--base-url', svc.url]) => cli(dir, ['login', '--with-token', '--insecure-storage', ...args], { input: `${key}\n` });
 
 describe('where the file lives', () => {
   // no store given: the command builds its own from the environment, as the binary does
@@ -59,7 +60,7 @@ describe('where the file lives', () => {
 });
 
 describe('login and logout on disk', () => {
-  it('login --with-token saves the key and base URL in a 0600 file in a 0700 dir, and later commands use them', async () => {
+  it('login --with-token --insecure-storage saves the key and base URL in a 0600 file in a 0700 dir, and later commands use them', async () => {
     const dir = freshDir();
     expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
     expect(readConfig(dir)).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });

@@ -13,6 +13,7 @@ import { run, type WorldOverrides } from '../../src/cli/run.js';
 import type { Editor, EditorCommand } from '../../src/ui/editor.js';
 import type { Prompter } from '../../src/ui/prompt.js';
 import type { Spinner } from '../../src/ui/spinner.js';
+import { MemoryKeychain } from './keychain.js';
 
 /** Collects what a command writes; `isTTY` and `columns` are what the command sees. */
 export class Capture {
@@ -37,7 +38,11 @@ export class Capture {
 export class MemoryConfig implements ConfigStore {
   readonly path = '/virtual/superagent/config.json';
   writes = 0;
-  constructor(public data: ConfigData = {}) {}
+  constructor(
+    public data: ConfigData = {},
+    /** the keychain of the same machine: where `login` keeps the key that this file says is there */
+    readonly keychain = new MemoryKeychain(),
+  ) {}
 
   read(): ConfigData {
     return structuredClone(this.data);
@@ -233,8 +238,10 @@ export async function runLine(target: Target | undefined, argv: string | string[
   stdout.rows = tty.rows;
   const stderr = new Capture(tty.stderr === true, tty.columns ?? (tty.stderr ? 100 : undefined), o.onStderr);
   const prompter = new ScriptedPrompter([...(o.answers ?? [])]);
+  const config = o.config ?? new MemoryConfig();
   const code = await run(words, testEnv(target, o.env), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {
-    config: o.config ?? new MemoryConfig(),
+    config,
+    keychain: config.keychain,
     prompter,
     editor: o.editor ?? fakeEditor(() => {
       throw new Error('the editor was opened, and the test gave none');
@@ -265,6 +272,7 @@ export function bareContext(o: { stdout: OutStream; stderr: OutStream; spinner?:
     globals: toGlobals({}, env),
     printer: new Printer(o.stdout, o.stderr, { json: false, quiet: false, color: false, env }),
     config: new MemoryConfig(),
+    keychain: new MemoryKeychain('no keychain here'),
     prompter: new ScriptedPrompter(),
     editor: fakeEditor(() => {
       throw new Error('no editor here');
