@@ -3,6 +3,7 @@
 // the key is there. The binding loads when a key is stored, read or removed there, and never
 // otherwise: a key from SUPERAGENT_API_KEY, --api-key or the file costs nothing and meets no
 // keychain prompt (loading it takes about 5 ms; figures in the notes of the change).
+import path from 'node:path';
 import type { Profile } from './file.js';
 
 /** The service every entry is filed under (`secret-tool search service superagent` lists them). */
@@ -14,7 +15,8 @@ export const KEYCHAIN_SERVICE = 'superagent';
  * stays the profile's when its base URL changes, as a key in the file does.
  */
 export function keychainAccount(profile: string, configPath: string): string {
-  return `${profile}@${configPath}`;
+  // absolute: SUPERAGENT_CONFIG_DIR may be relative, and the same file must name the same entry from any dir
+  return `${profile}@${path.resolve(configPath)}`;
 }
 
 /** Where a profile keeps its key: in the keychain, in the file, or nowhere. */

@@ -158,6 +158,8 @@ describe('a corrupt config file', () => {
     ['{"profiles": {"default": null}}', '"profiles.default" is not an object'],
     ['{"profiles": []}', '"profiles" is not an object'],
     ['{"active_profile": 5}', '"active_profile" is not a string'],
+    // where the key is kept: a place this version does not know would leave the profile without one
+    ['{"profiles": {"default": {"api_key_store": "vault"}}}', '"profiles.default.api_key_store" is not "keychain"'],
   ])('a field of the wrong type (%s) is corrupt too, named, for every command that reads it', async (text, why) => {
     const dir = corrupt(text);
     for (const argv of [['list'], ['config', 'list'], ['whoami']]) {
