@@ -2,7 +2,7 @@
 // where `login` keeps a profile's key rather than in a plain file; the config file says only that
 // the key is there. The binding loads when a key is stored, read or removed there, and never
 // otherwise: a key from SUPERAGENT_API_KEY, --api-key or the file costs nothing and meets no
-// keychain prompt (loading it takes about 5 ms; figures in the notes of the change).
+// keychain prompt (loading it took 6–29 ms on a busy 2-core machine: src/vendor/keyring.ts).
 import path from 'node:path';
 import type { Profile } from './file.js';
 
