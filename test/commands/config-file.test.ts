@@ -264,4 +264,17 @@ describe('the config lock (several processes: test/e2e/config-lock.test.ts)', ()
     );
     expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
   });
+
+  it('a writer whose lock was taken over meanwhile (it stopped longer than the lock stays fresh) writes nothing', async () => {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(configPath(dir), '{}');
+    const write = new ConfigFile(dir).write((data) => {
+      data.active_profile = 'late';
+      // what another process does to a lock it judged stale: its own lock in place of this one
+      leaveLock(dir, process.pid);
+    });
+    await expect(write).rejects.toThrow(`the config file ${configPath(dir)} was changed by another command meanwhile`);
+    expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
+  });
 });
