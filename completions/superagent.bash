@@ -32,7 +32,7 @@ _superagent_spec() {
         'health') _sa_subs='' _sa_opts='--watch' _sa_vopts='' _sa_args='agent' ;;
         'launch') _sa_subs='' _sa_opts='--name --model --provider --soul-file --description --bot-token-stdin --allow-duplicate-name' _sa_vopts='--name --model --provider --soul-file --description' _sa_args='' ;;
         'list') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'login') _sa_subs='' _sa_opts='--with-token' _sa_vopts='' _sa_args='' ;;
+        'login') _sa_subs='' _sa_opts='--with-token --insecure-storage' _sa_vopts='' _sa_args='' ;;
         'logout') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'memory') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'model') _sa_subs='' _sa_opts='--provider' _sa_vopts='--provider' _sa_args='agent none' ;;

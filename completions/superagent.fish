@@ -259,6 +259,7 @@ complete -c superagent -n '__superagent_is launch' -l description -x -d 'a descr
 complete -c superagent -n '__superagent_is launch' -l bot-token-stdin -d 'read a Telegram bot token from standard input'
 complete -c superagent -n '__superagent_is launch' -l allow-duplicate-name -d 'skip the check that no live agent has that name (a service that keeps names unique, as the embedded one does, still refuses it: exit 6)'
 complete -c superagent -n '__superagent_is login' -l with-token -d 'read the key from standard input (for scripts; keeps it out of shell history)'
+complete -c superagent -n '__superagent_is login' -l insecure-storage -d 'keep the key in the config file (mode 0600), not the OS keychain'
 complete -c superagent -n '__superagent_is model' -l provider -x -a 'openai anthropic xai openrouter venice' -d 'model provider of MODEL'
 complete -c superagent -n '__superagent_is pause' -l all -d 'pause every running agent (the kill switch); already paused counts as done'
 complete -c superagent -n '__superagent_is plan' -s f -l file -r -F -d 'the fleet file (default: ./superagents.yaml)'

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const src = path.resolve('src');
+/** packages that load a platform's binary (.node) at run time: never bundled */
+const NATIVE = ['@napi-rs/keyring'];
 const common = {
   bundle: true,
   format: 'esm',
@@ -55,7 +57,10 @@ await Promise.all([
   }),
   build({ ...common, entryPoints: ['src/server/index.ts'], outfile: 'dist/server/index.js' }),
   // third-party code is minified: less to parse at start-up, and nobody debugs it from dist/
-  ...vendors.map((f) => build({ ...common, minify: true, entryPoints: [`src/vendor/${f}`], outfile: `dist/vendor/${f.replace(/\.ts$/, '.js')}` })),
+  // a package with a native binary (the keychain's) is imported from node_modules as it is
+  ...vendors.map((f) =>
+    build({ ...common, minify: true, external: NATIVE, entryPoints: [`src/vendor/${f}`], outfile: `dist/vendor/${f.replace(/\.ts$/, '.js')}` }),
+  ),
 ]);
 
 // The two answers that need none of the code above, baked in for bin/superagent.js: `--version` and

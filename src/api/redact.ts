@@ -1,5 +1,5 @@
 // Keeps secrets out of the --debug trace and error text: keys, bot tokens and credentials in URLs are masked.
-import { maskBotToken, maskBotTokens, maskKey, maskUrls } from '../ui/mask.js';
+import { maskBotToken, maskBotTokens, maskKey, maskUrls } from '../core/mask.js';
 
 const SECRET_FIELDS = /"(telegram_bot_token|api_key|apiKey|token)"\s*:\s*"([^"]*)"/g;
 

@@ -1,11 +1,12 @@
 // The Context is a command's only door to the world: streams, environment, parsed globals, the
-// printer, the config store, the prompter, the editor, the spinner, the clock, signals and the API.
+// printer, the config store, the OS keychain, the prompter, the editor, the spinner, the clock, signals and the API.
 // The real world is wired in by `Context.forProcess`-style defaults below (each loaded when first
 // used); a test builds one from buffers, a TTY switch, a fake clock and a scripted prompter
 // (test/helpers/context.ts), and points `api` at an in-process embedded service.
 import type { ConnectOptions, OpenedApi } from './commands/shared/connect.js';
 import type { GlobalOptions } from './parse.js';
 import type { ConfigStore } from '../config/file.js';
+import type { Keychain } from '../config/keychain.js';
 import type { OutStream, Printer } from '../ui/printer.js';
 import type { Prompter } from '../ui/prompt.js';
 import type { Editor } from '../ui/editor.js';
@@ -68,6 +69,8 @@ export interface World {
   globals: GlobalOptions;
   printer: Printer;
   config: ConfigStore;
+  /** the OS keychain, where a profile's key may be kept */
+  keychain: Keychain;
   prompter: Prompter;
   editor: Editor;
   clock: Clock;
@@ -83,6 +86,7 @@ export class Context {
   readonly globals: GlobalOptions;
   readonly printer: Printer;
   readonly config: ConfigStore;
+  readonly keychain: Keychain;
   readonly prompter: Prompter;
   readonly editor: Editor;
   readonly clock: Clock;
@@ -98,6 +102,7 @@ export class Context {
       globals: this.globals,
       printer: this.printer,
       config: this.config,
+      keychain: this.keychain,
       prompter: this.prompter,
       editor: this.editor,
       clock: this.clock,

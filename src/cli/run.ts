@@ -2,6 +2,7 @@
 // Context from the real world (or from a test's stand-ins), run it, and turn any failure into one
 // line on stderr and an exit code (exit-codes.ts). main.ts hands every command line over to run().
 import { ConfigFile } from '../config/file.js';
+import { osKeychain } from '../config/keychain.js';
 import { configDir } from '../config/paths.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
@@ -117,7 +118,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       io,
       globals,
       printer,
-      config: overrides.config ?? new ConfigFile(configDir(env)),
+      config: overrides.config ?? new ConfigFile(configDir(env), { warn: (line) => printer.warn(line) }),
+      keychain: overrides.keychain ?? osKeychain(),
       prompter: overrides.prompter ?? terminalPrompter(io, overrides.signals ?? processSignals),
       editor: overrides.editor ?? systemEditor(env),
       clock: overrides.clock ?? realClock,

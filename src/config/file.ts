@@ -1,13 +1,18 @@
 // The config file: named profiles (base URL, key, default output, launch model) plus the active
-// profile's name. JSON, written atomically, 0600 in a 0700 dir (CLI.md).
+// profile's name. JSON, written atomically, 0600 in a 0700 dir (CLI.md). Every change is a
+// read-modify-write under a lock beside the file, so two commands at once both keep their change;
+// reading takes no lock (the rename shows a reader the old file or the new one, never half).
 import fs from 'node:fs';
 import path from 'node:path';
-import { privateDir, writeFileAtomic } from '../core/atomic-write.js';
-import { UsageError } from '../core/errors.js';
+import { linkTarget, privateDir, writeFileAtomic } from '../core/atomic-write.js';
+import { LocalStateError, UsageError } from '../core/errors.js';
+import { LockTimeoutError, Locks, type HeldLock, type LockOptions } from '../core/file-lock.js';
 
 export interface Profile {
   base_url?: string;
   api_key?: string;
+  /** `keychain`: the key is in the OS keychain (config/keychain.ts), not in this file */
+  api_key_store?: 'keychain';
   output?: 'table' | 'json';
   /** what `launch` sends when no --model / --provider is given */
   model?: string;
@@ -30,8 +35,10 @@ export interface ConfigStore {
 }
 
 export const CONFIG_NAME = 'config';
+/** The lock every change of the config file takes (a file beside it: lock.config) */
+export const CONFIG_LOCK = 'config';
 
-const PROFILE_KEYS = ['base_url', 'api_key', 'output', 'model', 'provider', 'render'] as const satisfies ReadonlyArray<keyof Profile>;
+const PROFILE_KEYS = ['base_url', 'api_key', 'api_key_store', 'output', 'model', 'provider', 'render'] as const satisfies ReadonlyArray<keyof Profile>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -46,15 +53,38 @@ function wrongField(data: Record<string, unknown>): string | undefined {
     for (const key of PROFILE_KEYS) {
       if (profile[key] !== undefined && typeof profile[key] !== 'string') return `"profiles.${name}.${key}" is not a string`;
     }
+    // where the key is: a value this version does not know would leave the profile with no key
+    if (profile.api_key_store !== undefined && profile.api_key_store !== 'keychain') {
+      return `"profiles.${name}.api_key_store" is not "keychain"`;
+    }
   }
   return undefined;
 }
 
+export interface ConfigFileOptions {
+  /** told once, in one line, when the file holds a key and other users can read or change it */
+  warn?: (line: string) => void;
+  /** the lock's timings (a test shortens the wait) */
+  lock?: LockOptions;
+}
+
+/**
+ * How long a change waits for another command's: a holder keeps the lock for a read and a write, so
+ * a longer wait means a holder stuck or stopped (taken over once its lock is stale, 10 s).
+ */
+const LOCK_WAIT_MS = 15_000;
+
 export class ConfigFile implements ConfigStore {
   readonly path: string;
+  private readonly locks: Locks;
+  private warned = false;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly options: ConfigFileOptions = {},
+  ) {
     this.path = path.join(dir, `${CONFIG_NAME}.json`);
+    this.locks = new Locks(dir, { maxWaitMs: LOCK_WAIT_MS, ...options.lock });
   }
 
   read(): ConfigData {
@@ -76,7 +106,20 @@ export class ConfigFile implements ConfigStore {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw this.corrupt('it is not a JSON object');
     const why = wrongField(data as Record<string, unknown>);
     if (why) throw this.corrupt(why);
+    this.warnIfOpen(data as ConfigData);
     return data as ConfigData;
+  }
+
+  /** A key in a file other users can read (a copy, a dotfiles checkout) is theirs too: say so, once. */
+  private warnIfOpen(data: ConfigData): void {
+    if (this.warned || !this.options.warn || process.platform === 'win32') return;
+    if (!Object.values(data.profiles ?? {}).some((profile) => profile.api_key !== undefined)) return;
+    const mode = (fs.statSync(this.path, { throwIfNoEntry: false })?.mode ?? 0) & 0o777;
+    if ((mode & 0o077) === 0) return;
+    this.warned = true;
+    const how = mode & 0o044 ? 'read' : 'change';
+    const [file, octal] = [this.path, `0${mode.toString(8)}`];
+    this.options.warn(`The config file ${file} holds an API key and others can ${how} it (mode ${octal}): run 'chmod 600 ${file}'`);
   }
 
   private corrupt(why: string): UsageError {
@@ -84,9 +127,31 @@ export class ConfigFile implements ConfigStore {
   }
 
   async write(change: (data: ConfigData) => void): Promise<void> {
-    const data = this.read();
-    change(data);
     privateDir(this.dir);
-    writeFileAtomic(this.path, JSON.stringify(data, null, '\t') + '\n');
+    const lock = await this.lock();
+    try {
+      const data = this.read();
+      change(data);
+      // a holder stopped for longer than the lock's staleness lost it: the change of the command that took it over stands
+      if (!lock.stillHeld()) {
+        throw new LocalStateError(`the config file ${this.path} was changed by another command meanwhile`, 'nothing saved: run this one again');
+      }
+      // through a symbolic link (a dotfiles checkout): the file it points to is replaced, the link stays
+      writeFileAtomic(linkTarget(this.path), JSON.stringify(data, null, '\t') + '\n');
+    } finally {
+      lock.release();
+    }
+  }
+
+  private async lock(): Promise<HeldLock> {
+    try {
+      return await this.locks.acquire(CONFIG_LOCK);
+    } catch (err) {
+      if (!(err instanceof LockTimeoutError)) throw err;
+      const lockFile = this.locks.fileFor(CONFIG_LOCK);
+      const held = err.message.charAt(0).toLowerCase() + err.message.slice(1);
+      const hint = `try again; if no superagent command is running, remove ${lockFile}`;
+      throw new LocalStateError(`cannot change the config file ${this.path}: ${held}`, hint);
+    }
   }
 }

@@ -4,8 +4,9 @@
 // the hosted service, one the embedded service issued (sa_sk_) to the embedded one, any other fails.
 import { CredentialsError, UsageError } from '../core/errors.js';
 import { EMBEDDED_KEY_PREFIX, HOSTED_BASE_URL, HOSTED_KEY_PREFIX } from '../contract.js';
-import { maskKey } from '../ui/mask.js';
+import { maskKey, maskUrl } from '../core/mask.js';
 import type { ConfigData, Profile } from './file.js';
+import { keyStoreOf, type KeyStore } from './keychain.js';
 
 export type Source = 'flag' | 'env' | 'profile';
 
@@ -28,6 +29,8 @@ export interface Connection {
   reason: string;
   apiKey: string | null;
   apiKeySource: Source | null;
+  /** a profile's key: kept in the OS keychain or in the config file (null: the key is not a profile's) */
+  apiKeyStore: KeyStore | null;
   output: 'table' | 'json';
 }
 
@@ -47,9 +50,9 @@ export function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`'${raw}' is not a URL`, 'give the service address like https://api.example.com');
+    throw new UsageError(`'${maskUrl(raw)}' is not a URL`, 'give the service address like https://api.example.com');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${raw}' must start with http:// or https://`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${maskUrl(raw)}' must start with http:// or https://`);
   // the contract's paths carry /v1 themselves
   return url.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
 }
@@ -100,7 +103,18 @@ export function keySourceWords(c: Pick<Connection, 'apiKeySource' | 'profileName
   return c.apiKeySource ? SOURCE_WORDS[c.apiKeySource]('key', c.profileName) : 'nowhere';
 }
 
-export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessEnv, config: ConfigData): Connection {
+/**
+ * The profile whose key this command line takes from the OS keychain, or undefined: a flag or a
+ * variable gives the key (the keychain is then never touched), or the profile keeps none there.
+ */
+export function keychainProfile(globals: ConnectionFlags, env: NodeJS.ProcessEnv, config: ConfigData): string | undefined {
+  if (globals.apiKey || env.SUPERAGENT_API_KEY) return undefined;
+  const name = profileName(globals, env, config);
+  return keyStoreOf(config.profiles?.[name]) === 'keychain' ? name : undefined;
+}
+
+/** `keychainKey`: the profile's key, read from the OS keychain when keychainProfile named it. */
+export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessEnv, config: ConfigData, keychainKey?: string): Connection {
   const name = profileName(globals, env, config);
   const profile = config.profiles?.[name];
   const explicit = globals.profile || env.SUPERAGENT_PROFILE;
@@ -108,7 +122,7 @@ export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessE
     throw new UsageError(`there is no profile '${name}' in the config file`, `create it with 'superagent login --profile ${name}', or see 'superagent config list'`);
   }
   const [baseUrl, baseUrlSource] = pick(globals.baseUrl, env.SUPERAGENT_BASE_URL, profile?.base_url);
-  const [rawKey, apiKeySource] = pick(globals.apiKey, env.SUPERAGENT_API_KEY, profile?.api_key);
+  const [rawKey, apiKeySource] = pick(globals.apiKey, env.SUPERAGENT_API_KEY, profile?.api_key ?? keychainKey);
   const apiKey = rawKey?.trim() || null;
   const problem = apiKey === null ? undefined : keyProblem(apiKey);
   if (problem) {
@@ -130,6 +144,7 @@ export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessE
     ...where,
     apiKey,
     apiKeySource: apiKey === null ? null : apiKeySource,
+    apiKeyStore: apiKey !== null && apiKeySource === 'profile' ? keyStoreOf(profile) : null,
     output: profile?.output ?? 'table',
   };
 }

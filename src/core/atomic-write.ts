@@ -38,10 +38,38 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   }
 }
 
-/** Creates `dir` (and its parents) with mode 0700 if missing, and makes it 0700 if it exists. */
+/**
+ * Creates `dir` and its missing parents with mode 0700. A dir that exists keeps its mode: it may be
+ * one the tool did not make ($HOME, given as the config dir), and is the user's to set.
+ */
 export function privateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.chmodSync(dir, 0o700);
+  const first = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (first === undefined) return;
+  // the umask may have taken bits off the mode mkdir was given: each dir made here gets 0700 itself
+  for (let made = path.resolve(dir); ; made = path.dirname(made)) {
+    fs.chmodSync(made, 0o700);
+    if (made === path.resolve(first) || path.dirname(made) === made) return;
+  }
+}
+
+/**
+ * The file a write to `file` must replace so that a symbolic link there stays a link: the end of
+ * its links (which may not exist yet), or `file` itself.
+ */
+export function linkTarget(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  // no file there, or a link to a file not made yet (realpath does not follow those)
+  let at = file;
+  for (let hops = 0; hops < 40; hops++) {
+    const st = fs.lstatSync(at, { throwIfNoEntry: false });
+    if (!st?.isSymbolicLink()) return at;
+    at = path.resolve(path.dirname(at), fs.readlinkSync(at));
+  }
+  return at;
 }
 
 /** Temp files of writers that died before their rename, older than `ageMs` (they are never read). */

@@ -1,37 +1,11 @@
-// How secrets appear anywhere we print them (CLI.md): `sa_sk_…9f2c`, or `…` for a short one.
+// Secrets masked in whatever the tool prints: the masks of core/mask.ts, and the secrets this process holds.
+import { maskBotTokens, maskKey, maskUrls } from '../core/mask.js';
 
-export function maskKey(key: string): string {
-  if (key.length < 16) return '…';
-  const prefix = /^[A-Za-z]+_[A-Za-z]+_/.exec(key)?.[0] ?? '';
-  return `${prefix}…${key.slice(-4)}`;
-}
-
-/** A bot token `<id>:<secret>` shows its bot id only. */
-export function maskBotToken(token: string): string {
-  const id = /^(\d+):/.exec(token)?.[1];
-  return id ? `${id}:…` : '…';
-}
-
-// `scheme://user:password@` (or a token as the user): whatever sits before the @ is a credential, even
-// with characters a valid URL would have escaped (`#`, `?`: the URL may be the invalid one quoted in an error)
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi;
-
-/** Every URL in `text` with its user and password replaced by `…` (`https://…@host/`). */
-export function maskUrls(text: string): string {
-  return text.replace(URL_CREDENTIALS, '$1…@');
-}
+export { maskBotToken, maskBotTokens, maskKey, maskUrl, maskUrls } from '../core/mask.js';
 
 // keys of the two services (`sa_sk_…`, `gb_sk_…`) and bearer tokens, wherever they appear in a text
 const KEY_LIKE = /\b(?:sa|gb)_sk_[A-Za-z0-9_-]{6,}/g;
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi;
-// a Telegram bot token, `<bot id>:<secret>` (the shape the contract's BOT_TOKEN_PATTERN accepts), within a text
-const BOT_TOKEN = /\b(\d+):[A-Za-z0-9_-]{30,}/g;
-
-/** Every bot token in `text` showing its bot id only (`7012345678:…`). */
-export function maskBotTokens(text: string): string {
-  return text.replace(BOT_TOKEN, (_, id: string) => `${id}:…`);
-}
-
 /** Secrets this process holds (the API key in use): masked wherever they turn up, whatever their form. */
 const held = new Set<string>();
 

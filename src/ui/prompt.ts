@@ -1,6 +1,7 @@
 // Questions for a person at a terminal, asked on stderr so stdout stays data. Callers check
 // `ctx.canPrompt` first; @inquirer/prompts loads only when a question is actually asked.
 import { InterruptedError, TerminatedError } from '../core/errors.js';
+import { maskUrls } from '../core/mask.js';
 import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
@@ -43,7 +44,8 @@ async function asking<T>(ask: (signal: AbortSignal) => Promise<T>, stops?: Termi
  * A question as the terminal may show it: the prompt library writes it straight to the terminal, so
  * an agent's name in it is made safe here and our own styling put back (terminal-safe.ts).
  */
-const shown = (text: string) => toTerminal(text);
+// a question may name a URL (the key's service): its credentials never reach the screen
+const shown = (text: string) => toTerminal(maskUrls(text));
 
 /**
  * A confirmation that wants one answer: once answered, ✔ only for it and ✘ for any other (the prompt

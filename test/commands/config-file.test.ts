@@ -1,10 +1,13 @@
 // The config file on disk (CLI.md: JSON, 0600 in a 0700 dir, SUPERAGENT_CONFIG_DIR): the real store
 // (src/config/file.ts) under login, logout and config, in a fresh dir per test; and a corrupt file,
 // which every command that reads it refuses with one line naming it, leaving it as it was.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigFile } from '../../src/config/file.js';
+import { CONFIG_LOCK, ConfigFile } from '../../src/config/file.js';
+import { Locks } from '../../src/core/file-lock.js';
 import { runLine, type CliRun } from '../helpers/context.js';
 import { perTest, stopService } from '../helpers/service-support.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
@@ -33,7 +36,8 @@ function cli(dir: string, argv: string[], o: { input?: string; env?: Record<stri
   return runLine(undefined, argv, { ...o, world: { config: new ConfigFile(dir) } });
 }
 
-const login = (dir: string, key: string, args: string[] = ['--base-url', svc.url]) => cli(dir, ['login', '--with-token', ...args], { input: `${key}\n` });
+/** `login` keeping the key in the file (the keychain's side: test/commands/keychain.test.ts). */
+const login = (dir: string, key: string, args: string[] = ['--base-url', svc.url]) => cli(dir, ['login', '--with-token', '--insecure-storage', ...args], { input: `${key}\n` });
 
 describe('where the file lives', () => {
   // no store given: the command builds its own from the environment, as the binary does
@@ -56,7 +60,7 @@ describe('where the file lives', () => {
 });
 
 describe('login and logout on disk', () => {
-  it('login --with-token saves the key and base URL in a 0600 file in a 0700 dir, and later commands use them', async () => {
+  it('login --with-token --insecure-storage saves the key and base URL in a 0600 file in a 0700 dir, and later commands use them', async () => {
     const dir = freshDir();
     expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
     expect(readConfig(dir)).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });
@@ -70,13 +74,21 @@ describe('login and logout on disk', () => {
     await svc.call('DELETE', `/v1/superagents/${agent_id}`);
   });
 
-  it('makes an existing, too open config dir private', async () => {
+  it('leaves the mode of a config dir it did not create as it was (SUPERAGENT_CONFIG_DIR=$HOME)', async () => {
     const dir = freshDir();
     fs.mkdirSync(dir, { mode: 0o755 });
     fs.chmodSync(dir, 0o755);
     expect((await login(dir, KEY)).code).toBe(0);
-    expect(modeOf(dir)).toBe(0o700);
+    expect(modeOf(dir)).toBe(0o755);
     expect(modeOf(configPath(dir))).toBe(0o600);
+  });
+
+  it('creates every missing dir on the way 0700, and only those', async () => {
+    const parent = temp.scratch('superagent-cfg-');
+    fs.chmodSync(parent, 0o751);
+    const dir = path.join(parent, 'a', 'b');
+    expect((await cli(dir, ['config', 'set', 'output', 'json'])).code).toBe(0);
+    expect([modeOf(parent), modeOf(path.join(parent, 'a')), modeOf(dir)]).toEqual([0o751, 0o700, 0o700]);
   });
 
   it('a rejected key leaves an existing config file exactly as it was, and none where there was none', async () => {
@@ -146,6 +158,8 @@ describe('a corrupt config file', () => {
     ['{"profiles": {"default": null}}', '"profiles.default" is not an object'],
     ['{"profiles": []}', '"profiles" is not an object'],
     ['{"active_profile": 5}', '"active_profile" is not a string'],
+    // where the key is kept: a place this version does not know would leave the profile without one
+    ['{"profiles": {"default": {"api_key_store": "vault"}}}', '"profiles.default.api_key_store" is not "keychain"'],
   ])('a field of the wrong type (%s) is corrupt too, named, for every command that reads it', async (text, why) => {
     const dir = corrupt(text);
     for (const argv of [['list'], ['config', 'list'], ['whoami']]) {
@@ -158,5 +172,109 @@ describe('a corrupt config file', () => {
   it("still lets 'config path' say where it is", async () => {
     const dir = corrupt('not json');
     expect(await cli(dir, ['config', 'path'])).toEqual({ code: 0, stdout: `${configPath(dir)}\n`, stderr: '', asked: [] });
+  });
+});
+
+describe('a config.json that is a symbolic link (a dotfiles checkout)', () => {
+  it('is written through: the target gets the change, the link stays a link', async () => {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true });
+    const dotfiles = temp.scratch('superagent-dotfiles-');
+    const target = path.join(dotfiles, 'superagent.json');
+    fs.writeFileSync(target, JSON.stringify({ profiles: { work: { output: 'json' } } }));
+    fs.symlinkSync(target, configPath(dir));
+    expect((await cli(dir, ['config', 'set', 'model', 'gpt-4o', '--profile', 'work'])).code).toBe(0);
+    expect(fs.lstatSync(configPath(dir)).isSymbolicLink()).toBe(true);
+    expect(fs.readlinkSync(configPath(dir))).toBe(target);
+    expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual({ profiles: { work: { output: 'json', model: 'gpt-4o' } } });
+    expect(modeOf(target)).toBe(0o600);
+    // the new file was made beside the target, and nothing was left behind on either side
+    expect(fs.readdirSync(dotfiles)).toEqual(['superagent.json']);
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a link whose target does not exist yet: the target is created, the link kept', async () => {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true });
+    const target = path.join(temp.scratch('superagent-dotfiles-'), 'superagent.json');
+    fs.symlinkSync(target, configPath(dir));
+    expect((await cli(dir, ['config', 'set', 'output', 'json'])).code).toBe(0);
+    expect(fs.lstatSync(configPath(dir)).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual({ profiles: { default: { output: 'json' } } });
+  });
+});
+
+describe('a config file others can read', () => {
+  // no store given: run() builds the real one, which warns through the command's printer
+  const fromEnv = (dir: string, argv: string[]) => runLine(undefined, argv, { env: { SUPERAGENT_CONFIG_DIR: dir }, world: { config: undefined } });
+
+  function fileWith(data: object, mode: number): string {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(configPath(dir), JSON.stringify(data));
+    fs.chmodSync(configPath(dir), mode);
+    return dir;
+  }
+
+  it('holding a key: one line on stderr saying how to fix it, and the command still runs', async () => {
+    const dir = fileWith({ profiles: { default: { base_url: 'https://api.example.com', api_key: KEY }, other: {} } }, 0o644);
+    const r = await fromEnv(dir, ['config', 'get', 'base_url']);
+    expect(r).toEqual({
+      code: 0,
+      stdout: 'https://api.example.com\n',
+      stderr: `! The config file ${configPath(dir)} holds an API key and others can read it (mode 0644): run 'chmod 600 ${configPath(dir)}'\n`,
+      asked: [],
+    });
+  });
+
+  it.each([
+    ['holding a key, private (0600)', { profiles: { default: { api_key: KEY } } }, 0o600],
+    ['readable by others, holding no key', { profiles: { default: { base_url: 'https://api.example.com' } } }, 0o644],
+  ])('%s: no warning', async (_what, data, mode) => {
+    const dir = fileWith(data, mode);
+    expect((await fromEnv(dir, ['config', 'get', 'output'])).stderr).toBe('');
+  });
+});
+
+describe('the config lock (several processes: test/e2e/config-lock.test.ts)', () => {
+  const lockFile = (dir: string) => new Locks(dir).fileFor(CONFIG_LOCK);
+  const leaveLock = (dir: string, pid: number) => fs.writeFileSync(lockFile(dir), JSON.stringify({ pid, host: os.hostname(), token: 'left-behind' }));
+
+  it('a lock left by a process that died is taken over at once', async () => {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    leaveLock(dir, dead);
+    const r = await runLine(undefined, ['config', 'set', 'output', 'json'], { world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) } });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(readConfig(dir)).toEqual({ profiles: { default: { output: 'json' } } });
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('a lock a live process keeps: a bounded wait, then one line naming the lock and its holder; nothing written', async () => {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(configPath(dir), '{}');
+    leaveLock(dir, process.pid);
+    const r = await runLine(undefined, ['config', 'set', 'output', 'json'], { world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `Error: cannot change the config file ${configPath(dir)}: the lock ${lockFile(dir)} is held by process ${process.pid} on ${os.hostname()} ` +
+        `(try again; if no superagent command is running, remove ${lockFile(dir)})\n`,
+    );
+    expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
+  });
+
+  it('a writer whose lock was taken over meanwhile (it stopped longer than the lock stays fresh) writes nothing', async () => {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(configPath(dir), '{}');
+    const write = new ConfigFile(dir).write((data) => {
+      data.active_profile = 'late';
+      // what another process does to a lock it judged stale: its own lock in place of this one
+      leaveLock(dir, process.pid);
+    });
+    await expect(write).rejects.toThrow(`the config file ${configPath(dir)} was changed by another command meanwhile`);
+    expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
   });
 });

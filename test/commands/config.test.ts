@@ -160,16 +160,29 @@ describe('profiles', () => {
 });
 
 describe('config list', () => {
-  const twoProfiles = () => new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: URL, api_key: KEY }, ci: { output: 'json' } } });
+  // a key in the file (default), one in the keychain (kc: not read to be listed), none (ci)
+  const twoProfiles = () =>
+    new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: URL, api_key: KEY }, kc: { base_url: URL, api_key_store: 'keychain' }, ci: { output: 'json' } } });
 
-  it('piped: every profile with keys masked; --json as an object', async () => {
+  it('piped: every profile with keys masked and where each is kept; --json as an object', async () => {
     const config = twoProfiles();
     const r = await cli(['config', 'list'], config);
-    expect(r).toEqual({ code: 0, stdout: `active_profile\tdefault\ndefault.base_url\t${URL}\ndefault.api_key\t${MASKED}\nci.output\tjson\n`, stderr: '', asked: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout:
+        `active_profile\tdefault\ndefault.base_url\t${URL}\ndefault.api_key\t${MASKED}\ndefault.api_key_store\tfile\n` +
+        `kc.base_url\t${URL}\nkc.api_key_store\tkeychain\nci.output\tjson\n`,
+      stderr: '',
+      asked: [],
+    });
     const json = await cli(['config', 'list', '--json'], config);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ active_profile: 'default', profiles: { default: { base_url: URL, api_key: MASKED }, ci: { output: 'json' } } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      active_profile: 'default',
+      profiles: { default: { base_url: URL, api_key: MASKED, api_key_store: 'file' }, kc: { base_url: URL, api_key_store: 'keychain' }, ci: { output: 'json' } },
+    });
     for (const out of [r, json]) expect(out.stdout + out.stderr).not.toContain(KEY);
+    expect(config.keychain.calls).toEqual([]);
   });
 
   it('on a terminal: a table with the profile in use marked, or a word on where commands go when there is none', async () => {
@@ -179,7 +192,8 @@ describe('config list', () => {
     const rows = r.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
     expect(rows).toEqual([
       ['PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
-      ['*', 'default', URL, MASKED, 'table', 'markdown', 'default'],
+      ['*', 'default', URL, `${MASKED} (file)`, 'table', 'markdown', 'default'],
+      ['kc', URL, 'keychain', 'table', 'markdown', 'default'],
       ['ci', 'embedded', 'none', 'json', 'markdown', 'default'],
     ]);
     const empty = await cli(['config', 'list'], new MemoryConfig(), { tty: true });

@@ -86,6 +86,21 @@ describe('a service that echoes the key back', () => {
     expect(r.stderr).toContain('http://…@127.0.0.1:x');
     expect(r.stderr).not.toContain(PASSWORD);
   });
+
+  // WHATWG ends the host at the first `/`: `alice:<password>` is then a host and a port, and no
+  // parse finds the credentials; the error line masks them all the same
+  it.each([
+    ['SUPERAGENT_BASE_URL on list', ['list'], { SUPERAGENT_BASE_URL: `http://alice:${PASSWORD}/x@127.0.0.1`, SUPERAGENT_API_KEY: KEY }],
+    ['config set base_url', ['config', 'set', 'base_url', `http://alice:${PASSWORD}/x@127.0.0.1`], {}],
+    ['login --base-url', ['login', '--with-token', '--base-url', `http://alice:${PASSWORD}/x@127.0.0.1`], {}],
+    ['--json', ['list', '--json'], { SUPERAGENT_BASE_URL: `https://alice:${PASSWORD}?x@127.0.0.1`, SUPERAGENT_API_KEY: KEY }],
+  ])('a password with a slash or a question mark in a URL that does not parse (%s) is masked', async (_what, argv, env) => {
+    const r = await runLine(undefined, argv, { env, input: `${KEY}\n` });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('://…@127.0.0.1');
+    expect(r.stderr).not.toContain(PASSWORD);
+    expect(r.stderr).not.toContain('alice');
+  });
 });
 
 describe('a key that cannot be sent', () => {

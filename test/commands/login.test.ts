@@ -46,6 +46,10 @@ const cli = (argv: string[], config: MemoryConfig, o: RunOptions = {}) => runLin
 const login = (config: MemoryConfig, key: string, args: string[] = ['--base-url', svc.url], env: Record<string, string> = {}) =>
   cli(['login', '--with-token', ...args], config, { input: `${key}\n`, env });
 
+/** The key the keychain holds for profile `name` of this config file (login keeps it there). */
+const inKeychain = (config: MemoryConfig, name = 'default') => config.keychain.entries.get(`${name}@${config.path}`);
+const KEPT = { api_key_store: 'keychain' } as const;
+
 function expectNoWholeKey(r: CliRun, ...keys: string[]): void {
   for (const k of keys) expect(r.stdout + r.stderr).not.toContain(k);
 }
@@ -54,31 +58,34 @@ function expectNoWholeKey(r: CliRun, ...keys: string[]): void {
 const KEY_CHECK = [{ method: 'GET', path: '/v1/superagents', body: undefined }];
 
 describe('login --with-token', () => {
-  it('checks the key with one request, then saves it and the base URL (without /v1); the first profile becomes the active one', async () => {
+  it('checks the key with one request, then saves it (in the keychain) and the base URL (without /v1); the first profile becomes the active one', async () => {
     const config = new MemoryConfig();
     expect(await login(config, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
     expect(svc.cliRequests()).toEqual(KEY_CHECK);
-    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });
+    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
+    expect(inKeychain(config)).toBe(KEY);
     expect(config.writes).toBe(1);
   });
 
   it('with stderr on a terminal it says what it did, the key masked', async () => {
     const shown = await cli(['login', '--with-token', '--base-url', svc.url], new MemoryConfig(), { input: KEY, tty: { stderr: true } });
-    expect(shown).toEqual({ code: 0, stdout: '', stderr: `Checking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED})\n`, asked: [] });
+    expect(shown).toEqual({ code: 0, stdout: '', stderr: `Checking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`, asked: [] });
   });
 
   it('takes the base URL from SUPERAGENT_BASE_URL and the profile from --profile, creating it without switching to it', async () => {
     const config = new MemoryConfig();
     expect((await login(config, KEY)).code).toBe(0);
     expect((await login(config, OTHER_KEY, ['--profile', 'staging'], { SUPERAGENT_BASE_URL: svc.url })).code).toBe(0);
-    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY }, staging: { base_url: svc.url, api_key: OTHER_KEY } } });
+    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT }, staging: { base_url: svc.url, ...KEPT } } });
+    expect([inKeychain(config), inKeychain(config, 'staging')]).toEqual([KEY, OTHER_KEY]);
   });
 
   it('reuses the base URL of the profile when none is given', async () => {
     const config = new MemoryConfig();
     expect((await login(config, KEY)).code).toBe(0);
     expect((await login(config, OTHER_KEY, [])).code).toBe(0);
-    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: OTHER_KEY });
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, ...KEPT });
+    expect(inKeychain(config)).toBe(OTHER_KEY);
   });
 
   it('warns when SUPERAGENT_API_KEY is set, as it wins over the stored key', async () => {
@@ -93,10 +100,11 @@ describe('login --with-token', () => {
     const config = new MemoryConfig();
     const r = await login(config, HOSTED_KEY, [], hosted);
     expect(r).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
-    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: HOSTED_KEY } } });
+    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
+    expect(inKeychain(config)).toBe(HOSTED_KEY);
     const who = await cli(['whoami', '--json'], config, { env: hosted });
     expect(who.code).toBe(0);
-    expect(JSON.parse(who.stdout)).toMatchObject({ base_url: svc.url, key: MASKED_HOSTED, key_source: 'profile', service: 'hosted', authenticated: true });
+    expect(JSON.parse(who.stdout)).toMatchObject({ base_url: svc.url, key: MASKED_HOSTED, key_source: 'profile', key_store: 'keychain', service: 'hosted', authenticated: true });
     expectNoWholeKey(who, HOSTED_KEY);
   });
 });
@@ -108,22 +116,25 @@ describe('login on a terminal asks', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Which service? (the embedded local service needs no login)\nChecking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED})\n`,
+      stderr: `Which service? (the embedded local service needs no login)\nChecking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`,
       asked: ['Base URL', `API key for ${svc.url}`],
     });
-    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });
+    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
+    expect(inKeychain(config)).toBe(KEY);
   });
 
   it('an empty answer takes the hosted service; --base-url or the profile’s URL skips the question', async () => {
     const config = new MemoryConfig();
     const hosted = await cli(['login'], config, { tty: true, answers: ['', HOSTED_KEY], env: { SUPERAGENT_HOSTED_URL: svc.url } });
     expect(hosted.code, hosted.stderr).toBe(0);
-    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: HOSTED_KEY });
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, ...KEPT });
+    expect(inKeychain(config)).toBe(HOSTED_KEY);
     const given = await cli(['login', '--base-url', svc.url, '--profile', 'two'], config, { tty: true, answers: [OTHER_KEY] });
     expect(given.asked).toEqual([`API key for ${svc.url}`]);
     const stored = await cli(['login', '--profile', 'two'], config, { tty: true, answers: [KEY] });
     expect(stored.asked).toEqual([`API key for ${svc.url}`]);
-    expect(config.data.profiles!.two).toEqual({ base_url: svc.url, api_key: KEY });
+    expect(config.data.profiles!.two).toEqual({ base_url: svc.url, ...KEPT });
+    expect(inKeychain(config, 'two')).toBe(KEY);
   });
 
   it('Ctrl-C at the key prompt: exit 130, nothing sent or saved', async () => {
@@ -216,7 +227,7 @@ describe('logout', () => {
     const config = new MemoryConfig({ profiles: { default: { base_url: svc.url, api_key: KEY } } });
     const r = await cli(['logout'], config, { tty: true });
     expect(r).toMatchObject({ code: 0, stdout: '', stderr:
-        `✓ Removed the key ${MASKED} from profile default (${svc.url})\n` +
+        `✓ Removed the key ${MASKED} of profile default from the config file (${svc.url})\n` +
         "'superagent login' stores a new key; 'superagent config unset base_url' goes back to the embedded service.\n",
     });
   });

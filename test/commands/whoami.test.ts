@@ -57,7 +57,7 @@ describe('whoami with a stored key', () => {
       code: 0,
       stdout:
         `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from profile 'default'\n` +
-        `base_url\t${svc.url}\nkey\t${MASKED}\nkey_source\tprofile\nauthenticated\tyes\nagents\t2\n`,
+        `base_url\t${svc.url}\nkey\t${MASKED}\nkey_source\tprofile\nkey_store\tfile\nauthenticated\tyes\nagents\t2\n`,
       stderr: '',
       asked: [],
     });
@@ -72,7 +72,7 @@ describe('whoami with a stored key', () => {
       'Profile:        default\n' +
         `Service:        the service at ${svc.url}: the base URL comes from profile 'default'\n` +
         `Base URL:       ${svc.url}\n` +
-        `Key:            ${MASKED} (from profile)\n` +
+        `Key:            ${MASKED} (from profile, kept in the config file)\n` +
         'Authenticated:  yes\nAgents:         2\n',
     );
   });
@@ -85,6 +85,7 @@ describe('whoami with a stored key', () => {
       base_url: svc.url,
       key: MASKED,
       key_source: 'profile',
+      key_store: 'file',
       embedded: false,
       service: 'configured',
       reason: "the base URL comes from profile 'default'",
@@ -124,6 +125,7 @@ describe('whoami with nothing configured', () => {
       base_url: null,
       key: expect.stringMatching(/^sa_sk_…[A-Za-z0-9]{4}$/),
       key_source: 'embedded',
+      key_store: null,
       embedded: true,
       service: 'embedded',
       reason: 'no base URL or key is configured',
@@ -157,6 +159,7 @@ describe('whoami when the key does not work', () => {
       base_url: svc.url,
       key: 'sa_sk_…WWWW',
       key_source: 'env',
+      key_store: null,
       embedded: false,
       service: 'configured',
       reason: 'the base URL comes from SUPERAGENT_BASE_URL',

@@ -16,6 +16,7 @@ import { run, type WorldOverrides } from '../../src/cli/run.js';
 import type { Editor, EditorCommand } from '../../src/ui/editor.js';
 import type { Prompter } from '../../src/ui/prompt.js';
 import type { Spinner } from '../../src/ui/spinner.js';
+import { MemoryKeychain } from './keychain.js';
 
 /** Collects what a command writes; `isTTY` and `columns` are what the command sees. */
 export class Capture {
@@ -40,7 +41,11 @@ export class Capture {
 export class MemoryConfig implements ConfigStore {
   readonly path = '/virtual/superagent/config.json';
   writes = 0;
-  constructor(public data: ConfigData = {}) {}
+  constructor(
+    public data: ConfigData = {},
+    /** the keychain of the same machine: where `login` keeps the key that this file says is there */
+    readonly keychain = new MemoryKeychain(),
+  ) {}
 
   read(): ConfigData {
     return structuredClone(this.data);
@@ -236,11 +241,13 @@ export async function runLine(target: Target | undefined, argv: string | string[
   stdout.rows = tty.rows;
   const stderr = new Capture(tty.stderr === true, tty.columns ?? (tty.stderr ? 100 : undefined), o.onStderr);
   const prompter = new ScriptedPrompter([...(o.answers ?? [])]);
+  const config = o.config ?? new MemoryConfig();
   // a cache dir of the run's own (launch and apply keep a lock there), unless the test shares one between runs
   const cache = o.env && 'XDG_CACHE_HOME' in o.env ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-cache-'));
   try {
     const code = await run(words, testEnv(target, { XDG_CACHE_HOME: cache, ...o.env }), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {
-      config: o.config ?? new MemoryConfig(),
+      config,
+      keychain: config.keychain,
       prompter,
       editor: o.editor ?? fakeEditor(() => {
         throw new Error('the editor was opened, and the test gave none');
@@ -274,6 +281,7 @@ export function bareContext(o: { stdout: OutStream; stderr: OutStream; spinner?:
     globals: toGlobals({}, env),
     printer: new Printer(o.stdout, o.stderr, { json: false, quiet: false, color: false, env }),
     config: new MemoryConfig(),
+    keychain: new MemoryKeychain('no keychain here'),
     prompter: new ScriptedPrompter(),
     editor: fakeEditor(() => {
       throw new Error('no editor here');

@@ -48,4 +48,10 @@ describe('terminalPrompter: questions are made safe', () => {
     expect(last).toContain(mark);
     expect(last).not.toContain(mark === '✔' ? '✘' : '✔');
   });
+
+  it('a URL in a question shows without its credentials (parsed or not)', async () => {
+    const { screen } = await ask((p) => p.secret('API key for http://alice:pw/x@example.com'), 'k\r');
+    expect(screen).toContain('API key for http://…@example.com');
+    expect(screen).not.toContain('alice');
+  });
 });

@@ -5,7 +5,8 @@ import type { ApiClient } from '../../api/client.js';
 import { UUID_PATTERN } from '../../contract.js';
 import type { AgentRecord } from '../../api/types.js';
 import { cacheDir, dataDir } from '../../config/paths.js';
-import { resolveConnection } from '../../config/resolve.js';
+import { keychainAccount } from '../../config/keychain.js';
+import { keychainProfile, resolveConnection } from '../../config/resolve.js';
 import { matchAgent } from './shared/agent-ref.js';
 import { CandidateCache, cacheFile, type CachedAgent, type CachedSkill } from '../completion/candidate-cache.js';
 import { CANDIDATE_KINDS, COMPLETE_COMMAND, type CandidateKind } from '../completion/protocol.js';
@@ -42,9 +43,14 @@ interface Candidate {
 
 /** The cache for the service this command line would talk to (same precedence as every command). */
 function cacheFor(ctx: Context): CandidateCache {
-  const connection = resolveConnection(ctx.globals, ctx.env, ctx.config.read());
+  const config = ctx.config.read();
+  const connection = resolveConnection(ctx.globals, ctx.env, config);
   const where = connection.baseUrl ?? `embedded:${dataDir(ctx.env)}`;
-  return new CandidateCache(cacheFile(cacheDir(ctx.env), `${where}\n${connection.apiKey ?? ''}`));
+  // a key kept in the OS keychain is read to ask the service (within the budget), not to name the cache
+  const inKeychain = keychainProfile(ctx.globals, ctx.env, config);
+  const kept = inKeychain === undefined ? '' : `keychain:${keychainAccount(inKeychain, ctx.config.path)}`;
+  const who = connection.apiKey ?? kept;
+  return new CandidateCache(cacheFile(cacheDir(ctx.env), `${where}\n${who}`));
 }
 
 /**

@@ -1,16 +1,18 @@
 // `superagent login`: store a key (and the base URL it was checked against) in a profile. The key is
-// checked with a real request first, so a typo is never saved.
+// checked with a real request first, so a typo is never saved. It goes to the OS keychain where one
+// can be used (the config file then says only that it is there), else to the 0600 config file.
 import { hostedBaseUrl, keyProblem, normaliseBaseUrl } from '../../config/resolve.js';
 import { HOSTED_KEY_PREFIX } from '../../contract.js';
-import type { ConfigData } from '../../config/file.js';
-import { maskKey } from '../../ui/mask.js';
+import type { ConfigData, Profile } from '../../config/file.js';
+import { maskKey, maskUrls } from '../../ui/mask.js';
 import { clientFor } from './shared/connect.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../../core/errors.js';
+import { LocalStateError, UsageError } from '../../core/errors.js';
 import { checkKey } from './shared/key-check.js';
 import { checkProfileName, targetProfile } from './shared/settings.js';
 import type { Input, Spec } from '../spec.js';
 import { readStdin } from './shared/stdin.js';
+import { dropFromKeychain, keepKey, keyStoreWords } from './shared/stored-key.js';
 
 export const spec = {
   description:
@@ -18,9 +20,14 @@ export const spec = {
     'created if new). The key is asked for (masked) on a terminal, or read from standard input with --with-token, and checked ' +
     'against the service before anything is saved. The base URL comes from --base-url, SUPERAGENT_BASE_URL or the profile, and is ' +
     'asked for on a terminal when there is none (default: the hosted service); with --with-token and no base URL, a hosted key ' +
-    '(gb_sk_…) logs in to the hosted service. The embedded local service needs no login.',
+    '(gb_sk_…) logs in to the hosted service. The key is kept in the OS keychain (Secret Service, macOS ' +
+    'Keychain, Windows Credential Manager), the config file recording only that it is there; where no ' +
+    'keychain can be used (a server, CI) it is kept in the config file (mode 0600), which one line says. ' +
+    'A key the file already holds moves to the keychain. ' +
+    'The embedded local service needs no login.',
   options: {
     withToken: { type: 'boolean', description: 'read the key from standard input (for scripts; keeps it out of shell history)' },
+    insecureStorage: { type: 'boolean', description: 'keep the key in the config file (mode 0600), not the OS keychain' },
   },
   examples: [
     'superagent login',
@@ -61,17 +68,36 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     await client.close();
   }
 
+  const kept = await keepKey(ctx, name, apiKey, input.insecureStorage === true);
   let madeActive = false;
+  let wasInKeychain = false;
   await file.write((data: ConfigData) => {
     data.profiles ??= {};
     // the first profile of a fresh file becomes the active one, so later commands need no --profile
     madeActive = !data.active_profile && Object.keys(data.profiles).length === 0;
     if (madeActive) data.active_profile = name;
-    data.profiles[name] = { ...data.profiles[name], base_url: baseUrl, api_key: apiKey };
+    const next: Profile = { ...data.profiles[name], base_url: baseUrl };
+    wasInKeychain = next.api_key_store === 'keychain';
+    // a key is kept in one place: one the file held leaves it for the keychain
+    delete next.api_key;
+    delete next.api_key_store;
+    if (kept === 'keychain') next.api_key_store = 'keychain';
+    else next.api_key = apiKey;
+    data.profiles[name] = next;
   });
+  // and one the keychain held leaves it for the file
+  if (kept === 'file' && wasInKeychain) {
+    try {
+      await dropFromKeychain(ctx, name, 'superagent logout');
+    } catch (err) {
+      if (!(err instanceof LocalStateError)) throw err;
+      // the login itself stands: the new key is saved and used
+      ctx.printer.warn(`${err.message.charAt(0).toUpperCase()}${err.message.slice(1)}`);
+    }
+  }
 
   const p = ctx.printer;
-  p.success(`Logged in to ${baseUrl} as profile ${name} (key ${maskKey(apiKey)})`);
+  p.success(`Logged in to ${baseUrl} as profile ${name} (key ${maskKey(apiKey)}, kept in ${keyStoreWords(kept)})`);
   if (madeActive && name !== 'default') p.status(`Profile '${name}' is now the active profile.`);
   if (ctx.globals.apiKey || ctx.env.SUPERAGENT_API_KEY) {
     p.warn(`${ctx.globals.apiKey ? '--api-key' : 'SUPERAGENT_API_KEY'} is set and wins over the stored key`);
@@ -104,5 +130,5 @@ async function askBaseUrl(ctx: Context): Promise<string> {
 }
 
 async function askKey(ctx: Context, baseUrl: string): Promise<string> {
-  return ctx.prompter.secret(`API key for ${baseUrl}`);
+  return ctx.prompter.secret(`API key for ${maskUrls(baseUrl)}`);
 }

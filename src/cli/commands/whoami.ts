@@ -1,17 +1,20 @@
 // `superagent whoami`: where commands connect, with which key (masked), and whether that key works.
-import { resolveConnection, type Source } from '../../config/resolve.js';
+import type { KeyStore } from '../../config/keychain.js';
+import type { Source } from '../../config/resolve.js';
 import { printFields, yesNo } from '../../ui/format.js';
 import { maskKey, maskUrls } from '../../ui/mask.js';
 import { describeService, homeRelative, noKeyError } from './shared/connect.js';
 import type { Context } from '../context.js';
 import { CredentialsError } from '../../core/errors.js';
 import { checkKey } from './shared/key-check.js';
+import { keyStoreWords, resolveWithStoredKey } from './shared/stored-key.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
     'Show the profile in use, the base URL (or the embedded local service), the key (masked) and where it comes from ' +
-    '(flag, env, profile or embedded), which service that is and what chose it, and check the key with one request. ' +
+    "(flag, env, profile or embedded; a profile's key is kept in the OS keychain or the config file), " +
+    'which service that is and what chose it, and check the key with one request. ' +
     'Exits 3 when the key is missing or rejected, ' +
     '7 when the service cannot be reached.',
   examples: ['superagent whoami', 'superagent whoami --profile staging --json'],
@@ -23,6 +26,8 @@ export interface Identity {
   base_url: string | null;
   key: string | null;
   key_source: Source | 'embedded' | null;
+  /** where a profile's key is kept (null: the key is not a profile's) */
+  key_store: KeyStore | null;
   embedded: boolean;
   /** which service, and what chose it */
   service: 'embedded' | 'hosted' | 'configured';
@@ -33,13 +38,14 @@ export interface Identity {
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
-  const connection = resolveConnection(ctx.globals, ctx.env, ctx.config.read());
+  const connection = await resolveWithStoredKey(ctx);
   if (connection.output === 'json') ctx.printer.setJson(true);
   const identity: Identity = {
     profile: connection.profileName,
     base_url: connection.baseUrl && maskUrls(connection.baseUrl),
     key: connection.apiKey && maskKey(connection.apiKey),
     key_source: connection.apiKeySource,
+    key_store: connection.apiKeyStore,
     embedded: connection.baseUrl === null,
     service: connection.service,
     reason: connection.reason,
@@ -73,7 +79,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
 function show(ctx: Context, id: Identity, works: 'yes' | 'no' | 'unknown'): void {
   const p = ctx.printer;
   if (p.json) return p.printJson(id);
-  const source = id.key_source && `(from ${id.key_source === 'env' ? 'SUPERAGENT_API_KEY' : id.key_source === 'flag' ? '--api-key' : id.key_source})`;
+  const from = id.key_source === 'env' ? 'SUPERAGENT_API_KEY' : id.key_source === 'flag' ? '--api-key' : id.key_source;
+  const kept = id.key_store ? `, kept in ${keyStoreWords(id.key_store)}` : '';
+  const source = id.key_source && `(from ${from}${kept})`;
   printFields(p, [
     ['Profile', id.profile],
     ['Service', describeService({ service: id.service, baseUrl: id.base_url, reason: id.reason }).replace(/^using /, '')],
@@ -81,6 +89,7 @@ function show(ctx: Context, id: Identity, works: 'yes' | 'no' | 'unknown'): void
     ['Key', id.key === null ? 'none' : `${id.key}${p.stdoutIsTTY && source ? ` ${p.out.dim(source)}` : ''}`],
     // piped output keeps one value per field, so the source gets its own line there
     ['Key source', p.stdoutIsTTY ? undefined : (id.key_source ?? 'none')],
+    ['Key store', p.stdoutIsTTY ? undefined : (id.key_store ?? undefined)],
     ['Authenticated', works === 'unknown' ? 'unknown (the check failed)' : yesNo(p, works === 'yes')],
     ['Agents', id.agents === null ? undefined : String(id.agents)],
   ]);

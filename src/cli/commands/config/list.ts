@@ -1,12 +1,13 @@
 // `superagent config list`: every profile and its settings, keys masked.
 import type { Context } from '../../context.js';
 import { printTable } from '../../../ui/format.js';
-import { activeProfile, PROFILE_SETTINGS, shownProfile, targetProfile } from '../shared/settings.js';
+import { activeProfile, SHOWN_SETTINGS, shownProfile, targetProfile } from '../shared/settings.js';
 import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    'Show the active profile and every profile with its settings (base_url, api_key masked, output, model, provider, render). On a terminal a table with ' +
+    'Show the active profile and every profile with its settings (base_url, api_key masked, ' +
+    'api_key_store: where the key is kept, keychain or file, output, model, provider, render). On a terminal a table with ' +
     'the profile in use marked *; piped, one "active_profile<TAB>NAME" line and one "PROFILE.SETTING<TAB>VALUE" line per setting; JSON with --json or while the profile in use says output json.',
   examples: ['superagent config list', 'superagent config list --json | jq .profiles'],
 } as const satisfies Spec;
@@ -22,7 +23,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (!p.stdoutIsTTY) {
     p.data(`active_profile\t${activeProfile(config)}`);
     for (const [name, settings] of profiles) {
-      for (const key of PROFILE_SETTINGS) if (settings[key] !== undefined) p.data(`${name}.${key}\t${settings[key]}`);
+      for (const key of SHOWN_SETTINGS) if (settings[key] !== undefined) p.data(`${name}.${key}\t${settings[key]}`);
     }
     return;
   }
@@ -37,7 +38,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
       name === inUse.name ? '*' : '',
       name,
       s.base_url ?? p.out.dim('embedded'),
-      s.api_key ?? p.out.dim('none'),
+      s.api_key_store === 'keychain' ? 'keychain' : s.api_key ? `${s.api_key} (file)` : p.out.dim('none'),
       s.output ?? 'table',
       s.render ?? 'markdown',
       s.model || s.provider ? [s.model, s.provider && `(${s.provider})`].filter(Boolean).join(' ') : p.out.dim('default'),

@@ -1,5 +1,7 @@
 // `superagent config unset KEY`: remove one setting of the profile in use (or the active profile choice).
+import { keyStoreOf } from '../../../config/keychain.js';
 import type { Context } from '../../context.js';
+import { forgetKey, keyStoreWords } from '../shared/stored-key.js';
 import { existingTarget, settingName, SETTINGS } from '../shared/settings.js';
 import type { Input, Spec } from '../../spec.js';
 
@@ -24,6 +26,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     return;
   }
   const { name, profile } = existingTarget(ctx, config);
+  // the key, as logout removes it: wherever it is kept (the OS keychain, the file)
+  if (key === 'api_key' && profile && keyStoreOf(profile) !== null) {
+    const kept = await forgetKey(ctx, name, profile, 'superagent config unset api_key');
+    return p.success(`Removed api_key from profile ${name} (it was in ${kept.map(keyStoreWords).join(' and ')})`);
+  }
   if (profile?.[key] === undefined) return p.status(`${key} is not set in profile '${name}'; nothing to do.`);
   await file.write((data) => {
     const stored = data.profiles?.[name];

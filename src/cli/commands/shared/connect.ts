@@ -3,7 +3,7 @@
 import type { ApiClient, RetryPolicy } from '../../../api/client.js';
 import type { Pacer } from '../../../api/rate-budget.js';
 import { dataDir } from '../../../config/paths.js';
-import { keySourceWords, resolveConnection, type Connection } from '../../../config/resolve.js';
+import { keySourceWords, type Connection } from '../../../config/resolve.js';
 import { CredentialsError, LocalStateError, rephrased } from '../../../core/errors.js';
 import { ServerError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
@@ -11,6 +11,7 @@ import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
 import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
+import { resolveWithStoredKey } from './stored-key.js';
 
 export interface OpenedApi {
   client: ApiClient;
@@ -184,7 +185,7 @@ class ServiceLog {
 
 export async function openApi(ctx: Context, options: ConnectOptions = {}): Promise<OpenedApi> {
   const { globals, env, printer } = ctx;
-  const connection = resolveConnection(globals, env, ctx.config.read());
+  const connection = await resolveWithStoredKey(ctx);
   // a profile with `output json` makes its commands answer as if --json were given
   if (connection.output === 'json') printer.setJson(true);
   if (globals.debug) printer.stderrWrite(printer.err.dim(`superagent: ${describeService(connection)}`) + '\n');

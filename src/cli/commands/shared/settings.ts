@@ -1,6 +1,7 @@
 // What `config get|set|unset|list`, `login` and `logout` share: the setting names, how each value is
 // checked and shown, and which profile of the config file a command acts on.
 import type { ConfigData, Profile } from '../../../config/file.js';
+import { keyStoreOf } from '../../../config/keychain.js';
 import { profileName } from '../../../config/resolve.js';
 import { maskKey, maskUrls } from '../../../ui/mask.js';
 import type { Context } from '../../context.js';
@@ -12,6 +13,9 @@ export const OUTPUTS = ['table', 'json'] as const;
 /** `render`: Markdown rendered on a terminal (the default), or shown as the service sent it */
 export const RENDERS = ['markdown', 'raw'] as const;
 export const DEFAULT_PROFILE = 'default';
+
+/** What `config list` shows of a profile: its settings, and where its key is kept (`keychain` or `file`). */
+export const SHOWN_SETTINGS = ['base_url', 'api_key', 'api_key_store', 'output', 'model', 'provider', 'render'] as const;
 
 export type ProfileSetting = (typeof PROFILE_SETTINGS)[number];
 export type Setting = (typeof SETTINGS)[number];
@@ -66,11 +70,12 @@ export function shown(setting: ProfileSetting, value: string | undefined): strin
   return setting === 'api_key' ? maskKey(value) : value;
 }
 
-/** A profile as it may be printed or serialised: its key masked, unknown fields dropped. */
-export function shownProfile(profile: Profile): Record<ProfileSetting, string | undefined> {
+/** A profile as it may be printed or serialised: its key masked (one in the keychain is not read), unknown fields dropped. */
+export function shownProfile(profile: Profile): Record<(typeof SHOWN_SETTINGS)[number], string | undefined> {
   return {
     base_url: shown('base_url', profile.base_url),
     api_key: shown('api_key', profile.api_key),
+    api_key_store: keyStoreOf(profile) ?? undefined,
     output: shown('output', profile.output),
     model: shown('model', profile.model),
     provider: shown('provider', profile.provider),

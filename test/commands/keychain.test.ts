@@ -1,0 +1,188 @@
+// Where a profile's key is kept, through the commands layer with a keychain in memory (a real Secret
+// Service: test/e2e/keychain.test.ts): `login` puts it in the OS keychain and the config file says
+// only that it is there; with no keychain it goes to the file, said in one line; --insecure-storage
+// asks for the file; a key already in the file keeps working and `login` again moves it; `logout`
+// removes it from both; whoami and config list say where it is; and the keychain is touched only
+// for a profile whose key is there (never when SUPERAGENT_API_KEY or --api-key gives one).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryConfig, runLine, type RunOptions } from '../helpers/context.js';
+import { MemoryKeychain } from '../helpers/keychain.js';
+import { stopService } from '../helpers/service-support.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
+const OTHER_KEY = 'sa_sk_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pw';
+const MASKED = 'sa_sk_…t0Uv';
+const NO_KEYCHAIN = 'Platform failure: DBus error: no session bus';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService({ keys: [KEY, OTHER_KEY] });
+});
+afterAll(async () => {
+  await stopService(svc);
+});
+beforeEach(() => {
+  svc.exchanges.splice(0);
+});
+
+const cli = (argv: string[], config: MemoryConfig, o: RunOptions = {}) => runLine(undefined, argv, { config, ...o });
+const login = (config: MemoryConfig, key: string, more: string[] = []) => cli(['login', '--with-token', '--base-url', svc.url, ...more], config, { input: `${key}\n` });
+const account = (config: MemoryConfig, name = 'default') => `${name}@${config.path}`;
+/** A config file whose profile says its key is in the keychain, and a keychain that holds it. */
+function keptInKeychain(key = KEY, keychain = new MemoryKeychain()): MemoryConfig {
+  const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }, keychain);
+  keychain.entries.set(account(config), key);
+  return config;
+}
+
+describe('login keeps the key in the OS keychain', () => {
+  it('the file records only that it is there, and commands read it from there', async () => {
+    const config = new MemoryConfig();
+    expect(await login(config, KEY)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } });
+    expect(JSON.stringify(config.data)).not.toContain(KEY);
+    expect([...config.keychain.entries]).toEqual([[account(config), KEY]]);
+    const list = await cli(['list'], config);
+    expect([list.code, list.stderr]).toEqual([0, '']);
+    expect(config.keychain.calls.at(-1)).toBe(`get ${account(config)}`);
+  });
+
+  it('where no keychain can be used: the file (0600), said in one line', async () => {
+    const config = new MemoryConfig({}, new MemoryKeychain(NO_KEYCHAIN));
+    const r = await login(config, KEY);
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        `! No OS keychain to keep the key in (${NO_KEYCHAIN}): it is kept in ${config.path} (mode 0600) instead; ` +
+        "'superagent login' again moves it once a keychain is unlocked, --insecure-storage skips the keychain\n",
+      asked: [],
+    });
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: KEY });
+  });
+
+  it('--insecure-storage: the file, nothing said, the keychain not touched', async () => {
+    const config = new MemoryConfig();
+    expect(await login(config, KEY, ['--insecure-storage'])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: KEY });
+    expect(config.keychain.calls).toEqual([]);
+  });
+
+  it('a key already in the file keeps working without the keychain, and login again moves it there', async () => {
+    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY, output: 'json' } } });
+    expect((await cli(['list'], config)).code).toBe(0);
+    expect(config.keychain.calls).toEqual([]);
+    expect((await login(config, KEY)).code).toBe(0);
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key_store: 'keychain', output: 'json' });
+    expect(config.keychain.entries.get(account(config))).toBe(KEY);
+  });
+
+  it('login --insecure-storage of a profile whose key is in the keychain moves it to the file, and the keychain forgets it', async () => {
+    const config = keptInKeychain();
+    expect((await login(config, OTHER_KEY, ['--insecure-storage'])).code).toBe(0);
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: OTHER_KEY });
+    expect(config.keychain.entries.size).toBe(0);
+  });
+
+  it('two config files with a profile of the same name keep two keys', async () => {
+    const keychain = new MemoryKeychain();
+    const one = new MemoryConfig({}, keychain);
+    const other = Object.assign(new MemoryConfig({}, keychain), { path: '/virtual/other/config.json' });
+    expect((await login(one, KEY)).code).toBe(0);
+    expect((await login(other, OTHER_KEY)).code).toBe(0);
+    expect(keychain.entries).toEqual(new Map([[account(one), KEY], [account(other), OTHER_KEY]]));
+  });
+});
+
+describe('a key kept in the keychain that cannot be had', () => {
+  it('a keychain that cannot be read: exit 3, one line saying so and what to run, before any request', async () => {
+    const config = keptInKeychain(KEY, new MemoryKeychain('Secret Service: the collection is locked'));
+    for (const argv of [['list'], ['whoami'], ['config', 'get', 'api_key']]) {
+      const r = await cli(argv, config);
+      expect(r).toEqual({
+        code: 3,
+        stdout: '',
+        stderr:
+          "Error: the key of profile 'default' is in the OS keychain but it cannot be read: Secret Service: the collection is locked " +
+          "(run 'superagent login --profile default' again)\n",
+        asked: [],
+      });
+    }
+    expect(svc.cliRequests()).toEqual([]);
+  });
+
+  it('an entry that is gone: exit 3, saying so', async () => {
+    const config = keptInKeychain();
+    config.keychain.entries.clear();
+    const r = await cli(['list'], config);
+    expect([r.code, r.stderr]).toEqual([3, "Error: the key of profile 'default' should be in the OS keychain, but it is not there (run 'superagent login --profile default' again)\n"]);
+  });
+});
+
+describe('a key from SUPERAGENT_API_KEY or --api-key', () => {
+  it('never touches the keychain, even where the profile keeps its key there', async () => {
+    const keychain = new MemoryKeychain('would prompt');
+    const config = keptInKeychain(KEY, keychain);
+    const env = await cli(['list'], config, { env: { SUPERAGENT_API_KEY: OTHER_KEY } });
+    const flag = await cli(['list', '--api-key', OTHER_KEY], config);
+    const who = await cli(['whoami', '--json'], config, { env: { SUPERAGENT_API_KEY: OTHER_KEY } });
+    expect([env.code, flag.code, who.code]).toEqual([0, 0, 0]);
+    expect(JSON.parse(who.stdout)).toMatchObject({ key_source: 'env', key_store: null });
+    expect(keychain.calls).toEqual([]);
+  });
+});
+
+describe('logout and config unset api_key', () => {
+  it('logout removes the key from the keychain and the file says nothing of it any more', async () => {
+    const config = keptInKeychain();
+    const r = await cli(['logout'], config, { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`✓ Removed the key of profile default from the OS keychain (${svc.url})\n`);
+    expect(config.keychain.entries.size).toBe(0);
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
+    expect((await cli(['whoami'], config)).code).toBe(3);
+  });
+
+  it('removes it from both when both hold one (a file edited by hand)', async () => {
+    const config = keptInKeychain();
+    config.data.profiles!.default!.api_key = OTHER_KEY;
+    expect((await cli(['logout'], config)).code).toBe(0);
+    expect(config.keychain.entries.size).toBe(0);
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
+  });
+
+  it('a keychain that cannot be used: exit 2 saying so, the profile left as it was to try again', async () => {
+    const config = keptInKeychain(KEY, new MemoryKeychain(NO_KEYCHAIN));
+    const before = structuredClone(config.data);
+    const r = await cli(['logout'], config);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Error: the key of profile 'default' is in the OS keychain and cannot be removed from it: ${NO_KEYCHAIN} (unlock the keychain, then run 'superagent logout' again)\n`,
+      asked: [],
+    });
+    expect(config.data).toEqual(before);
+  });
+
+  it('config unset api_key does what logout does', async () => {
+    const config = keptInKeychain();
+    expect((await cli(['config', 'unset', 'api_key'], config)).code).toBe(0);
+    expect(config.keychain.entries.size).toBe(0);
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
+  });
+});
+
+describe('where the key is kept, as whoami and config say it', () => {
+  it('whoami: the keychain, on a terminal, piped and in JSON', async () => {
+    const config = keptInKeychain();
+    expect((await cli(['whoami'], config, { tty: true })).stdout).toContain(`Key:            ${MASKED} (from profile, kept in the OS keychain)\n`);
+    expect((await cli(['whoami'], config)).stdout).toContain(`key\t${MASKED}\nkey_source\tprofile\nkey_store\tkeychain\n`);
+    expect(JSON.parse((await cli(['whoami', '--json'], config)).stdout)).toMatchObject({ key: MASKED, key_source: 'profile', key_store: 'keychain', authenticated: true });
+  });
+
+  it('config get api_key reads it from the keychain, masked', async () => {
+    const config = keptInKeychain();
+    expect(await cli(['config', 'get', 'api_key'], config)).toEqual({ code: 0, stdout: `${MASKED}\n`, stderr: '', asked: [] });
+  });
+});
