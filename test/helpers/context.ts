@@ -175,7 +175,7 @@ export interface TerminalSwitch {
 export interface RunOptions {
   /** true: stdin, stdout and stderr are terminals; or per stream */
   tty?: boolean | TerminalSwitch;
-  /** what stdin holds (a pipe unless tty.stdin) */
+  /** what stdin holds (a pipe unless tty.stdin); a Readable is used as stdin as it is */
   input?: string | Buffer | AsyncIterable<Buffer>;
   env?: Record<string, string | undefined>;
   config?: MemoryConfig;
@@ -206,7 +206,8 @@ export interface Target {
 
 function stdinFrom(input: RunOptions['input'], isTTY: boolean): InStream {
   const chunks = input === undefined ? [] : typeof input === 'string' ? [Buffer.from(input)] : Buffer.isBuffer(input) ? [input] : input;
-  const stream = Readable.from(chunks) as unknown as InStream;
+  // a Readable is the stdin itself (a test may end it late, or see whether it was let go)
+  const stream = (chunks instanceof Readable ? chunks : Readable.from(chunks)) as unknown as InStream;
   stream.isTTY = isTTY;
   return stream;
 }
