@@ -1,6 +1,6 @@
 // Reading a soul.md from a file or standard input (`--soul-file PATH|-`, `soul set --file PATH|-`):
 // refused before any request when missing, unreadable, empty, not UTF-8 or over the contract's size.
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import { addAbortSignal } from 'node:stream';
 import { LIMITS } from '../../../contract.js';
 import type { Context } from '../../context.js';
@@ -54,7 +54,16 @@ export async function readSoul(ctx: Context, source: string, flag: string): Prom
   if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul', LIMITS.soulBytes), 'the soul on standard input');
   if (!source.trim()) throw new UsageError(`${flag} needs a file path, or - for standard input`);
   const what = `soul file '${source}'`;
-  // a pipe may stand for the file (`--soul-file <(generate-soul)`): bounded like standard input
   const stop = new AbortController();
-  return checked(await boundedRead(ctx, what, readFileChecked(source, what, flag, stop.signal), () => stop.abort()), what);
+  const reading = readFileChecked(source, what, flag, stop.signal);
+  // a file ends; a pipe standing for one (`--soul-file <(generate-soul)`) may not: bounded like standard input
+  return checked(await (isFile(source) ? reading : boundedRead(ctx, what, reading, () => stop.abort())), what);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false; // reading it says what is wrong
+  }
 }
