@@ -85,7 +85,7 @@ export class FakeSignals implements Signals {
     return () => void (this.terminators = this.terminators.filter((h) => h !== handler));
   }
 
-  /** SIGHUP is tried on a real terminal only (test/e2e/signals-terminal.test.ts) */
+  /** the terminal's own hang-up is tried on a real terminal (test/e2e/signals-terminal.test.ts) */
   onHangup(handler: () => void): () => void {
     this.hangups.push(handler);
     return () => void (this.hangups = this.hangups.filter((h) => h !== handler));
@@ -109,6 +109,18 @@ export class FakeSignals implements Signals {
     const h = this.terminators.shift();
     h?.();
     return h !== undefined;
+  }
+
+  /** SIGHUP; true when a command was listening */
+  hangup(): boolean {
+    const h = this.hangups.shift();
+    h?.();
+    return h !== undefined;
+  }
+
+  /** how many handlers wait for SIGHUP */
+  get hangupListeners(): number {
+    return this.hangups.length;
   }
 
   /** how many handlers wait for SIGTERM (a command that stopped listening leaves none behind) */
