@@ -5,9 +5,11 @@
 // it, which it finds there again) with a note of what it is, under the data dir, apart per profile
 // and service (an agent id means nothing to another service, and a profile may be another account):
 //
-//   <data dir>/soul-edits/<hash of profile and service>/<agent id>.<kept at, ms>.<random>/
+//   <data dir>/soul-edits/<hash of profile and service>/<agent id*>.<kept at, ms>.<random>/
 //       <name>.soul.md
-//       .superagent-kept.json         {"agent_id", "name", "kept_at", "base_sha256"}
+//       .superagent-kept.json         {"agent_id", "name", "kept_at", "base_sha256", "file_name"}
+//
+// * as it is when it is a plain word (a uuid); else a hash of it: the id comes from the service.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,8 +34,14 @@ export function soulHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** An agent id as a file name: as it is when plain, else its hash (an id with `/` or `..` stays inside). */
+function idKey(agentId: string): string {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(agentId) ? agentId : `~${createHash('sha256').update(agentId).digest('hex').slice(0, 32)}`;
+}
+
 export class KeptEdits {
-  private constructor(readonly root: string) {}
+  /** The kept edits under `root` (`of` finds the root of a command's service). */
+  constructor(readonly root: string) {}
 
   /** The kept edits of the service and profile this command talks to. */
   static async of(ctx: Context): Promise<KeptEdits> {
@@ -51,7 +59,7 @@ export class KeptEdits {
     } catch {
       return undefined; // none kept yet
     }
-    const kept = names.filter((n) => n.startsWith(`${agentId}.`)).map((n) => readKept(path.join(this.root, n)));
+    const kept = names.filter((n) => n.startsWith(`${idKey(agentId)}.`)).map((n) => readKept(path.join(this.root, n)));
     return kept.filter((k): k is KeptEdit => k !== undefined).sort((a, b) => b.keptAt.localeCompare(a.keptAt))[0];
   }
 
@@ -60,7 +68,7 @@ export class KeptEdits {
     const written = { agent_id: note.agentId, name: note.name, kept_at: note.keptAt, base_sha256: note.base, file_name: path.basename(draft.path) };
     fs.writeFileSync(path.join(draft.dir, NOTE), JSON.stringify(written) + '\n', { mode: 0o600 });
     fs.mkdirSync(this.root, { recursive: true, mode: 0o700 });
-    const dir = path.join(this.root, `${note.agentId}.${Date.parse(note.keptAt)}.${randomBytes(4).toString('hex')}`);
+    const dir = path.join(this.root, `${idKey(note.agentId)}.${Date.parse(note.keptAt)}.${randomBytes(4).toString('hex')}`);
     move(draft.dir, dir);
     return privateFileIn(dir, draft.path);
   }
