@@ -115,7 +115,9 @@ export async function runEditor(cmd: EditorCommand, env: NodeJS.ProcessEnv, file
         const signal = stop?.reason === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM';
         stopping = endGroupTree(child.pid, signal, STOP_GRACE_MS);
       };
-      stop?.addEventListener('abort', forward, { once: true });
+      // told while the editor was being started: stopped at once
+      if (stop?.aborted) forward();
+      else stop?.addEventListener('abort', forward, { once: true });
       child.once('exit', () => stop?.removeEventListener('abort', forward));
       child.once('error', (err) => reject(startFailure(cmd, err)));
       child.once('exit', (code, signal) => {
