@@ -49,7 +49,8 @@ function fromPs(): Promise<Proc[] | undefined> {
       const table: Proc[] = [];
       for (const line of stdout.split('\n')) {
         const [pid, ppid, pgid, stat] = line.trim().split(/\s+/);
-        if (pid && ppid && pgid) table.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), ended: stat?.startsWith('Z') === true });
+        if (!pid || !ppid || !pgid) continue;
+        table.push({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), ended: stat?.startsWith('Z') === true });
       }
       resolve(table);
     });

@@ -80,7 +80,8 @@ export function newPrivateDir(tmpDir = os.tmpdir()): string {
 
 /** The file `fileName` in a private directory of its own (removed with it). */
 export function privateFileIn(dir: string, fileName: string): PrivateFile {
-  return { dir, path: path.join(dir, path.basename(fileName)), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  return { dir, path: path.join(dir, path.basename(fileName)), remove };
 }
 
 function startFailure(cmd: EditorCommand, err: NodeJS.ErrnoException): EditorError {

@@ -105,7 +105,8 @@ describe('a reference that is one agent name and another agent id prefix', () =>
     // pause reports each agent on a line of its own
     const lead = cmd[0] === 'pause' ? '✗ ABCD1111' : 'Error';
     expect(r.stderr).toBe(
-      `${lead}: 'ABCD1111' is the name of abcd1111 (${named}) and an id prefix of alpha (${A}) (give the full id of the one you mean)\n`,
+      `${lead}: 'ABCD1111' is the name of abcd1111 (${named}) and an id prefix of alpha (${A}) ` +
+        '(give the full id of the one you mean)\n',
     );
     onlyListed();
     for (const id of [named, A]) expect((await record(id)).status).toBe('running');
@@ -116,7 +117,8 @@ describe('a reference that is one agent name and another agent id prefix', () =>
     const r = await cli('pause abcd');
     expect([r.code, r.stdout]).toEqual([4, '']);
     expect(r.stderr).toBe(
-      `✗ abcd: 'abcd' is the name of abcd (${named}) and an id prefix of beta (${B}), alpha (${A}) (give the full id of the one you mean)\n`,
+      `✗ abcd: 'abcd' is the name of abcd (${named}) and an id prefix of beta (${B}), alpha (${A}) ` +
+        '(give the full id of the one you mean)\n',
     );
     onlyListed();
   });

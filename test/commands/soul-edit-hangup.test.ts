@@ -66,7 +66,10 @@ async function hangUp(content?: string): Promise<string> {
 }
 
 /** What is left under the data dir's kept edits, and under TMPDIR. */
-const kept = () => (fs.existsSync(path.join(data, 'soul-edits')) ? (fs.readdirSync(path.join(data, 'soul-edits'), { recursive: true }) as string[]) : []);
+const kept = () => {
+  const root = path.join(data, 'soul-edits');
+  return fs.existsSync(root) ? (fs.readdirSync(root, { recursive: true }) as string[]) : [];
+};
 const leftInTmp = () => fs.readdirSync(tmp, { recursive: true }) as string[];
 
 describe('SIGHUP with the editor open', () => {
@@ -77,7 +80,10 @@ describe('SIGHUP with the editor open', () => {
     const signals = new FakeSignals();
     const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: hungUpEditor(signals, content), signals });
     expect([r.code, r.stdout]).toEqual([129, '']);
-    const m = /^Hung up; soul\.md not uploaded, your edit is kept in (\S+) \('superagent soul edit demo' offers to resume it; to upload it as it is: superagent soul set (\S+) --file (\S+)\)\n$/.exec(r.stderr);
+    const m = new RegExp(
+      "^Hung up; soul\\.md not uploaded, your edit is kept in (\\S+) \\('superagent soul edit demo' offers to resume it; " +
+        'to upload it as it is: superagent soul set (\\S+) --file (\\S+)\\)\\n$',
+    ).exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
     const [, file, id, fileAgain] = m!;
     expect([id, fileAgain]).toEqual([demo, file]);
@@ -95,7 +101,8 @@ describe('SIGHUP with the editor open', () => {
 
   it('after the editor, SIGHUP is no longer taken by soul edit (a listener would undo nohup)', async () => {
     const signals = new FakeSignals();
-    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: fakeEditor((file) => fs.writeFileSync(file, BOLD)), signals });
+    const editor = fakeEditor((file) => fs.writeFileSync(file, BOLD));
+    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals });
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(signals.hangupListeners).toBe(0);
   });
@@ -121,7 +128,8 @@ describe('the next soul edit of that agent offers to resume the kept edit', () =
     });
     const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, answers: [true, true] });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.asked).toEqual(["Resume your edit of demo's soul.md, kept just now? (no: discard it)", 'Upload this soul.md to demo?']);
+    const resume = "Resume your edit of demo's soul.md, kept just now? (no: discard it)";
+    expect(r.asked).toEqual([resume, 'Upload this soul.md to demo?']);
     expect(r.stderr).toContain(`An edit of demo's soul.md that was not uploaded was kept just now: ${file}\n`);
     expect(seen).toBe(BOLD);
     expect(await soulOnService()).toBe(BOLDER);
@@ -141,13 +149,15 @@ describe('the next soul edit of that agent offers to resume the kept edit', () =
     expect(await soulOnService()).toBe(START);
   });
 
-  it('the soul changed on the service since: said before the question; the diff is against the soul it has now', async () => {
+  it('the soul changed on the service since: said before the question; the diff is against its soul now', async () => {
     await hangUp(BOLD);
     await fixture.setSoul(THEIRS);
-    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor: fakeEditor(() => undefined), answers: [true, true] });
+    const editor = fakeEditor(() => undefined);
+    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, answers: [true, true] });
     expect(r.code, r.stderr).toBe(0);
-    const said = r.stderr.indexOf("The soul.md of demo changed on the service since that edit began: the diff before the upload is against the one it has now.\n");
-    expect(said, r.stderr).toBeGreaterThan(-1);
+    expect(r.stderr).toContain(
+      '! The soul.md of demo changed on the service since that edit began: the diff before the upload is against the one it has now.\n',
+    );
     expect(r.stdout).toContain('-Be patient.\n+Be bold.\n');
     expect(await soulOnService()).toBe(BOLD);
   });
@@ -155,14 +165,15 @@ describe('the next soul edit of that agent offers to resume the kept edit', () =
   it('hung up again while resumed: kept again, the same edit', async () => {
     await hangUp(BOLD);
     const signals = new FakeSignals();
-    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor: hungUpEditor(signals, BOLDER), signals, answers: [true] });
+    const editor = hungUpEditor(signals, BOLDER);
+    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, signals, answers: [true] });
     expect(r.code, r.stderr).toBe(129);
     const file = /your edit is kept in (\S+) /.exec(r.stderr)![1]!;
     expect(fs.readFileSync(file, 'utf8')).toBe(BOLDER);
     expect(kept().filter((f) => f.endsWith('demo.soul.md'))).toHaveLength(1);
   });
 
-  it('without a terminal: says where the kept edit is and edits the soul on the service, the kept edit left as it is', async () => {
+  it('without a terminal: says where the kept edit is and edits the soul on the service, the kept edit left', async () => {
     const file = await hangUp(BOLD);
     let seen: string | undefined;
     const editor = fakeEditor((f) => void (seen = fs.readFileSync(f, 'utf8')));
@@ -170,7 +181,8 @@ describe('the next soul edit of that agent offers to resume the kept edit', () =
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(
       `! An edit of demo's soul.md that was not uploaded is kept in ${file} (kept ${keptTime(file)}; ` +
-        `'superagent soul edit demo' on a terminal offers to resume it; to upload it as it is: superagent soul set ${demo} --file ${file})\n`,
+        `'superagent soul edit demo' on a terminal offers to resume it; ` +
+        `to upload it as it is: superagent soul set ${demo} --file ${file})\n`,
     );
     expect(seen).toBe(START);
     expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
@@ -192,6 +204,6 @@ describe('the next soul edit of that agent offers to resume the kept edit', () =
 
 /** When the kept edit was kept, as the piped message says it (ISO 8601). */
 function keptTime(file: string): string {
-  const meta = JSON.parse(fs.readFileSync(path.join(path.dirname(file), '.superagent-kept.json'), 'utf8')) as { kept_at: string };
-  return meta.kept_at;
+  const note = path.join(path.dirname(file), '.superagent-kept.json');
+  return (JSON.parse(fs.readFileSync(note, 'utf8')) as { kept_at: string }).kept_at;
 }

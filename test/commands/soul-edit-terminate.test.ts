@@ -48,12 +48,13 @@ it.each([
   ['nothing saved yet (the editor may keep its own rescue file beside it)', undefined],
 ])('SIGTERM with the editor open, %s: exit 143 saying where the edit is kept; nothing uploaded', async (_what, content) => {
   const signals = new FakeSignals();
-  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: terminatedEditor(signals, content), signals, env: { SUPERAGENT_DATA_DIR: data } });
+  const editor = terminatedEditor(signals, content);
+  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals, env: { SUPERAGENT_DATA_DIR: data } });
   expect(r.code).toBe(143);
-  const m =
-    /^Terminated; soul\.md not uploaded, your edit is kept in (\S+) \('superagent soul edit demo' offers to resume it; to upload it as it is: superagent soul set (\S+) --file (\S+)\)\n$/.exec(
-      r.stderr,
-    );
+  const m = new RegExp(
+    "^Terminated; soul\\.md not uploaded, your edit is kept in (\\S+) \\('superagent soul edit demo' offers to resume it; " +
+      'to upload it as it is: superagent soul set (\\S+) --file (\\S+)\\)\\n$',
+  ).exec(r.stderr);
   expect(m, r.stderr).not.toBeNull();
   const [, file, id, fileAgain] = m!;
   expect([id, fileAgain]).toEqual([demo, file]);

@@ -55,7 +55,8 @@ describe('--timeout bounds the read of standard input', () => {
   it('login --with-token: exit 2, no key stored', async () => {
     const config = new MemoryConfig();
     const stdin = neverEnding('sa_sk_');
-    const r = await cli(['login', '--with-token', '--base-url', service.url, '--timeout', '0.5'], { config, input: stdin, clock: new FakeClock() });
+    const argv = ['login', '--with-token', '--base-url', service.url, '--timeout', '0.5'];
+    const r = await cli(argv, { config, input: stdin, clock: new FakeClock() });
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(/\nError: the API key on standard input did not end within 0\.5 s \(/);
     expect(config.writes).toBe(0);

@@ -2,8 +2,9 @@
 // editor, and what it started, end with the CLI (none left running, orphaned), the CLI exits 129
 // saying where the edit is kept, and the next `soul edit` of that agent, on a terminal, offers to
 // resume it; yes opens the kept edit, and once it is uploaded nothing is left kept. An editor that
-// ignores the signal is killed after a grace. SIGHUP at the upload question keeps the edit the same way. The messages and every other case, with fake signals
-// and editors: test/commands/soul-edit-hangup.test.ts.
+// ignores the signal is killed after a grace. SIGHUP at the upload question keeps the edit the same
+// way. The messages and every other case, with fake signals and editors:
+// test/commands/soul-edit-hangup.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -81,13 +82,15 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
       return pid;
     }
 
-    it('the editor and its child end with the CLI (exit 129); the next soul edit offers the kept edit and uploads it', async () => {
+    it('the editor and its child end with the CLI (exit 129); the next soul edit offers the kept edit, then uploads it', async () => {
       const scripts = dir();
       const both = { configDir: dir(), dataDir: dir() };
       // saves a change, starts a child of its own, and waits for it
-      const editor = editorScript(scripts, 'slow-editor', `printf 'I am demo.\\nBe bold.\\n' > "$1"\nsleep 600 &\necho $! > '${scripts}/child.pid'\nwait`);
+      const body = `printf 'I am demo.\\nBe bold.\\n' > "$1"\nsleep 600 &\necho $! > '${scripts}/child.pid'\nwait`;
+      const editor = editorScript(scripts, 'slow-editor', body);
       const first = open(['soul', 'edit', 'demo', '--yes'], both, { EDITOR: editor });
-      const [editorPid, childPid] = [await pidIn(path.join(scripts, 'editor.pid')), await pidIn(path.join(scripts, 'child.pid'))];
+      const editorPid = await pidIn(path.join(scripts, 'editor.pid'));
+      const childPid = await pidIn(path.join(scripts, 'child.pid'));
       first.signal('SIGHUP');
       expect(await first.exitCode()).toBe(129);
       expect([running(editorPid), running(childPid)]).toEqual([false, false]);
@@ -129,7 +132,7 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
       expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
     });
 
-    it('an editor that ignores SIGHUP and SIGTERM is killed after a grace: the CLI still exits 129, nothing left running', async () => {
+    it('an editor that ignores SIGHUP and SIGTERM is killed after a grace: exit 129, nothing left running', async () => {
       const scripts = dir();
       const both = { configDir: dir(), dataDir: dir() };
       const editor = editorScript(scripts, 'deaf-editor', `trap '' HUP TERM\nwhile :; do sleep 1; done`);

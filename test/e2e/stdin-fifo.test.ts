@@ -44,7 +44,8 @@ interface Ended {
  * execa would put a pipe of its own between). Killed after 20 s if it has not ended by then.
  */
 function chat(stdin: number, ...args: string[]) {
-  const env = cleanEnv({ target: service, configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') });
+  const dirs = { configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') };
+  const env = cleanEnv({ target: service, ...dirs });
   const child = spawn(process.execPath, [BIN, 'chat', 'demo', ...args], { env, stdio: [stdin, 'pipe', 'pipe'], timeout: 20_000 });
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (out.stdout += chunk.toString()));
@@ -84,7 +85,9 @@ describe.skipIf(process.platform !== 'linux')('a FIFO on stdin whose writer stay
           if (said.includes('\n')) resolve();
         });
       });
-      expect(said).toBe('! Waiting for the message on standard input to end: is something still writing to it? (--timeout SECONDS bounds this wait)\n');
+      expect(said).toBe(
+        '! Waiting for the message on standard input to end: is something still writing to it? (--timeout SECONDS bounds this wait)\n',
+      );
       fs.writeSync(fifo.writer, 'there');
       fifo.close();
       const r = await ended;

@@ -41,8 +41,8 @@ export function matchAgent(ref: string, agents: AgentRecord[], kind: AgentKind =
   const byPrefix = wanted.length >= MIN_PREFIX ? agents.filter((a) => a.agent_id.toLowerCase().startsWith(wanted)) : [];
   const othersByPrefix = byPrefix.filter((a) => !byName.includes(a));
   if (byName.length > 0 && othersByPrefix.length > 0) {
-    const named = describeFully(byName);
-    throw new NoMatchError(`'${ref}' is the name of ${named} and an id prefix of ${describeFully(othersByPrefix)}`, 'give the full id of the one you mean');
+    const both = `is the name of ${describeFully(byName)} and an id prefix of ${describeFully(othersByPrefix)}`;
+    throw new NoMatchError(`'${ref}' ${both}`, 'give the full id of the one you mean');
   }
   if (byName.length === 1) return byName[0]!;
   if (byName.length > 1) throw new NoMatchError(`'${ref}' names several ${kind.plural}: ${describe(byName)}`, 'use the id, or a longer id prefix');

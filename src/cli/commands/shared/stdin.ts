@@ -6,7 +6,9 @@ import { UsageError } from '../../../core/errors.js';
 
 export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Infinity): Promise<Buffer> {
   const stdin = ctx.io.stdin;
-  if (stdin.isTTY) throw new UsageError(`expected ${what} on standard input, but it is a terminal`, `pipe it in, e.g. 'cat file | superagent …'`);
+  if (stdin.isTTY) {
+    throw new UsageError(`expected ${what} on standard input, but it is a terminal`, `pipe it in, e.g. 'cat file | superagent …'`);
+  }
   const reading = readAtMost(stdin as AsyncIterable<Buffer | string>, maxBytes);
   return boundedRead(ctx, `${what} on standard input`, reading, () => (stdin as Partial<Readable>).destroy?.());
 }
@@ -21,7 +23,8 @@ export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Inf
 export async function boundedRead<T>(ctx: Context, what: string, reading: Promise<T>, release: () => void): Promise<T> {
   // input that is there whole (a file, a writer done) is read within a turn of the event loop: only
   // input still open starts a wait on the clock (no timer, and no sleep a fake clock would count)
-  const ended = await Promise.race([reading.then(() => true, () => true), new Promise<false>((r) => setImmediate(r, false))]);
+  const nextTurn = new Promise<false>((resolve) => setImmediate(resolve, false));
+  const ended = await Promise.race([reading.then(() => true, () => true), nextTurn]);
   if (ended) return reading;
   const seconds = ctx.globals.timeout;
   const timer = new AbortController();
@@ -29,7 +32,8 @@ export async function boundedRead<T>(ctx: Context, what: string, reading: Promis
     ctx.clock.sleep(seconds * 1000, timer.signal).then(
       () => {
         release();
-        throw new UsageError(`${what} did not end within ${seconds} s`, 'close it when done writing, or allow longer with --timeout');
+        const hint = 'close it when done writing, or allow longer with --timeout';
+        throw new UsageError(`${what} did not end within ${seconds} s`, hint);
       },
       () => undefined as never, // the read ended first
     ),

@@ -84,7 +84,8 @@ function keptForNextRun(err: TerminatedError, draft: Draft): TerminatedError {
     const keptAt = new Date(draft.ctx.clock.now()).toISOString();
     draft.file = store.keep(draft.file, { agentId: id, name, keptAt, base: soulHash(base) });
     draft.retry = retryCommand(draft.ctx, id, draft.file.path);
-    hint = `'${commandLine(draft.ctx, 'soul', 'edit', ref)}' offers to resume it; to upload it as it is: ${draft.retry}`;
+    const resume = commandLine(draft.ctx, 'soul', 'edit', ref);
+    hint = `'${resume}' offers to resume it; to upload it as it is: ${draft.retry}`;
   } catch {
     // kept where it was: the line names it
   }
@@ -123,7 +124,8 @@ async function resumed(
   if (!ctx.canPrompt) {
     p.warn(
       `An edit of ${agent.name}'s soul.md that was not uploaded is kept in ${kept.file} (kept ${kept.keptAt}; ` +
-        `'${resume}' on a terminal offers to resume it; to upload it as it is: ${retryCommand(ctx, agent.id, kept.file)})`,
+        `'${resume}' on a terminal offers to resume it; ` +
+        `to upload it as it is: ${retryCommand(ctx, agent.id, kept.file)})`,
     );
     return undefined;
   }

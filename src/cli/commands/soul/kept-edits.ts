@@ -36,7 +36,8 @@ export function soulHash(text: string): string {
 
 /** An agent id as a file name: as it is when plain, else its hash (an id with `/` or `..` stays inside). */
 function idKey(agentId: string): string {
-  return /^[A-Za-z0-9_-]{1,100}$/.test(agentId) ? agentId : `~${createHash('sha256').update(agentId).digest('hex').slice(0, 32)}`;
+  if (/^[A-Za-z0-9_-]{1,100}$/.test(agentId)) return agentId;
+  return `~${createHash('sha256').update(agentId).digest('hex').slice(0, 32)}`;
 }
 
 export class KeptEdits {
@@ -65,10 +66,17 @@ export class KeptEdits {
 
   /** Files the draft here (its directory moved, with its note); the draft where it now is. */
   keep(draft: PrivateFile, note: { agentId: string; name: string; keptAt: string; base: string }): PrivateFile {
-    const written = { agent_id: note.agentId, name: note.name, kept_at: note.keptAt, base_sha256: note.base, file_name: path.basename(draft.path) };
+    const written = {
+      agent_id: note.agentId,
+      name: note.name,
+      kept_at: note.keptAt,
+      base_sha256: note.base,
+      file_name: path.basename(draft.path),
+    };
     fs.writeFileSync(path.join(draft.dir, NOTE), JSON.stringify(written) + '\n', { mode: 0o600 });
     fs.mkdirSync(this.root, { recursive: true, mode: 0o700 });
-    const dir = path.join(this.root, `${idKey(note.agentId)}.${Date.parse(note.keptAt)}.${randomBytes(4).toString('hex')}`);
+    const entry = `${idKey(note.agentId)}.${Date.parse(note.keptAt)}.${randomBytes(4).toString('hex')}`;
+    const dir = path.join(this.root, entry);
     move(draft.dir, dir);
     return privateFileIn(dir, draft.path);
   }
@@ -93,8 +101,9 @@ export class KeptEdits {
 function readKept(dir: string): KeptEdit | undefined {
   try {
     const note = JSON.parse(fs.readFileSync(path.join(dir, NOTE), 'utf8')) as Record<string, unknown>;
-    const { name, kept_at: keptAt, base_sha256: base, file_name: fileName } = note;
-    if (typeof name !== 'string' || typeof keptAt !== 'string' || typeof base !== 'string' || typeof fileName !== 'string') return undefined;
+    const text = (key: string) => (typeof note[key] === 'string' ? (note[key] as string) : undefined);
+    const [name, keptAt, base, fileName] = [text('name'), text('kept_at'), text('base_sha256'), text('file_name')];
+    if (name === undefined || keptAt === undefined || base === undefined || fileName === undefined) return undefined;
     const file = path.join(dir, path.basename(fileName));
     return fs.existsSync(file) ? { dir, file, name, keptAt, base } : undefined;
   } catch {
