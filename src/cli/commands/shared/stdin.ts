@@ -21,7 +21,7 @@ export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Inf
  * a slow writer (`generate-report | superagent chat demo`) may rightly take minutes.
  */
 export async function boundedRead<T>(ctx: Context, what: string, reading: Promise<T>, release: () => void): Promise<T> {
-  // input that is there whole (a file, a writer done) is read within a turn of the event loop: only
+  // input that is there whole (its writer done) is read within a turn of the event loop: only
   // input still open starts a wait on the clock (no timer, and no sleep a fake clock would count)
   const nextTurn = new Promise<false>((resolve) => setImmediate(resolve, false));
   const ended = await Promise.race([reading.then(() => true, () => true), nextTurn]);
