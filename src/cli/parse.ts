@@ -17,7 +17,13 @@ export const GLOBALS = {
   raw: { type: 'boolean', description: 'no Markdown rendering on a TTY' },
   debug: { type: 'boolean', description: 'trace HTTP requests on stderr, secrets redacted' },
   verbose: { type: 'boolean', description: 'also show tool calls and retries when stderr is not a terminal' },
-  timeout: { type: 'string', value: 'seconds', description: 'request time-out; for a stream, the longest wait for reply text (default 30, chat and assistant 600)' },
+  timeout: {
+    type: 'string',
+    value: 'seconds',
+    description:
+      'request time-out; for a stream, the longest wait for reply text (default 30, chat and assistant 600); ' +
+      'also the longest wait for piped input to end (none without it)',
+  },
   yes: { type: 'boolean', short: 'y', description: 'assume yes to confirmations' },
   input: { type: 'boolean', negatable: true, description: 'never prompt; fail naming the missing flag' },
 } as const satisfies Record<string, OptionDef>;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { endGroupTree } from '../core/process-tree.js';
 import { ShellSplitError, shellSplit } from './shell-split.js';
 
 export const DEFAULT_EDITOR = 'vi';
@@ -23,7 +24,10 @@ export class EditorError extends UsageError {}
 export interface Editor {
   /** which editor `open` runs (throws EditorError when VISUAL or EDITOR cannot be split) */
   command(): EditorCommand;
-  /** opens `file` and waits for the editor to exit; `stop` aborted: the editor is sent SIGTERM */
+  /**
+   * opens `file` and waits for the editor to exit; `stop` aborted: the editor, and what it started,
+   * are sent the signal that is its reason ('SIGHUP', else SIGTERM), then SIGKILL if still there
+   */
   open(file: string, stop?: AbortSignal): Promise<void>;
 }
 
@@ -61,11 +65,23 @@ export interface PrivateFile {
 
 /** A file of its own, mode 0600, in a fresh 0700 directory under the system's temporary directory. */
 export function createPrivateFile(fileName: string, content: string, tmpDir = os.tmpdir()): PrivateFile {
+  const dir = newPrivateDir(tmpDir);
+  const file = privateFileIn(dir, fileName);
+  fs.writeFileSync(file.path, content, { mode: 0o600, flag: 'wx' });
+  return file;
+}
+
+/** A fresh 0700 directory under the system's temporary directory. */
+export function newPrivateDir(tmpDir = os.tmpdir()): string {
   const dir = fs.mkdtempSync(path.join(tmpDir, 'superagent-'));
   fs.chmodSync(dir, 0o700);
-  const file = path.join(dir, path.basename(fileName));
-  fs.writeFileSync(file, content, { mode: 0o600, flag: 'wx' });
-  return { dir, path: file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return dir;
+}
+
+/** The file `fileName` in a private directory of its own (removed with it). */
+export function privateFileIn(dir: string, fileName: string): PrivateFile {
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  return { dir, path: path.join(dir, path.basename(fileName)), remove };
 }
 
 function startFailure(cmd: EditorCommand, err: NodeJS.ErrnoException): EditorError {
@@ -76,6 +92,9 @@ function startFailure(cmd: EditorCommand, err: NodeJS.ErrnoException): EditorErr
   if (err.code === 'EACCES') return new EditorError(`cannot start ${from} '${name}': permission denied`, hint);
   return new EditorError(`cannot start ${from} '${name}': ${err.message}`, hint);
 }
+
+/** How long an editor told to stop (and what it started) may take to save what it can and exit, before SIGKILL. */
+const STOP_GRACE_MS = 3_000;
 
 /**
  * Opens `file` in the editor (from `editorCommand`) on this terminal and waits for it to exit. Ctrl-C belongs to the editor
@@ -88,15 +107,28 @@ export async function runEditor(cmd: EditorCommand, env: NodeJS.ProcessEnv, file
   try {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(cmd.argv[0]!, [...cmd.argv.slice(1), file], { stdio: 'inherit', env });
-      // told to stop (our SIGTERM): so is the editor, which saves what it can and gives the terminal back
-      const forward = () => child.kill('SIGTERM');
-      stop?.addEventListener('abort', forward, { once: true });
+      // told to stop (our SIGTERM or SIGHUP): so is the editor, with the same signal, which saves what
+      // it can (vim's swap file) and gives the terminal back; so are the processes it started (a
+      // wrapper script's), as the terminal's own hang-up would reach them: none is left running
+      let stopping: Promise<void> | undefined;
+      const forward = () => {
+        if (child.pid === undefined) return;
+        const signal = stop?.reason === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM';
+        stopping = endGroupTree(child.pid, signal, STOP_GRACE_MS);
+      };
+      // told while the editor was being started: stopped at once
+      if (stop?.aborted) forward();
+      else stop?.addEventListener('abort', forward, { once: true });
       child.once('exit', () => stop?.removeEventListener('abort', forward));
       child.once('error', (err) => reject(startFailure(cmd, err)));
       child.once('exit', (code, signal) => {
-        if (code === 0) return resolve();
-        const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
-        reject(new EditorError(`the editor '${cmd.line}' ${how}`));
+        const settle = () => {
+          if (code === 0) return resolve();
+          const how = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+          reject(new EditorError(`the editor '${cmd.line}' ${how}`));
+        };
+        // what the editor started is ended too before the CLI goes on (and exits)
+        void (stopping ?? Promise.resolve()).then(settle, settle);
       });
     });
   } finally {

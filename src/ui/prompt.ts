@@ -17,26 +17,28 @@ interface Streams {
   stderr: unknown;
 }
 
-/** SIGTERM, from the Context's signals (src/ui does not know the Context). */
+/** SIGTERM and SIGHUP, from the Context's signals (src/ui does not know the Context). */
 export interface TerminateSignal {
   onTerminate(handler: () => void): () => void;
+  /** the terminal gone: listened for only while a question holds it (a listener would undo `nohup`) */
+  onHangup?(handler: () => void): () => void;
 }
 
 /**
- * Ctrl-C inside a prompt becomes exit 130, like anywhere else. SIGTERM ends the prompt through its
- * own cleanup, which shows the cursor a select prompt hid (else the process died with it hidden), then exit 143.
+ * Ctrl-C inside a prompt becomes exit 130, like anywhere else. SIGTERM (SIGHUP) ends the prompt through its
+ * own cleanup, which shows the cursor a select prompt hid (else the process died with it hidden), then exit 143 (129).
  */
 async function asking<T>(ask: (signal: AbortSignal) => Promise<T>, stops?: TerminateSignal): Promise<T> {
-  const terminated = new AbortController();
-  const unlisten = stops?.onTerminate(() => terminated.abort());
+  const ended = new AbortController();
+  const unlisten = [stops?.onTerminate(() => ended.abort('SIGTERM')), stops?.onHangup?.(() => ended.abort('SIGHUP'))];
   try {
-    return await ask(terminated.signal);
+    return await ask(ended.signal);
   } catch (err) {
-    if (terminated.signal.aborted) throw new TerminatedError();
+    if (ended.signal.aborted) throw new TerminatedError(ended.signal.reason === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
     if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError') throw new InterruptedError();
     throw err;
   } finally {
-    unlisten?.();
+    for (const stop of unlisten) stop?.();
   }
 }
 

@@ -1,5 +1,6 @@
 // Ambiguous <agent> references (CLI.md "<agent>"): destroy, update and model exit 4 naming the
-// candidates, and change nothing; a longer id prefix picks one.
+// candidates, and change nothing; a longer id prefix picks one. A reference that is one agent's name
+// and another's id prefix is ambiguous too; a full uuid always means the agent with that id.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accountId, hashKey } from '../../src/server/auth.js';
 import { Store } from '../../src/server/index.js';
@@ -95,5 +96,49 @@ describe('ambiguous references exit 4 naming the candidates', () => {
     expect(r).toEqual({ code: 0, stdout: `${A}\n`, stderr: '', asked: [] });
     expect(await record(A)).toEqual({ status_code: 404 });
     expect((await record(B)).status).toBe('running');
+  });
+});
+
+// The table shows 8 characters of an id: an agent may be named exactly that, by chance or by malice.
+describe('a reference that is one agent name and another agent id prefix', () => {
+  it.each([['pause'], ['get'], ['destroy', '--yes']])('exit 4 listing both, nothing done: %s', async (...cmd) => {
+    const named = await launch('abcd1111');
+    service.cliRequests();
+    const r = await cli([cmd[0]!, 'ABCD1111', ...cmd.slice(1)]);
+    expect([r.code, r.stdout]).toEqual([4, '']);
+    // pause reports each agent on a line of its own
+    const lead = cmd[0] === 'pause' ? '✗ ABCD1111' : 'Error';
+    expect(r.stderr).toBe(
+      `${lead}: 'ABCD1111' is the name of abcd1111 (${named}) and an id prefix of alpha (${A}) ` +
+        '(give the full id of the one you mean)\n',
+    );
+    onlyListed();
+    for (const id of [named, A]) expect((await record(id)).status).toBe('running');
+  });
+
+  it('a name that is a shorter prefix of several ids lists them all', async () => {
+    const named = await launch('abcd');
+    const r = await cli('pause abcd');
+    expect([r.code, r.stdout]).toEqual([4, '']);
+    expect(r.stderr).toBe(
+      `✗ abcd: 'abcd' is the name of abcd (${named}) and an id prefix of beta (${B}), alpha (${A}) ` +
+        '(give the full id of the one you mean)\n',
+    );
+    onlyListed();
+  });
+
+  it('the full uuid always means the agent with that id, even when another is named so', async () => {
+    await launch(A);
+    const r = await cli(['pause', A]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await record(A)).status).toBe('paused');
+  });
+
+  it('a name that is its own agent id prefix is not ambiguous', async () => {
+    const id = await launch('x');
+    await cli(['update', id, '--name', id.slice(0, 8)]);
+    const r = await cli(['pause', id.slice(0, 8)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await record(id)).status).toBe('paused');
   });
 });

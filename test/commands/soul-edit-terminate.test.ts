@@ -1,7 +1,9 @@
 // Review issue 9c: SIGTERM while `soul edit`'s editor is open. The editor is told to stop, nothing
 // is uploaded, and before exiting 143 the command says where the edit is kept and how to upload it,
-// as it does whenever an edit is not uploaded (it used to die silently, the draft left in /tmp).
-// SIGTERM is FakeSignals; the editor is a function of the file that waits to be told to stop.
+// as it does whenever an edit is not uploaded (it used to die silently, the draft left in /tmp). The
+// edit is kept under the data dir, where the next `soul edit` offers to resume it (SIGHUP does the
+// same: soul-edit-hangup.test.ts, with the offer). SIGTERM is FakeSignals; the editor is a function
+// of the file that waits to be told to stop.
 import fs from 'node:fs';
 import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { EditorError } from '../../src/ui/editor.js';
@@ -18,11 +20,13 @@ let service: TestService;
 let demo: string;
 beforeAll(() => void ({ service, demo } = fixture));
 let tmp: string;
+let data: string;
 const temp = perTest();
 const cli = cliFor(() => service);
 
 beforeEach(() => {
   tmp = temp.scratch('superagent-soul-tmp-');
+  data = temp.scratch('superagent-soul-data-');
   vi.stubEnv('TMPDIR', tmp);
 });
 afterEach(() => {
@@ -44,13 +48,18 @@ it.each([
   ['nothing saved yet (the editor may keep its own rescue file beside it)', undefined],
 ])('SIGTERM with the editor open, %s: exit 143 saying where the edit is kept; nothing uploaded', async (_what, content) => {
   const signals = new FakeSignals();
-  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: terminatedEditor(signals, content), signals });
+  const editor = terminatedEditor(signals, content);
+  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals, env: { SUPERAGENT_DATA_DIR: data } });
   expect(r.code).toBe(143);
-  const m = /^Terminated; soul\.md not uploaded, your edit is kept in (\S+) \(upload it with: superagent soul set (\S+) --file (\S+)\)\n$/.exec(r.stderr);
+  const m = new RegExp(
+    "^Terminated; soul\\.md not uploaded, your edit is kept in (\\S+) \\('superagent soul edit demo' offers to resume it; " +
+      'to upload it as it is: superagent soul set (\\S+) --file (\\S+)\\)\\n$',
+  ).exec(r.stderr);
   expect(m, r.stderr).not.toBeNull();
   const [, file, id, fileAgain] = m!;
   expect([id, fileAgain]).toEqual([demo, file]);
-  expect(file).toMatch(new RegExp(`^${tmp}/superagent-\\w+/demo\\.soul\\.md$`));
+  expect(file).toMatch(new RegExp(`^${data}/soul-edits/[0-9a-f]{16}/${demo}\\.\\d+\\.[0-9a-f]+/demo\\.soul\\.md$`));
+  expect(fs.readdirSync(tmp)).toEqual([]);
   expect(fs.readFileSync(file!, 'utf8')).toBe(content ?? START);
   expect(service.cliRequests().map((q) => q.method)).toEqual(['GET', 'GET']);
   expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
@@ -60,7 +69,7 @@ it.each([
 it('after the editor, SIGTERM is no longer taken by soul edit', async () => {
   const signals = new FakeSignals();
   const editor = fakeEditor((file) => fs.writeFileSync(file, BOLD));
-  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals });
+  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals, env: { SUPERAGENT_DATA_DIR: data } });
   expect([r.code, r.stderr]).toEqual([0, '']);
   expect(signals.terminateListeners).toBe(0);
 });

@@ -109,3 +109,29 @@ describe('soul edit with the system editor', () => {
     expect(leftInTmp()).toEqual([]);
   });
 });
+
+describe('an editor told to stop', () => {
+  let pidFile: string;
+  // an editor a failed test did not stop is ended here, not left running
+  afterEach(() => {
+    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
+    try {
+      // still the editor's sleep (its PID not given since to another process)
+      if (pid > 0 && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\x00600')) process.kill(pid, 'SIGKILL');
+    } catch {
+      // stopped, as it should be
+    }
+  });
+
+  it('before it was even started (SIGHUP as the editor was being spawned): stopped at once with that signal', async () => {
+    pidFile = path.join(scripts, 'editor.pid');
+    const slow = script('slow.sh', `echo $$ > '${pidFile}'\nexec sleep 600`);
+    const stop = new AbortController();
+    stop.abort('SIGHUP');
+    const file = path.join(scripts, 'draft.md');
+    fs.writeFileSync(file, START);
+    await expect(systemEditor(testEnv(undefined, { EDITOR: slow })).open(file, stop.signal)).rejects.toThrow(
+      `the editor '${slow}' was stopped by SIGHUP`,
+    );
+  });
+});

@@ -93,7 +93,7 @@ export class FakeSignals implements Signals {
     return () => void (this.terminators = this.terminators.filter((h) => h !== handler));
   }
 
-  /** SIGHUP is tried on a real terminal only (test/e2e/signals-terminal.test.ts) */
+  /** the terminal's own hang-up is tried on a real terminal (test/e2e/signals-terminal.test.ts) */
   onHangup(handler: () => void): () => void {
     this.hangups.push(handler);
     return () => void (this.hangups = this.hangups.filter((h) => h !== handler));
@@ -117,6 +117,18 @@ export class FakeSignals implements Signals {
     const h = this.terminators.shift();
     h?.();
     return h !== undefined;
+  }
+
+  /** SIGHUP; true when a command was listening */
+  hangup(): boolean {
+    const h = this.hangups.shift();
+    h?.();
+    return h !== undefined;
+  }
+
+  /** how many handlers wait for SIGHUP */
+  get hangupListeners(): number {
+    return this.hangups.length;
   }
 
   /** how many handlers wait for SIGTERM (a command that stopped listening leaves none behind) */
@@ -183,7 +195,7 @@ export interface TerminalSwitch {
 export interface RunOptions {
   /** true: stdin, stdout and stderr are terminals; or per stream */
   tty?: boolean | TerminalSwitch;
-  /** what stdin holds (a pipe unless tty.stdin) */
+  /** what stdin holds (a pipe unless tty.stdin); a Readable is used as stdin as it is */
   input?: string | Buffer | AsyncIterable<Buffer>;
   env?: Record<string, string | undefined>;
   config?: MemoryConfig;
@@ -214,7 +226,8 @@ export interface Target {
 
 function stdinFrom(input: RunOptions['input'], isTTY: boolean): InStream {
   const chunks = input === undefined ? [] : typeof input === 'string' ? [Buffer.from(input)] : Buffer.isBuffer(input) ? [input] : input;
-  const stream = Readable.from(chunks) as unknown as InStream;
+  // a Readable is the stdin itself (a test may end it late, or see whether it was let go)
+  const stream = (chunks instanceof Readable ? chunks : Readable.from(chunks)) as unknown as InStream;
   stream.isTTY = isTTY;
   return stream;
 }

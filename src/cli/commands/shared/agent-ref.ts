@@ -21,18 +21,32 @@ function describe(agents: AgentRecord[]): string {
   return agents.map((a) => `${a.name} (${a.agent_id.slice(0, 8)})`).join(', ');
 }
 
-/** Matches one reference against a list of agents. Throws exit 4 for none or several. */
+/** With whole ids: when the short form is the very thing in doubt. */
+function describeFully(agents: AgentRecord[]): string {
+  return agents.map((a) => `${a.name} (${a.agent_id})`).join(', ');
+}
+
 /** What the messages call the agents looked among, and the command that lists them. */
 export interface AgentKind { noun: string; plural: string; list: string }
 const SUPERAGENTS: AgentKind = { noun: 'agent', plural: 'agents', list: 'superagent list' };
 export const CLASSIC_AGENTS: AgentKind = { noun: 'classic agent', plural: 'classic agents', list: 'superagent classic list' };
 
+/**
+ * Matches one reference against a list of agents. Throws exit 4 for none or several, including a
+ * reference that is one agent's name and another's id prefix (an agent named after the 8 characters
+ * of another's id the table shows): neither reading is safe to prefer.
+ */
 export function matchAgent(ref: string, agents: AgentRecord[], kind: AgentKind = SUPERAGENTS): AgentRecord {
   const wanted = ref.trim().toLowerCase();
   const byName = agents.filter((a) => a.name?.toLowerCase() === wanted);
+  const byPrefix = wanted.length >= MIN_PREFIX ? agents.filter((a) => a.agent_id.toLowerCase().startsWith(wanted)) : [];
+  const othersByPrefix = byPrefix.filter((a) => !byName.includes(a));
+  if (byName.length > 0 && othersByPrefix.length > 0) {
+    const both = `is the name of ${describeFully(byName)} and an id prefix of ${describeFully(othersByPrefix)}`;
+    throw new NoMatchError(`'${ref}' ${both}`, 'give the full id of the one you mean');
+  }
   if (byName.length === 1) return byName[0]!;
   if (byName.length > 1) throw new NoMatchError(`'${ref}' names several ${kind.plural}: ${describe(byName)}`, 'use the id, or a longer id prefix');
-  const byPrefix = wanted.length >= MIN_PREFIX ? agents.filter((a) => a.agent_id.toLowerCase().startsWith(wanted)) : [];
   if (byPrefix.length === 1) return byPrefix[0]!;
   if (byPrefix.length > 1) throw new NoMatchError(`'${ref}' matches several ${kind.plural}: ${describe(byPrefix)}`, 'use a longer id prefix');
   const hint = wanted.length < MIN_PREFIX && /^[0-9a-f-]+$/.test(wanted)

@@ -1,10 +1,11 @@
 // Reading a soul.md from a file or standard input (`--soul-file PATH|-`, `soul set --file PATH|-`):
 // refused before any request when missing, unreadable, empty, not UTF-8 or over the contract's size.
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
+import { addAbortSignal } from 'node:stream';
 import { LIMITS } from '../../../contract.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { decodeUtf8, readAtMost, readStdinBuffer } from './stdin.js';
+import { boundedRead, decodeUtf8, readAtMost, readStdinBuffer } from './stdin.js';
 
 const LIMIT_KIB = LIMITS.soulBytes / 1024;
 
@@ -29,7 +30,7 @@ export function readFailure(err: unknown, what: string, flag: string): UsageErro
   return new UsageError(`cannot read ${what}: ${(err as Error)?.message ?? String(err)}`);
 }
 
-async function readFileChecked(path: string, what: string, flag: string): Promise<Buffer> {
+async function readFileChecked(path: string, what: string, flag: string, stop: AbortSignal): Promise<Buffer> {
   try {
     const stat = await fs.stat(path);
     if (stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
@@ -38,7 +39,7 @@ async function readFileChecked(path: string, what: string, flag: string): Promis
     // a device or a pipe has no size to check first (/dev/zero never ends): read one byte past the limit at most
     const file = await fs.open(path, 'r');
     try {
-      return await readAtMost(file.createReadStream({ autoClose: false }), LIMITS.soulBytes);
+      return await readAtMost(addAbortSignal(stop, file.createReadStream({ autoClose: false })), LIMITS.soulBytes);
     } finally {
       await file.close();
     }
@@ -53,5 +54,16 @@ export async function readSoul(ctx: Context, source: string, flag: string): Prom
   if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul', LIMITS.soulBytes), 'the soul on standard input');
   if (!source.trim()) throw new UsageError(`${flag} needs a file path, or - for standard input`);
   const what = `soul file '${source}'`;
-  return checked(await readFileChecked(source, what, flag), what);
+  const stop = new AbortController();
+  const reading = readFileChecked(source, what, flag, stop.signal);
+  // a file ends; a pipe standing for one (`--soul-file <(generate-soul)`) may not: bounded like standard input
+  return checked(await (isFile(source) ? reading : boundedRead(ctx, what, reading, () => stop.abort())), what);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false; // reading it says what is wrong
+  }
 }

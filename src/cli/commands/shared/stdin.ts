@@ -1,10 +1,52 @@
-// Reading piped standard input (messages, soul files, tokens) in full.
+// Reading piped standard input (messages, soul files, tokens) in full, and bounding a read of input
+// that may never end.
+import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
 
 export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Infinity): Promise<Buffer> {
-  if (ctx.io.stdin.isTTY) throw new UsageError(`expected ${what} on standard input, but it is a terminal`, `pipe it in, e.g. 'cat file | superagent …'`);
-  return readAtMost(ctx.io.stdin as AsyncIterable<Buffer | string>, maxBytes);
+  const stdin = ctx.io.stdin;
+  if (stdin.isTTY) {
+    throw new UsageError(`expected ${what} on standard input, but it is a terminal`, `pipe it in, e.g. 'cat file | superagent …'`);
+  }
+  const reading = readAtMost(stdin as AsyncIterable<Buffer | string>, maxBytes);
+  return boundedRead(ctx, `${what} on standard input`, reading, () => (stdin as Partial<Readable>).destroy?.());
+}
+
+/**
+ * A read of input whose writer may never close it (a FIFO held open, `sleep 1000 |`, `<(cmd)`): said
+ * on stderr once it takes more than a moment (in a pipe too: nothing else would show why the command
+ * waits), and, with --timeout, given up after that long: the input is what is wrong, so exit 2
+ * before anything is sent, and `release` lets go of it. Without --timeout the wait is unbounded:
+ * a slow writer (`generate-report | superagent chat demo`) may rightly take minutes.
+ */
+export async function boundedRead<T>(ctx: Context, what: string, reading: Promise<T>, release: () => void): Promise<T> {
+  // input that is there whole (its writer done) is read within a turn of the event loop: only
+  // input still open starts a wait on the clock (no timer, and no sleep a fake clock would count)
+  const nextTurn = new Promise<false>((resolve) => setImmediate(resolve, false));
+  const ended = await Promise.race([reading.then(() => true, () => true), nextTurn]);
+  if (ended) return reading;
+  const seconds = ctx.globals.timeout;
+  const timer = new AbortController();
+  const expiry = seconds === undefined ? [] : [
+    ctx.clock.sleep(seconds * 1000, timer.signal).then(
+      () => {
+        release();
+        const hint = 'close it when done writing, or allow longer with --timeout';
+        throw new UsageError(`${what} did not end within ${seconds} s`, hint);
+      },
+      () => undefined as never, // the read ended first
+    ),
+  ];
+  reading.catch(() => undefined); // once given up on, the read fails with nobody waiting for it
+  const bound = seconds === undefined ? '--timeout SECONDS bounds this wait' : `giving up after ${seconds} s`;
+  try {
+    return await ctx.sayIfSlow(Promise.race([reading, ...expiry]), () =>
+      ctx.printer.warn(`Waiting for ${what} to end: is something still writing to it? (${bound})`),
+    );
+  } finally {
+    timer.abort();
+  }
 }
 
 /**

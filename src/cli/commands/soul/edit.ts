@@ -1,6 +1,7 @@
 // `superagent soul edit <agent>`: soul.md in the user's editor, uploaded only after a look at the diff,
 // never over someone else's change, and never lost: whenever it is not uploaded, the edited file stays
-// and the command that uploads it is printed.
+// and the command that uploads it is printed. An edit ended from outside (SIGTERM, SIGHUP) is kept
+// where the next `soul edit` of that agent finds it and offers to resume it (kept-edits.ts).
 import fs from 'node:fs';
 import type { ApiClient } from '../../../api/client.js';
 import { superagents } from '../../../api/superagents.js';
@@ -14,6 +15,8 @@ import { SuperagentError, StateConflictError, TerminatedError, UsageError, rephr
 import { errorLine } from '../../exit-codes.js';
 import { fileSlug } from '../shared/agent-fields.js';
 import { readSoul } from '../shared/soul-source.js';
+import { KeptEdits, soulHash, type KeptEdit } from './kept-edits.js';
+import { relativeTime } from '../../../ui/format.js';
 import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
@@ -22,7 +25,9 @@ export const spec = {
     'is sent. Changed: the diff is shown and, on a terminal, you confirm the upload (--yes skips the question; ' +
     'without a terminal --yes is required). If soul.md changed on the service while the editor was open, nothing ' +
     'is overwritten unless --force. Whenever the edit is not uploaded, the file is kept and the soul set command ' +
-    'that uploads it is printed.',
+    'that uploads it is printed. An edit ended by SIGTERM or SIGHUP (the terminal closed) is kept in the data dir, ' +
+    'and the next soul edit of that agent offers to resume it (--yes resumes it); without a terminal it says where ' +
+    'the kept edit is and edits the soul.md on the service.',
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   options: {
     force: { type: 'boolean', description: 'upload even if soul.md changed on the service while the editor was open' },
@@ -35,23 +40,30 @@ export function draftFileName(name: string, id: string): string {
   return `${fileSlug(name, id)}.soul.md`;
 }
 
-/** The exact command that uploads the kept file, with the connection flags this run was given (never the key). */
+/** A command line of ours, with the connection flags this run was given (never the key). */
+function commandLine(ctx: Context, ...words: string[]): string {
+  const line = ['superagent'];
+  if (ctx.globals.profile !== undefined) line.push('--profile', shellWord(ctx.globals.profile));
+  if (ctx.globals.baseUrl !== undefined) line.push('--base-url', shellWord(ctx.globals.baseUrl));
+  return [...line, ...words.map(shellWord)].join(' ');
+}
+
+/** The exact command that uploads the kept file. */
 function retryCommand(ctx: Context, id: string, file: string): string {
-  const words = ['superagent'];
-  if (ctx.globals.profile !== undefined) words.push('--profile', shellWord(ctx.globals.profile));
-  if (ctx.globals.baseUrl !== undefined) words.push('--base-url', shellWord(ctx.globals.baseUrl));
-  words.push('soul', 'set', id, '--file', shellWord(file));
-  return words.join(' ');
+  return commandLine(ctx, 'soul', 'set', id, '--file', file);
 }
 
 interface Draft {
   file: PrivateFile;
   retry: string;
   ctx: Context;
+  /** where an edit ended from outside is kept for the next run, and what it is */
+  keeping: { store: KeptEdits; id: string; name: string; ref: string; base: string };
 }
 
 /** `err`, saying that nothing was uploaded, where the edit is kept and how to upload it. */
 function keptError(err: unknown, draft: Draft): unknown {
+  if (err instanceof TerminatedError) return keptForNextRun(err, draft);
   if (!(err instanceof SuperagentError)) {
     // a bug: its report stays as it is, but the way back to the edit is still shown
     // always shown (not only on a TTY): losing the way back to an edit is worse than a noisy stderr
@@ -59,6 +71,25 @@ function keptError(err: unknown, draft: Draft): unknown {
     return err;
   }
   return rephrased(err, `${errorLine(err)}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, `upload it with: ${draft.retry}`);
+}
+
+/**
+ * Ended from outside: the edit is filed where the next `soul edit` finds it, as the line saying so
+ * may go unread (a terminal gone). A data dir that cannot take it leaves it where it is, named.
+ */
+function keptForNextRun(err: TerminatedError, draft: Draft): TerminatedError {
+  const { store, id, name, ref, base } = draft.keeping;
+  let hint = `upload it with: ${draft.retry}`;
+  try {
+    const keptAt = new Date(draft.ctx.clock.now()).toISOString();
+    draft.file = store.keep(draft.file, { agentId: id, name, keptAt, base: soulHash(base) });
+    draft.retry = retryCommand(draft.ctx, id, draft.file.path);
+    const resume = commandLine(draft.ctx, 'soul', 'edit', ref);
+    hint = `'${resume}' offers to resume it; to upload it as it is: ${draft.retry}`;
+  } catch {
+    // kept where it was: the line names it
+  }
+  return rephrased(err, `${errorLine(err)}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, hint);
 }
 
 /** Prints a diff: stdout is its place, but with --json stdout holds only the API's answer. */
@@ -77,30 +108,79 @@ function privateFile(ctx: Context, fileName: string, content: string): PrivateFi
   }
 }
 
+/**
+ * An edit of this agent kept by an earlier run: on a terminal, offered (yes: resumed, its file taken
+ * to edit; no: discarded); without one, named, and left for a person to decide (a script's editor
+ * would apply its change again to the half-made one). The file to edit, or undefined for a fresh one.
+ */
+async function resumed(
+  ctx: Context,
+  store: KeptEdits,
+  kept: KeptEdit,
+  agent: { id: string; name: string; ref: string; soul: string },
+): Promise<PrivateFile | undefined> {
+  const p = ctx.printer;
+  const resume = commandLine(ctx, 'soul', 'edit', agent.ref);
+  if (!ctx.canPrompt) {
+    p.warn(
+      `An edit of ${agent.name}'s soul.md that was not uploaded is kept in ${kept.file} (kept ${kept.keptAt}; ` +
+        `'${resume}' on a terminal offers to resume it; ` +
+        `to upload it as it is: ${retryCommand(ctx, agent.id, kept.file)})`,
+    );
+    return undefined;
+  }
+  const when = relativeTime(kept.keptAt, ctx.clock.now());
+  p.status(`An edit of ${agent.name}'s soul.md that was not uploaded was kept ${when}: ${kept.file}`);
+  if (kept.base !== soulHash(agent.soul)) {
+    p.warn(
+      `The soul.md of ${agent.name} changed on the service since that edit began: ` +
+        'the diff before the upload is against the one it has now.',
+    );
+  }
+  const question = `Resume your edit of ${agent.name}'s soul.md, kept ${when}? (no: discard it)`;
+  if (!ctx.globals.yes && !(await ctx.prompter.confirm(question, true))) {
+    store.discard(kept);
+    p.status('Discarded the kept edit.');
+    return undefined;
+  }
+  try {
+    return store.claim(kept, ctx.env.TMPDIR || undefined);
+  } catch (err) {
+    p.warn(`Cannot resume the kept edit (${(err as Error).message}): editing the soul.md on the service instead`);
+    return undefined;
+  }
+}
+
 async function soulOf(client: ApiClient, id: string): Promise<string> {
   const files = await superagents.files(client, id);
   return typeof files.soul_md === 'string' ? files.soul_md : '';
 }
 
 /**
- * Runs the editor; on failure the file is kept only if it holds changes. SIGTERM meanwhile stops the
- * editor and keeps the file whatever it holds (the editor may leave its own rescue file beside it).
+ * Runs the editor; on failure the file is kept only if it holds changes. SIGTERM or SIGHUP meanwhile
+ * stops the editor (with that signal) and keeps the file whatever it holds (the editor may leave its
+ * own rescue file beside it). SIGHUP is listened for only while the editor holds the terminal: a
+ * listener at any other time would undo `nohup`.
  */
 async function edit(ctx: Context, editor: EditorCommand, draft: Draft, original: string): Promise<Buffer | undefined> {
-  const terminated = new AbortController();
-  const unlisten = ctx.signals.onTerminate(() => terminated.abort());
+  const ended = new AbortController();
+  const unlisten = [
+    ctx.signals.onTerminate(() => ended.abort('SIGTERM')),
+    ctx.signals.onHangup(() => ended.abort('SIGHUP')),
+  ];
+  const endedBy = () => new TerminatedError(ended.signal.reason === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
   try {
-    await ctx.editor.open(draft.file.path, terminated.signal);
-    if (terminated.signal.aborted) throw new TerminatedError();
+    await ctx.editor.open(draft.file.path, ended.signal);
+    if (ended.signal.aborted) throw endedBy();
   } catch (err) {
-    if (terminated.signal.aborted) throw keptError(new TerminatedError(), draft);
+    if (ended.signal.aborted) throw keptError(endedBy(), draft);
     const changed = readIfThere(draft.file.path);
     if (changed && !changed.equals(Buffer.from(original))) throw keptError(err, draft);
     draft.file.remove();
     if (err instanceof SuperagentError) throw rephrased(err, `${err.message}; nothing uploaded`);
     throw err;
   } finally {
-    unlisten();
+    for (const stop of unlisten) stop();
   }
   return readIfThere(draft.file.path);
 }
@@ -153,8 +233,12 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const id = agent.agent_id;
   const name = agent.name ?? (await superagents.get(client, id)).name;
   const original = await soulOf(client, id);
-  const file = privateFile(ctx, draftFileName(name, id), original);
-  const draft: Draft = { file, retry: retryCommand(ctx, id, file.path), ctx };
+  const store = await KeptEdits.of(ctx);
+  const earlier = store.newest(id);
+  const resumedFile = earlier && (await resumed(ctx, store, earlier, { id, name, ref: ref!, soul: original }));
+  const file = resumedFile ?? privateFile(ctx, draftFileName(name, id), original);
+  const keeping = { store, id, name, ref: ref!, base: original };
+  const draft: Draft = { file, retry: retryCommand(ctx, id, file.path), ctx, keeping };
   const p = ctx.printer;
 
   const bytes = await edit(ctx, editor, draft, original);

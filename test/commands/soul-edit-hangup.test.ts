@@ -1,0 +1,209 @@
+// SIGHUP (the terminal went away) while `soul edit`'s editor is open: the editor is told to stop with
+// the same signal, nothing is uploaded, the edit is kept under the data dir, and the command exits
+// 129 saying where. Nobody may read that line on a hung-up terminal, so the next `soul edit` of that
+// agent offers to resume the kept edit, as an editor offers its swap file. SIGTERM keeps the edit the
+// same way (soul-edit-terminate.test.ts). Signals are FakeSignals; the editor is a function of the
+// file. The real processes (the editor ended with the CLI, nothing orphaned): test/e2e/soul-hangup.test.ts.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TerminatedError } from '../../src/core/errors.js';
+import { EditorError } from '../../src/ui/editor.js';
+import { FakeSignals, MemoryConfig, cliFor, fakeEditor, type RunOptions } from '../helpers/context.js';
+import { perTest } from '../helpers/service-support.js';
+import { useSoulAgent } from '../helpers/soul-agent.js';
+import { launchAgent, type TestService } from '../helpers/service.js';
+
+const START = 'I am demo.\nBe careful.\n';
+const BOLD = 'I am demo.\nBe bold.\n';
+const BOLDER = 'I am demo.\nBe bold.\nAnd quick.\n';
+const THEIRS = 'I am demo.\nBe patient.\n';
+
+const fixture = useSoulAgent(START);
+let service: TestService;
+let demo: string;
+beforeAll(() => void ({ service, demo } = fixture));
+let tmp: string;
+let data: string;
+const temp = perTest();
+const base = cliFor(() => service);
+/** every run with this test's data dir, where kept edits live */
+const cli = (argv: string[], o: RunOptions = {}) => base(argv, { ...o, env: { SUPERAGENT_DATA_DIR: data, ...o.env } });
+
+beforeEach(() => {
+  tmp = temp.scratch('superagent-soul-tmp-');
+  data = temp.scratch('superagent-soul-data-');
+  vi.stubEnv('TMPDIR', tmp);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+const soulOnService = async () => (await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md as string;
+
+/** An editor that writes `content` (if any), then gets SIGHUP and exits as a real one does on it. */
+function hungUpEditor(signals: FakeSignals, content?: string) {
+  return fakeEditor(async (file, stop) => {
+    if (content !== undefined) fs.writeFileSync(file, content);
+    // an editor's own rescue file beside the draft (vim's swap file, nano's .save) goes with it
+    fs.writeFileSync(path.join(path.dirname(file), '.demo.soul.md.swp'), 'swap');
+    expect(signals.hangup(), 'soul edit listens for SIGHUP while the editor is open').toBe(true);
+    expect(stop?.aborted, 'the editor is told to stop').toBe(true);
+    expect(stop?.reason, 'with the signal the CLI got').toBe('SIGHUP');
+    throw new EditorError("the editor 'fake-editor' was stopped by SIGHUP");
+  });
+}
+
+/** Hangs up an edit that saved `content`; the kept file, as the error line names it. */
+async function hangUp(content?: string): Promise<string> {
+  const signals = new FakeSignals();
+  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: hungUpEditor(signals, content), signals });
+  expect(r.code, r.stderr).toBe(129);
+  expect(signals.hangupListeners).toBe(0);
+  const m = /your edit is kept in (\S+) /.exec(r.stderr);
+  expect(m, r.stderr).not.toBeNull();
+  return m![1]!;
+}
+
+/** What is left under the data dir's kept edits, and under TMPDIR. */
+const kept = () => {
+  const root = path.join(data, 'soul-edits');
+  return fs.existsSync(root) ? (fs.readdirSync(root, { recursive: true }) as string[]) : [];
+};
+const leftInTmp = () => fs.readdirSync(tmp, { recursive: true }) as string[];
+
+describe('SIGHUP with the editor open', () => {
+  it.each([
+    ['a saved change', BOLD],
+    ['nothing saved yet', undefined],
+  ])('%s: exit 129 saying where the edit is kept, under the data dir; nothing uploaded', async (_what, content) => {
+    const signals = new FakeSignals();
+    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: hungUpEditor(signals, content), signals });
+    expect([r.code, r.stdout]).toEqual([129, '']);
+    const m = new RegExp(
+      "^Hung up; soul\\.md not uploaded, your edit is kept in (\\S+) \\('superagent soul edit demo' offers to resume it; " +
+        'to upload it as it is: superagent soul set (\\S+) --file (\\S+)\\)\\n$',
+    ).exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    const [, file, id, fileAgain] = m!;
+    expect([id, fileAgain]).toEqual([demo, file]);
+    expect(file).toMatch(new RegExp(`^${data}/soul-edits/[0-9a-f]{16}/${demo}\\.\\d+\\.[0-9a-f]+/demo\\.soul\\.md$`));
+    expect(fs.readFileSync(file!, 'utf8')).toBe(content ?? START);
+    expect(fs.readFileSync(path.join(path.dirname(file!), '.demo.soul.md.swp'), 'utf8')).toBe('swap');
+    // private: the directory 0700, the file as the editor left it (0600)
+    expect(fs.statSync(path.dirname(file!)).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(file!).mode & 0o777).toBe(0o600);
+    expect(leftInTmp()).toEqual([]);
+    expect(service.cliRequests().map((q) => q.method)).toEqual(['GET', 'GET']);
+    expect(await soulOnService()).toBe(START);
+    expect(signals.hangupListeners).toBe(0);
+  });
+
+  it('after the editor, SIGHUP is no longer taken by soul edit (a listener would undo nohup)', async () => {
+    const signals = new FakeSignals();
+    const editor = fakeEditor((file) => fs.writeFileSync(file, BOLD));
+    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(signals.hangupListeners).toBe(0);
+  });
+});
+
+it('SIGTERM at the upload question (the prompt ends with it): kept for the next run too', async () => {
+  const editor = fakeEditor((file) => fs.writeFileSync(file, BOLD));
+  const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, answers: [new TerminatedError()] });
+  expect(r.code).toBe(143);
+  const file = /your edit is kept in (\S+) /.exec(r.stderr)?.[1];
+  expect(file, r.stderr).toMatch(new RegExp(`^${data}/soul-edits/`));
+  expect(fs.readFileSync(file!, 'utf8')).toBe(BOLD);
+  expect(await soulOnService()).toBe(START);
+});
+
+describe('the next soul edit of that agent offers to resume the kept edit', () => {
+  it('on a terminal, yes: the editor opens the kept edit; once uploaded, the kept edit is gone', async () => {
+    const file = await hangUp(BOLD);
+    let seen: string | undefined;
+    const editor = fakeEditor((f) => {
+      seen = fs.readFileSync(f, 'utf8');
+      fs.writeFileSync(f, BOLDER);
+    });
+    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, answers: [true, true] });
+    expect(r.code, r.stderr).toBe(0);
+    const resume = "Resume your edit of demo's soul.md, kept just now? (no: discard it)";
+    expect(r.asked).toEqual([resume, 'Upload this soul.md to demo?']);
+    expect(r.stderr).toContain(`An edit of demo's soul.md that was not uploaded was kept just now: ${file}\n`);
+    expect(seen).toBe(BOLD);
+    expect(await soulOnService()).toBe(BOLDER);
+    expect(kept().filter((f) => f.includes(demo))).toEqual([]);
+    expect(leftInTmp()).toEqual([]);
+  });
+
+  it('on a terminal, no: the kept edit is discarded and the editor opens the soul on the service', async () => {
+    await hangUp(BOLD);
+    let seen: string | undefined;
+    const editor = fakeEditor((f) => void (seen = fs.readFileSync(f, 'utf8')));
+    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, answers: [false] });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Discarded the kept edit.\n');
+    expect(seen).toBe(START);
+    expect(kept().filter((f) => f.includes(demo))).toEqual([]);
+    expect(await soulOnService()).toBe(START);
+  });
+
+  it('the soul changed on the service since: said before the question; the diff is against its soul now', async () => {
+    await hangUp(BOLD);
+    await fixture.setSoul(THEIRS);
+    const editor = fakeEditor(() => undefined);
+    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, answers: [true, true] });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      '! The soul.md of demo changed on the service since that edit began: the diff before the upload is against the one it has now.\n',
+    );
+    expect(r.stdout).toContain('-Be patient.\n+Be bold.\n');
+    expect(await soulOnService()).toBe(BOLD);
+  });
+
+  it('hung up again while resumed: kept again, the same edit', async () => {
+    await hangUp(BOLD);
+    const signals = new FakeSignals();
+    const editor = hungUpEditor(signals, BOLDER);
+    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, signals, answers: [true] });
+    expect(r.code, r.stderr).toBe(129);
+    const file = /your edit is kept in (\S+) /.exec(r.stderr)![1]!;
+    expect(fs.readFileSync(file, 'utf8')).toBe(BOLDER);
+    expect(kept().filter((f) => f.endsWith('demo.soul.md'))).toHaveLength(1);
+  });
+
+  it('without a terminal: says where the kept edit is and edits the soul on the service, the kept edit left', async () => {
+    const file = await hangUp(BOLD);
+    let seen: string | undefined;
+    const editor = fakeEditor((f) => void (seen = fs.readFileSync(f, 'utf8')));
+    const r = await cli(['soul', 'edit', 'demo'], { editor });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      `! An edit of demo's soul.md that was not uploaded is kept in ${file} (kept ${keptTime(file)}; ` +
+        `'superagent soul edit demo' on a terminal offers to resume it; ` +
+        `to upload it as it is: superagent soul set ${demo} --file ${file})\n`,
+    );
+    expect(seen).toBe(START);
+    expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
+  });
+
+  it('only for that agent, on that service', async () => {
+    await hangUp(BOLD);
+    const other = (await launchAgent(service, { name: 'other', soul_md: START })).agent_id;
+    const editor = fakeEditor(() => undefined);
+    const r = await cli(['soul', 'edit', other], { tty: true, editor });
+    expect([r.code, r.asked]).toEqual([0, []]);
+    // the same agent through another profile: a scope of its own (a profile may stand for another account)
+    const config = new MemoryConfig({ profiles: { other: {} } });
+    const elsewhere = await cli(['--profile', 'other', 'soul', 'edit', demo], { tty: true, editor, config });
+    expect([elsewhere.code, elsewhere.asked]).toEqual([0, []]);
+    await service.call('DELETE', `/v1/superagents/${other}`);
+  });
+});
+
+/** When the kept edit was kept, as the piped message says it (ISO 8601). */
+function keptTime(file: string): string {
+  const note = path.join(path.dirname(file), '.superagent-kept.json');
+  return (JSON.parse(fs.readFileSync(note, 'utf8')) as { kept_at: string }).kept_at;
+}
