@@ -95,15 +95,17 @@ function printStructured(p: Printer, value: unknown, s: Structured): void {
   p.printJson(value);
 }
 
+/** `reply.content` is there: collected whole, for --json or --fields. */
 function printAnswer(ctx: Context, reply: PrintedReply, s: Structured | undefined): void {
   const p = ctx.printer;
+  const content = reply.content ?? '';
   if (p.json) {
-    p.printJson({ session_id: reply.sessionId ?? null, content: reply.content, ...(reply.timestamp ? { timestamp: reply.timestamp } : {}), tool_calls: reply.toolCalls.map(toolCallJson) });
+    p.printJson({ session_id: reply.sessionId ?? null, content, ...(reply.timestamp ? { timestamp: reply.timestamp } : {}), tool_calls: reply.toolCalls.map(toolCallJson) });
   }
   if (!s) return;
-  const parsed = parseJsonContent(reply.content);
+  const parsed = parseJsonContent(content);
   if (!parsed) {
-    if (!p.json) p.data(reply.content);
+    if (!p.json) p.data(content);
     throw new BadAnswerError('the assistant did not answer with valid JSON', 'its answer is printed above as it came; try asking again');
   }
   if (!p.json) printStructured(p, parsed.value, s);
@@ -122,8 +124,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     try {
       await oneTurn(ctx, send, withJsonRequest(question, structured), {
         sessionId,
-        // structured answers are printed once parsed, not piece by piece
+        // structured answers are printed once parsed, not piece by piece (held whole for that, to a cap)
         echo: !ctx.printer.json && !structured,
+        heldFor: ctx.printer.json ? '--json' : '--fields',
         spinner: 'Asking the assistant…',
         spinnerDelayMs: 0,
         present: (reply) => printAnswer(ctx, reply, structured),
