@@ -36,29 +36,36 @@ const GOAL_PIPED_MB = 200;
 const AGENT = '0b5e5e5e-1111-4222-8333-944444444444';
 const PEAK_HOOK = path.join(ROOT, 'test', 'helpers', 'peak-rss.cjs');
 
-/** The reply's generator, as the tests have it: test/helpers/long-reply.ts bundled (esbuild, well under a second). */
+/** The tests' reply generator: test/helpers/long-reply.ts, bundled (esbuild, well under a second). */
 async function loadLongReply(dir) {
   const outfile = path.join(dir, 'long-reply.mjs');
-  await build({ entryPoints: [path.join(ROOT, 'test', 'helpers', 'long-reply.ts')], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'warning' });
+  const entry = path.join(ROOT, 'test', 'helpers', 'long-reply.ts');
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'warning' });
   return import(pathToFileURL(outfile).href);
 }
 
-/** A loopback server whose agent's chat streams a reply of the size last set (WHOLE_AGAIN: RunCompleted repeats it). */
+/** A loopback server whose agent's chat streams a reply of the size last set. */
 async function startServer(longReply) {
   let size = 0;
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      if (req.method === 'POST' && req.url === `/v1/superagents/${AGENT}/chat`) return longReply(size, { wholeAgain: WHOLE_AGAIN }).handler(req, res);
+      if (req.method === 'POST' && req.url === `/v1/superagents/${AGENT}/chat`) {
+        return longReply(size, { wholeAgain: WHOLE_AGAIN }).handler(req, res);
+      }
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ statusCode: 404, message: `Cannot ${req.method} ${req.url}` }));
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, setSize: (n) => (size = n), close: () => (server.closeAllConnections(), server.close()) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    setSize: (n) => (size = n),
+    close: () => (server.closeAllConnections(), server.close()),
+  };
 }
 
-/** One chat: the CLI's exit code, peak RSS, how long it took, and what it printed (counted, hashed, the start kept). */
+/** One chat: the CLI's exit code, peak RSS, CPU and wall time, and what it printed (counted, hashed). */
 async function chat(server, dir, mode) {
   const peakFile = path.join(dir, 'peak');
   fs.rmSync(peakFile, { force: true });
@@ -92,14 +99,24 @@ async function chat(server, dir, mode) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const usage = JSON.parse(fs.readFileSync(peakFile, 'utf8'));
   const stdout = keptSize <= 64 * MB ? Buffer.concat(kept).toString('utf8') : undefined;
-  return { code, peakMb: (usage.maxRSS * 1024) / MB, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, ms, size, hash: hash.digest('hex'), stdout, stderr: stderr.trim() };
+  return {
+    code,
+    peakMb: (usage.maxRSS * 1024) / MB,
+    cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000,
+    ms,
+    size,
+    hash: hash.digest('hex'),
+    stdout,
+    stderr: stderr.trim(),
+  };
 }
 
 /** What the run shows: every byte (piped), the whole reply or the cap's exit 7 (--json). */
 function verdict(mode, r, expected) {
   if (mode === 'piped') {
     if (r.code !== 0) return `exit ${r.code}: ${r.stderr.split('\n').pop()}`;
-    return r.size === expected.size && r.hash === expected.sha256 ? 'every byte' : `WRONG OUTPUT (${r.size} of ${expected.size} bytes)`;
+    const whole = r.size === expected.size && r.hash === expected.sha256;
+    return whole ? 'every byte' : `WRONG OUTPUT (${r.size} of ${expected.size} bytes)`;
   }
   if (r.stdout === undefined) return `exit ${r.code}, ${(r.size / MB).toFixed(0)} MB printed`;
   let out;
@@ -109,7 +126,9 @@ function verdict(mode, r, expected) {
     return `exit ${r.code}, stdout not JSON`;
   }
   if (r.code === 0) {
-    const ok = typeof out?.content === 'string' && crypto.createHash('sha256').update(`${out.content}${out.content.endsWith('\n') ? '' : '\n'}`).digest('hex') === expected.sha256;
+    const text = typeof out?.content === 'string' ? out.content : '';
+    const printed = text.endsWith('\n') ? text : `${text}\n`;
+    const ok = crypto.createHash('sha256').update(printed).digest('hex') === expected.sha256;
     return ok ? 'whole reply in JSON' : 'WRONG JSON content';
   }
   const line = r.stderr.split('\n').find((l) => l.startsWith('Error:')) ?? r.stderr.split('\n').pop();
@@ -124,16 +143,19 @@ async function main() {
   const rows = [];
   let ok = true;
   try {
-    console.log(`\nPeak RSS of \`superagent chat\` (${path.relative(process.cwd(), CLI) || CLI}) against reply size`);
-    console.log('  reply    mode    peak RSS    time    CPU time   result');
+    console.log(`\nPeak RSS of \`superagent chat\` (${path.relative(ROOT, CLI) || CLI}) against reply size`);
+    console.log('   reply   mode     peak RSS     time      CPU   result');
     for (const mb of SIZES) {
       const expected = printedDigest(mb * MB);
       server.setSize(mb * MB);
       for (const mode of MODES) {
         const r = await chat(server, dir, mode);
         const v = verdict(mode, r, expected);
-        console.log(`  ${`${mb} MB`.padStart(6)}   ${mode.padEnd(6)}  ${`${r.peakMb.toFixed(0)} MB`.padStart(8)}   ${`${(r.ms / 1000).toFixed(1)} s`.padStart(6)}   ${`${(r.cpuMs / 1000).toFixed(1)} s`.padStart(6)}    ${v}`);
-        rows.push({ mb, mode, peakMb: Number(r.peakMb.toFixed(1)), seconds: Number((r.ms / 1000).toFixed(2)), cpuSeconds: Number((r.cpuMs / 1000).toFixed(2)), exit: r.code, result: v });
+        const cells = [`${mb} MB`.padStart(6), mode.padEnd(6), `${r.peakMb.toFixed(0)} MB`.padStart(8)];
+        cells.push(`${(r.ms / 1000).toFixed(1)} s`.padStart(6), `${(r.cpuMs / 1000).toFixed(1)} s`.padStart(6), v);
+        console.log(`  ${cells.join('   ')}`);
+        const [peakMb, seconds, cpuSeconds] = [r.peakMb, r.ms / 1000, r.cpuMs / 1000].map((n) => Number(n.toFixed(2)));
+        rows.push({ mb, mode, peakMb, seconds, cpuSeconds, exit: r.code, result: v });
         if (mode === 'piped') ok &&= v === 'every byte' && r.peakMb <= GOAL_PIPED_MB;
       }
     }

@@ -25,7 +25,8 @@ const hint = (option: string) => `leave out ${option} to have it printed as it a
 const jsonError = (message: string) => `${JSON.stringify({ error: { message, exit_code: 7 } })}\n`;
 
 describe('chat --json holds the reply whole, up to 16 MiB', () => {
-  it('a reply within it: the whole text in content (its RunCompleted, the reply again, past the 4 MiB event limit unread)', async () => {
+  // its RunCompleted (the reply again) is past the 4 MiB event limit: not read
+  it('a reply within it: the whole text in content', async () => {
     const size = 5 * MiB;
     const target = await h.serve({ [CHAT]: longReply(size).handler });
     const r = await runLine(target, ['chat', AGENT_ID, 'hi', '--json']);
@@ -36,13 +37,18 @@ describe('chat --json holds the reply whole, up to 16 MiB', () => {
     expect(crypto.createHash('sha256').update(printed).digest('hex')).toBe(printedDigest(size).sha256);
   });
 
-  it('a reply past it: exit 7 saying so and what to do; no text printed as if it were the reply; the rest not read', async () => {
+  it('past it: exit 7 saying what to do; nothing printed as if it were the reply; the rest not read', async () => {
     const reply = longReply(OVER);
     const target = await h.serve({ [CHAT]: reply.handler });
     const r = await runLine(target, ['chat', AGENT_ID, 'hi', '--json']);
     expect(r.code).toBe(7);
     expect(r.stdout.length, 'characters on stdout').toBeLessThan(1000);
-    expect(JSON.parse(r.stdout)).toEqual({ content: null, session_id: LONG_REPLY_SESSION, tool_calls: [], error: { message: tooLong('--json'), exit_code: 7 } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      content: null,
+      session_id: LONG_REPLY_SESSION,
+      tool_calls: [],
+      error: { message: tooLong('--json'), exit_code: 7 },
+    });
     const line = `${tooLong('--json')} (${hint('--json')})`;
     expect(r.stderr).toBe(`Error: ${line}\n${jsonError(line)}`);
     expect(reply.sent(), 'bytes the service sent').toBeLessThan(READ_AT_MOST);

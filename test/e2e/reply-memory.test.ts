@@ -26,7 +26,8 @@ it('a 40 MB reply piped: every byte written, in order, and the peak resident set
   const target = await h.serve({ [`POST /v1/superagents/${AGENT_ID}/chat`]: reply.handler });
   const peakFile = path.join(temp.scratch('superagent-peak-'), 'usage.json');
   const env = cleanEnv({ target, env: { PEAK_RSS_FILE: peakFile } }) as NodeJS.ProcessEnv;
-  const child = spawn(process.execPath, ['--require', PEAK_HOOK, BIN, 'chat', AGENT_ID, 'the long one'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = ['--require', PEAK_HOOK, BIN, 'chat', AGENT_ID, 'the long one'];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   // what it prints is counted and hashed as it comes, not kept here either
   const hash = crypto.createHash('sha256');
   let printed = 0;

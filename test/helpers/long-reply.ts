@@ -11,7 +11,8 @@ import type http from 'node:http';
 export const LONG_REPLY_SESSION = '5e551011-aaaa-4bbb-8ccc-dddddddddddd';
 
 /** A page of varied text the pieces are cut from (characters of the BMP only: any cut is between characters). */
-const PAGE = Array.from({ length: 400 }, (_, i) => `${String(i).padStart(5, '0')} The market é€ moves 日本 ${'abcdefghij'.repeat(i % 13)}\n`).join('');
+const line = (i: number) => `${String(i).padStart(5, '0')} The market é€ moves 日本 ${'abcdefghij'.repeat(i % 13)}\n`;
+const PAGE = Array.from({ length: 400 }, (_, i) => line(i)).join('');
 const PIECE_LENGTHS = [7, 130, 1021, 3000, 65, 480, 2200, 19];
 
 /** The reply's pieces, until they hold `bytes` bytes of UTF-8 (a few more: the last piece is whole). */

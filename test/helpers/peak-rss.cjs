@@ -2,4 +2,6 @@
 // process.resourceUsage() as JSON (maxRSS, the peak resident set in KiB; CPU times in µs) in the file
 // PEAK_RSS_FILE names. The process reads nothing of it; only this hook does.
 'use strict';
-process.on('exit', () => require('node:fs').writeFileSync(process.env.PEAK_RSS_FILE, JSON.stringify(process.resourceUsage())));
+process.on('exit', () => {
+  require('node:fs').writeFileSync(process.env.PEAK_RSS_FILE, JSON.stringify(process.resourceUsage()));
+});

@@ -90,7 +90,10 @@ describe('HeldReply: a collected reply, held up to a cap', () => {
     })();
     expect(err).toBeInstanceOf(ReplyTooLargeError);
     expect(exitCodeFor(err)).toBe(EXIT.service);
-    expect(err).toMatchObject({ message: 'the reply is longer than the 9 bytes --fields holds whole', hint: 'leave out --fields to have it printed as it arrives, at any length' });
+    expect(err).toMatchObject({
+      message: 'the reply is longer than the 9 bytes --fields holds whole',
+      hint: 'leave out --fields to have it printed as it arrives, at any length',
+    });
     expect(held.text).toBeUndefined();
   });
 });

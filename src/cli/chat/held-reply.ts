@@ -14,6 +14,9 @@ export const HELD_REPLY_BYTES = ANSWER_LIMITS.jsonBytes;
 
 const size = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
 
+/** The cap in words ("16 MiB"), for the help of the commands that hold a reply. */
+export const HELD_REPLY_SIZE = size(HELD_REPLY_BYTES);
+
 export class HeldReply {
   private pieces: string[] = [];
   private bytes = 0;

@@ -6,6 +6,7 @@ import type { Printer } from '../../../ui/printer.js';
 import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../../chat/one-shot.js';
 import { toolCallJson, type PrintedReply } from '../../chat/print-reply.js';
 import { assistantSender, type AssistantModel } from '../../chat/send.js';
+import { HELD_REPLY_SIZE } from '../../chat/held-reply.js';
 import type { Context } from '../../context.js';
 import { BadAnswerError, UsageError, rephrased } from '../../../core/errors.js';
 import { parseModel, providerFor, warnIfMismatched } from '../shared/providers.js';
@@ -18,7 +19,9 @@ export const spec = {
     'streams in. Answers can take minutes: on a terminal a spinner shows the time waited. --fields a,b,c asks for ' +
     'JSON with exactly those keys and prints it parsed (with --array: a list of such objects, a table on a terminal); ' +
     'an answer that is not valid JSON is printed as it came and exits 7. The session id goes to stderr as ' +
-    '"Session: ID" (not with --quiet); --session ID continues that conversation. --json prints the API answer.',
+    '"Session: ID" (not with --quiet); --session ID continues that conversation. --json prints the API answer. ' +
+    `--fields and --json hold the answer whole: one over ${HELD_REPLY_SIZE} exits 7 ` +
+    '(without them it is printed as it arrives, at any length).',
   args: [{ name: 'question', description: 'the question (words are joined by spaces); omit to read stdin', variadic: true }],
   options: {
     fields: { type: 'string', value: 'list', description: 'answer as JSON with these keys, comma-separated (a,b,c)' },
