@@ -144,18 +144,20 @@ export class Printer {
     return this.stdout.writableNeedDrain === true;
   }
 
-  /** Resolves once stdout has taken what it held (at once when it holds little, or has closed). */
-  drained(): Promise<void> {
+  /** Resolves once stdout has taken what it held (at once when it holds little), has closed, or `stop` aborts. */
+  drained(stop?: AbortSignal): Promise<void> {
     const s = this.stdout;
-    if (!s.writableNeedDrain || !s.once || !s.off) return Promise.resolve();
+    if (!s.writableNeedDrain || !s.once || !s.off || stop?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         s.off!('drain', done);
         s.off!('close', done);
+        stop?.removeEventListener('abort', done);
         resolve();
       };
       s.once!('drain', done);
       s.once!('close', done);
+      stop?.addEventListener('abort', done, { once: true });
     });
   }
 

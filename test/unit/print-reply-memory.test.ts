@@ -8,7 +8,7 @@ import { HeldReply } from '../../src/cli/chat/held-reply.js';
 import { printReply } from '../../src/cli/chat/print-reply.js';
 import type { ReplyEvent } from '../../src/cli/chat/types.js';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
-import { ReplyTooLargeError } from '../../src/core/errors.js';
+import { InterruptedError, ReplyTooLargeError } from '../../src/core/errors.js';
 import { bareContext } from '../helpers/context.js';
 
 const quiet = { write: () => true, isTTY: false };
@@ -67,6 +67,29 @@ describe('printReply: what it keeps', () => {
     const reader = setInterval(() => pipe.take(), 1);
     await printing.finally(() => clearInterval(reader));
     expect(pipe.written).toBe(`${pieces.join('')}\n`);
+  });
+
+  it('Ctrl-C while it waits for such a stdout: the wait ends, and the reply with it', async () => {
+    const pipe = new SlowPipe();
+    const ctx = bareContext({ stdout: pipe, stderr: quiet });
+    const interrupt = new AbortController();
+    const source = (async function* (): AsyncGenerator<ReplyEvent> {
+      for (;;) {
+        await nextTurn();
+        // as the reader of a response does once Ctrl-C aborted its request
+        if (interrupt.signal.aborted) throw new InterruptedError();
+        yield { type: 'text', text: 'more ' };
+      }
+    })();
+    let outcome: unknown = 'still waiting';
+    void printReply(ctx, source, { interrupt: interrupt.signal }).then(
+      () => (outcome = 'done'),
+      (err: unknown) => (outcome = err),
+    );
+    for (let i = 0; i < 10; i++) await nextTurn();
+    interrupt.abort(new InterruptedError());
+    for (let i = 0; i < 10; i++) await nextTurn();
+    expect(outcome).toBeInstanceOf(InterruptedError);
   });
 });
 

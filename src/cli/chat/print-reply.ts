@@ -29,8 +29,6 @@ export interface PrintReplyOptions {
   echo?: boolean;
   /** what the reply is collected for, named if it is over the cap (HELD_REPLY_BYTES); default --json */
   heldFor?: string;
-  /** the cap on a collected reply, in bytes (tests give a small one); default HELD_REPLY_BYTES */
-  heldBytes?: number;
   /** called once, when the first piece of text or the first tool call arrives (stops a spinner) */
   onFirstText?: () => void;
   /**
@@ -81,7 +79,7 @@ function keepPartial(ctx: Context, reply: PrintedReply, err: SuperagentError): v
 export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>, opts: PrintReplyOptions = {}): Promise<PrintedReply> {
   const echo = opts.echo ?? true;
   const p = ctx.printer;
-  const held = echo ? undefined : new HeldReply(opts.heldFor ?? '--json', opts.heldBytes);
+  const held = echo ? undefined : new HeldReply(opts.heldFor ?? '--json');
   const calls = new Map<string, ToolCall>();
   let sessionId: string | undefined;
   let done: Extract<ReplyEvent, { type: 'done' }> | undefined;
@@ -144,8 +142,8 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
           await out?.flush(); // out now, not on the next turn of the loop
           tell();
         }
-        // stdout holds more than it takes: no more is read until it has taken it
-        if (out && p.stdoutBacklogged) await out.flush().then(() => p.drained());
+        // stdout holds more than it takes: no more is read until it has taken it (or Ctrl-C)
+        if (out && p.stdoutBacklogged) await out.flush().then(() => p.drained(opts.interrupt));
       } else if (event.type === 'tool') {
         first();
         calls.set(event.call.id, event.call);
