@@ -1,6 +1,6 @@
 // A streamed reply is printed as it arrives and not kept: the built binary, piped, against a reply
 // of 40 MB (made as it is sent, test/helpers/long-reply.ts): every byte comes out, and the process's
-// peak resident set stays under 200 MiB (~110 MiB measured, whatever the reply's length). Holding the
+// peak resident set stays under 200 MiB (~105 MiB measured, whatever the reply's length). Holding the
 // reply whole (its pieces, then the text joined) took 340 MiB here, ~6 MiB more per MB of reply. The
 // bound is on memory, not time; bench/reply-memory.js measures 10 to 300 MB.
 import { spawn } from 'node:child_process';
