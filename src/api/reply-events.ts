@@ -13,6 +13,10 @@ export function isObject(value: unknown): value is Json {
 const TEXT_EVENTS = new Set(['runcontent', 'runresponse', 'runresponsecontent', 'assistantresponse', 'runcontentdelta', 'delta', 'message']);
 /** The reply is over; their `content` is the whole reply again, used only when nothing streamed. */
 const COMPLETION_EVENTS = new Set(['runcompleted', 'done', 'stream_complete']);
+/** Whether an event of this name ends the reply (its `content`, if any, the whole reply again). */
+export function isCompletionEvent(name: string): boolean {
+  return COMPLETION_EVENTS.has(name.toLowerCase());
+}
 /** The reply failed. */
 const FAILURE_EVENTS = new Set(['error', 'runerror', 'runcancelled']);
 /** Agno: the run stopped to wait for a confirmation or input from the user, which a chat here cannot give. */

@@ -3,11 +3,13 @@
 // 20,000-piece reply; a leading byte-order mark is dropped as TextDecoder would) → eventsource-parser
 // (a line or event past ANSWER_LIMITS.eventChars is cut off) → what each event means
 // (reply-events.ts). Text is given once: a completion event's `content` (Agno's `RunCompleted`
-// repeats the whole reply) counts only when nothing streamed. Reading a response body with it: sse.ts.
+// repeats the whole reply) counts only when nothing streamed. The reply's text is handed on, never
+// kept here: a reply may be larger than the memory (or than a string may be). Reading a response
+// body with it: sse.ts.
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { StreamCutError } from './errors.js';
-import { isObject, meaningOf, type ToolReport } from './reply-events.js';
+import { isCompletionEvent, isObject, meaningOf, type ToolReport } from './reply-events.js';
 import { BadAnswerError, SuperagentError } from '../core/errors.js';
 import { ANSWER_LIMITS } from '../contract.js';
 import { eventTooLarge, nestsDeeperThan } from './answer-checks.js';
@@ -29,7 +31,8 @@ export type StreamEvent =
   | { type: 'text'; text: string }
   /** a call started (`running`) or ended (`done` / `failed`); the same `id` both times */
   | { type: 'tool'; call: ToolCall }
-  | { type: 'done'; content: string; sessionId?: string; timestamp?: string };
+  /** the reply is over (its text was in the text events: not repeated here, so never held whole) */
+  | { type: 'done'; sessionId?: string; timestamp?: string };
 
 type Json = Record<string, unknown>;
 
@@ -56,6 +59,14 @@ function parseData(data: string): { obj?: Json; plain?: string; broken?: boolean
   return { plain: data };
 }
 
+/** How much of a line's start is kept to tell what an event too long to read was. */
+const LINE_HEAD = 256;
+
+/** The event a data line's JSON names first (`data: {"event":"RunCompleted",…`), from its start alone. */
+function eventNamedIn(lineHead: string): string | undefined {
+  return /^data: ?\s*\{\s*"(?:event|type)"\s*:\s*"([A-Za-z_]+)"/.exec(lineHead)?.[1];
+}
+
 /** A failure the service reported in the stream: always exit 7, with its own words. */
 function streamFailure(message: string): StreamCutError {
   return new StreamCutError(message, 'the reply stopped there; what arrived is kept');
@@ -74,14 +85,24 @@ export class SseDecoder {
     // a line or an event that never ends is cut off, not buffered until the memory runs out
     maxBufferSize: ANSWER_LIMITS.eventChars,
     onError: (e) => {
-      if (e.type === 'max-buffer-size-exceeded') this.fail(eventTooLarge());
+      if (e.type !== 'max-buffer-size-exceeded') return;
+      // Agno's RunCompleted repeats the whole reply, so a long reply's is past the limit. Once text has
+      // come its content is not used: the reply is over where it starts, the rest of it not read
+      const name = eventNamedIn(this.lineHead);
+      if (name && isCompletionEvent(name) && this.texted) this.complete(undefined, undefined);
+      else this.fail(eventTooLarge());
     },
   });
+  /** the start of the line being read (a line past the limit is told by it) */
+  private lineHead = '';
   private pending: StreamEvent[] = [];
   /** text pieces since the last other event: one text event when taken (pieces that arrived together are one) */
   private pieces: string[] = [];
-  /** the reply's text so far, a string per text event given out */
-  private text: string[] = [];
+  /** whether any text was given out (or gathered to be): a completion's `content` counts only when none was */
+  private get texted(): boolean {
+    return this.textGiven || this.pieces.length > 0;
+  }
+  private textGiven = false;
   private sessionId: string | undefined;
   private over = false;
   /** the body is over: an event still open now was cut off, not finished */
@@ -110,6 +131,10 @@ export class SseDecoder {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte-order mark is no part of the stream
     }
+    // searched from the end: a line's end is near it but while a line longer than the chunk goes on
+    const nl = text.lastIndexOf('\n');
+    if (nl !== -1) this.lineHead = text.slice(nl + 1, nl + 1 + LINE_HEAD);
+    else if (this.lineHead.length < LINE_HEAD) this.lineHead += text.slice(0, LINE_HEAD - this.lineHead.length);
     this.parser.feed(text);
   }
 
@@ -137,7 +162,7 @@ export class SseDecoder {
     if (this.pieces.length === 0) return;
     const text = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
     this.pieces = [];
-    this.text.push(text);
+    this.textGiven = true;
     this.pending.push({ type: 'text', text });
   }
 
@@ -219,16 +244,15 @@ export class SseDecoder {
     this.add({ type: 'tool', call });
   }
 
-  /** The reply is over: its whole text, from a completion's `content` only when nothing streamed. */
+  /** The reply is over: a completion's `content` is its text only when nothing streamed. */
   private complete(content: string | undefined, timestamp: string | undefined): void {
-    if (this.text.length === 0 && this.pieces.length === 0 && content) this.addText(content);
+    if (!this.texted && content) this.addText(content);
     this.over = true;
     if (this.toolFailure !== undefined) {
       this.failure = streamFailure(this.toolFailure);
       return;
     }
     this.endText();
-    this.pending.push({ type: 'done', content: this.text.join(''), sessionId: this.sessionId, ...(timestamp ? { timestamp } : {}) });
-    this.text = [];
+    this.pending.push({ type: 'done', sessionId: this.sessionId, ...(timestamp ? { timestamp } : {}) });
   }
 }

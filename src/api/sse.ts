@@ -161,26 +161,19 @@ export function replyFromJson(obj: unknown): StreamEvent[] {
   const events: StreamEvent[] = [];
   if (sessionId) events.push({ type: 'session', sessionId });
   events.push({ type: 'text', text: content });
-  events.push({ type: 'done', content, sessionId, ...(timestamp ? { timestamp } : {}) });
+  events.push({ type: 'done', sessionId, ...(timestamp ? { timestamp } : {}) });
   return events;
 }
 
 /** A body of plain text: every chunk is a piece. */
 async function* readPlainBody(body: Body): AsyncGenerator<StreamEvent> {
   const decoder = new TextDecoder('utf-8');
-  const pieces: string[] = [];
   for await (const chunk of body) {
     const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    if (text) {
-      pieces.push(text);
-      yield { type: 'text', text };
-    }
+    if (text) yield { type: 'text', text };
   }
   const rest = decoder.decode();
-  if (rest) {
-    pieces.push(rest);
-    yield { type: 'text', text: rest };
-  }
-  yield { type: 'done', content: pieces.join('') };
+  if (rest) yield { type: 'text', text: rest };
+  yield { type: 'done' };
 }
 

@@ -41,6 +41,7 @@ const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
   [core.StateConflictError, EXIT.conflict],
   [api.ConflictError, EXIT.conflict],
   [core.BadAnswerError, EXIT.service],
+  [core.ReplyTooLargeError, EXIT.service],
   [core.UnhealthyError, EXIT.unhealthy],
   // connection failures, time-outs, 5xx, cut streams, not the service at all
   [api.ApiError, EXIT.service],

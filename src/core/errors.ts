@@ -31,6 +31,9 @@ export class StateConflictError extends SuperagentError {}
 /** The service answered in a way the tool cannot use (not an agent record, a change not applied). */
 export class BadAnswerError extends SuperagentError {}
 
+/** A reply longer than what the tool holds whole to print it as one JSON value (--json, --fields). */
+export class ReplyTooLargeError extends SuperagentError {}
+
 /** An agent reported `healthy: false`. */
 export class UnhealthyError extends SuperagentError {}
 

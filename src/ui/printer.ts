@@ -10,6 +10,10 @@ export interface OutStream {
   isTTY?: boolean;
   columns?: number;
   rows?: number;
+  /** true while the stream holds more than it wants (a pipe read slower than it is written): wait for 'drain' */
+  writableNeedDrain?: boolean;
+  once?(event: 'drain' | 'close', listener: () => void): unknown;
+  off?(event: 'drain' | 'close', listener: () => void): unknown;
 }
 
 export interface PrinterOptions {
@@ -133,6 +137,28 @@ export class Printer {
   /** Data without a newline: streamed text (a CRLF split between two pieces is still one line end). */
   write(text: string): void {
     this.stdout.write(this.stdout.isTTY ? this.streamed.push(text) : unmark(text));
+  }
+
+  /** Whether stdout holds more than it wants: streamed text should wait for `drained()` before more comes. */
+  get stdoutBacklogged(): boolean {
+    return this.stdout.writableNeedDrain === true;
+  }
+
+  /** Resolves once stdout has taken what it held (at once when it holds little), has closed, or `stop` aborts. */
+  drained(stop?: AbortSignal): Promise<void> {
+    const s = this.stdout;
+    if (!s.writableNeedDrain || !s.once || !s.off || stop?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        s.off!('drain', done);
+        s.off!('close', done);
+        stop?.removeEventListener('abort', done);
+        resolve();
+      };
+      s.once!('drain', done);
+      s.once!('close', done);
+      stop?.addEventListener('abort', done, { once: true });
+    });
   }
 
   /** Text already made safe by the caller (a table laid out with its colours): written as it is. */

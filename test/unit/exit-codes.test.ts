@@ -37,6 +37,8 @@ const CODES = new Map<AnyClass, number>([
   [core.NoMatchError, 4],
   [core.StateConflictError, 6],
   [core.BadAnswerError, 7],
+  // a reply longer than --json or --fields holds whole: the service's answer, not the user's input
+  [core.ReplyTooLargeError, 7],
   [core.UnhealthyError, 8],
   [core.InterruptedError, 130],
   // 128 + the signal's number, as a shell reports it (SIGHUP: 129, below)

@@ -36,7 +36,7 @@ describe('printReply: when the session is told', () => {
       { type: 'session', sessionId: SID },
       { type: 'text', text: 'Hello' },
       { type: 'text', text: ' world' },
-      { type: 'done', content: 'Hello world', sessionId: SID },
+      { type: 'done', sessionId: SID },
     ]);
     expect(r.told).toEqual([{ id: SID, printed: 'Hello' }]);
     expect(r.printed).toBe('Hello world\n');
@@ -50,9 +50,9 @@ describe('printReply: when the session is told', () => {
 
   it('a tool call before any text tells it then; a session named only at the end is told at the end', async () => {
     const tool = { type: 'tool' as const, call: { id: 't1', name: 'get_price', state: 'running' as const } };
-    const early = await print([{ type: 'session', sessionId: SID }, tool, { type: 'text', text: 'BTC' }, { type: 'done', content: 'BTC', sessionId: SID }]);
+    const early = await print([{ type: 'session', sessionId: SID }, tool, { type: 'text', text: 'BTC' }, { type: 'done', sessionId: SID }]);
     expect(early.told).toEqual([{ id: SID, printed: '' }]);
-    const late = await print([{ type: 'text', text: 'BTC' }, { type: 'done', content: 'BTC', sessionId: SID }]);
+    const late = await print([{ type: 'text', text: 'BTC' }, { type: 'done', sessionId: SID }]);
     expect(late.told).toEqual([{ id: SID, printed: 'BTC' }]);
   });
 });

@@ -43,7 +43,7 @@ function echoSender(calls: Call[]): SendFn {
     yield { type: 'session', sessionId };
     yield { type: 'text', text: 'reply to ' };
     yield { type: 'text', text: message };
-    yield { type: 'done', content: `reply to ${message}`, sessionId };
+    yield { type: 'done', sessionId };
   };
 }
 
@@ -158,7 +158,7 @@ describe('slash commands: a table', () => {
       yield { type: 'text', text: 'First part ' };
       await tick();
       yield { type: 'text', text: 'and the end' };
-      yield { type: 'done', content: 'First part and the end', sessionId: 'new-sess' };
+      yield { type: 'done', sessionId: 'new-sess' };
     };
     const r = startRepl({ send, sessionId: 'old-sess' });
     let replyWhenSaid: string | undefined;

@@ -53,7 +53,7 @@ describe('readReplyStream: idleMs', () => {
     const body = hanging(['data: {"content":"all"}\n\n', 'event: done\ndata: {"content":"all"}\n\n']);
     const { events, err } = await read(body, 5_000);
     expect(err).toBeUndefined();
-    expect(events).toEqual([{ type: 'text', text: 'all' }, { type: 'done', content: 'all', sessionId: undefined }]);
+    expect(events).toEqual([{ type: 'text', text: 'all' }, { type: 'done', sessionId: undefined }]);
     expect(body.destroyedWith).toEqual([undefined]); // let go at done, not timed out
   });
 });

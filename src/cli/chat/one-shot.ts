@@ -51,8 +51,10 @@ export function parseSessionOption(value: unknown): string | undefined {
 
 export interface TurnOptions {
   sessionId?: string;
-  /** print the pieces as they arrive (false with --json and --fields) */
+  /** print the pieces as they arrive (false with --json and --fields: the reply is held whole, to a cap) */
   echo: boolean;
+  /** the option the reply is held whole for, named if it is over the cap (default --json) */
+  heldFor?: string;
   /** text beside the spinner, shown on a terminal until the first piece */
   spinner: string;
   /** show the spinner only once the wait is this long */
@@ -87,6 +89,7 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
   try {
     const reply = await printReply(ctx, send(message, { sessionId: opts.sessionId, signal: controller.signal }), {
       echo: opts.echo,
+      heldFor: opts.heldFor,
       onFirstText: () => spinner.stop(),
       onSession: (id) => {
         sessionId = id;

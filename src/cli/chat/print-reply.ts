@@ -2,7 +2,9 @@
 // line is ended at the end; on a terminal, rendered as Markdown as it streams (markdown.ts), unless
 // --raw or `render raw`. Tool calls go to stderr through ToolLines and are collected for --json.
 // A stream that breaks or reports a failure keeps what was printed, ends the line and throws
-// (exit 7; Ctrl-C: InterruptedError).
+// (exit 7; Ctrl-C: InterruptedError). A reply printed is not kept: only one collected (--json,
+// --fields) is held whole, up to a cap (held-reply.ts). stdout read slower than the reply comes (a
+// slow pipe) holds the reading back, so what waits to be written stays small too.
 import { ToolLines, type ToolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit-codes.js';
@@ -10,10 +12,12 @@ import { StreamCutError } from '../../api/errors.js';
 import { InterruptedError, SuperagentError } from '../../core/errors.js';
 import { ReplyView, rendersMarkdown } from './markdown.js';
 import { BatchedWrites } from '../../ui/batched-writes.js';
+import { HeldReply } from './held-reply.js';
 import type { ReplyEvent, ToolCall } from './types.js';
 
 export interface PrintedReply {
-  content: string;
+  /** the whole text, only when it was collected (echo false), and not when it was over the cap */
+  content?: string;
   sessionId?: string;
   timestamp?: string;
   /** every tool call the service reported, in the order they started, each in its last state */
@@ -23,6 +27,8 @@ export interface PrintedReply {
 export interface PrintReplyOptions {
   /** false: collect the reply without printing it (--json, --fields); default true */
   echo?: boolean;
+  /** what the reply is collected for, named if it is over the cap (HELD_REPLY_BYTES); default --json */
+  heldFor?: string;
   /** called once, when the first piece of text or the first tool call arrives (stops a spinner) */
   onFirstText?: () => void;
   /**
@@ -54,23 +60,26 @@ export function toolCallJson(call: ToolCall): Record<string, unknown> {
   };
 }
 
-/** A collected reply that broke is not lost: its text goes out anyway (as JSON with --json). */
+/**
+ * A collected reply that broke is not lost: its text goes out anyway (as JSON with --json, beside the
+ * error). One over the cap has none (`content: null` with --json).
+ */
 function keepPartial(ctx: Context, reply: PrintedReply, err: SuperagentError): void {
-  if (reply.content === '' && !ctx.printer.json) return;
+  if (!reply.content && !ctx.printer.json) return;
   if (ctx.printer.json) {
     ctx.printer.printJson({
-      content: reply.content,
+      content: reply.content ?? null,
       session_id: reply.sessionId ?? null,
       tool_calls: reply.toolCalls.map(toolCallJson),
       error: { message: err.message, exit_code: exitCodeFor(err) },
     });
-  } else ctx.printer.data(reply.content);
+  } else ctx.printer.data(reply.content!);
 }
 
 export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>, opts: PrintReplyOptions = {}): Promise<PrintedReply> {
   const echo = opts.echo ?? true;
   const p = ctx.printer;
-  const pieces: string[] = [];
+  const held = echo ? undefined : new HeldReply(opts.heldFor ?? '--json');
   const calls = new Map<string, ToolCall>();
   let sessionId: string | undefined;
   let done: Extract<ReplyEvent, { type: 'done' }> | undefined;
@@ -113,7 +122,7 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
     lastChar = '\n';
   };
   const reply = (): PrintedReply => ({
-    content: done?.content || pieces.join(''),
+    content: held?.text,
     sessionId,
     ...(done?.timestamp ? { timestamp: done.timestamp } : {}),
     toolCalls: [...calls.values()],
@@ -126,13 +135,15 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
         if (event.text === '') continue;
         first();
         tools.close();
-        pieces.push(event.text);
+        held?.add(event.text);
         out?.push(event.text);
         lastChar = event.text[event.text.length - 1]!;
         if (sessionId !== told) {
           await out?.flush(); // out now, not on the next turn of the loop
           tell();
         }
+        // stdout holds more than it takes: no more is read until it has taken it (or Ctrl-C)
+        if (out && p.stdoutBacklogged) await out.flush().then(() => p.drained(opts.interrupt));
       } else if (event.type === 'tool') {
         first();
         calls.set(event.call.id, event.call);

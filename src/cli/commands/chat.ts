@@ -5,6 +5,7 @@ import { exitOnInterrupt, giveIt, messageFrom, oneTurn, parseSessionOption } fro
 import { toolCallJson } from '../chat/print-reply.js';
 import { lastSessions } from '../chat/sessions.js';
 import { agentSender } from '../chat/send.js';
+import { HELD_REPLY_SIZE } from '../chat/held-reply.js';
 import type { Context } from '../context.js';
 import { WAIT_SPINNER_MS } from './shared/connect.js';
 import { UsageError } from '../../core/errors.js';
@@ -15,7 +16,8 @@ export const spec = {
     'Send an agent one message (from the arguments, or piped on stdin) and print its reply as it streams in. ' +
     'The session id goes to stderr as "Session: ID" (not with --quiet), so a script can continue the ' +
     'conversation with --session ID, or with -c/--continue (the last conversation with that agent, kept per profile); ' +
-    '--json prints { content, session_id, tool_calls } instead of the text. ' +
+    '--json prints { content, session_id, tool_calls } instead of the text, holding the reply whole to do so: ' +
+    `one over ${HELD_REPLY_SIZE} exits 7 (without --json a reply of any length is printed as it arrives). ` +
     'With no message and stdin a terminal, starts the interactive REPL, which continues the last conversation unless --new. ' +
     'A reply cut short keeps what arrived and exits 7; Ctrl-C stops the reply and exits 130.',
   args: [

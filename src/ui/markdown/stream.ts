@@ -9,6 +9,8 @@
 // are shown while the painter of blocks (render.ts with markdown-it, src/vendor/markdown.ts) is still
 // loading, and the highlighter (src/vendor/highlight.ts) is loaded only when a fence comes; blocks
 // completed meanwhile wait in the tail, plain, and are drawn once the painter is `ready` for them.
+//
+// What is held is bounded (HELD_CHARS): past it, the rest of the reply is written as it came.
 import { BlockSplitter, type Block } from './blocks.js';
 import { codePointWidth } from './width.js';
 import type { Reflow } from './reflow.js';
@@ -35,6 +37,17 @@ export interface BlockPainter {
 }
 
 const TAB = 8;
+
+/**
+ * The most of a reply held undrawn, in characters: the block still growing (a paragraph is drawn once
+ * it ends), and blocks waiting for the painter to load. Past it (one paragraph of megabytes, a line
+ * that never ends, a painter that never loads) the reply is not held to be drawn whole: the tail is
+ * erased, what was held is written as it came, and so is the rest of the reply, unrendered. A block
+ * that long fills many screens anyway (a table of 500 long rows is ~50 KiB), and drawing it is what
+ * costs: a 256 KiB paragraph took ~1.3 s and ~70 MB more memory, 1 MiB ~3 s and ~170 MB (markdown-it
+ * and the wrapping, on 2 busy cores).
+ */
+export const HELD_CHARS = 256 * 1024;
 
 /** The plain text shown for blocks not drawn yet, and how to take it off the screen again. */
 class Tail {
@@ -145,12 +158,16 @@ class Tail {
 }
 
 export class MarkdownStream {
-  private readonly split = new BlockSplitter();
+  private split = new BlockSplitter();
   private readonly tail: Tail;
   private partial = '';
   /** complete blocks the painter cannot draw yet, in order, and the lines shown for them since the first */
   private waiting: Block[] = [];
   private undrawn: string[] = [];
+  /** characters held undrawn (about: counted as they come, recounted when blocks are drawn) */
+  private held = 0;
+  /** past HELD_CHARS: text is written as it comes; the last character written (to end its line) */
+  private raw: { last: string } | undefined;
 
   constructor(
     layout: TailLayout,
@@ -161,7 +178,7 @@ export class MarkdownStream {
 
   /** The block the painter waits on (a fence, for the highlighter), when it is there but cannot draw it. */
   get stalled(): Block | undefined {
-    return this.painter ? this.waiting.find((b) => !this.drawable(b)) : undefined;
+    return this.painter && !this.raw ? this.waiting.find((b) => !this.drawable(b)) : undefined;
   }
 
   private get blocked(): boolean {
@@ -178,9 +195,12 @@ export class MarkdownStream {
    */
   ready(painter: BlockPainter): string {
     this.painter = painter;
+    if (this.raw) return '';
     if (this.waiting.length === 0) this.undrawn = [];
     if (this.tail.hidden || !this.unblock()) return '';
-    return this.tail.erase() + this.draw(this.waiting.splice(0)) + this.tail.show(this.pendingText());
+    const rest = this.pendingText();
+    this.held = rest.length;
+    return this.tail.erase() + this.draw(this.waiting.splice(0)) + this.tail.show(rest);
   }
 
   /** Whether every waiting block can now be drawn (then the next drawing takes them all). */
@@ -192,6 +212,7 @@ export class MarkdownStream {
 
   /** A piece of the reply (made terminal-safe already): what to write for it. */
   push(text: string): string {
+    if (this.raw) return this.rawText(text);
     const reveal = this.tail.hidden;
     this.tail.hidden = false;
     const done: Block[] = this.unblock() ? this.waiting.splice(0) : [];
@@ -209,8 +230,39 @@ export class MarkdownStream {
     }
     this.partial += text.slice(from);
     const rest = () => (this.blocked ? this.undrawn.join('') + this.partial : this.pendingText());
-    if (done.length === 0) return this.tail.show(reveal ? rest() : text);
-    return this.tail.erase() + this.draw(done) + this.tail.show(rest());
+    let out: string;
+    if (done.length === 0) {
+      this.held += text.length;
+      out = this.tail.show(reveal ? rest() : text);
+    } else {
+      const shown = rest();
+      this.held = shown.length;
+      out = this.tail.erase() + this.draw(done) + this.tail.show(shown);
+    }
+    return this.held > HELD_CHARS ? out + this.unrendered(rest()) : out;
+  }
+
+  /** Too much held: the tail erased, `held` (the text not drawn) written as it came, and from now on every piece. */
+  private unrendered(held: string): string {
+    this.raw = { last: '\n' };
+    this.split = new BlockSplitter();
+    this.waiting = [];
+    this.undrawn = [];
+    this.partial = '';
+    this.held = 0;
+    return this.tail.erase() + this.rawText(held);
+  }
+
+  private rawText(text: string): string {
+    if (text !== '') this.raw!.last = text[text.length - 1]!;
+    return text;
+  }
+
+  /** Written unrendered: a line left open is ended (before a tool line, at the end of the reply). */
+  private endRawLine(): string {
+    const open = this.raw!.last !== '\n';
+    this.raw!.last = '\n';
+    return open ? '\n' : '';
   }
 
   /** Whether plain text of the tail is on the screen (a redraw erases its rows, a ^C echoed on them with them). */
@@ -220,12 +272,14 @@ export class MarkdownStream {
 
   /** Takes the tail off the screen (something else is about to write there: a tool line); the next piece brings it back. */
   hide(): string {
+    if (this.raw) return this.endRawLine();
     this.tail.hidden = true;
     return this.tail.erase();
   }
 
   /** The text is over: its last blocks complete (to wait like the others if the painter cannot draw them yet: see `stalled`). */
   finish(): void {
+    if (this.raw) return;
     const last = this.partial === '' ? [] : this.split.line(this.partial);
     if (this.partial !== '') this.undrawn.push(this.partial);
     this.partial = '';
@@ -234,6 +288,7 @@ export class MarkdownStream {
 
   /** The end of the reply (finish() called, the painter able to draw everything): all drawn, the cursor at the start of a line. */
   end(): string {
+    if (this.raw) return this.endRawLine();
     this.finish();
     return this.tail.erase() + this.draw(this.waiting.splice(0));
   }

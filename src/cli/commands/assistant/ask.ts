@@ -6,6 +6,7 @@ import type { Printer } from '../../../ui/printer.js';
 import { exitOnInterrupt, messageFrom, oneTurn, parseSessionOption } from '../../chat/one-shot.js';
 import { toolCallJson, type PrintedReply } from '../../chat/print-reply.js';
 import { assistantSender, type AssistantModel } from '../../chat/send.js';
+import { HELD_REPLY_SIZE } from '../../chat/held-reply.js';
 import type { Context } from '../../context.js';
 import { BadAnswerError, UsageError, rephrased } from '../../../core/errors.js';
 import { parseModel, providerFor, warnIfMismatched } from '../shared/providers.js';
@@ -18,7 +19,9 @@ export const spec = {
     'streams in. Answers can take minutes: on a terminal a spinner shows the time waited. --fields a,b,c asks for ' +
     'JSON with exactly those keys and prints it parsed (with --array: a list of such objects, a table on a terminal); ' +
     'an answer that is not valid JSON is printed as it came and exits 7. The session id goes to stderr as ' +
-    '"Session: ID" (not with --quiet); --session ID continues that conversation. --json prints the API answer.',
+    '"Session: ID" (not with --quiet); --session ID continues that conversation. --json prints the API answer. ' +
+    `--fields and --json hold the answer whole: one over ${HELD_REPLY_SIZE} exits 7 ` +
+    '(without them it is printed as it arrives, at any length).',
   args: [{ name: 'question', description: 'the question (words are joined by spaces); omit to read stdin', variadic: true }],
   options: {
     fields: { type: 'string', value: 'list', description: 'answer as JSON with these keys, comma-separated (a,b,c)' },
@@ -95,15 +98,17 @@ function printStructured(p: Printer, value: unknown, s: Structured): void {
   p.printJson(value);
 }
 
+/** `reply.content` is there: collected whole, for --json or --fields. */
 function printAnswer(ctx: Context, reply: PrintedReply, s: Structured | undefined): void {
   const p = ctx.printer;
+  const content = reply.content ?? '';
   if (p.json) {
-    p.printJson({ session_id: reply.sessionId ?? null, content: reply.content, ...(reply.timestamp ? { timestamp: reply.timestamp } : {}), tool_calls: reply.toolCalls.map(toolCallJson) });
+    p.printJson({ session_id: reply.sessionId ?? null, content, ...(reply.timestamp ? { timestamp: reply.timestamp } : {}), tool_calls: reply.toolCalls.map(toolCallJson) });
   }
   if (!s) return;
-  const parsed = parseJsonContent(reply.content);
+  const parsed = parseJsonContent(content);
   if (!parsed) {
-    if (!p.json) p.data(reply.content);
+    if (!p.json) p.data(content);
     throw new BadAnswerError('the assistant did not answer with valid JSON', 'its answer is printed above as it came; try asking again');
   }
   if (!p.json) printStructured(p, parsed.value, s);
@@ -122,8 +127,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     try {
       await oneTurn(ctx, send, withJsonRequest(question, structured), {
         sessionId,
-        // structured answers are printed once parsed, not piece by piece
+        // structured answers are printed once parsed, not piece by piece (held whole for that, to a cap)
         echo: !ctx.printer.json && !structured,
+        heldFor: ctx.printer.json ? '--json' : '--fields',
         spinner: 'Asking the assistant…',
         spinnerDelayMs: 0,
         present: (reply) => printAnswer(ctx, reply, structured),
