@@ -26,6 +26,17 @@ export function nestsTooDeep(): BadAnswerError {
   return notAsDescribed(`it nests objects or lists more than ${ANSWER_LIMITS.jsonDepth} deep`);
 }
 
+/**
+ * A body compressed although the client asked for none (Accept-Encoding: identity): its bytes are
+ * not the JSON or events they stand for, so named for what they are rather than read as text.
+ */
+export function compressedAnswer(encoding: string): BadAnswerError {
+  return new BadAnswerError(
+    `the service answered with a ${encoding}-compressed body the client did not ask for`,
+    'the client asks for uncompressed answers: check the base URL and any proxy on the way',
+  );
+}
+
 /** A reply (streamed or JSON) that ended without a word: not a success. */
 export function noReplyText(): BadAnswerError {
   return new BadAnswerError('the service ended the reply without any text', "try again; --debug shows what the service sent");

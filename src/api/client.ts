@@ -1,7 +1,7 @@
 // The client: the key header, JSON in and out, time-outs linked to the caller's AbortSignal, retries
 // as retry.ts decides, and the --debug trace with secrets masked, over transport.ts.
 import { BadAnswerError, InterruptedError } from '../core/errors.js';
-import { nestsDeeperThan, parseAnswer } from './answer-checks.js';
+import { compressedAnswer, nestsDeeperThan, parseAnswer } from './answer-checks.js';
 import { ApiError, ConnectionError, NotTheServiceError, StreamCutError, TimeoutError, statusError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
 import type { Pacer } from './rate-budget.js';
@@ -71,6 +71,12 @@ function header(headers: RawResponse['headers'], name: string): string | undefin
 
 function cut(text: string): string {
   return text.length > TRACE_BODY_CHARS ? `${text.slice(0, TRACE_BODY_CHARS)}… (${text.length} characters)` : text;
+}
+
+/** How the body is compressed, when it is ("gzip", "br"…): the client asks for none, so any is unasked for. */
+function compression(headers: RawResponse['headers']): string | undefined {
+  const encoding = header(headers, 'content-encoding')?.trim().toLowerCase();
+  return encoding && encoding !== 'identity' ? encoding.slice(0, 40) : undefined;
 }
 
 /** An answer that is a web page, not the service's JSON: the base URL points somewhere else. */
@@ -164,6 +170,8 @@ export class ApiClient {
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: streaming ? 'text/event-stream, application/json' : 'application/json',
+      // without it any compression is acceptable (RFC 9110); the client decodes none
+      'accept-encoding': 'identity',
     };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (payload !== undefined) {
@@ -243,6 +251,12 @@ export class ApiClient {
       }
       // a failure after the answer began (the time-out, say) is what reading the body reports
       const failure = () => (controller.signal.aborted && !opts.signal?.aborted ? (controller.signal.reason as ApiError) : undefined);
+      const encoding = compression(data.headers);
+      if (status < 300 && encoding) {
+        settle();
+        data.body.destroy();
+        throw compressedAnswer(encoding);
+      }
       if (status < 300) {
         if (!streaming) return { status, headers: data.headers, body: data.body, settle, failure };
         settle(); // from here the stream's reader keeps its own limit (sse.ts)
@@ -254,7 +268,9 @@ export class ApiClient {
       }
       let text = '';
       try {
-        text = await bodyText(data.body);
+        // a compressed error body cannot be read: the status says enough
+        if (encoding) data.body.destroy();
+        else text = await bodyText(data.body);
       } catch {
         // the error body was cut; the status says enough
       }

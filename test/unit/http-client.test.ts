@@ -2,9 +2,11 @@
 // each status, retries as src/api/retry.ts decides (waits recorded by a fake `sleep`, announced by
 // `notice`), and base URLs that are not the service. Failures without an answer are in
 // http-client-failures.test.ts, the --debug trace in http-trace.test.ts.
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/api/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
+import { BadAnswerError } from '../../src/core/errors.js';
 import { AFTER_POST, KEY, failure, get, httpHarness, post, sequence, type Answer } from '../helpers/http-scripted.js';
 
 const h = httpHarness();
@@ -262,5 +264,56 @@ describe('ApiClient: a base URL that is not the service', () => {
     expect(err.message).toBe(`${s.url} does not look like a SuperAgents service: GET /v1/superagents answered ${answer.status} with a web page`);
     expect(err.hint).toBe("check the base URL: the service's address, without /v1");
     expect(exitCodeFor(err)).toBe(7);
+  });
+});
+
+describe('ApiClient: a compressed body the client did not ask for', () => {
+  const JSON_TEXT = JSON.stringify({ agent_id: 'x1', status: 'running' });
+  const ENCODED: Record<string, (b: Buffer) => Buffer> = {
+    gzip: (b) => zlib.gzipSync(b),
+    br: (b) => zlib.brotliCompressSync(b),
+    deflate: (b) => zlib.deflateSync(b),
+    // Node 20 has no zstd: bytes that are not JSON, labelled as a service would label them
+    zstd: (b) => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), b]),
+  };
+
+  /** Answers `status` with the JSON body compressed as `encoding` says, whatever the request asked. */
+  const compressed = (encoding: string, status = 200, type = 'application/json') => (_req: unknown, res: import('node:http').ServerResponse) => {
+    const body = ENCODED[encoding]!(Buffer.from(JSON_TEXT));
+    res.writeHead(status, { 'content-type': type, 'content-encoding': encoding, 'content-length': body.length });
+    res.end(body);
+  };
+
+  it('asks for an uncompressed answer', async () => {
+    const s = await h.scripted(sequence({ status: 200, body: {} }));
+    await h.client(s.url).client.json(get());
+    expect(s.requests[0]!.headers['accept-encoding']).toBe('identity');
+  });
+
+  it.each(Object.keys(ENCODED))('a %s body is named as such (exit 7), not reported as an answer that is not JSON', async (encoding) => {
+    const s = await h.scripted(compressed(encoding));
+    const err = await failure(h.client(s.url).client.json(get()));
+    expect(err).toBeInstanceOf(BadAnswerError);
+    expect(exitCodeFor(err)).toBe(7);
+    expect(err.message).toBe(`the service answered with a ${encoding}-compressed body the client did not ask for`);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a streamed reply compressed the same way is refused the same way', async () => {
+    const s = await h.scripted(compressed('gzip', 200, 'text/event-stream'));
+    const err = await failure(h.client(s.url).client.stream({ method: 'POST', path: '/v1/superagents/x1/chat', body: { message: 'hi', stream: true } }));
+    expect([err.constructor, err.message]).toEqual([BadAnswerError, 'the service answered with a gzip-compressed body the client did not ask for']);
+  });
+
+  it('an error answer with a compressed body is still the error its status says', async () => {
+    const s = await h.scripted(compressed('br', 404));
+    const err = await failure(h.client(s.url).client.json(get()));
+    expect([err.constructor, err.status, exitCodeFor(err)]).toEqual([errors.NotFoundError, 404, 4]);
+    expect(err.message).toBe('the service answered 404');
+  });
+
+  it('Content-Encoding: identity is no compression', async () => {
+    const s = await h.scripted(sequence({ status: 200, body: { ok: true }, headers: { 'content-encoding': 'identity' } }));
+    expect(await h.client(s.url).client.json(get())).toEqual({ ok: true });
   });
 });
