@@ -4,6 +4,7 @@ import { BadAnswerError, InterruptedError } from '../core/errors.js';
 import { compressedAnswer, nestsDeeperThan, parseAnswer } from './answer-checks.js';
 import { ApiError, ConnectionError, NotTheServiceError, StreamCutError, TimeoutError, statusError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
+import { redirectError } from './redirect.js';
 import type { Pacer } from './rate-budget.js';
 import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Outcome, type RetryPolicy, type Spent } from './retry.js';
 import { Transport, bodyText, type Headers } from './transport.js';
@@ -243,11 +244,10 @@ export class ApiClient {
         this.trace(`  ${JSON.stringify(redactHeaders(data.headers))}`);
       }
       if (status >= 300 && status < 400) {
-        // undici follows no redirects: the base URL is not the service's own (http → https, a path)
+        // redirects are not followed: the base URL is not the service's own (http → https, a path)
         settle();
         data.body.resume();
-        const where = header(data.headers, 'location');
-        throw new NotTheServiceError(`${url} redirects${where ? ` to ${redactText(where, [])}` : ''} (${status})`, 'use the address it redirects to as the base URL', status);
+        throw redirectError(this.target(opts.path), opts.path, status, header(data.headers, 'location'));
       }
       // a failure after the answer began (the time-out, say) is what reading the body reports
       const failure = () => (controller.signal.aborted && !opts.signal?.aborted ? (controller.signal.reason as ApiError) : undefined);

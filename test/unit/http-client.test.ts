@@ -249,7 +249,8 @@ describe('ApiClient: a base URL that is not the service', () => {
     expect(s.requests).toHaveLength(1);
     expect(err).toBeInstanceOf(errors.NotTheServiceError);
     expect(err.message).toBe(`${s.url}/v1/superagents redirects to https://api.example.com/v1/superagents (${status})`);
-    expect(err.hint).toBe('use the address it redirects to as the base URL');
+    // the suggestion is the base URL, not the address with the path the client added
+    expect(err.hint).toBe('use https://api.example.com as the base URL');
     expect([err.status, exitCodeFor(err)]).toEqual([status, 7]);
   });
 
