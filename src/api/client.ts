@@ -7,6 +7,7 @@ import { redactHeaders, redactText } from './redact.js';
 import { redirectError } from './redirect.js';
 import type { Pacer } from './rate-budget.js';
 import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Outcome, type RetryPolicy, type Spent } from './retry.js';
+import { certificateProblem, type TlsErrorFields } from './tls.js';
 import { Transport, bodyText, type Headers } from './transport.js';
 
 export type { RetryPolicy } from './retry.js';
@@ -233,7 +234,8 @@ export class ApiClient {
         if (opts.signal?.aborted) throw new InterruptedError();
         const failure = this.connectionFailure(err, opts, timedOut);
         this.trace(`← ${failure.code ?? 'error'} after ${this.now() - started} ms`);
-        if (await this.again(opts, { kind: 'connection', timedOut: failure instanceof TimeoutError, message: failure.message }, spent)) continue;
+        const lasting = certificateProblem({ code: failure.code }) !== undefined;
+        if (await this.again(opts, { kind: 'connection', timedOut: failure instanceof TimeoutError, lasting, message: failure.message }, spent)) continue;
         throw failure;
       }
       this.options.pacer?.afterRequest();
@@ -301,8 +303,11 @@ export class ApiClient {
   private connectionFailure(err: unknown, opts: RequestOptions, timedOut: boolean): ConnectionError {
     const url = this.url(opts);
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
-    const e = err as { code?: string; message?: string; cause?: { code?: string } };
+    const e = err as TlsErrorFields & { message?: string; cause?: TlsErrorFields };
     const code = e.code ?? e.cause?.code;
+    const insecure = !timedOut && certificateProblem(e.code ? e : (e.cause ?? e));
+    // refused at the handshake: nothing was sent
+    if (insecure) return new ConnectionError(`cannot connect securely to ${url}: ${insecure.what}`, insecure.hint, code);
     const uncertain = opts.method === 'POST' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND';
     const tail = uncertain ? UNCERTAIN : '';
     const hint = uncertain ? opts.afterUncertainPost : undefined;

@@ -26,8 +26,11 @@ export const NOTHING_SPENT: Spent = { rateLimitRetries: 0, rateLimitWaitedMs: 0,
 
 export type Outcome =
   | { kind: 'status'; status: number; retryAfterSeconds?: number }
-  /** no answer: refused, reset, DNS; a time-out is never repeated (the wait would double) */
-  | { kind: 'connection'; timedOut: boolean; message: string };
+  /**
+   * no answer: refused, reset, DNS; a time-out is never repeated (the wait would double), nor a
+   * failure that would be the same again (`lasting`: a certificate refused)
+   */
+  | { kind: 'connection'; timedOut: boolean; lasting?: boolean; message: string };
 
 export type Decision =
   | { retry: false }
@@ -58,7 +61,7 @@ export function decideRetry(method: string, outcome: Outcome, spent: Spent, poli
   if (!IDEMPOTENT.has(method) || spent.retries >= policy.retries) return { retry: false };
   let why: string;
   if (outcome.kind === 'connection') {
-    if (outcome.timedOut) return { retry: false };
+    if (outcome.timedOut || outcome.lasting) return { retry: false };
     why = outcome.message;
   } else if (RETRY_STATUSES.has(outcome.status)) {
     why = `The service answered ${outcome.status}`;

@@ -40,6 +40,8 @@ describe('decideRetry: every method × outcome, nothing spent yet', () => {
     ['connection refused', REFUSED, 'GET, PUT, DELETE', { retry: true, waitMs: 500, rateLimited: false, spent: spent({ retries: 1 }), notice: `${REFUSED_MESSAGE}; retrying in 0.5 s` }],
     // a time-out already waited the whole limit: never again
     ['a time-out', TIMED_OUT, 'none', null],
+    // a certificate refused is refused again
+    ['a certificate refused', { kind: 'connection', timedOut: false, lasting: true, message: 'cannot connect securely to https://h/v1/superagents: its certificate has expired' }, 'none', null],
     // every other answer stands
     ...[200, 201, 204, 400, 401, 403, 404, 408, 409, 413, 415, 422, 500, 501, 505, 599].map((s): [string, Outcome, Who, null] => [String(s), status(s), 'none', null]),
   ];
