@@ -27,12 +27,15 @@ export function nestsTooDeep(): BadAnswerError {
 }
 
 /**
- * A body compressed although the client asked for none (Accept-Encoding: identity): its bytes are
- * not the JSON or events they stand for, so named for what they are rather than read as text.
+ * A body compressed although the client asked for none (Accept-Encoding: identity), given its
+ * Content-Encoding: its bytes are not the JSON or events they stand for, so it is named for what it
+ * is rather than read as text. Undefined for a body that is not compressed.
  */
-export function compressedAnswer(encoding: string): BadAnswerError {
+export function compressedAnswer(contentEncoding: string | undefined): BadAnswerError | undefined {
+  const encoding = contentEncoding?.trim().toLowerCase();
+  if (!encoding || encoding === 'identity') return undefined;
   return new BadAnswerError(
-    `the service answered with a ${encoding}-compressed body the client did not ask for`,
+    `the service answered with a ${encoding.slice(0, 40)}-compressed body the client did not ask for`,
     'the client asks for uncompressed answers: check the base URL and any proxy on the way',
   );
 }

@@ -7,7 +7,8 @@ import { redactText } from './redact.js';
 import { NotTheServiceError } from './errors.js';
 
 const CHECK_BASE = "check the base URL: the service's address, without /v1";
-const DOWNGRADE = "not followed: check the base URL, and ask the service's operator why it sends https requests to plain http";
+const DOWNGRADE =
+  "not followed: check the base URL, and ask the service's operator why it sends https requests to plain http";
 
 /** `location` resolved against the request; undefined when it is no URL. */
 function resolved(location: string, request: URL): URL | undefined {
@@ -26,14 +27,19 @@ function impliedBase(target: URL, contractPath: string): string | undefined {
 }
 
 /** The error for a `status` redirect of the request to `requestUrl` (the base URL then `contractPath`). */
-export function redirectError(requestUrl: URL, contractPath: string, status: number, location: string | undefined): NotTheServiceError {
+export function redirectError(
+  requestUrl: URL,
+  contractPath: string,
+  status: number,
+  location: string | undefined,
+): NotTheServiceError {
   const from = redactText(requestUrl.href, []);
   if (location === undefined) return new NotTheServiceError(`${from} redirects (${status})`, CHECK_BASE, status);
   const target = resolved(location, requestUrl);
-  const to = redactText(target?.href ?? location, []);
+  const said = `${from} redirects to ${redactText(target?.href ?? location, [])} (${status})`;
   if (target && requestUrl.protocol === 'https:' && target.protocol === 'http:') {
-    return new NotTheServiceError(`${from} redirects to ${to} (${status}), from https to plain http`, DOWNGRADE, status);
+    return new NotTheServiceError(`${said}, from https to plain http`, DOWNGRADE, status);
   }
   const base = target && impliedBase(target, contractPath);
-  return new NotTheServiceError(`${from} redirects to ${to} (${status})`, base ? `use ${base} as the base URL` : CHECK_BASE, status);
+  return new NotTheServiceError(said, base ? `use ${base} as the base URL` : CHECK_BASE, status);
 }

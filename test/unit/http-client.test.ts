@@ -133,7 +133,7 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const sent = body ? '{"name":"a"}' : '';
     expect(s.requests.map((r) => [r.method, r.body])).toEqual([[method, sent], [method, sent]]);
     expect(c.waits).toEqual([2000]);
-    expect(c.notices).toEqual(['Rate limited by the service; waiting 2 s before retrying (1 of 3)']);
+    expect(c.notices).toEqual(['Rate limited by the service; waiting 2 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)']);
   });
 
   it('four 429s in a row: three retries, then RateLimitError (exit 5)', async () => {
@@ -142,6 +142,7 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const err = await failure(c.client.json(get()));
     expect(err).toBeInstanceOf(errors.RateLimitError);
     expect([err.status, exitCodeFor(err), err.message, err.retryAfter]).toEqual([429, 5, 'Rate limit exceeded', 1]);
+    expect(err.hint).toBe('the service asks to wait 1 s before trying again');
     expect(s.requests).toHaveLength(4);
     expect(c.waits).toEqual([1000, 1000, 1000]);
     expect(c.notices).toHaveLength(3);
@@ -152,6 +153,7 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const c = h.client(s.url);
     const err = await failure(c.client.json(get()));
     expect([exitCodeFor(err), err.retryAfter]).toEqual([5, 61]);
+    expect(err.hint).toBe('the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits');
     expect(s.requests).toHaveLength(1);
     expect([c.waits, c.notices]).toEqual([[], []]);
   });
@@ -162,6 +164,26 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     expect(exitCodeFor(await failure(c.client.json(get())))).toBe(5);
     expect(s.requests).toHaveLength(3);
     expect(c.waits).toEqual([30_000, 30_000]);
+  });
+
+  it('the waits of one client (one command) count together: a later request gets only what is left of the 60 s', async () => {
+    const s = await h.scripted(sequence(limited(30), { status: 200, body: { n: 1 } }, limited(40), { status: 200, body: { n: 2 } }));
+    const c = h.client(s.url);
+    expect(await c.client.json(get())).toEqual({ n: 1 });
+    const err = await failure(c.client.json(get()));
+    expect([err.constructor, exitCodeFor(err), err.retryAfter]).toEqual([errors.RateLimitError, 5, 40]);
+    expect(err.hint).toBe('the service asks to wait 40 s before trying again: more than is left of the 60 s this command may wait on rate limits');
+    expect(c.waits).toEqual([30_000]);
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it('a smaller budget (a shorter --timeout) is said in the notice and in the refusal', async () => {
+    const s = await h.scripted(sequence(limited(4), limited(8), { status: 200, body: {} }));
+    const c = h.client(s.url, { retry: { rateLimitWaitMs: 10_000 } });
+    const err = await failure(c.client.json(get()));
+    expect(c.notices).toEqual(['Rate limited by the service; waiting 4 s (its Retry-After) before retrying (1 of 3; this command waits at most 10 s in all)']);
+    expect(err.hint).toBe('the service asks to wait 8 s before trying again: more than is left of the 10 s this command may wait on rate limits');
+    expect(c.waits).toEqual([4000]);
   });
 
   it('without a Retry-After header, the body’s retryAfter; an HTTP date counts from the client’s clock', async () => {
