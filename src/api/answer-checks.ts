@@ -26,6 +26,20 @@ export function nestsTooDeep(): BadAnswerError {
   return notAsDescribed(`it nests objects or lists more than ${ANSWER_LIMITS.jsonDepth} deep`);
 }
 
+/**
+ * A body compressed although the client asked for none (Accept-Encoding: identity), given its
+ * Content-Encoding: its bytes are not the JSON or events they stand for, so it is named for what it
+ * is rather than read as text. Undefined for a body that is not compressed.
+ */
+export function compressedAnswer(contentEncoding: string | undefined): BadAnswerError | undefined {
+  const encoding = contentEncoding?.trim().toLowerCase();
+  if (!encoding || encoding === 'identity') return undefined;
+  return new BadAnswerError(
+    `the service answered with a ${encoding.slice(0, 40)}-compressed body the client did not ask for`,
+    'the client asks for uncompressed answers: check the base URL and any proxy on the way',
+  );
+}
+
 /** A reply (streamed or JSON) that ended without a word: not a success. */
 export function noReplyText(): BadAnswerError {
   return new BadAnswerError('the service ended the reply without any text', "try again; --debug shows what the service sent");

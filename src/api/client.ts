@@ -1,14 +1,19 @@
 // The client: the key header, JSON in and out, time-outs linked to the caller's AbortSignal, retries
 // as retry.ts decides, and the --debug trace with secrets masked, over transport.ts.
 import { BadAnswerError, InterruptedError } from '../core/errors.js';
-import { nestsDeeperThan, parseAnswer } from './answer-checks.js';
-import { ApiError, ConnectionError, NotTheServiceError, StreamCutError, TimeoutError, statusError } from './errors.js';
+import { compressedAnswer, nestsDeeperThan, parseAnswer } from './answer-checks.js';
+import { connectionFailure, UNCERTAIN } from './connection-failure.js';
+import { ApiError, NotTheServiceError, RateLimitError, StreamCutError, TimeoutError, statusError } from './errors.js';
+import type { ConnectionError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
+import { redirectError } from './redirect.js';
 import type { Pacer } from './rate-budget.js';
-import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Outcome, type RetryPolicy, type Spent } from './retry.js';
+import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds } from './retry.js';
+import type { Decision, Outcome, RetryPolicy, Spent } from './retry.js';
+import { certificateProblem } from './tls.js';
 import { Transport, bodyText, type Headers } from './transport.js';
 
-export type { RetryPolicy } from './retry.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -40,6 +45,11 @@ export interface RequestOptions {
   afterUncertainPost?: string;
   /** false: no waiting spinner (the caller shows its own, as the chats do) */
   showWaiting?: boolean;
+  /**
+   * false: a 429 is thrown at once (RateLimitError), for a caller that sends several requests at
+   * once and waits out their 429s together (together.ts), not one after the other
+   */
+  waitOnRateLimit?: boolean;
 }
 
 export interface RawResponse {
@@ -53,7 +63,7 @@ export interface RawResponse {
 }
 
 const TRACE_BODY_CHARS = 2000;
-const UNCERTAIN = '; the request may have reached the service and was not repeated';
+const NO_RETRY: Decision = { retry: false };
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -84,6 +94,8 @@ export class ApiClient {
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
+  /** what this client waited on 429s so far: one client serves one command, and its waits share one budget */
+  private rateLimitWaitedMs = 0;
 
   constructor(readonly options: ClientOptions) {
     this.base = new URL(options.baseUrl);
@@ -164,6 +176,8 @@ export class ApiClient {
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: streaming ? 'text/event-stream, application/json' : 'application/json',
+      // without it any compression is acceptable (RFC 9110); the client decodes none
+      'accept-encoding': 'identity',
     };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     if (payload !== undefined) {
@@ -174,14 +188,39 @@ export class ApiClient {
     return headers;
   }
 
-  /** Waits before another attempt if retry.ts says so; false when the failure stands. */
-  private async again(opts: RequestOptions, outcome: Outcome, spent: { value: Spent }): Promise<boolean> {
-    const decision = decideRetry(opts.method, outcome, spent.value, this.retry);
-    if (!decision.retry) return false;
+  /** Waits before another attempt if retry.ts says so (announced first); the decision. */
+  private async again(
+    opts: Pick<RequestOptions, 'method' | 'signal'>,
+    outcome: Outcome,
+    spent: { value: Spent },
+  ): Promise<Decision> {
+    const sofar = { ...spent.value, rateLimitWaitedMs: this.rateLimitWaitedMs };
+    const decision = decideRetry(opts.method, outcome, sofar, this.retry);
+    if (!decision.retry) return decision;
     spent.value = decision.spent;
+    this.rateLimitWaitedMs = decision.spent.rateLimitWaitedMs;
     this.options.notice?.(decision.notice, { rateLimited: decision.rateLimited, waitMs: decision.waitMs });
     await this.sleep(decision.waitMs, opts.signal);
-    return true;
+    return decision;
+  }
+
+  /**
+   * One wait for requests a 429 refused (sent with `waitOnRateLimit: false`), before they go again
+   * together: `refused` is the one asking for the longest, `round` the waits they have had. When the
+   * command's budget has no room for it, or the rounds are spent, the error to report instead.
+   */
+  async waitOutRateLimit(refused: RateLimitError, round: number, signal?: AbortSignal): Promise<void> {
+    const spent = { value: { ...NOTHING_SPENT, rateLimitRetries: round } };
+    const { retryAfter, requestId } = refused;
+    const outcome: Outcome = { kind: 'status', status: 429, retryAfterSeconds: retryAfter };
+    const decision = await this.again({ method: 'POST', signal }, outcome, spent);
+    if (!decision.retry) throw this.rateLimitFailure({ message: refused.message }, decision, { requestId, retryAfter });
+  }
+
+  /** The 429 that stands: the service's Retry-After, and the budget when that is what stopped the wait. */
+  private rateLimitFailure(body: unknown, decision: Decision, ctx: { requestId?: string; retryAfter?: number }) {
+    const waitBudget = !decision.retry && decision.overBudget ? this.retry.rateLimitWaitMs / 1000 : undefined;
+    return statusError(429, body, { ...ctx, waitBudget });
   }
 
   private async send(opts: RequestOptions, streaming = false): Promise<RawResponse> {
@@ -224,7 +263,10 @@ export class ApiClient {
         if (opts.signal?.aborted) throw new InterruptedError();
         const failure = this.connectionFailure(err, opts, timedOut);
         this.trace(`← ${failure.code ?? 'error'} after ${this.now() - started} ms`);
-        if (await this.again(opts, { kind: 'connection', timedOut: failure instanceof TimeoutError, message: failure.message }, spent)) continue;
+        const { code, message } = failure;
+        const lasting = certificateProblem({ code }) !== undefined;
+        const outcome: Outcome = { kind: 'connection', timedOut: failure instanceof TimeoutError, lasting, message };
+        if ((await this.again(opts, outcome, spent)).retry) continue;
         throw failure;
       }
       this.options.pacer?.afterRequest();
@@ -235,14 +277,19 @@ export class ApiClient {
         this.trace(`  ${JSON.stringify(redactHeaders(data.headers))}`);
       }
       if (status >= 300 && status < 400) {
-        // undici follows no redirects: the base URL is not the service's own (http → https, a path)
+        // redirects are not followed: the base URL is not the service's own (http → https, a path)
         settle();
         data.body.resume();
-        const where = header(data.headers, 'location');
-        throw new NotTheServiceError(`${url} redirects${where ? ` to ${redactText(where, [])}` : ''} (${status})`, 'use the address it redirects to as the base URL', status);
+        throw redirectError(this.target(opts.path), opts.path, status, header(data.headers, 'location'));
       }
       // a failure after the answer began (the time-out, say) is what reading the body reports
       const failure = () => (controller.signal.aborted && !opts.signal?.aborted ? (controller.signal.reason as ApiError) : undefined);
+      const compressed = compressedAnswer(header(data.headers, 'content-encoding'));
+      if (status < 300 && compressed) {
+        settle();
+        data.body.destroy();
+        throw compressed;
+      }
       if (status < 300) {
         if (!streaming) return { status, headers: data.headers, body: data.body, settle, failure };
         settle(); // from here the stream's reader keeps its own limit (sse.ts)
@@ -254,7 +301,9 @@ export class ApiClient {
       }
       let text = '';
       try {
-        text = await bodyText(data.body);
+        // a compressed error body cannot be read: the status says enough
+        if (compressed) data.body.destroy();
+        else text = await bodyText(data.body);
       } catch {
         // the error body was cut; the status says enough
       }
@@ -265,8 +314,14 @@ export class ApiClient {
       const body = nestsDeeperThan(text) ? undefined : parseAnswer(text);
       const requestId = header(data.headers, 'x-request-id');
       const retryAfter = status === 429 ? retryAfterSeconds(header(data.headers, 'retry-after'), body, this.now()) : undefined;
-      if (await this.again(opts, { kind: 'status', status, retryAfterSeconds: retryAfter }, spent)) continue;
-      const error = statusError(status, body, { requestId, retryAfter });
+      const outcome: Outcome = { kind: 'status', status, retryAfterSeconds: retryAfter };
+      // a 429 the caller waits out itself (together.ts) is its at once
+      const callerWaits = status === 429 && opts.waitOnRateLimit === false;
+      const decision = callerWaits ? NO_RETRY : await this.again(opts, outcome, spent);
+      if (decision.retry) continue;
+      const error =
+        status === 429 ? this.rateLimitFailure(body, decision, { requestId, retryAfter })
+          : statusError(status, body, { requestId });
       if (opts.method === 'POST' && status >= 502) {
         throw new (error.constructor as typeof ApiError)(`${error.message}${UNCERTAIN}`, opts.afterUncertainPost ?? error.hint, status, requestId);
       }
@@ -283,18 +338,9 @@ export class ApiClient {
   }
 
   private connectionFailure(err: unknown, opts: RequestOptions, timedOut: boolean): ConnectionError {
-    const url = this.url(opts);
+    const { method, afterUncertainPost } = opts;
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
-    const e = err as { code?: string; message?: string; cause?: { code?: string } };
-    const code = e.code ?? e.cause?.code;
-    const uncertain = opts.method === 'POST' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND';
-    const tail = uncertain ? UNCERTAIN : '';
-    const hint = uncertain ? opts.afterUncertainPost : undefined;
-    if (timedOut) {
-      return new TimeoutError(`no answer from ${url} within ${timeoutMs / 1000} s${tail}`, hint ?? 'raise the limit with --timeout SECONDS', code);
-    }
-    const what = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code ?? e.message ?? 'connection failed';
-    return new ConnectionError(`cannot reach ${url}: ${what}${tail}`, hint ?? 'check the base URL and that the service is running', code);
+    return connectionFailure(err, { url: this.url(opts), method, timeoutMs, timedOut, afterUncertainPost });
   }
 }
 

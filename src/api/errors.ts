@@ -77,7 +77,6 @@ const HINTS: Record<number, string> = {
   401: "check the key: run 'superagent login', or set SUPERAGENT_API_KEY",
   403: 'this key may not do that',
   413: 'the request is too large',
-  429: 'wait a minute and try again',
   502: 'the service is having trouble; try again shortly',
   503: 'the service is having trouble; try again shortly',
   504: 'the service took too long; try again, or raise --timeout',
@@ -90,6 +89,16 @@ export interface StatusContext {
   requestId?: string;
   /** seconds, for a 429 */
   retryAfter?: number;
+  /** for a 429 not waited out: the seconds the command may wait on rate limits in all, which that wait would pass */
+  waitBudget?: number;
+}
+
+/** What to do after a 429: the wait the service asked for, and why the command did not wait it itself. */
+function rateLimitHint(ctx: StatusContext): string {
+  if (ctx.retryAfter === undefined) return 'wait a moment and try again';
+  const asked = `the service asks to wait ${ctx.retryAfter} s before trying again`;
+  if (ctx.waitBudget === undefined) return asked;
+  return `${asked}: more than is left of the ${ctx.waitBudget} s this command may wait on rate limits`;
 }
 
 /** The error an answer with this status and body stands for. */
@@ -109,6 +118,6 @@ export function statusError(status: number, body: unknown, ctx: StatusContext = 
     return new DuplicateNameError(message, 'choose another name', status, requestId);
   }
   if (status === 409) return /\bis paused\b/i.test(message) ? new AgentPausedError(message, hint, status, requestId) : new ConflictError(message, hint, status, requestId);
-  if (status === 429) return new RateLimitError(message, hint, status, requestId, ctx.retryAfter ?? 1);
+  if (status === 429) return new RateLimitError(message, rateLimitHint(ctx), status, requestId, ctx.retryAfter ?? 1);
   return new ServerError(message, hint, status, requestId);
 }

@@ -13,6 +13,7 @@ import type {
 } from './types.js';
 
 import { unwrapList } from './lists.js';
+import type { TogetherOptions } from './together.js';
 import { may, mayBeNull, need, shaped, type Shape } from './shape.js';
 
 const base = '/v1/superagents';
@@ -49,6 +50,10 @@ export function listFrom(body: unknown): AgentRecord[] {
   return unwrapList(body, ['agents', 'superagents', 'data'], 'agent list').map((item, i) => asRecord(item, `agents[${i}]`));
 }
 
+/** pause, resume or restart one agent */
+const lifecycle = (c: ApiClient, id: string, action: string, o?: TogetherOptions) =>
+  checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/${action}`, ...o }), STATUS);
+
 /** A call whose answer has `shape`. */
 async function checked<T>(call: Promise<unknown>, shape: Shape): Promise<T> {
   return shaped<T>(await call, shape);
@@ -68,9 +73,10 @@ export const superagents = {
       LAUNCHED,
     ),
   destroy: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'DELETE', path: one(id) }), STATUS),
-  pause: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/pause` }), STATUS),
-  resume: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/resume` }), STATUS),
-  restart: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/restart` }), STATUS),
+  /** `o`: sent with others at once (together.ts), which waits out their 429s */
+  pause: (c: ApiClient, id: string, o?: TogetherOptions) => lifecycle(c, id, 'pause', o),
+  resume: (c: ApiClient, id: string, o?: TogetherOptions) => lifecycle(c, id, 'resume', o),
+  restart: (c: ApiClient, id: string, o?: TogetherOptions) => lifecycle(c, id, 'restart', o),
   updateProfile: (c: ApiClient, id: string, body: { name?: string; description?: string }) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/profile`, body }), STATUS),
   updateSoul: (c: ApiClient, id: string, soulMd: string) => checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd } }), STATUS),

@@ -6,6 +6,7 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { ANSWER_LIMITS } from '../contract.js';
 import { answerTooLarge } from './answer-checks.js';
+import { AT_ONCE } from './together.js';
 
 export type Headers = IncomingHttpHeaders;
 
@@ -52,7 +53,8 @@ export class Transport {
 
   async request(req: TransportRequest): Promise<TransportResponse> {
     const http = await this.module();
-    this.agent ??= new http.Agent({ keepAlive: true, maxSockets: 8, keepAliveMsecs: 4_000 });
+    // as many sockets as calls sent at once (together.ts): the kill switch's pauses all go out at once
+    this.agent ??= new http.Agent({ keepAlive: true, maxSockets: AT_ONCE, keepAliveMsecs: 4_000 });
     const agent = this.agent;
     return new Promise<TransportResponse>((resolve, reject) => {
       const r = http.request(req.url, { method: req.method, headers: req.headers, agent, signal: req.signal }, (res) => {

@@ -35,7 +35,7 @@ describe('the CLI', () => {
     const r = await runLine({ url, key: 'k'.repeat(20) }, ['list']);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`Error: ${url}/v1/superagents redirects to https://elsewhere.example/ (301) (use the address it redirects to as the base URL)\n`);
+    expect(r.stderr).toBe(`Error: ${url}/v1/superagents redirects to https://elsewhere.example/ (301) (check the base URL: the service's address, without /v1)\n`);
     expect(seen).toEqual(['GET /v1/superagents']);
   });
 

@@ -67,7 +67,8 @@ describe('exit codes (CLI.md)', () => {
     expect(r.code).toBe(5);
     expect(clock.slept).toEqual([20_000, 20_000, 20_000]);
     expect(r.stderr).toContain('Rate limit exceeded');
-    expect(r.stderr).toContain('Rate limited by the service; waiting 20 s before retrying (1 of 3)');
+    expect(r.stderr).toContain('Rate limited by the service; waiting 20 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)');
+    expect(r.stderr).toContain('Error: Rate limit exceeded (the service asks to wait 20 s before trying again)');
   });
 
   it('6: conflict (pausing an agent that is not running)', async () => {

@@ -118,7 +118,7 @@ describe('item 4: waits', () => {
     const r = await runLine(limited, ['list'], { clock });
     expect(clock.slept.length).toBeGreaterThan(0);
     const secs = clock.slept[0]! / 1000;
-    expect(r.stderr.split('\n')[0]).toBe(`! Rate limited by the service; waiting ${secs} s before retrying (1 of 3)`);
+    expect(r.stderr.split('\n')[0]).toBe(`! Rate limited by the service; waiting ${secs} s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)`);
     expect(r.code).toBe(5);
   });
 

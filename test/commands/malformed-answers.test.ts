@@ -1,6 +1,7 @@
 // Answers that are not what the hosted API describes (issue 11's adversarial review, item 7): each is
 // the service's fault, exit 7 in one line naming what is wrong, never exit 1 "This is a bug" or a
 // wrong word on the screen. Fields the document marks optional may be missing: shown as unknown.
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runLine, type RunOptions } from '../helpers/context.js';
 import { AGENT_ID, hostileServices, type Routes } from '../helpers/hostile-service.js';
@@ -105,5 +106,16 @@ describe('what the document marks optional may be missing', () => {
   it('pause answered {}: the agent is said paused, with its id', async () => {
     const r = await run({ [`POST ${A}/pause`]: { body: {} } }, ['pause', AGENT_ID]);
     expect(r).toMatchObject({ code: 0, stdout: `${AGENT_ID}\t${AGENT_ID}\t\tpaused\n` });
+  });
+});
+
+describe('a compressed answer the CLI did not ask for', () => {
+  it('is named with its encoding (exit 7), not reported as an answer that is not what the API describes', async () => {
+    const body = zlib.gzipSync(JSON.stringify({ agent_id: AGENT_ID, name: 'demo', status: 'running' }));
+    const r = await run({ [`GET ${A}`]: (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body) }, ['get', AGENT_ID]);
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    expect(r.stderr).toBe(
+      'Error: the service answered with a gzip-compressed body the client did not ask for (the client asks for uncompressed answers: check the base URL and any proxy on the way)\n',
+    );
   });
 });

@@ -171,13 +171,18 @@ describe('statusError: the class for each status', () => {
     const e = api.statusError(429, { message: 'Rate limit exceeded' }, { requestId: 'rid', retryAfter: 12 }) as api.RateLimitError;
     expect([e.status, e.requestId, e.retryAfter, e.message, exitCodeFor(e)]).toEqual([429, 'rid', 12, 'Rate limit exceeded', 5]);
     expect((api.statusError(429, undefined) as api.RateLimitError).retryAfter).toBe(1);
+    // the hint says the wait the service asked for, and when the command's budget stopped the wait, that too
+    expect(e.hint).toBe('the service asks to wait 12 s before trying again');
+    expect(api.statusError(429, undefined, { retryAfter: 90, waitBudget: 60 }).hint).toBe(
+      'the service asks to wait 90 s before trying again: more than is left of the 60 s this command may wait on rate limits',
+    );
   });
 
   it.each<[number, string | undefined]>([
     [401, "check the key: run 'superagent login', or set SUPERAGENT_API_KEY"],
     [403, 'this key may not do that'],
     [413, 'the request is too large'],
-    [429, 'wait a minute and try again'],
+    [429, 'wait a moment and try again'],
     [502, 'the service is having trouble; try again shortly'],
     [503, 'the service is having trouble; try again shortly'],
     [504, 'the service took too long; try again, or raise --timeout'],

@@ -2,9 +2,11 @@
 // each status, retries as src/api/retry.ts decides (waits recorded by a fake `sleep`, announced by
 // `notice`), and base URLs that are not the service. Failures without an answer are in
 // http-client-failures.test.ts, the --debug trace in http-trace.test.ts.
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/api/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
+import { BadAnswerError } from '../../src/core/errors.js';
 import { AFTER_POST, KEY, failure, get, httpHarness, post, sequence, type Answer } from '../helpers/http-scripted.js';
 
 const h = httpHarness();
@@ -131,7 +133,7 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const sent = body ? '{"name":"a"}' : '';
     expect(s.requests.map((r) => [r.method, r.body])).toEqual([[method, sent], [method, sent]]);
     expect(c.waits).toEqual([2000]);
-    expect(c.notices).toEqual(['Rate limited by the service; waiting 2 s before retrying (1 of 3)']);
+    expect(c.notices).toEqual(['Rate limited by the service; waiting 2 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)']);
   });
 
   it('four 429s in a row: three retries, then RateLimitError (exit 5)', async () => {
@@ -140,6 +142,7 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const err = await failure(c.client.json(get()));
     expect(err).toBeInstanceOf(errors.RateLimitError);
     expect([err.status, exitCodeFor(err), err.message, err.retryAfter]).toEqual([429, 5, 'Rate limit exceeded', 1]);
+    expect(err.hint).toBe('the service asks to wait 1 s before trying again');
     expect(s.requests).toHaveLength(4);
     expect(c.waits).toEqual([1000, 1000, 1000]);
     expect(c.notices).toHaveLength(3);
@@ -150,6 +153,7 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const c = h.client(s.url);
     const err = await failure(c.client.json(get()));
     expect([exitCodeFor(err), err.retryAfter]).toEqual([5, 61]);
+    expect(err.hint).toBe('the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits');
     expect(s.requests).toHaveLength(1);
     expect([c.waits, c.notices]).toEqual([[], []]);
   });
@@ -160,6 +164,26 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     expect(exitCodeFor(await failure(c.client.json(get())))).toBe(5);
     expect(s.requests).toHaveLength(3);
     expect(c.waits).toEqual([30_000, 30_000]);
+  });
+
+  it('the waits of one client (one command) count together: a later request gets only what is left of the 60 s', async () => {
+    const s = await h.scripted(sequence(limited(30), { status: 200, body: { n: 1 } }, limited(40), { status: 200, body: { n: 2 } }));
+    const c = h.client(s.url);
+    expect(await c.client.json(get())).toEqual({ n: 1 });
+    const err = await failure(c.client.json(get()));
+    expect([err.constructor, exitCodeFor(err), err.retryAfter]).toEqual([errors.RateLimitError, 5, 40]);
+    expect(err.hint).toBe('the service asks to wait 40 s before trying again: more than is left of the 60 s this command may wait on rate limits');
+    expect(c.waits).toEqual([30_000]);
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it('a smaller budget (a shorter --timeout) is said in the notice and in the refusal', async () => {
+    const s = await h.scripted(sequence(limited(4), limited(8), { status: 200, body: {} }));
+    const c = h.client(s.url, { retry: { rateLimitWaitMs: 10_000 } });
+    const err = await failure(c.client.json(get()));
+    expect(c.notices).toEqual(['Rate limited by the service; waiting 4 s (its Retry-After) before retrying (1 of 3; this command waits at most 10 s in all)']);
+    expect(err.hint).toBe('the service asks to wait 8 s before trying again: more than is left of the 10 s this command may wait on rate limits');
+    expect(c.waits).toEqual([4000]);
   });
 
   it('without a Retry-After header, the body’s retryAfter; an HTTP date counts from the client’s clock', async () => {
@@ -247,7 +271,8 @@ describe('ApiClient: a base URL that is not the service', () => {
     expect(s.requests).toHaveLength(1);
     expect(err).toBeInstanceOf(errors.NotTheServiceError);
     expect(err.message).toBe(`${s.url}/v1/superagents redirects to https://api.example.com/v1/superagents (${status})`);
-    expect(err.hint).toBe('use the address it redirects to as the base URL');
+    // the suggestion is the base URL, not the address with the path the client added
+    expect(err.hint).toBe('use https://api.example.com as the base URL');
     expect([err.status, exitCodeFor(err)]).toEqual([status, 7]);
   });
 
@@ -262,5 +287,56 @@ describe('ApiClient: a base URL that is not the service', () => {
     expect(err.message).toBe(`${s.url} does not look like a SuperAgents service: GET /v1/superagents answered ${answer.status} with a web page`);
     expect(err.hint).toBe("check the base URL: the service's address, without /v1");
     expect(exitCodeFor(err)).toBe(7);
+  });
+});
+
+describe('ApiClient: a compressed body the client did not ask for', () => {
+  const JSON_TEXT = JSON.stringify({ agent_id: 'x1', status: 'running' });
+  const ENCODED: Record<string, (b: Buffer) => Buffer> = {
+    gzip: (b) => zlib.gzipSync(b),
+    br: (b) => zlib.brotliCompressSync(b),
+    deflate: (b) => zlib.deflateSync(b),
+    // Node 20 has no zstd: bytes that are not JSON, labelled as a service would label them
+    zstd: (b) => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), b]),
+  };
+
+  /** Answers `status` with the JSON body compressed as `encoding` says, whatever the request asked. */
+  const compressed = (encoding: string, status = 200, type = 'application/json') => (_req: unknown, res: import('node:http').ServerResponse) => {
+    const body = ENCODED[encoding]!(Buffer.from(JSON_TEXT));
+    res.writeHead(status, { 'content-type': type, 'content-encoding': encoding, 'content-length': body.length });
+    res.end(body);
+  };
+
+  it('asks for an uncompressed answer', async () => {
+    const s = await h.scripted(sequence({ status: 200, body: {} }));
+    await h.client(s.url).client.json(get());
+    expect(s.requests[0]!.headers['accept-encoding']).toBe('identity');
+  });
+
+  it.each(Object.keys(ENCODED))('a %s body is named as such (exit 7), not reported as an answer that is not JSON', async (encoding) => {
+    const s = await h.scripted(compressed(encoding));
+    const err = await failure(h.client(s.url).client.json(get()));
+    expect(err).toBeInstanceOf(BadAnswerError);
+    expect(exitCodeFor(err)).toBe(7);
+    expect(err.message).toBe(`the service answered with a ${encoding}-compressed body the client did not ask for`);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a streamed reply compressed the same way is refused the same way', async () => {
+    const s = await h.scripted(compressed('gzip', 200, 'text/event-stream'));
+    const err = await failure(h.client(s.url).client.stream({ method: 'POST', path: '/v1/superagents/x1/chat', body: { message: 'hi', stream: true } }));
+    expect([err.constructor, err.message]).toEqual([BadAnswerError, 'the service answered with a gzip-compressed body the client did not ask for']);
+  });
+
+  it('an error answer with a compressed body is still the error its status says', async () => {
+    const s = await h.scripted(compressed('br', 404));
+    const err = await failure(h.client(s.url).client.json(get()));
+    expect([err.constructor, err.status, exitCodeFor(err)]).toEqual([errors.NotFoundError, 404, 4]);
+    expect(err.message).toBe('the service answered 404');
+  });
+
+  it('Content-Encoding: identity is no compression', async () => {
+    const s = await h.scripted(sequence({ status: 200, body: { ok: true }, headers: { 'content-encoding': 'identity' } }));
+    expect(await h.client(s.url).client.json(get())).toEqual({ ok: true });
   });
 });

@@ -27,12 +27,13 @@ describe('decideRetry: every method × outcome, nothing spent yet', () => {
   type Who = 'every method' | 'GET, PUT, DELETE' | 'none';
   const ROWS: Array<[string, Outcome, Who, Decision | null]> = [
     // 429: the request was refused, not processed, so any method may be sent again
-    ['429 Retry-After 1', status(429, 1), 'every method', { retry: true, waitMs: 1000, rateLimited: true, spent: spent({ rateLimitRetries: 1, rateLimitWaitedMs: 1000 }), notice: 'Rate limited by the service; waiting 1 s before retrying (1 of 3)' }],
-    ['429 without Retry-After', status(429), 'every method', { retry: true, waitMs: 1000, rateLimited: true, spent: spent({ rateLimitRetries: 1, rateLimitWaitedMs: 1000 }), notice: 'Rate limited by the service; waiting 1 s before retrying (1 of 3)' }],
-    ['429 Retry-After 0', status(429, 0), 'every method', { retry: true, waitMs: 0, rateLimited: true, spent: spent({ rateLimitRetries: 1 }), notice: 'Rate limited by the service; waiting 0 s before retrying (1 of 3)' }],
-    ['429 Retry-After below 0', status(429, -5), 'every method', { retry: true, waitMs: 0, rateLimited: true, spent: spent({ rateLimitRetries: 1 }), notice: 'Rate limited by the service; waiting 0 s before retrying (1 of 3)' }],
-    ['429 Retry-After 60 (the whole budget)', status(429, 60), 'every method', { retry: true, waitMs: 60_000, rateLimited: true, spent: spent({ rateLimitRetries: 1, rateLimitWaitedMs: 60_000 }), notice: 'Rate limited by the service; waiting 60 s before retrying (1 of 3)' }],
-    ['429 Retry-After 61 (over the budget)', status(429, 61), 'none', null],
+    ['429 Retry-After 1', status(429, 1), 'every method', { retry: true, waitMs: 1000, rateLimited: true, spent: spent({ rateLimitRetries: 1, rateLimitWaitedMs: 1000 }), notice: 'Rate limited by the service; waiting 1 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)' }],
+    ['429 without Retry-After', status(429), 'every method', { retry: true, waitMs: 1000, rateLimited: true, spent: spent({ rateLimitRetries: 1, rateLimitWaitedMs: 1000 }), notice: 'Rate limited by the service; waiting 1 s before retrying (1 of 3; this command waits at most 60 s in all)' }],
+    ['429 Retry-After 0', status(429, 0), 'every method', { retry: true, waitMs: 0, rateLimited: true, spent: spent({ rateLimitRetries: 1 }), notice: 'Rate limited by the service; waiting 0 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)' }],
+    ['429 Retry-After below 0', status(429, -5), 'every method', { retry: true, waitMs: 0, rateLimited: true, spent: spent({ rateLimitRetries: 1 }), notice: 'Rate limited by the service; waiting 0 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)' }],
+    ['429 Retry-After 60 (the whole budget)', status(429, 60), 'every method', { retry: true, waitMs: 60_000, rateLimited: true, spent: spent({ rateLimitRetries: 1, rateLimitWaitedMs: 60_000 }), notice: 'Rate limited by the service; waiting 60 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)' }],
+    // a wait the budget has no room for is not begun, and the caller is told why
+    ['429 Retry-After 61 (over the budget)', status(429, 61), 'every method', { retry: false, overBudget: true }],
     // the gateway's answers and no answer at all: only where sending twice is safe
     ['502', status(502), 'GET, PUT, DELETE', { retry: true, waitMs: 500, rateLimited: false, spent: spent({ retries: 1 }), notice: 'The service answered 502; retrying in 0.5 s' }],
     ['503', status(503), 'GET, PUT, DELETE', { retry: true, waitMs: 500, rateLimited: false, spent: spent({ retries: 1 }), notice: 'The service answered 503; retrying in 0.5 s' }],
@@ -40,6 +41,8 @@ describe('decideRetry: every method × outcome, nothing spent yet', () => {
     ['connection refused', REFUSED, 'GET, PUT, DELETE', { retry: true, waitMs: 500, rateLimited: false, spent: spent({ retries: 1 }), notice: `${REFUSED_MESSAGE}; retrying in 0.5 s` }],
     // a time-out already waited the whole limit: never again
     ['a time-out', TIMED_OUT, 'none', null],
+    // a certificate refused is refused again
+    ['a certificate refused', { kind: 'connection', timedOut: false, lasting: true, message: 'cannot connect securely to https://h/v1/superagents: its certificate has expired' }, 'none', null],
     // every other answer stands
     ...[200, 201, 204, 400, 401, 403, 404, 408, 409, 413, 415, 422, 500, 501, 505, 599].map((s): [string, Outcome, Who, null] => [String(s), status(s), 'none', null]),
   ];
@@ -61,11 +64,11 @@ describe('decideRetry: budgets', () => {
     ['429, two retries spent: the third and last', status(429, 1), spent({ rateLimitRetries: 2, rateLimitWaitedMs: 2000 }), DEFAULT_RETRY_POLICY, { retry: true, waitMs: 1000 }],
     ['429, three retries spent', status(429, 1), spent({ rateLimitRetries: 3, rateLimitWaitedMs: 3000 }), DEFAULT_RETRY_POLICY, { retry: false }],
     ['429, the wait reaching 60 s exactly', status(429, 30), spent({ rateLimitRetries: 1, rateLimitWaitedMs: 30_000 }), DEFAULT_RETRY_POLICY, { retry: true, waitMs: 30_000 }],
-    ['429, the wait passing 60 s', status(429, 30), spent({ rateLimitRetries: 2, rateLimitWaitedMs: 60_000 }), DEFAULT_RETRY_POLICY, { retry: false }],
-    ['429, a second more than the budget', status(429, 2), spent({ rateLimitRetries: 1, rateLimitWaitedMs: 59_000 }), DEFAULT_RETRY_POLICY, { retry: false }],
+    ['429, the wait passing 60 s', status(429, 30), spent({ rateLimitRetries: 2, rateLimitWaitedMs: 60_000 }), DEFAULT_RETRY_POLICY, { retry: false, overBudget: true }],
+    ['429, a second more than the budget', status(429, 2), spent({ rateLimitRetries: 1, rateLimitWaitedMs: 59_000 }), DEFAULT_RETRY_POLICY, { retry: false, overBudget: true }],
     ['429, other retries spent do not count', status(429, 1), spent({ retries: 2 }), DEFAULT_RETRY_POLICY, { retry: true, waitMs: 1000 }],
     ['429, a policy of no rate-limit retries', status(429, 1), NOTHING_SPENT, { ...DEFAULT_RETRY_POLICY, rateLimitRetries: 0 }, { retry: false }],
-    ['429, a smaller wait budget', status(429, 6), NOTHING_SPENT, { ...DEFAULT_RETRY_POLICY, rateLimitWaitMs: 5000 }, { retry: false }],
+    ['429, a smaller wait budget', status(429, 6), NOTHING_SPENT, { ...DEFAULT_RETRY_POLICY, rateLimitWaitMs: 5000 }, { retry: false, overBudget: true }],
     ['503, one retry spent: the second, after 1 s', status(503), spent({ retries: 1 }), DEFAULT_RETRY_POLICY, { retry: true, waitMs: 1000 }],
     ['503, two retries spent', status(503), spent({ retries: 2 }), DEFAULT_RETRY_POLICY, { retry: false }],
     ['503, rate-limit retries spent do not count', status(503), spent({ rateLimitRetries: 3, rateLimitWaitedMs: 60_000 }), DEFAULT_RETRY_POLICY, { retry: true, waitMs: 500 }],
@@ -79,7 +82,7 @@ describe('decideRetry: budgets', () => {
 
   it('the notice counts the 429 retries against the policy', () => {
     const d = decide('POST', status(429, 2), spent({ rateLimitRetries: 2, rateLimitWaitedMs: 4000 }));
-    expect(d).toEqual({ retry: true, waitMs: 2000, rateLimited: true, spent: spent({ rateLimitRetries: 3, rateLimitWaitedMs: 6000 }), notice: 'Rate limited by the service; waiting 2 s before retrying (3 of 3)' });
+    expect(d).toEqual({ retry: true, waitMs: 2000, rateLimited: true, spent: spent({ rateLimitRetries: 3, rateLimitWaitedMs: 6000 }), notice: 'Rate limited by the service; waiting 2 s (its Retry-After) before retrying (3 of 3; this command waits at most 60 s in all)' });
   });
 
   /** Feeds the same outcome until the policy gives up: the waits it asked for. */

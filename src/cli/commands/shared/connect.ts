@@ -63,7 +63,7 @@ async function countdown(ctx: Context, ms: number, reason: string, signal?: Abor
 /** A client for an explicit base URL and key (login checks a key before anything is saved). */
 export async function clientFor(ctx: Context, target: ClientTarget): Promise<ApiClient> {
   const { globals, printer } = ctx;
-  const { ApiClient } = await import('../../../api/client.js');
+  const { ApiClient, DEFAULT_RETRY_POLICY } = await import('../../../api/client.js');
   // whatever the service says back (an error that echoes the key) is printed with the key masked
   holdSecret(target.apiKey);
   let waitReason = 'Waiting';
@@ -81,7 +81,11 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
       if (kind.rateLimited && !printer.chatty) printer.warn(line);
       else if (!kind.rateLimited) printer.status(printer.err.yellow(line));
     },
-    retry: target.retry,
+    // one budget of 429 waiting for the whole command: 60 s, or --timeout when that is shorter
+    retry: {
+      rateLimitWaitMs: Math.min(DEFAULT_RETRY_POLICY.rateLimitWaitMs, (globals.timeout ?? Infinity) * 1000),
+      ...target.retry,
+    },
     pacer: target.pacer,
     sleep: (ms, signal) => countdown(ctx, ms, waitReason, signal),
     waiting: target.quiet ? undefined : () => ctx.spinner('Waiting for the service…', { delayMs: WAIT_SPINNER_MS }),

@@ -1,10 +1,13 @@
 // pause, resume and restart on several agents: one line of result per agent, non-zero if any failed.
+// The requests go out together, before any other (`pause --all` is the kill switch: no agent should
+// trade on while another's answer is awaited or explained), and a 429 is waited out once for all.
 import { superagents } from '../../../api/superagents.js';
+import { together, type TogetherOptions } from '../../../api/together.js';
 import type { ApiClient } from '../../../api/client.js';
 import { ConflictError } from '../../../api/errors.js';
-import type { AgentRecord, StatusResult } from '../../../api/types.js';
+import type { StatusResult } from '../../../api/types.js';
 import { shellWord } from '../../../ui/shell-word.js';
-import { resolveAgentsSettled, type Settled } from './agent-ref.js';
+import { resolveAgentsSettled, type AgentRef, type Settled } from './agent-ref.js';
 import type { Context } from '../../context.js';
 import { EXIT, errorLine, exitCodeFor } from '../../exit-codes.js';
 import { UsageError, rephrased } from '../../../core/errors.js';
@@ -36,10 +39,12 @@ async function targets(client: ApiClient, action: Action, refs: string[], all: b
  * that ("✗ demo: already paused"), still as a conflict (exit 6). The status comes from the list when
  * the reference was matched there, else from one GET.
  */
-async function explainConflict(client: ApiClient, action: Action, id: string, label: string, record: AgentRecord | undefined, error: unknown): Promise<unknown> {
+async function explainConflict(client: ApiClient, action: Action, agent: AgentRef, ref: string, error: unknown) {
   const already = ALREADY[action];
   if (!already || !(error instanceof ConflictError)) return error;
-  const status = record?.status ?? (await superagents.get(client, id).then((a) => a.status, () => undefined));
+  const asked = () => superagents.get(client, agent.agent_id).then((a) => a.status, () => undefined);
+  const status = agent.record?.status ?? (await asked());
+  const label = agent.name ?? ref;
   return status === already ? rephrased(error, `already ${already}`, action === 'pause' ? `'superagent resume ${shellWord(label)}' runs it again` : undefined) : error;
 }
 
@@ -50,6 +55,8 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
   }
   const { client } = await ctx.api();
   const outcomes: Outcome[] = [];
+  /** the agents to send the action to, and where each one's outcome goes */
+  const acting: Array<{ at: number; agent: AgentRef }> = [];
   for (const t of await targets(client, action, refs, all)) {
     if ('error' in t) {
       outcomes.push({ ref: t.ref, error: t.error });
@@ -61,11 +68,17 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
       outcomes.push({ ref: t.ref, agent_id, name, result: { agent_id, status: already, note: `already ${already}` } });
       continue;
     }
-    try {
-      outcomes.push({ ref: t.ref, agent_id, name, result: await superagents[action](client, agent_id) });
-    } catch (error) {
-      outcomes.push({ ref: t.ref, agent_id, name, error: await explainConflict(client, action, agent_id, name ?? t.ref, record, error) });
-    }
+    acting.push({ at: outcomes.length, agent: t.agent });
+    outcomes.push({ ref: t.ref, agent_id, name });
+  }
+  const send = acting.map(({ agent }) => (o: TogetherOptions) => superagents[action](client, agent.agent_id, o));
+  const results = await together(client, send);
+  // only then what explains a refusal (a GET each)
+  for (const [k, result] of results.entries()) {
+    const { at, agent } = acting[k]!;
+    const outcome = outcomes[at]!;
+    if (result.status === 'fulfilled') outcome.result = result.value;
+    else outcome.error = await explainConflict(client, action, agent, outcome.ref, result.reason);
   }
   report(action, outcomes, ctx);
   const failed = outcomes.find((o) => o.error !== undefined);

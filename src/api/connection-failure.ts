@@ -1,0 +1,44 @@
+// A request that got no answer, as the error to report: refused, host not found, a time-out, a
+// certificate refused (tls.ts, in words), or anything else by its code. A POST that may have
+// reached the service says so, with the caller's advice for that case.
+import { ConnectionError, TimeoutError } from './errors.js';
+import { certificateProblem, type TlsErrorFields } from './tls.js';
+
+const WORDS = new Map([
+  ['ECONNREFUSED', 'connection refused'],
+  ['ENOTFOUND', 'host not found'],
+]);
+
+export const UNCERTAIN = '; the request may have reached the service and was not repeated';
+
+export interface FailedRequest {
+  /** the request's URL, credentials masked */
+  url: string;
+  method: string;
+  timeoutMs: number;
+  /** the request's own time-out ended it */
+  timedOut: boolean;
+  /** told to the user when a POST fails in a way that may have reached the service */
+  afterUncertainPost?: string;
+}
+
+export function connectionFailure(err: unknown, req: FailedRequest): ConnectionError {
+  const { url, timedOut } = req;
+  const e = err as TlsErrorFields & { message?: string; cause?: TlsErrorFields };
+  const code = e.code ?? e.cause?.code;
+  const insecure = !timedOut && certificateProblem(e.code ? e : (e.cause ?? e));
+  // refused at the handshake: nothing was sent
+  if (insecure) {
+    return new ConnectionError(`cannot connect securely to ${url}: ${insecure.what}`, insecure.hint, code);
+  }
+  const uncertain = req.method === 'POST' && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND';
+  const tail = uncertain ? UNCERTAIN : '';
+  const hint = uncertain ? req.afterUncertainPost : undefined;
+  if (timedOut) {
+    const message = `no answer from ${url} within ${req.timeoutMs / 1000} s${tail}`;
+    return new TimeoutError(message, hint ?? 'raise the limit with --timeout SECONDS', code);
+  }
+  const what = WORDS.get(code ?? '') ?? code ?? e.message ?? 'connection failed';
+  const fix = hint ?? 'check the base URL and that the service is running';
+  return new ConnectionError(`cannot reach ${url}: ${what}${tail}`, fix, code);
+}

@@ -1,0 +1,48 @@
+// A hosted service whose certificate the CLI refuses, as a user meets it: one line saying what is
+// wrong in words and what to do (exit 7), the connection not tried again. Real HTTPS servers on
+// loopback with certificates made by openssl at test time (test/helpers/tls.ts).
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock, runLine } from '../helpers/context.js';
+import { HAS_OPENSSL, NEEDS_OPENSSL, httpsService, makeCerts, type HttpsService, type KeyPair, type TestCerts } from '../helpers/tls.js';
+
+const KEY = 'sa_sk_' + 'T'.repeat(32);
+
+describe.skipIf(!HAS_OPENSSL)(`a certificate the CLI refuses${NEEDS_OPENSSL}`, () => {
+  let certs: TestCerts;
+  const open: HttpsService[] = [];
+  beforeAll(() => {
+    certs = makeCerts();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  const serve = async (pair: KeyPair) => {
+    const s = await httpsService(pair, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"agents":[]}'));
+    open.push(s);
+    return s;
+  };
+
+  it('self-signed: untrusted, NODE_EXTRA_CA_CERTS named for a private authority, one connection', async () => {
+    const s = await serve(certs.selfSigned);
+    const clock = new FakeClock();
+    const r = await runLine({ url: s.url, key: KEY }, 'list', { clock });
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    expect(r.stderr).toBe(
+      `Error: cannot connect securely to ${s.url}/v1/superagents: its certificate is not trusted (self-signed) ` +
+        "(if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to a PEM file of that authority's certificate)\n",
+    );
+    expect([s.connections(), clock.slept]).toEqual([1, []]);
+  });
+
+  it('expired: said so, one connection, no retry notice', async () => {
+    const s = await serve(certs.expired);
+    const clock = new FakeClock();
+    const r = await runLine({ url: s.url, key: KEY }, 'list', { clock });
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    expect(r.stderr).toBe(
+      `Error: cannot connect securely to ${s.url}/v1/superagents: its certificate has expired ` +
+        "(the service's operator must renew it; if it should still be valid, check this machine's date and time)\n",
+    );
+    expect([s.connections(), clock.slept]).toEqual([1, []]);
+  });
+});
