@@ -2,7 +2,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createFileOnce } from '../core/atomic-write.js';
+import { createFileOnce, makeDir } from '../core/atomic-write.js';
 import type { IncomingMessage } from 'node:http';
 import { EMBEDDED_KEY_PREFIX } from '../contract.js';
 import { Layout, safeName } from './store/layout.js';
@@ -71,7 +71,7 @@ export function presentedKey(req: IncomingMessage): string | null {
  * in a 0600 file, and reused by later runs and by the CLI's in-process service.
  */
 export function loadOrCreateDefaultKey(dataDir: string): { key: string; created: boolean; file: string } {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makeDir(dataDir);
   const file = path.join(dataDir, 'api-key');
   const existing = readKeyFile(file);
   if (existing) return { key: existing, created: false, file };

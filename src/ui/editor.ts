@@ -59,13 +59,22 @@ export interface PrivateFile {
   remove(): void;
 }
 
-/** A file of its own, mode 0600, in a fresh 0700 directory under the system's temporary directory. */
+/**
+ * A file of its own, mode 0600, in a fresh 0700 directory under the system's temporary directory.
+ * One that cannot be written whole (a full disk) leaves nothing behind.
+ */
 export function createPrivateFile(fileName: string, content: string, tmpDir = os.tmpdir()): PrivateFile {
   const dir = fs.mkdtempSync(path.join(tmpDir, 'superagent-'));
-  fs.chmodSync(dir, 0o700);
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   const file = path.join(dir, path.basename(fileName));
-  fs.writeFileSync(file, content, { mode: 0o600, flag: 'wx' });
-  return { dir, path: file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  try {
+    fs.chmodSync(dir, 0o700);
+    fs.writeFileSync(file, content, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    remove();
+    throw err;
+  }
+  return { dir, path: file, remove };
 }
 
 function startFailure(cmd: EditorCommand, err: NodeJS.ErrnoException): EditorError {

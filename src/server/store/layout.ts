@@ -12,7 +12,7 @@
 // (`<file>.<pid>.<n>.tmp`) are swept by removeStaleTemps(dir, kind).
 import fs from 'node:fs';
 import path from 'node:path';
-import { removeStaleTemps } from '../../core/atomic-write.js';
+import { makeDir, removeStaleTemps } from '../../core/atomic-write.js';
 import { LOCK_PREFIX } from '../../core/file-lock.js';
 
 export type Kind = 'agent' | 'classic' | 'session';
@@ -87,7 +87,7 @@ export class Layout {
 
   /** Creates the account's directories for a kind on first use. */
   ensure(dir: string): void {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDir(dir);
   }
 
   /** Temp files left by writers killed before their rename (never read; removed after a minute). */

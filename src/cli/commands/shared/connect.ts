@@ -4,8 +4,8 @@ import type { ApiClient, RetryPolicy } from '../../../api/client.js';
 import type { Pacer } from '../../../api/rate-budget.js';
 import { dataDir } from '../../../config/paths.js';
 import { keySourceWords, resolveConnection, type Connection } from '../../../config/resolve.js';
-import { CredentialsError, LocalStateError, rephrased } from '../../../core/errors.js';
-import { ServerError } from '../../../api/errors.js';
+import { CredentialsError, LocalStateError, asEnvironmentError, rephrased } from '../../../core/errors.js';
+import { ServerError, StreamCutError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
@@ -123,15 +123,29 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
     const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
+    const refused = dataDirFailure(err, dir, 'the embedded service', 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside');
+    if (refused) throw refused;
     const e = err as NodeJS.ErrnoException;
     if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && e.code !== 'EADDRINUSE') {
-      const why = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'it is not a directory' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code;
-      throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${why}`, 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside');
+      throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${e.code}`, 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside');
     }
     // its message names the file and what to do with it
     if (e instanceof Error && e.name === 'StoreCorruptError') throw new LocalStateError(cannotUse(e.message));
     throw err;
   }
+}
+
+/**
+ * A data dir the service cannot keep its state in (a file in its place, a read-only file system, no
+ * permission, a full disk), as one line naming it; undefined for any other failure.
+ */
+export function dataDirFailure(err: unknown, dir: string, who: string, hint: string): LocalStateError | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOTDIR' || code === 'EEXIST') return new LocalStateError(`${who} cannot keep its state in ${dir}: it is not a directory`, hint);
+  const refused = asEnvironmentError(err);
+  if (!refused) return undefined;
+  const full = refused.code === 'ENOSPC' || refused.code === 'EDQUOT';
+  return new LocalStateError(`${who} cannot keep its state in ${dir}: ${refused.reason}`, full ? refused.hint : hint);
 }
 
 /**
@@ -149,18 +163,18 @@ const cannotUse = (why: string) => `the embedded service cannot use its state: $
 
 /**
  * What the in-process service logs: not the user's business (shown with --debug), except its last
- * failure, which explains the 500 the command got: a store it cannot read is the user's to fix
- * (exit 2 naming the file), anything else is our bug.
+ * failure, which explains the 500 the command got: a store it cannot read, or a disk that refused
+ * its write, is the user's to fix (exit 2 naming the file), anything else is our bug.
  */
 class ServiceLog {
-  private failure: { kind: 'store' | 'error'; text: string } | undefined;
+  private failure: { kind: 'store' | 'storage' | 'error'; text: string } | undefined;
   private readonly skipped = new Set<string>();
 
   constructor(private readonly show?: (line: string) => void) {}
 
   readonly line = (text: string): void => {
-    const m = /^(store|error): (?:Error: )?([^\n]*)/.exec(text);
-    if (m) this.failure = { kind: m[1] as 'store' | 'error', text: m[2]! };
+    const m = /^(store|storage|error): (?:Error: )?([^\n]*)/.exec(text);
+    if (m) this.failure = { kind: m[1] as 'store' | 'storage' | 'error', text: m[2]! };
     const left = /^left out: ([^\n]*)/.exec(text);
     if (left) this.skipped.add(left[1]!);
     this.show?.(text);
@@ -175,8 +189,12 @@ class ServiceLog {
   }
 
   explain(err: unknown): unknown {
-    if (!(err instanceof ServerError) || !this.failure) return err;
+    if (!this.failure) return err;
     const { kind, text } = this.failure;
+    // the disk or file system refused its data dir ("cannot write <file>: the disk is full (…)"): a
+    // 500, or a stream ended in-band (the write of a new session, beside its reply)
+    if (kind === 'storage' && (err instanceof ServerError || err instanceof StreamCutError)) return new LocalStateError(`the embedded service ${text}`);
+    if (!(err instanceof ServerError || err instanceof StreamCutError)) return err;
     if (kind === 'store') return new LocalStateError(cannotUse(text));
     return rephrased(err, `the embedded service failed: ${text}`, `this is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`);
   }

@@ -2,6 +2,7 @@
 // never over someone else's change, and never lost: whenever it is not uploaded, the edited file stays
 // and the command that uploads it is printed.
 import fs from 'node:fs';
+import os from 'node:os';
 import type { ApiClient } from '../../../api/client.js';
 import { superagents } from '../../../api/superagents.js';
 import type { StatusResult } from '../../../api/types.js';
@@ -10,7 +11,7 @@ import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../.
 import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
-import { SuperagentError, StateConflictError, TerminatedError, UsageError, rephrased } from '../../../core/errors.js';
+import { EnvironmentError, SuperagentError, StateConflictError, TerminatedError, UsageError, asEnvironmentError, rephrased } from '../../../core/errors.js';
 import { errorLine } from '../../exit-codes.js';
 import { fileSlug } from '../shared/agent-fields.js';
 import { readSoul } from '../shared/soul-source.js';
@@ -70,10 +71,14 @@ function showDiff(ctx: Context, before: string, after: string, labels: { old: st
 }
 
 function privateFile(ctx: Context, fileName: string, content: string): PrivateFile {
+  const tmpDir = ctx.env.TMPDIR || os.tmpdir();
   try {
-    return createPrivateFile(fileName, content, ctx.env.TMPDIR || undefined);
+    return createPrivateFile(fileName, content, tmpDir);
   } catch (err) {
-    throw new UsageError(`cannot create a temporary file for the editor: ${(err as Error).message}`, 'set TMPDIR to a writable directory');
+    const refused = asEnvironmentError(err);
+    if (!refused) throw new UsageError(`cannot create a temporary file for the editor: ${(err as Error).message}`, 'set TMPDIR to a writable directory');
+    const full = refused.code === 'ENOSPC' || refused.code === 'EDQUOT';
+    throw new EnvironmentError(tmpDir, refused.code, 'cannot create a temporary file for the editor in', full ? 'free some space on it, or set TMPDIR to another directory' : 'set TMPDIR to a writable directory');
   }
 }
 
