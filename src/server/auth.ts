@@ -3,9 +3,11 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createFileOnce, makeDir } from '../core/atomic-write.js';
+import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import type { IncomingMessage } from 'node:http';
 import { EMBEDDED_KEY_PREFIX } from '../contract.js';
 import { Layout, safeName } from './store/layout.js';
+import { StoreCorruptError } from './store/records.js';
 
 export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
@@ -83,10 +85,12 @@ export function loadOrCreateDefaultKey(dataDir: string): { key: string; created:
 
 function readKeyFile(file: string): string | null {
   try {
-    const text = fs.readFileSync(file, 'utf8').trim();
+    const text = readRegularFile(file).trim();
     return text || null;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // a FIFO in its place would block the start: never opened
+    if (err instanceof NotRegularFileError) throw new StoreCorruptError(`The key file ${err.message}; move it aside (a new key is made in its place)`);
     throw err;
   }
 }

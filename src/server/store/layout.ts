@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeDir, removeStaleTemps } from '../../core/atomic-write.js';
 import { LOCK_PREFIX } from '../../core/file-lock.js';
+import { readTextIfAny } from './records.js';
 
 export type Kind = 'agent' | 'classic' | 'session';
 
@@ -110,12 +111,7 @@ export function listDir(dir: string): string[] {
   }
 }
 
-/** The owner written in an owner file, or undefined. */
+/** The owner written in an owner file, or undefined (one that is not a file is never opened). */
 export function readOwner(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  return readTextIfAny(file);
 }
