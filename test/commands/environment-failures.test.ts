@@ -108,6 +108,18 @@ describe.skipIf(noMounts)(`the data dir${noMounts ? ` (skipped: ${noMounts})` : 
     expect(JSON.parse(list.stdout).agents.map((a: { name: string }) => a.name).sort()).toEqual(['first', 'second']);
   });
 
+  it('full: what only reads still works, also when the hourly tidy-up is due (it is skipped)', async () => {
+    const disk = smallFs();
+    const dataDir = path.join(disk.dir, 'data');
+    const configDir = path.join(disk.dir, 'config');
+    await stateIn(dataDir, configDir);
+    fs.rmSync(path.join(dataDir, 'records', 'tidied')); // when the last tidy-up was: never
+    disk.fill();
+    const list = await withDirs({ configDir, dataDir }, 'list --json');
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).agents.map((a: { name: string }) => a.name)).toEqual(['first']);
+  });
+
   it('full: a pause and a chat (its new session, written beside the reply) exit 2 naming the file, not "the service failed"', async () => {
     const disk = smallFs();
     const dataDir = path.join(disk.dir, 'data');
