@@ -30,15 +30,17 @@ const ENVIRONMENT_CAUSES: Readonly<Record<string, { reason: string; hint: string
   EISDIR: { reason: 'it is a directory', hint: 'move the directory in the way aside' },
 };
 
-/** What the system call was doing, in words (for a failure no write site named). */
-const ACTIONS: Readonly<Record<string, string>> = {
-  mkdir: 'cannot create the directory',
-  open: 'cannot open',
-  ...Object.fromEntries(['write', 'rename', 'link', 'symlink', 'copyfile', 'ftruncate', 'fsync', 'close', 'utime', 'futime'].map((s) => [s, 'cannot write'])),
-  ...Object.fromEntries(['unlink', 'rmdir', 'rm'].map((s) => [s, 'cannot remove'])),
-  ...Object.fromEntries(['chmod', 'fchmod', 'chown', 'fchown'].map((s) => [s, 'cannot change the permissions of'])),
-  ...Object.fromEntries(['read', 'scandir', 'opendir', 'readlink', 'stat', 'lstat', 'access', 'realpath'].map((s) => [s, 'cannot read'])),
-};
+/** What the system call was doing, in words, by call (for a failure no write site named). */
+const ACTIONS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['cannot create the directory', ['mkdir']],
+  ['cannot open', ['open']],
+  ['cannot write', ['write', 'rename', 'link', 'symlink', 'copyfile', 'ftruncate', 'fsync', 'close', 'utime']],
+  ['cannot remove', ['unlink', 'rmdir', 'rm']],
+  ['cannot change the permissions of', ['chmod', 'fchmod', 'chown', 'fchown']],
+  ['cannot read', ['read', 'scandir', 'opendir', 'readlink', 'stat', 'lstat', 'access', 'realpath']],
+];
+
+const actionOf = (syscall = '') => ACTIONS.find(([, calls]) => calls.includes(syscall))?.[0] ?? 'cannot use';
 
 /**
  * The machine refused a file operation (a full disk, a read-only file system, no permission): the
@@ -61,19 +63,29 @@ export class EnvironmentError extends SuperagentError {
     super(`${action} ${path ?? 'a file'}: ${cause?.reason ?? code}`, hint ?? cause?.hint);
     this.reason = cause?.reason ?? code;
   }
+
+  /** the disk or the quota is full: freeing space is the fix (another directory is not needed) */
+  get full(): boolean {
+    return this.code === 'ENOSPC' || this.code === 'EDQUOT';
+  }
 }
 
 /**
  * `err` as an EnvironmentError when it is one of the machine's refusals (ENVIRONMENT_CAUSES), else
  * undefined. `at` names what the user knows when the error's own path does not (a temp file, or none).
  */
-export function asEnvironmentError(err: unknown, at: { path?: string; action?: string } = {}): EnvironmentError | undefined {
-  if (err instanceof EnvironmentError) return at.path === undefined ? err : new EnvironmentError(at.path, err.code, at.action ?? err.action);
+export function asEnvironmentError(
+  err: unknown,
+  at: { path?: string; action?: string } = {},
+): EnvironmentError | undefined {
+  if (err instanceof EnvironmentError) {
+    return at.path === undefined ? err : new EnvironmentError(at.path, err.code, at.action ?? err.action);
+  }
   // our own classes (a ConnectionError's EACCES) say what they mean already
   if (!(err instanceof Error) || err instanceof SuperagentError) return undefined;
   const { code, syscall, path } = err as NodeJS.ErrnoException;
   if (typeof code !== 'string' || !Object.hasOwn(ENVIRONMENT_CAUSES, code)) return undefined;
-  return new EnvironmentError(at.path ?? path, code, at.action ?? ACTIONS[syscall ?? ''] ?? 'cannot use');
+  return new EnvironmentError(at.path ?? path, code, at.action ?? actionOf(syscall));
 }
 
 /** No key for the service, or a key that cannot say which service it belongs to. */

@@ -90,7 +90,9 @@ function readKeyFile(file: string): string | null {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     // a FIFO in its place would block the start: never opened
-    if (err instanceof NotRegularFileError) throw new StoreCorruptError(`The key file ${err.message}; move it aside (a new key is made in its place)`);
+    if (err instanceof NotRegularFileError) {
+      throw new StoreCorruptError(`The key file ${err.message}; move it aside (a new key is made in its place)`);
+    }
     throw err;
   }
 }

@@ -60,7 +60,8 @@ export function logFailure(log: (line: string) => void, err: unknown): void {
 export function answerFor(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const refused = asEnvironmentError(err);
-  return new ApiError(500, refused ? `The service cannot use its data dir: ${refused.reason}` : 'Internal server error');
+  if (refused) return new ApiError(500, `The service cannot use its data dir: ${refused.reason}`);
+  return new ApiError(500, 'Internal server error');
 }
 
 export const notFound = (what = 'Agent') => new ApiError(404, `${what} not found`);

@@ -62,9 +62,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new BadAnswerError(`port ${options.port} on ${options.host} is already in use`, 'pick another with --port, or --port 0 for a free one');
     if (e.syscall === 'listen' && (e.code === 'EACCES' || e.code === 'EPERM')) {
-      throw new UsageError(`cannot listen on port ${options.port} of ${options.host}: permission denied`, 'pick a port above 1023 with --port, or --port 0 for a free one');
+      const hint = 'pick a port above 1023 with --port, or --port 0 for a free one';
+      throw new UsageError(`cannot listen on port ${options.port} of ${options.host}: permission denied`, hint);
     }
-    throw dataDirFailure(err, options.dataDir, 'the service', 'use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR') ?? err;
+    const writable = 'use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR';
+    throw dataDirFailure(err, options.dataDir, 'the service', writable) ?? err;
   }
   const running = server;
   // the signals are ours before the banner says the service is up: a SIGTERM right after it stops

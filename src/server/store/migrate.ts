@@ -48,7 +48,9 @@ export function ensureLayout(layout: Layout): void {
       // another process put its directory in place first: it came from the same file
       const code = (err as NodeJS.ErrnoException).code;
       // a refusal (a full disk) names the directory being made, not the temp one it is built in
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw asEnvironmentError(err, { path: layout.root, action: 'cannot create' }) ?? err;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') {
+        throw asEnvironmentError(err, { path: layout.root, action: 'cannot create' }) ?? err;
+      }
     }
     if (!fs.existsSync(path.join(layout.root, 'LAYOUT'))) {
       throw new StoreCorruptError(`The store's directory ${layout.root} is incomplete; move it aside to rebuild it from ${LEGACY_FILE}`);

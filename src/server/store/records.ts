@@ -54,7 +54,9 @@ export function readTextIfAny(file: string): string | undefined {
   try {
     return readRegularFile(file);
   } catch (err) {
-    if (err instanceof NotRegularFileError) throw new StoreCorruptError(`The record ${err.message}; move it aside to drop it`);
+    if (err instanceof NotRegularFileError) {
+      throw new StoreCorruptError(`The record ${err.message}; move it aside to drop it`);
+    }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     // a directory in its place, a file left by another user (a `sudo` run): not a bug of ours

@@ -111,6 +111,8 @@ export function embeddedBanner(dir: string, env: NodeJS.ProcessEnv): string {
   return `Using the embedded local service; its state is in ${homeRelative(dir, env)}\n'superagent login' connects to a hosted one.`;
 }
 
+const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside';
+
 /**
  * The embedded service on the data dir. A data dir that cannot hold state (a file where the dir
  * should be, no permission, state that cannot be read) is the user's to fix, not a bug: exit 2
@@ -123,11 +125,11 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
     const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
-    const refused = dataDirFailure(err, dir, 'the embedded service', 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside');
+    const refused = dataDirFailure(err, dir, 'the embedded service', EMBEDDED_DIR_HINT);
     if (refused) throw refused;
     const e = err as NodeJS.ErrnoException;
     if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && e.code !== 'EADDRINUSE') {
-      throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${e.code}`, 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside');
+      throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${e.code}`, EMBEDDED_DIR_HINT);
     }
     // its message names the file and what to do with it
     if (e instanceof Error && e.name === 'StoreCorruptError') throw new LocalStateError(cannotUse(e.message));
@@ -141,11 +143,10 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
  */
 export function dataDirFailure(err: unknown, dir: string, who: string, hint: string): LocalStateError | undefined {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOTDIR' || code === 'EEXIST') return new LocalStateError(`${who} cannot keep its state in ${dir}: it is not a directory`, hint);
   const refused = asEnvironmentError(err);
-  if (!refused) return undefined;
-  const full = refused.code === 'ENOSPC' || refused.code === 'EDQUOT';
-  return new LocalStateError(`${who} cannot keep its state in ${dir}: ${refused.reason}`, full ? refused.hint : hint);
+  const reason = code === 'ENOTDIR' || code === 'EEXIST' ? 'it is not a directory' : refused?.reason;
+  if (reason === undefined) return undefined;
+  return new LocalStateError(`${who} cannot keep its state in ${dir}: ${reason}`, refused?.full ? refused.hint : hint);
 }
 
 /**
@@ -193,8 +194,9 @@ class ServiceLog {
     const { kind, text } = this.failure;
     // the disk or file system refused its data dir ("cannot write <file>: the disk is full (…)"): a
     // 500, or a stream ended in-band (the write of a new session, beside its reply)
-    if (kind === 'storage' && (err instanceof ServerError || err instanceof StreamCutError)) return new LocalStateError(`the embedded service ${text}`);
-    if (!(err instanceof ServerError || err instanceof StreamCutError)) return err;
+    const refused = kind === 'storage' && (err instanceof ServerError || err instanceof StreamCutError);
+    if (refused) return new LocalStateError(`the embedded service ${text}`);
+    if (!(err instanceof ServerError)) return err;
     if (kind === 'store') return new LocalStateError(cannotUse(text));
     return rephrased(err, `the embedded service failed: ${text}`, `this is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`);
   }

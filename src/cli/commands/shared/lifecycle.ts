@@ -64,8 +64,9 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
     try {
       outcomes.push({ ref: t.ref, agent_id, name, result: await superagents[action](client, agent_id) });
     } catch (error) {
+      const explained = await explainConflict(client, action, agent_id, name ?? t.ref, record, error);
       // a 500 of the embedded service in the words that fit it (a full disk is the user's to fix)
-      outcomes.push({ ref: t.ref, agent_id, name, error: ctx.explainFailure(await explainConflict(client, action, agent_id, name ?? t.ref, record, error)) });
+      outcomes.push({ ref: t.ref, agent_id, name, error: ctx.explainFailure(explained) });
     }
   }
   report(action, outcomes, ctx);

@@ -11,7 +11,15 @@ import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../.
 import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
-import { EnvironmentError, SuperagentError, StateConflictError, TerminatedError, UsageError, asEnvironmentError, rephrased } from '../../../core/errors.js';
+import {
+  EnvironmentError,
+  SuperagentError,
+  StateConflictError,
+  TerminatedError,
+  UsageError,
+  asEnvironmentError,
+  rephrased,
+} from '../../../core/errors.js';
 import { errorLine } from '../../exit-codes.js';
 import { fileSlug } from '../shared/agent-fields.js';
 import { readSoul } from '../shared/soul-source.js';
@@ -76,9 +84,11 @@ function privateFile(ctx: Context, fileName: string, content: string): PrivateFi
     return createPrivateFile(fileName, content, tmpDir);
   } catch (err) {
     const refused = asEnvironmentError(err);
-    if (!refused) throw new UsageError(`cannot create a temporary file for the editor: ${(err as Error).message}`, 'set TMPDIR to a writable directory');
-    const full = refused.code === 'ENOSPC' || refused.code === 'EDQUOT';
-    throw new EnvironmentError(tmpDir, refused.code, 'cannot create a temporary file for the editor in', full ? 'free some space on it, or set TMPDIR to another directory' : 'set TMPDIR to a writable directory');
+    const what = 'cannot create a temporary file for the editor';
+    const writable = 'set TMPDIR to a writable directory';
+    if (!refused) throw new UsageError(`${what}: ${(err as Error).message}`, writable);
+    const hint = refused.full ? 'free some space on it, or set TMPDIR to another directory' : writable;
+    throw new EnvironmentError(tmpDir, refused.code, `${what} in`, hint);
   }
 }
 
