@@ -40,7 +40,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
 }
 
 async function reportOutputFailure(err: NodeJS.ErrnoException, argv: string[], io: IO): Promise<number> {
-  const [{ reportError }, { asEnvironmentError }] = await Promise.all([import('./exit-codes.js'), import('../core/errors.js')]);
+  const { reportError } = await import('./exit-codes.js');
+  const { asEnvironmentError } = await import('../core/errors.js');
   const failure = asEnvironmentError(err, { path: 'standard output', action: 'cannot write' }) ?? err;
   return reportError(failure, io.stderr, { json: argv.includes('--json'), debug: argv.includes('--debug') });
 }

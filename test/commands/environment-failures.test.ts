@@ -8,20 +8,29 @@ import { ConfigFile } from '../../src/config/file.js';
 import { fakeEditor, runLine } from '../helpers/context.js';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
-import { filesUnder, smallFs, whyNoMounts } from '../helpers/small-fs.js';
+import { filesUnder, smallFs, whyNoMounts, type SmallFs } from '../helpers/small-fs.js';
 
 const temp = perTest();
 const noMounts = whyNoMounts();
+const skipped = noMounts ? ` (skipped: ${noMounts})` : '';
 if (noMounts) console.warn(`environment-failures.test: real full and read-only file systems are skipped: ${noMounts}`);
 
 /** A command with a real config file in `configDir` (and the embedded service on `dataDir`, if given). */
-const withDirs = (dirs: { configDir: string; dataDir?: string }, argv: string) =>
-  runLine(undefined, argv, { env: { SUPERAGENT_DATA_DIR: dirs.dataDir }, world: { config: new ConfigFile(dirs.configDir) } });
+const withDirs = (dirs: { configDir: string; dataDir?: string }, argv: string) => {
+  const config = new ConfigFile(dirs.configDir);
+  return runLine(undefined, argv, { env: { SUPERAGENT_DATA_DIR: dirs.dataDir }, world: { config } });
+};
+
+/** The last line of stderr, `first` followed by what the embedded service could not write under `dataDir`. */
+const fullUnder = (dataDir: string, first: string) => {
+  const words = FULL.replace(/[()]/g, '\\$&');
+  return new RegExp(`(^|\\n)${first}the embedded service cannot write ${dataDir}/records/\\S+: ${words}\\n$`);
+};
 
 const FULL = 'the disk is full (free some space on it, then try again)';
 const READ_ONLY = 'the file system is read-only (use a directory on a file system you can write)';
 
-describe.skipIf(noMounts)(`the config dir${noMounts ? ` (skipped: ${noMounts})` : ''}`, () => {
+describe.skipIf(noMounts)(`the config dir${skipped}`, () => {
   it('full: exit 2 naming config.json, the old file whole, no temp file left', async () => {
     const disk = smallFs();
     const configDir = path.join(disk.dir, 'config');
@@ -54,7 +63,7 @@ describe.skipIf(noMounts)(`the config dir${noMounts ? ` (skipped: ${noMounts})` 
   });
 });
 
-describe.skipIf(noMounts)(`the data dir${noMounts ? ` (skipped: ${noMounts})` : ''}`, () => {
+describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
   const stateIn = async (dataDir: string, configDir: string) => {
     const r = await withDirs({ configDir, dataDir }, 'launch --name first');
     expect(r.code, r.stderr).toBe(0);
@@ -90,7 +99,7 @@ describe.skipIf(noMounts)(`the data dir${noMounts ? ` (skipped: ${noMounts})` : 
     ]);
   });
 
-  it('full during a launch: exit 2 naming the file and the cause, no temp file or lock left, the launch made after space is freed', async () => {
+  it('full during a launch: exit 2 naming the file and the cause, nothing left; made once there is room', async () => {
     const disk = smallFs();
     const dataDir = path.join(disk.dir, 'data');
     const configDir = path.join(disk.dir, 'config');
@@ -99,7 +108,7 @@ describe.skipIf(noMounts)(`the data dir${noMounts ? ` (skipped: ${noMounts})` : 
     disk.fill();
     const r = await withDirs({ configDir, dataDir }, 'launch --name second');
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^Error: the embedded service cannot write ${dataDir}/records/\\S+: ${FULL.replace(/[()]/g, '\\$&')}\\n$`));
+    expect(r.stderr).toMatch(fullUnder(dataDir, 'Error: '));
     // not one file more: no zero-byte temp in records/locks, no lock, no half a record
     expect(filesUnder(disk.dir)).toEqual(before);
     disk.unfill();
@@ -120,30 +129,29 @@ describe.skipIf(noMounts)(`the data dir${noMounts ? ` (skipped: ${noMounts})` : 
     expect(JSON.parse(list.stdout).agents.map((a: { name: string }) => a.name)).toEqual(['first']);
   });
 
-  it('full: a pause and a chat (its new session, written beside the reply) exit 2 naming the file, not "the service failed"', async () => {
+  it('full: a pause and a chat (its new session, beside the reply) exit 2 naming the file, not a bug', async () => {
     const disk = smallFs();
     const dataDir = path.join(disk.dir, 'data');
     const configDir = path.join(disk.dir, 'config');
     await stateIn(dataDir, configDir);
     const before = filesUnder(disk.dir);
     disk.fill();
-    const refused = new RegExp(`the embedded service cannot write ${dataDir}/records/\\S+: ${FULL.replace(/[()]/g, '\\$&')}\\n$`);
     const pause = await withDirs({ configDir, dataDir }, 'pause first');
     expect(pause.code, pause.stderr).toBe(2);
-    expect(pause.stderr).toMatch(refused);
+    expect(pause.stderr).toMatch(fullUnder(dataDir, '✗ first: '));
     const chat = await withDirs({ configDir, dataDir }, 'chat first hello');
     expect(chat.code, chat.stderr).toBe(2);
-    expect(chat.stderr).toMatch(refused);
+    expect(chat.stderr).toMatch(fullUnder(dataDir, 'Error: '));
     expect(filesUnder(disk.dir)).toEqual(before);
     const list = await withDirs({ configDir, dataDir }, 'list --json');
     expect(JSON.parse(list.stdout).agents.map((a: { status: string }) => a.status)).toEqual(['running']);
   });
 });
 
-describe.skipIf(noMounts)(`the temp dir (soul edit's file for the editor)${noMounts ? ` (skipped: ${noMounts})` : ''}`, () => {
+describe.skipIf(noMounts)(`the temp dir (soul edit's file for the editor)${skipped}`, () => {
   it.each([
-    ['full', (disk: ReturnType<typeof smallFs>) => disk.fill(), 'the disk is full (free some space on it, or set TMPDIR to another directory)'],
-    ['read-only', (disk: ReturnType<typeof smallFs>) => disk.readOnly(), 'the file system is read-only (set TMPDIR to a writable directory)'],
+    ['full', (disk: SmallFs) => disk.fill(), 'the disk is full (free some space on it, or set TMPDIR to another directory)'],
+    ['read-only', (disk: SmallFs) => disk.readOnly(), 'the file system is read-only (set TMPDIR to a writable directory)'],
   ])('%s: exit 2 naming it, nothing uploaded, nothing left in it', async (_what, spoil, words) => {
     const service = await temp.service();
     await launchAgent(service, { name: 'demo', soul_md: 'I am demo.\n' });

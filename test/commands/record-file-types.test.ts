@@ -18,7 +18,9 @@ describe('a device in place of an agent record', () => {
     const dataDir = temp.scratch();
     const launched = await embedded(dataDir, 'launch --name alpha --json');
     expect(launched.code, launched.stderr).toBe(0);
-    const record = fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`agent.${JSON.parse(launched.stdout).agent_id}.json`))!;
+    const id = JSON.parse(launched.stdout).agent_id as string;
+    const under = fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' });
+    const record = under.find((f) => f.endsWith(`agent.${id}.json`))!;
     const device = path.join(dataDir, path.dirname(record), `agent.${randomUUID()}.json`);
     fs.symlinkSync('/dev/null', device);
 

@@ -13,7 +13,7 @@ import { perTest } from '../helpers/service-support.js';
 const temp = perTest();
 const NOBODY = 65534;
 const asRoot = process.platform === 'linux' && process.getuid?.() === 0;
-if (!asRoot) console.warn('environment-failures.test (e2e): the permission test is skipped: running the CLI as another user needs root');
+if (!asRoot) console.warn('environment-failures.test (e2e): the permission test is skipped: it needs root');
 
 /** The CLI as the user nobody, in a world it may read (HOME, config dir) but where `dataDir` is root's. */
 function asNobody(args: string[], configDir: string) {
@@ -57,7 +57,8 @@ describe('output redirected to a full disk (/dev/full)', () => {
       });
       const said = 'cannot write standard output: the disk is full (free some space on it, then try again)';
       // with --json, the failure follows as a JSON object too
-      expect([r.status, r.stderr]).toEqual([2, `Error: ${said}\n${JSON.stringify({ error: { message: said, exit_code: 2 } })}\n`]);
+      const json = JSON.stringify({ error: { message: said, exit_code: 2 } });
+      expect([r.status, r.stderr]).toEqual([2, `Error: ${said}\n${json}\n`]);
     } finally {
       fs.closeSync(full);
     }

@@ -28,7 +28,8 @@ async function withAgent(): Promise<{ dataDir: string; configDir: string; agents
   const dirs = { dataDir: temp.scratch('superagent-data-'), configDir: temp.scratch('superagent-config-') };
   const r = await runCli(['launch', '--name', 'alpha'], dirs);
   expect(r.exitCode, r.stderr).toBe(0);
-  const agentsDir = path.join(dirs.dataDir, fs.readdirSync(dirs.dataDir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`${path.sep}agents`))!);
+  const under = fs.readdirSync(dirs.dataDir, { recursive: true, encoding: 'utf8' });
+  const agentsDir = path.join(dirs.dataDir, under.find((f) => f.endsWith(`${path.sep}agents`))!);
   return { ...dirs, agentsDir };
 }
 
@@ -76,7 +77,8 @@ describe('a FIFO where the data dir keeps a file', () => {
     const dirs = await withAgent();
     mkfifo(path.join(dirs.agentsDir, `agent.${randomUUID()}.json`));
     const key = fs.readFileSync(path.join(dirs.dataDir, 'api-key'), 'utf8').trim();
-    const server = execa(process.execPath, [BIN, 'server', '--port', '0', '--data-dir', dirs.dataDir, '--rate-limit', '0'], {
+    const args = [BIN, 'server', '--port', '0', '--data-dir', dirs.dataDir, '--rate-limit', '0'];
+    const server = execa(process.execPath, args, {
       env: cleanEnv(dirs),
       extendEnv: false,
       reject: false,
@@ -92,7 +94,8 @@ describe('a FIFO where the data dir keeps a file', () => {
       void server.then((r) => reject(new Error(`server exited ${r.exitCode}: ${String(r.stderr)}`)));
     });
     const list = await callService(url, 'GET', '/v1/superagents', { key });
-    expect([list.status, list.headers.get(LEFT_OUT_HEADER), list.json.agents.map((a: { name: string }) => a.name)]).toEqual([200, '1', ['alpha']]);
+    const names = list.json.agents.map((a: { name: string }) => a.name);
+    expect([list.status, list.headers.get(LEFT_OUT_HEADER), names]).toEqual([200, '1', ['alpha']]);
     server.kill('SIGINT');
     expect((await server).exitCode).toBe(130);
   });

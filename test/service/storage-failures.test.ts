@@ -12,7 +12,7 @@ const noMounts = whyNoMounts();
 if (noMounts) console.warn(`storage-failures.test: a real full file system is skipped: ${noMounts}`);
 
 describe.skipIf(noMounts)(`a data dir whose disk is full${noMounts ? ` (skipped: ${noMounts})` : ''}`, () => {
-  it('launch and pause are 500 in words, the log names the file, the records stay as they were, the service keeps running', async () => {
+  it('launch and pause: 500 in words, the file in the log, the records as they were, still up', async () => {
     const disk = smallFs();
     const log: string[] = [];
     const service = await temp.service({ dataDir: path.join(disk.dir, 'data'), log: (line) => log.push(line) });
@@ -20,17 +20,22 @@ describe.skipIf(noMounts)(`a data dir whose disk is full${noMounts ? ` (skipped:
     const before = filesUnder(disk.dir);
     disk.fill();
 
-    const body = { statusCode: 500, message: 'The service cannot use its data dir: the disk is full', error: 'Internal Server Error' };
-    const launch = await service.call('POST', '/v1/superagents', { body: { name: 'second', model: 'gpt-4o', model_provider: 'openai' } });
+    const message = 'The service cannot use its data dir: the disk is full';
+    const body = { statusCode: 500, message, error: 'Internal Server Error' };
+    const second = { name: 'second', model: 'gpt-4o', model_provider: 'openai' };
+    const launch = await service.call('POST', '/v1/superagents', { body: second });
     expect([launch.status, launch.json]).toEqual([500, body]);
     const pause = await service.call('POST', `/v1/superagents/${first.agent_id}/pause`);
     expect([pause.status, pause.json]).toEqual([500, body]);
     expect(log).toHaveLength(2);
-    for (const line of log) expect(line).toMatch(new RegExp(`^storage: cannot write ${service.dataDir}/records/\\S+: the disk is full \\(free some space on it, then try again\\)$`));
+    const words = 'the disk is full \\(free some space on it, then try again\\)';
+    const said = new RegExp(`^storage: cannot write ${service.dataDir}/records/\\S+: ${words}$`);
+    for (const line of log) expect(line).toMatch(said);
     expect(filesUnder(disk.dir)).toEqual(before);
 
     const list = await service.call('GET', '/v1/superagents');
-    expect([list.status, list.json.agents.map((a: { name: string; status: string }) => [a.name, a.status])]).toEqual([200, [['first', 'running']]]);
+    const agents = list.json.agents.map((a: { name: string; status: string }) => [a.name, a.status]);
+    expect([list.status, agents]).toEqual([200, [['first', 'running']]]);
     disk.unfill();
     expect((await service.call('POST', `/v1/superagents/${first.agent_id}/pause`)).status).toBe(200);
   });

@@ -20,7 +20,8 @@ if (noMounts) console.warn(`environment-errors.test: real full and read-only fil
 
 /** An error as node:fs makes it. */
 function errno(code: string, syscall: string, file?: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${code}: failed, ${syscall}${file ? ` '${file}'` : ''}`), { code, errno: -1, syscall, ...(file ? { path: file } : {}) });
+  const err = new Error(`${code}: failed, ${syscall}${file ? ` '${file}'` : ''}`);
+  return Object.assign(err, { code, errno: -1, syscall, ...(file ? { path: file } : {}) });
 }
 
 /** What `fn` throws (it must throw). */
@@ -35,7 +36,8 @@ function failure(fn: () => unknown): unknown {
 
 function reported(err: unknown): { code: number; stderr: string } {
   let stderr = '';
-  const code = reportError(err, { isTTY: false, write: (s: string) => ((stderr += s), true) }, { json: false, debug: false });
+  const out = { isTTY: false, write: (s: string) => ((stderr += s), true) };
+  const code = reportError(err, out, { json: false, debug: false });
   return { code, stderr };
 }
 
@@ -54,7 +56,8 @@ describe('the reporter: a refusal of the machine that reached it is exit 2, in w
   });
 
   it('without a path (a write on a file descriptor): still exit 2, the cause in words', () => {
-    expect(reported(errno('ENOSPC', 'write'))).toEqual({ code: EXIT.usage, stderr: 'Error: cannot write a file: the disk is full (free some space on it, then try again)\n' });
+    const stderr = 'Error: cannot write a file: the disk is full (free some space on it, then try again)\n';
+    expect(reported(errno('ENOSPC', 'write'))).toEqual({ code: EXIT.usage, stderr });
   });
 
   it('other failures keep their class: a missing file or a refused connection is no refusal of the machine', () => {
@@ -64,9 +67,15 @@ describe('the reporter: a refusal of the machine that reached it is exit 2, in w
   });
 
   it('a path given names what the user knows instead of the error\'s own (a temp file)', () => {
-    const err = asEnvironmentError(errno('ENOSPC', 'open', '/cfg/config.json.123.x.tmp'), { path: '/cfg/config.json', action: 'cannot write' })!;
+    const temp = errno('ENOSPC', 'open', '/cfg/config.json.123.x.tmp');
+    const err = asEnvironmentError(temp, { path: '/cfg/config.json', action: 'cannot write' })!;
     expect(err).toBeInstanceOf(EnvironmentError);
-    expect([err.message, err.path, err.code, err.reason]).toEqual(['cannot write /cfg/config.json: the disk is full', '/cfg/config.json', 'ENOSPC', 'the disk is full']);
+    expect([err.message, err.path, err.code, err.reason]).toEqual([
+      'cannot write /cfg/config.json: the disk is full',
+      '/cfg/config.json',
+      'ENOSPC',
+      'the disk is full',
+    ]);
     expect(asEnvironmentError(err)).toBe(err);
   });
 });
@@ -86,7 +95,7 @@ describe('writes that fail name their file and leave nothing behind', () => {
     expect(thrown).toEqual(new EnvironmentError(file, 'ENOSPC', 'cannot write'));
   });
 
-  it('createFileOnce: a write that fails after its temp was made removes the temp (a lock file never half made)', () => {
+  it('createFileOnce: a write that fails once its temp exists removes the temp (a lock never half made)', () => {
     const dir = temp.scratch();
     const file = path.join(dir, 'lock.x');
     const real = fs.writeFileSync;
@@ -104,7 +113,8 @@ describe('writes that fail name their file and leave nothing behind', () => {
     vi.spyOn(RecordFiles.prototype, 'put').mockImplementation(() => {
       throw new EnvironmentError('/data/records/x.json', 'ENOSPC', 'cannot write');
     });
-    await expect(store.launchAgent('acct', { agent_id: 'a1' } as StoredAgent, () => undefined)).rejects.toThrow(EnvironmentError);
+    const launched = store.launchAgent('acct', { agent_id: 'a1' } as StoredAgent, () => undefined);
+    await expect(launched).rejects.toThrow(EnvironmentError);
     expect(fs.readdirSync(store.layout.owners)).toEqual([]);
   });
 
@@ -113,7 +123,8 @@ describe('writes that fail name their file and leave nothing behind', () => {
     vi.spyOn(RecordFiles.prototype, 'put').mockImplementation(() => {
       throw new EnvironmentError('/data/records/x.json', 'ENOSPC', 'cannot write');
     });
-    const session = { session_id: 's1', owner: 'acct', agent_id: null, created_at: new Date().toISOString(), turns: 0, history: [] } satisfies StoredSession;
+    const created_at = new Date().toISOString();
+    const session = { session_id: 's1', owner: 'acct', agent_id: null, created_at, turns: 0, history: [] } satisfies StoredSession;
     await expect(store.sessions.create('acct', session, Date.now())).rejects.toThrow(EnvironmentError);
     expect(fs.readdirSync(store.layout.orderDir('acct'))).toEqual([]);
   });
@@ -138,6 +149,7 @@ describe.skipIf(noMounts)(`on a real full or read-only file system${noMounts ? `
     const disk = smallFs();
     disk.readOnly();
     const dir = path.join(disk.dir, 'a', 'b');
-    expect(() => makeDir(dir)).toThrow(new EnvironmentError(path.join(disk.dir, 'a'), 'EROFS', 'cannot create the directory'));
+    const refused = new EnvironmentError(path.join(disk.dir, 'a'), 'EROFS', 'cannot create the directory');
+    expect(() => makeDir(dir)).toThrow(refused);
   });
 });

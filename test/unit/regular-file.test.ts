@@ -20,7 +20,9 @@ describe('readRegularFile', () => {
   it('refuses a character device by its kind (a symlink to one too)', () => {
     const link = path.join(temp.scratch(), 'link');
     fs.symlinkSync('/dev/null', link);
-    for (const file of ['/dev/null', link]) expect(() => readRegularFile(file)).toThrow(new NotRegularFileError(file, 'a character device'));
+    for (const file of ['/dev/null', link]) {
+      expect(() => readRegularFile(file)).toThrow(new NotRegularFileError(file, 'a character device'));
+    }
   });
 
   it('fails as fs does for a missing file (ENOENT) and a directory (EISDIR)', () => {
