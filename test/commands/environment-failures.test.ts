@@ -1,6 +1,6 @@
-// A full disk or a read-only file system under the config dir or the data dir, met for real (a small
-// tmpfs this file mounts): exit 2 naming the path and the cause in words, never "This is a bug";
-// nothing half-written (the old file stays whole), nothing left behind (no temp file, no stray lock).
+// A full disk or a read-only file system under the config dir, the data dir or the temp dir, met for
+// real (a small tmpfs this file mounts): exit 2 naming the path and the cause in words, never "This is
+// a bug"; nothing half-written (the old file stays whole), nothing left behind (no temp, no stray lock).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
