@@ -11,7 +11,8 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEFT_OUT_HEADER } from '../../src/contract.js';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
-import { callService } from '../helpers/service.js';
+import { callService, launchAgent } from '../helpers/service.js';
+import { HAS_TMUX, Pane } from '../helpers/tmux.js';
 import { perTest } from '../helpers/service-support.js';
 
 const temp = perTest();
@@ -73,6 +74,23 @@ describe('a FIFO where the data dir keeps a file', () => {
     expect(fs.readdirSync(locks)).toEqual([]);
   });
 
+  it("as the CLI's own small files (a chat's last session, completion's cache): ignored", async () => {
+    const dirs = await withAgent();
+    const cacheHome = temp.scratch('superagent-cache-');
+    const env = { XDG_CACHE_HOME: cacheHome };
+    // made once, to learn the cache file's name (a hash of the service and key)
+    expect((await runCli(['__complete', 'agents'], { ...dirs, env, ...BOUND })).exitCode).toBe(0);
+    const [cache] = fs.readdirSync(path.join(cacheHome, 'superagent'));
+    fs.rmSync(path.join(cacheHome, 'superagent', cache!));
+    mkfifo(path.join(cacheHome, 'superagent', cache!));
+    mkfifo(path.join(dirs.dataDir, 'last-sessions.json'));
+
+    const chat = await runCli(['chat', 'alpha', 'hello'], { ...dirs, ...BOUND });
+    expect(chat.exitCode, chat.stderr).toBe(0);
+    const complete = await runCli(['__complete', 'agents'], { ...dirs, env, ...BOUND });
+    expect([complete.exitCode, complete.stdout.split('\t')[0]]).toEqual([0, 'alpha']);
+  });
+
   it("`superagent server`: the list says one record is left out, and Ctrl-C still stops it", async () => {
     const dirs = await withAgent();
     mkfifo(path.join(dirs.agentsDir, `agent.${randomUUID()}.json`));
@@ -98,5 +116,21 @@ describe('a FIFO where the data dir keeps a file', () => {
     expect([list.status, list.headers.get(LEFT_OUT_HEADER), names]).toEqual([200, '1', ['alpha']]);
     server.kill('SIGINT');
     expect((await server).exitCode).toBe(130);
+  });
+});
+
+describe.skipIf(!HAS_TMUX)(`a FIFO as the REPL's history${HAS_TMUX ? '' : ': SKIPPED, tmux is not installed'}`, () => {
+  it('the prompt comes (the history is not read)', async () => {
+    const service = await temp.service();
+    const { agent_id } = await launchAgent(service, { name: 'scout' });
+    const dirs = { configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') };
+    fs.mkdirSync(path.join(dirs.dataDir, 'history'));
+    mkfifo(path.join(dirs.dataDir, 'history', `chat-${agent_id}`));
+    const pane = new Pane(service, ['chat', 'scout'], dirs);
+    try {
+      await pane.waitFor('the prompt', (s) => pane.prompts(s, 'scout') === 1);
+    } finally {
+      pane.close();
+    }
   });
 });
