@@ -32,6 +32,7 @@ const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
   [core.InterruptedError, EXIT.interrupted],
   [core.UsageError, EXIT.usage],
   [core.LocalStateError, EXIT.usage],
+  [core.EnvironmentError, EXIT.usage],
   [api.BadRequestError, EXIT.usage],
   [core.CredentialsError, EXIT.auth],
   [api.AuthError, EXIT.auth],
@@ -47,7 +48,16 @@ const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
   [api.ApiError, EXIT.service],
 ];
 
+/**
+ * The failure as reported: a refusal of the machine (a full disk, a read-only file system) that no
+ * code path named is still the user's to fix, said in words (every path is covered, wrapped or not).
+ */
+function asReported(err: unknown): unknown {
+  return core.asEnvironmentError(err) ?? err;
+}
+
 export function exitCodeFor(err: unknown): ExitCode {
+  err = asReported(err);
   if (err instanceof core.TerminatedError) return err.signal === 'SIGHUP' ? EXIT.hangup : EXIT.terminated;
   for (const [cls, code] of TABLE) if (err instanceof cls) return code;
   return EXIT.unexpected;
@@ -63,6 +73,7 @@ export const ISSUES_URL = 'https://github.com/superagent-cli/superagent/issues';
 /** A failure as one line: its message, and the fix in parentheses when it has one. */
 /** A failure in one line: its message and hint, with any secret in them masked (the service may echo the key). */
 export function errorLine(err: unknown): string {
+  err = asReported(err);
   if (err instanceof core.SuperagentError) return maskSecrets(err.hint ? `${err.message} (${err.hint})` : err.message);
   return maskSecrets(err instanceof Error ? err.message : String(err));
 }

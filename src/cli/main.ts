@@ -12,10 +12,13 @@ const processIO = (): IO => ({
 });
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: IO = processIO()): Promise<number> {
-  // Writing into a closed pipe (`superagent list | head -1`) ends quietly.
+  let outputFailure: NodeJS.ErrnoException | undefined;
   if (io.stdout === process.stdout) {
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      // Writing into a closed pipe (`superagent list | head -1`) ends quietly.
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      // anything else (`list > file` on a full disk): the data never arrived, so the command did not succeed
+      outputFailure ??= err;
     });
   }
   const first = argv[0];
@@ -30,5 +33,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return 0;
   }
   const { run } = await import('./run.js');
-  return run(argv, env, io);
+  const code = await run(argv, env, io);
+  if (io.stdout !== process.stdout) return code;
+  await new Promise((resolve) => setImmediate(resolve)); // a failed write is told after it, on the stream
+  return outputFailure && code === 0 ? reportOutputFailure(outputFailure, argv, io) : code;
+}
+
+async function reportOutputFailure(err: NodeJS.ErrnoException, argv: string[], io: IO): Promise<number> {
+  const { reportError } = await import('./exit-codes.js');
+  const { asEnvironmentError } = await import('../core/errors.js');
+  const failure = asEnvironmentError(err, { path: 'standard output', action: 'cannot write' }) ?? err;
+  return reportError(failure, io.stderr, { json: argv.includes('--json'), debug: argv.includes('--debug') });
 }

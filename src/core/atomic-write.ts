@@ -1,9 +1,12 @@
 // The one way the tool replaces a file (the service's records, the config file, REPL history, the
 // completion cache): write a private temp file beside it, flush it to disk, rename it over the old
 // one. A reader sees the old file or the new one, never half of either, and a crash leaves at most
-// a stray temp file (named `<file>.<pid>.<random>.tmp`, so its owner can be told).
+// a stray temp file (named `<file>.<pid>.<random>.tmp`, so its owner can be told). A write the
+// machine refuses (a full disk, a read-only file system) removes its temp file and fails naming the
+// file, not the temp (EnvironmentError).
 import fs from 'node:fs';
 import path from 'node:path';
+import { asEnvironmentError } from './errors.js';
 
 export interface AtomicWriteOptions {
   /** the new file's mode (default 0600: everything the tool writes is private) */
@@ -32,9 +35,39 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
     fd = undefined;
     fs.renameSync(tmp, file);
   } catch (err) {
-    if (fd !== undefined) fs.closeSync(fd);
+    try {
+      if (fd !== undefined) fs.closeSync(fd);
+    } catch {
+      // the failure that matters is the one above; the temp goes all the same
+    }
     fs.rmSync(tmp, { force: true });
-    throw err;
+    throw asEnvironmentError(err, { path: file, action: 'cannot write' }) ?? err;
+  }
+}
+
+/**
+ * Creates `dir` and its missing parents (with `mode`). Where the machine refuses, node's recursive
+ * mkdir may say ENOENT instead of the cause (EROFS, EDQUOT): the first missing directory is then
+ * made alone, which fails with the cause itself. Gives the first directory it made, if any.
+ */
+export function makeDir(dir: string, mode = 0o700): string | undefined {
+  try {
+    return fs.mkdirSync(dir, { recursive: true, mode });
+  } catch (err) {
+    const cause = (err as NodeJS.ErrnoException).code === 'ENOENT' ? trueCause(path.resolve(dir), mode) ?? err : err;
+    throw asEnvironmentError(cause) ?? cause;
+  }
+}
+
+/** The failure of making the first missing directory on the way to `dir`, alone (undefined: it worked). */
+function trueCause(dir: string, mode: number): unknown {
+  let first = dir;
+  while (path.dirname(first) !== first && !fs.existsSync(path.dirname(first))) first = path.dirname(first);
+  try {
+    fs.mkdirSync(first, { mode });
+    return undefined;
+  } catch (err) {
+    return err;
   }
 }
 
@@ -43,7 +76,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
  * one the tool did not make ($HOME, given as the config dir), and is the user's to set.
  */
 export function privateDir(dir: string): void {
-  const first = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const first = makeDir(dir, 0o700);
   if (first === undefined) return;
   // the umask may have taken bits off the mode mkdir was given: each dir made here gets 0700 itself
   for (let made = path.resolve(dir); ; made = path.dirname(made)) {
@@ -97,13 +130,14 @@ export function removeStaleTemps(dir: string, base: string, ageMs = 60_000): voi
  */
 export function createFileOnce(file: string, data: string | Uint8Array, mode = 0o600): boolean {
   const tmp = tempNameFor(file);
-  fs.writeFileSync(tmp, data, { mode });
   try {
+    // a write the disk refuses still made the temp file (empty): the finally removes it
+    fs.writeFileSync(tmp, data, { mode });
     fs.linkSync(tmp, file);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    return false;
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw asEnvironmentError(err, { path: file, action: 'cannot write' }) ?? err;
   } finally {
     fs.rmSync(tmp, { force: true });
   }

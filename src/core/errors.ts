@@ -19,6 +19,75 @@ export class UsageError extends SuperagentError {}
 /** The data dir or its state cannot be used as it is (a file where a dir should be, a corrupt store). */
 export class LocalStateError extends SuperagentError {}
 
+/** The machine's refusals of a file operation: what each means in words, and what the user can do. */
+const ENVIRONMENT_CAUSES: Readonly<Record<string, { reason: string; hint: string }>> = {
+  ENOSPC: { reason: 'the disk is full', hint: 'free some space on it, then try again' },
+  EDQUOT: { reason: 'the disk quota is exceeded', hint: 'free some space within your quota, then try again' },
+  EROFS: { reason: 'the file system is read-only', hint: 'use a directory on a file system you can write' },
+  EACCES: { reason: 'permission denied', hint: 'check who owns it and its permissions' },
+  EPERM: { reason: 'permission denied', hint: 'check who owns it and its permissions' },
+  ENOTDIR: { reason: 'a part of the path is not a directory', hint: 'move the file in the way aside' },
+  EISDIR: { reason: 'it is a directory', hint: 'move the directory in the way aside' },
+};
+
+/** What the system call was doing, in words, by call (for a failure no write site named). */
+const ACTIONS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['cannot create the directory', ['mkdir']],
+  ['cannot open', ['open']],
+  ['cannot write', ['write', 'rename', 'link', 'symlink', 'copyfile', 'ftruncate', 'fsync', 'close', 'utime']],
+  ['cannot remove', ['unlink', 'rmdir', 'rm']],
+  ['cannot change the permissions of', ['chmod', 'fchmod', 'chown', 'fchown']],
+  ['cannot read', ['read', 'scandir', 'opendir', 'readlink', 'stat', 'lstat', 'access', 'realpath']],
+];
+
+const actionOf = (syscall = '') => ACTIONS.find(([, calls]) => calls.includes(syscall))?.[0] ?? 'cannot use';
+
+/**
+ * The machine refused a file operation (a full disk, a read-only file system, no permission): the
+ * user's to fix, not a bug. Its message names the file the user knows and the cause in words.
+ */
+export class EnvironmentError extends SuperagentError {
+  /** the cause in words: "the disk is full" */
+  readonly reason: string;
+
+  constructor(
+    readonly path: string | undefined,
+    /** the errno code: ENOSPC, EROFS… */
+    readonly code: string,
+    /** what could not be done, in words: "cannot write" */
+    readonly action = 'cannot use',
+    /** what to do, when the caller knows better than the cause alone (which variable names another dir) */
+    hint?: string,
+  ) {
+    const cause = ENVIRONMENT_CAUSES[code];
+    super(`${action} ${path ?? 'a file'}: ${cause?.reason ?? code}`, hint ?? cause?.hint);
+    this.reason = cause?.reason ?? code;
+  }
+
+  /** the disk or the quota is full: freeing space is the fix (another directory is not needed) */
+  get full(): boolean {
+    return this.code === 'ENOSPC' || this.code === 'EDQUOT';
+  }
+}
+
+/**
+ * `err` as an EnvironmentError when it is one of the machine's refusals (ENVIRONMENT_CAUSES), else
+ * undefined. `at` names what the user knows when the error's own path does not (a temp file, or none).
+ */
+export function asEnvironmentError(
+  err: unknown,
+  at: { path?: string; action?: string } = {},
+): EnvironmentError | undefined {
+  if (err instanceof EnvironmentError) {
+    return at.path === undefined ? err : new EnvironmentError(at.path, err.code, at.action ?? err.action);
+  }
+  // our own classes (a ConnectionError's EACCES) say what they mean already
+  if (!(err instanceof Error) || err instanceof SuperagentError) return undefined;
+  const { code, syscall, path } = err as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || !Object.hasOwn(ENVIRONMENT_CAUSES, code)) return undefined;
+  return new EnvironmentError(at.path ?? path, code, at.action ?? actionOf(syscall));
+}
+
 /** No key for the service, or a key that cannot say which service it belongs to. */
 export class CredentialsError extends SuperagentError {}
 

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createFileOnce } from './atomic-write.js';
+import { readRegularFile } from './regular-file.js';
 
 export interface LockOptions {
   /** a lock not refreshed for this long is abandoned whatever its PID says (default 10 s) */
@@ -89,7 +90,8 @@ export class HeldLock {
 
 function readInfo(file: string): LockInfo | undefined {
   try {
-    const info = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
+    // never opened if it is not a file (a FIFO would block): no holder's, then
+    const info = JSON.parse(readRegularFile(file)) as LockInfo;
     return typeof info?.token === 'string' ? info : undefined;
   } catch {
     return undefined;
@@ -186,7 +188,8 @@ export class Locks {
     if (info && info.host === this.host && !this.isAlive(info.pid)) return true;
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st) return false; // released meanwhile: just try again
-    return this.now() - st.mtimeMs > this.staleMs;
+    // a holder makes a regular file: anything else in its place (a FIFO) is nobody's lock
+    return !st.isFile() || this.now() - st.mtimeMs > this.staleMs;
   }
 
   /**

@@ -2,7 +2,7 @@
 // turned into the contract's error body (§2) in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountId, presentedKey, type KeyRing } from './auth.js';
-import { ApiError, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, LoggedFailure, logFailure, readJsonBody, sendError } from './http.js';
+import { ApiError, answerFor, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, LoggedFailure, logFailure, readJsonBody, sendError } from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { agentChatRoutes } from './routes/agent-chat.js';
@@ -95,7 +95,7 @@ function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unk
   }
   if (err instanceof LoggedFailure) err = err.failure;
   else logFailure(deps.log, err);
-  const apiError = err instanceof ApiError ? err : new ApiError(500, 'Internal server error');
+  const apiError = answerFor(err);
   if (res.headersSent) {
     // A stream already began: report in-band, then close (§6).
     if (!res.writableEnded && !res.destroyed) {

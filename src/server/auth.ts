@@ -2,10 +2,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createFileOnce } from '../core/atomic-write.js';
+import { createFileOnce, makeDir } from '../core/atomic-write.js';
+import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import type { IncomingMessage } from 'node:http';
 import { EMBEDDED_KEY_PREFIX } from '../contract.js';
 import { Layout, safeName } from './store/layout.js';
+import { StoreCorruptError } from './store/records.js';
 
 export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
@@ -71,7 +73,7 @@ export function presentedKey(req: IncomingMessage): string | null {
  * in a 0600 file, and reused by later runs and by the CLI's in-process service.
  */
 export function loadOrCreateDefaultKey(dataDir: string): { key: string; created: boolean; file: string } {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makeDir(dataDir);
   const file = path.join(dataDir, 'api-key');
   const existing = readKeyFile(file);
   if (existing) return { key: existing, created: false, file };
@@ -83,10 +85,14 @@ export function loadOrCreateDefaultKey(dataDir: string): { key: string; created:
 
 function readKeyFile(file: string): string | null {
   try {
-    const text = fs.readFileSync(file, 'utf8').trim();
+    const text = readRegularFile(file).trim();
     return text || null;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // a FIFO in its place would block the start: never opened
+    if (err instanceof NotRegularFileError) {
+      throw new StoreCorruptError(`The key file ${err.message}; move it aside (a new key is made in its place)`);
+    }
     throw err;
   }
 }

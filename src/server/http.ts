@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { LIMITS, LEFT_OUT_HEADER } from '../contract.js';
+import { asEnvironmentError } from '../core/errors.js';
 
 export class ApiError extends Error {
   constructor(
@@ -41,10 +42,26 @@ function isStoreProblem(err: unknown): err is Error {
   return err instanceof Error && (err.name === 'StoreCorruptError' || err.name === 'LockTimeoutError');
 }
 
-/** Logs a failure of ours: a store problem in one line, anything else but an ApiError (an answer) with its stack. */
+/**
+ * Logs a failure of ours: a disk or file system that refused the data dir (full, read-only) or a
+ * store problem in one line, anything else but an ApiError (an answer) with its stack.
+ */
 export function logFailure(log: (line: string) => void, err: unknown): void {
-  if (isStoreProblem(err)) log(`store: ${err.message}`);
+  const refused = asEnvironmentError(err);
+  if (refused) log(`storage: ${refused.message}${refused.hint ? ` (${refused.hint})` : ''}`);
+  else if (isStoreProblem(err)) log(`store: ${err.message}`);
   else if (!(err instanceof ApiError)) log(`error: ${(err as Error)?.stack ?? String(err)}`);
+}
+
+/**
+ * The answer to a failure: an ApiError as it is; a refused write (a full disk) 500 saying so in
+ * words (the hosted document allows no 507), the path left to the log; anything else 500.
+ */
+export function answerFor(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const refused = asEnvironmentError(err);
+  if (refused) return new ApiError(500, `The service cannot use its data dir: ${refused.reason}`);
+  return new ApiError(500, 'Internal server error');
 }
 
 export const notFound = (what = 'Agent') => new ApiError(404, `${what} not found`);

@@ -6,7 +6,8 @@
 // A data dir with the older single state.json is migrated on open (store/migrate.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.js';
+import { makeDir, writeFileAtomic } from '../core/atomic-write.js';
+import { asEnvironmentError } from '../core/errors.js';
 import { DESTROYED_GRACE_MS, SESSIONS_KEPT } from './store/caps.js';
 import { Locks, type LockOptions } from '../core/file-lock.js';
 import { Layout } from './store/layout.js';
@@ -104,11 +105,20 @@ export class Store {
     this.sessions = new SessionFiles(this.layout, files, locks, options.sessionsKept ?? SESSIONS_KEPT);
   }
 
-  /** Creates the data dir and the store's directory if missing (migrating state.json), and tidies up. */
+  /**
+   * Creates the data dir and the store's directory if missing (migrating state.json), and tidies up.
+   * A store it cannot write (a read-only file system) fails here (EnvironmentError), not at the first write.
+   */
   open(): this {
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeDir(this.dir);
     ensureLayout(this.layout);
-    for (const dir of [this.layout.locks, this.layout.owners, this.layout.accounts]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const dir of [this.layout.locks, this.layout.owners, this.layout.accounts]) makeDir(dir);
+    try {
+      // every write takes a lock first
+      fs.accessSync(this.layout.locks, fs.constants.W_OK);
+    } catch (err) {
+      throw asEnvironmentError(err, { action: 'cannot write in' }) ?? err;
+    }
     this.tidy();
     return this;
   }

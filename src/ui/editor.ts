@@ -63,18 +63,31 @@ export interface PrivateFile {
   remove(): void;
 }
 
-/** A file of its own, mode 0600, in a fresh 0700 directory under the system's temporary directory. */
+/**
+ * A file of its own, mode 0600, in a fresh 0700 directory under the system's temporary directory.
+ * One that cannot be written whole (a full disk) leaves nothing behind.
+ */
 export function createPrivateFile(fileName: string, content: string, tmpDir = os.tmpdir()): PrivateFile {
   const dir = newPrivateDir(tmpDir);
   const file = privateFileIn(dir, fileName);
-  fs.writeFileSync(file.path, content, { mode: 0o600, flag: 'wx' });
+  try {
+    fs.writeFileSync(file.path, content, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    file.remove();
+    throw err;
+  }
   return file;
 }
 
 /** A fresh 0700 directory under the system's temporary directory. */
 export function newPrivateDir(tmpDir = os.tmpdir()): string {
   const dir = fs.mkdtempSync(path.join(tmpDir, 'superagent-'));
-  fs.chmodSync(dir, 0o700);
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return dir;
 }
 

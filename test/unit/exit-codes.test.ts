@@ -33,6 +33,7 @@ type AnyClass = abstract new (...args: never[]) => Error;
 const CODES = new Map<AnyClass, number>([
   [core.UsageError, 2],
   [core.LocalStateError, 2],
+  [core.EnvironmentError, 2],
   [core.CredentialsError, 3],
   [core.NoMatchError, 4],
   [core.StateConflictError, 6],
@@ -68,6 +69,7 @@ function instance(cls: AnyClass): Error {
   if (cls === core.InterruptedError) return new core.InterruptedError();
   if (cls === core.TerminatedError) return new core.TerminatedError();
   if (cls === api.RateLimitError) return new api.RateLimitError('Rate limit exceeded', undefined, 429, 'rid', 3);
+  if (cls === core.EnvironmentError) return new core.EnvironmentError('/data/records', 'ENOSPC', 'cannot write');
   return new (cls as unknown as new (message: string, hint?: string) => Error)('something failed', 'do this');
 }
 

@@ -1,8 +1,8 @@
 // Chat sessions as the CLI speaks of them.
-import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../../config/paths.js';
 import { privateDir, writeFileAtomic } from '../../core/atomic-write.js';
+import { readRegularFile } from '../../core/regular-file.js';
 import type { Context } from '../context.js';
 
 /** The hosted assistant keeps no conversations (contract §5): a session asked for may come back as a new one. */
@@ -33,7 +33,8 @@ export async function lastSessions(ctx: Context): Promise<LastSessions> {
   const scope = `${connection.profileName}|${connection.baseUrl ?? `embedded:${dir}`}`;
   const read = (): Kept => {
     try {
-      const data: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+      // a FIFO in its place is not opened (it would block the chat): as if empty
+      const data: unknown = JSON.parse(readRegularFile(file));
       return data && typeof data === 'object' && !Array.isArray(data) ? (data as Kept) : {};
     } catch {
       return {};

@@ -3,7 +3,8 @@ import { PROVIDERS, type Provider } from '../../contract.js';
 import { dataDir as defaultDataDir } from '../../config/paths.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { BadAnswerError } from '../../core/errors.js';
+import { BadAnswerError, UsageError } from '../../core/errors.js';
+import { dataDirFailure } from './shared/connect.js';
 import { parseInteger, parseNumber } from '../parse.js';
 import type { Input, Spec } from '../spec.js';
 import { maskKey } from '../../ui/mask.js';
@@ -60,8 +61,12 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE') throw new BadAnswerError(`port ${options.port} on ${options.host} is already in use`, 'pick another with --port, or --port 0 for a free one');
-    if (e.code === 'EACCES' || e.code === 'EPERM') throw new BadAnswerError(`cannot use ${options.dataDir} or port ${options.port}: ${e.message}`);
-    throw err;
+    if (e.syscall === 'listen' && (e.code === 'EACCES' || e.code === 'EPERM')) {
+      const hint = 'pick a port above 1023 with --port, or --port 0 for a free one';
+      throw new UsageError(`cannot listen on port ${options.port} of ${options.host}: permission denied`, hint);
+    }
+    const writable = 'use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR';
+    throw dataDirFailure(err, options.dataDir, 'the service', writable) ?? err;
   }
   const running = server;
   // the signals are ours before the banner says the service is up: a SIGTERM right after it stops

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-write.js';
+import { readRegularFile } from '../../core/regular-file.js';
 
 // loaded on use: a static import of node:crypto would load it for every command (bench/get.js)
 const crypto = () => process.getBuiltinModule('node:crypto');
@@ -52,10 +53,10 @@ export class CandidateCache {
 
   private load(): CacheData {
     try {
-      const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as unknown;
+      const parsed = JSON.parse(readRegularFile(this.file)) as unknown;
       return parsed && typeof parsed === 'object' ? (parsed as CacheData) : {};
     } catch {
-      return {}; // missing or unreadable: as if empty
+      return {}; // missing, unreadable or not a file (a FIFO is never opened): as if empty
     }
   }
 

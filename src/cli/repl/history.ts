@@ -1,8 +1,8 @@
 // REPL history kept across runs: one file per key under `<data dir>/history/`, private (0600 in a
 // 0700 directory) because people paste things into prompts, capped so it never grows without end.
-import fs from 'node:fs';
 import path from 'node:path';
 import { privateDir, writeFileAtomic } from '../../core/atomic-write.js';
+import { readRegularFile } from '../../core/regular-file.js';
 
 /** How many lines a history file keeps (the newest). */
 export const HISTORY_SIZE = 1000;
@@ -12,11 +12,11 @@ export function historyPath(dataDir: string, key: string): string {
   return path.join(dataDir, 'history', key.replace(/[^A-Za-z0-9._-]/g, '_'));
 }
 
-/** The saved lines, newest first (readline's order); none when the file is missing or unreadable. */
+/** The saved lines, newest first (readline's order); none when the file is missing, unreadable or not a file. */
 export function loadHistory(file: string, size = HISTORY_SIZE): string[] {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file);
   } catch {
     return [];
   }

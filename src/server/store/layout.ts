@@ -12,8 +12,9 @@
 // (`<file>.<pid>.<n>.tmp`) are swept by removeStaleTemps(dir, kind).
 import fs from 'node:fs';
 import path from 'node:path';
-import { removeStaleTemps } from '../../core/atomic-write.js';
+import { makeDir, removeStaleTemps } from '../../core/atomic-write.js';
 import { LOCK_PREFIX } from '../../core/file-lock.js';
+import { readTextIfAny } from './records.js';
 
 export type Kind = 'agent' | 'classic' | 'session';
 
@@ -87,7 +88,7 @@ export class Layout {
 
   /** Creates the account's directories for a kind on first use. */
   ensure(dir: string): void {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDir(dir);
   }
 
   /** Temp files left by writers killed before their rename (never read; removed after a minute). */
@@ -110,12 +111,7 @@ export function listDir(dir: string): string[] {
   }
 }
 
-/** The owner written in an owner file, or undefined. */
+/** The owner written in an owner file, or undefined (one that is not a file is never opened). */
 export function readOwner(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  return readTextIfAny(file);
 }

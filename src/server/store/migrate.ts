@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempNameFor, writeFileAtomic } from '../../core/atomic-write.js';
+import { asEnvironmentError } from '../../core/errors.js';
 import { Locks, processAlive } from '../../core/file-lock.js';
 import { LAYOUT_VERSION, Layout, listDir } from './layout.js';
 import { OwnedRecords } from './owned.js';
@@ -46,7 +47,10 @@ export function ensureLayout(layout: Layout): void {
       fs.rmSync(build, { recursive: true, force: true });
       // another process put its directory in place first: it came from the same file
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+      // a refusal (a full disk) names the directory being made, not the temp one it is built in
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') {
+        throw asEnvironmentError(err, { path: layout.root, action: 'cannot create' }) ?? err;
+      }
     }
     if (!fs.existsSync(path.join(layout.root, 'LAYOUT'))) {
       throw new StoreCorruptError(`The store's directory ${layout.root} is incomplete; move it aside to rebuild it from ${LEGACY_FILE}`);

@@ -2,7 +2,7 @@
 // the record in its account's directory, and an owner file per id so that someone else's id
 // answers 403 and an unknown one 404.
 import fs from 'node:fs';
-import { writeFileAtomic } from '../../core/atomic-write.js';
+import { makeDir, writeFileAtomic } from '../../core/atomic-write.js';
 import type { Locks } from '../../core/file-lock.js';
 import { type Kind, type Layout, readOwner, safeName } from './layout.js';
 import { type RecordFiles, type Stored, StoreCorruptError } from './records.js';
@@ -90,10 +90,18 @@ export class OwnedRecords<T> {
 
   /** Writes a whole record as it is (migration, tools): the owner file first, so it is never orphaned. */
   write(account: string, id: string, stored: Stored<T>): void {
-    fs.mkdirSync(this.layout.owners, { recursive: true, mode: 0o700 });
-    writeFileAtomic(this.layout.ownerFile(this.kind, id), account);
-    this.layout.ensure(this.layout.dir(account, this.kind));
-    this.files.put(this.layout.file(account, this.kind, id), stored);
+    const owner = this.layout.ownerFile(this.kind, id);
+    const known = fs.existsSync(owner);
+    makeDir(this.layout.owners);
+    writeFileAtomic(owner, account);
+    try {
+      this.layout.ensure(this.layout.dir(account, this.kind));
+      this.files.put(this.layout.file(account, this.kind, id), stored);
+    } catch (err) {
+      // a record the disk refused leaves no owner file of its own behind
+      if (!known) fs.rmSync(owner, { force: true });
+      throw err;
+    }
   }
 
   /** Read-modify-write of one record (RecordFiles.update): `change` gets undefined if it is gone. */

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { HeldLock, Locks } from '../../core/file-lock.js';
+import { NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
 
 export interface Stored<T> {
   /** the record's version: 1 when created, +1 on every write */
@@ -45,11 +46,17 @@ function signature(st: fs.Stats): string {
   return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
-/** A file's text, or undefined if there is no such file; one the store cannot read is the user's to fix. */
+/**
+ * A file's text, or undefined if there is no such file; one the store cannot read is the user's to
+ * fix. Something not a file in its place (a FIFO would block the service) is never opened.
+ */
 export function readTextIfAny(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readRegularFile(file);
   } catch (err) {
+    if (err instanceof NotRegularFileError) {
+      throw new StoreCorruptError(`The record ${err.message}; move it aside to drop it`);
+    }
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     // a directory in its place, a file left by another user (a `sudo` run): not a bug of ours

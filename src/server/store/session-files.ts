@@ -75,10 +75,17 @@ export class SessionFiles {
 
   /** Writes a new session and its order file (the order file first: a record is never out of the cap's reach). */
   write(account: string, session: StoredSession, order: string): void {
+    const orderFile = path.join(this.layout.orderDir(account), order);
     this.layout.ensure(this.layout.orderDir(account));
-    createFileOnce(path.join(this.layout.orderDir(account), order), '');
-    this.layout.ensure(this.layout.dir(account, 'session'));
-    this.files.put(this.file(account, session.session_id), { v: 1, n: 0, record: session });
+    const made = createFileOnce(orderFile, '');
+    try {
+      this.layout.ensure(this.layout.dir(account, 'session'));
+      this.files.put(this.file(account, session.session_id), { v: 1, n: 0, record: session });
+    } catch (err) {
+      // a record the disk refused leaves no place in the cap behind
+      if (made) fs.rmSync(orderFile, { force: true });
+      throw err;
+    }
   }
 
   /** Writes the next version of a session if nobody wrote it since `base` (false: read it again). */

@@ -4,8 +4,8 @@ import type { ApiClient, RetryPolicy } from '../../../api/client.js';
 import type { Pacer } from '../../../api/rate-budget.js';
 import { dataDir } from '../../../config/paths.js';
 import { keySourceWords, type Connection } from '../../../config/resolve.js';
-import { CredentialsError, LocalStateError, rephrased } from '../../../core/errors.js';
-import { ServerError } from '../../../api/errors.js';
+import { CredentialsError, LocalStateError, asEnvironmentError, rephrased } from '../../../core/errors.js';
+import { ServerError, StreamCutError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
@@ -116,6 +116,8 @@ export function embeddedBanner(dir: string, env: NodeJS.ProcessEnv): string {
   return `Using the embedded local service; its state is in ${homeRelative(dir, env)}\n'superagent login' connects to a hosted one.`;
 }
 
+const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside';
+
 /**
  * The embedded service on the data dir. A data dir that cannot hold state (a file where the dir
  * should be, no permission, state that cannot be read) is the user's to fix, not a bug: exit 2
@@ -128,15 +130,28 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
     const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
+    const refused = dataDirFailure(err, dir, 'the embedded service', EMBEDDED_DIR_HINT);
+    if (refused) throw refused;
     const e = err as NodeJS.ErrnoException;
     if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) && e.code !== 'EADDRINUSE') {
-      const why = e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'it is not a directory' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code;
-      throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${why}`, 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside');
+      throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${e.code}`, EMBEDDED_DIR_HINT);
     }
     // its message names the file and what to do with it
     if (e instanceof Error && e.name === 'StoreCorruptError') throw new LocalStateError(cannotUse(e.message));
     throw err;
   }
+}
+
+/**
+ * A data dir the service cannot keep its state in (a file in its place, a read-only file system, no
+ * permission, a full disk), as one line naming it; undefined for any other failure.
+ */
+export function dataDirFailure(err: unknown, dir: string, who: string, hint: string): LocalStateError | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const refused = asEnvironmentError(err);
+  const reason = code === 'ENOTDIR' || code === 'EEXIST' ? 'it is not a directory' : refused?.reason;
+  if (reason === undefined) return undefined;
+  return new LocalStateError(`${who} cannot keep its state in ${dir}: ${reason}`, refused?.full ? refused.hint : hint);
 }
 
 /**
@@ -154,18 +169,18 @@ const cannotUse = (why: string) => `the embedded service cannot use its state: $
 
 /**
  * What the in-process service logs: not the user's business (shown with --debug), except its last
- * failure, which explains the 500 the command got: a store it cannot read is the user's to fix
- * (exit 2 naming the file), anything else is our bug.
+ * failure, which explains the 500 the command got: a store it cannot read, or a disk that refused
+ * its write, is the user's to fix (exit 2 naming the file), anything else is our bug.
  */
 class ServiceLog {
-  private failure: { kind: 'store' | 'error'; text: string } | undefined;
+  private failure: { kind: 'store' | 'storage' | 'error'; text: string } | undefined;
   private readonly skipped = new Set<string>();
 
   constructor(private readonly show?: (line: string) => void) {}
 
   readonly line = (text: string): void => {
-    const m = /^(store|error): (?:Error: )?([^\n]*)/.exec(text);
-    if (m) this.failure = { kind: m[1] as 'store' | 'error', text: m[2]! };
+    const m = /^(store|storage|error): (?:Error: )?([^\n]*)/.exec(text);
+    if (m) this.failure = { kind: m[1] as 'store' | 'storage' | 'error', text: m[2]! };
     const left = /^left out: ([^\n]*)/.exec(text);
     if (left) this.skipped.add(left[1]!);
     this.show?.(text);
@@ -180,8 +195,13 @@ class ServiceLog {
   }
 
   explain(err: unknown): unknown {
-    if (!(err instanceof ServerError) || !this.failure) return err;
+    if (!this.failure) return err;
     const { kind, text } = this.failure;
+    // the disk or file system refused its data dir ("cannot write <file>: the disk is full (…)"): a
+    // 500, or a stream ended in-band (the write of a new session, beside its reply)
+    const refused = kind === 'storage' && (err instanceof ServerError || err instanceof StreamCutError);
+    if (refused) return new LocalStateError(`the embedded service ${text}`);
+    if (!(err instanceof ServerError)) return err;
     if (kind === 'store') return new LocalStateError(cannotUse(text));
     return rephrased(err, `the embedded service failed: ${text}`, `this is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`);
   }

@@ -78,7 +78,11 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
     const { at, agent } = acting[k]!;
     const outcome = outcomes[at]!;
     if (result.status === 'fulfilled') outcome.result = result.value;
-    else outcome.error = await explainConflict(client, action, agent, outcome.ref, result.reason);
+    else {
+      const explained = await explainConflict(client, action, agent, outcome.ref, result.reason);
+      // a 500 of the embedded service in the words that fit it (a full disk is the user's to fix)
+      outcome.error = ctx.explainFailure(explained);
+    }
   }
   report(action, outcomes, ctx);
   const failed = outcomes.find((o) => o.error !== undefined);

@@ -3,6 +3,7 @@
 // and the command that uploads it is printed. An edit ended from outside (SIGTERM, SIGHUP) is kept
 // where the next `soul edit` of that agent finds it and offers to resume it (kept-edits.ts).
 import fs from 'node:fs';
+import os from 'node:os';
 import type { ApiClient } from '../../../api/client.js';
 import { superagents } from '../../../api/superagents.js';
 import type { StatusResult } from '../../../api/types.js';
@@ -11,7 +12,15 @@ import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../.
 import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
-import { SuperagentError, StateConflictError, TerminatedError, UsageError, rephrased } from '../../../core/errors.js';
+import {
+  EnvironmentError,
+  SuperagentError,
+  StateConflictError,
+  TerminatedError,
+  UsageError,
+  asEnvironmentError,
+  rephrased,
+} from '../../../core/errors.js';
 import { errorLine } from '../../exit-codes.js';
 import { fileSlug } from '../shared/agent-fields.js';
 import { readSoul } from '../shared/soul-source.js';
@@ -101,10 +110,16 @@ function showDiff(ctx: Context, before: string, after: string, labels: { old: st
 }
 
 function privateFile(ctx: Context, fileName: string, content: string): PrivateFile {
+  const tmpDir = ctx.env.TMPDIR || os.tmpdir();
   try {
-    return createPrivateFile(fileName, content, ctx.env.TMPDIR || undefined);
+    return createPrivateFile(fileName, content, tmpDir);
   } catch (err) {
-    throw new UsageError(`cannot create a temporary file for the editor: ${(err as Error).message}`, 'set TMPDIR to a writable directory');
+    const refused = asEnvironmentError(err);
+    const what = 'cannot create a temporary file for the editor';
+    const writable = 'set TMPDIR to a writable directory';
+    if (!refused) throw new UsageError(`${what}: ${(err as Error).message}`, writable);
+    const hint = refused.full ? 'free some space on it, or set TMPDIR to another directory' : writable;
+    throw new EnvironmentError(tmpDir, refused.code, `${what} in`, hint);
   }
 }
 

@@ -1,0 +1,66 @@
+// What the machine refuses a real process: a data dir the user may not write (another user's private
+// directory; root may write anywhere, so the built CLI runs as nobody: only where the tests run as
+// root, elsewhere skipped, saying so), and output redirected to a full disk. Exit 2, in words.
+// Runs the built CLI (bin/superagent.js → dist/): `npm test` builds first; alone, `npm run build` first.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { perTest } from '../helpers/service-support.js';
+
+const temp = perTest();
+const NOBODY = 65534;
+const asRoot = process.platform === 'linux' && process.getuid?.() === 0;
+if (!asRoot) console.warn('environment-failures.test (e2e): the permission test is skipped: it needs root');
+
+/** The CLI as the user nobody, in a world it may read (HOME, config dir) but where `dataDir` is root's. */
+function asNobody(args: string[], configDir: string) {
+  return execa(process.execPath, [BIN, ...args], {
+    uid: NOBODY,
+    gid: NOBODY,
+    env: { PATH: process.env.PATH, HOME: configDir, TERM: 'dumb', SUPERAGENT_CONFIG_DIR: configDir },
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    timeout: 15_000,
+  });
+}
+
+describe.skipIf(!asRoot)(`a data dir another user owns${asRoot ? '' : ' (skipped: needs root)'}`, () => {
+  it('`server --data-dir` exits 2: permission denied, the dir named', async () => {
+    const root = temp.scratch('superagent-private-'); // 0700, root's
+    const configDir = temp.scratch('superagent-config-');
+    fs.chownSync(configDir, NOBODY, NOBODY);
+    const dataDir = path.join(root, 'data');
+    const r = await asNobody(['server', '--port', '0', '--data-dir', dataDir], configDir);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `Error: the service cannot keep its state in ${dataDir}: permission denied (use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR)\n`,
+    ]);
+  });
+});
+
+describe('output redirected to a full disk (/dev/full)', () => {
+  it('is exit 2 saying so, not a success whose data never arrived', () => {
+    const dirs = { configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') };
+    const full = fs.openSync('/dev/full', 'w');
+    try {
+      // the descriptor itself, as a shell's `> file` gives it (execa's { file } would copy through a pipe)
+      const r = spawnSync(process.execPath, [BIN, 'list', '--json'], {
+        env: cleanEnv(dirs) as NodeJS.ProcessEnv,
+        stdio: ['ignore', full, 'pipe'],
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+      const said = 'cannot write standard output: the disk is full (free some space on it, then try again)';
+      // with --json, the failure follows as a JSON object too
+      const json = JSON.stringify({ error: { message: said, exit_code: 2 } });
+      expect([r.status, r.stderr]).toEqual([2, `Error: ${said}\n${json}\n`]);
+    } finally {
+      fs.closeSync(full);
+    }
+  });
+});
