@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { linkTarget, privateDir, writeFileAtomic } from '../core/atomic-write.js';
-import { LocalStateError, UsageError } from '../core/errors.js';
+import { LocalStateError, UsageError, asEnvironmentError } from '../core/errors.js';
+import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { LockTimeoutError, Locks, type HeldLock, type LockOptions } from '../core/file-lock.js';
 
 export interface Profile {
@@ -90,11 +91,14 @@ export class ConfigFile implements ConfigStore {
   read(): ConfigData {
     let text: string;
     try {
-      text = fs.readFileSync(this.path, 'utf8');
+      // never opened unless a regular file: a FIFO there would hold every command
+      text = readRegularFile(this.path);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return {};
-      throw new UsageError(`cannot read the config file ${this.path}: ${code ?? (err as Error).message}`, 'check its permissions');
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      if (err instanceof NotRegularFileError) {
+        throw new UsageError(`the config file ${this.path} is ${err.kind}, not a regular file`, "move it aside, then run 'superagent login' again");
+      }
+      throw asEnvironmentError(err, { path: this.path, action: 'cannot read' }) ?? err;
     }
     if (text.trim() === '') return {};
     let data: unknown;
@@ -147,7 +151,8 @@ export class ConfigFile implements ConfigStore {
     try {
       return await this.locks.acquire(CONFIG_LOCK);
     } catch (err) {
-      if (!(err instanceof LockTimeoutError)) throw err;
+      // the lock is ours to know of: a disk that refuses it refuses the config file
+      if (!(err instanceof LockTimeoutError)) throw asEnvironmentError(err, { path: this.path, action: 'cannot write' }) ?? err;
       const lockFile = this.locks.fileFor(CONFIG_LOCK);
       const held = err.message.charAt(0).toLowerCase() + err.message.slice(1);
       const hint = `try again; if no superagent command is running, remove ${lockFile}`;

@@ -91,6 +91,27 @@ describe('a FIFO where the data dir keeps a file', () => {
     expect([complete.exitCode, complete.stdout.split('\t')[0]]).toEqual([0, 'alpha']);
   });
 
+  it('as the config file: exit 2 naming it, never opening it', async () => {
+    const dirs = { dataDir: temp.scratch('superagent-data-'), configDir: temp.scratch('superagent-config-') };
+    const configFile = path.join(dirs.configDir, 'config.json');
+    mkfifo(configFile);
+    const r = await runCli(['list'], { ...dirs, ...BOUND });
+    expect([r.exitCode, r.stderr]).toEqual([
+      2,
+      `Error: the config file ${configFile} is a FIFO, not a regular file (move it aside, then run 'superagent login' again)\n`,
+    ]);
+  });
+
+  it('as the config file, unreadable: exit 2 naming it and the cause in words', async () => {
+    const dirs = { dataDir: temp.scratch('superagent-data-'), configDir: temp.scratch('superagent-config-') };
+    const configFile = path.join(dirs.configDir, 'config.json');
+    // a directory where the file goes: the read fails with EISDIR, an environment failure like EACCES
+    fs.mkdirSync(configFile);
+    const r = await runCli(['list'], { ...dirs, ...BOUND });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^Error: cannot read ${configFile.replace(/[.]/g, '\\.')}: (?!EISDIR)`));
+  });
+
   it("`superagent server`: the list says one record is left out, and Ctrl-C still stops it", async () => {
     const dirs = await withAgent();
     mkfifo(path.join(dirs.agentsDir, `agent.${randomUUID()}.json`));
