@@ -8,6 +8,12 @@ const wantsVersion = only === '--version' || only === '-V' || only === '-v';
 const wantsOverview = argv.length === 0 || only === '--help' || only === '-h' || only === 'help';
 if (wantsVersion || wantsOverview) {
   const { version, overview } = require('../dist/cli/fast-paths.json');
+  // as for any command: a reader gone is no failure, a refused write (a full disk) is told by the bundle
+  process.stdout.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    const { reportOutputFailure } = require('./load-bundle.js').loadBundle().exports;
+    reportOutputFailure(err, argv, process).then((code) => process.exit(code));
+  });
   process.stdout.write(wantsVersion ? `superagent ${version}\n` : overview);
 } else {
   Promise.resolve()

@@ -21,6 +21,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       outputFailure ??= err;
     });
   }
+  const code = await answer(argv, env, io);
+  if (io.stdout !== process.stdout) return code;
+  await new Promise((resolve) => setImmediate(resolve)); // a failed write is told after it, on the stream
+  return outputFailure && code === 0 ? reportOutputFailure(outputFailure, argv, io) : code;
+}
+
+async function answer(argv: string[], env: NodeJS.ProcessEnv, io: IO): Promise<number> {
   const first = argv[0];
   if (argv.length === 0 || (argv.length === 1 && (first === '--help' || first === '-h' || first === 'help'))) {
     const [{ overview }, { usableColumns }] = await Promise.all([import('./help.js'), import('../ui/printer.js')]);
@@ -33,13 +40,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     return 0;
   }
   const { run } = await import('./run.js');
-  const code = await run(argv, env, io);
-  if (io.stdout !== process.stdout) return code;
-  await new Promise((resolve) => setImmediate(resolve)); // a failed write is told after it, on the stream
-  return outputFailure && code === 0 ? reportOutputFailure(outputFailure, argv, io) : code;
+  return run(argv, env, io);
 }
 
-async function reportOutputFailure(err: NodeJS.ErrnoException, argv: string[], io: IO): Promise<number> {
+/** A write to stdout the machine refused (a full disk): exit 2 naming it (bin/superagent.js's baked answers too). */
+export async function reportOutputFailure(err: NodeJS.ErrnoException, argv: string[], io: Pick<IO, 'stderr'>): Promise<number> {
   const { reportError } = await import('./exit-codes.js');
   const { asEnvironmentError } = await import('../core/errors.js');
   const failure = asEnvironmentError(err, { path: 'standard output', action: 'cannot write' }) ?? err;

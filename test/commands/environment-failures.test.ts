@@ -63,6 +63,18 @@ describe.skipIf(noMounts)(`the config dir${skipped}`, () => {
   });
 });
 
+describe.skipIf(noMounts)(`export's directory${skipped}`, () => {
+  it('read-only and not made yet: exit 2 naming the directory it cannot create (not ENOENT)', async () => {
+    const service = await temp.service();
+    await launchAgent(service, { name: 'alpha' });
+    const disk = smallFs();
+    disk.readOnly();
+    const dir = path.join(disk.dir, 'fleet');
+    const r = await runLine(service, `export --dir ${dir}`);
+    expect([r.code, r.stderr]).toEqual([2, `Error: cannot create the directory ${dir}: ${READ_ONLY}\n`]);
+  });
+});
+
 describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
   const stateIn = async (dataDir: string, configDir: string) => {
     const r = await withDirs({ configDir, dataDir }, 'launch --name first');

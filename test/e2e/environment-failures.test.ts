@@ -44,23 +44,32 @@ describe.skipIf(!asRoot)(`a data dir another user owns${asRoot ? '' : ' (skipped
 });
 
 describe('output redirected to a full disk (/dev/full)', () => {
-  it('is exit 2 saying so, not a success whose data never arrived', () => {
+  const said = 'cannot write standard output: the disk is full (free some space on it, then try again)';
+  /** The built CLI with stdout on /dev/full: the descriptor itself, as a shell's `> file` gives it (execa's { file } would copy through a pipe). */
+  const intoFullDisk = (args: string[]) => {
     const dirs = { configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') };
     const full = fs.openSync('/dev/full', 'w');
     try {
-      // the descriptor itself, as a shell's `> file` gives it (execa's { file } would copy through a pipe)
-      const r = spawnSync(process.execPath, [BIN, 'list', '--json'], {
+      return spawnSync(process.execPath, [BIN, ...args], {
         env: cleanEnv(dirs) as NodeJS.ProcessEnv,
         stdio: ['ignore', full, 'pipe'],
         encoding: 'utf8',
         timeout: 15_000,
       });
-      const said = 'cannot write standard output: the disk is full (free some space on it, then try again)';
-      // with --json, the failure follows as a JSON object too
-      const json = JSON.stringify({ error: { message: said, exit_code: 2 } });
-      expect([r.status, r.stderr]).toEqual([2, `Error: ${said}\n${json}\n`]);
     } finally {
       fs.closeSync(full);
     }
+  };
+
+  it('is exit 2 saying so, not a success whose data never arrived', () => {
+    const r = intoFullDisk(['list', '--json']);
+    // with --json, the failure follows as a JSON object too
+    const json = JSON.stringify({ error: { message: said, exit_code: 2 } });
+    expect([r.status, r.stderr]).toEqual([2, `Error: ${said}\n${json}\n`]);
+  });
+
+  it.each([['--help'], ['--version']])('%s, answered from the baked texts: the same', (flag) => {
+    const r = intoFullDisk([flag]);
+    expect([r.status, r.stderr]).toEqual([2, `Error: ${said}\n`]);
   });
 });

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { RateBudget } from '../../api/rate-budget.js';
 import { superagents } from '../../api/superagents.js';
 import { LIMITS } from '../../contract.js';
-import { writeFileAtomic } from '../../core/atomic-write.js';
-import { UsageError } from '../../core/errors.js';
+import { makeDir, writeFileAtomic } from '../../core/atomic-write.js';
+import { UsageError, asEnvironmentError } from '../../core/errors.js';
 import { isInside, landing } from '../fleet/confined.js';
 import { exportFiles, type Exported } from '../fleet/export-doc.js';
 import { FLEET_FILE } from '../fleet/schema.js';
@@ -80,11 +80,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   try {
     for (const f of toWrite) {
       const target = path.resolve(dir, f.path);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
+      makeDir(path.dirname(target), 0o755);
       writeFileAtomic(target, f.text, { mode: 0o644 }); // meant for git: readable like any source file
     }
   } catch (err) {
-    throw new UsageError(`cannot write into ${dir}: ${(err as Error).message}`);
+    throw asEnvironmentError(err) ?? new UsageError(`cannot write into ${dir}: ${(err as Error).message}`);
   }
   const p = ctx.printer;
   if (p.json) return p.printJson({ dir, file: shown(FLEET_FILE), agents: agents.length, written: toWrite.map((f) => shown(f.path)), unchanged: files.filter((f) => !toWrite.includes(f)).map((f) => shown(f.path)) });
