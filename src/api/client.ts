@@ -104,6 +104,11 @@ export class ApiClient {
     this.now = options.now ?? Date.now;
   }
 
+  /** A new command on this client (a REPL's next line): its 429 waits get a budget of their own. */
+  startCommand(): void {
+    this.rateLimitWaitedMs = 0;
+  }
+
   get baseUrl(): string {
     return this.options.baseUrl;
   }

@@ -126,6 +126,11 @@ export class Context {
 
   private connected: OpenedApi | undefined;
 
+  /** A REPL's line is a command of its own: what the client spends on waits starts again. */
+  startTurn(): void {
+    this.connected?.client.startCommand();
+  }
+
   /** A failure in the words that fit it: a 500 of the embedded service says what went wrong in it. */
   explainFailure(err: unknown): unknown {
     // no agent of that name: perhaps the one a listing had to leave out

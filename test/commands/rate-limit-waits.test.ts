@@ -111,3 +111,30 @@ describe('any command: one budget of 60 s for its 429 waits', () => {
     expect(r.stderr).toBe('Error: Rate limit exceeded (the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits)\n');
   });
 });
+
+describe('the chat REPL, where each line is a command of its own', () => {
+  it('each message gets its own 60 s of waiting: two lines each refused once with Retry-After 40 are both answered', async () => {
+    const agent = AGENTS[0]!;
+    const chats = new Map<string, number>();
+    const sse = (text: string) =>
+      [{ event: 'RunContent', content: text, session_id: 's-1' }, { event: 'RunCompleted', content: text, session_id: 's-1' }]
+        .map((e) => `data: ${JSON.stringify(e)}\n\n`)
+        .join('') + 'data: [DONE]\n\n';
+    const route: Route = ({ method, path, body }) => {
+      if (method === 'GET' && path === '/v1/superagents') return { json: { agents: AGENTS } };
+      if (method === 'GET' && path === `/v1/superagents/${agent.agent_id}`) return { json: agent };
+      if (method === 'POST' && path === `/v1/superagents/${agent.agent_id}/chat`) {
+        const message = String(body?.message);
+        const n = (chats.get(message) ?? 0) + 1;
+        chats.set(message, n);
+        return n === 1 ? limited(40) : { sse: sse(`answer to ${message}\n`) };
+      }
+      return undefined;
+    };
+    const r = await cli(route, ['chat', agent.name], { tty: { stdin: true, stdout: true, stderr: true }, input: 'first\nsecond\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.slept).toEqual([40_000, 40_000]);
+    expect(r.stdout).toContain('answer to first');
+    expect(r.stdout).toContain('answer to second');
+  });
+});

@@ -244,6 +244,7 @@ class Repl implements ReplSession {
   private async handle(message: string): Promise<void | 'exit'> {
     const trimmed = message.trim();
     if (trimmed === '') return;
+    this.o.onLine?.();
     if (trimmed.startsWith('/') && !trimmed.startsWith('//')) return this.command(trimmed.slice(1));
     // `//text` sends "/text"
     return this.busy((signal) => this.turn(trimmed.startsWith('//') ? message.replace('/', '') : message, signal));

@@ -46,6 +46,8 @@ export interface ReplOptions {
   commands?: SlashCommand[];
   /** continue this conversation */
   sessionId?: string;
+  /** told as each line (a message or a slash command) starts: a line is a command of its own */
+  onLine?: () => void;
   /** told each session a reply belongs to (the chat REPL remembers it for next time) */
   onSession?: (sessionId: string) => void;
   /** lines typed are kept here across runs (see history.ts); none when omitted */

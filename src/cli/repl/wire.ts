@@ -11,7 +11,10 @@ import { rephrased } from '../../core/errors.js';
 import { historyPath } from './history.js';
 import type { ReplOptions } from './repl.js';
 
-export type WiredOptions = Pick<ReplOptions, 'input' | 'output' | 'printer' | 'render' | 'waiting' | 'historyFile' | 'explainError' | 'debug' | 'signals'>;
+export type WiredOptions = Pick<
+  ReplOptions,
+  'input' | 'output' | 'printer' | 'render' | 'waiting' | 'historyFile' | 'explainError' | 'debug' | 'signals' | 'onLine'
+>;
 
 /** A session the service does not know (a wrong --session, or one that expired): say how to go on; a failure of the embedded service in its own words. */
 function explainReplError(err: unknown, ctx: Context): unknown {
@@ -31,5 +34,6 @@ export function wireRepl(ctx: Context, o: { historyKey: string; waitingLabel: st
     explainError: (err) => explainReplError(err, ctx),
     debug: ctx.globals.debug,
     signals: ctx.signals,
+    onLine: () => ctx.startTurn(),
   };
 }
