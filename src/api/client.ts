@@ -3,13 +3,11 @@
 import { BadAnswerError, InterruptedError } from '../core/errors.js';
 import { compressedAnswer, nestsDeeperThan, parseAnswer } from './answer-checks.js';
 import { connectionFailure, UNCERTAIN } from './connection-failure.js';
-import { ApiError, NotTheServiceError, RateLimitError, StreamCutError, TimeoutError, statusError } from './errors.js';
-import type { ConnectionError } from './errors.js';
+import { ApiError, NotTheServiceError, RateLimitError, StreamCutError, TimeoutError, statusError, type ConnectionError } from './errors.js';
 import { redactHeaders, redactText } from './redact.js';
 import { redirectError } from './redirect.js';
 import type { Pacer } from './rate-budget.js';
-import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds } from './retry.js';
-import type { Decision, Outcome, RetryPolicy, Spent } from './retry.js';
+import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Decision, type Outcome, type RetryPolicy, type Spent } from './retry.js';
 import { certificateProblem } from './tls.js';
 import { Transport, bodyText, type Headers } from './transport.js';
 
