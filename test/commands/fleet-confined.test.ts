@@ -214,7 +214,8 @@ describe('a soul file swapped between its check and its read is not read', () =>
 
   it.each(swaps)('the file replaced %s: exit 2 at its place, nothing of it shown, no request', async (_, swap) => {
     const { s, r } = await planSwapped(swap);
-    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `Error: ${s.file}:3:11: soul file 'souls/a.md' ${REPLACED}${HINT}\n`]);
+    const error = `Error: ${s.file}:3:11: soul file 'souls/a.md' ${REPLACED}${HINT}\n`;
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', error]);
     expect(s.svc.cliRequests()).toEqual([]);
   });
 });

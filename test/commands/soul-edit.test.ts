@@ -87,16 +87,18 @@ describe('soul edit', () => {
     expect(leftInTmp()).toEqual([]);
   });
 
-  it('a key in the soul: the diff shows it masked (on stdout, and on stderr with --json); the upload carries it whole', async () => {
+  it('a key in the soul: the diff shows it masked (stdout; stderr with --json), the upload has it whole', async () => {
     const key = 'gb_sk_' + 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5';
-    const withKey = fakeEditor((file) => fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('careful', `careful with ${key}`)));
+    const addKey = (file: string) => fs.writeFileSync(file, START.replace('careful', `careful with ${key}`));
+    const withKey = fakeEditor(addKey);
     const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: withKey });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`+Be careful with ${maskKey(key)}.\n`);
     expect(r.stdout + r.stderr).not.toContain(key.slice(6));
     expect(await soulOf(demo)).toBe(START.replace('careful', `careful with ${key}`));
 
-    const back = await cli(['soul', 'edit', 'demo', '--yes', '--json'], { editor: fakeEditor((file) => fs.writeFileSync(file, START)) });
+    const undo = fakeEditor((file) => fs.writeFileSync(file, START));
+    const back = await cli(['soul', 'edit', 'demo', '--yes', '--json'], { editor: undo });
     expect(back.code, back.stderr).toBe(0);
     expect(back.stderr).toContain(`-Be careful with ${maskKey(key)}.\n`);
     expect(back.stdout + back.stderr).not.toContain(key.slice(6));

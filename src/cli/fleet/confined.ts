@@ -44,7 +44,8 @@ export async function soulPath(dir: string, realDir: string, given: string): Pro
   const written = path.resolve(dir, given);
   // as written first, so that what lies outside is not even looked at
   if (!isInside(dir, written) && !isInside(realDir, written)) throw refused('');
-  // the fleet dir may be reached through a link: a path through it, as written or as a link's target, means its real path
+  // the fleet dir may be reached through a link: a path through it, as written or as a link's
+  // target, means its real path
   const inRealDir = (p: string) => (isInside(dir, p) ? path.join(realDir, path.relative(dir, p)) : p);
   let at = realDir;
   let rest = path.relative(realDir, inRealDir(written)).split(path.sep).filter(Boolean);

@@ -42,7 +42,13 @@ export type ConfirmOpened = (file: FileHandle, what: string) => Promise<void>;
 // O_NONBLOCK: a FIFO put in the checked file's place opens at once, not when a writer comes
 const CHECKED_OPEN = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-async function readFileChecked(path: string, what: string, flag: string, stop: AbortSignal, confirm?: ConfirmOpened): Promise<Buffer> {
+async function readFileChecked(
+  path: string,
+  what: string,
+  flag: string,
+  stop: AbortSignal,
+  confirm?: ConfirmOpened,
+): Promise<Buffer> {
   try {
     const file = await fs.open(path, confirm ? CHECKED_OPEN : 'r');
     try {
@@ -67,10 +73,11 @@ async function readFileChecked(path: string, what: string, flag: string, stop: A
 
 /** The file opened is not the one checked: someone changed it in between. */
 export function replacedWhileRead(what: string): UsageError {
-  return new UsageError(`${what} was replaced while it was being read (it is not the file that was checked): run the command again`);
+  const why = 'it is not the file that was checked';
+  return new UsageError(`${what} was replaced while it was being read (${why}): run the command again`);
 }
 
-/** The soul text from `source`: a path (`confirm`: one that was checked, see ConfirmOpened), or `-` for standard input. */
+/** The soul text from `source`: a path (`confirm`: a checked one, see ConfirmOpened), or `-` for standard input. */
 export async function readSoul(ctx: Context, source: string, flag: string, confirm?: ConfirmOpened): Promise<string> {
   if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul', LIMITS.soulBytes), 'the soul on standard input');
   if (!source.trim()) throw new UsageError(`${flag} needs a file path, or - for standard input`);
