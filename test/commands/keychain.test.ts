@@ -182,6 +182,16 @@ describe('a keychain that never answers (a locked keyring whose unlock prompt no
     expect(config.data).toEqual({});
   });
 
+  it('a Tab (__complete) waits for it no longer than its budget, and says nothing', async () => {
+    const config = silent();
+    const clock = new FakeClock();
+    const r = await cli(['__complete', 'agents'], config, { clock, env: { SUPERAGENT_COMPLETION_BUDGET_MS: '1000' } });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(config.keychain.stopped).toEqual([`get ${account(config)}`]);
+    expect(clock.slept).toContain(1000);
+    expect(clock.slept).not.toContain(30_000);
+  });
+
   it('logout: exit 2 saying so, the profile left as it was to try again', async () => {
     const config = silent();
     const before = structuredClone(config.data);

@@ -18,19 +18,29 @@ const LOCKED = 'a locked keyring may be waiting to be unlocked';
  */
 const KEYCHAIN_WAIT_S = 30;
 
+/** A bound of a connection's own for the keychain: a Tab's budget, and nothing said while it waits. */
+export interface KeychainWait {
+  ms?: number;
+  quiet?: boolean;
+}
+
+type KeychainCall<T> = (stop: AbortSignal) => Promise<T>;
+
 /**
  * A call to the keychain, bounded. A locked keyring answers once someone unlocks it, and its prompt
  * may be on a screen nobody sees (a desktop locked, a session over ssh): the wait is said on
- * stderr after a moment, and given up (the call stopped) after --timeout, else KEYCHAIN_WAIT_S,
- * with a KeychainTimeoutError.
+ * stderr after a moment, and given up (the call stopped) after `wait.ms`, else --timeout, else
+ * KEYCHAIN_WAIT_S, with a KeychainTimeoutError.
  */
-async function askKeychain<T>(ctx: Context, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const seconds = ctx.globals.timeout ?? KEYCHAIN_WAIT_S;
+async function askKeychain<T>(ctx: Context, call: KeychainCall<T>, wait: KeychainWait = {}): Promise<T> {
+  const seconds = wait.ms !== undefined ? wait.ms / 1000 : (ctx.globals.timeout ?? KEYCHAIN_WAIT_S);
   const stop = new AbortController();
   const waiting = `Waiting for ${keychainWords()} to answer: a locked keyring may be asking to be unlocked`;
   return boundedWait(ctx, call(stop.signal), {
     ms: seconds * 1000,
-    say: () => ctx.printer.warn(`${waiting} (giving up after ${seconds} s)`),
+    say: () => {
+      if (!wait.quiet) ctx.printer.warn(`${waiting} (giving up after ${seconds} s)`);
+    },
     giveUp: () => {
       stop.abort();
       return new KeychainTimeoutError(seconds);
@@ -39,17 +49,22 @@ async function askKeychain<T>(ctx: Context, call: (signal: AbortSignal) => Promi
 }
 
 /** Where this command line connects; a profile's key kept in the keychain is read from there (and only then). */
-export async function resolveWithStoredKey(ctx: Context, globals: ConnectionFlags = ctx.globals): Promise<Connection> {
+export async function resolveWithStoredKey(
+  ctx: Context,
+  globals: ConnectionFlags = ctx.globals,
+  wait?: KeychainWait,
+): Promise<Connection> {
   const config = ctx.config.read();
   const name = keychainProfile(globals, ctx.env, config);
-  return resolveConnection(globals, ctx.env, config, name === undefined ? undefined : await keychainKey(ctx, name));
+  const key = name === undefined ? undefined : await keychainKey(ctx, name, wait);
+  return resolveConnection(globals, ctx.env, config, key);
 }
 
 /** The key of profile `name` from the keychain, or exit 3 saying why it cannot be had. */
-export async function keychainKey(ctx: Context, name: string): Promise<string> {
+export async function keychainKey(ctx: Context, name: string, wait?: KeychainWait): Promise<string> {
   let key: string | null;
   try {
-    key = await askKeychain(ctx, (signal) => ctx.keychain.get(account(ctx, name), signal));
+    key = await askKeychain(ctx, (signal) => ctx.keychain.get(account(ctx, name), signal), wait);
   } catch (err) {
     if (err instanceof KeychainTimeoutError) {
       const hint = `${LOCKED}: unlock it and run the command again, or allow longer with --timeout`;
