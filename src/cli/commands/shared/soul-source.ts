@@ -58,6 +58,9 @@ async function readFileChecked(
       if (stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
       // refuse a huge file without reading it into memory
       if (stat.isFile() && stat.size > LIMITS.soulBytes) throw tooBig(what, `${Math.ceil(stat.size / 1024)} KiB`);
+      // given up on meanwhile (a pipe's read is bounded): a stream given a signal already aborted
+      // emits an error that nothing listens for any more
+      stop.throwIfAborted();
       // a device or a pipe has no size to check first (/dev/zero never ends): read one byte past the limit at most
       return await readAtMost(addAbortSignal(stop, file.createReadStream({ autoClose: false })), LIMITS.soulBytes);
     } finally {
