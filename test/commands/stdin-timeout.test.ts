@@ -87,7 +87,7 @@ describe('a soul file that is a pipe (`--soul-file <(generate-soul)`) is bounded
     }
   });
 
-  it.skipIf(process.platform === 'win32')('given up on while still being opened: no stream made of it after', async () => {
+  it.skipIf(process.platform === 'win32')('given up on while opening: no stream made of it after', async () => {
     const fifo = path.join(scratch.scratch('superagent-fifo-'), 'soul.md');
     execFileSync('mkfifo', [fifo]);
     const writer = fs.openSync(fifo, 'r+');
