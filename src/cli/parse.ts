@@ -22,7 +22,7 @@ export const GLOBALS = {
     value: 'seconds',
     description:
       'request time-out; for a stream, the longest wait for reply text (default 30, chat and assistant 600); ' +
-      'also the longest wait for piped input to end (none without it)',
+      'also the longest wait for piped input to end (none without it) and for the OS keychain (default 30)',
   },
   yes: { type: 'boolean', short: 'y', description: 'assume yes to confirmations' },
   input: { type: 'boolean', negatable: true, description: 'never prompt; fail naming the missing flag' },

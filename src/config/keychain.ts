@@ -1,10 +1,11 @@
 // The OS keychain (the Secret Service on Linux, Keychain on macOS, Credential Manager on Windows),
 // where `login` keeps a profile's key rather than in a plain file; the config file says only that
-// the key is there. The binding loads when a key is stored, read or removed there, and never
+// the key is there. The binding is used when a key is stored, read or removed there, and never
 // otherwise: a key from SUPERAGENT_API_KEY, --api-key or the file costs nothing and meets no
-// keychain prompt (loading it took 6–29 ms on a busy 2-core machine: src/vendor/keyring.ts).
+// keychain prompt.
 import path from 'node:path';
 import type { Profile } from './file.js';
+import { inKeychainProcess, type KeychainRequest } from './keychain-process.js';
 
 /** The service every entry is filed under (`secret-tool search service superagent` lists them). */
 export const KEYCHAIN_SERVICE = 'superagent';
@@ -30,38 +31,49 @@ export function keyStoreOf(profile: Profile | undefined): KeyStore | null {
 
 export interface Keychain {
   /** the key, or null when there is no entry; KeychainError when the keychain cannot be used */
-  get(account: string): Promise<string | null>;
-  set(account: string, key: string): Promise<void>;
+  get(account: string, signal?: AbortSignal): Promise<string | null>;
+  set(account: string, key: string, signal?: AbortSignal): Promise<void>;
   /** true when there was an entry to remove */
-  delete(account: string): Promise<boolean>;
+  delete(account: string, signal?: AbortSignal): Promise<boolean>;
 }
+// `signal`: stop waiting for the answer (the call is abandoned, and fails with a KeychainError)
 
 /** The keychain cannot be used (no D-Bus session, no Secret Service, locked, a refused prompt), in its words. */
 export class KeychainError extends Error {
   override name = 'KeychainError';
 }
 
-type Binding = typeof import('../vendor/keyring.js');
-type Entry = InstanceType<Binding['AsyncEntry']>;
+/** The keychain did not answer in time: a locked keyring, its unlock prompt answered by nobody. */
+export class KeychainTimeoutError extends KeychainError {
+  override name = 'KeychainTimeoutError';
 
-/** The keychain of this machine, through @napi-rs/keyring, loaded on first use. */
+  constructor(readonly seconds: number) {
+    super(`${keychainWords()} did not answer within ${seconds} s`);
+  }
+}
+
+const KEYCHAIN_OF: Partial<Record<NodeJS.Platform, string>> = {
+  linux: 'Secret Service',
+  darwin: 'macOS Keychain',
+  win32: 'Windows Credential Manager',
+};
+
+/** The keychain of this platform, as messages name it: "the OS keychain (Secret Service)". */
+export function keychainWords(platform: NodeJS.Platform = process.platform): string {
+  const which = KEYCHAIN_OF[platform];
+  return which === undefined ? 'the OS keychain' : `the OS keychain (${which})`;
+}
+
+/** The keychain of this machine, through @napi-rs/keyring: each call in a process of its own (keychain-process.ts). */
 export function osKeychain(): Keychain {
-  let binding: Promise<Binding> | undefined;
-  const use = async <T>(account: string, act: (entry: Entry) => Promise<T>): Promise<T> => {
-    try {
-      binding ??= import('../vendor/keyring.js');
-      const { AsyncEntry } = await binding;
-      // on Linux the Secret Service only: the binding would otherwise fall back to the kernel's
-      // keyring, which forgets every key at the next reboot
-      return await act(new AsyncEntry(KEYCHAIN_SERVICE, account, { linux: { store: 'secret-service' } }));
-    } catch (err) {
+  const call = <T>(request: KeychainRequest, signal: AbortSignal | undefined) =>
+    inKeychainProcess<T>(request, signal).catch((err: unknown) => {
       throw new KeychainError(oneLine(err));
-    }
-  };
+    });
   return {
-    get: (account) => use(account, (entry) => entry.getPassword()),
-    set: (account, key) => use(account, (entry) => entry.setPassword(key)),
-    delete: (account) => use(account, (entry) => entry.deleteCredential()),
+    get: (account, signal) => call<string | null>({ op: 'get', service: KEYCHAIN_SERVICE, account }, signal),
+    set: (account, key, signal) => call<void>({ op: 'set', service: KEYCHAIN_SERVICE, account, key }, signal),
+    delete: (account, signal) => call<boolean>({ op: 'delete', service: KEYCHAIN_SERVICE, account }, signal),
   };
 }
 

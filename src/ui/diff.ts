@@ -3,6 +3,7 @@
 // are trimmed first, so a typical edit of a large file costs little; two large, wholly different
 // middles fall back to "remove all, add all", still a correct diff, only not a minimal one.
 import type { ChalkInstance } from 'chalk';
+import { maskSecrets } from './mask.js';
 
 export type LineKind = 'header' | 'hunk' | 'context' | 'remove' | 'add' | 'note';
 
@@ -125,7 +126,11 @@ export function unifiedDiff(oldText: string, newText: string, labels: { old: str
   return out;
 }
 
-/** The diff as text, coloured by `colour` (pass a plain styler for none). */
+/**
+ * The diff as text, coloured by `colour` (pass a plain styler for none): the one place a diff becomes
+ * printed text, so every diff shows a key or a bot token in it masked (a soul may quote one, and a
+ * plan runs in CI logs); the texts diffed, and what is uploaded, keep them whole.
+ */
 export function renderDiff(lines: DiffLine[], colour: ChalkInstance): string {
   const paint: Record<LineKind, (s: string) => string> = {
     header: (s) => colour.bold(s),
@@ -135,5 +140,5 @@ export function renderDiff(lines: DiffLine[], colour: ChalkInstance): string {
     add: (s) => colour.green(s),
     note: (s) => colour.dim(s),
   };
-  return lines.map((l) => paint[l.kind](l.text) + '\n').join('');
+  return lines.map((l) => paint[l.kind](maskSecrets(l.text)) + '\n').join('');
 }

@@ -7,7 +7,7 @@
 // soul as written.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LIMITS } from '../../src/contract.js';
 import { maskKey } from '../../src/ui/mask.js';
 import { cliFor } from '../helpers/context.js';
@@ -64,6 +64,19 @@ const cases: Case[] = [
     message: (s) => `${OUTSIDE} (it leads to ${path.join(s.root, 'secret.txt')}): ${MUST}`,
   },
   {
+    // "does not exist" here would let a pull request learn whether a path exists on the CI runner
+    what: 'a link under souls/ to a path outside that does not exist (said as for one that does)',
+    soul: () => 'souls/a.md',
+    make: (s) => fs.symlinkSync(path.join(s.root, 'missing.txt'), path.join(s.fleet, 'souls/a.md')),
+    message: (s) => `${OUTSIDE} (it leads to ${path.join(s.root, 'missing.txt')}): ${MUST}`,
+  },
+  {
+    what: 'a relative link under souls/ out of the directory, to nothing',
+    soul: () => 'souls/a.md',
+    make: (s) => fs.symlinkSync('../../missing/x.md', path.join(s.fleet, 'souls/a.md')),
+    message: (s) => `${OUTSIDE} (it leads to ${path.join(s.root, 'missing/x.md')}): ${MUST}`,
+  },
+  {
     what: 'souls/ itself a link to a directory outside',
     soul: () => 'souls/a.md',
     make: (s) => {
@@ -117,6 +130,93 @@ describe('a soul path that leads anywhere but a regular file in the fleet dir: e
     const r = await s.cli(['plan', '-f', path.join(s.root, 'link/superagents.yaml')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('+A soul kept in shared/.\n');
+  });
+});
+
+describe('what lies outside the fleet dir makes no difference to the answer', () => {
+  // a link through a directory outside and back: were it followed there, the answer would tell a
+  // pull request whether that directory exists on the runner; its target is taken as written
+  it.each([
+    ['exists', true],
+    ['does not exist', false],
+  ])('a link through %s outside and back in (probe/../fleet/…) reads the file it names inside', async (_, exists) => {
+    const s = await setup(() => 'souls/a.md');
+    if (exists) fs.mkdirSync(path.join(s.root, 'probe'));
+    fs.writeFileSync(path.join(s.fleet, 'souls/b.md'), '# a\nThe soul in b.md.\n');
+    fs.symlinkSync(`${s.root}/probe/../fleet/souls/b.md`, path.join(s.fleet, 'souls/a.md'));
+    const r = await s.cli(['plan', '-f', s.file]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain('+The soul in b.md.\n');
+  });
+
+  it('a dangling link inside that points inside: does not exist', async () => {
+    const s = await setup(() => 'souls/a.md');
+    fs.symlinkSync('gone.md', path.join(s.fleet, 'souls/a.md'));
+    const r = await s.cli(['plan', '-f', s.file]);
+    expect([r.code, r.stderr]).toEqual([2, `Error: ${s.file}:3:11: soul file 'souls/a.md' does not exist${HINT}\n`]);
+  });
+});
+
+describe('a soul file swapped between its check and its read is not read', () => {
+  const REPLACED = 'was replaced while it was being read (it is not the file that was checked): run the command again';
+
+  /** `plan`, with `swap` done just before the soul file is opened (as someone racing the check would). */
+  async function planSwapped(swap: (s: Setup, file: string) => void) {
+    const s = await setup(() => 'souls/a.md');
+    const file = path.join(s.fleet, 'souls/a.md');
+    fs.writeFileSync(file, '# a\nThe soul that was checked.\n');
+    const open = fs.promises.open;
+    let swapped = false;
+    vi.spyOn(fs.promises, 'open').mockImplementation(async (at, ...rest) => {
+      if (!swapped && path.basename(String(at)) === 'a.md') {
+        swapped = true;
+        swap(s, file);
+      }
+      return open(at, ...rest);
+    });
+    s.svc.cliRequests();
+    const r = await s.cli(['plan', '-f', s.file]);
+    expect(swapped).toBe(true);
+    return { s, r };
+  }
+
+  const swaps: Array<[string, (s: Setup, file: string) => void]> = [
+    ['by a link to a file outside', (s, file) => {
+      fs.unlinkSync(file);
+      fs.symlinkSync(path.join(s.root, 'secret.txt'), file);
+    }],
+    ['by another file (renamed over it)', (_, file) => {
+      fs.writeFileSync(`${file}.new`, '# a\nSUPERAGENT_API_KEY=swapped in\n');
+      fs.renameSync(`${file}.new`, file);
+    }],
+    ['souls/ by a link to a directory outside holding an a.md', (s, file) => {
+      fs.mkdirSync(path.join(s.root, 'elsewhere'));
+      fs.writeFileSync(path.join(s.root, 'elsewhere/a.md'), SECRET);
+      fs.renameSync(path.dirname(file), path.join(s.fleet, 'souls.checked'));
+      fs.symlinkSync(path.join(s.root, 'elsewhere'), path.dirname(file));
+    }],
+  ];
+  if (process.platform === 'linux') {
+    // the very file checked (a hard link to it), but reached outside: only where it lies tells (/proc/self/fd)
+    swaps.push(['souls/ by a link to a directory outside holding the checked file itself (hard link)', (s, file) => {
+      fs.mkdirSync(path.join(s.root, 'elsewhere'));
+      fs.linkSync(file, path.join(s.root, 'elsewhere/a.md'));
+      fs.renameSync(path.dirname(file), path.join(s.fleet, 'souls.checked'));
+      fs.symlinkSync(path.join(s.root, 'elsewhere'), path.dirname(file));
+    }]);
+  }
+  if (process.platform !== 'win32') {
+    swaps.push(['by a FIFO (opened without waiting for a writer, never read)', (s, file) => {
+      fs.unlinkSync(file);
+      watchedFifo(file, s.root);
+    }]);
+  }
+
+  it.each(swaps)('the file replaced %s: exit 2 at its place, nothing of it shown, no request', async (_, swap) => {
+    const { s, r } = await planSwapped(swap);
+    const error = `Error: ${s.file}:3:11: soul file 'souls/a.md' ${REPLACED}${HINT}\n`;
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', error]);
+    expect(s.svc.cliRequests()).toEqual([]);
   });
 });
 

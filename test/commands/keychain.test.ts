@@ -5,7 +5,8 @@
 // removes it from both; whoami and config list say where it is; and the keychain is touched only
 // for a profile whose key is there (never when SUPERAGENT_API_KEY or --api-key gives one).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryConfig, runLine, type RunOptions } from '../helpers/context.js';
+import { keychainWords } from '../../src/config/keychain.js';
+import { FakeClock, MemoryConfig, runLine, type RunOptions } from '../helpers/context.js';
 import { MemoryKeychain } from '../helpers/keychain.js';
 import { stopService } from '../helpers/service-support.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -14,6 +15,8 @@ const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
 const OTHER_KEY = 'sa_sk_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pw';
 const MASKED = 'sa_sk_…t0Uv';
 const NO_KEYCHAIN = 'Platform failure: DBus error: no session bus';
+/** the OS keychain, as messages name it on this platform */
+const KEYCHAIN = keychainWords();
 
 let svc: TestService;
 beforeAll(async () => {
@@ -117,6 +120,93 @@ describe('a key kept in the keychain that cannot be had', () => {
     config.keychain.entries.clear();
     const r = await cli(['list'], config);
     expect([r.code, r.stderr]).toEqual([3, "Error: the key of profile 'default' should be in the OS keychain, but it is not there (run 'superagent login --profile default' again)\n"]);
+  });
+});
+
+describe('a keychain that never answers (a locked keyring whose unlock prompt nobody sees)', () => {
+  const LOCKED = 'a locked keyring may be waiting to be unlocked';
+  const waiting = (seconds: number) =>
+    `! Waiting for ${KEYCHAIN} to answer: a locked keyring may be asking to be unlocked ` +
+    `(giving up after ${seconds} s)\n`;
+  const unreadable = (seconds: number) =>
+    `Error: ${KEYCHAIN} did not answer within ${seconds} s when asked for the key of profile 'default' ` +
+    `(${LOCKED}: unlock it and run the command again, or allow longer with --timeout)\n`;
+  const silent = () => keptInKeychain(KEY, new MemoryKeychain().silent());
+  const loginSlowly = (config: MemoryConfig) =>
+    cli(['login', '--with-token', '--base-url', svc.url], config, { input: `${KEY}\n`, clock: new FakeClock() });
+
+  const readers = [[['list']], [['whoami']], [['config', 'get', 'api_key']]];
+  it.each(readers)('%j: said after a moment, then exit 3 after 30 s, the call stopped, no request', async (argv) => {
+    const config = silent();
+    const clock = new FakeClock();
+    const r = await cli(argv, config, { clock });
+    expect(r).toEqual({ code: 3, stdout: '', stderr: waiting(30) + unreadable(30), asked: [] });
+    expect(config.keychain.stopped).toEqual([`get ${account(config)}`]);
+    expect(clock.slept).toContain(30_000);
+    expect(svc.cliRequests()).toEqual([]);
+  });
+
+  it('--timeout bounds the wait instead; --quiet leaves only the error', async () => {
+    const config = silent();
+    const clock = new FakeClock();
+    const r = await cli(['list', '--timeout', '5'], config, { clock });
+    expect(r).toEqual({ code: 3, stdout: '', stderr: waiting(5) + unreadable(5), asked: [] });
+    expect(clock.slept).toContain(5000);
+    expect(clock.slept).not.toContain(30_000);
+    expect((await cli(['list', '--quiet'], config, { clock: new FakeClock() })).stderr).toBe(unreadable(30));
+  });
+
+  it('login: exit 2 naming the keychain and what to do; nothing saved, a key the file held still there', async () => {
+    const fileKey = { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: OTHER_KEY } } };
+    const config = new MemoryConfig(fileKey, new MemoryKeychain().silent());
+    const before = structuredClone(config.data);
+    const r = await loginSlowly(config);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        waiting(30) +
+        `Error: ${KEYCHAIN} did not answer within 30 s, so the key was not saved (${LOCKED}: ` +
+        'unlock it and log in again, or keep the key in the config file with --insecure-storage)\n',
+      asked: [],
+    });
+    expect(config.data).toEqual(before);
+    expect(config.keychain.stopped).toEqual([`set ${account(config)}`]);
+    expect(config.keychain.entries.size).toBe(0);
+  });
+
+  it('login with a fresh config file: the file is never written', async () => {
+    const config = new MemoryConfig({}, new MemoryKeychain().silent());
+    const r = await loginSlowly(config);
+    expect(r.code).toBe(2);
+    expect(config.data).toEqual({});
+  });
+
+  it('a Tab (__complete) waits for it no longer than its budget, and says nothing', async () => {
+    const config = silent();
+    const clock = new FakeClock();
+    const r = await cli(['__complete', 'agents'], config, { clock, env: { SUPERAGENT_COMPLETION_BUDGET_MS: '1000' } });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(config.keychain.stopped).toEqual([`get ${account(config)}`]);
+    expect(clock.slept).toContain(1000);
+    expect(clock.slept).not.toContain(30_000);
+  });
+
+  it('logout: exit 2 saying so, the profile left as it was to try again', async () => {
+    const config = silent();
+    const before = structuredClone(config.data);
+    const r = await cli(['logout'], config, { clock: new FakeClock() });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        waiting(30) +
+        "Error: the key of profile 'default' is in the OS keychain and cannot be removed from it: " +
+        `${KEYCHAIN} did not answer within 30 s (unlock the keychain, then run 'superagent logout' again)\n`,
+      asked: [],
+    });
+    expect(config.data).toEqual(before);
+    expect(config.keychain.entries.size).toBe(1);
   });
 });
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InterruptedError } from '../../src/core/errors.js';
 import { EditorError } from '../../src/ui/editor.js';
+import { maskKey } from '../../src/ui/mask.js';
 import { FakeClock, cliFor, fakeEditor, runLine } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
 import { useSoulAgent } from '../helpers/soul-agent.js';
@@ -84,6 +85,24 @@ describe('soul edit', () => {
     expect(requests()).toEqual([...look(), `GET /v1/superagents/${demo}/files`, `PUT /v1/superagents/${demo}/soul`]);
     expect(await soulOf(demo)).toBe(BOLD);
     expect(leftInTmp()).toEqual([]);
+  });
+
+  it('a key in the soul: the diff shows it masked (stdout; stderr with --json), the upload has it whole', async () => {
+    const key = 'gb_sk_' + 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5';
+    const addKey = (file: string) => fs.writeFileSync(file, START.replace('careful', `careful with ${key}`));
+    const withKey = fakeEditor(addKey);
+    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: withKey });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`+Be careful with ${maskKey(key)}.\n`);
+    expect(r.stdout + r.stderr).not.toContain(key.slice(6));
+    expect(await soulOf(demo)).toBe(START.replace('careful', `careful with ${key}`));
+
+    const undo = fakeEditor((file) => fs.writeFileSync(file, START));
+    const back = await cli(['soul', 'edit', 'demo', '--yes', '--json'], { editor: undo });
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stderr).toContain(`-Be careful with ${maskKey(key)}.\n`);
+    expect(back.stdout + back.stderr).not.toContain(key.slice(6));
+    expect(await soulOf(demo)).toBe(START);
   });
 
   it('the file is <name>.soul.md, mode 0600, in a 0700 directory of its own under TMPDIR', async () => {

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock, MemoryConfig, cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
@@ -82,6 +82,37 @@ describe('a soul file that is a pipe (`--soul-file <(generate-soul)`) is bounded
         asked: [],
       });
       expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
+    } finally {
+      fs.closeSync(writer);
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('given up on while opening: no stream made of it after', async () => {
+    const fifo = path.join(scratch.scratch('superagent-fifo-'), 'soul.md');
+    execFileSync('mkfifo', [fifo]);
+    const writer = fs.openSync(fifo, 'r+');
+    // an open slower than the bound (a loaded machine): the read is given up on before its stream
+    // exists; a stream made then, its signal aborted, would fail with an error nobody listens for
+    const open = fs.promises.open;
+    let opened!: () => void;
+    let closed!: () => void;
+    const late = new Promise<void>((resolve) => (opened = resolve));
+    const done = new Promise<void>((resolve) => (closed = resolve));
+    let streams = 0;
+    vi.spyOn(fs.promises, 'open').mockImplementation(async (...args) => {
+      await late;
+      const handle = await open(...args);
+      const [close, stream] = [handle.close.bind(handle), handle.createReadStream.bind(handle)];
+      handle.close = () => close().finally(closed);
+      handle.createReadStream = (...o) => (streams++, stream(...o));
+      return handle;
+    });
+    try {
+      const r = await cli(['soul', 'set', 'demo', '--file', fifo, '--timeout', '2'], { clock: new FakeClock() });
+      expect(r.code).toBe(2);
+      opened();
+      await done;
+      expect(streams).toBe(0);
     } finally {
       fs.closeSync(writer);
     }

@@ -77,6 +77,45 @@ describe.skipIf(MISSING.length > 0)(`a Secret Service${MISSING.length ? ` (skipp
   });
 });
 
+const NO_PROMPT = process.platform === 'linux' ? missingPrograms({ prompt: true }) : ['Linux'];
+const NO_PROMPT_WHY = NO_PROMPT.length ? ` (skipped: ${NO_PROMPT.join(', ')} missing)` : '';
+if (NO_PROMPT.length > 0) console.warn(`keychain.test: ${NO_PROMPT.join(', ')} missing: locked keyring tests skipped`);
+
+describe.skipIf(NO_PROMPT.length > 0)(`a locked keyring whose unlock prompt nobody answers${NO_PROMPT_WHY}`, () => {
+  const KEYCHAIN = 'the OS keychain \\(Secret Service\\)';
+  const WAITING =
+    `^! Waiting for ${KEYCHAIN} to answer: a locked keyring may be asking to be unlocked ` + '\\(giving up after 2 s\\)';
+  const KEY_OF = "when asked for the key of profile 'default'";
+
+  it('a command needing the key says it waits, then ends after --timeout: exit 3, the keychain named', async () => {
+    secrets = await startSecretService();
+    const dir = temp.scratch('superagent-config-');
+    const profile = { base_url: svc.url, api_key_store: 'keychain' };
+    fs.writeFileSync(configFile(dir), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+    await secrets.store({ service: 'superagent', username: account(dir) }, KEY);
+    await secrets.lockUnanswered();
+    const list = await runCli(['list', '--timeout', '2'], { configDir: dir, env: secrets.env });
+    expect([list.exitCode, list.stdout]).toEqual([3, '']);
+    const error = `Error: ${KEYCHAIN} did not answer within 2 s ${KEY_OF} \\(.*--timeout\\)\n$`;
+    expect(list.stderr).toMatch(new RegExp(`${WAITING}\n${error}`));
+    expect(secrets.othersOnBus()).toEqual([]);
+  });
+
+  it('login: exit 2 after --timeout, nothing saved (the config file not even made)', async () => {
+    secrets = await startSecretService();
+    await secrets.lockUnanswered();
+    const dir = temp.scratch('superagent-config-');
+    const argv = ['login', '--with-token', '--base-url', svc.url, '--timeout', '2'];
+    const login = await runCli(argv, { configDir: dir, env: secrets.env, input: KEY });
+    expect(login.exitCode).toBe(2);
+    const error =
+      `Error: ${KEYCHAIN} did not answer within 2 s, so the key was not saved ` + '\\(.*--insecure-storage\\)\n$';
+    expect(login.stderr).toMatch(new RegExp(`${WAITING}\n${error}`));
+    expect(fs.existsSync(configFile(dir))).toBe(false);
+    expect(secrets.othersOnBus()).toEqual([]);
+  });
+});
+
 describe.skipIf(process.platform !== 'linux')('no keychain to be had (Linux)', () => {
   it('no session bus (a server, CI): login keeps the key in the 0600 file and says so in one line', async () => {
     const dir = temp.scratch('superagent-config-');

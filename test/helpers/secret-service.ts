@@ -10,9 +10,13 @@ import { execa, type ResultPromise } from 'execa';
 import { tempDir } from './service.js';
 
 const PROGRAMS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
+/** GNOME's unlock prompt (the gcr package, a dependency of gnome-keyring), and a display for it that nobody watches */
+const PROMPTER = '/usr/libexec/gcr-prompter';
+const PROMPT_PROGRAMS = ['broadwayd', PROMPTER];
 
-export function missingPrograms(): string[] {
-  return PROGRAMS.filter((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0);
+export function missingPrograms(o: { prompt?: boolean } = {}): string[] {
+  const needed = [...PROGRAMS, ...(o.prompt ? PROMPT_PROGRAMS : [])];
+  return needed.filter((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0);
 }
 
 export interface SecretService {
@@ -20,6 +24,16 @@ export interface SecretService {
   env: Record<string, string>;
   /** `secret-tool lookup`: the secret filed under these attributes, or null */
   lookup(attributes: Record<string, string>): Promise<string | null>;
+  /** `secret-tool store` */
+  store(attributes: Record<string, string>, secret: string): Promise<void>;
+  /**
+   * Locks the keyring, with an unlock prompt that nobody answers: GNOME's prompter on a display of
+   * its own (GTK's broadway, on a Unix socket) that nobody looks at, as on a desktop left locked.
+   * Anything that needs the keyring then waits for ever. Needs missingPrograms({ prompt: true }).
+   */
+  lockUnanswered(): Promise<void>;
+  /** the processes still running on this bus, other than the ones it was started with (pid and command line) */
+  othersOnBus(): string[];
   stop(): Promise<void>;
 }
 
@@ -59,6 +73,29 @@ export async function startSecretService(o: { unlocked?: boolean } = {}): Promis
         const r = await execa('secret-tool', ['lookup', ...Object.entries(attributes).flat()], { env, extendEnv: false, reject: false });
         return r.exitCode === 0 ? String(r.stdout) : null;
       },
+      async store(attributes, secret) {
+        const args = ['store', '--label=test', ...Object.entries(attributes).flat()];
+        await execa('secret-tool', args, { env, extendEnv: false, input: secret });
+      },
+      async lockUnanswered() {
+        // its web viewer on a Unix socket (no port): nobody will look
+        const viewer = ['--unixsocket', path.join(runtime, 'broadway-http'), ':5'];
+        const display = execa('broadwayd', viewer, { env, extendEnv: false, reject: false, buffer: false }) as Child;
+        children.push(display);
+        await untilSaid(display, 'Listening on');
+        const onDisplay = { ...env, GDK_BACKEND: 'broadway', BROADWAY_DISPLAY: ':5', NO_AT_BRIDGE: '1' };
+        const prompter = execa(PROMPTER, { env: onDisplay, extendEnv: false, reject: false, buffer: false }) as Child;
+        children.push(prompter);
+        await untilOwned(env, 'org.gnome.keyring.SystemPrompter');
+        const login = 'array:objpath:/org/freedesktop/secrets/collection/login';
+        const service = ['--dest=org.freedesktop.secrets', '/org/freedesktop/secrets'];
+        const lock = ['--session', '--print-reply', ...service, 'org.freedesktop.Secret.Service.Lock', login];
+        await execa('dbus-send', lock, { env, extendEnv: false });
+      },
+      othersOnBus() {
+        const ours = new Set(children.map((c) => c.pid));
+        return processesWith(`DBUS_SESSION_BUS_ADDRESS=${address}`).filter((p) => !ours.has(Number(p.split(' ')[0])));
+      },
       stop,
     };
   } catch (err) {
@@ -86,6 +123,34 @@ function firstLine(child: Child): Promise<string> {
     });
     void child.then(() => reject(new Error(`dbus-daemon ended before saying its address: ${out}`)));
   });
+}
+
+/** Resolves once `child` has said `words` (on stdout or stderr). */
+function untilSaid(child: Child, words: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    for (const stream of [child.stdout!, child.stderr!]) {
+      stream.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        if (out.includes(words)) resolve();
+      });
+    }
+    void child.then(() => reject(new Error(`it ended before saying '${words}': ${out}`)));
+  });
+}
+
+/** `pid command line` of each process of this user whose environment holds `entry` (Linux: /proc). */
+function processesWith(entry: string): string[] {
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(entry)) continue;
+      found.push(`${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()}`);
+    } catch {
+      // gone meanwhile, or another user's
+    }
+  }
+  return found;
 }
 
 /** Waits (5 s at most) until `name` has an owner on the bus: the daemon is ready. */

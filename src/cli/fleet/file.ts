@@ -86,8 +86,9 @@ async function readSouls(ctx: Context, agents: RawAgent[], dir: string, where: L
       if (a.soul === undefined) return undefined;
       let real: string | undefined;
       try {
-        real = await soulPath(dir, realDir, a.soul);
-        return await readSoul(ctx, real, 'soul');
+        const soul = await soulPath(dir, realDir, a.soul);
+        real = soul.path;
+        return await readSoul(ctx, soul.path, 'soul', soul.confirm);
       } catch (err) {
         if (!(err instanceof SuperagentError)) throw err;
         // readSoul names the file by the path it was given: say it as the fleet file does

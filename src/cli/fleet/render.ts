@@ -1,7 +1,7 @@
 // A plan for people (what `plan` prints and `apply` shows before it asks) and as data (`--json`).
 // Only agents that would change are listed; a soul change is a unified diff. Either way a key or a
-// bot token in it (a soul may quote one; `plan` runs in CI logs) shows masked; apply sends the text
-// as written.
+// bot token in it (a soul or a description may quote one; `plan` runs in CI logs) shows masked: the
+// diff as every diff is (renderDiff), the rest of the plan here; apply sends the text as written.
 import type { ChalkInstance } from 'chalk';
 import { renderDiff, splitLines, unifiedDiff } from '../../ui/diff.js';
 import { maskSecrets } from '../../ui/mask.js';

@@ -209,7 +209,8 @@ class ServiceLog {
 
 export async function openApi(ctx: Context, options: ConnectOptions = {}): Promise<OpenedApi> {
   const { globals, env, printer } = ctx;
-  const connection = await resolveWithStoredKey(ctx);
+  // a connection with a time-out of its own (a Tab's budget) waits no longer for the keychain
+  const connection = await resolveWithStoredKey(ctx, ctx.globals, { ms: options.timeoutMs, quiet: options.quiet });
   // a profile with `output json` makes its commands answer as if --json were given
   if (connection.output === 'json') printer.setJson(true);
   if (globals.debug) printer.stderrWrite(printer.err.dim(`superagent: ${describeService(connection)}`) + '\n');

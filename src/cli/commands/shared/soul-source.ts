@@ -1,6 +1,7 @@
 // Reading a soul.md from a file or standard input (`--soul-file PATH|-`, `soul set --file PATH|-`):
 // refused before any request when missing, unreadable, empty, not UTF-8 or over the contract's size.
-import { promises as fs, statSync } from 'node:fs';
+import { constants, promises as fs, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { addAbortSignal } from 'node:stream';
 import { LIMITS } from '../../../contract.js';
 import type { Context } from '../../context.js';
@@ -30,32 +31,62 @@ export function readFailure(err: unknown, what: string, flag: string): UsageErro
   return new UsageError(`cannot read ${what}: ${(err as Error)?.message ?? String(err)}`);
 }
 
-async function readFileChecked(path: string, what: string, flag: string, stop: AbortSignal): Promise<Buffer> {
+/**
+ * Given for a soul file that was checked before it is read (a fleet file's soul, which must stay in
+ * the fleet's directory): the file is then opened without following a link at its last step and
+ * without waiting on a FIFO, and `confirm` sees the open file before a byte of it is read, to throw
+ * if it is not the file that was checked.
+ */
+export type ConfirmOpened = (file: FileHandle, what: string) => Promise<void>;
+
+// O_NONBLOCK: a FIFO put in the checked file's place opens at once, not when a writer comes
+const CHECKED_OPEN = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+async function readFileChecked(
+  path: string,
+  what: string,
+  flag: string,
+  stop: AbortSignal,
+  confirm?: ConfirmOpened,
+): Promise<Buffer> {
   try {
-    const stat = await fs.stat(path);
-    if (stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
-    // refuse a huge file without reading it into memory
-    if (stat.isFile() && stat.size > LIMITS.soulBytes) throw tooBig(what, `${Math.ceil(stat.size / 1024)} KiB`);
-    // a device or a pipe has no size to check first (/dev/zero never ends): read one byte past the limit at most
-    const file = await fs.open(path, 'r');
+    const file = await fs.open(path, confirm ? CHECKED_OPEN : 'r');
     try {
+      await confirm?.(file, what);
+      // what was opened, not what the path names now
+      const stat = await file.stat();
+      if (stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
+      // refuse a huge file without reading it into memory
+      if (stat.isFile() && stat.size > LIMITS.soulBytes) throw tooBig(what, `${Math.ceil(stat.size / 1024)} KiB`);
+      // given up on meanwhile (a pipe's read is bounded): a stream given a signal already aborted
+      // emits an error that nothing listens for any more
+      stop.throwIfAborted();
+      // a device or a pipe has no size to check first (/dev/zero never ends): read one byte past the limit at most
       return await readAtMost(addAbortSignal(stop, file.createReadStream({ autoClose: false })), LIMITS.soulBytes);
     } finally {
       await file.close();
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
+    // O_NOFOLLOW met a link where the checked file was
+    if (confirm && (err as NodeJS.ErrnoException)?.code === 'ELOOP') throw replacedWhileRead(what);
     throw readFailure(err, what, flag);
   }
 }
 
-/** The soul text from `source`: a path, or `-` for standard input. */
-export async function readSoul(ctx: Context, source: string, flag: string): Promise<string> {
+/** The file opened is not the one checked: someone changed it in between. */
+export function replacedWhileRead(what: string): UsageError {
+  const why = 'it is not the file that was checked';
+  return new UsageError(`${what} was replaced while it was being read (${why}): run the command again`);
+}
+
+/** The soul text from `source`: a path (`confirm`: a checked one, see ConfirmOpened), or `-` for standard input. */
+export async function readSoul(ctx: Context, source: string, flag: string, confirm?: ConfirmOpened): Promise<string> {
   if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul', LIMITS.soulBytes), 'the soul on standard input');
   if (!source.trim()) throw new UsageError(`${flag} needs a file path, or - for standard input`);
   const what = `soul file '${source}'`;
   const stop = new AbortController();
-  const reading = readFileChecked(source, what, flag, stop.signal);
+  const reading = readFileChecked(source, what, flag, stop.signal, confirm);
   // a file ends; a pipe standing for one (`--soul-file <(generate-soul)`) may not: bounded like standard input
   return checked(await (isFile(source) ? reading : boundedRead(ctx, what, reading, () => stop.abort())), what);
 }

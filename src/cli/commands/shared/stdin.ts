@@ -3,6 +3,7 @@
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
+import { boundedWait } from './bounded-wait.js';
 
 export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Infinity): Promise<Buffer> {
   const stdin = ctx.io.stdin;
@@ -21,32 +22,17 @@ export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Inf
  * a slow writer (`generate-report | superagent chat demo`) may rightly take minutes.
  */
 export async function boundedRead<T>(ctx: Context, what: string, reading: Promise<T>, release: () => void): Promise<T> {
-  // input that is there whole (its writer done) is read within a turn of the event loop: only
-  // input still open starts a wait on the clock (no timer, and no sleep a fake clock would count)
-  const nextTurn = new Promise<false>((resolve) => setImmediate(resolve, false));
-  const ended = await Promise.race([reading.then(() => true, () => true), nextTurn]);
-  if (ended) return reading;
   const seconds = ctx.globals.timeout;
-  const timer = new AbortController();
-  const expiry = seconds === undefined ? [] : [
-    ctx.clock.sleep(seconds * 1000, timer.signal).then(
-      () => {
-        release();
-        const hint = 'close it when done writing, or allow longer with --timeout';
-        throw new UsageError(`${what} did not end within ${seconds} s`, hint);
-      },
-      () => undefined as never, // the read ended first
-    ),
-  ];
-  reading.catch(() => undefined); // once given up on, the read fails with nobody waiting for it
   const bound = seconds === undefined ? '--timeout SECONDS bounds this wait' : `giving up after ${seconds} s`;
-  try {
-    return await ctx.sayIfSlow(Promise.race([reading, ...expiry]), () =>
-      ctx.printer.warn(`Waiting for ${what} to end: is something still writing to it? (${bound})`),
-    );
-  } finally {
-    timer.abort();
-  }
+  return boundedWait(ctx, reading, {
+    ms: seconds === undefined ? undefined : seconds * 1000,
+    say: () => ctx.printer.warn(`Waiting for ${what} to end: is something still writing to it? (${bound})`),
+    giveUp: () => {
+      release();
+      const hint = 'close it when done writing, or allow longer with --timeout';
+      return new UsageError(`${what} did not end within ${seconds} s`, hint);
+    },
+  });
 }
 
 /**
