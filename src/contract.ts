@@ -71,12 +71,24 @@ export function invisibleIn(text: string): string | undefined {
 }
 
 /**
- * [ours] Two agent names are one name when they match trimmed and in any case (`Demo`, ` demo`):
- * names are how people refer to agents, so the service keeps one live agent per name and account,
- * and the CLI refuses such a name before asking.
+ * [ours] The form in which two agent names are compared: names are how people refer to agents, so
+ * names that look the same are one name. NFKC makes one form of `é` typed as one character or as
+ * `e` and a combining accent, and folds compatibility forms that read alike (full-width `ｄｅｍｏ`,
+ * the ligature `ﬁ`, a no-break space); upper- then lower-casing folds case as Unicode's full case
+ * folding does for names (`Straße` and `STRASSE`, `ς` and `σ`); runs of spaces count as one, and
+ * surrounding spaces as none. Only the comparison uses it: a name is kept and shown as it was given.
+ */
+export function agentNameKey(name: string): string {
+  return name.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC').replace(/\s+/gu, ' ').trim();
+}
+
+/**
+ * [ours] Two agent names are one name when their agentNameKey is the same (`Demo`, ` demo `, `ｄｅｍｏ`):
+ * the service keeps one live agent per name and account, and the CLI refuses such a name before
+ * asking, finds an agent by any form of its name, and checks a fleet file's names by this rule.
  */
 export function sameAgentName(a: string | undefined, b: string | undefined): boolean {
-  return a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+  return a !== undefined && b !== undefined && agentNameKey(a) === agentNameKey(b);
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -109,6 +109,14 @@ describe('PUT profile, soul, model', () => {
     expect(await record()).toMatchObject({ name: 'CONFIGURABLE' });
   });
 
+  it('profile: a name that only looks different from a live one (another Unicode form, full width) is 409 too', async () => {
+    await launch(svc(), { name: 'Déjà' });
+    for (const lookalike of ['De\u0301ja\u0300', 'ＤÉＪÀ']) {
+      expectError(await put('/profile', { name: lookalike }), 409, `An agent named '${lookalike}' already exists`);
+    }
+    expect(await record()).toMatchObject({ name: 'Configurable' });
+  });
+
   it('profile: a rename and a launch of one name at once, or two renames: one name, one agent', async () => {
     const other = (await launch(svc(), { name: 'Other' })).agent_id;
     const rename = (agent: string) => svc().call('PUT', agentPath(agent, '/profile'), { body: { name: 'Taken' } });

@@ -245,6 +245,20 @@ describe('one live agent per name and account', () => {
     expect((await listAgents(svc())).map((a) => a.agent_id)).toEqual([first.agent_id]);
   });
 
+  it('names that look the same are one name: another Unicode form (é as e + U+0301), full-width letters, ß as ss; kept as sent', async () => {
+    const decomposed = 'De\u0301mo';
+    const first = await launch(svc(), { name: decomposed });
+    for (const again of ['Démo', 'ＤＥ\u0301ＭＯ', ' démo ']) {
+      expectError(await launchNamed(again), 409, `An agent named '${again.trim()}' already exists`);
+    }
+    await launch(svc(), { name: 'Straße' });
+    expectError(await launchNamed('STRASSE'), 409, "An agent named 'STRASSE' already exists");
+    // the name as it was sent, not a normalized copy
+    const named = (await listAgents(svc())).find((a) => a.agent_id === first.agent_id);
+    expect(named.name).toBe(decomposed);
+    expect(await listAgents(svc())).toHaveLength(2);
+  });
+
   it('two launches of one name at once: one 200, one 409, one agent', async () => {
     const answers = await Promise.all([launchNamed('Racer'), launchNamed('Racer')]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);

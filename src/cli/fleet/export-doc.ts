@@ -1,6 +1,7 @@
 // The fleet as files: superagents.yaml (every field the service lets us read back, so a plan
 // against a fresh export shows nothing) and one soul file per agent under souls/.
 import type { AgentRecord, Skill } from '../../api/types.js';
+import { agentNameKey } from '../../contract.js';
 import { UsageError } from '../../core/errors.js';
 import { fileSlug } from '../commands/shared/agent-fields.js';
 import { STATUSES } from './schema.js';
@@ -27,7 +28,7 @@ const HEADER = [
 function assertUniqueNames(agents: Exported[]): void {
   const seen = new Map<string, AgentRecord>();
   for (const { record } of agents) {
-    const key = record.name.toLowerCase();
+    const key = agentNameKey(record.name);
     const other = seen.get(key);
     if (other) {
       throw new UsageError(

@@ -3,7 +3,7 @@
 // reported at once, each as `FILE:LINE:COL: what is wrong`, before any request.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Provider } from '../../contract.js';
+import { agentNameKey, type Provider } from '../../contract.js';
 import { SuperagentError, UsageError } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { readSoul } from '../commands/shared/soul-source.js';
@@ -60,12 +60,12 @@ function validate() {
   return validator;
 }
 
-/** Two agents of one name: the second is the problem (names match case-insensitively, as references do). */
+/** Two agents of one name: the second is the problem (names match in any case or Unicode form, as references do). */
 function duplicateNames(agents: RawAgent[], where: Locator): Problem[] {
   const first = new Map<string, number>();
   const out: Problem[] = [];
   agents.forEach((a, i) => {
-    const key = a.name.toLowerCase();
+    const key = agentNameKey(a.name);
     const earlier = first.get(key);
     if (earlier === undefined) return void first.set(key, i);
     const was = where.value(['agents', earlier, 'name']);

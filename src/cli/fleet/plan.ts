@@ -5,7 +5,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { superagents } from '../../api/superagents.js';
 import type { AgentRecord, Skill } from '../../api/types.js';
-import { PROVIDERS, type Provider } from '../../contract.js';
+import { PROVIDERS, sameAgentName, type Provider } from '../../contract.js';
 import { NoMatchError, SuperagentError, UsageError, rephrased } from '../../core/errors.js';
 import type { Profile } from '../../config/file.js';
 import { pickSkills } from '../commands/skills/toggle.js';
@@ -47,9 +47,8 @@ export interface Plan {
 /** Each agent of the file with its record, when the service has one by that name. */
 function match(file: FleetFile, records: AgentRecord[]): Array<{ desired: DesiredAgent; record?: AgentRecord }> {
   return file.agents.map((desired) => {
-    const wanted = desired.name.toLowerCase();
     const exact = records.filter((r) => r.name === desired.name);
-    const same = exact.length > 0 ? exact : records.filter((r) => r.name?.toLowerCase() === wanted);
+    const same = exact.length > 0 ? exact : records.filter((r) => sameAgentName(r.name, desired.name));
     if (same.length > 1) {
       throw new NoMatchError(
         `${desired.at('name')}: the service has ${same.length} agents named '${desired.name}' (${same.map((r) => r.agent_id.slice(0, 8)).join(', ')}), so the file cannot say which one it means`,
@@ -126,7 +125,8 @@ interface Reader {
 async function existing(d: DesiredAgent, r: AgentRecord, read: Reader, profile: Profile | undefined): Promise<AgentPlan> {
   const changes: Change[] = [];
   const notes: string[] = [];
-  if (r.name !== d.name) changes.push({ field: 'name', from: r.name, to: d.name });
+  // one text in two Unicode forms (é, or e and a combining accent) shows the same: no rename
+  if (r.name.normalize('NFC') !== d.name.normalize('NFC')) changes.push({ field: 'name', from: r.name, to: d.name });
   if (d.description !== undefined && d.description !== (r.description ?? '')) changes.push({ field: 'description', from: r.description ?? '', to: d.description });
   const model = modelChange(d, r, profile);
   if (model) changes.push(model);

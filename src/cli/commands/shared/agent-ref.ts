@@ -1,5 +1,5 @@
 // `<agent>` references (CLI.md): a uuid, a unique id prefix of at least 4 characters, or a unique
-// name (case-insensitive). A uuid costs no request; anything else is matched against one list call.
+// name (in any case or Unicode form: sameAgentName). A uuid costs no request; anything else is matched against one list call.
 import type { ApiClient } from '../../../api/client.js';
 import { superagents } from '../../../api/superagents.js';
 import type { AgentRecord } from '../../../api/types.js';
@@ -38,7 +38,7 @@ export const CLASSIC_AGENTS: AgentKind = { noun: 'classic agent', plural: 'class
  */
 export function matchAgent(ref: string, agents: AgentRecord[], kind: AgentKind = SUPERAGENTS): AgentRecord {
   const wanted = ref.trim().toLowerCase();
-  const byName = agents.filter((a) => a.name?.toLowerCase() === wanted);
+  const byName = agents.filter((a) => sameAgentName(a.name, ref));
   const byPrefix = wanted.length >= MIN_PREFIX ? agents.filter((a) => a.agent_id.toLowerCase().startsWith(wanted)) : [];
   const othersByPrefix = byPrefix.filter((a) => !byName.includes(a));
   if (byName.length > 0 && othersByPrefix.length > 0) {
