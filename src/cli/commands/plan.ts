@@ -3,6 +3,7 @@ import { EXIT } from '../exit-codes.js';
 import { FLEET_FILE } from '../fleet/schema.js';
 import { pending } from '../fleet/plan.js';
 import { planJson } from '../fleet/render.js';
+import { assertRoom } from '../fleet/room.js';
 import { openFleet, showPlan } from '../fleet/session.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
@@ -12,7 +13,8 @@ export const spec = {
     `Compare a fleet file (default ./${FLEET_FILE}) with the service and print, per agent, what 'superagent apply' would change: ` +
     'a launch, the profile, the model, the soul (as a unified diff), skills, pause or resume; agents only on the service are listed ' +
     "as what 'apply --prune' would destroy. Changes nothing. Exit 0 when nothing would change; with --detailed-exit-code, " +
-    'exit 9 when changes are pending (and 0 when none are). Problems in the file are reported with their line and column, before any request.',
+    'exit 9 when changes are pending (and 0 when none are). Problems in the file are reported with their line and column, before any request. ' +
+    'A plan apply would refuse, its launches over the limit of live agents, is shown and then fails as apply would (exit 6).',
   options: {
     file: { type: 'string', short: 'f', value: 'file', complete: 'file', description: `the fleet file (default: ./${FLEET_FILE})` },
     detailedExitCode: { type: 'boolean', description: 'exit 9 when changes are pending' },
@@ -25,5 +27,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const { plan } = await openFleet(ctx, { file: input.file, prune: input.prune });
   if (ctx.printer.json) ctx.printer.printJson(planJson(plan));
   else showPlan(ctx, plan);
+  // what apply refuses before any write is not a plan to merge: said after the plan it is about
+  assertRoom(plan);
   return input.detailedExitCode && pending(plan) ? EXIT.changesPending : EXIT.ok;
 }

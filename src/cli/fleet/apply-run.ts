@@ -20,19 +20,22 @@ export interface Outcome {
 
 /**
  * Runs `steps` in order; the first failure stops the run (later steps may depend on it). The
- * launches (the first steps) run in the service's launch turn (LaunchTurn).
+ * launches, and the destroys that make room for them (the first steps), run in the service's launch
+ * turn (LaunchTurn).
  */
 export async function runSteps(ctx: Context, session: FleetSession, steps: Step[]): Promise<Outcome> {
   const progress = new Progress(ctx, steps.length);
   const x = { ctx, client: session.client, ids: knownIds(session.plan) };
   const done: Step[] = [];
   const launches = steps.filter((s) => s.kind === 'launch');
+  const makingRoom = steps.filter((s) => s.frees !== undefined);
+  const turnStart = makingRoom[0] ?? launches[0];
   let turn: LaunchTurn | undefined;
   session.budget.onWait = (ms) => progress.waiting(ms, steps.length - done.length);
   try {
     for (const [i, step] of steps.entries()) {
       try {
-        if (step === launches[0]) turn = await LaunchTurn.take(x, launches);
+        if (step === turnStart) turn = await LaunchTurn.take(x, launches, makingRoom);
         progress.start(i, step);
         await step.run(x);
       } catch (failure) {

@@ -2,7 +2,8 @@
 // read before the confirmation, so the launches run in the service's launch turn
 // (commands/shared/launch-lock.ts) after the names and the limit are checked again on a list read
 // in it; a run on another machine takes no turn of ours, so the list is read once more after the
-// launches, and a second live agent of a name apply launched is a loud failure.
+// launches, and a second live agent of a name apply launched is a loud failure. The destroys that make
+// room for the launches (apply --prune at the account's limit) come first in the turn.
 import { AGENT_LIMIT_HINT, AgentLimitError } from '../../api/errors.js';
 import { superagents } from '../../api/superagents.js';
 import { LIMITS, sameAgentName } from '../../contract.js';
@@ -24,14 +25,19 @@ export class LaunchTurn {
     private readonly launches: Step[],
   ) {}
 
-  /** Takes the turn, then checks on the list as it is now that each name is still free and there is room for all. */
-  static async take(x: Exec, launches: Step[]): Promise<LaunchTurn> {
+  /**
+   * Takes the turn, then checks on the list as it is now that each name is still free and there is
+   * room for all once the destroys before them (`making room`) are done.
+   */
+  static async take(x: Exec, launches: Step[], makingRoom: Step[] = []): Promise<LaunchTurn> {
     const turn = await takeLaunchTurn(x.ctx);
     try {
       const live = await superagents.list(x.client);
       const limit = LIMITS.agentsPerAccount;
-      if (live.length + launches.length > limit) {
-        const now = `the service has ${live.length} live agents and the file adds ${launches.length}`;
+      const freed = live.filter((a) => makingRoom.some((s) => s.frees === a.agent_id)).length;
+      if (live.length - freed + launches.length > limit) {
+        const destroying = freed > 0 ? `, ${freed} of them to destroy first,` : '';
+        const now = `the service has ${live.length} live agents${destroying} and the file adds ${launches.length}`;
         throw new AgentLimitError(`Agent limit reached (${limit}): ${now}`, AGENT_LIMIT_HINT);
       }
       // launched since the plan was made (by another run): the plan is out of date

@@ -7,6 +7,7 @@ import { renderDiff, splitLines, unifiedDiff } from '../../ui/diff.js';
 import { maskSecrets } from '../../ui/mask.js';
 import { plain } from '../../ui/printer.js';
 import { pending, type AgentPlan, type Change, type Plan } from './plan.js';
+import { roomNote } from './room.js';
 
 const short = (id: string | undefined) => (id ? ` (${id.slice(0, 8)})` : '');
 const quoted = (s: string) => JSON.stringify(s);
@@ -95,6 +96,8 @@ export function summary(plan: Plan): string {
 export function planText(plan: Plan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string {
   const blocks = plan.agents.map((a) => agentBlock(a, env, colour)).filter((b) => b.length > 0);
   for (const a of plan.agents) for (const note of a.notes) blocks.push([colour.dim(`note: ${a.name}: ${note}`)]);
+  const room = roomNote(plan);
+  if (room) blocks.push([colour.dim(`note: ${room}`)]);
   return maskSecrets([...blocks.map((b) => b.join('\n')), summary(plan)].join('\n') + '\n');
 }
 

@@ -1,15 +1,16 @@
 // A plan as the steps `apply` takes, in a safe order: every launch first, then every change of
-// configuration, then pause and resume, and destroying last (only with --prune). Each step knows
-// the most requests it makes, so the run can be budgeted before it starts.
+// configuration, then pause and resume, and destroying last (only with --prune; but before the
+// launches, as many as they need room for at the account's limit: room.ts). Each step knows the most
+// requests it makes, so the run can be budgeted before it starts.
 import type { ApiClient } from '../../api/client.js';
-import { AgentLimitError } from '../../api/errors.js';
 import { superagents } from '../../api/superagents.js';
-import { BOT_TOKEN_PATTERN, LIMITS } from '../../contract.js';
+import { BOT_TOKEN_PATTERN } from '../../contract.js';
 import { BadAnswerError, UsageError } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { namingTheAgent } from '../commands/shared/agent-ref.js';
 import { applyDisabled } from '../commands/skills/toggle.js';
 import { disabledSet, type AgentPlan, type Change, type Plan } from './plan.js';
+import { assertRoom, destroyedFirst } from './room.js';
 
 export type StepKind = 'launch' | 'profile' | 'model' | 'soul' | 'skills' | 'pause' | 'resume' | 'destroy';
 
@@ -27,10 +28,14 @@ export interface Step {
   label: string;
   /** the most requests it makes */
   requests: number;
+  /** a destroy taken before the launches to make room for them: the agent's id */
+  frees?: string;
   run(x: Exec): Promise<void>;
 }
 
 const PHASE: Record<StepKind, number> = { launch: 0, profile: 1, model: 1, soul: 1, skills: 1, pause: 2, resume: 2, destroy: 3 };
+/** before every launch: a destroy that makes room for them */
+const MAKING_ROOM = -1;
 
 /** The bot token a new agent is launched with: from its variable only, checked, never shown. */
 export function botToken(a: AgentPlan, env: NodeJS.ProcessEnv): string | undefined {
@@ -47,15 +52,8 @@ export function botToken(a: AgentPlan, env: NodeJS.ProcessEnv): string | undefin
 
 /** What must hold before the first write: every bot token there, and room for the new agents. */
 export function preflight(plan: Plan, env: NodeJS.ProcessEnv): void {
-  const creates = plan.agents.filter((a) => a.action === 'create');
-  for (const a of creates) botToken(a, env);
-  if (creates.length > 0 && plan.live + creates.length > LIMITS.agentsPerAccount) {
-    // destroying comes last, so the agents to prune still count when the new ones launch
-    throw new AgentLimitError(
-      `Agent limit reached (${LIMITS.agentsPerAccount}): the service has ${plan.live} live agents and the file adds ${creates.length}`,
-      `destroy some first (superagent destroy NAME), then apply again`,
-    );
-  }
+  for (const a of plan.agents) if (a.action === 'create') botToken(a, env);
+  assertRoom(plan);
 }
 
 const id = (x: Exec, name: string) => x.ids.get(name)!;
@@ -132,15 +130,18 @@ function changeSteps(a: AgentPlan): Step[] {
 /** Every step of the plan, in the order apply takes them. */
 export function stepsOf(plan: Plan): Step[] {
   const steps: Step[] = [];
+  const first = destroyedFirst(plan);
   for (const a of plan.agents) {
     if (a.action === 'create') steps.push(launchStep(a));
     if (a.action === 'create' || a.action === 'update') steps.push(...changeSteps(a));
     if (a.action === 'destroy') {
-      steps.push({ kind: 'destroy', agent: a.name, label: `destroy ${a.name}`, requests: 1, run: async (x) => void (await superagents.destroy(x.client, a.agent_id!)) });
+      const run: Step['run'] = async (x) => void (await superagents.destroy(x.client, a.agent_id!));
+      steps.push({ kind: 'destroy', agent: a.name, label: `destroy ${a.name}`, requests: 1, run, ...(first.includes(a) ? { frees: a.agent_id! } : {}) });
     }
   }
+  const phase = (s: Step) => (s.frees !== undefined ? MAKING_ROOM : PHASE[s.kind]);
   // stable: within a phase, the file's order
-  return steps.map((s, i) => ({ s, i })).sort((p, q) => PHASE[p.s.kind] - PHASE[q.s.kind] || p.i - q.i).map(({ s }) => s);
+  return steps.map((s, i) => ({ s, i })).sort((p, q) => phase(p.s) - phase(q.s) || p.i - q.i).map(({ s }) => s);
 }
 
 /** Agent ids by name, of the agents the plan knows on the service. */

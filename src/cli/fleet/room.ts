@@ -1,0 +1,44 @@
+// A plan against the account's limit of live agents. apply launches before it destroys, so that a
+// failed launch has destroyed nothing; with --prune, when the launches only fit once agents not in
+// the file are gone, as many of those as the launches need are destroyed first (the rest stay last).
+// A plan whose end state is over the limit is refused before any write, by plan as by apply.
+import { AgentLimitError } from '../../api/errors.js';
+import { LIMITS } from '../../contract.js';
+import type { AgentPlan, Plan } from './plan.js';
+
+const LIMIT = LIMITS.agentsPerAccount;
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** The agents apply --prune destroys before its launches, to make room for them: the plan's first ones. */
+export function destroyedFirst(plan: Plan): AgentPlan[] {
+  const launches = plan.agents.filter((a) => a.action === 'create').length;
+  const over = plan.live + launches - LIMIT;
+  return over > 0 ? plan.agents.filter((a) => a.action === 'destroy').slice(0, over) : [];
+}
+
+/** Throws when the plan launches agents and leaves more live agents than the account may hold. */
+export function assertRoom(plan: Plan): void {
+  const count = (action: AgentPlan['action']) => plan.agents.filter((a) => a.action === action).length;
+  const launches = count('create');
+  if (launches === 0 || plan.live + launches - count('destroy') <= LIMIT) return;
+  const reached = `Agent limit reached (${LIMIT})`;
+  if (plan.prune) {
+    // every agent not in the file is destroyed: what is left is the file
+    throw new AgentLimitError(`${reached}: the file holds ${plural(plan.agents.length - count('destroy'), 'agent')}`, 'take some out of the file');
+  }
+  const outside = count('not-in-file');
+  const prune = outside > 0 && plan.live - outside + launches <= LIMIT
+    ? `, or let 'apply --prune' destroy the ${plural(outside, 'agent')} not in the file`
+    : '';
+  throw new AgentLimitError(
+    `${reached}: the service has ${plan.live} live agents and the file adds ${launches}`,
+    `destroy some first (superagent destroy NAME)${prune}, then apply again`,
+  );
+}
+
+/** What the plan says about the destroys apply takes first, if any. */
+export function roomNote(plan: Plan): string | undefined {
+  const first = destroyedFirst(plan);
+  if (first.length === 0) return undefined;
+  return `apply destroys ${first.map((a) => a.name).join(', ')} before the launches: the service holds at most ${LIMIT} live agents`;
+}
