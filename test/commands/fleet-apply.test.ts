@@ -120,7 +120,7 @@ describe('the rate budget', () => {
     expect(clock.slept.length).toBeGreaterThan(0);
     expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(60_000);
     expect(second.stderr).toMatch(/Waiting \d+ s to stay within the service's limit of requests a minute \(\d+ steps? to go\)\n/);
-    expect(second.stdout).toContain('50 steps, at most 60 requests; at 60 requests a minute, that takes at least 1 minute.\n');
+    expect(second.stdout).toContain('50 steps, at most 81 requests in all (the plan\'s 21 included; retries not counted); at 60 requests a minute, that takes at least 1 minute.\n');
     expect(second.stdout).toContain('Applied 50 steps (81 requests).\n');
     svc.cliRequests();
     expect((await cli(['plan', '-f', file, '--detailed-exit-code'])).code).toBe(0);
@@ -173,6 +173,6 @@ describe('on a terminal', () => {
     const r = await cliFor(() => svc)(['apply', '-f', file, '--yes'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('+ delta: launch\n    model: claude-sonnet-4-20250514 (anthropic)\n    soul: the service\'s default\n    status: paused (paused after the launch)\nPlan: 1 to launch.\n');
-    expect(r.stderr).toContain('2 steps, at most 4 requests.\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ');
+    expect(r.stderr).toContain('2 steps, at most 5 requests in all (the plan\'s 1 included; retries not counted).\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ');
   });
 });

@@ -242,7 +242,7 @@ describe('consent', () => {
     const r = await f.cli(['apply', '-f', f.file], { tty: true, answers: [false] });
     expect(r.code).toBe(0);
     expect(r.asked).toEqual([`Apply these changes to ${f.svc.url} (1 step)?`]);
-    expect(r.stderr).toContain('1 step, at most 1 request.\n');
+    expect(r.stderr).toContain('1 step, at most 6 requests in all (the plan\'s 5 included; retries not counted).\n');
     expect(r.stdout).toContain('description: "ETH momentum" → "changed"');
     expect(r.stderr).toContain('Nothing applied.');
     expect(writes(f.svc)).toEqual([]);
@@ -252,7 +252,7 @@ describe('consent', () => {
     const f = await exported();
     await launchAgent(f.svc, { name: 'stray' });
     const wrong = await f.cli(['apply', '-f', f.file, '--prune'], { tty: true, answers: [true, 'stary'] });
-    expect([wrong.code, wrong.stderr]).toEqual([2, '1 step, at most 1 request.\nError: the name typed does not match stray; nothing applied\n']);
+    expect([wrong.code, wrong.stderr]).toEqual([2, '1 step, at most 6 requests in all (the plan\'s 5 included; retries not counted).\nError: the name typed does not match stray; nothing applied\n']);
     expect(writes(f.svc)).toEqual([]);
     const right = await f.cli(['apply', '-f', f.file, '--prune'], { tty: true, answers: [true, 'stray'] });
     expect(right.code, right.stderr).toBe(0);

@@ -45,14 +45,19 @@ async function confirmed(ctx: Context, session: FleetSession, steps: Step[]): Pr
   return true;
 }
 
-/** The cost up front: requests at most, and how long the limit makes it take when it does. */
+/**
+ * The cost up front: the most requests the whole run sends, the plan's (already sent) included, so
+ * that "Applied … (N requests)" never says more, unless the client retried one (a 503, a 429): those
+ * cannot be known ahead. And how long the limit makes it take when it does.
+ */
 function budgetLine(session: FleetSession, steps: Step[]): string {
   const launching = steps.some((s) => s.kind === 'launch');
-  const requests = steps.reduce((n, s) => n + s.requests, launching ? LAUNCH_TURN_REQUESTS : 0);
-  const total = requests + session.budget.sent;
+  const planned = session.budget.sent;
+  const total = steps.reduce((n, s) => n + s.requests, launching ? LAUNCH_TURN_REQUESTS : 0) + planned;
   const minutes = Math.ceil(total / LIMITS.ratePerMinute) - 1;
   const slow = minutes > 0 ? `; at ${LIMITS.ratePerMinute} requests a minute, that takes at least ${minutes} minute${minutes === 1 ? '' : 's'}` : '';
-  return `${steps.length} step${steps.length === 1 ? '' : 's'}, at most ${requests} request${requests === 1 ? '' : 's'}${slow}.`;
+  const count = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
+  return `${count}, at most ${total} requests in all (the plan's ${planned} included; retries not counted)${slow}.`;
 }
 
 export async function run(input: ApplyInput, ctx: Context): Promise<void> {
