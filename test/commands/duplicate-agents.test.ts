@@ -103,7 +103,9 @@ describe('apply: two at once, and twins made elsewhere', () => {
     expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
     const second = runs.find((r) => r.code === 6)!;
     const alpha = agents.find((a) => a.name === 'alpha')!.agent_id;
-    expect(second.stderr).toContain(`Error: apply stopped at step 1 of 3 (launch alpha): an agent named 'alpha' already exists: ${alpha} (run 'superagent apply' again`);
+    expect(second.stderr).toContain(`Error: apply stopped at step 1 of 3 (launch alpha): an agent named 'alpha' already exists: ${alpha} (run apply again, which plans`);
+    // the command to run again is this one: its file and --yes
+    expect(second.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
     const plan = await cli(['plan', '-f', file, '--detailed-exit-code']);
     expect(plan.code, plan.stderr).toBe(0);
   });
@@ -113,10 +115,11 @@ describe('apply: two at once, and twins made elsewhere', () => {
     let twin: Agent | undefined;
     // another machine launches beta the moment this run does
     const mock = await mockOf(lenient(agents, { onLaunch: (a) => a.name === 'beta' && !twin && agents.push((twin = agentNamed('beta'))) }));
-    const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', fleetFile(FILE), '--yes', ...flags]);
+    const file = fleetFile(FILE);
+    const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', file, '--yes', ...flags]);
     const ours = agents.find((a) => a.name === 'beta' && a !== twin)!.agent_id;
     const message = `apply stopped after step 3 of 3: two live agents are named 'beta': ${ours} (launched by this apply) and ${twin!.agent_id}`;
-    const hint = `destroy one, then run 'superagent apply' again: superagent destroy ${ours}`;
+    const hint = `destroy one, then apply again: superagent destroy ${ours}, then superagent apply -f ${file} --yes`;
     expect(r.code).toBe(7);
     expect(r.stderr).toContain(`Error: ${message} (${hint})\n`);
     if (flags.length > 0) {

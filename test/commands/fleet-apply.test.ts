@@ -41,7 +41,8 @@ describe('a failure mid-apply', () => {
     expect(r.stdout).toContain('[1/4] launch beta: done\n[2/4] profile of alpha: done\n');
     expect(r.stdout).not.toContain('soul of alpha: done');
     expect(r.stderr).toContain('Done (2 of 4): launch beta, profile of alpha\nNot done (2): soul of alpha, pause alpha\n');
-    expect(r.stderr).toMatch(/Error: apply stopped at step 3 of 4 \(soul of alpha\): .*injected fault.* \(run 'superagent apply' again: it plans from what the service has now/);
+    expect(r.stderr).toMatch(/Error: apply stopped at step 3 of 4 \(soul of alpha\): .*injected fault.* \(run apply again, which plans from what the service has now/);
+    expect(r.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
     expect(writes(svc)).toEqual(['POST /v1/superagents', 'PUT /v1/superagents/ID/profile', 'PUT /v1/superagents/ID/soul', 'PUT /v1/superagents/ID/soul']);
     expect((await svc.call('GET', `/v1/superagents/${alpha.agent_id}`)).json.status).toBe('running'); // pause not reached
 

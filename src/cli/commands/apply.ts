@@ -3,7 +3,6 @@
 // a minute, and stops at the first failure saying what was and was not done.
 import { LIMITS } from '../../contract.js';
 import { UsageError } from '../../core/errors.js';
-import { shellWord } from '../../ui/shell-word.js';
 import { finish, runSteps } from '../fleet/apply-run.js';
 import { LAUNCH_TURN_REQUESTS } from '../fleet/launch-turn.js';
 import { pending } from '../fleet/plan.js';
@@ -12,6 +11,7 @@ import { openFleet, showPlan, type FleetSession } from '../fleet/session.js';
 import { preflight, stepsOf, type Step } from '../fleet/steps.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
+import { ourCommand } from './shared/command-line.js';
 
 export const spec = {
   description:
@@ -29,8 +29,10 @@ export const spec = {
 
 type ApplyInput = Input<typeof spec>;
 
-function retryLine(input: ApplyInput): string {
-  return ['superagent apply', ...(input.file !== undefined ? ['-f', shellWord(input.file)] : []), ...(input.prune ? ['--prune'] : []), '--yes'].join(' ');
+/** This apply as a command to run (again): its file, --prune and the service's flags; --yes if `yes`. */
+function applyCommand(ctx: Context, input: ApplyInput, yes: boolean): string {
+  const file = input.file !== undefined ? ['-f', input.file] : [];
+  return ourCommand(ctx, 'apply', ...file, ...(input.prune ? ['--prune'] : []), ...(yes ? ['--yes'] : []));
 }
 
 /** The person at the terminal agrees, and types the name of each agent to destroy; false: nothing applied. */
@@ -62,12 +64,13 @@ function budgetLine(session: FleetSession, steps: Step[]): string {
 
 export async function run(input: ApplyInput, ctx: Context): Promise<void> {
   // before anything is read or sent: without a person to ask, --yes is the only consent there is
-  if (!ctx.globals.yes && !ctx.canPrompt) throw new UsageError('--yes required to apply when not running interactively', retryLine(input));
+  if (!ctx.globals.yes && !ctx.canPrompt) throw new UsageError('--yes required to apply when not running interactively', applyCommand(ctx, input, true));
   const session = await openFleet(ctx, { file: input.file, prune: input.prune });
+  const again = applyCommand(ctx, input, ctx.globals.yes);
   const p = ctx.printer;
   if (!p.json) showPlan(ctx, session.plan);
   if (!pending(session.plan)) {
-    if (p.json) finish(ctx, session, { done: [], notDone: [] });
+    if (p.json) finish(ctx, session, { done: [], notDone: [] }, again);
     return;
   }
   preflight(session.plan, ctx.env);
@@ -78,5 +81,5 @@ export async function run(input: ApplyInput, ctx: Context): Promise<void> {
     p.status('Nothing applied.');
     return;
   }
-  finish(ctx, session, await runSteps(ctx, session, steps));
+  finish(ctx, session, await runSteps(ctx, session, steps), again);
 }

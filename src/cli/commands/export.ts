@@ -11,6 +11,7 @@ import { isInside, landing } from '../fleet/confined.js';
 import { exportFiles, type Exported } from '../fleet/export-doc.js';
 import { FLEET_FILE } from '../fleet/schema.js';
 import type { Context } from '../context.js';
+import { ourCommand } from './shared/command-line.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
@@ -59,11 +60,20 @@ function assertInside(dir: string, files: string[], shown: (rel: string) => stri
   }
 }
 
-async function allowOverwrite(ctx: Context, changed: string[]): Promise<void> {
-  if (changed.length === 0 || ctx.globals.yes) return;
+/**
+ * Whether files that changed may be overwritten: false when the person at the terminal says no (as
+ * no to apply, that is nothing done, exit 0). Without a terminal, --yes is the only consent there is.
+ */
+async function allowOverwrite(ctx: Context, changed: string[], dir: string | undefined): Promise<boolean> {
+  if (changed.length === 0 || ctx.globals.yes) return true;
   const list = changed.join(', ');
-  if (!ctx.canPrompt) throw new UsageError(`--yes required to overwrite ${list} when not running interactively`, 'superagent export --yes (or --dir a new directory)');
-  if (!(await ctx.prompter.confirm(`Overwrite ${list}?`, false))) throw new UsageError(`nothing exported: ${list} left as they are`);
+  if (!ctx.canPrompt) {
+    const again = ourCommand(ctx, 'export', ...(dir !== undefined ? ['--dir', dir] : []), '--yes');
+    throw new UsageError(`--yes required to overwrite ${list} when not running interactively`, `${again} (or --dir a new directory)`);
+  }
+  if (await ctx.prompter.confirm(`Overwrite ${list}?`, false)) return true;
+  ctx.printer.status(`Nothing exported: ${list} left as ${changed.length === 1 ? 'it is' : 'they are'}.`);
+  return false;
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
@@ -76,7 +86,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const shown = (rel: string) => (dir === '.' ? rel : path.join(dir, rel));
   const toWrite = files.filter((f) => readIfThere(path.resolve(dir, f.path)) !== f.text);
   assertInside(dir, toWrite.map((f) => f.path), shown);
-  await allowOverwrite(ctx, toWrite.filter((f) => fs.existsSync(path.resolve(dir, f.path))).map((f) => shown(f.path)));
+  const changed = toWrite.filter((f) => fs.existsSync(path.resolve(dir, f.path))).map((f) => shown(f.path));
+  if (!(await allowOverwrite(ctx, changed, input.dir))) return;
   try {
     for (const f of toWrite) {
       const target = path.resolve(dir, f.path);

@@ -4,13 +4,14 @@
 import { SuperagentError, rephrased } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { errorLine, exitCodeFor } from '../exit-codes.js';
+import { ourCommand } from '../commands/shared/command-line.js';
 import type { FleetSession } from './session.js';
 import { Progress } from './progress.js';
 import { LaunchTurn, TwinAgentsError } from './launch-turn.js';
 import { knownIds, type Step } from './steps.js';
 import { planJson } from './render.js';
 
-const AGAIN = "run 'superagent apply' again: it plans from what the service has now, and finds an agent whose launch may have reached the service by its name instead of launching it twice";
+const AGAIN = 'run apply again, which plans from what the service has now and finds an agent whose launch may have reached the service by its name instead of launching it twice';
 
 export interface Outcome {
   done: Step[];
@@ -60,8 +61,11 @@ export async function runSteps(ctx: Context, session: FleetSession, steps: Step[
 
 const labels = (steps: Step[]) => steps.map((s) => s.label);
 
-/** What apply prints at the end (data with --json), and the failure to exit with, if any. */
-export function finish(ctx: Context, session: FleetSession, outcome: Outcome): void {
+/**
+ * What apply prints at the end (data with --json), and the failure to exit with, if any. `again`: the
+ * command that runs this apply again (its file and flags), for the hint.
+ */
+export function finish(ctx: Context, session: FleetSession, outcome: Outcome, again: string): void {
   const p = ctx.printer;
   const { done, notDone, failure } = outcome;
   const total = done.length + notDone.length;
@@ -83,8 +87,9 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome): v
   if (!(failure instanceof SuperagentError)) throw failure; // a bug: reported as one
   // twins found after the launches: apply again cannot help until one is destroyed, as its hint says
   if (failure instanceof TwinAgentsError) {
-    throw rephrased(failure, `apply stopped after step ${done.length} of ${total}: ${failure.message}`);
+    const hint = `destroy one, then apply again: ${ourCommand(ctx, 'destroy', failure.ours)}, then ${again}`;
+    throw rephrased(failure, `apply stopped after step ${done.length} of ${total}: ${failure.message}`, hint);
   }
   // the failure's own hint (try again by hand, say) gives way to the one way back: apply again
-  throw rephrased(failure, `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label}): ${failure.message}`, AGAIN);
+  throw rephrased(failure, `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label}): ${failure.message}`, `${AGAIN}: ${again}`);
 }

@@ -17,7 +17,15 @@ import type { Exec, Step } from './steps.js';
 export const LAUNCH_TURN_REQUESTS = 2;
 
 /** Two live agents of a name apply launched: `plan` cannot tell them apart until one is destroyed. */
-export class TwinAgentsError extends BadAnswerError {}
+export class TwinAgentsError extends BadAnswerError {
+  constructor(
+    message: string,
+    /** the id of the one this apply launched */
+    readonly ours: string,
+  ) {
+    super(message);
+  }
+}
 
 export class LaunchTurn {
   private constructor(
@@ -57,10 +65,8 @@ export class LaunchTurn {
         const ours = x.ids.get(step.agent)!;
         const twin = live.find((a) => a.agent_id !== ours && sameAgentName(a.name, step.agent));
         if (twin) {
-          throw new TwinAgentsError(
-            `two live agents are named '${step.agent}': ${ours} (launched by this apply) and ${twin.agent_id}`,
-            `destroy one, then run 'superagent apply' again: superagent destroy ${ours}`,
-          );
+          // the hint, with the command to apply again, is apply's (finish)
+          throw new TwinAgentsError(`two live agents are named '${step.agent}': ${ours} (launched by this apply) and ${twin.agent_id}`, ours);
         }
       }
     } finally {
