@@ -40,6 +40,11 @@ export class KeyRing {
     this.hashes = keys.map(hashKey);
   }
 
+  /** Accepts one more key from now on. */
+  add(key: string): void {
+    this.hashes.push(hashKey(key));
+  }
+
   /** verify() remembered per connection (bench/server-throughput.js: a third of the GET path's CPU). */
   verifyOn(connection: object, presented: string | null): Buffer | null {
     const known = this.verified.get(connection);

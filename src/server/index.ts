@@ -70,15 +70,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const store = new Store(options.dataDir, { onLeftOut: (message) => log(`left out: ${message}`) }).open();
-  let keys = options.keys ?? [];
-  let keyCreated = false;
-  let keyFile: string | undefined;
-  if (keys.length === 0) {
-    const result = loadOrCreateDefaultKey(options.dataDir);
-    keys = [result.key];
-    keyCreated = result.created;
-    keyFile = result.file;
-  }
+  const keys = new KeyRing(options.keys ?? []);
   const pendingWrites = new PendingWrites((err) => logFailure(log, err));
   const handler = createApp({
     service: {
@@ -92,7 +84,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       connectedProviders: new Set(options.connectedProviders ?? []),
       replyPieces: options.replyPieces,
     },
-    keys: new KeyRing(keys),
+    keys,
     limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute, options.rateClock),
     log,
     bodyTimeoutMs: options.bodyTimeoutMs,
@@ -121,24 +113,38 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       resolve();
     });
   });
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    // a session whose id a client has seen is written (or its failure logged) before the service is gone
+    await pendingWrites.settled();
+  };
+  // The data dir's default key is made only now that the port is ours: a start that cannot listen
+  // (the port taken) leaves no key behind, so the start that makes the key is one that prints it
+  // whole. Until it is added the ring is empty: a request that came first would be refused (401).
+  let defaultKey: { key: string; created: boolean; file: string } | undefined;
+  if (!options.keys?.length) {
+    try {
+      defaultKey = loadOrCreateDefaultKey(options.dataDir);
+    } catch (err) {
+      await close();
+      throw err;
+    }
+    keys.add(defaultKey.key);
+  }
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}`,
     host,
     port,
-    key: keys[0]!,
-    keyCreated,
-    keyFile,
+    key: defaultKey?.key ?? options.keys![0]!,
+    keyCreated: defaultKey?.created ?? false,
+    keyFile: defaultKey?.file,
     dataDir: options.dataDir,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      // a session whose id a client has seen is written (or its failure logged) before the service is gone
-      await pendingWrites.settled();
-    },
+    close,
   };
 }
 

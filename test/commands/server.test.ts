@@ -1,6 +1,8 @@
 // `superagent server` in this process: it listens, answers with the key it was given, and stops
 // cleanly on SIGTERM (exit 0) or Ctrl-C (exit 130). Its options' checks come before it starts.
 import fs from 'node:fs';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeSignals, runLine } from '../helpers/context.js';
@@ -53,6 +55,28 @@ describe('server', () => {
     expect(starts[0]![1]).toBe(`API key: ${key} (new)`);
     expect(starts[1]![1]).toBe(`API key: sa_sk_…${key.slice(-4)} (kept in ${path.join(dataDir, 'api-key')})`);
     expect(starts[1]!.join('\n')).not.toContain(key);
+  });
+
+  it('a start whose port is taken creates no key: the next start creates it and prints it whole', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const dataDir = path.join(scratch.scratch(), 'state2');
+    try {
+      const port = String((busy.address() as AddressInfo).port);
+      const failed = await runLine(undefined, ['server', '--port', port, '--data-dir', dataDir]);
+      expect(failed.code).toBe(7);
+      expect(failed.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(fs.existsSync(path.join(dataDir, 'api-key'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+    const signals = new FakeSignals();
+    const { url, done } = serve(signals, ['--data-dir', dataDir]);
+    await url;
+    expect(signals.terminate()).toBe(true);
+    const run = await done;
+    const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+    expect(run.stdout.split('\n')[1]).toBe(`API key: ${key} (new)`);
   });
 
   it('Ctrl-C stops it with exit 130', async () => {
