@@ -115,6 +115,15 @@ describe('the fleet file', () => {
     expect(plan.agents[0].changes).toEqual([{ field: 'name', from: DECOMPOSED, to: FULL_WIDTH }]);
   });
 
+  it('apply --prune on a terminal: the name typed as the keyboard makes it (é as one character) confirms the destroy', async () => {
+    await launchAgent(service, { name: 'keeper' });
+    const file = fleetFile('agents:\n  - name: keeper\n');
+    service.cliRequests();
+    const r = await cli(['apply', '-f', file, '--prune'], { tty: true, answers: [true, COMPOSED] });
+    expect(r.code, r.stderr).toBe(0);
+    expect(requests().filter((q) => !q.startsWith('GET '))).toEqual([`DELETE /v1/superagents/${demo}`]);
+  });
+
   it('export of two live agents whose names only look different: exit 2, nothing written', async () => {
     await lookalike(FULL_WIDTH.toUpperCase());
     const dir = scratch.scratch('superagent-name-forms-export-');

@@ -42,7 +42,10 @@ async function confirmed(ctx: Context, session: FleetSession, steps: Step[]): Pr
   if (!(await ctx.prompter.confirm(`Apply these changes to ${session.service} (${changes})?`, false))) return false;
   for (const step of steps.filter((s) => s.kind === 'destroy')) {
     const typed = await ctx.prompter.text(`Destroying ${step.agent} cannot be undone; withdraw its wallet funds first. Type its name to confirm:`, { expect: step.agent });
-    if (typed.trim() !== step.agent) throw new UsageError(`the name typed does not match ${step.agent}; nothing applied`);
+    // one text in two Unicode forms is what was asked for: a keyboard types é as one character
+    if (typed.trim().normalize('NFC') !== step.agent.normalize('NFC')) {
+      throw new UsageError(`the name typed does not match ${step.agent}; nothing applied`);
+    }
   }
   return true;
 }
@@ -64,7 +67,9 @@ function budgetLine(session: FleetSession, steps: Step[]): string {
 
 export async function run(input: ApplyInput, ctx: Context): Promise<void> {
   // before anything is read or sent: without a person to ask, --yes is the only consent there is
-  if (!ctx.globals.yes && !ctx.canPrompt) throw new UsageError('--yes required to apply when not running interactively', applyCommand(ctx, input, true));
+  if (!ctx.globals.yes && !ctx.canPrompt) {
+    throw new UsageError('--yes required to apply when not running interactively', applyCommand(ctx, input, true));
+  }
   const session = await openFleet(ctx, { file: input.file, prune: input.prune });
   const again = applyCommand(ctx, input, ctx.globals.yes);
   const p = ctx.printer;

@@ -69,7 +69,8 @@ async function allowOverwrite(ctx: Context, changed: string[], dir: string | und
   const list = changed.join(', ');
   if (!ctx.canPrompt) {
     const again = ourCommand(ctx, 'export', ...(dir !== undefined ? ['--dir', dir] : []), '--yes');
-    throw new UsageError(`--yes required to overwrite ${list} when not running interactively`, `${again} (or --dir a new directory)`);
+    const hint = `${again} (or --dir a new directory)`;
+    throw new UsageError(`--yes required to overwrite ${list} when not running interactively`, hint);
   }
   if (await ctx.prompter.confirm(`Overwrite ${list}?`, false)) return true;
   ctx.printer.status(`Nothing exported: ${list} left as ${changed.length === 1 ? 'it is' : 'they are'}.`);

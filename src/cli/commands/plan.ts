@@ -14,7 +14,7 @@ export const spec = {
     'a launch, the profile, the model, the soul (as a unified diff), skills, pause or resume; agents only on the service are listed ' +
     "as what 'apply --prune' would destroy. Changes nothing. Exit 0 when nothing would change; with --detailed-exit-code, " +
     'exit 9 when changes are pending (and 0 when none are). Problems in the file are reported with their line and column, before any request. ' +
-    'A plan apply would refuse, its launches over the limit of live agents, is shown and then fails as apply would (exit 6).',
+    'A plan apply would refuse (its launches over the limit of live agents) is shown, then fails as apply would (exit 6).',
   options: {
     file: { type: 'string', short: 'f', value: 'file', complete: 'file', description: `the fleet file (default: ./${FLEET_FILE})` },
     detailedExitCode: { type: 'boolean', description: 'exit 9 when changes are pending' },

@@ -11,7 +11,9 @@ import { LaunchTurn, TwinAgentsError } from './launch-turn.js';
 import { knownIds, type Step } from './steps.js';
 import { planJson } from './render.js';
 
-const AGAIN = 'run apply again, which plans from what the service has now and finds an agent whose launch may have reached the service by its name instead of launching it twice';
+const AGAIN =
+  'run apply again, which plans from what the service has now and finds an agent whose launch may have reached ' +
+  'the service by its name instead of launching it twice';
 
 export interface Outcome {
   done: Step[];
@@ -91,5 +93,6 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome, ag
     throw rephrased(failure, `apply stopped after step ${done.length} of ${total}: ${failure.message}`, hint);
   }
   // the failure's own hint (try again by hand, say) gives way to the one way back: apply again
-  throw rephrased(failure, `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label}): ${failure.message}`, `${AGAIN}: ${again}`);
+  const stopped = `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label})`;
+  throw rephrased(failure, `${stopped}: ${failure.message}`, `${AGAIN}: ${again}`);
 }

@@ -66,7 +66,8 @@ export class LaunchTurn {
         const twin = live.find((a) => a.agent_id !== ours && sameAgentName(a.name, step.agent));
         if (twin) {
           // the hint, with the command to apply again, is apply's (finish)
-          throw new TwinAgentsError(`two live agents are named '${step.agent}': ${ours} (launched by this apply) and ${twin.agent_id}`, ours);
+          const both = `${ours} (launched by this apply) and ${twin.agent_id}`;
+          throw new TwinAgentsError(`two live agents are named '${step.agent}': ${both}`, ours);
         }
       }
     } finally {

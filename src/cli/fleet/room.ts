@@ -24,7 +24,8 @@ export function assertRoom(plan: Plan): void {
   const reached = `Agent limit reached (${LIMIT})`;
   if (plan.prune) {
     // every agent not in the file is destroyed: what is left is the file
-    throw new AgentLimitError(`${reached}: the file holds ${plural(plan.agents.length - count('destroy'), 'agent')}`, 'take some out of the file');
+    const kept = plan.agents.length - count('destroy');
+    throw new AgentLimitError(`${reached}: the file holds ${plural(kept, 'agent')}`, 'take some out of the file');
   }
   const outside = count('not-in-file');
   const prune = outside > 0 && plan.live - outside + launches <= LIMIT
@@ -40,5 +41,6 @@ export function assertRoom(plan: Plan): void {
 export function roomNote(plan: Plan): string | undefined {
   const first = destroyedFirst(plan);
   if (first.length === 0) return undefined;
-  return `apply destroys ${first.map((a) => a.name).join(', ')} before the launches: the service holds at most ${LIMIT} live agents`;
+  const names = first.map((a) => a.name).join(', ');
+  return `apply destroys ${names} before the launches: the service holds at most ${LIMIT} live agents`;
 }

@@ -136,7 +136,8 @@ export function stepsOf(plan: Plan): Step[] {
     if (a.action === 'create' || a.action === 'update') steps.push(...changeSteps(a));
     if (a.action === 'destroy') {
       const run: Step['run'] = async (x) => void (await superagents.destroy(x.client, a.agent_id!));
-      steps.push({ kind: 'destroy', agent: a.name, label: `destroy ${a.name}`, requests: 1, run, ...(first.includes(a) ? { frees: a.agent_id! } : {}) });
+      const frees = first.includes(a) ? { frees: a.agent_id! } : {};
+      steps.push({ kind: 'destroy', agent: a.name, label: `destroy ${a.name}`, requests: 1, run, ...frees });
     }
   }
   const phase = (s: Step) => (s.frees !== undefined ? MAKING_ROOM : PHASE[s.kind]);
