@@ -5,8 +5,8 @@ import { maskUrls } from '../core/mask.js';
 import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
-  /** `expect`: the answer a confirmation wants (a name typed to destroy): any other is marked ✘, not ✔ */
-  text(message: string, opts?: { default?: string; validate?: (v: string) => true | string; expect?: string }): Promise<string>;
+  /** `expect`: whether an answer is the one a confirmation wants (a name typed to destroy): any other is marked ✘, not ✔ */
+  text(message: string, opts?: { default?: string; validate?: (v: string) => true | string; expect?: (answer: string) => boolean }): Promise<string>;
   secret(message: string): Promise<string>;
   choice<T extends string>(message: string, choices: readonly T[], def?: T): Promise<T>;
   confirm(message: string, def?: boolean): Promise<boolean>;
@@ -54,7 +54,7 @@ const shown = (text: string) => toTerminal(maskUrls(text));
  * library's ✔ says "answered", which read as "confirmed" above "does not match"). The prefix is read
  * as the answer is drawn; the transformer sees the answer first.
  */
-function expecting(wanted: string | undefined) {
+function expecting(wanted: ((answer: string) => boolean) | undefined) {
   if (wanted === undefined) return {};
   let typed = '';
   return {
@@ -63,7 +63,7 @@ function expecting(wanted: string | undefined) {
       prefix: {
         idle: '?',
         get done() {
-          return typed.trim() === wanted ? '✔' : '✘';
+          return wanted(typed) ? '✔' : '✘';
         },
       },
     },

@@ -126,6 +126,14 @@ describe('destroy on a terminal: type the name to confirm', () => {
     expect(await statusOf(id)).toBe(404);
   });
 
+  it('a name kept with a combining accent is confirmed by the same name typed as one character', async () => {
+    const stored = 'de\u0301mo';
+    const id = await launch(stored);
+    const r = await cli(['destroy', id], { tty: true, answers: ['d\u00e9mo'] });
+    expect([r.code, r.stderr]).toEqual([0, `✓ Destroyed ${stored}\n`]);
+    expect(await statusOf(id)).toBe(404);
+  });
+
   it('another name (or the wrong case) exits 2 and the agent stays', async () => {
     const id = await launch('keeper');
     for (const typed of ['keep', 'KEEPER', '']) {

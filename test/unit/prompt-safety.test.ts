@@ -42,7 +42,7 @@ describe('terminalPrompter: questions are made safe', () => {
     ['the name wanted', '✔', 'demo\r'],
     ['another name', '✘', 'dmeo\r'],
   ])('a confirmation that wants one answer: %s is marked %s once answered', async (_, mark, answer) => {
-    const { screen, value } = await ask((p) => p.text('Type its name to confirm:', { expect: 'demo' }), answer);
+    const { screen, value } = await ask((p) => p.text('Type its name to confirm:', { expect: (typed) => typed.trim() === 'demo' }), answer);
     expect(value).toBe(answer.slice(0, -1));
     const last = screen.split('\n').filter((l) => l.includes('Type its name')).at(-1)!;
     expect(last).toContain(mark);

@@ -12,6 +12,7 @@ import { preflight, stepsOf, type Step } from '../fleet/steps.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 import { ourCommand } from './shared/command-line.js';
+import { typedNameConfirms } from './shared/typed-name.js';
 
 export const spec = {
   description:
@@ -41,9 +42,8 @@ async function confirmed(ctx: Context, session: FleetSession, steps: Step[]): Pr
   const changes = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
   if (!(await ctx.prompter.confirm(`Apply these changes to ${session.service} (${changes})?`, false))) return false;
   for (const step of steps.filter((s) => s.kind === 'destroy')) {
-    const typed = await ctx.prompter.text(`Destroying ${step.agent} cannot be undone; withdraw its wallet funds first. Type its name to confirm:`, { expect: step.agent });
-    // one text in two Unicode forms is what was asked for: a keyboard types é as one character
-    if (typed.trim().normalize('NFC') !== step.agent.normalize('NFC')) {
+    const question = `Destroying ${step.agent} cannot be undone; withdraw its wallet funds first. Type its name to confirm:`;
+    if (!(await typedNameConfirms(ctx, step.agent, question))) {
       throw new UsageError(`the name typed does not match ${step.agent}; nothing applied`);
     }
   }

@@ -3,6 +3,7 @@ import type { ApiClient } from '../../api/client.js';
 import { superagents } from '../../api/superagents.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { resolveAgent, type AgentRef } from './shared/agent-ref.js';
+import { typedNameConfirms } from './shared/typed-name.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Input, Spec } from '../spec.js';
@@ -21,11 +22,8 @@ async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
 }
 
 async function confirm(ctx: Context, name: string): Promise<void> {
-  const typed = await ctx.prompter.text(
-    `Destroying ${name} cannot be undone; withdraw its wallet funds first (superagent wallet ${shellWord(name)}). Type its name to confirm:`,
-    { expect: name },
-  );
-  if (typed.trim() !== name) throw new UsageError(`the name typed does not match; ${name} not destroyed`);
+  const question = `Destroying ${name} cannot be undone; withdraw its wallet funds first (superagent wallet ${shellWord(name)}). Type its name to confirm:`;
+  if (!(await typedNameConfirms(ctx, name, question))) throw new UsageError(`the name typed does not match; ${name} not destroyed`);
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
