@@ -38,9 +38,58 @@ export interface Keychain {
 }
 // `signal`: stop waiting for the answer (the call is abandoned, and fails with a KeychainError)
 
-/** The keychain cannot be used (no D-Bus session, no Secret Service, locked, a refused prompt), in its words. */
+/**
+ * Why the keychain cannot be used, by the advice it needs: `absent`, none in this session (no D-Bus
+ * session, no Secret Service: a server, an ssh login), so use it from a session that has one;
+ * `locked`, a locked keyring (its prompt dismissed, or not answered), so unlock it; `other`.
+ */
+export type KeychainTrouble = 'absent' | 'locked' | 'other';
+
+/**
+ * What the binding says (Linux, @napi-rs/keyring 2.1, measured), in words: its own text names D-Bus
+ * internals ("Using X11 for dbus-daemon autolaunch was disabled at compile time…").
+ */
+const NO_SECRET_SERVICE = 'no Secret Service in this session';
+const BUS = 'DBUS_SESSION_BUS_ADDRESS';
+const TROUBLES: Array<[RegExp, string, KeychainTrouble]> = [
+  [/autolaunch|set your DBUS_SESSION_BUS_ADDRESS/, `${NO_SECRET_SERVICE} (${BUS} is not set)`, 'absent'],
+  [/DBus error: Failed to connect to socket/, `${NO_SECRET_SERVICE} (nothing answers at ${BUS})`, 'absent'],
+  [
+    /org\.freedesktop\.secrets was not provided|ServiceUnknown/,
+    `${NO_SECRET_SERVICE} (no keyring daemon, such as GNOME Keyring, runs on its D-Bus)`,
+    'absent',
+  ],
+  [/unlock prompt was dismissed/, 'the keyring is locked (its unlock prompt was dismissed)', 'locked'],
+  [
+    /Secret Service: no result found/,
+    'no unlocked keyring to keep it in (the prompt to unlock or create one was dismissed)',
+    'locked',
+  ],
+  [/(Cannot find|Failed to load) native binding/, "the keychain's binding is not installed for this platform", 'other'],
+];
+
+/** The keychain cannot be used (no D-Bus session, no Secret Service, locked, a refused prompt), in words. */
 export class KeychainError extends Error {
   override name = 'KeychainError';
+  readonly kind: KeychainTrouble;
+  /** the binding's own text (--debug shows it) */
+  readonly raw: string;
+
+  constructor(raw: string, said: Said = saidOf(raw)) {
+    super(said.words);
+    this.kind = said.kind;
+    this.raw = raw;
+  }
+}
+
+interface Said {
+  words: string;
+  kind: KeychainTrouble;
+}
+
+function saidOf(raw: string): Said {
+  const known = TROUBLES.find(([pattern]) => pattern.test(raw));
+  return known ? { words: known[1], kind: known[2] } : { words: oneLine(raw), kind: 'other' };
 }
 
 /** The keychain did not answer in time: a locked keyring, its unlock prompt answered by nobody. */
@@ -48,7 +97,8 @@ export class KeychainTimeoutError extends KeychainError {
   override name = 'KeychainTimeoutError';
 
   constructor(readonly seconds: number) {
-    super(`${keychainWords()} did not answer within ${seconds} s`);
+    const words = `${keychainWords()} did not answer within ${seconds} s`;
+    super(words, { words, kind: 'locked' });
   }
 }
 
@@ -68,7 +118,7 @@ export function keychainWords(platform: NodeJS.Platform = process.platform): str
 export function osKeychain(): Keychain {
   const call = <T>(request: KeychainRequest, signal: AbortSignal | undefined) =>
     inKeychainProcess<T>(request, signal).catch((err: unknown) => {
-      throw new KeychainError(oneLine(err));
+      throw new KeychainError(err instanceof Error ? err.message : String(err));
     });
   return {
     get: (account, signal) => call<string | null>({ op: 'get', service: KEYCHAIN_SERVICE, account }, signal),
@@ -78,7 +128,7 @@ export function osKeychain(): Keychain {
 }
 
 /** The binding's reason, on one line and not endless (a missing native package lists every path it tried). */
-function oneLine(err: unknown): string {
-  const text = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim() || 'no reason given';
+function oneLine(raw: string): string {
+  const text = raw.replace(/\s+/g, ' ').trim() || 'no reason given';
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

@@ -2,9 +2,11 @@
 // flag → SUPERAGENT_* variable → the active profile → the embedded local service.
 // A key with no base URL never lands on the wrong account (CLI.md): a hosted key (gb_sk_) goes to
 // the hosted service, one the embedded service issued (sa_sk_) to the embedded one, any other fails.
+// A key given for the command (--api-key, SUPERAGENT_API_KEY) goes to a profile's base URL only when
+// that URL is one for its kind of key (profileUrlTakes); else where its prefix says.
 import { CredentialsError, UsageError } from '../core/errors.js';
 import { EMBEDDED_KEY_PREFIX, HOSTED_BASE_URL, HOSTED_KEY_PREFIX } from '../contract.js';
-import { maskKey, maskUrl } from '../core/mask.js';
+import { maskKey, maskUrl, maskUrls } from '../core/mask.js';
 import type { ConfigData, Profile } from './file.js';
 import { keyStoreOf, type KeyStore } from './keychain.js';
 
@@ -84,18 +86,58 @@ export function keyProblem(key: string): string | undefined {
   return undefined;
 }
 
-/** A key with no base URL: which service it belongs to, or exit 3 when its prefix does not say. */
-function serviceForKey(apiKey: string, keyFrom: string, env: NodeJS.ProcessEnv): Pick<Connection, 'baseUrl' | 'baseUrlSource' | 'service' | 'reason'> {
+type Where = Pick<Connection, 'baseUrl' | 'baseUrlSource' | 'service' | 'reason'>;
+
+/** The kind of a key, by its prefix: the hosted service's, the embedded service's, or neither (undefined). */
+function keyKind(key: string | undefined): 'hosted' | 'embedded' | undefined {
+  if (key?.startsWith(HOSTED_KEY_PREFIX)) return 'hosted';
+  return key?.startsWith(EMBEDDED_KEY_PREFIX) ? 'embedded' : undefined;
+}
+
+/**
+ * A key with no base URL (or a profile's URL not for it: `why` says so): which service it belongs
+ * to, or exit 3 when its prefix does not say.
+ */
+function serviceForKey(apiKey: string, keyFrom: string, env: NodeJS.ProcessEnv, why = ' and no base URL is set'): Where {
   if (apiKey.startsWith(HOSTED_KEY_PREFIX)) {
-    return { baseUrl: hostedBaseUrl(env), baseUrlSource: 'key', service: 'hosted', reason: `a ${HOSTED_KEY_PREFIX} key comes from ${keyFrom} and no base URL is set` };
+    const reason = `a ${HOSTED_KEY_PREFIX} key comes from ${keyFrom}${why}`;
+    return { baseUrl: hostedBaseUrl(env), baseUrlSource: 'key', service: 'hosted', reason };
   }
   if (apiKey.startsWith(EMBEDDED_KEY_PREFIX)) {
-    return { baseUrl: null, baseUrlSource: null, service: 'embedded', reason: `an ${EMBEDDED_KEY_PREFIX} key comes from ${keyFrom} and no base URL is set` };
+    return { baseUrl: null, baseUrlSource: null, service: 'embedded', reason: `an ${EMBEDDED_KEY_PREFIX} key comes from ${keyFrom}${why}` };
   }
   throw new CredentialsError(
     `the key ${maskKey(apiKey)} (from ${keyFrom}) is neither a hosted key (${HOSTED_KEY_PREFIX}…) nor one the embedded service issued (${EMBEDDED_KEY_PREFIX}…), and no base URL says where it belongs`,
     "set SUPERAGENT_BASE_URL, or run 'superagent login --base-url URL'",
   );
+}
+
+/**
+ * Whether a key given for the command may go to the base URL of profile `profile`: false if not, else
+ * words for the reason ('' when none are needed). The URL was written for the profile's own key, and a
+ * stray SUPERAGENT_API_KEY must not send a hosted key to a local or foreign server: a hosted key goes
+ * there only when it is the hosted service's, or when the profile's own key (in the file) is a hosted
+ * key too (another deployment of the hosted API); an sa_sk_ key goes there unless the URL is known to
+ * be one for hosted keys; a key of neither kind has nowhere else to go. A key in the keychain is not
+ * read for this (it is never touched when the command gives a key).
+ */
+function profileUrlTakes(apiKey: string, url: string, profile: Profile | undefined, env: NodeJS.ProcessEnv): string | false {
+  const kind = keyKind(apiKey);
+  const hostedUrl = url === hostedBaseUrl(env);
+  const ownKind = keyKind(profile?.api_key);
+  if (kind === 'hosted') {
+    if (hostedUrl) return '';
+    return ownKind === 'hosted' ? ` (whose own key is a ${HOSTED_KEY_PREFIX} key too)` : false;
+  }
+  if (kind === 'embedded') return hostedUrl || ownKind === 'hosted' ? false : '';
+  return '';
+}
+
+/** Why a profile's base URL was passed over for a key of the command (the reason's second half). */
+function notForThatKey(apiKey: string, url: string, name: string): string {
+  const what = keyKind(apiKey) === 'hosted' ? "is not the hosted service's" : `is for ${HOSTED_KEY_PREFIX} keys`;
+  const would = '(SUPERAGENT_BASE_URL or --base-url would be)';
+  return `, and the base URL of profile '${name}' (${maskUrls(url)}) ${what}, so it is not used for that key ${would}`;
 }
 
 /** Where the connection's key came from, in words (`SUPERAGENT_API_KEY`, `--api-key`, `profile 'work'`). */
@@ -128,11 +170,17 @@ export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessE
   if (problem) {
     throw new CredentialsError(`the API key from ${SOURCE_WORDS[apiKeySource!]('key', name)} ${problem}`, 'a key is one word of printable ASCII: copy it again from where it was issued');
   }
-  let where: Pick<Connection, 'baseUrl' | 'baseUrlSource' | 'service' | 'reason'>;
-  if (baseUrl !== null) {
-    const url = normaliseBaseUrl(baseUrl);
+  let where: Where;
+  const url = baseUrl === null ? null : normaliseBaseUrl(baseUrl);
+  // a key of the command with the profile's URL: that URL only if it is one for this kind of key
+  const mixed = url !== null && apiKey !== null && baseUrlSource === 'profile' && apiKeySource !== 'profile';
+  const takes = mixed ? profileUrlTakes(apiKey, url, profile, env) : '';
+  if (url !== null && takes !== false) {
     const hosted = url === hostedBaseUrl(env);
-    where = { baseUrl: url, baseUrlSource, service: hosted ? 'hosted' : 'configured', reason: `the base URL comes from ${SOURCE_WORDS[baseUrlSource!]('base URL', name)}` };
+    const reason = `the base URL comes from ${SOURCE_WORDS[baseUrlSource!]('base URL', name)}${takes}`;
+    where = { baseUrl: url, baseUrlSource, service: hosted ? 'hosted' : 'configured', reason };
+  } else if (url !== null) {
+    where = serviceForKey(apiKey!, SOURCE_WORDS[apiKeySource!]('key', name), env, notForThatKey(apiKey!, url, name));
   } else if (apiKey !== null) {
     where = serviceForKey(apiKey, SOURCE_WORDS[apiKeySource!]('key', name), env);
   } else {

@@ -28,6 +28,61 @@ async function expectRefused(argv: string[], config: MemoryConfig, line: string)
   expect(config.data).toEqual(before);
 }
 
+// `config unset base_url` brings a profile back to the embedded service, but a key the profile still
+// has goes with every command: where it then goes is said at once, and the error the embedded service
+// gives a key it does not know names the command that removes it.
+describe('config unset base_url while the profile still has a key', () => {
+  const GB_KEY = 'gb_sk_' + 'Hh1Oo2Ss3Tt4Ee5Dd6Kk7Ee8Yy9Zz0Ab';
+  const withKey = (own: { api_key?: string; api_key_store?: 'keychain' }) =>
+    new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: URL, ...own } } });
+  const logout = "'superagent logout' removes it, and the embedded service's own key is used";
+
+  it.each([
+    [
+      'an sa_sk_ key in the file',
+      { api_key: KEY },
+      `its key (${MASKED}): with no base URL it goes to the embedded service, which takes only a key it issued; ${logout}`,
+    ],
+    ['a gb_sk_ key in the file', { api_key: GB_KEY }, `its key (gb_sk_…z0Ab): with no base URL it goes to the hosted service; ${logout}`],
+    [
+      'a key in the keychain (not read for this)',
+      { api_key_store: 'keychain' as const },
+      'its key (in the OS keychain): with no base URL a gb_sk_ key goes to the hosted service, an sa_sk_ key to the embedded ' +
+        `service, which takes only a key it issued; ${logout}`,
+    ],
+  ])('%s: one line says the key is still there and where it now goes', async (_what, own, words) => {
+    const config = withKey(own);
+    const r = await cli(['config', 'unset', 'base_url'], config);
+    expect(r).toEqual({ code: 0, stdout: '', stderr: `! Profile 'default' still has ${words}\n`, asked: [] });
+    expect(config.data.profiles!.default).toEqual(own);
+    expect(config.keychain.calls).toEqual([]);
+  });
+
+  it('--profile: the command it names has it too', async () => {
+    const config = new MemoryConfig({ profiles: { default: {}, work: { base_url: URL, api_key: KEY } } });
+    const r = await cli(['config', 'unset', 'base_url', '--profile', 'work'], config);
+    expect(r.stderr).toContain("; 'superagent logout --profile work' removes it");
+  });
+
+  it('no key: nothing more said', async () => {
+    expect(await cli(['config', 'unset', 'base_url'], withKey({}))).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+  });
+
+  it('the next command: exit 3, the error names the commands that remove the key', async () => {
+    const config = withKey({ api_key: KEY });
+    expect((await cli(['config', 'unset', 'base_url'], config)).code).toBe(0);
+    const r = await cli(['list'], config, { env: { SUPERAGENT_DATA_DIR: scratch.scratch('superagent-data-') } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        "^Error: the embedded service in .* does not know the key sa_sk_…t0Uv from profile 'default' \\(its own is sa_sk_…\\w{4}\\) " +
+          "\\(run 'superagent logout' \\(or 'superagent config unset api_key'\\) to use the embedded service's own key, " +
+          "or 'superagent config set base_url URL' to use the service that issued it\\)\n$",
+      ),
+    );
+  });
+});
+
 describe('config set, get and unset', () => {
   it('a base_url is stored without a trailing /v1, read back, and removed', async () => {
     const config = new MemoryConfig();

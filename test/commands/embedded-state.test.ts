@@ -115,7 +115,7 @@ describe('an sa_sk_ key with no base URL: the embedded service takes only a key 
     expect(r).toMatchObject({ code: 3, stdout: '' });
     expect(r.stderr).toBe(
       `Error: the embedded service in ~/${path.basename(dataDir)} does not know the key sa_sk_…MmMm from SUPERAGENT_API_KEY (its own is sa_sk_…${own.slice(-4)}) ` +
-        '(set SUPERAGENT_BASE_URL to the service that issued it, or unset the key to use the embedded service)\n',
+        "(unset SUPERAGENT_API_KEY to use the embedded service's own key, or set SUPERAGENT_BASE_URL to the service that issued it)\n",
     );
     expect(accountsOf(dataDir)).toEqual(before);
   });

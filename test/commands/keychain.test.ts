@@ -7,14 +7,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keychainWords } from '../../src/config/keychain.js';
 import { FakeClock, MemoryConfig, runLine, type RunOptions } from '../helpers/context.js';
-import { MemoryKeychain } from '../helpers/keychain.js';
+import { KEYCHAIN_SAYS, MemoryKeychain } from '../helpers/keychain.js';
 import { stopService } from '../helpers/service-support.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
 const OTHER_KEY = 'sa_sk_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pw';
 const MASKED = 'sa_sk_…t0Uv';
-const NO_KEYCHAIN = 'Platform failure: DBus error: no session bus';
+/** no D-Bus session (a server, an ssh login), as the binding says it and as we do */
+const NO_KEYCHAIN = KEYCHAIN_SAYS.noBusAddress;
+const NO_KEYCHAIN_WORDS = 'no Secret Service in this session (DBUS_SESSION_BUS_ADDRESS is not set)';
+const DISMISSED_WORDS = 'the keyring is locked (its unlock prompt was dismissed)';
 /** the OS keychain, as messages name it on this platform */
 const KEYCHAIN = keychainWords();
 
@@ -51,18 +54,36 @@ describe('login keeps the key in the OS keychain', () => {
     expect(config.keychain.calls.at(-1)).toBe(`get ${account(config)}`);
   });
 
-  it('where no keychain can be used: the file (0600), said in one line', async () => {
+  it('where no keychain can be used: the file (0600), said in one line, in words', async () => {
     const config = new MemoryConfig({}, new MemoryKeychain(NO_KEYCHAIN));
     const r = await login(config, KEY);
     expect(r).toEqual({
       code: 0,
       stdout: '',
       stderr:
-        `! No OS keychain to keep the key in (${NO_KEYCHAIN}): it is kept in ${config.path} (mode 0600) instead; ` +
-        "'superagent login' again moves it once a keychain is unlocked, --insecure-storage skips the keychain\n",
+        '! No Secret Service in this session (DBUS_SESSION_BUS_ADDRESS is not set): ' +
+        `the key is kept in ${config.path} (mode 0600) instead (--insecure-storage asks for that without this notice)\n`,
       asked: [],
     });
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: KEY });
+  });
+
+  it('a locked keyring whose prompt was dismissed: the file, and the advice is to unlock it', async () => {
+    const config = new MemoryConfig({}, new MemoryKeychain(KEYCHAIN_SAYS.dismissed));
+    const r = await login(config, KEY);
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      `! The keyring is locked (its unlock prompt was dismissed): the key is kept in ${config.path} (mode 0600) instead ` +
+        '(unlock the keyring and log in again to move it there)\n',
+    ]);
+  });
+
+  it("--debug adds the binding's own words on a line of their own", async () => {
+    const config = new MemoryConfig({}, new MemoryKeychain(NO_KEYCHAIN));
+    const r = await login(config, KEY, ['--debug']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`superagent: ${KEYCHAIN} failed to keep the key: ${NO_KEYCHAIN}\n`);
+    expect((await login(new MemoryConfig({}, new MemoryKeychain(NO_KEYCHAIN)), KEY)).stderr).not.toContain('X11');
   });
 
   it('--insecure-storage: the file, nothing said, the keychain not touched', async () => {
@@ -100,19 +121,39 @@ describe('login keeps the key in the OS keychain', () => {
 
 describe('a key kept in the keychain that cannot be had', () => {
   it('a keychain that cannot be read: exit 3, one line saying so and what to run, before any request', async () => {
-    const config = keptInKeychain(KEY, new MemoryKeychain('Secret Service: the collection is locked'));
-    for (const argv of [['list'], ['whoami'], ['config', 'get', 'api_key']]) {
+    const config = keptInKeychain(KEY, new MemoryKeychain('Secret Service: the collection is broken'));
+    for (const argv of [['list'], ['config', 'get', 'api_key']]) {
       const r = await cli(argv, config);
       expect(r).toEqual({
         code: 3,
         stdout: '',
         stderr:
-          "Error: the key of profile 'default' is in the OS keychain but it cannot be read: Secret Service: the collection is locked " +
+          "Error: the key of profile 'default' is in the OS keychain but it cannot be read: Secret Service: the collection is broken " +
           "(run 'superagent login --profile default' again)\n",
         asked: [],
       });
     }
     expect(svc.cliRequests()).toEqual([]);
+  });
+
+  it('no keychain in this session: said in words, and to use it from a session that has one', async () => {
+    const r = await cli(['list'], keptInKeychain(KEY, new MemoryKeychain(NO_KEYCHAIN)));
+    expect([r.code, r.stderr]).toEqual([
+      3,
+      `Error: the key of profile 'default' is in the OS keychain but it cannot be read here: ${NO_KEYCHAIN_WORDS} ` +
+        "(run the command from a session with the keychain, or 'superagent login --profile default --insecure-storage' " +
+        'to keep a key in the config file)\n',
+    ]);
+  });
+
+  it('a locked keyring whose prompt was dismissed: unlock it (or --insecure-storage), not "login again"', async () => {
+    const r = await cli(['list'], keptInKeychain(KEY, new MemoryKeychain(KEYCHAIN_SAYS.dismissed)));
+    expect([r.code, r.stderr]).toEqual([
+      3,
+      `Error: the key of profile 'default' is in the OS keychain but it cannot be read: ${DISMISSED_WORDS} ` +
+        "(unlock the keyring and run the command again, or 'superagent login --profile default --insecure-storage' " +
+        'to keep a key in the config file)\n',
+    ]);
   });
 
   it('an entry that is gone: exit 3, saying so', async () => {
@@ -140,7 +181,9 @@ describe('a keychain that never answers (a locked keyring whose unlock prompt no
     const config = silent();
     const clock = new FakeClock();
     const r = await cli(argv, config, { clock });
-    expect(r).toEqual({ code: 3, stdout: '', stderr: waiting(30) + unreadable(30), asked: [] });
+    // whoami still says what it knows (whoami.test.ts)
+    const stdout = argv[0] === 'whoami' ? expect.stringContaining('key\tnone\nkey_source\tprofile\nkey_store\tkeychain\n') : '';
+    expect(r).toEqual({ code: 3, stdout, stderr: waiting(30) + unreadable(30), asked: [] });
     expect(config.keychain.stopped).toEqual([`get ${account(config)}`]);
     expect(clock.slept).toContain(30_000);
     expect(svc.cliRequests()).toEqual([]);
@@ -202,7 +245,7 @@ describe('a keychain that never answers (a locked keyring whose unlock prompt no
       stderr:
         waiting(30) +
         "Error: the key of profile 'default' is in the OS keychain and cannot be removed from it: " +
-        `${KEYCHAIN} did not answer within 30 s (unlock the keychain, then run 'superagent logout' again)\n`,
+        `${KEYCHAIN} did not answer within 30 s (unlock the keyring, then run 'superagent logout' again)\n`,
       asked: [],
     });
     expect(config.data).toEqual(before);
@@ -249,7 +292,9 @@ describe('logout and config unset api_key', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: `Error: the key of profile 'default' is in the OS keychain and cannot be removed from it: ${NO_KEYCHAIN} (unlock the keychain, then run 'superagent logout' again)\n`,
+      stderr:
+        `Error: the key of profile 'default' is in the OS keychain and cannot be removed from it here: ${NO_KEYCHAIN_WORDS} ` +
+        "(run 'superagent logout' again from a session with the keychain)\n",
       asked: [],
     });
     expect(config.data).toEqual(before);
@@ -274,5 +319,93 @@ describe('where the key is kept, as whoami and config say it', () => {
   it('config get api_key reads it from the keychain, masked', async () => {
     const config = keptInKeychain();
     expect(await cli(['config', 'get', 'api_key'], config)).toEqual({ code: 0, stdout: `${MASKED}\n`, stderr: '', asked: [] });
+  });
+});
+
+// A login where no keychain can be used leaves the key it replaces in the keychain, and the profile
+// no longer says so: logout and `config unset api_key` look for the profile's entry whatever the
+// profile says (one call, on these two commands only), and remove it.
+describe('a key left in the keychain by an earlier login', () => {
+  const CAP_NO_KEYCHAIN_WORDS = NO_KEYCHAIN_WORDS.charAt(0).toUpperCase() + NO_KEYCHAIN_WORDS.slice(1);
+
+  it('login again where there is no keychain says the old key stays there; logout back in the keychain session removes it', async () => {
+    const config = new MemoryConfig();
+    const keychain = config.keychain;
+    expect((await login(config, KEY)).code).toBe(0);
+    keychain.unavailable = NO_KEYCHAIN; // an ssh login, say
+    const again = await login(config, OTHER_KEY);
+    expect(again).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        `! ${CAP_NO_KEYCHAIN_WORDS}: the key is kept in ${config.path} (mode 0600) instead, and the key it replaces stays ` +
+        "in the OS keychain ('superagent login' from a session with the keychain moves the new key there, " +
+        "'superagent logout' there removes both)\n",
+      asked: [],
+    });
+    const unset = await cli(['config', 'unset', 'api_key'], config);
+    expect([unset.code, unset.stderr]).toEqual([0, '']);
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
+
+    keychain.unavailable = undefined; // back in the desktop session
+    const out = await cli(['logout'], config, { tty: true });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(`✓ Removed the key of profile default from the OS keychain, where an earlier login left it (${svc.url})\n`);
+    expect(keychain.entries.size).toBe(0);
+  });
+
+  it('config unset api_key removes such a copy too, with the key in the file', async () => {
+    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: OTHER_KEY } } });
+    config.keychain.entries.set(account(config), KEY);
+    const r = await cli(['config', 'unset', 'api_key'], config, { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('✓ Removed api_key from profile default (it was in the config file, and an earlier login left a copy in the OS keychain)\n');
+    expect(config.keychain.entries.size).toBe(0);
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
+  });
+
+  it('logout with no key anywhere: nothing to do, after one look in the keychain', async () => {
+    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url } } });
+    const r = await cli(['logout'], config, { tty: true });
+    expect([r.code, r.stderr]).toEqual([0, "Profile 'default' has no stored key; nothing to do.\n"]);
+    expect(config.keychain.calls).toEqual([`delete ${account(config)}`]);
+  });
+
+  it('no keychain in this session, and a profile that does not keep its key there: the file key goes, nothing said of the keychain', async () => {
+    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } }, new MemoryKeychain(NO_KEYCHAIN));
+    expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
+    // --debug says the keychain was not looked in, and why
+    config.data.profiles!.default!.api_key = KEY;
+    const debug = await cli(['logout', '--debug'], config);
+    expect(debug.stderr).toBe(`superagent: ${KEYCHAIN} failed to remove the key: ${NO_KEYCHAIN}\n`);
+  });
+
+  it('a copy that a locked keyring will not give up: exit 2, the profile left as it was to try again', async () => {
+    const fileKey = { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } };
+    const config = new MemoryConfig(fileKey, new MemoryKeychain(KEYCHAIN_SAYS.dismissed));
+    const before = structuredClone(config.data);
+    const r = await cli(['logout'], config);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `Error: the OS keychain may hold an old copy of the key of profile 'default', and it cannot be removed: ${DISMISSED_WORDS} ` +
+        "(unlock the keyring, then run 'superagent logout' again)\n",
+      asked: [],
+    });
+    expect(config.data).toEqual(before);
+  });
+
+  it('login --insecure-storage where the keychain cannot be used: the old key stays there, and how to remove it later', async () => {
+    const config = keptInKeychain();
+    config.keychain.unavailable = NO_KEYCHAIN;
+    const r = await login(config, OTHER_KEY, ['--insecure-storage']);
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      `! The old key of profile 'default' stays in the OS keychain (${NO_KEYCHAIN_WORDS}): ` +
+        "'superagent logout' from a session with the keychain removes it (and the new key in the file)\n",
+    ]);
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: OTHER_KEY });
   });
 });

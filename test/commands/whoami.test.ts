@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock, MemoryConfig, runLine, type CliRun, type RunOptions } from '../helpers/context.js';
+import { KEYCHAIN_SAYS, MemoryKeychain } from '../helpers/keychain.js';
 import { perTest, stopService } from '../helpers/service-support.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
 
@@ -92,6 +93,7 @@ describe('whoami with a stored key', () => {
       data_dir: null,
       authenticated: true,
       agents: 2,
+      problem: null,
     });
     expectNoWholeKey(r, KEY);
   });
@@ -132,6 +134,7 @@ describe('whoami with nothing configured', () => {
       data_dir: dataDir,
       authenticated: true,
       agents: 0,
+      problem: null,
     });
     const text = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir } });
     expect(text.stdout).toContain('service\tthe embedded local service: no base URL or key is configured\n');
@@ -166,12 +169,15 @@ describe('whoami when the key does not work', () => {
       data_dir: null,
       authenticated: false,
       agents: null,
+      problem: `${svc.url} rejected the key sa_sk_…WWWW: Invalid or revoked API key (401)`,
     });
     expect(r.stderr).toContain(`rejected the key sa_sk_…WWWW`);
     expectNoWholeKey(r, WRONG_KEY);
     const text = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY } });
     expect(text.code).toBe(3);
-    expect(text.stdout).toContain('authenticated\tno\n');
+    expect(text.stdout).toContain(`authenticated\tno\nproblem\t${svc.url} rejected the key sa_sk_…WWWW: Invalid or revoked API key (401)\n`);
+    const tty = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY }, tty: true });
+    expect(tty.stdout).toContain('Authenticated:  no (the service rejected the key)\n');
   });
 
   it('an unreachable service exits 7, the check unknown', async () => {
@@ -179,7 +185,8 @@ describe('whoami when the key does not work', () => {
     const r = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: unreachable, SUPERAGENT_API_KEY: KEY }, clock });
     expect(r.code).toBe(7);
     expect(r.stdout).toContain('authenticated\tunknown (the check failed)\n');
-    expect(r.stdout).not.toContain('agents');
+    expect(r.stdout).toContain(`problem\tcannot reach ${unreachable}/v1/superagents: connection refused\n`);
+    expect(r.stdout).not.toMatch(/^agents\t/m);
     expect(r.stderr).toBe(`Error: cannot reach ${unreachable}/v1/superagents: connection refused (check the base URL and that the service is running)\n`);
     expectNoWholeKey(r, KEY);
   });
@@ -188,11 +195,95 @@ describe('whoami when the key does not work', () => {
     const r = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url } });
     expect(r).toEqual({
       code: 3,
-      stdout: `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from SUPERAGENT_BASE_URL\nbase_url\t${svc.url}\nkey\tnone\nkey_source\tnone\nauthenticated\tno\n`,
+      stdout:
+        `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from SUPERAGENT_BASE_URL\nbase_url\t${svc.url}\n` +
+        `key\tnone\nkey_source\tnone\nauthenticated\tno\nproblem\tno API key for ${svc.url}\n`,
       stderr: `Error: no API key for ${svc.url} (run 'superagent login', or set SUPERAGENT_API_KEY)\n`,
       asked: [],
     });
     expect(svc.cliRequests()).toEqual([]);
+  });
+});
+
+// whoami is where one looks when the key does not work: it says what it knows, where the key is and
+// why it cannot be used, then exits 3 as any command would.
+describe('whoami when the key cannot be had or is not known', () => {
+  const NO_BUS = 'no Secret Service in this session (DBUS_SESSION_BUS_ADDRESS is not set)';
+  const unreadable = `the key of profile 'default' is in the OS keychain but it cannot be read here: ${NO_BUS}`;
+  const inKeychain = (keychain: MemoryKeychain) =>
+    new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }, keychain);
+
+  it('a keychain that cannot be read here: the profile, the service, where the key is and why not, then exit 3', async () => {
+    const config = inKeychain(new MemoryKeychain(KEYCHAIN_SAYS.noBusAddress));
+    const error =
+      `Error: ${unreadable} (run the command from a session with the keychain, ` +
+      "or 'superagent login --profile default --insecure-storage' to keep a key in the config file)\n";
+    expect(await cli(['whoami'], config)).toEqual({
+      code: 3,
+      stdout:
+        `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from profile 'default'\nbase_url\t${svc.url}\n` +
+        `key\tnone\nkey_source\tprofile\nkey_store\tkeychain\nauthenticated\tno\nproblem\t${unreadable}\n`,
+      stderr: error,
+      asked: [],
+    });
+    const tty = await cli(['whoami'], config, { tty: true });
+    expect(tty.code).toBe(3);
+    // a long value wraps under itself at 80 columns
+    expect(tty.stdout.replace(/\n {16}/g, ' ')).toBe(
+      'Profile:        default\n' +
+        `Service:        the service at ${svc.url}: the base URL comes from profile 'default'\n` +
+        `Base URL:       ${svc.url}\n` +
+        `Key:            in the OS keychain (cannot be read here: ${NO_BUS})\n` +
+        'Authenticated:  no (no key to check)\n',
+    );
+    const json = await cli(['whoami', '--json'], config);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'default',
+      base_url: svc.url,
+      key: null,
+      key_source: 'profile',
+      key_store: 'keychain',
+      embedded: false,
+      service: 'configured',
+      reason: "the base URL comes from profile 'default'",
+      data_dir: null,
+      authenticated: false,
+      agents: null,
+      problem: unreadable,
+    });
+    expect(svc.cliRequests()).toEqual([]);
+  });
+
+  it('an entry that is gone: said on the Key line', async () => {
+    const r = await cli(['whoami'], inKeychain(new MemoryKeychain()), { tty: true });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('Key:            in the OS keychain (it is not there)\n');
+  });
+
+  it('reads the keychain once', async () => {
+    const keychain = new MemoryKeychain();
+    const config = inKeychain(keychain);
+    keychain.entries.set(`default@${config.path}`, KEY);
+    expect((await cli(['whoami'], config)).code).toBe(0);
+    expect(keychain.calls).toHaveLength(1);
+  });
+
+  it('a key the embedded service does not know (its base URL unset): what is known, then exit 3 naming logout', async () => {
+    const dataDir = temp.scratch('superagent-data-');
+    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { api_key: KEY } } });
+    const r = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir } });
+    expect(r.code).toBe(3);
+    const own = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+    const problem = `the embedded service in ${dataDir} does not know the key ${MASKED} from profile 'default' (its own is sa_sk_…${own.slice(-4)})`;
+    expect(r.stdout).toBe(
+      `profile\tdefault\nservice\tthe embedded local service: an sa_sk_ key comes from profile 'default' and no base URL is set\n` +
+        `base_url\tembedded local service (${dataDir})\nkey\t${MASKED}\nkey_source\tprofile\nkey_store\tfile\n` +
+        `authenticated\tno\nproblem\t${problem}\n`,
+    );
+    expect(r.stderr).toContain("run 'superagent logout' (or 'superagent config unset api_key')");
+    const tty = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir }, tty: true });
+    expect(tty.stdout).toContain('Authenticated:  no (the embedded service does not know the key)\n');
   });
 });
 

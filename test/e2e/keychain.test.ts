@@ -13,6 +13,9 @@ import { perTest, stopService } from '../helpers/service-support.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
+const OTHER_KEY = 'sa_sk_' + 'Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pw';
+/** no session bus, in the words the CLI says it (the binding's own mention X11 autolaunch) */
+const NO_BUS = 'no Secret Service in this session \\(DBUS_SESSION_BUS_ADDRESS is not set\\)';
 const MISSING = process.platform === 'linux' ? missingPrograms() : ['Linux'];
 if (MISSING.length > 0) console.warn(`keychain.test: ${MISSING.join(', ')} missing, so the tests with a real Secret Service are skipped (.ci/run installs them)`);
 
@@ -21,7 +24,7 @@ let svc: TestService;
 let secrets: SecretService | undefined;
 
 beforeAll(async () => {
-  svc = await startTestService({ keys: [KEY] });
+  svc = await startTestService({ keys: [KEY, OTHER_KEY] });
 });
 afterAll(async () => {
   await stopService(svc);
@@ -71,9 +74,52 @@ describe.skipIf(MISSING.length > 0)(`a Secret Service${MISSING.length ? ` (skipp
     const dir = temp.scratch('superagent-config-');
     const login = await runCli(['login', '--with-token', '--base-url', svc.url], { configDir: dir, env: secrets.env, input: KEY });
     expect(login.exitCode).toBe(0);
-    expect(login.stderr).toMatch(new RegExp(`^! No OS keychain to keep the key in \\(.+\\): it is kept in ${configFile(dir)} \\(mode 0600\\) instead; [^\\n]+\\n$`));
+    const noKeyring = 'No unlocked keyring to keep it in \\(the prompt to unlock or create one was dismissed\\)';
+    expect(login.stderr).toMatch(new RegExp(`^! ${noKeyring}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead [^\\n]+\\n$`));
     expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({ base_url: svc.url, api_key: KEY });
     expect(fs.statSync(configFile(dir)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe.skipIf(MISSING.length > 0)(`a key left in the keychain, and a locked keyring${MISSING.length ? ' (skipped)' : ''}`, () => {
+  it('login again without a session bus leaves the old key there and says so; logout back in the session removes it', async () => {
+    secrets = await startSecretService();
+    const dir = temp.scratch('superagent-config-');
+    const withBus = { configDir: dir, env: secrets.env };
+    const entry = { service: 'superagent', username: account(dir) };
+    expect((await runCli(['login', '--with-token', '--base-url', svc.url], { ...withBus, input: KEY })).exitCode).toBe(0);
+    expect(await secrets.lookup(entry)).toBe(KEY);
+
+    // an ssh login, say: runCli's environment has no DBUS_SESSION_BUS_ADDRESS
+    const again = await runCli(['login', '--with-token'], { configDir: dir, input: OTHER_KEY });
+    expect(again.exitCode).toBe(0);
+    const stays = "the key it replaces stays in the OS keychain \\('superagent login' from a session with the keychain";
+    expect(again.stderr).toMatch(new RegExp(`^! N${NO_BUS.slice(1)}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead, and ${stays}`));
+    expect(again.stderr).not.toMatch(/X11|autolaunch/);
+    expect(await secrets.lookup(entry)).toBe(KEY);
+    const unset = await runCli(['config', 'unset', 'api_key'], { configDir: dir });
+    expect([unset.exitCode, unset.stderr]).toEqual([0, '']);
+
+    const logout = await runCli(['logout'], withBus);
+    expect([logout.exitCode, logout.stderr]).toEqual([0, '']);
+    expect(await secrets.lookup(entry)).toBeNull();
+  });
+
+  it('a locked keyring whose unlock prompt is dismissed: unlock it, says every command that needs the key', async () => {
+    secrets = await startSecretService();
+    const dir = temp.scratch('superagent-config-');
+    fs.writeFileSync(configFile(dir), JSON.stringify({ profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }), { mode: 0o600 });
+    await secrets.store({ service: 'superagent', username: account(dir) }, KEY);
+    await secrets.lock();
+    const o = { configDir: dir, env: secrets.env };
+    const locked = 'the keyring is locked \\(its unlock prompt was dismissed\\)';
+    const list = await runCli(['list'], o);
+    expect([list.exitCode, list.stdout]).toEqual([3, '']);
+    expect(list.stderr).toMatch(new RegExp(`^Error: the key of profile 'default' is in the OS keychain but it cannot be read: ${locked} \\(unlock the keyring and run the command again, or [^\\n]*--insecure-storage[^\\n]*\\)\\n$`));
+    const logout = await runCli(['logout'], o);
+    expect(logout.exitCode).toBe(2);
+    expect(logout.stderr).toMatch(new RegExp(`: ${locked} \\(unlock the keyring, then run 'superagent logout' again\\)\\n$`));
+    expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({ base_url: svc.url, api_key_store: 'keychain' });
   });
 });
 
@@ -123,9 +169,25 @@ describe.skipIf(process.platform !== 'linux')('no keychain to be had (Linux)', (
     const login = await runCli(['login', '--with-token', '--base-url', svc.url], { configDir: dir, input: KEY });
     expect(login.exitCode).toBe(0);
     expect(login.stderr.split('\n')).toHaveLength(2);
-    expect(login.stderr).toMatch(/^! No OS keychain to keep the key in \(.*DBUS_SESSION_BUS_ADDRESS.*\): it is kept in /);
+    expect(login.stderr).toMatch(new RegExp(`^! N${NO_BUS.slice(1)}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead `));
+    expect(login.stderr).not.toMatch(/X11|autolaunch/);
     expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({ base_url: svc.url, api_key: KEY });
     expect(fs.statSync(configFile(dir)).mode & 0o777).toBe(0o600);
+  });
+
+  it('whoami for a profile whose key is in the keychain, with no session bus: what it knows, why not, exit 3', async () => {
+    const dir = temp.scratch('superagent-config-');
+    fs.writeFileSync(configFile(dir), JSON.stringify({ profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }), { mode: 0o600 });
+    const who = await runCli(['whoami'], { configDir: dir });
+    expect(who.exitCode).toBe(3);
+    const problem = `the key of profile 'default' is in the OS keychain but it cannot be read here: ${NO_BUS}`;
+    expect(who.stdout).toMatch(
+      new RegExp(`^profile\tdefault\n.*\nbase_url\t${svc.url}\nkey\tnone\nkey_source\tprofile\nkey_store\tkeychain\nauthenticated\tno\nproblem\t${problem}\n$`),
+    );
+    expect(who.stderr).toMatch(new RegExp(`^Error: ${problem} \\([^\\n]+\\)\\n$`));
+    const json = await runCli(['whoami', '--json'], { configDir: dir });
+    expect(json.exitCode).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'default', base_url: svc.url, key_store: 'keychain', authenticated: false });
   });
 
   it("SUPERAGENT_API_KEY never loads the keychain's binding, even for a profile whose key is there", async () => {
@@ -146,7 +208,8 @@ describe.skipIf(process.platform !== 'linux')('no keychain to be had (Linux)', (
     // the same line without the variable needs the keychain: the binding loads, and fails in one line
     const fromKeychain = await runCli(['list'], { configDir: dir, env });
     expect(fromKeychain.exitCode).toBe(3);
-    expect(fromKeychain.stderr).toMatch(/^Error: the key of profile 'default' is in the OS keychain but it cannot be read: .+ \(run 'superagent login --profile default' again\)\n$/);
+    const why = "nothing answers at DBUS_SESSION_BUS_ADDRESS\\) \\(run the command from a session with the keychain, or 'superagent login";
+    expect(fromKeychain.stderr).toMatch(new RegExp(`^Error: the key of profile 'default' is in the OS keychain but it cannot be read here: no Secret Service in this session \\(${why}`));
     expect(loaded()).toMatch(/keyring[^\n]*\.node/);
   });
 });

@@ -5,6 +5,24 @@
 // (its signal aborted), which `stopped` notes.
 import { KeychainError, type Keychain } from '../../src/config/keychain.js';
 
+/**
+ * What @napi-rs/keyring 2.1 says on Linux, word for word, as measured with a private D-Bus session
+ * and gnome-keyring: a stand-in fails with these, as the real one does.
+ */
+export const KEYCHAIN_SAYS = {
+  /** no DBUS_SESSION_BUS_ADDRESS (a server, an ssh login) */
+  noBusAddress:
+    'Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead',
+  /** an address where nothing listens */
+  noBus: 'Platform failure: DBus error: Failed to connect to socket /run/user/1000/bus: No such file or directory',
+  /** a session bus with no keyring daemon on it */
+  noSecretService: 'Platform failure: DBus error: The name org.freedesktop.secrets was not provided by any .service files',
+  /** a locked keyring (an entry of ours in it) whose unlock prompt was dismissed, or could not be shown */
+  dismissed: "Couldn't access platform storage: Secret Service: unlock prompt was dismissed",
+  /** a store where no keyring is unlocked or made yet, and its prompt could not be shown */
+  noKeyring: "Couldn't access platform storage: Secret Service: no result found",
+} as const;
+
 export class MemoryKeychain implements Keychain {
   readonly entries = new Map<string, string>();
   calls: string[] = [];

@@ -26,6 +26,8 @@ export interface SecretService {
   lookup(attributes: Record<string, string>): Promise<string | null>;
   /** `secret-tool store` */
   store(attributes: Record<string, string>, secret: string): Promise<void>;
+  /** Locks the keyring; with no prompter on the bus, gnome-keyring dismisses any unlock prompt at once. */
+  lock(): Promise<void>;
   /**
    * Locks the keyring, with an unlock prompt that nobody answers: GNOME's prompter on a display of
    * its own (GTK's broadway, on a Unix socket) that nobody looks at, as on a desktop left locked.
@@ -67,6 +69,12 @@ export async function startSecretService(o: { unlocked?: boolean } = {}): Promis
     }) as Child;
     children.push(keyring);
     await untilOwned(env, 'org.freedesktop.secrets');
+    const lock = async () => {
+      const login = 'array:objpath:/org/freedesktop/secrets/collection/login';
+      const service = ['--dest=org.freedesktop.secrets', '/org/freedesktop/secrets'];
+      const args = ['--session', '--print-reply', ...service, 'org.freedesktop.Secret.Service.Lock', login];
+      await execa('dbus-send', args, { env, extendEnv: false });
+    };
     return {
       env,
       async lookup(attributes) {
@@ -87,11 +95,9 @@ export async function startSecretService(o: { unlocked?: boolean } = {}): Promis
         const prompter = execa(PROMPTER, { env: onDisplay, extendEnv: false, reject: false, buffer: false }) as Child;
         children.push(prompter);
         await untilOwned(env, 'org.gnome.keyring.SystemPrompter');
-        const login = 'array:objpath:/org/freedesktop/secrets/collection/login';
-        const service = ['--dest=org.freedesktop.secrets', '/org/freedesktop/secrets'];
-        const lock = ['--session', '--print-reply', ...service, 'org.freedesktop.Secret.Service.Lock', login];
-        await execa('dbus-send', lock, { env, extendEnv: false });
+        await lock();
       },
+      lock,
       othersOnBus() {
         const ours = new Set(children.map((c) => c.pid));
         return processesWith(`DBUS_SESSION_BUS_ADDRESS=${address}`).filter((p) => !ours.has(Number(p.split(' ')[0])));

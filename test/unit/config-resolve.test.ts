@@ -151,3 +151,94 @@ describe('normaliseBaseUrl', () => {
     expect(usageErrorOf(() => normaliseBaseUrl('example.com')).message).toContain('is not a URL');
   });
 });
+
+// A key given for one command (--api-key, SUPERAGENT_API_KEY) with the base URL left to the profile:
+// the profile's URL is taken only when it is one for that kind of key; otherwise the key goes where
+// its prefix says, as with no base URL at all. A hosted key never reaches a server that only the
+// profile (written for another key) named.
+describe('a key of the command line with the base URL of a profile', () => {
+  const HOSTED = 'https://api.gigabrain.gg';
+  const LOCAL = 'http://127.0.0.1:37313';
+  const GB_KEY = 'gb_sk_' + 'Hh1Ii2Jj3Kk4Ll5Mm6Nn7Oo8Pp9Qq0Rr';
+  const GB_OWN = 'gb_sk_' + 'Oo1Ww2Nn3Oo4Ww5Nn6Oo7Ww8Nn9Oo0Ww';
+  const SA_OWN = 'sa_sk_' + 'Ss1Aa2Oo3Ww4Nn5Ss6Aa7Oo8Ww9Nn0Aa';
+  const profileAt = (base_url: string, own: { api_key?: string; api_key_store?: 'keychain' } = {}): ConfigData => ({
+    active_profile: 'default',
+    profiles: { default: { base_url, ...own } },
+  });
+
+  it('a gb_sk_ key from SUPERAGENT_API_KEY, a profile at a local server: the hosted service, and why', () => {
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY }, profileAt(LOCAL, { api_key: SA_OWN }));
+    expect([c.baseUrl, c.baseUrlSource, c.service]).toEqual([HOSTED, 'key', 'hosted']);
+    expect(c.reason).toBe(
+      `a gb_sk_ key comes from SUPERAGENT_API_KEY, and the base URL of profile 'default' (${LOCAL}) is not the hosted ` +
+        "service's, so it is not used for that key (SUPERAGENT_BASE_URL or --base-url would be)",
+    );
+  });
+
+  it('the same from --api-key, and for a profile with no key of its own, or one kept in the keychain', () => {
+    for (const own of [{}, { api_key_store: 'keychain' as const }]) {
+      const c = resolveConnection(flags({ apiKey: GB_KEY }), {}, profileAt(LOCAL, own));
+      expect([c.baseUrl, c.service]).toEqual([HOSTED, 'hosted']);
+      expect(c.reason).toContain("--api-key, and the base URL of profile 'default'");
+    }
+  });
+
+  it('a gb_sk_ key, a profile at the hosted service: the profile’s URL', () => {
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY }, profileAt(`${HOSTED}/v1`));
+    expect([c.baseUrl, c.baseUrlSource, c.service, c.reason]).toEqual([HOSTED, 'profile', 'hosted', "the base URL comes from profile 'default'"]);
+  });
+
+  it('a gb_sk_ key, a profile whose own key is a gb_sk_ key too (another deployment of the hosted API): its URL', () => {
+    const staging = 'https://staging.example.com';
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY }, profileAt(staging, { api_key: GB_OWN }));
+    expect([c.baseUrl, c.baseUrlSource, c.service]).toEqual([staging, 'profile', 'configured']);
+    expect(c.reason).toBe("the base URL comes from profile 'default' (whose own key is a gb_sk_ key too)");
+  });
+
+  it('an sa_sk_ key, a profile at the hosted service: the embedded service, and why', () => {
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: KEY_ENV }, profileAt(HOSTED, { api_key: GB_OWN }));
+    expect([c.baseUrl, c.baseUrlSource, c.service]).toEqual([null, null, 'embedded']);
+    expect(c.reason).toBe(
+      `an sa_sk_ key comes from SUPERAGENT_API_KEY, and the base URL of profile 'default' (${HOSTED}) is for gb_sk_ keys, ` +
+        'so it is not used for that key (SUPERAGENT_BASE_URL or --base-url would be)',
+    );
+  });
+
+  it('an sa_sk_ key, a profile at another server whose own key is a gb_sk_ key: the embedded service', () => {
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: KEY_ENV }, profileAt('https://staging.example.com', { api_key: GB_OWN }));
+    expect([c.baseUrl, c.service]).toEqual([null, 'embedded']);
+  });
+
+  it('an sa_sk_ key, a profile at a server that is not the hosted one: its URL (a superagent server)', () => {
+    for (const own of [{}, { api_key: SA_OWN }, { api_key_store: 'keychain' as const }]) {
+      const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: KEY_ENV }, profileAt(LOCAL, own));
+      expect([c.baseUrl, c.baseUrlSource, c.reason]).toEqual([LOCAL, 'profile', "the base URL comes from profile 'default'"]);
+    }
+  });
+
+  it('a key of neither kind: the profile’s URL (nothing else could take it)', () => {
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: 'other-key-0123456789' }, profileAt(LOCAL, { api_key: SA_OWN }));
+    expect([c.baseUrl, c.baseUrlSource]).toEqual([LOCAL, 'profile']);
+  });
+
+  it('a base URL from the same level (flag or variable) is always the one used', () => {
+    const env = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY, SUPERAGENT_BASE_URL: LOCAL }, profileAt(HOSTED));
+    const flag = resolveConnection(flags({ apiKey: GB_KEY, baseUrl: LOCAL }), {}, profileAt(HOSTED));
+    const mixed = resolveConnection(flags({ apiKey: GB_KEY }), { SUPERAGENT_BASE_URL: LOCAL }, profileAt(HOSTED));
+    expect([env.baseUrl, flag.baseUrl, mixed.baseUrl]).toEqual([LOCAL, LOCAL, LOCAL]);
+  });
+
+  it('SUPERAGENT_HOSTED_URL stands in for the hosted URL here too', () => {
+    const mock = 'http://127.0.0.1:9';
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY, SUPERAGENT_HOSTED_URL: mock }, profileAt(LOCAL));
+    expect([c.baseUrl, c.service]).toEqual([mock, 'hosted']);
+    const same = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY, SUPERAGENT_HOSTED_URL: mock }, profileAt(mock));
+    expect(same.baseUrlSource).toBe('profile');
+  });
+
+  it('a password in the profile’s URL is masked in the reason', () => {
+    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY }, profileAt('http://alice:hunter2@127.0.0.1:1'));
+    expect(c.reason).not.toContain('hunter2');
+  });
+});

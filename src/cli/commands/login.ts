@@ -7,12 +7,12 @@ import type { ConfigData, Profile } from '../../config/file.js';
 import { maskKey, maskUrls } from '../../ui/mask.js';
 import { clientFor } from './shared/connect.js';
 import type { Context } from '../context.js';
-import { LocalStateError, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { checkKey } from './shared/key-check.js';
 import { checkProfileName, targetProfile } from './shared/settings.js';
 import type { Input, Spec } from '../spec.js';
 import { readStdin } from './shared/stdin.js';
-import { dropFromKeychain, keepKey, keyStoreWords } from './shared/stored-key.js';
+import { dropReplacedKey, keepKey, keptInFileLine, keyStoreWords } from './shared/stored-key.js';
 
 export const spec = {
   description:
@@ -81,23 +81,18 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     // a key is kept in one place: one the file held leaves it for the keychain
     delete next.api_key;
     delete next.api_key_store;
-    if (kept === 'keychain') next.api_key_store = 'keychain';
+    if (kept.store === 'keychain') next.api_key_store = 'keychain';
     else next.api_key = apiKey;
     data.profiles[name] = next;
   });
-  // and one the keychain held leaves it for the file
-  if (kept === 'file' && wasInKeychain) {
-    try {
-      await dropFromKeychain(ctx, name, 'superagent logout');
-    } catch (err) {
-      if (!(err instanceof LocalStateError)) throw err;
-      // the login itself stands: the new key is saved and used
-      ctx.printer.warn(`${err.message.charAt(0).toUpperCase()}${err.message.slice(1)}`);
-    }
-  }
+  // and one the keychain held leaves it for the file (a keychain that could not take the new key
+  // cannot remove the old one either: one line says both)
+  if (kept.trouble) ctx.printer.warn(keptInFileLine(ctx, kept.trouble, wasInKeychain));
+  else if (kept.store === 'file' && wasInKeychain) await dropReplacedKey(ctx, name);
 
   const p = ctx.printer;
-  p.success(`Logged in to ${baseUrl} as profile ${name} (key ${maskKey(apiKey)}, kept in ${keyStoreWords(kept)})`);
+  const where = keyStoreWords(kept.store);
+  p.success(`Logged in to ${baseUrl} as profile ${name} (key ${maskKey(apiKey)}, kept in ${where})`);
   if (madeActive && name !== 'default') p.status(`Profile '${name}' is now the active profile.`);
   if (ctx.globals.apiKey || ctx.env.SUPERAGENT_API_KEY) {
     p.warn(`${ctx.globals.apiKey ? '--api-key' : 'SUPERAGENT_API_KEY'} is set and wins over the stored key`);

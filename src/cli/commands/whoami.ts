@@ -1,13 +1,14 @@
 // `superagent whoami`: where commands connect, with which key (masked), and whether that key works.
 import type { KeyStore } from '../../config/keychain.js';
-import type { Source } from '../../config/resolve.js';
+import { dataDir } from '../../config/paths.js';
+import { keychainProfile, resolveConnection, type Connection, type Source } from '../../config/resolve.js';
 import { printFields, yesNo } from '../../ui/format.js';
 import { maskKey, maskUrls } from '../../ui/mask.js';
-import { describeService, homeRelative, noKeyError } from './shared/connect.js';
+import { describeService, homeRelative, noKeyError, type OpenedApi } from './shared/connect.js';
 import type { Context } from '../context.js';
 import { CredentialsError } from '../../core/errors.js';
 import { checkKey } from './shared/key-check.js';
-import { keyStoreWords, resolveWithStoredKey } from './shared/stored-key.js';
+import { keychainKeyOrWhyNot, keyStoreWords, type UnreadableKey } from './shared/stored-key.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
@@ -35,30 +36,61 @@ export interface Identity {
   data_dir: string | null;
   authenticated: boolean;
   agents: number | null;
+  /** why the key could not be checked or was not accepted (the error's line, without its advice) */
+  problem: string | null;
+}
+
+/** How the check ended: `short` says why not in a few words on a terminal; `key` replaces the Key line. */
+interface Outcome {
+  works: 'yes' | 'no' | 'unknown';
+  short?: string;
+  key?: string;
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
-  const connection = await resolveWithStoredKey(ctx);
+  // whoami is where one looks when the key does not work: a key the keychain cannot give is shown as such
+  const { connection, unreadable } = await resolveForWhoami(ctx);
   if (connection.output === 'json') ctx.printer.setJson(true);
   const identity: Identity = {
     profile: connection.profileName,
     base_url: connection.baseUrl && maskUrls(connection.baseUrl),
     key: connection.apiKey && maskKey(connection.apiKey),
-    key_source: connection.apiKeySource,
-    key_store: connection.apiKeyStore,
+    key_source: unreadable ? 'profile' : connection.apiKeySource,
+    key_store: unreadable ? 'keychain' : connection.apiKeyStore,
     embedded: connection.baseUrl === null,
     service: connection.service,
     reason: connection.reason,
     data_dir: null,
     authenticated: false,
     agents: null,
+    problem: null,
   };
+  const fail = (err: Error, outcome: Outcome): never => {
+    identity.problem = err.message;
+    show(ctx, identity, outcome);
+    throw err;
+  };
+  if (unreadable) {
+    // no key, so no base URL the key's prefix would choose either
+    if (connection.baseUrl === null) {
+      identity.reason = 'no base URL is set, and the key that would choose the service cannot be read';
+    }
+    fail(unreadable.error, { works: 'no', short: 'no key to check', key: `in the OS keychain (${unreadable.short})` });
+  }
   if (connection.baseUrl !== null && connection.apiKey === null) {
-    show(ctx, identity, 'no');
-    throw noKeyError(connection.baseUrl);
+    fail(noKeyError(connection.baseUrl), { works: 'no', short: 'no key to check' });
   }
 
-  const { client, embedded } = await ctx.api();
+  let opened: OpenedApi;
+  try {
+    opened = await ctx.api({ connection });
+  } catch (err) {
+    // the embedded service refuses a key it does not know (a profile's base URL unset, its key kept)
+    if (!(err instanceof CredentialsError)) throw err;
+    if (identity.embedded) identity.data_dir = dataDir(ctx.env);
+    fail(err, { works: 'no', short: 'the embedded service does not know the key' });
+  }
+  const { client, embedded } = opened!;
   const apiKey = client.options.apiKey!;
   if (embedded) {
     identity.data_dir = embedded.dataDir;
@@ -70,28 +102,43 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     identity.authenticated = true;
   } catch (err) {
     // what is known is still shown; the error line (stderr) says why the check failed
-    show(ctx, identity, err instanceof CredentialsError ? 'no' : 'unknown');
-    throw err;
+    if (!(err instanceof Error)) throw err;
+    const rejected = err instanceof CredentialsError;
+    fail(err, rejected ? { works: 'no', short: 'the service rejected the key' } : { works: 'unknown' });
   }
-  show(ctx, identity, 'yes');
+  show(ctx, identity, { works: 'yes' });
 }
 
-function show(ctx: Context, id: Identity, works: 'yes' | 'no' | 'unknown'): void {
+/** Where this command line connects; a keychain that cannot give the profile's key is returned, not thrown. */
+async function resolveForWhoami(ctx: Context): Promise<{ connection: Connection; unreadable?: UnreadableKey }> {
+  const config = ctx.config.read();
+  const name = keychainProfile(ctx.globals, ctx.env, config);
+  const key = name === undefined ? undefined : await keychainKeyOrWhyNot(ctx, name);
+  if (typeof key === 'object') return { connection: resolveConnection(ctx.globals, ctx.env, config), unreadable: key };
+  return { connection: resolveConnection(ctx.globals, ctx.env, config, key) };
+}
+
+function show(ctx: Context, id: Identity, outcome: Outcome): void {
   const p = ctx.printer;
   if (p.json) return p.printJson(id);
   const from = id.key_source === 'env' ? 'SUPERAGENT_API_KEY' : id.key_source === 'flag' ? '--api-key' : id.key_source;
   const kept = id.key_store ? `, kept in ${keyStoreWords(id.key_store)}` : '';
   const source = id.key_source && `(from ${from}${kept})`;
+  const key = id.key === null ? 'none' : `${id.key}${p.stdoutIsTTY && source ? ` ${p.out.dim(source)}` : ''}`;
+  const works = outcome.works;
+  const authenticated = works === 'unknown' ? 'unknown (the check failed)' : yesNo(p, works === 'yes');
   printFields(p, [
     ['Profile', id.profile],
     ['Service', describeService({ service: id.service, baseUrl: id.base_url, reason: id.reason }).replace(/^using /, '')],
     ['Base URL', id.embedded ? `embedded local service (${dataDirShown(ctx, id.data_dir)})` : id.base_url],
-    ['Key', id.key === null ? 'none' : `${id.key}${p.stdoutIsTTY && source ? ` ${p.out.dim(source)}` : ''}`],
+    ['Key', p.stdoutIsTTY && outcome.key ? outcome.key : key],
     // piped output keeps one value per field, so the source gets its own line there
     ['Key source', p.stdoutIsTTY ? undefined : (id.key_source ?? 'none')],
     ['Key store', p.stdoutIsTTY ? undefined : (id.key_store ?? undefined)],
-    ['Authenticated', works === 'unknown' ? 'unknown (the check failed)' : yesNo(p, works === 'yes')],
+    ['Authenticated', p.stdoutIsTTY && outcome.short ? `${authenticated} (${outcome.short})` : authenticated],
     ['Agents', id.agents === null ? undefined : String(id.agents)],
+    // on a terminal the error line below says it
+    ['Problem', p.stdoutIsTTY ? undefined : id.problem],
   ]);
 }
 

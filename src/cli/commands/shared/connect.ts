@@ -3,7 +3,7 @@
 import type { ApiClient, RetryPolicy } from '../../../api/client.js';
 import type { Pacer } from '../../../api/rate-budget.js';
 import { dataDir } from '../../../config/paths.js';
-import { keySourceWords, type Connection } from '../../../config/resolve.js';
+import { keySourceWords, type Connection, type Source } from '../../../config/resolve.js';
 import { CredentialsError, LocalStateError, asEnvironmentError, rephrased } from '../../../core/errors.js';
 import { ServerError, StreamCutError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
@@ -35,6 +35,8 @@ export interface ConnectOptions {
   quiet?: boolean;
   /** paces every request to a budget (apply) */
   pacer?: Pacer;
+  /** where to connect, already resolved (whoami: its key read from the keychain once) */
+  connection?: Connection;
 }
 
 /** No key for a configured service (connect and whoami say the same). */
@@ -155,13 +157,23 @@ export function dataDirFailure(err: unknown, dir: string, who: string, hint: str
 }
 
 /**
- * An sa_sk_ key the data dir has no account for (mistyped, or issued by another `superagent server`):
- * refused, not given a new, empty account.
+ * An sa_sk_ key the data dir has no account for (mistyped, issued by another `superagent server`, or
+ * a profile's key left there when its base URL was unset): refused, not given a new, empty account.
+ * The hint names what gives the key, and how to take it away.
  */
-function unknownEmbeddedKey(connection: Connection, key: string, own: string, dir: string): CredentialsError {
+function unknownEmbeddedKey(ctx: Context, connection: Connection, key: string, own: string, dir: string) {
+  const profile = ctx.globals.profile ? ` --profile ${connection.profileName}` : '';
+  const ownKey = "to use the embedded service's own key";
+  const hints: Record<Source, string> = {
+    profile:
+      `run 'superagent logout${profile}' (or 'superagent config unset api_key${profile}') ${ownKey}, ` +
+      `or 'superagent config set base_url URL${profile}' to use the service that issued it`,
+    env: `unset SUPERAGENT_API_KEY ${ownKey}, or set SUPERAGENT_BASE_URL to the service that issued it`,
+    flag: `leave out --api-key ${ownKey}, or add --base-url for the service that issued it`,
+  };
   return new CredentialsError(
     `the embedded service in ${dir} does not know the key ${maskKey(key)} from ${keySourceWords(connection)} (its own is ${maskKey(own)})`,
-    'set SUPERAGENT_BASE_URL to the service that issued it, or unset the key to use the embedded service',
+    hints[connection.apiKeySource ?? 'env'],
   );
 }
 
@@ -210,7 +222,8 @@ class ServiceLog {
 export async function openApi(ctx: Context, options: ConnectOptions = {}): Promise<OpenedApi> {
   const { globals, env, printer } = ctx;
   // a connection with a time-out of its own (a Tab's budget) waits no longer for the keychain
-  const connection = await resolveWithStoredKey(ctx, ctx.globals, { ms: options.timeoutMs, quiet: options.quiet });
+  const wait = { ms: options.timeoutMs, quiet: options.quiet };
+  const connection = options.connection ?? (await resolveWithStoredKey(ctx, ctx.globals, wait));
   // a profile with `output json` makes its commands answer as if --json were given
   if (connection.output === 'json') printer.setJson(true);
   if (globals.debug) printer.stderrWrite(printer.err.dim(`superagent: ${describeService(connection)}`) + '\n');
@@ -223,7 +236,7 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
     const { key: own, created, server, knows } = await startEmbedded(dir, apiKey, log);
     if (apiKey !== null && !knows(apiKey)) {
       await server.close();
-      throw unknownEmbeddedKey(connection, apiKey, own, homeRelative(dir, env));
+      throw unknownEmbeddedKey(ctx, connection, apiKey, own, homeRelative(dir, env));
     }
     embedded = { url: server.url, dataDir: dir, close: () => server.close(), explain: (err) => log.explain(err), leftOut: () => log.leftOut() };
     baseUrl = server.url;
