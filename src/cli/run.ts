@@ -36,40 +36,46 @@ const realClock: Clock = {
     }),
 };
 
-/**
- * `handler` on the next `name`; a second one meanwhile does what it would without us (ends the
- * process). The listener stays until the command stops listening, not just until it fires: a library
- * that listens too (signal-exit, under the prompts) re-raises the signal when it finds itself alone.
- */
-const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
-  let fired = false;
-  const listener = () => {
-    if (fired) {
-      process.removeListener(name, listener);
-      process.kill(process.pid, name);
-      return;
-    }
-    fired = true;
-    handler();
-  };
-  process.on(name, listener);
-  return () => void process.removeListener(name, listener);
-};
+/** What signals are listened for on: the process itself (a test gives a stand-in). */
+export type SignalTarget = Pick<NodeJS.Process, 'on' | 'removeListener' | 'listenerCount' | 'kill' | 'pid'>;
 
-/** `handler` on each SIGINT; then, when no other listener is left to handle it, the signal's own end. */
-const tidyOnInterrupt = (handler: () => void) => {
-  const listener = () => {
-    handler();
-    if (process.listenerCount('SIGINT') === 1) {
-      process.removeListener('SIGINT', listener);
-      process.kill(process.pid, 'SIGINT');
-    }
+/** The signals of `proc` (this process), as the Context hands them to a command. */
+export function processSignals(proc: SignalTarget = process): Signals {
+  /**
+   * `handler` on the next `name`; a second one meanwhile does what it would without us (ends the
+   * process). The listener stays until the command stops listening, not just until it fires: a library
+   * that listens too (signal-exit, under the prompts) re-raises the signal when it finds itself alone.
+   */
+  const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
+    let fired = false;
+    const listener = () => {
+      if (fired) {
+        proc.removeListener(name, listener);
+        proc.kill(proc.pid, name);
+        return;
+      }
+      fired = true;
+      handler();
+    };
+    proc.on(name, listener);
+    return () => void proc.removeListener(name, listener);
   };
-  process.on('SIGINT', listener);
-  return () => void process.removeListener('SIGINT', listener);
-};
 
-const processSignals: Signals = { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM'), onHangup: onSignal('SIGHUP'), onInterruptTidy: tidyOnInterrupt };
+  /** `handler` on each SIGINT; then, when no other listener is left to handle it, the signal's own end. */
+  const tidyOnInterrupt = (handler: () => void) => {
+    const listener = () => {
+      handler();
+      if (proc.listenerCount('SIGINT') === 1) {
+        proc.removeListener('SIGINT', listener);
+        proc.kill(proc.pid, 'SIGINT');
+      }
+    };
+    proc.on('SIGINT', listener);
+    return () => void proc.removeListener('SIGINT', listener);
+  };
+
+  return { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM'), onHangup: onSignal('SIGHUP'), onInterruptTidy: tidyOnInterrupt };
+}
 
 function columns(io: IO): number {
   return usableColumns(io.stdout) ?? 80;
@@ -112,6 +118,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       return EXIT.ok;
     }
     const { globals } = parsed;
+    const signals = overrides.signals ?? processSignals();
     const printer = await createPrinter(io.stdout, io.stderr, { json: globals.json, quiet: globals.quiet, color: globals.color, env });
     const ctx = new Context({
       env,
@@ -120,10 +127,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       printer,
       config: overrides.config ?? new ConfigFile(configDir(env), { warn: (line) => printer.warn(line) }),
       keychain: overrides.keychain ?? osKeychain(),
-      prompter: overrides.prompter ?? terminalPrompter(io, overrides.signals ?? processSignals),
+      prompter: overrides.prompter ?? terminalPrompter(io, signals),
       editor: overrides.editor ?? systemEditor(env),
       clock: overrides.clock ?? realClock,
-      signals: overrides.signals ?? processSignals,
+      signals,
       spinner: overrides.spinner ?? ((label, o) => startSpinner(io.stderr, label, { ...o, enabled: o.enabled ?? true, colour: printer.stderrColour })),
       openApi: overrides.openApi ?? (async (c, o) => (await import('./commands/shared/connect.js')).openApi(c, o)),
     });
