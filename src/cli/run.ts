@@ -7,9 +7,10 @@ import { configDir } from '../config/paths.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import { systemEditor } from '../ui/editor.js';
-import { createPrinter, usableColumns } from '../ui/printer.js';
+import { createPrinter, usableColumns, type OutStream } from '../ui/printer.js';
 import { terminalPrompter } from '../ui/prompt.js';
 import { startSpinner } from '../ui/spinner.js';
+import { hungUp, rawModeOutlivesTerminal, terminalFds, writesOutliveTerminal } from '../ui/terminal-gone.js';
 import { Context, type Clock, type IO, type Signals, type World } from './context.js';
 import { EXIT, reportError } from './exit-codes.js';
 import { commandHelp, commandNames, groupHelp, overview } from './help.js';
@@ -39,16 +40,31 @@ const realClock: Clock = {
 /** What signals are listened for on: the process itself (a test gives a stand-in). */
 export type SignalTarget = Pick<NodeJS.Process, 'on' | 'removeListener' | 'listenerCount' | 'kill' | 'pid'>;
 
-/** The signals of `proc` (this process), as the Context hands them to a command. */
+/**
+ * The signals of `proc` (this process), as the Context hands them to a command. Ctrl-C or SIGTERM
+ * again while the first is handled ends the process: a person insisting. A hang-up is no person: the
+ * shell passes SIGHUP on to its job and the kernel sends it again as the shell exits, so it comes two
+ * or three times at once. Once one is taken, no signal repeated ends the process any more, and SIGHUP
+ * stays taken after the command stops listening: what it does about the hang-up (keeping an edit,
+ * giving the terminal back) is not cut short, and the process then ends as hung up (`endHungUp`).
+ */
 export function processSignals(proc: SignalTarget = process): Signals {
+  let hungUp = false;
+  const absorb = () => undefined;
   /**
    * `handler` on the next `name`; a second one meanwhile does what it would without us (ends the
-   * process). The listener stays until the command stops listening, not just until it fires: a library
-   * that listens too (signal-exit, under the prompts) re-raises the signal when it finds itself alone.
+   * process), unless after a hang-up. The listener stays until the command stops listening, not just
+   * until it fires: a library that listens too (signal-exit, under the prompts) re-raises the signal
+   * when it finds itself alone.
    */
   const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
     let fired = false;
     const listener = () => {
+      if (name === 'SIGHUP' && !hungUp) {
+        hungUp = true;
+        proc.on('SIGHUP', absorb); // the terminal is gone: no `nohup` left to undo
+      }
+      if (fired && hungUp) return;
       if (fired) {
         proc.removeListener(name, listener);
         proc.kill(proc.pid, name);
@@ -74,7 +90,12 @@ export function processSignals(proc: SignalTarget = process): Signals {
     return () => void proc.removeListener('SIGINT', listener);
   };
 
-  return { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM'), onHangup: onSignal('SIGHUP'), onInterruptTidy: tidyOnInterrupt };
+  return {
+    onInterrupt: onSignal('SIGINT'),
+    onTerminate: onSignal('SIGTERM'),
+    onHangup: onSignal('SIGHUP'),
+    onInterruptTidy: tidyOnInterrupt,
+  };
 }
 
 function columns(io: IO): number {
@@ -90,7 +111,69 @@ function unknownCommand(words: string[]): UsageError {
   return new UsageError(`unknown command '${words[0]}'`, didYouMean(words[0]!, commandNames()) ?? "see 'superagent --help'");
 }
 
+/** How long output still on its way (to a pipe) may take to leave once the terminal hung up. */
+const FLUSH_MS = 1_000;
+
+/** Once what was written to `stream` has left, or its writing failed, or FLUSH_MS passed. */
+function flushed(stream: OutStream): Promise<void> {
+  const s = stream as OutStream & { writableLength?: number; destroyed?: boolean };
+  const { once, off } = s;
+  if (!s.writableLength || s.destroyed || !once || !off) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off.call(s, 'drain', done);
+      off.call(s, 'close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, FLUSH_MS);
+    once.call(s, 'drain', done);
+    once.call(s, 'close', done); // a failed write destroys the stream
+  });
+}
+
+/**
+ * The end of a process whose terminal hung up: by SIGHUP, as if nobody had listened (a shell sees
+ * 129), once the command has done what it does about it. An exit would have Node set the terminal's
+ * modes back, fail (EIO) and abort. Output still on its way to a pipe or a file leaves first.
+ */
+async function endHungUp(io: IO): Promise<void> {
+  await Promise.all([flushed(io.stdout), flushed(io.stderr)]);
+  process.removeAllListeners('SIGHUP'); // its default action again
+  process.kill(process.pid, 'SIGHUP');
+  // it is delivered at once; were it not, the command's own code, the usual way
+  await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
+}
+
+/** This process's streams, made to outlive their terminal (terminal-gone.ts). */
+function outlivingTerminal(io: IO): IO {
+  writesOutliveTerminal(io.stderr); // stdout's failures are main.ts's
+  let stdin: IO['stdin'] | undefined;
+  return {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    get stdin() {
+      return (stdin ??= rawModeOutlivesTerminal(io.stdin)); // opened on first use only
+    },
+  };
+}
+
 export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overrides: WorldOverrides = {}): Promise<number> {
+  if (overrides.signals) return runIn(argv, env, io, overrides, overrides.signals); // a test's world
+  // this process: its terminal may hang up under the command
+  const terminals = terminalFds();
+  const code = await runIn(argv, env, outlivingTerminal(io), overrides, processSignals());
+  if (hungUp(terminals)) await endHungUp(io);
+  return code;
+}
+
+async function runIn(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: IO,
+  overrides: WorldOverrides,
+  signals: Signals,
+): Promise<number> {
   if (argv[0] === 'help') argv = [...argv.slice(1), '--help'];
   const json = argv.includes('--json');
   const debug = argv.includes('--debug');
@@ -118,7 +201,6 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       return EXIT.ok;
     }
     const { globals } = parsed;
-    const signals = overrides.signals ?? processSignals();
     const printer = await createPrinter(io.stdout, io.stderr, { json: globals.json, quiet: globals.quiet, color: globals.color, env });
     const ctx = new Context({
       env,

@@ -9,6 +9,7 @@ import { superagents } from '../../../api/superagents.js';
 import type { StatusResult } from '../../../api/types.js';
 import { renderDiff, unifiedDiff } from '../../../ui/diff.js';
 import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../../ui/editor.js';
+import { outputTerminalGone } from '../../../ui/terminal-gone.js';
 import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
@@ -184,11 +185,16 @@ async function edit(ctx: Context, editor: EditorCommand, draft: Draft, original:
     ctx.signals.onHangup(() => ended.abort('SIGHUP')),
   ];
   const endedBy = () => new TerminatedError(ended.signal.reason === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
+  // the terminal closed: the editor may have ended of it (or saved and exited) before the SIGHUP is seen here
+  const stopped = () => {
+    if (!ended.signal.aborted && outputTerminalGone(ctx.io)) ended.abort('SIGHUP');
+    return ended.signal.aborted;
+  };
   try {
     await ctx.editor.open(draft.file.path, ended.signal);
-    if (ended.signal.aborted) throw endedBy();
+    if (stopped()) throw endedBy();
   } catch (err) {
-    if (ended.signal.aborted) throw keptError(endedBy(), draft);
+    if (stopped()) throw keptError(endedBy(), draft);
     const changed = readIfThere(draft.file.path);
     if (changed && !changed.equals(Buffer.from(original))) throw keptError(err, draft);
     draft.file.remove();
