@@ -10,7 +10,7 @@ import { systemEditor } from '../ui/editor.js';
 import { createPrinter, usableColumns, type OutStream } from '../ui/printer.js';
 import { terminalPrompter } from '../ui/prompt.js';
 import { startSpinner } from '../ui/spinner.js';
-import { hungUp, rawModeOutlivesTerminal, terminalFds, writesOutliveTerminal } from '../ui/terminal-gone.js';
+import { rawModeOutlivesTerminal, terminalFds, terminalsGone, writesOutliveTerminal } from '../ui/terminal-gone.js';
 import { Context, type Clock, type IO, type Signals, type World } from './context.js';
 import { EXIT, reportError } from './exit-codes.js';
 import { commandHelp, commandNames, groupHelp, overview } from './help.js';
@@ -44,11 +44,11 @@ export type SignalTarget = Pick<NodeJS.Process, 'on' | 'removeListener' | 'liste
  * The signals of `proc` (this process), as the Context hands them to a command. Ctrl-C or SIGTERM
  * again while the first is handled ends the process: a person insisting. A hang-up is no person: the
  * shell passes SIGHUP on to its job and the kernel sends it again as the shell exits, so it comes two
- * or three times at once. Once one is taken, no signal repeated ends the process any more, and SIGHUP
- * stays taken after the command stops listening: what it does about the hang-up (keeping an edit,
- * giving the terminal back) is not cut short, and the process then ends as hung up (`endHungUp`).
+ * or three times at once. Once one is taken (`hungUp`), no signal repeated ends the process any more,
+ * and SIGHUP stays taken after the command stops listening: what it does about the hang-up (keeping
+ * an edit, giving the terminal back) is not cut short, and the process then ends as hung up (`endHungUp`).
  */
-export function processSignals(proc: SignalTarget = process): Signals {
+export function processSignals(proc: SignalTarget = process): Signals & { readonly hungUp: boolean } {
   let hungUp = false;
   const absorb = () => undefined;
   /**
@@ -95,6 +95,9 @@ export function processSignals(proc: SignalTarget = process): Signals {
     onTerminate: onSignal('SIGTERM'),
     onHangup: onSignal('SIGHUP'),
     onInterruptTidy: tidyOnInterrupt,
+    get hungUp() {
+      return hungUp;
+    },
   };
 }
 
@@ -133,9 +136,10 @@ function flushed(stream: OutStream): Promise<void> {
 }
 
 /**
- * The end of a process whose terminal hung up: by SIGHUP, as if nobody had listened (a shell sees
- * 129), once the command has done what it does about it. An exit would have Node set the terminal's
- * modes back, fail (EIO) and abort. Output still on its way to a pipe or a file leaves first.
+ * The end of a process that hung up (or whose terminal did): by SIGHUP, as if nobody had listened (a
+ * shell sees 129), once the command has done what it does about it. An exit would have Node set the
+ * terminal's modes back, which fails on a terminal gone (EIO, perhaps a moment after the hang-up was
+ * seen) and aborts. Output still on its way to a pipe or a file leaves first.
  */
 async function endHungUp(io: IO): Promise<void> {
   await Promise.all([flushed(io.stdout), flushed(io.stderr)]);
@@ -162,8 +166,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
   if (overrides.signals) return runIn(argv, env, io, overrides, overrides.signals); // a test's world
   // this process: its terminal may hang up under the command
   const terminals = terminalFds();
-  const code = await runIn(argv, env, outlivingTerminal(io), overrides, processSignals());
-  if (hungUp(terminals)) await endHungUp(io);
+  const signals = processSignals();
+  const code = await runIn(argv, env, outlivingTerminal(io), overrides, signals);
+  if (code === EXIT.hangup || signals.hungUp || terminalsGone(terminals)) await endHungUp(io);
   return code;
 }
 

@@ -2,7 +2,6 @@
 // `ctx.canPrompt` first; @inquirer/prompts loads only when a question is actually asked.
 import { InterruptedError, TerminatedError } from '../core/errors.js';
 import { maskUrls } from '../core/mask.js';
-import { terminalGone } from './terminal-gone.js';
 import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
@@ -14,7 +13,7 @@ export interface Prompter {
 }
 
 interface Streams {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean; fd?: number };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   stderr: unknown;
 }
 
@@ -28,8 +27,8 @@ export interface TerminateSignal {
 /**
  * Ctrl-C inside a prompt becomes exit 130, like anywhere else. SIGTERM (SIGHUP) ends the prompt through its
  * own cleanup, which shows the cursor a select prompt hid (else the process died with it hidden), then exit 143 (129).
- * The input ending with its terminal gone is a hang-up too: it may come before SIGHUP, and the prompt
- * library would wait on (the process exiting in the middle of the question, nothing else being left to do).
+ * The end of a terminal's input is a hang-up too (in the raw mode of a question Ctrl-D is a key): it may
+ * come before SIGHUP, and the prompt library would wait on, the process exiting in the middle of the question.
  */
 async function asking<T>(
   input: Streams['stdin'],
@@ -39,7 +38,7 @@ async function asking<T>(
   const ended = new AbortController();
   const unlisten = [stops?.onTerminate(() => ended.abort('SIGTERM')), stops?.onHangup?.(() => ended.abort('SIGHUP'))];
   const onEnd = () => {
-    if (terminalGone(input)) ended.abort('SIGHUP');
+    if (input.isTTY) ended.abort('SIGHUP');
   };
   input.on('end', onEnd);
   unlisten.push(() => void input.removeListener('end', onEnd));
@@ -90,11 +89,14 @@ export function terminalPrompter(io: Streams, stops?: TerminateSignal): Prompter
   return {
     async text(message, opts = {}) {
       const { input } = await prompts();
-      return ask((signal) => input({ message: shown(message), default: opts.default, validate: opts.validate, ...expecting(opts.expect) }, streams(signal)));
+      const { default: def, validate } = opts;
+      const options = { message: shown(message), default: def, validate, ...expecting(opts.expect) };
+      return ask((signal) => input(options, streams(signal)));
     },
     async secret(message) {
       const { password } = await prompts();
-      return ask((signal) => password({ message: shown(message), mask: '*', validate: (v) => (v.trim() ? true : 'required') }, streams(signal)));
+      const options = { message: shown(message), mask: '*', validate: (v: string) => (v.trim() ? true : 'required') };
+      return ask((signal) => password(options, streams(signal)));
     },
     async choice(message, choices, def) {
       const { select } = await prompts();

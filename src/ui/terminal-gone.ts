@@ -11,7 +11,7 @@ export function terminalFds(): number[] {
 }
 
 /** Whether one of `fds`, terminals once, is one no longer: its terminal hung up. */
-export function hungUp(fds: number[]): boolean {
+export function terminalsGone(fds: number[]): boolean {
   return fds.some((fd) => !tty.isatty(fd));
 }
 
@@ -21,18 +21,18 @@ interface TerminalStream {
 }
 
 /** Whether `stream`, a terminal when it was opened, is one no longer: its terminal hung up. */
-export function terminalGone(stream: TerminalStream): boolean {
+function terminalGone(stream: TerminalStream): boolean {
   return stream.isTTY === true && typeof stream.fd === 'number' && !tty.isatty(stream.fd);
-}
-
-interface TerminalInput extends TerminalStream {
-  isRaw?: boolean;
-  setRawMode?(flag: boolean): unknown;
 }
 
 /** Whether the terminal that `io` writes to hung up (stdin is left alone: it is opened on first use). */
 export function outputTerminalGone(io: { stdout: OutStream; stderr: OutStream }): boolean {
   return terminalGone(io.stderr as TerminalStream) || terminalGone(io.stdout as TerminalStream);
+}
+
+interface TerminalInput extends TerminalStream {
+  isRaw?: boolean;
+  setRawMode?(flag: boolean): unknown;
 }
 
 /**
@@ -61,7 +61,8 @@ export function writesOutliveTerminal(stream: OutStream): void {
   const target = stream as OutStream & TerminalStream & Partial<Pick<NodeJS.EventEmitter, 'on'>>;
   const { fd } = target;
   if (target.isTTY !== true || typeof fd !== 'number' || typeof target.on !== 'function') return;
-  target.on('error', (err: Error) => {
-    if (tty.isatty(fd)) throw err;
+  target.on('error', (err: NodeJS.ErrnoException) => {
+    // EIO: the terminal going (it may still answer as one for a moment)
+    if (err.code !== 'EIO' && tty.isatty(fd)) throw err;
   });
 }

@@ -101,7 +101,7 @@ describe('SIGHUP with the editor open', () => {
     expect(signals.hangupListeners).toBe(0);
   });
 
-  it('a real hang-up: SIGHUP twice, then SIGTERM, at once: the edit kept, exit 129, the process not ended before', async () => {
+  it('a real hang-up: SIGHUP twice, then SIGTERM: the edit kept, exit 129, the process not ended first', async () => {
     // the process's own signals (not FakeSignals: their rules are the point) on a stand-in process
     // that records what it is told to end by; the shell and the kernel each send SIGHUP
     const proc = Object.assign(new EventEmitter(), { pid: 4242, ended: [] as string[] });

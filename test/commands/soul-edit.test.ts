@@ -158,7 +158,8 @@ describe('soul edit', () => {
     const { file, command } = keptFrom(r.stderr);
     expect(file).toMatch(KEPT());
     expect(r.stderr).toBe(
-      `Error: the editor 'fake-editor' exited with code 1; soul.md not uploaded, your edit is kept in ${file} (${RESUME}; to upload it as it is: ${command})\n`,
+      `Error: the editor 'fake-editor' exited with code 1; soul.md not uploaded, your edit is kept in ${file} ` +
+        `(${RESUME}; to upload it as it is: ${command})\n`,
     );
     expect(leftInTmp()).toEqual([]);
     expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
@@ -232,7 +233,8 @@ describe('soul edit on a terminal asks before uploading', () => {
     expect(r.code).toBe(0);
     expect(r.asked).toEqual([QUESTION]);
     const { file, command } = keptFrom(r.stderr);
-    expect(r.stderr).toBe(`! Not uploaded; your edit is kept in ${file} (${RESUME}; to upload it as it is: ${command})\n`);
+    const goOn = `${RESUME}; to upload it as it is: ${command}`;
+    expect(r.stderr).toBe(`! Not uploaded; your edit is kept in ${file} (${goOn})\n`);
     expect(file).toMatch(KEPT());
     expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
     expect(await soulOf(demo)).toBe(START);
@@ -310,13 +312,15 @@ it('the upload against a stopped service: exit 7, the file kept, the printed com
     fs.writeFileSync(file, BOLD);
   });
   // (the retry waits of the fake clock return at once)
-  const r = await runLine(first, ['soul', 'edit', 'demo', '--yes'], { editor, clock: new FakeClock(), env: { SUPERAGENT_DATA_DIR: data } });
+  const env = { SUPERAGENT_DATA_DIR: data };
+  const r = await runLine(first, ['soul', 'edit', 'demo', '--yes'], { editor, clock: new FakeClock(), env });
 
   expect(r.code).toBe(7);
   expect(r.stdout).toBe(CHANGE_DIFF);
   const { file, command } = keptFrom(r.stderr);
-  const resume = `'superagent soul edit demo' offers to resume it; to upload it as it is: superagent soul set ${id} --file ${file}`;
-  expect(r.stderr).toMatch(new RegExp(`^Error: cannot reach ${first.url}/[^\\n]*; soul.md not uploaded, your edit is kept in ${file} \\(${resume}\\)\\n$`));
+  const resume = `${RESUME}; to upload it as it is: superagent soul set ${id} --file ${file}`;
+  const kept = `soul.md not uploaded, your edit is kept in ${file} \\(${resume}\\)`;
+  expect(r.stderr).toMatch(new RegExp(`^Error: cannot reach ${first.url}/[^\\n]*; ${kept}\\n$`));
   expect(file.startsWith(`${data}/soul-edits/`)).toBe(true);
   expect(command).toBe(`superagent soul set ${id} --file ${file}`);
   expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
@@ -349,9 +353,9 @@ describe('every edit not uploaded is kept for the next soul edit, which offers t
     ['the editor failing after the change', { editor: failing, yes: true }, 2],
     ['Ctrl-C at the upload question', { tty: true, answers: [new InterruptedError()] }, 130],
   ] as const)('%s: kept in the data dir, nothing left in TMPDIR; the next run offers it', async (_how, how, code) => {
-    const o = how as { tty?: boolean; answers?: Array<boolean | Error>; editor?: ReturnType<typeof fakeEditor>; yes?: boolean };
+    const o = how as { tty?: boolean; answers?: Array<boolean | Error>; editor?: RunOptions['editor']; yes?: boolean };
     const args = ['soul', 'edit', 'demo', ...(o.yes ? ['--yes'] : [])];
-    const r = await cli(args, { tty: o.tty, answers: o.answers ? [...o.answers] : undefined, editor: o.editor ?? bold });
+    const r = await cli(args, { tty: o.tty, answers: o.answers && [...o.answers], editor: o.editor ?? bold });
     expect(r.code, r.stderr).toBe(code);
     const { file } = keptFrom(r.stderr);
     expect(file).toMatch(KEPT());
@@ -371,7 +375,8 @@ describe('every edit not uploaded is kept for the next soul edit, which offers t
   it('a resumed edit declined again: kept in the data dir again, not moved out to TMPDIR', async () => {
     const first = await cli(['soul', 'edit', 'demo'], { tty: true, editor: bold, answers: [false] });
     const { file: before } = keptFrom(first.stderr);
-    const again = await cli(['soul', 'edit', 'demo'], { tty: true, editor: fakeEditor(() => undefined), answers: [true, false] });
+    const unchanged = fakeEditor(() => undefined);
+    const again = await cli(['soul', 'edit', 'demo'], { tty: true, editor: unchanged, answers: [true, false] });
     expect(again.asked).toEqual([offer, 'Upload this soul.md to demo?']);
     const { file } = keptFrom(again.stderr.slice(again.stderr.indexOf('Not uploaded')));
     expect(file).toMatch(KEPT());
@@ -386,7 +391,8 @@ describe('every edit not uploaded is kept for the next soul edit, which offers t
 it('a data dir that cannot take the edit: it stays in TMPDIR, named, with the command that uploads it', async () => {
   const notADir = path.join(data, 'a-file');
   fs.writeFileSync(notADir, '');
-  const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor: bold, answers: [false], env: { SUPERAGENT_DATA_DIR: notADir } });
+  const env = { SUPERAGENT_DATA_DIR: notADir };
+  const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor: bold, answers: [false], env });
   expect(r.code, r.stderr).toBe(0);
   const { file, command } = keptFrom(r.stderr);
   expect(r.stderr).toBe(`! Not uploaded; your edit is kept in ${file} (upload it with: ${command})\n`);

@@ -90,8 +90,10 @@ describe('soul edit with the system editor', () => {
     const r = await edit(['demo', '--yes'], { EDITOR: editor });
     expect(r.code).toBe(2);
     const kept = `(${data}/soul-edits/\\w+/${demo}\\.\\d+\\.\\w+/demo\\.soul\\.md)`;
-    const resume = `'superagent soul edit demo' offers to resume it; to upload it as it is: superagent soul set ${demo} --file \\1`;
-    const line = `^Error: the editor '${editor}' exited with code 1; soul.md not uploaded, your edit is kept in ${kept} \\(${resume}\\)\\n$`;
+    const upload = `superagent soul set ${demo} --file \\1`;
+    const resume = `'superagent soul edit demo' offers to resume it; to upload it as it is: ${upload}`;
+    const failed = `the editor '${editor}' exited with code 1`;
+    const line = `^Error: ${failed}; soul.md not uploaded, your edit is kept in ${kept} \\(${resume}\\)\\n$`;
     const m = new RegExp(line).exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
     expect(fs.readFileSync(m![1]!, 'utf8')).toBe(BOLD);

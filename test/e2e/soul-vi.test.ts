@@ -153,7 +153,8 @@ describe('soul edit with vi in a terminal', () => {
     const done = await waitFor('[exit ');
     expect(done).toContain('[exit 0]');
     const resume = "'superagent soul edit demo' offers to resume it; to upload it as it is";
-    const m = new RegExp(`Not uploaded; your edit is kept in (\\S+) \\(${resume}: superagent soul set (\\S+) --file (\\S+)\\)`).exec(done);
+    const line = `Not uploaded; your edit is kept in (\\S+) \\(${resume}: superagent soul set (\\S+) --file (\\S+)\\)`;
+    const m = new RegExp(line).exec(done);
     expect(m, done).not.toBeNull();
     expect(m![2]).toBe(id);
     expect(m![3]).toBe(m![1]);

@@ -62,7 +62,7 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
       return { pane, dataDir: both.dataDir, tmp };
     }
 
-    it(`soul edit with the editor open: the edit kept in the data dir and exit 129, in each of ${ROUNDS} rounds`, async () => {
+    it(`soul edit with the editor open: the edit kept in the data dir, exit 129 (${ROUNDS} rounds)`, async () => {
       const scripts = dir();
       const editor = path.join(scripts, 'editor');
       // saves a change, tells the test, and stays open (with a child of its own) until it is ended
@@ -84,7 +84,7 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
       expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
     });
 
-    it(`soul edit at the upload question: the edit kept and exit 129, in each of ${ROUNDS / 2} rounds`, async () => {
+    it(`soul edit at the upload question: the edit kept, exit 129 (${ROUNDS / 2} rounds)`, async () => {
       const scripts = dir();
       const editor = path.join(scripts, 'editor');
       fs.writeFileSync(editor, `#!/bin/sh\nprintf '${BOLD.replace(/\n/g, '\\n')}' > "$1"\n`, { mode: 0o755 });
@@ -104,7 +104,7 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
     it.each([
       ['chat', ['chat', 'demo'], 'demo'],
       ['assistant', ['assistant'], 'assistant'],
-    ])(`the %s REPL: exit 129, in each of ${ROUNDS / 2} rounds`, async (_name, args, label) => {
+    ])(`the %s REPL: exit 129 (${ROUNDS / 2} rounds)`, async (_name, args, label) => {
       const codes: number[] = [];
       for (let round = 1; round <= ROUNDS / 2; round++) {
         const { pane } = atPrompt(args);

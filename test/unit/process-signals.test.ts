@@ -43,8 +43,10 @@ describe('a signal again while the first is handled', () => {
     const { proc, signals } = setUp();
     let handled = 0;
     const stop = signals.onHangup(() => handled++);
+    expect(signals.hungUp).toBe(false);
     for (let i = 0; i < 3; i++) proc.emit('SIGHUP');
     expect([handled, proc.ended]).toEqual([1, []]);
+    expect(signals.hungUp, 'the process ends as hung up once the command is over (run.ts)').toBe(true);
     stop();
   });
 
@@ -60,7 +62,7 @@ describe('a signal again while the first is handled', () => {
     for (const stop of stops) stop();
   });
 
-  it('after a hang-up, a SIGHUP that comes once the command stopped listening is still taken (not its default end)', () => {
+  it('after a hang-up, a SIGHUP after the command stopped listening is still taken (not its default end)', () => {
     const { proc, signals } = setUp();
     const stop = signals.onHangup(() => undefined);
     proc.emit('SIGHUP');

@@ -110,6 +110,7 @@ class Repl implements ReplSession {
     });
     if (this.terminal) {
       this.o.input.on('keypress', this.onKeypress);
+      this.o.input.on('end', this.onHangup);
       this.out.control(BRACKETED_PASTE_ON);
     }
     this.rl.on('close', () => this.onClose());
@@ -131,6 +132,7 @@ class Repl implements ReplSession {
   private close(): void {
     for (const off of this.unlisten.splice(0)) off();
     this.o.input.removeListener('keypress', this.onKeypress);
+    this.o.input.removeListener('end', this.onHangup);
     this.out.control(BRACKETED_PASTE_OFF);
     this.rl.removeAllListeners('close');
     this.rl.close();
@@ -187,6 +189,12 @@ class Repl implements ReplSession {
       this.o.historyFile = undefined; // once is enough
     }
   }
+
+  /**
+   * The end of a terminal's input: in raw mode Ctrl-D is a key (readline closes on it), so this is the
+   * terminal gone, perhaps before its SIGHUP is delivered. It ends the REPL as SIGHUP does.
+   */
+  private readonly onHangup = () => this.stop('SIGHUP');
 
   private onClose(): void {
     this.closed = true;
