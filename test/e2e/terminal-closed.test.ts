@@ -115,5 +115,21 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
       }
       expect(codes).toEqual(Array(ROUNDS / 2).fill(129));
     });
+
+    it.each([
+      ['/exit', 0],
+      ['SIGHUP sent from elsewhere (the terminal still there)', 129],
+    ])('the REPL left by %s gives the terminal back as it found it (exit %i)', async (how, code) => {
+      const { pane } = atPrompt(['chat', 'demo']);
+      await pane.waitFor('the prompt', (s) => pane.prompts(s, 'demo') === 1);
+      if (how === '/exit') pane.line('/exit');
+      else pane.signal('SIGHUP');
+      expect(await pane.exitCode()).toBe(code);
+      // the shell's own settings: cooked and echoing, as the CLI found them (raw mode left behind shows -icanon -echo)
+      pane.line(`stty -a | tr -s ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | sort | tr '\\n' ' '; echo ':mo''des'`);
+      const modes = /^(-?\w+ -?\w+) :modes$/m;
+      const screen = await pane.waitFor('the modes', (s) => modes.test(s));
+      expect(modes.exec(screen)?.[1]).toBe('echo icanon');
+    });
   },
 );
