@@ -126,7 +126,8 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
       else pane.signal('SIGHUP');
       expect(await pane.exitCode()).toBe(code);
       // the shell's own settings: cooked and echoing, as the CLI found them (raw mode left behind shows -icanon -echo)
-      pane.line(`stty -a | tr -s ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | sort | tr '\\n' ' '; echo ':mo''des'`);
+      const settings = `stty -a | tr -s ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | sort | tr '\\n' ' '`;
+      pane.line(`${settings}; echo ':mo''des'`);
       const modes = /^(-?\w+ -?\w+) :modes$/m;
       const screen = await pane.waitFor('the modes', (s) => modes.test(s));
       expect(modes.exec(screen)?.[1]).toBe('echo icanon');

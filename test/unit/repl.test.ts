@@ -449,7 +449,7 @@ describe('piped input', () => {
 });
 
 describe('the terminal hangs up', () => {
-  it("its input ends (in raw mode Ctrl-D is a key, not the end): the REPL ends as on SIGHUP, not as on Ctrl-D's 0", async () => {
+  it("its input ends (in raw mode Ctrl-D is a key): the REPL ends as on SIGHUP, not with Ctrl-D's 0", async () => {
     const r = startRepl({ send: echoSender([]) });
     await until('the prompt', () => r.stderr.text.includes('demo›'));
     r.input.end();
