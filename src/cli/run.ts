@@ -47,10 +47,20 @@ export type SignalTarget = Pick<NodeJS.Process, 'on' | 'removeListener' | 'liste
  * or three times at once. Once one is taken (`hungUp`), no signal repeated ends the process any more,
  * and SIGHUP stays taken after the command stops listening: what it does about the hang-up (keeping
  * an edit, giving the terminal back) is not cut short, and the process then ends as hung up (`endHungUp`).
+ * The same once a command stops listening with its terminal gone (`terminalGone`): it saw the hang-up
+ * another way (the end of the terminal's input), and the SIGHUP may be still to come.
  */
-export function processSignals(proc: SignalTarget = process): Signals & { readonly hungUp: boolean } {
+export function processSignals(
+  proc: SignalTarget = process,
+  terminalGone: () => boolean = () => false,
+): Signals & { readonly hungUp: boolean } {
   let hungUp = false;
   const absorb = () => undefined;
+  const hangUp = () => {
+    if (hungUp) return;
+    hungUp = true;
+    proc.on('SIGHUP', absorb); // the terminal is gone: no `nohup` left to undo
+  };
   /**
    * `handler` on the next `name`; a second one meanwhile does what it would without us (ends the
    * process), unless after a hang-up. The listener stays until the command stops listening, not just
@@ -60,10 +70,7 @@ export function processSignals(proc: SignalTarget = process): Signals & { readon
   const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
     let fired = false;
     const listener = () => {
-      if (name === 'SIGHUP' && !hungUp) {
-        hungUp = true;
-        proc.on('SIGHUP', absorb); // the terminal is gone: no `nohup` left to undo
-      }
+      if (name === 'SIGHUP') hangUp();
       if (fired && hungUp) return;
       if (fired) {
         proc.removeListener(name, listener);
@@ -74,7 +81,10 @@ export function processSignals(proc: SignalTarget = process): Signals & { readon
       handler();
     };
     proc.on(name, listener);
-    return () => void proc.removeListener(name, listener);
+    return () => {
+      if (name === 'SIGHUP' && terminalGone()) hangUp();
+      proc.removeListener(name, listener);
+    };
   };
 
   /** `handler` on each SIGINT; then, when no other listener is left to handle it, the signal's own end. */
@@ -166,7 +176,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
   if (overrides.signals) return runIn(argv, env, io, overrides, overrides.signals); // a test's world
   // this process: its terminal may hang up under the command
   const terminals = terminalFds();
-  const signals = processSignals();
+  const signals = processSignals(process, () => terminalsGone(terminals));
   const code = await runIn(argv, env, outlivingTerminal(io), overrides, signals);
   if (code === EXIT.hangup || signals.hungUp || terminalsGone(terminals)) await endHungUp(io);
   return code;

@@ -2,6 +2,7 @@
 // `ctx.canPrompt` first; @inquirer/prompts loads only when a question is actually asked.
 import { InterruptedError, TerminatedError } from '../core/errors.js';
 import { maskUrls } from '../core/mask.js';
+import { endIsHangUp } from './terminal-gone.js';
 import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
@@ -13,7 +14,7 @@ export interface Prompter {
 }
 
 interface Streams {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; fd?: number };
   stderr: unknown;
 }
 
@@ -27,8 +28,8 @@ export interface TerminateSignal {
 /**
  * Ctrl-C inside a prompt becomes exit 130, like anywhere else. SIGTERM (SIGHUP) ends the prompt through its
  * own cleanup, which shows the cursor a select prompt hid (else the process died with it hidden), then exit 143 (129).
- * The end of a terminal's input is a hang-up too (in the raw mode of a question Ctrl-D is a key): it may
- * come before SIGHUP, and the prompt library would wait on, the process exiting in the middle of the question.
+ * The end of a terminal's input is a hang-up too (`endIsHangUp`): the prompt library would wait on, and the
+ * process exit in the middle of the question, nothing else being left to do.
  */
 async function asking<T>(
   input: Streams['stdin'],
@@ -38,7 +39,7 @@ async function asking<T>(
   const ended = new AbortController();
   const unlisten = [stops?.onTerminate(() => ended.abort('SIGTERM')), stops?.onHangup?.(() => ended.abort('SIGHUP'))];
   const onEnd = () => {
-    if (input.isTTY) ended.abort('SIGHUP');
+    if (endIsHangUp(input)) ended.abort('SIGHUP');
   };
   input.on('end', onEnd);
   unlisten.push(() => void input.removeListener('end', onEnd));

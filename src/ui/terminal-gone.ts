@@ -25,6 +25,15 @@ function terminalGone(stream: TerminalStream): boolean {
   return stream.isTTY === true && typeof stream.fd === 'number' && !tty.isatty(stream.fd);
 }
 
+/**
+ * Whether the end of `input` is its terminal hanging up: the input of a terminal device (a stand-in
+ * of one has no fd) ends only so while the REPL or a question holds it, in raw mode, where Ctrl-D is
+ * a key. It may come before the SIGHUP, and before the terminal stops answering as one.
+ */
+export function endIsHangUp(input: TerminalStream): boolean {
+  return input.isTTY === true && typeof input.fd === 'number';
+}
+
 /** Whether the terminal that `io` writes to hung up (stdin is left alone: it is opened on first use). */
 export function outputTerminalGone(io: { stdout: OutStream; stderr: OutStream }): boolean {
   return terminalGone(io.stderr as TerminalStream) || terminalGone(io.stdout as TerminalStream);

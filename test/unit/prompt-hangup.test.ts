@@ -8,9 +8,9 @@ import { expect, it } from 'vitest';
 import { TerminatedError } from '../../src/core/errors.js';
 import { terminalPrompter } from '../../src/ui/prompt.js';
 
-/** A terminal's streams (fakes). */
+/** A terminal's streams (fakes; stdin with the fd of a terminal device, never used). */
 function terminal() {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, fd: 99, setRawMode: () => undefined });
   const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 80, rows: 24 });
   stderr.resume();
   return { stdin, stderr };

@@ -452,6 +452,7 @@ describe('the terminal hangs up', () => {
   it("its input ends (in raw mode Ctrl-D is a key): the REPL ends as on SIGHUP, not with Ctrl-D's 0", async () => {
     const r = startRepl({ send: echoSender([]) });
     await until('the prompt', () => r.stderr.text.includes('demo›'));
+    Object.assign(r.input, { fd: 99 }); // a terminal device's (never used): a stand-in's end stays Ctrl-D's
     r.input.end();
     const ended = await r.done.then(String, (err: unknown) => err);
     expect(ended).toBeInstanceOf(TerminatedError);

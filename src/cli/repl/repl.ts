@@ -9,6 +9,7 @@ import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent } from '../chat/types.js';
 import { EXIT, reportError } from '../exit-codes.js';
 import type { Printer } from '../../ui/printer.js';
+import { endIsHangUp } from '../../ui/terminal-gone.js';
 import { terminalSafe, toTerminal, unmark } from '../../ui/terminal-safe.js';
 import { wrapWords } from '../../ui/format.js';
 import { builtinCommands } from './builtins.js';
@@ -190,11 +191,10 @@ class Repl implements ReplSession {
     }
   }
 
-  /**
-   * The end of a terminal's input: in raw mode Ctrl-D is a key (readline closes on it), so this is the
-   * terminal gone, perhaps before its SIGHUP is delivered. It ends the REPL as SIGHUP does.
-   */
-  private readonly onHangup = () => this.stop('SIGHUP');
+  /** The end of a terminal's input, its hang-up perhaps before the SIGHUP (`endIsHangUp`): as SIGHUP. */
+  private readonly onHangup = () => {
+    if (endIsHangUp(this.o.input)) this.stop('SIGHUP');
+  };
 
   private onClose(): void {
     this.closed = true;
