@@ -7,9 +7,10 @@ import { configDir } from '../config/paths.js';
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import { systemEditor } from '../ui/editor.js';
-import { createPrinter, usableColumns } from '../ui/printer.js';
+import { createPrinter, usableColumns, type OutStream } from '../ui/printer.js';
 import { terminalPrompter } from '../ui/prompt.js';
 import { startSpinner } from '../ui/spinner.js';
+import { rawModeOutlivesTerminal, terminalFds, terminalsGone, writesOutliveTerminal } from '../ui/terminal-gone.js';
 import { Context, type Clock, type IO, type Signals, type World } from './context.js';
 import { EXIT, reportError } from './exit-codes.js';
 import { commandHelp, commandNames, groupHelp, overview } from './help.js';
@@ -36,40 +37,79 @@ const realClock: Clock = {
     }),
 };
 
+/** What signals are listened for on: the process itself (a test gives a stand-in). */
+export type SignalTarget = Pick<NodeJS.Process, 'on' | 'removeListener' | 'listenerCount' | 'kill' | 'pid'>;
+
 /**
- * `handler` on the next `name`; a second one meanwhile does what it would without us (ends the
- * process). The listener stays until the command stops listening, not just until it fires: a library
- * that listens too (signal-exit, under the prompts) re-raises the signal when it finds itself alone.
+ * The signals of `proc` (this process), as the Context hands them to a command. Ctrl-C or SIGTERM
+ * again while the first is handled ends the process: a person insisting. A hang-up is no person: the
+ * shell passes SIGHUP on to its job and the kernel sends it again as the shell exits, so it comes two
+ * or three times at once. Once one is taken (`hungUp`), no signal repeated ends the process any more,
+ * and SIGHUP stays taken after the command stops listening: what it does about the hang-up (keeping
+ * an edit, giving the terminal back) is not cut short, and the process then ends as hung up (`endHungUp`).
+ * The same once a command stops listening with its terminal gone (`terminalGone`): it saw the hang-up
+ * another way (the end of the terminal's input), and the SIGHUP may be still to come.
  */
-const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
-  let fired = false;
-  const listener = () => {
-    if (fired) {
-      process.removeListener(name, listener);
-      process.kill(process.pid, name);
-      return;
-    }
-    fired = true;
-    handler();
+export function processSignals(
+  proc: SignalTarget = process,
+  terminalGone: () => boolean = () => false,
+): Signals & { readonly hungUp: boolean } {
+  let hungUp = false;
+  const absorb = () => undefined;
+  const hangUp = () => {
+    if (hungUp) return;
+    hungUp = true;
+    proc.on('SIGHUP', absorb); // the terminal is gone: no `nohup` left to undo
   };
-  process.on(name, listener);
-  return () => void process.removeListener(name, listener);
-};
-
-/** `handler` on each SIGINT; then, when no other listener is left to handle it, the signal's own end. */
-const tidyOnInterrupt = (handler: () => void) => {
-  const listener = () => {
-    handler();
-    if (process.listenerCount('SIGINT') === 1) {
-      process.removeListener('SIGINT', listener);
-      process.kill(process.pid, 'SIGINT');
-    }
+  /**
+   * `handler` on the next `name`; a second one meanwhile does what it would without us (ends the
+   * process), unless after a hang-up. The listener stays until the command stops listening, not just
+   * until it fires: a library that listens too (signal-exit, under the prompts) re-raises the signal
+   * when it finds itself alone.
+   */
+  const onSignal = (name: NodeJS.Signals) => (handler: () => void) => {
+    let fired = false;
+    const listener = () => {
+      if (name === 'SIGHUP') hangUp();
+      if (fired && hungUp) return;
+      if (fired) {
+        proc.removeListener(name, listener);
+        proc.kill(proc.pid, name);
+        return;
+      }
+      fired = true;
+      handler();
+    };
+    proc.on(name, listener);
+    return () => {
+      if (name === 'SIGHUP' && terminalGone()) hangUp();
+      proc.removeListener(name, listener);
+    };
   };
-  process.on('SIGINT', listener);
-  return () => void process.removeListener('SIGINT', listener);
-};
 
-const processSignals: Signals = { onInterrupt: onSignal('SIGINT'), onTerminate: onSignal('SIGTERM'), onHangup: onSignal('SIGHUP'), onInterruptTidy: tidyOnInterrupt };
+  /** `handler` on each SIGINT; then, when no other listener is left to handle it, the signal's own end. */
+  const tidyOnInterrupt = (handler: () => void) => {
+    const listener = () => {
+      handler();
+      if (proc.listenerCount('SIGINT') === 1) {
+        proc.removeListener('SIGINT', listener);
+        proc.kill(proc.pid, 'SIGINT');
+      }
+    };
+    proc.on('SIGINT', listener);
+    return () => void proc.removeListener('SIGINT', listener);
+  };
+
+  return {
+    onInterrupt: onSignal('SIGINT'),
+    onTerminate: onSignal('SIGTERM'),
+    onHangup: onSignal('SIGHUP'),
+    onInterruptTidy: tidyOnInterrupt,
+    get hungUp() {
+      return hungUp;
+    },
+  };
+}
 
 function columns(io: IO): number {
   return usableColumns(io.stdout) ?? 80;
@@ -84,7 +124,71 @@ function unknownCommand(words: string[]): UsageError {
   return new UsageError(`unknown command '${words[0]}'`, didYouMean(words[0]!, commandNames()) ?? "see 'superagent --help'");
 }
 
+/** How long output still on its way (to a pipe) may take to leave once the terminal hung up. */
+const FLUSH_MS = 1_000;
+
+/** Once what was written to `stream` has left, or its writing failed, or FLUSH_MS passed. */
+function flushed(stream: OutStream): Promise<void> {
+  const s = stream as OutStream & { writableLength?: number; destroyed?: boolean };
+  const { once, off } = s;
+  if (!s.writableLength || s.destroyed || !once || !off) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off.call(s, 'drain', done);
+      off.call(s, 'close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, FLUSH_MS);
+    once.call(s, 'drain', done);
+    once.call(s, 'close', done); // a failed write destroys the stream
+  });
+}
+
+/**
+ * The end of a process that hung up (or whose terminal did): by SIGHUP, as if nobody had listened (a
+ * shell sees 129), once the command has done what it does about it. An exit would have Node set the
+ * terminal's modes back, which fails on a terminal gone (EIO, perhaps a moment after the hang-up was
+ * seen) and aborts. Output still on its way to a pipe or a file leaves first.
+ */
+async function endHungUp(io: IO): Promise<void> {
+  await Promise.all([flushed(io.stdout), flushed(io.stderr)]);
+  process.removeAllListeners('SIGHUP'); // its default action again
+  process.kill(process.pid, 'SIGHUP');
+  // it is delivered at once; were it not, the command's own code, the usual way
+  await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
+}
+
+/** This process's streams, made to outlive their terminal (terminal-gone.ts). */
+function outlivingTerminal(io: IO): IO {
+  writesOutliveTerminal(io.stderr); // stdout's failures are main.ts's
+  let stdin: IO['stdin'] | undefined;
+  return {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    get stdin() {
+      return (stdin ??= rawModeOutlivesTerminal(io.stdin)); // opened on first use only
+    },
+  };
+}
+
 export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overrides: WorldOverrides = {}): Promise<number> {
+  if (overrides.signals) return runIn(argv, env, io, overrides, overrides.signals); // a test's world
+  // this process: its terminal may hang up under the command
+  const terminals = terminalFds();
+  const signals = processSignals(process, () => terminalsGone(terminals));
+  const code = await runIn(argv, env, outlivingTerminal(io), overrides, signals);
+  if (code === EXIT.hangup || signals.hungUp || terminalsGone(terminals)) await endHungUp(io);
+  return code;
+}
+
+async function runIn(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: IO,
+  overrides: WorldOverrides,
+  signals: Signals,
+): Promise<number> {
   if (argv[0] === 'help') argv = [...argv.slice(1), '--help'];
   const json = argv.includes('--json');
   const debug = argv.includes('--debug');
@@ -120,10 +224,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overri
       printer,
       config: overrides.config ?? new ConfigFile(configDir(env), { warn: (line) => printer.warn(line) }),
       keychain: overrides.keychain ?? osKeychain(),
-      prompter: overrides.prompter ?? terminalPrompter(io, overrides.signals ?? processSignals),
+      prompter: overrides.prompter ?? terminalPrompter(io, signals),
       editor: overrides.editor ?? systemEditor(env),
       clock: overrides.clock ?? realClock,
-      signals: overrides.signals ?? processSignals,
+      signals,
       spinner: overrides.spinner ?? ((label, o) => startSpinner(io.stderr, label, { ...o, enabled: o.enabled ?? true, colour: printer.stderrColour })),
       openApi: overrides.openApi ?? (async (c, o) => (await import('./commands/shared/connect.js')).openApi(c, o)),
     });

@@ -2,6 +2,7 @@
 // `ctx.canPrompt` first; @inquirer/prompts loads only when a question is actually asked.
 import { InterruptedError, TerminatedError } from '../core/errors.js';
 import { maskUrls } from '../core/mask.js';
+import { endIsHangUp } from './terminal-gone.js';
 import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
@@ -13,7 +14,7 @@ export interface Prompter {
 }
 
 interface Streams {
-  stdin: NodeJS.ReadableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; fd?: number };
   stderr: unknown;
 }
 
@@ -27,10 +28,21 @@ export interface TerminateSignal {
 /**
  * Ctrl-C inside a prompt becomes exit 130, like anywhere else. SIGTERM (SIGHUP) ends the prompt through its
  * own cleanup, which shows the cursor a select prompt hid (else the process died with it hidden), then exit 143 (129).
+ * The end of a terminal's input is a hang-up too (`endIsHangUp`): the prompt library would wait on, and the
+ * process exit in the middle of the question, nothing else being left to do.
  */
-async function asking<T>(ask: (signal: AbortSignal) => Promise<T>, stops?: TerminateSignal): Promise<T> {
+async function asking<T>(
+  input: Streams['stdin'],
+  ask: (signal: AbortSignal) => Promise<T>,
+  stops?: TerminateSignal,
+): Promise<T> {
   const ended = new AbortController();
   const unlisten = [stops?.onTerminate(() => ended.abort('SIGTERM')), stops?.onHangup?.(() => ended.abort('SIGHUP'))];
+  const onEnd = () => {
+    if (endIsHangUp(input)) ended.abort('SIGHUP');
+  };
+  input.on('end', onEnd);
+  unlisten.push(() => void input.removeListener('end', onEnd));
   try {
     return await ask(ended.signal);
   } catch (err) {
@@ -73,24 +85,28 @@ function expecting(wanted: ((answer: string) => boolean) | undefined) {
 /** Prompts on the terminal through @inquirer/prompts. */
 export function terminalPrompter(io: Streams, stops?: TerminateSignal): Prompter {
   const prompts = () => import('../vendor/inquirer.js');
+  const ask = <T>(question: (signal: AbortSignal) => Promise<T>) => asking(io.stdin, question, stops);
   const streams = (signal: AbortSignal) => ({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false, signal });
   return {
     async text(message, opts = {}) {
       const { input } = await prompts();
-      return asking((signal) => input({ message: shown(message), default: opts.default, validate: opts.validate, ...expecting(opts.expect) }, streams(signal)), stops);
+      const { default: def, validate } = opts;
+      const options = { message: shown(message), default: def, validate, ...expecting(opts.expect) };
+      return ask((signal) => input(options, streams(signal)));
     },
     async secret(message) {
       const { password } = await prompts();
-      return asking((signal) => password({ message: shown(message), mask: '*', validate: (v) => (v.trim() ? true : 'required') }, streams(signal)), stops);
+      const options = { message: shown(message), mask: '*', validate: (v: string) => (v.trim() ? true : 'required') };
+      return ask((signal) => password(options, streams(signal)));
     },
     async choice(message, choices, def) {
       const { select } = await prompts();
       const options = { message: shown(message), choices: choices.map((value) => ({ value, name: shown(value) })), default: def };
-      return asking((signal) => select(options, streams(signal)), stops);
+      return ask((signal) => select(options, streams(signal)));
     },
     async confirm(message, def = false) {
       const { confirm } = await prompts();
-      return asking((signal) => confirm({ message: shown(message), default: def }, streams(signal)), stops);
+      return ask((signal) => confirm({ message: shown(message), default: def }, streams(signal)));
     },
   };
 }

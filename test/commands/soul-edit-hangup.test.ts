@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { processSignals, type SignalTarget } from '../../src/cli/run.js';
 import { TerminatedError } from '../../src/core/errors.js';
 import { EditorError } from '../../src/ui/editor.js';
 import { FakeSignals, MemoryConfig, cliFor, fakeEditor, type RunOptions } from '../helpers/context.js';
@@ -97,6 +99,27 @@ describe('SIGHUP with the editor open', () => {
     expect(service.cliRequests().map((q) => q.method)).toEqual(['GET', 'GET']);
     expect(await soulOnService()).toBe(START);
     expect(signals.hangupListeners).toBe(0);
+  });
+
+  it('a real hang-up: SIGHUP twice, then SIGTERM: the edit kept, exit 129, the process not ended first', async () => {
+    // the process's own signals (not FakeSignals: their rules are the point) on a stand-in process
+    // that records what it is told to end by; the shell and the kernel each send SIGHUP
+    const proc = Object.assign(new EventEmitter(), { pid: 4242, ended: [] as string[] });
+    const kill = (_pid: number, signal: string) => proc.ended.push(signal) > 0;
+    const signals = processSignals(Object.assign(proc, { kill }) as unknown as SignalTarget);
+    const editor = fakeEditor(async (file, stop) => {
+      fs.writeFileSync(file, BOLD);
+      for (const signal of ['SIGHUP', 'SIGHUP', 'SIGTERM']) proc.emit(signal);
+      expect(stop?.reason).toBe('SIGHUP');
+      throw new EditorError("the editor 'fake-editor' was stopped by SIGHUP");
+    });
+    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, world: { signals } });
+    expect(proc.ended, 'a signal the process sent itself (its end) before the edit was kept').toEqual([]);
+    expect(r.code, r.stderr).toBe(129);
+    const file = /your edit is kept in (\S+) /.exec(r.stderr)?.[1];
+    expect(file, r.stderr).toMatch(new RegExp(`^${data}/soul-edits/`));
+    expect(fs.readFileSync(file!, 'utf8')).toBe(BOLD);
+    expect(leftInTmp()).toEqual([]);
   });
 
   it('after the editor, SIGHUP is no longer taken by soul edit (a listener would undo nohup)', async () => {

@@ -1,8 +1,9 @@
 // `soul edit` through the commands layer (CLI.md `soul edit`): the editor is a function of the file
 // (fakeEditor: it rewrites it, leaves it, or fails), the confirmation prompt is scripted. The diff,
 // the upload only after a yes, never over someone else's change, and never a lost edit: whenever
-// nothing is uploaded the file stays and the printed command uploads it. The real $VISUAL/$EDITOR
-// processes: soul-editor.test.ts; vi in a real terminal: test/e2e/soul-vi.test.ts.
+// nothing is uploaded the edit is kept in the data dir, the printed command uploads it, and the next
+// `soul edit` of the agent offers to resume it. The real $VISUAL/$EDITOR processes:
+// soul-editor.test.ts; vi in a real terminal: test/e2e/soul-vi.test.ts.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { InterruptedError } from '../../src/core/errors.js';
 import { EditorError } from '../../src/ui/editor.js';
 import { maskKey } from '../../src/ui/mask.js';
-import { FakeClock, cliFor, fakeEditor, runLine } from '../helpers/context.js';
+import { FakeClock, cliFor, fakeEditor, runLine, type RunOptions } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
 import { useSoulAgent } from '../helpers/soul-agent.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
@@ -35,11 +36,15 @@ let demo: string;
 beforeAll(() => void ({ service, demo } = fixture));
 /** TMPDIR of this test: the private file the CLI makes lands here (os.tmpdir() reads the process's TMPDIR) */
 let tmp: string;
+/** the data dir of this test, where edits not uploaded are kept */
+let data: string;
 const temp = perTest();
-const cli = cliFor(() => service);
+const base = cliFor(() => service);
+const cli = (argv: string[], o: RunOptions = {}) => base(argv, { ...o, env: { SUPERAGENT_DATA_DIR: data, ...o.env } });
 
 beforeEach(async () => {
   tmp = temp.scratch('superagent-soul-tmp-');
+  data = temp.scratch('superagent-soul-data-');
   vi.stubEnv('TMPDIR', tmp);
 });
 afterEach(() => {
@@ -61,6 +66,11 @@ const leftInTmp = () => (fs.readdirSync(tmp, { recursive: true }) as string[]).s
 const requests = () => service.cliRequests().map((r) => `${r.method} ${r.path}`);
 const LOOK = ['GET /v1/superagents', `GET /v1/superagents/${'ID'}/files`];
 const look = (id = demo) => LOOK.map((r) => r.replace('ID', id));
+
+/** A kept edit of demo, under this test's data dir. */
+const KEPT = () => new RegExp(`^${data}/soul-edits/[0-9a-f]{16}/${demo}\\.\\d+\\.[0-9a-f]+/demo\\.soul\\.md$`);
+/** What the message adds after where the edit is kept. */
+const RESUME = "'superagent soul edit demo' offers to resume it";
 
 /** The kept file and the retry command named by an error line. */
 function keptFrom(stderr: string): { file: string; command: string } {
@@ -146,8 +156,12 @@ describe('soul edit', () => {
     const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor });
     expect(r.code).toBe(2);
     const { file, command } = keptFrom(r.stderr);
-    expect(file).toMatch(new RegExp(`^${tmp}/superagent-\\w+/demo\\.soul\\.md$`));
-    expect(r.stderr).toBe(`Error: the editor 'fake-editor' exited with code 1; soul.md not uploaded, your edit is kept in ${file} (upload it with: ${command})\n`);
+    expect(file).toMatch(KEPT());
+    expect(r.stderr).toBe(
+      `Error: the editor 'fake-editor' exited with code 1; soul.md not uploaded, your edit is kept in ${file} ` +
+        `(${RESUME}; to upload it as it is: ${command})\n`,
+    );
+    expect(leftInTmp()).toEqual([]);
     expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
     expect(await soulOf(demo)).toBe(START);
     expect(requests()).toEqual(look());
@@ -219,7 +233,9 @@ describe('soul edit on a terminal asks before uploading', () => {
     expect(r.code).toBe(0);
     expect(r.asked).toEqual([QUESTION]);
     const { file, command } = keptFrom(r.stderr);
-    expect(r.stderr).toBe(`! Not uploaded; your edit is kept in ${file} (upload it with: ${command})\n`);
+    const goOn = `${RESUME}; to upload it as it is: ${command}`;
+    expect(r.stderr).toBe(`! Not uploaded; your edit is kept in ${file} (${goOn})\n`);
+    expect(file).toMatch(KEPT());
     expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
     expect(await soulOf(demo)).toBe(START);
   });
@@ -261,10 +277,11 @@ describe('a change made on the service while the editor is open', () => {
     );
     expect(r.stderr).toBe(
       `Error: the soul.md of demo changed on the service while the editor was open; nothing uploaded, your edit is kept in ${file} ` +
-        `(the diff above shows theirs against yours; to overwrite theirs with yours: ${command} (soul edit --force skips this check))\n`,
+        `(the diff above shows theirs against yours; ${RESUME}; to overwrite theirs with yours: ${command} ` +
+        '(soul edit --force skips this check))\n',
     );
     expect(command).toBe(`superagent soul set ${demo} --file ${file}`);
-    expect(file.startsWith(`${tmp}/`)).toBe(true);
+    expect(file).toMatch(KEPT());
     expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
     expect(await soulOf(demo)).toBe(THEIRS);
   });
@@ -295,12 +312,16 @@ it('the upload against a stopped service: exit 7, the file kept, the printed com
     fs.writeFileSync(file, BOLD);
   });
   // (the retry waits of the fake clock return at once)
-  const r = await runLine(first, ['soul', 'edit', 'demo', '--yes'], { editor, clock: new FakeClock() });
+  const env = { SUPERAGENT_DATA_DIR: data };
+  const r = await runLine(first, ['soul', 'edit', 'demo', '--yes'], { editor, clock: new FakeClock(), env });
 
   expect(r.code).toBe(7);
   expect(r.stdout).toBe(CHANGE_DIFF);
   const { file, command } = keptFrom(r.stderr);
-  expect(r.stderr).toMatch(new RegExp(`^Error: cannot reach ${first.url}/[^\\n]*; soul.md not uploaded, your edit is kept in ${file} \\(upload it with: superagent soul set ${id} --file ${file}\\)\\n$`));
+  const resume = `${RESUME}; to upload it as it is: superagent soul set ${id} --file ${file}`;
+  const kept = `soul.md not uploaded, your edit is kept in ${file} \\(${resume}\\)`;
+  expect(r.stderr).toMatch(new RegExp(`^Error: cannot reach ${first.url}/[^\\n]*; ${kept}\\n$`));
+  expect(file.startsWith(`${data}/soul-edits/`)).toBe(true);
   expect(command).toBe(`superagent soul set ${id} --file ${file}`);
   expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
 
@@ -311,4 +332,70 @@ it('the upload against a stopped service: exit 7, the file kept, the printed com
   const retry = await runPrinted(command, again);
   expect(retry.code, retry.stderr).toBe(0);
   expect(await soulOf(id, again)).toBe(BOLD);
+});
+
+describe('every edit not uploaded is kept for the next soul edit, which offers to resume it', () => {
+  const offer = "Resume your edit of demo's soul.md, kept just now? (no: discard it)";
+  /** An editor that first changes soul.md on the service (as someone else would), then edits the file. */
+  const conflicting = fakeEditor(async (file) => {
+    await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: THEIRS } });
+    fs.writeFileSync(file, BOLD);
+  });
+  const failing = fakeEditor((file) => {
+    fs.writeFileSync(file, BOLD);
+    throw new EditorError("the editor 'fake-editor' exited with code 1");
+  });
+
+  it.each([
+    ['the upload declined', { tty: true, answers: [false] }, 0],
+    ['a change on the service meanwhile', { editor: conflicting, yes: true }, 6],
+    ['no terminal and no --yes', {}, 2],
+    ['the editor failing after the change', { editor: failing, yes: true }, 2],
+    ['Ctrl-C at the upload question', { tty: true, answers: [new InterruptedError()] }, 130],
+  ] as const)('%s: kept in the data dir, nothing left in TMPDIR; the next run offers it', async (_how, how, code) => {
+    const o = how as { tty?: boolean; answers?: Array<boolean | Error>; editor?: RunOptions['editor']; yes?: boolean };
+    const args = ['soul', 'edit', 'demo', ...(o.yes ? ['--yes'] : [])];
+    const r = await cli(args, { tty: o.tty, answers: o.answers && [...o.answers], editor: o.editor ?? bold });
+    expect(r.code, r.stderr).toBe(code);
+    const { file } = keptFrom(r.stderr);
+    expect(file).toMatch(KEPT());
+    expect(r.stderr).toContain(RESUME);
+    expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
+    expect(leftInTmp()).toEqual([]);
+
+    let seen: string | undefined;
+    const look = fakeEditor((f) => void (seen = fs.readFileSync(f, 'utf8')));
+    const next = await cli(['soul', 'edit', 'demo'], { tty: true, editor: look, answers: [true] });
+    expect(next.asked[0]).toBe(offer);
+    expect(next.stderr).toContain(`An edit of demo's soul.md that was not uploaded was kept just now: ${file}\n`);
+    expect(seen).toBe(BOLD);
+    await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: START } });
+  });
+
+  it('a resumed edit declined again: kept in the data dir again, not moved out to TMPDIR', async () => {
+    const first = await cli(['soul', 'edit', 'demo'], { tty: true, editor: bold, answers: [false] });
+    const { file: before } = keptFrom(first.stderr);
+    const unchanged = fakeEditor(() => undefined);
+    const again = await cli(['soul', 'edit', 'demo'], { tty: true, editor: unchanged, answers: [true, false] });
+    expect(again.asked).toEqual([offer, 'Upload this soul.md to demo?']);
+    const { file } = keptFrom(again.stderr.slice(again.stderr.indexOf('Not uploaded')));
+    expect(file).toMatch(KEPT());
+    expect(file).not.toBe(before);
+    expect(fs.existsSync(before)).toBe(false);
+    expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
+    expect(leftInTmp()).toEqual([]);
+    expect(await soulOf(demo)).toBe(START);
+  });
+});
+
+it('a data dir that cannot take the edit: it stays in TMPDIR, named, with the command that uploads it', async () => {
+  const notADir = path.join(data, 'a-file');
+  fs.writeFileSync(notADir, '');
+  const env = { SUPERAGENT_DATA_DIR: notADir };
+  const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor: bold, answers: [false], env });
+  expect(r.code, r.stderr).toBe(0);
+  const { file, command } = keptFrom(r.stderr);
+  expect(r.stderr).toBe(`! Not uploaded; your edit is kept in ${file} (upload it with: ${command})\n`);
+  expect(file).toMatch(new RegExp(`^${tmp}/superagent-\\w+/demo\\.soul\\.md$`));
+  expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
 });

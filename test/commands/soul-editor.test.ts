@@ -18,14 +18,16 @@ const fixture = useSoulAgent(START);
 let service: TestService;
 let demo: string;
 beforeAll(() => void ({ service, demo } = fixture));
-/** TMPDIR of this test (os.tmpdir() reads the process's TMPDIR), and a dir for the scripts */
+/** TMPDIR of this test (os.tmpdir() reads the process's TMPDIR), a dir for the scripts, the data dir (kept edits) */
 let tmp: string;
 let scripts: string;
+let data: string;
 const temp = perTest();
 
 beforeEach(async () => {
   scripts = temp.scratch('superagent-soul-scripts-');
   tmp = temp.scratch('superagent-soul-tmp-');
+  data = temp.scratch('superagent-soul-data-');
   vi.stubEnv('TMPDIR', tmp);
 });
 afterEach(() => {
@@ -44,7 +46,8 @@ function script(name: string, body: string, dir = scripts): string {
 }
 
 /** `soul edit` with the editor VISUAL and EDITOR name in `env`. */
-function edit(args: string[], env: Record<string, string>) {
+function edit(args: string[], editors: Record<string, string>) {
+  const env = { SUPERAGENT_DATA_DIR: data, ...editors };
   return runLine(service, ['soul', 'edit', ...args], { env, editor: systemEditor(testEnv(service, env)) });
 }
 
@@ -86,7 +89,12 @@ describe('soul edit with the system editor', () => {
     const editor = script('change-fail.sh', `sed -i 's/careful/bold/' "$1"\nexit 1`);
     const r = await edit(['demo', '--yes'], { EDITOR: editor });
     expect(r.code).toBe(2);
-    const m = new RegExp(`^Error: the editor '${editor}' exited with code 1; soul.md not uploaded, your edit is kept in (${tmp}/superagent-\\w+/demo\\.soul\\.md) \\(upload it with: superagent soul set ${demo} --file \\1\\)\\n$`).exec(r.stderr);
+    const kept = `(${data}/soul-edits/\\w+/${demo}\\.\\d+\\.\\w+/demo\\.soul\\.md)`;
+    const upload = `superagent soul set ${demo} --file \\1`;
+    const resume = `'superagent soul edit demo' offers to resume it; to upload it as it is: ${upload}`;
+    const failed = `the editor '${editor}' exited with code 1`;
+    const line = `^Error: ${failed}; soul.md not uploaded, your edit is kept in ${kept} \\(${resume}\\)\\n$`;
+    const m = new RegExp(line).exec(r.stderr);
     expect(m, r.stderr).not.toBeNull();
     expect(fs.readFileSync(m![1]!, 'utf8')).toBe(BOLD);
     expect(await soulOf()).toBe(START);

@@ -2,7 +2,6 @@
 // would, the diff confirmed at the prompt. The tmux server runs on a private socket and inherits the
 // service URL and key from its environment, so the key is in no process's arguments.
 import fs from 'node:fs';
-import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
@@ -19,6 +18,8 @@ let svc: TestService;
 let id: string;
 let socket: string;
 let tmp: string;
+/** the data dir of the run, where an edit not uploaded is kept */
+let data: string;
 
 async function tmux(...args: string[]) {
   return execa('tmux', ['-L', socket, ...args], { reject: true });
@@ -51,6 +52,7 @@ async function type(text: string) {
 /** Starts `superagent soul edit demo` in a 100×30 terminal, EDITOR=vi. */
 async function startEdit() {
   const home = temp.scratch('superagent-vi-home-');
+  data = temp.scratch('superagent-vi-data-');
   const command = `'${process.execPath}' '${BIN}' soul edit demo; echo "[exit $?]"; sleep 600`;
   await execa('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'soul', '-x', '100', '-y', '30', command], {
     extendEnv: false,
@@ -64,7 +66,7 @@ async function startEdit() {
       SUPERAGENT_BASE_URL: svc.url,
       SUPERAGENT_API_KEY: svc.key,
       SUPERAGENT_CONFIG_DIR: temp.scratch('superagent-vi-config-'),
-      SUPERAGENT_DATA_DIR: temp.scratch('superagent-vi-data-'),
+      SUPERAGENT_DATA_DIR: data,
     },
   });
 }
@@ -150,12 +152,15 @@ describe('soul edit with vi in a terminal', () => {
     await keys('Enter');
     const done = await waitFor('[exit ');
     expect(done).toContain('[exit 0]');
-    const m = /Not uploaded; your edit is kept in (\S+) \(upload it with: superagent soul set (\S+) --file (\S+)\)/.exec(done);
+    const resume = "'superagent soul edit demo' offers to resume it; to upload it as it is";
+    const line = `Not uploaded; your edit is kept in (\\S+) \\(${resume}: superagent soul set (\\S+) --file (\\S+)\\)`;
+    const m = new RegExp(line).exec(done);
     expect(m, done).not.toBeNull();
     expect(m![2]).toBe(id);
     expect(m![3]).toBe(m![1]);
     expect(fs.readFileSync(m![1]!, 'utf8')).toBe(BOLD);
-    expect(path.dirname(path.dirname(m![1]!))).toBe(tmp);
+    expect(m![1]!.startsWith(`${data}/soul-edits/`)).toBe(true);
+    expect(fs.readdirSync(tmp)).toEqual([]);
     expect(await soulOf()).toBe(START);
   });
 

@@ -21,6 +21,12 @@ export interface PaneOptions {
   env?: Record<string, string>;
   /** a shell pipeline the CLI's stdout goes through (`| cat`, `| tee FILE`) */
   pipe?: string;
+  /**
+   * typed at the prompt of an interactive bash, as a person runs it: closing the terminal (`hangUp`)
+   * then reaches the CLI as it does there (bash passes SIGHUP on to its job, the kernel sends it again
+   * as bash exits). The script around the CLI ignores SIGHUP, to write the exit code all the same.
+   */
+  atPrompt?: boolean;
 }
 
 /** One CLI run in a detached tmux session on a socket of its own; `close()` kills it and removes its files. */
@@ -48,13 +54,21 @@ export class Pane {
         `. ${quote(envFile)}`,
         // Ctrl-C on a cooked terminal signals the whole group: the shell outlives it to write the exit code
         'trap : INT',
+        ...(options.atPrompt ? ["trap '' HUP"] : []),
         command,
         `echo $? > ${quote(this.exitFile)}`,
         // the pane stays (and its screen readable) after the CLI exits, until close() kills the server
-        'exec sleep 600',
+        ...(options.atPrompt ? [] : ['exec sleep 600']),
       ].join('\n'),
     );
-    this.tmux('new-session', '-d', '-x', String(options.width ?? 120), '-y', String(options.height ?? 40), '-s', 'repl', `sh ${quote(script)}`);
+    const size = ['-x', String(options.width ?? 120), '-y', String(options.height ?? 40)];
+    if (!options.atPrompt) {
+      this.tmux('new-session', '-d', ...size, '-s', 'repl', `sh ${quote(script)}`);
+      return;
+    }
+    // no startup file, no history written anywhere
+    this.tmux('new-session', '-d', ...size, '-s', 'repl', "HISTFILE= PS1='$ ' exec bash --norc --noprofile -i");
+    this.line(`sh ${quote(script)}`);
   }
 
   private tmux(...args: string[]): string {
@@ -122,6 +136,11 @@ export class Pane {
       await sleep(50);
     }
     return Number(fs.readFileSync(this.exitFile, 'utf8').trim());
+  }
+
+  /** Closes the terminal, as closing its window does: the pty hangs up under the CLI. */
+  hangUp(): void {
+    this.tmux('kill-window', '-t', 'repl');
   }
 
   /** Whether the terminal shows its cursor (a program may have hidden it with ESC [?25l). */

@@ -9,6 +9,7 @@ import { printReply } from '../../src/cli/chat/print-reply.js';
 import type { ReplyEvent, SendFn, SendOptions } from '../../src/cli/chat/types.js';
 import type { Context } from '../../src/cli/context.js';
 import { StreamCutError } from '../../src/api/errors.js';
+import { TerminatedError } from '../../src/core/errors.js';
 import { loadHistory, saveHistory } from '../../src/cli/repl/history.js';
 import { CANCELLED, LEAVE_HINT, runRepl, type ReplOptions, type SlashCommand } from '../../src/cli/repl/repl.js';
 import { Printer } from '../../src/ui/printer.js';
@@ -444,5 +445,17 @@ describe('piped input', () => {
     expect(await r.done).toBe(0);
     expect(calls.map((c) => c.message)).toEqual(['a', 'b']);
     expect(r.stdout.text).toBe('reply to a\nreply to b\ns-1\n');
+  });
+});
+
+describe('the terminal hangs up', () => {
+  it("its input ends (in raw mode Ctrl-D is a key): the REPL ends as on SIGHUP, not with Ctrl-D's 0", async () => {
+    const r = startRepl({ send: echoSender([]) });
+    await until('the prompt', () => r.stderr.text.includes('demo›'));
+    Object.assign(r.input, { fd: 99 }); // a terminal device's (never used): a stand-in's end stays Ctrl-D's
+    r.input.end();
+    const ended = await r.done.then(String, (err: unknown) => err);
+    expect(ended).toBeInstanceOf(TerminatedError);
+    expect((ended as TerminatedError).signal).toBe('SIGHUP');
   });
 });

@@ -9,6 +9,7 @@ import { notContinued } from '../chat/sessions.js';
 import type { ReplyEvent } from '../chat/types.js';
 import { EXIT, reportError } from '../exit-codes.js';
 import type { Printer } from '../../ui/printer.js';
+import { endIsHangUp } from '../../ui/terminal-gone.js';
 import { terminalSafe, toTerminal, unmark } from '../../ui/terminal-safe.js';
 import { wrapWords } from '../../ui/format.js';
 import { builtinCommands } from './builtins.js';
@@ -110,6 +111,7 @@ class Repl implements ReplSession {
     });
     if (this.terminal) {
       this.o.input.on('keypress', this.onKeypress);
+      this.o.input.on('end', this.onHangup);
       this.out.control(BRACKETED_PASTE_ON);
     }
     this.rl.on('close', () => this.onClose());
@@ -131,6 +133,7 @@ class Repl implements ReplSession {
   private close(): void {
     for (const off of this.unlisten.splice(0)) off();
     this.o.input.removeListener('keypress', this.onKeypress);
+    this.o.input.removeListener('end', this.onHangup);
     this.out.control(BRACKETED_PASTE_OFF);
     this.rl.removeAllListeners('close');
     this.rl.close();
@@ -187,6 +190,11 @@ class Repl implements ReplSession {
       this.o.historyFile = undefined; // once is enough
     }
   }
+
+  /** The end of a terminal's input, its hang-up perhaps before the SIGHUP (`endIsHangUp`): as SIGHUP. */
+  private readonly onHangup = () => {
+    if (endIsHangUp(this.o.input)) this.stop('SIGHUP');
+  };
 
   private onClose(): void {
     this.closed = true;

@@ -1,7 +1,8 @@
 // `superagent soul edit <agent>`: soul.md in the user's editor, uploaded only after a look at the diff,
-// never over someone else's change, and never lost: whenever it is not uploaded, the edited file stays
-// and the command that uploads it is printed. An edit ended from outside (SIGTERM, SIGHUP) is kept
-// where the next `soul edit` of that agent finds it and offers to resume it (kept-edits.ts).
+// never over someone else's change, and never lost: whenever it is not uploaded (declined, refused, a
+// conflict, a failure, ended from outside by SIGTERM or SIGHUP), the edit is kept where the next
+// `soul edit` of that agent finds it and offers to resume it (kept-edits.ts), and the command that
+// uploads it as it is is printed.
 import fs from 'node:fs';
 import os from 'node:os';
 import type { ApiClient } from '../../../api/client.js';
@@ -9,6 +10,7 @@ import { superagents } from '../../../api/superagents.js';
 import type { StatusResult } from '../../../api/types.js';
 import { renderDiff, unifiedDiff } from '../../../ui/diff.js';
 import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../../ui/editor.js';
+import { outputTerminalGone } from '../../../ui/terminal-gone.js';
 import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
@@ -33,9 +35,9 @@ export const spec = {
     "Open an agent's soul.md in $VISUAL, else $EDITOR, else vi, as a private temporary file. Saved unchanged: nothing " +
     'is sent. Changed: the diff is shown and, on a terminal, you confirm the upload (--yes skips the question; ' +
     'without a terminal --yes is required). If soul.md changed on the service while the editor was open, nothing ' +
-    'is overwritten unless --force. Whenever the edit is not uploaded, the file is kept and the soul set command ' +
-    'that uploads it is printed. An edit ended by SIGTERM or SIGHUP (the terminal closed) is kept in the data dir, ' +
-    'and the next soul edit of that agent offers to resume it (--yes resumes it); without a terminal it says where ' +
+    'is overwritten unless --force. Whenever the edit is not uploaded (declined, a conflict, a failure, SIGTERM, ' +
+    'SIGHUP: the terminal closed), it is kept in the data dir and the soul set command that uploads it is printed; ' +
+    'the next soul edit of that agent offers to resume it (--yes resumes it); without a terminal it says where ' +
     'the kept edit is and edits the soul.md on the service.',
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
   options: {
@@ -70,33 +72,36 @@ interface Draft {
   keeping: { store: KeptEdits; id: string; name: string; ref: string; base: string };
 }
 
-/** `err`, saying that nothing was uploaded, where the edit is kept and how to upload it. */
-function keptError(err: unknown, draft: Draft): unknown {
-  if (err instanceof TerminatedError) return keptForNextRun(err, draft);
-  if (!(err instanceof SuperagentError)) {
-    // a bug: its report stays as it is, but the way back to the edit is still shown
-    // always shown (not only on a TTY): losing the way back to an edit is worse than a noisy stderr
-    draft.ctx.printer.stderrWrite(`soul.md not uploaded; your edit is kept in ${draft.file.path} (upload it with: ${draft.retry})\n`);
-    return err;
-  }
-  return rephrased(err, `${errorLine(err)}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, `upload it with: ${draft.retry}`);
-}
-
 /**
- * Ended from outside: the edit is filed where the next `soul edit` finds it, as the line saying so
- * may go unread (a terminal gone). A data dir that cannot take it leaves it where it is, named.
+ * Files the edit where the next `soul edit` of the agent finds it and offers to resume it: the line
+ * saying where it is may go unread (a terminal gone, a script's log). Returns what says so; undefined
+ * when the data dir cannot take it, and the edit stays where it is (the line names it).
  */
-function keptForNextRun(err: TerminatedError, draft: Draft): TerminatedError {
+function keep(draft: Draft): string | undefined {
   const { store, id, name, ref, base } = draft.keeping;
-  let hint = `upload it with: ${draft.retry}`;
   try {
     const keptAt = new Date(draft.ctx.clock.now()).toISOString();
     draft.file = store.keep(draft.file, { agentId: id, name, keptAt, base: soulHash(base) });
     draft.retry = retryCommand(draft.ctx, id, draft.file.path);
-    const resume = commandLine(draft.ctx, 'soul', 'edit', ref);
-    hint = `'${resume}' offers to resume it; to upload it as it is: ${draft.retry}`;
+    return `'${commandLine(draft.ctx, 'soul', 'edit', ref)}' offers to resume it`;
   } catch {
-    // kept where it was: the line names it
+    return undefined;
+  }
+}
+
+/** How to go on with a kept edit (`resume`, from `keep`): resume it, or upload it as it is. */
+function goOn(resume: string | undefined, draft: Draft): string {
+  return resume ? `${resume}; to upload it as it is: ${draft.retry}` : `upload it with: ${draft.retry}`;
+}
+
+/** `err`, once the edit is kept, saying that nothing was uploaded, where the edit is and how to go on. */
+function keptError(err: unknown, draft: Draft): unknown {
+  const hint = goOn(keep(draft), draft);
+  if (!(err instanceof SuperagentError)) {
+    // a bug: its report stays as it is, but the way back to the edit is still shown
+    // always shown (not only on a TTY): losing the way back to an edit is worse than a noisy stderr
+    draft.ctx.printer.stderrWrite(`soul.md not uploaded; your edit is kept in ${draft.file.path} (${hint})\n`);
+    return err;
   }
   return rephrased(err, `${errorLine(err)}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, hint);
 }
@@ -184,11 +189,16 @@ async function edit(ctx: Context, editor: EditorCommand, draft: Draft, original:
     ctx.signals.onHangup(() => ended.abort('SIGHUP')),
   ];
   const endedBy = () => new TerminatedError(ended.signal.reason === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
+  // the terminal closed: the editor may have ended of it (or saved and exited) before the SIGHUP is seen here
+  const stopped = () => {
+    if (!ended.signal.aborted && outputTerminalGone(ctx.io)) ended.abort('SIGHUP');
+    return ended.signal.aborted;
+  };
   try {
     await ctx.editor.open(draft.file.path, ended.signal);
-    if (ended.signal.aborted) throw endedBy();
+    if (stopped()) throw endedBy();
   } catch (err) {
-    if (ended.signal.aborted) throw keptError(endedBy(), draft);
+    if (stopped()) throw keptError(endedBy(), draft);
     const changed = readIfThere(draft.file.path);
     if (changed && !changed.equals(Buffer.from(original))) throw keptError(err, draft);
     draft.file.remove();
@@ -229,10 +239,12 @@ async function upload(ctx: Context, client: ApiClient, id: string, name: string,
     throw keptError(err, draft);
   }
   if (theirs === edited) return undefined; // someone made the very same change
+  const resume = keep(draft);
   showDiff(ctx, theirs, edited, { old: `${name}/soul.md (theirs: changed on the service)`, new: `${draft.file.path} (yours)` });
   throw new StateConflictError(
     `the soul.md of ${name} changed on the service while the editor was open; nothing uploaded, your edit is kept in ${draft.file.path}`,
-    `the diff above shows theirs against yours; to overwrite theirs with yours: ${draft.retry} (soul edit --force skips this check)`,
+    `the diff above shows theirs against yours; ${resume ? `${resume}; ` : ''}` +
+      `to overwrite theirs with yours: ${draft.retry} (soul edit --force skips this check)`,
   );
 }
 
@@ -279,7 +291,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
 
   showDiff(ctx, original, edited, { old: `${name}/soul.md (on the service)`, new: `${name}/soul.md (edited)` });
   if (!(await confirmed(ctx, name, draft))) {
-    p.warn(`Not uploaded; your edit is kept in ${file.path} (upload it with: ${draft.retry})`);
+    const hint = goOn(keep(draft), draft);
+    p.warn(`Not uploaded; your edit is kept in ${draft.file.path} (${hint})`);
     return;
   }
   const result = await upload(ctx, client, id, name, original, edited, draft, input.force);

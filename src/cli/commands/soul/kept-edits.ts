@@ -1,9 +1,10 @@
-// Edits of soul.md kept for a later `soul edit`, when a run was ended from outside while the edit was
-// open (SIGTERM; SIGHUP, the terminal gone, and with it the line saying where the edit is). As an
-// editor offers its swap file, the next `soul edit` of that agent offers to resume one. A kept edit is
-// the draft's directory as the editor left it (the file, and any rescue file of the editor's beside
-// it, which it finds there again) with a note of what it is, under the data dir, apart per profile
-// and service (an agent id means nothing to another service, and a profile may be another account):
+// Edits of soul.md kept for a later `soul edit`, whenever a run did not upload its edit: declined, a
+// conflict, a failure, or ended from outside (SIGTERM; SIGHUP, the terminal gone, and with it the line
+// saying where the edit is). As an editor offers its swap file, the next `soul edit` of that agent
+// offers to resume one. A kept edit is the draft's directory as the editor left it (the file, and any
+// rescue file of the editor's beside it, which it finds there again) with a note of what it is, under
+// the data dir, apart per profile and service (an agent id means nothing to another service, and a
+// profile may be another account):
 //
 //   <data dir>/soul-edits/<hash of profile and service>/<agent id*>.<kept at, ms>.<random>/
 //       <name>.soul.md
