@@ -2,7 +2,7 @@
 // rows for pipes, relative times on a TTY and ISO times elsewhere.
 import { createRequire } from 'node:module';
 import type { Printer } from './printer.js';
-import { terminalSafe, unmark } from './terminal-safe.js';
+import { caret, terminalSafe, unmark } from './terminal-safe.js';
 
 const require = createRequire(import.meta.url);
 
@@ -111,6 +111,14 @@ export interface TableOptions {
   fixed?: readonly number[];
   /** columns cut only after every other one is as narrow as it goes (a model id: its end is its version) */
   last?: readonly number[];
+}
+
+/**
+ * Text from the service made one cell of one line for a terminal: safe (terminalSafe), with a tab or
+ * a line break shown too (^I, ^J), so it cannot start a line or a column of its own.
+ */
+export function cellSafe(text: string): string {
+  return terminalSafe(text).replace(/[\t\n]/g, (c) => caret(c.charCodeAt(0)));
 }
 
 /** Rows for people (a table that fits the terminal) or for pipes (tab-separated, no header, whole values). */
