@@ -8,7 +8,9 @@ const wantsVersion = only === '--version' || only === '-V' || only === '-v';
 const wantsOverview = argv.length === 0 || only === '--help' || only === '-h' || only === 'help';
 if (wantsVersion || wantsOverview) {
   const { version, overview } = require('../dist/cli/fast-paths.json');
-  // as for any command: a reader gone is no failure, a refused write (a full disk) is told by the bundle
+  // as for any command: a reader gone is no failure, a refused write (a full disk) is told by the bundle;
+  // a failure to write stderr could only be told there, and is not
+  process.stderr.on('error', () => {});
   process.stdout.on('error', (err) => {
     if (err.code === 'EPIPE') process.exit(0);
     const { reportOutputFailure } = require('./load-bundle.js').loadBundle().exports;
@@ -18,12 +20,11 @@ if (wantsVersion || wantsOverview) {
 } else {
   Promise.resolve()
     .then(() => require('./load-bundle.js').loadBundle().exports)
-    .then(async ({ main }) => {
+    .then(async ({ main, flushed }) => {
       const code = await main(argv);
-      // exit once what was written has left (a closed pipe exits in main.cjs): nothing left in the
-      // background may keep the process alive
-      const drained = (s) => (s.writableLength > 0 ? new Promise((resolve) => s.once('drain', resolve)) : undefined);
-      await Promise.all([drained(process.stdout), drained(process.stderr)]);
+      // exit once what was written has left (a closed pipe exits in main.cjs; a stream that failed is
+      // not waited for): nothing left in the background may keep the process alive
+      await flushed([process.stdout, process.stderr]);
       process.exit(code);
     })
     .catch((err) => {

@@ -1,11 +1,11 @@
 // Keeps secrets out of the --debug trace and error text: keys, bot tokens and credentials in URLs are masked.
-import { maskBotToken, maskBotTokens, maskKey, maskUrls } from '../core/mask.js';
+import { maskBotToken, maskBotTokens, maskKey, maskKeys, maskUrls } from '../core/mask.js';
 
 const SECRET_FIELDS = /"(telegram_bot_token|api_key|apiKey|token)"\s*:\s*"([^"]*)"/g;
 
 export function redactText(text: string, secrets: string[] = []): string {
   let out = text.replace(SECRET_FIELDS, (_, field: string, value: string) => `"${field}":"${field === 'telegram_bot_token' ? maskBotToken(value) : maskKey(value)}"`);
-  out = maskBotTokens(out);
+  out = maskKeys(maskBotTokens(out));
   for (const secret of secrets) if (secret) out = out.split(secret).join(maskKey(secret));
   return maskUrls(out);
 }

@@ -1,5 +1,6 @@
 // The entry: `--version` and the overview are answered here, loading nothing else; every command
 // line is handed to run.ts, which the build keeps in a file of its own (bench/startup.js).
+import type { Writable } from 'node:stream';
 import type { IO } from './context.js';
 
 // process.stdin is a getter that opens the stream (≈4 ms); most commands never read it
@@ -21,10 +22,31 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       outputFailure ??= err;
     });
   }
+  // a failure to write stderr (a full disk, a reader gone) could only be told on stderr itself: the
+  // command goes on, and its exit code still says how it ended
+  if (io.stderr === process.stderr) process.stderr.on('error', ignoreFailure);
   const code = await answer(argv, env, io);
   if (io.stdout !== process.stdout) return code;
   await new Promise((resolve) => setImmediate(resolve)); // a failed write is told after it, on the stream
   return outputFailure && code === 0 ? reportOutputFailure(outputFailure, argv, io) : code;
+}
+
+function ignoreFailure(): void {}
+
+/**
+ * Resolves once `streams` have written what they hold, so that exiting loses none of it; a stream
+ * that failed (or fails meanwhile) will write no more and is not waited for: it would never drain.
+ */
+export async function flushed(streams: readonly NodeJS.WritableStream[]): Promise<void> {
+  const pending = (s: Writable) => s.writableLength > 0 && !s.destroyed && !s.errored;
+  await Promise.all(
+    (streams as Writable[]).filter(pending).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          for (const event of ['drain', 'error', 'close']) s.once(event, () => resolve());
+        }),
+    ),
+  );
 }
 
 async function answer(argv: string[], env: NodeJS.ProcessEnv, io: IO): Promise<number> {

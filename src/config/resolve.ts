@@ -55,6 +55,12 @@ export function normaliseBaseUrl(raw: string): string {
     throw new UsageError(`'${maskUrl(raw)}' is not a URL`, 'give the service address like https://api.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${maskUrl(raw)}' must start with http:// or https://`);
+  // every request's path is put after the base URL: a query would come before it, a fragment cut it off
+  // (an empty `?` or `#` is kept in the href, not in search or hash; in a password it is escaped)
+  if (/[?#]/.test(url.href)) {
+    const hint = 'give the service address alone, like https://api.example.com';
+    throw new UsageError(`'${maskUrl(raw)}' has a query or a fragment (?… or #…): a base URL may not`, hint);
+  }
   // the contract's paths carry /v1 themselves
   return url.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
 }

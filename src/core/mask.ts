@@ -37,10 +37,20 @@ export function maskUrl(value: string): string {
   return `${scheme}…${value.slice(at)}`;
 }
 
-// a Telegram bot token, `<bot id>:<secret>` (the shape the contract's BOT_TOKEN_PATTERN accepts), within a text
-const BOT_TOKEN = /\b(\d+):[A-Za-z0-9_-]{30,}/g;
+// a Telegram bot token, `<bot id>:<secret>` (the shape the contract's BOT_TOKEN_PATTERN accepts), within a
+// text: wherever its digits start, as in a Bot API path (`/bot7012345678:AAH…/sendMessage`)
+const BOT_TOKEN = /(?<!\d)(\d+):[A-Za-z0-9_-]{30,}/g;
 
 /** Every bot token in `text` showing its bot id only (`7012345678:…`). */
 export function maskBotTokens(text: string): string {
   return text.replace(BOT_TOKEN, (_, id: string) => `${id}:…`);
+}
+
+// a key of either service: its prefix in any case, wherever it starts (`KEY=SA_SK_…`, `xsa_sk_…`), and
+// every key character after it; demanding: even a short one is masked, it may be a key cut short
+const KEY_SHAPED = /(sa|gb)_sk_[A-Za-z0-9_-]+/gi;
+
+/** Every key-shaped word in `text` masked: `sa_sk_…9f2c`, or the prefix alone for a short one. */
+export function maskKeys(text: string): string {
+  return text.replace(KEY_SHAPED, (key) => (key.length >= 16 ? maskKey(key) : `${key.slice(0, 6)}…`));
 }

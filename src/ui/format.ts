@@ -2,7 +2,7 @@
 // rows for pipes, relative times on a TTY and ISO times elsewhere.
 import { createRequire } from 'node:module';
 import type { Printer } from './printer.js';
-import { terminalSafe, unmark } from './terminal-safe.js';
+import { BIDI, caret, terminalSafe, unmark } from './terminal-safe.js';
 
 const require = createRequire(import.meta.url);
 
@@ -113,16 +113,47 @@ export interface TableOptions {
   last?: readonly number[];
 }
 
-/** Rows for people (a table that fits the terminal) or for pipes (tab-separated, no header, whole values). */
+/**
+ * Text from the service made one cell of one line for a terminal: safe (terminalSafe), with a tab or
+ * a line break shown too (^I, ^J), so it cannot start a line or a column of its own.
+ */
+export function cellSafe(text: string): string {
+  return terminalSafe(text).replace(/[\t\n]/g, (c) => caret(c.charCodeAt(0)));
+}
+
+const TSV_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+// a backslash (the escape's own), every C0, DEL and C1 control, the line separators some readers split
+// lines at (U+2028, U+2029) and the direction changes
+const TSV_SPECIAL = new RegExp(`[\\\\\u0000-\u001f\u007f-\u009f\u2028\u2029${BIDI}]`, 'g');
+
+/**
+ * One value of a piped tab-separated row: a tab, a line break, a CR or a backslash escaped as `\t`,
+ * `\n`, `\r`, `\\`; any other control character as `\xHH` (`\uHHHH` above U+00FF). A value from the
+ * service can then never add a column or a row.
+ */
+export function tsvSafe(value: string): string {
+  return value.replace(TSV_SPECIAL, (c) => {
+    const code = c.charCodeAt(0);
+    const hex = (digits: number) => code.toString(16).padStart(digits, '0');
+    return TSV_ESCAPES[c] ?? (code <= 0xff ? `\\x${hex(2)}` : `\\u${hex(4)}`);
+  });
+}
+
+/** A piped row: its values made safe (tsvSafe) and joined with tabs. Every tab-separated row is written so. */
+export function tsvRow(values: readonly string[]): string {
+  return values.map(tsvSafe).join('\t');
+}
+
+/** Rows for people (a table that fits the terminal) or for pipes (tsvRow: no header, whole values, escaped). */
 export function printTable(printer: Printer, head: string[], rows: string[][], options: TableOptions = {}): void {
   if (!printer.stdoutIsTTY) {
-    for (const row of rows) printer.data(row.join('\t'));
+    for (const row of rows) printer.data(tsvRow(row));
     return;
   }
   const Table = require('cli-table3') as typeof import('cli-table3');
   // each cell made safe first (text from the service), with our colours as real escapes, so the
   // table measures its columns right; the laid-out table is then written as it is
-  const safe = (cell: string) => unmark(terminalSafe(prefixOf(cell, WIDEST)));
+  const safe = (cell: string) => unmark(cellSafe(prefixOf(cell, WIDEST)));
   const heads = head.map((h) => safe(printer.out.bold(h)));
   const cells = rows.map((row) => row.map(safe));
   const PAD = 2;
@@ -185,7 +216,7 @@ export function wrapWords(text: string, width: number): string[] {
 export function printFields(printer: Printer, fields: Array<[string, string | undefined | null]>): void {
   const shown = fields.filter(([, v]) => v !== undefined && v !== null) as Array<[string, string]>;
   if (!printer.stdoutIsTTY) {
-    for (const [k, v] of shown) printer.data(`${k.toLowerCase().replace(/\s+/g, '_')}\t${v}`);
+    for (const [k, v] of shown) printer.data(tsvRow([k.toLowerCase().replace(/\s+/g, '_'), v]));
     return;
   }
   const width = Math.max(...shown.map(([k]) => k.length)) + 1;

@@ -1,10 +1,9 @@
 // Secrets masked in whatever the tool prints: the masks of core/mask.ts, and the secrets this process holds.
-import { maskBotTokens, maskKey, maskUrls } from '../core/mask.js';
+import { maskBotTokens, maskKey, maskKeys, maskUrls } from '../core/mask.js';
 
-export { maskBotToken, maskBotTokens, maskKey, maskUrl, maskUrls } from '../core/mask.js';
+export { maskBotToken, maskBotTokens, maskKey, maskKeys, maskUrl, maskUrls } from '../core/mask.js';
 
-// keys of the two services (`sa_sk_…`, `gb_sk_…`) and bearer tokens, wherever they appear in a text
-const KEY_LIKE = /\b(?:sa|gb)_sk_[A-Za-z0-9_-]{6,}/g;
+// bearer tokens, wherever they appear in a text
 const BEARER = /\b(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi;
 /** Secrets this process holds (the API key in use): masked wherever they turn up, whatever their form. */
 const held = new Set<string>();
@@ -19,7 +18,7 @@ export function holdSecret(secret: string | null | undefined): void {
  * service's words (an error message can echo the key it was sent), and for diffs and plans.
  */
 export function maskSecrets(text: string): string {
-  let out = maskBotTokens(maskUrls(text).replace(KEY_LIKE, (key) => maskKey(key)).replace(BEARER, '$1…'));
+  let out = maskBotTokens(maskKeys(maskUrls(text)).replace(BEARER, '$1…'));
   for (const secret of held) if (out.includes(secret)) out = out.split(secret).join(maskKey(secret));
   return out;
 }

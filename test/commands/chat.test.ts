@@ -72,6 +72,13 @@ describe('chat one-shot', () => {
     expect(chatRequests().map((q) => q.body.message)).toEqual(['hello from a pipe']);
   });
 
+  it('a message piped with a NUL byte in it: exit 2, nothing sent', async () => {
+    const r = await cli(['chat', 'talker'], { input: 'hello\0 there\n' });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/^Error: the message on standard input contains a NUL byte \(\\0\), on line 1 \(.+\)\n$/);
+    expect(chatRequests()).toEqual([]);
+  });
+
   it('--session continues the conversation the first reply reported', async () => {
     const first = await cli(['chat', 'talker', 'How is ETH looking?']);
     const sid = sessionFrom(first.stderr);

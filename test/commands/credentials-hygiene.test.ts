@@ -87,6 +87,16 @@ describe('a service that echoes the key back', () => {
     expect(r.stderr).not.toContain(PASSWORD);
   });
 
+  it.each([
+    ['--base-url', ['list', '--base-url', `http://alice:${PASSWORD}@127.0.0.1/?x=1`], {}],
+    ['SUPERAGENT_BASE_URL', ['list'], { SUPERAGENT_BASE_URL: `http://alice:${PASSWORD}@127.0.0.1/#frag` }],
+  ])('a base URL with a query or a fragment (%s): refused in one line, password masked', async (_what, argv, env) => {
+    const r = await runLine(undefined, argv, { env: { SUPERAGENT_API_KEY: KEY, ...env } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: 'http:\/\/…@127\.0\.0\.1\/[?#]\w+=?\d*' has a query or a fragment .*\)\n$/);
+    expect(r.stderr).not.toContain(PASSWORD);
+  });
+
   // WHATWG ends the host at the first `/`: `alice:<password>` is then a host and a port, and no
   // parse finds the credentials; the error line masks them all the same
   it.each([

@@ -3,10 +3,12 @@
 // never sent again; a 10-agent fleet stays within 60 requests a minute (a fake clock shared with
 // the service's limiter: no test waits in real time); the account limit and bot tokens are checked
 // before the first write.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FakeClock, cliFor } from '../helpers/context.js';
+import { FakeClock, cliFor, runLine } from '../helpers/context.js';
+import { startHostedMock } from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
@@ -175,5 +177,40 @@ describe('on a terminal', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('+ delta: launch\n    model: claude-sonnet-4-20250514 (anthropic)\n    soul: the service\'s default\n    status: paused (paused after the launch)\nPlan: 1 to launch.\n');
     expect(r.stderr).toContain('2 steps, at most 5 requests in all (the plan\'s 1 included; retries not counted).\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ');
+  });
+});
+
+describe('a name in a step line', () => {
+  const KEY_BODY = 'Q1w2E3r4T5y6U7i8O9p0';
+
+  it('shows a key in it masked, piped and on a terminal', async () => {
+    const svc = await t.service();
+    const file = fleetDir(`agents:\n  - name: ci-SA_SK_${KEY_BODY}\n`);
+    const cli = cliFor(() => svc);
+    const piped = await cli(['apply', '-f', file, '--yes']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain('[1/1] launch ci-SA_SK_…O9p0: done\n');
+    const again = fleetDir(`agents:\n  - name: ci-SA_SK_${KEY_BODY}\n    status: paused\n`);
+    const tty = await cli(['apply', '-f', again, '--yes'], { tty: true });
+    expect(tty.stderr).toContain('✓ pause ci-SA_SK_…O9p0\n');
+    expect(piped.stdout + piped.stderr + tty.stdout + tty.stderr).not.toContain(KEY_BODY);
+  });
+
+  it('from the service (a prune): its controls, tab and line break shown, in the plan and the steps', async () => {
+    const evil = { agent_id: randomUUID(), name: `ev\u001b[2Jil\n[9/9] fake\tgb_sk_${KEY_BODY}`, status: 'running' };
+    const mock = await startHostedMock(({ method, path: p }) => {
+      if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [evil] } };
+      const gone = { agent_id: evil.agent_id, status: 'destroyed' };
+      if (method === 'DELETE' && p === `/v1/superagents/${evil.agent_id}`) return { json: gone };
+      return undefined;
+    });
+    t.closeAfter(mock);
+    const target = { url: mock.url, key: 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c' };
+    const r = await runLine(target, ['apply', '-f', fleetDir('agents: []\n'), '--prune', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    const shown = 'ev^[[2Jil^J[9/9] fake^Igb_sk_…O9p0';
+    expect(r.stdout).toContain(`- ${shown} (${evil.agent_id.slice(0, 8)}): destroy (not in the file)\n`);
+    expect(r.stdout).toContain(`[1/1] destroy ${shown}: done\n`);
+    expect(r.stdout + r.stderr).not.toContain(KEY_BODY);
   });
 });

@@ -54,6 +54,12 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
     ['a soul file that is not there', 'agents:\n  - name: a\n    soul: souls/a.md\n', "Error: FILE:3:11: soul file 'souls/a.md' does not exist (soul paths are relative to the file)\n"],
   ];
 
+  it('a soul file with a NUL byte, named as the file names it', async () => {
+    const stderr = await problems('agents:\n  - name: a\n    soul: souls/a.md\n', { 'souls/a.md': '# a\n\0\n' });
+    const said = "soul file 'souls/a.md' contains a NUL byte (\\0), on line 2 (soul paths are relative to the file)";
+    expect(stderr).toBe(`Error: FILE:3:11: ${said}\n`);
+  });
+
   it.each(cases)('%s', async (_what, text, expected) => {
     expect(await problems(text)).toBe(expected);
   });

@@ -115,12 +115,26 @@ describe('soul set', () => {
     expect(await soulOf(demo)).toBe(soul);
   });
 
+  /** a NUL byte refused, on the line it is on: the service would store the soul cut at it, or refuse it */
+  const NUL_REFUSED = (what: string) =>
+    new RegExp(`^Error: ${what} contains a NUL byte \\(\\\\0\\), on line 2 \\(.+\\)\\n$`);
+  const WITH_NUL = '# soul\nbe\0 bold\n';
   const refusals: Array<[string, () => { args: string[]; input?: Buffer | string }, RegExp]> = [
     ['an empty file', () => ({ args: ['--file', fileWith('empty.md', '')] }), /^Error: soul file '.*empty\.md' is empty\n$/],
     ['a blank file', () => ({ args: ['--file', fileWith('blank.md', ' \n\t\n')] }), /^Error: soul file '.*blank\.md' is empty\n$/],
     ['empty standard input', () => ({ args: ['--file', '-'], input: '' }), /^Error: the soul on standard input is empty\n$/],
     ['a non-UTF-8 file', () => ({ args: ['--file', fileWith('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))] }), /^Error: soul file '.*latin1\.md' is not valid UTF-8 text \(convert it to UTF-8 first\)\n$/],
     ['non-UTF-8 standard input', () => ({ args: ['--file', '-'], input: Buffer.from([0xff, 0xfe, 0x41]) }), /^Error: the soul on standard input is not valid UTF-8 text \(convert it to UTF-8 first\)\n$/],
+    [
+      'a file with a NUL byte',
+      () => ({ args: ['--file', fileWith('nul.md', WITH_NUL)] }),
+      NUL_REFUSED("soul file '.*nul\\.md'"),
+    ],
+    [
+      'standard input with a NUL byte',
+      () => ({ args: ['--file', '-'], input: WITH_NUL }),
+      NUL_REFUSED('the soul on standard input'),
+    ],
     ['a file over 256 KiB', () => ({ args: ['--file', fileWith('big.md', 'x'.repeat(SOUL_LIMIT + 1))] }), /^Error: soul file '.*big\.md' is 257 KiB; a soul may be at most 256 KiB\n$/],
     ['standard input over 256 KiB', () => ({ args: ['--file', '-'], input: 'y'.repeat(SOUL_LIMIT + 1) }), /^Error: the soul on standard input is over 256 KiB; a soul may be at most 256 KiB\n$/],
     ...(fs.existsSync('/dev/zero')

@@ -2,7 +2,8 @@
 // directory; root may write anywhere, so the built CLI runs as nobody: only where the tests run as
 // root, elsewhere skipped, saying so), and output redirected to a full disk. Exit 2, in words.
 // Runs the built CLI (bin/superagent.js → dist/): `npm test` builds first; alone, `npm run build` first.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -45,14 +46,18 @@ describe.skipIf(!asRoot)(`a data dir another user owns${asRoot ? '' : ' (skipped
 
 describe('output redirected to a full disk (/dev/full)', () => {
   const said = 'cannot write standard output: the disk is full (free some space on it, then try again)';
-  /** The built CLI with stdout on /dev/full: the descriptor itself, as a shell's `> file` gives it (execa's { file } would copy through a pipe). */
-  const intoFullDisk = (args: string[]) => {
-    const dirs = { configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') };
+  /**
+   * The built CLI with stdout (or stderr, or both) on /dev/full: the descriptor itself, as a shell's
+   * `> file` gives it (execa's { file } would copy through a pipe).
+   */
+  type Full = { stdout?: boolean; stderr?: boolean };
+  const intoFullDisk = (args: string[], onFull: Full = { stdout: true }, env: Record<string, string> = {}) => {
+    const dirs = { configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-'), env };
     const full = fs.openSync('/dev/full', 'w');
     try {
       return spawnSync(process.execPath, [BIN, ...args], {
         env: cleanEnv(dirs) as NodeJS.ProcessEnv,
-        stdio: ['ignore', full, 'pipe'],
+        stdio: ['ignore', onFull.stdout ? full : 'pipe', onFull.stderr ? full : 'pipe'],
         encoding: 'utf8',
         timeout: 15_000,
       });
@@ -71,5 +76,32 @@ describe('output redirected to a full disk (/dev/full)', () => {
   it.each([['--help'], ['--version']])('%s, answered from the baked texts: the same', (flag) => {
     const r = intoFullDisk([flag]);
     expect([r.status, r.stderr]).toEqual([2, `Error: ${said}\n`]);
+  });
+
+  // stderr is where a failure is told: when it cannot be written either, the exit code still tells it
+  it.each([
+    ['a usage error, stderr full', ['--bogus'], { stderr: true }, 2],
+    ['stdout and stderr full', ['list', '--json'], { stdout: true, stderr: true }, 2],
+    ['stdout and stderr full, a baked answer', ['--version'], { stdout: true, stderr: true }, 2],
+  ])('%s: no crash, the exit code the command has', (_what, args, onFull, code) => {
+    const r = intoFullDisk(args, onFull);
+    expect([r.status, r.signal]).toEqual([code, null]);
+  });
+
+  it('a success whose warning cannot be written is still a success', () => {
+    // logout warns that the key in the environment is still set
+    const r = intoFullDisk(['logout'], { stderr: true }, { SUPERAGENT_API_KEY: 'sa_sk_abcdefghijklmnop' });
+    expect([r.status, r.signal, r.stdout]).toEqual([0, null, '']);
+  });
+});
+
+describe('stderr a pipe its reader closed (EPIPE)', () => {
+  it('a usage error still exits 2, without a crash', async () => {
+    const dirs = { configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') };
+    const env = cleanEnv(dirs) as NodeJS.ProcessEnv;
+    const child = spawn(process.execPath, [BIN, '--bogus'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.destroy(); // closed before the CLI writes to it
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    expect([code, signal]).toEqual([2, null]);
   });
 });

@@ -150,6 +150,16 @@ describe('normaliseBaseUrl', () => {
   it('rejects what is not a URL', () => {
     expect(usageErrorOf(() => normaliseBaseUrl('example.com')).message).toContain('is not a URL');
   });
+
+  // every request's path would follow the query (`/?x=1/v1/superagents`) or be cut off by the fragment
+  it.each(['http://h/?x=1', 'http://h?x=1', 'http://h/v1?', 'http://h/#frag', 'https://h/api#', 'http://h/?a#b'])(
+    'rejects a query or a fragment: %s',
+    (raw) => {
+      const err = usageErrorOf(() => normaliseBaseUrl(raw));
+      expect(err.message).toBe(`'${raw}' has a query or a fragment (?… or #…): a base URL may not`);
+      expect(err.hint).toBe('give the service address alone, like https://api.example.com');
+    },
+  );
 });
 
 // A key given for one command (--api-key, SUPERAGENT_API_KEY) with the base URL left to the profile:

@@ -6,6 +6,7 @@ import { toolDisplay } from '../../ui/tool-calls.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { InterruptedError, NoMatchError, TerminatedError, UsageError } from '../../core/errors.js';
+import { refuseNul } from '../commands/shared/soul-source.js';
 import { decodeUtf8, readStdinBuffer } from '../commands/shared/stdin.js';
 import { asksForJson } from './markdown.js';
 import { printReply, type PrintedReply } from './print-reply.js';
@@ -25,7 +26,7 @@ const MESSAGE_BYTES = 4 * LIMITS.messageChars;
 async function messageOnStdin(ctx: Context, what: string): Promise<string> {
   const buf = await readStdinBuffer(ctx, what, MESSAGE_BYTES);
   if (buf.length > MESSAGE_BYTES) throw new UsageError(`${what} is over ${LIMITS.messageChars} characters; at most ${LIMITS.messageChars} are accepted`);
-  return decodeUtf8(buf, what);
+  return refuseNul(decodeUtf8(buf, what), `${what} on standard input`);
 }
 
 export async function messageFrom(ctx: Context, words: string[], what: string, example: string): Promise<string> {

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../api/errors.js';
 import { superagents } from '../../api/superagents.js';
 import type { HealthResult } from '../../api/types.js';
 import type { Printer } from '../../ui/printer.js';
-import { clipText, oneLine } from '../../ui/format.js';
+import { clipText, oneLine, tsvRow } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { maskSecrets } from '../../ui/mask.js';
 import { ours } from '../../ui/terminal-safe.js';
@@ -186,7 +186,7 @@ function pipeView(p: Printer): WatchView {
     show(check) {
       const fields = [check.at.toISOString(), check.error !== undefined ? 'error' : isHealthy(check) ? 'healthy' : 'unhealthy'];
       if (check.error !== undefined) fields.push(oneLine(errorText(check.error)));
-      p.data(fields.join('\t'));
+      p.data(tsvRow(fields));
     },
     end() {},
   };

@@ -1,7 +1,7 @@
 // `superagent model <agent> [MODEL] [--provider P]`: show the model, or change it.
 import { superagents } from '../../api/superagents.js';
 import { PROVIDERS, type Provider } from '../../contract.js';
-import { orUnknown, printFields } from '../../ui/format.js';
+import { orUnknown, printFields, tsvRow } from '../../ui/format.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
@@ -31,7 +31,7 @@ async function show(ref: string, ctx: Context): Promise<void> {
   const p = ctx.printer;
   // a field the service did not send is left out, so unknown is never confused with none
   if (p.json) return p.printJson({ agent_id: a.agent_id, model: a.model, model_provider: a.model_provider });
-  if (!p.stdoutIsTTY) return p.data(`${a.model ?? ''}\t${a.model_provider ?? ''}`);
+  if (!p.stdoutIsTTY) return p.data(tsvRow([a.model ?? '', a.model_provider ?? '']));
   printFields(p, [
     ['Model', orUnknown(p, a.model)],
     ['Provider', orUnknown(p, a.model_provider)],

@@ -1,7 +1,6 @@
 // How `apply` shows its steps: on a terminal, a progress bar on stderr and a ✓ line per step done;
 // piped, one plain line per step on stdout (what a CI log keeps). Waits for the rate budget are
 // said on stderr either way.
-import { terminalSafe } from '../../ui/terminal-safe.js';
 import type { Spinner } from '../../ui/spinner.js';
 import type { Context } from '../context.js';
 import type { Step } from './steps.js';
@@ -36,7 +35,8 @@ export class Progress {
 
   private text(): string {
     const wait = Math.ceil((this.waitUntil - this.ctx.clock.now()) / 1000);
-    const step = terminalSafe(this.current);
+    // a step's label is safe as it is (steps.ts shownName)
+    const step = this.current;
     return wait > 0 ? `${this.bar()} ${step}: waiting ${wait} s for the rate limit` : `${this.bar()} ${step}`;
   }
 

@@ -4,6 +4,7 @@
 // diff as every diff is (renderDiff), the rest of the plan here; apply sends the text as written.
 import type { ChalkInstance } from 'chalk';
 import { renderDiff, splitLines, unifiedDiff } from '../../ui/diff.js';
+import { cellSafe } from '../../ui/format.js';
 import { maskSecrets } from '../../ui/mask.js';
 import { plain } from '../../ui/printer.js';
 import { pending, type AgentPlan, type Change, type Plan } from './plan.js';
@@ -60,17 +61,25 @@ function launchLines(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance
 
 function agentBlock(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string[] {
   const details = (lines: string[]) => lines.map((l) => indent(l));
+  // a name from the service (one not in the file) may hold anything: it stays on its line
+  const name = cellSafe(a.name);
   switch (a.action) {
     case 'none':
       return [];
     case 'create':
-      return [`${colour.green('+')} ${a.name}: launch`, ...details([...launchLines(a, env, colour), ...a.changes.flatMap((c) => changeLines(a, c, colour))])];
+      return [
+        `${colour.green('+')} ${name}: launch`,
+        ...details([...launchLines(a, env, colour), ...a.changes.flatMap((c) => changeLines(a, c, colour))]),
+      ];
     case 'update':
-      return [`${colour.yellow('~')} ${a.name}${short(a.agent_id)}`, ...details(a.changes.flatMap((c) => changeLines(a, c, colour)))];
+      return [
+        `${colour.yellow('~')} ${name}${short(a.agent_id)}`,
+        ...details(a.changes.flatMap((c) => changeLines(a, c, colour))),
+      ];
     case 'destroy':
-      return [`${colour.red('-')} ${a.name}${short(a.agent_id)}: destroy (not in the file)`];
+      return [`${colour.red('-')} ${name}${short(a.agent_id)}: destroy (not in the file)`];
     case 'not-in-file':
-      return [`${colour.dim('?')} ${a.name}${short(a.agent_id)}: not in the file; \`apply --prune\` would destroy it`];
+      return [`${colour.dim('?')} ${name}${short(a.agent_id)}: not in the file; \`apply --prune\` would destroy it`];
   }
 }
 
@@ -95,7 +104,9 @@ export function summary(plan: Plan): string {
 /** The plan as text, one block per agent that would change, then the summary. */
 export function planText(plan: Plan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string {
   const blocks = plan.agents.map((a) => agentBlock(a, env, colour)).filter((b) => b.length > 0);
-  for (const a of plan.agents) for (const note of a.notes) blocks.push([colour.dim(`note: ${a.name}: ${note}`)]);
+  for (const a of plan.agents) {
+    for (const note of a.notes) blocks.push([colour.dim(`note: ${cellSafe(a.name)}: ${cellSafe(note)}`)]);
+  }
   const room = roomNote(plan);
   if (room) blocks.push([colour.dim(`note: ${room}`)]);
   return maskSecrets([...blocks.map((b) => b.join('\n')), summary(plan)].join('\n') + '\n');

@@ -4,6 +4,7 @@
 // A plan whose end state is over the limit is refused before any write, by plan as by apply.
 import { AgentLimitError } from '../../api/errors.js';
 import { LIMITS } from '../../contract.js';
+import { cellSafe } from '../../ui/format.js';
 import type { AgentPlan, Plan } from './plan.js';
 
 const LIMIT = LIMITS.agentsPerAccount;
@@ -41,6 +42,6 @@ export function assertRoom(plan: Plan): void {
 export function roomNote(plan: Plan): string | undefined {
   const first = destroyedFirst(plan);
   if (first.length === 0) return undefined;
-  const names = first.map((a) => a.name).join(', ');
+  const names = first.map((a) => cellSafe(a.name)).join(', ');
   return `apply destroys ${names} before the launches: the service holds at most ${LIMIT} live agents`;
 }

@@ -6,6 +6,8 @@ import type { ApiClient } from '../../api/client.js';
 import { superagents } from '../../api/superagents.js';
 import { BOT_TOKEN_PATTERN } from '../../contract.js';
 import { BadAnswerError, UsageError } from '../../core/errors.js';
+import { cellSafe } from '../../ui/format.js';
+import { maskSecrets } from '../../ui/mask.js';
 import type { Context } from '../context.js';
 import { namingTheAgent } from '../commands/shared/agent-ref.js';
 import { applyDisabled } from '../commands/skills/toggle.js';
@@ -24,7 +26,7 @@ export interface Exec {
 export interface Step {
   kind: StepKind;
   agent: string;
-  /** `launch eth-scalper`, `soul of scout` */
+  /** `launch eth-scalper`, `soul of scout`: printed as it is (the name in it masked and made one safe line) */
   label: string;
   /** the most requests it makes */
   requests: number;
@@ -58,11 +60,17 @@ export function preflight(plan: Plan, env: NodeJS.ProcessEnv): void {
 
 const id = (x: Exec, name: string) => x.ids.get(name)!;
 
+/**
+ * An agent's name as a step label shows it: a name from the service (a prune) may hold anything, one
+ * from the file a key; every line a step is printed on stays one line, and shows no key.
+ */
+export const shownName = (name: string) => cellSafe(maskSecrets(name));
+
 function launchStep(a: AgentPlan): Step {
   return {
     kind: 'launch',
     agent: a.name,
-    label: `launch ${a.name}`,
+    label: `launch ${shownName(a.name)}`,
     requests: 1,
     async run(x) {
       const l = a.launch!;
@@ -87,7 +95,7 @@ function skillsStep(a: AgentPlan, c: Extract<Change, { field: 'skills' }>): Step
   return {
     kind: 'skills',
     agent: a.name,
-    label: `skills of ${a.name}`,
+    label: `skills of ${shownName(a.name)}`,
     // a new agent's list is read first; then the whole set, and the list read back
     requests: a.action === 'create' ? 3 : 2,
     async run(x) {
@@ -113,15 +121,30 @@ function changeSteps(a: AgentPlan): Step[] {
   const steps: Step[] = [];
   const profile: { name?: string; description?: string } = {};
   for (const c of a.changes) if (c.field === 'name' || c.field === 'description') profile[c.field] = c.to;
-  const one = (kind: StepKind, label: string, run: Step['run']): Step => ({ kind, agent: a.name, label, requests: 1, run });
-  if (Object.keys(profile).length > 0) steps.push(one('profile', `profile of ${a.name}`, async (x) => void (await superagents.updateProfile(x.client, id(x, a.name), profile))));
+  const name = shownName(a.name);
+  const one = (kind: StepKind, label: string, run: (x: Exec, agentId: string) => Promise<unknown>): Step => ({
+    kind,
+    agent: a.name,
+    label,
+    requests: 1,
+    run: async (x) => void (await run(x, id(x, a.name))),
+  });
+  if (Object.keys(profile).length > 0) {
+    const update = (x: Exec, agentId: string) => superagents.updateProfile(x.client, agentId, profile);
+    steps.push(one('profile', `profile of ${name}`, update));
+  }
   for (const c of a.changes) {
-    if (c.field === 'model') steps.push(one('model', `model of ${a.name}`, async (x) => void (await superagents.updateModel(x.client, id(x, a.name), { model: c.to.model, model_provider: c.to.provider }))));
-    if (c.field === 'soul') steps.push(one('soul', `soul of ${a.name}`, async (x) => void (await superagents.updateSoul(x.client, id(x, a.name), c.to))));
+    if (c.field === 'model') {
+      const model = { model: c.to.model, model_provider: c.to.provider };
+      steps.push(one('model', `model of ${name}`, (x, agentId) => superagents.updateModel(x.client, agentId, model)));
+    }
+    if (c.field === 'soul') {
+      steps.push(one('soul', `soul of ${name}`, (x, agentId) => superagents.updateSoul(x.client, agentId, c.to)));
+    }
     if (c.field === 'skills') steps.push(skillsStep(a, c));
     if (c.field === 'status') {
       const kind = c.to === 'paused' ? 'pause' : 'resume';
-      steps.push(one(kind, `${kind} ${a.name}`, async (x) => void (await superagents[kind](x.client, id(x, a.name)))));
+      steps.push(one(kind, `${kind} ${name}`, (x, agentId) => superagents[kind](x.client, agentId)));
     }
   }
   return steps;
@@ -137,7 +160,7 @@ export function stepsOf(plan: Plan): Step[] {
     if (a.action === 'destroy') {
       const run: Step['run'] = async (x) => void (await superagents.destroy(x.client, a.agent_id!));
       const frees = first.includes(a) ? { frees: a.agent_id! } : {};
-      steps.push({ kind: 'destroy', agent: a.name, label: `destroy ${a.name}`, requests: 1, run, ...frees });
+      steps.push({ kind: 'destroy', agent: a.name, label: `destroy ${shownName(a.name)}`, requests: 1, run, ...frees });
     }
   }
   const phase = (s: Step) => (s.frees !== undefined ? MAKING_ROOM : PHASE[s.kind]);

@@ -43,10 +43,10 @@ function describeTrigger(trigger: unknown): string {
   return JSON.stringify(trigger);
 }
 
-/** Long texts (goal, instructions) may span lines: indented under their value on a terminal, `\n` piped. */
+/** Long texts (goal, instructions) may span lines: indented under their value on a terminal, `\n` piped (tsvRow). */
 function multiline(p: Printer, text: string, indent: number): string {
   const lines = text.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n');
-  return p.stdoutIsTTY ? lines.join(`\n${' '.repeat(indent)}`) : lines.join('\\n');
+  return lines.join(p.stdoutIsTTY ? `\n${' '.repeat(indent)}` : '\n');
 }
 
 export function printClassic(p: Printer, r: ClassicRecord): void {

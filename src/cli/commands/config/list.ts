@@ -1,6 +1,6 @@
 // `superagent config list`: every profile and its settings, keys masked.
 import type { Context } from '../../context.js';
-import { printTable } from '../../../ui/format.js';
+import { printTable, tsvRow } from '../../../ui/format.js';
 import { activeProfile, SHOWN_SETTINGS, shownProfile, targetProfile } from '../shared/settings.js';
 import type { Input, Spec } from '../../spec.js';
 
@@ -21,9 +21,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (inUse.profile?.output === 'json') p.setJson(true);
   if (p.json) return p.printJson({ active_profile: activeProfile(config), profiles: Object.fromEntries(profiles) });
   if (!p.stdoutIsTTY) {
-    p.data(`active_profile\t${activeProfile(config)}`);
+    p.data(tsvRow(['active_profile', activeProfile(config)]));
     for (const [name, settings] of profiles) {
-      for (const key of SHOWN_SETTINGS) if (settings[key] !== undefined) p.data(`${name}.${key}\t${settings[key]}`);
+      for (const key of SHOWN_SETTINGS) {
+        if (settings[key] !== undefined) p.data(tsvRow([`${name}.${key}`, String(settings[key])]));
+      }
     }
     return;
   }

@@ -6,6 +6,7 @@ import { together, type TogetherOptions } from '../../../api/together.js';
 import type { ApiClient } from '../../../api/client.js';
 import { ConflictError } from '../../../api/errors.js';
 import type { StatusResult } from '../../../api/types.js';
+import { tsvRow } from '../../../ui/format.js';
 import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgentsSettled, type AgentRef, type Settled } from './agent-ref.js';
 import type { Context } from '../../context.js';
@@ -111,7 +112,7 @@ function report(action: Action, outcomes: Outcome[], ctx: Context): void {
     } else if (p.stdoutIsTTY) {
       p.data(`${p.out.green('✓')} ${label} ${o.result!.note ?? PAST[action]} ${p.out.dim(`(${o.agent_id!.slice(0, 8)})`)}`);
     } else {
-      p.data([o.agent_id, label, o.result!.status, o.result!.note ?? PAST[action]].join('\t'));
+      p.data(tsvRow([o.agent_id ?? '', label, o.result!.status ?? '', o.result!.note ?? PAST[action]]));
     }
   }
 }

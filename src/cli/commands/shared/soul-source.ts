@@ -1,5 +1,6 @@
 // Reading a soul.md from a file or standard input (`--soul-file PATH|-`, `soul set --file PATH|-`):
-// refused before any request when missing, unreadable, empty, not UTF-8 or over the contract's size.
+// refused before any request when missing, unreadable, empty, not UTF-8, holding a NUL byte or over the
+// contract's size.
 import { constants, promises as fs, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { addAbortSignal } from 'node:stream';
@@ -14,10 +15,24 @@ function tooBig(what: string, size: string): UsageError {
   return new UsageError(`${what} is ${size}; a soul may be at most ${LIMIT_KIB} KiB`);
 }
 
+/**
+ * A text (a soul, a message) with a NUL byte in it is refused, naming where it came from and the line:
+ * valid UTF-8 still, but no text a person wrote; a binary file given by mistake, or a byte that would
+ * cut the text short wherever it is read as a C string.
+ */
+export function refuseNul(text: string, what: string): string {
+  const at = text.indexOf('\0');
+  if (at < 0) return text;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  const hint = 'a binary file? give the text meant, or remove the NUL byte';
+  throw new UsageError(`${what} contains a NUL byte (\\0), on line ${line}`, hint);
+}
+
 /** `buf` was read no further than one byte past the limit, so its length says only that it is over. */
 function checked(buf: Buffer, what: string): string {
   if (buf.length > LIMITS.soulBytes) throw tooBig(what, `over ${LIMIT_KIB} KiB`);
-  const text = decodeUtf8(buf, what);
+  const text = refuseNul(decodeUtf8(buf, what), what);
   // the service would quietly replace a blank soul with its default one
   if (!text.trim()) throw new UsageError(`${what} is empty`);
   return text;

@@ -3,6 +3,7 @@
 // disabled set (nothing when nothing would change), then read again to confirm it took effect.
 import { superagents } from '../../../api/superagents.js';
 import type { Skill } from '../../../api/types.js';
+import { tsvRow } from '../../../ui/format.js';
 import { resolveAgent, type AgentRef } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
 import { BadAnswerError, UsageError } from '../../../core/errors.js';
@@ -63,7 +64,7 @@ export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string
   else {
     for (const name of names) {
       const state = isOn.get(name) ?? !enabled;
-      if (!p.stdoutIsTTY) p.data(`${name}\t${onOff(state)}`);
+      if (!p.stdoutIsTTY) p.data(tsvRow([name, onOff(state)]));
       else if (state !== enabled) p.data(`${p.out.red('✗')} ${name} is still ${onOff(state)} on ${label}`);
       else if (wasOn.get(name) === enabled) p.data(`${p.out.green('✓')} ${name} was already ${verb}d on ${label}`);
       else p.data(`${p.out.green('✓')} ${enabled ? 'Enabled' : 'Disabled'} ${name} on ${label}`);
