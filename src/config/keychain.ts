@@ -29,14 +29,23 @@ export function keyStoreOf(profile: Profile | undefined): KeyStore | null {
   return profile?.api_key_store === 'keychain' ? 'keychain' : null;
 }
 
+export interface KeychainCallOptions {
+  /** stop waiting for the answer (the call is abandoned, and fails with a KeychainError) */
+  signal?: AbortSignal;
+  /**
+   * called once the keychain's service has answered, before the call itself: a wait after it is the
+   * call's own (a locked keyring's unlock prompt), one before it a bus that does not answer
+   */
+  reached?: () => void;
+}
+
 export interface Keychain {
   /** the key, or null when there is no entry; KeychainError when the keychain cannot be used */
-  get(account: string, signal?: AbortSignal): Promise<string | null>;
-  set(account: string, key: string, signal?: AbortSignal): Promise<void>;
+  get(account: string, options?: KeychainCallOptions): Promise<string | null>;
+  set(account: string, key: string, options?: KeychainCallOptions): Promise<void>;
   /** true when there was an entry to remove */
-  delete(account: string, signal?: AbortSignal): Promise<boolean>;
+  delete(account: string, options?: KeychainCallOptions): Promise<boolean>;
 }
-// `signal`: stop waiting for the answer (the call is abandoned, and fails with a KeychainError)
 
 /**
  * Why the keychain cannot be used, by the advice it needs: `absent`, none in this session (no D-Bus
@@ -116,14 +125,14 @@ export function keychainWords(platform: NodeJS.Platform = process.platform): str
 
 /** The keychain of this machine, through @napi-rs/keyring: each call in a process of its own (keychain-process.ts). */
 export function osKeychain(): Keychain {
-  const call = <T>(request: KeychainRequest, signal: AbortSignal | undefined) =>
-    inKeychainProcess<T>(request, signal).catch((err: unknown) => {
+  const call = <T>(request: KeychainRequest, options: KeychainCallOptions = {}) =>
+    inKeychainProcess<T>(request, options.signal).catch((err: unknown) => {
       throw new KeychainError(err instanceof Error ? err.message : String(err));
     });
   return {
-    get: (account, signal) => call<string | null>({ op: 'get', service: KEYCHAIN_SERVICE, account }, signal),
-    set: (account, key, signal) => call<void>({ op: 'set', service: KEYCHAIN_SERVICE, account, key }, signal),
-    delete: (account, signal) => call<boolean>({ op: 'delete', service: KEYCHAIN_SERVICE, account }, signal),
+    get: (account, options) => call<string | null>({ op: 'get', service: KEYCHAIN_SERVICE, account }, options),
+    set: (account, key, options) => call<void>({ op: 'set', service: KEYCHAIN_SERVICE, account, key }, options),
+    delete: (account, options) => call<boolean>({ op: 'delete', service: KEYCHAIN_SERVICE, account }, options),
   };
 }
 

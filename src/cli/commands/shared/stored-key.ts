@@ -1,7 +1,7 @@
 // A profile's key where it is kept, the OS keychain or the config file: read for a command line
 // that uses it, kept by `login`, removed by `logout` and `config unset api_key`.
 import { keychainAccount, KeychainError, KeychainTimeoutError, keychainWords } from '../../../config/keychain.js';
-import type { KeychainTrouble, KeyStore } from '../../../config/keychain.js';
+import type { KeychainCallOptions, KeychainTrouble, KeyStore } from '../../../config/keychain.js';
 import type { Profile } from '../../../config/file.js';
 import { keychainProfile, resolveConnection, type Connection, type ConnectionFlags } from '../../../config/resolve.js';
 import { CredentialsError, LocalStateError } from '../../../core/errors.js';
@@ -38,7 +38,7 @@ export interface KeychainWait {
   quiet?: boolean;
 }
 
-type KeychainCall<T> = (stop: AbortSignal) => Promise<T>;
+type KeychainCall<T> = (options: KeychainCallOptions) => Promise<T>;
 
 /**
  * A call to the keychain (`what`: 'read the key', say), bounded. A locked keyring answers once someone
@@ -52,7 +52,7 @@ async function askKeychain<T>(ctx: Context, what: string, call: KeychainCall<T>,
   const stop = new AbortController();
   const waiting = `Waiting for ${keychainWords()} to answer: a locked keyring may be asking to be unlocked`;
   try {
-    return await boundedWait(ctx, call(stop.signal), {
+    return await boundedWait(ctx, call({ signal: stop.signal }), {
       ms: seconds * 1000,
       say: () => {
         if (!wait.quiet) ctx.printer.warn(`${waiting} (giving up after ${seconds} s)`);
@@ -104,7 +104,7 @@ export async function keychainKeyOrWhyNot(
 ): Promise<string | UnreadableKey> {
   let key: string | null;
   try {
-    key = await askKeychain(ctx, 'read the key', (signal) => ctx.keychain.get(account(ctx, name), signal), wait);
+    key = await askKeychain(ctx, 'read the key', (options) => ctx.keychain.get(account(ctx, name), options), wait);
   } catch (err) {
     if (err instanceof KeychainTimeoutError) {
       const hint = `${LOCKED}: unlock it and run the command again, or allow longer with --timeout`;
@@ -147,7 +147,7 @@ export interface KeptKey {
 export async function keepKey(ctx: Context, name: string, key: string, insecure: boolean): Promise<KeptKey> {
   if (insecure) return { store: 'file' };
   try {
-    await askKeychain(ctx, 'keep the key', (signal) => ctx.keychain.set(account(ctx, name), key, signal));
+    await askKeychain(ctx, 'keep the key', (options) => ctx.keychain.set(account(ctx, name), key, options));
     return { store: 'keychain' };
   } catch (err) {
     if (err instanceof KeychainTimeoutError) {
@@ -177,7 +177,7 @@ export function keptInFileLine(ctx: Context, trouble: KeychainError, replaced: b
 
 /** Removes the keychain's entry of profile `name`: true when there was one. */
 function removeEntry(ctx: Context, name: string): Promise<boolean> {
-  return askKeychain(ctx, 'remove the key', (signal) => ctx.keychain.delete(account(ctx, name), signal));
+  return askKeychain(ctx, 'remove the key', (options) => ctx.keychain.delete(account(ctx, name), options));
 }
 
 /** Removes the keychain's entry of profile `name`, which the profile says is there; `then`: what to run again. */
