@@ -101,13 +101,33 @@ function saidOf(raw: string): Said {
   return known ? { words: known[1], kind: known[2] } : { words: oneLine(raw), kind: 'other' };
 }
 
-/** The keychain did not answer in time: a locked keyring, its unlock prompt answered by nobody. */
+/**
+ * The keychain's service answered, but the call did not end in time: a locked keyring, its unlock
+ * prompt answered by nobody (on a screen nobody sees, or none at all).
+ */
 export class KeychainTimeoutError extends KeychainError {
   override name = 'KeychainTimeoutError';
 
   constructor(readonly seconds: number) {
-    const words = `${keychainWords()} did not answer within ${seconds} s`;
+    const words = `${keychainWords()} is locked: no answer within ${seconds} s`;
     super(words, { words, kind: 'locked' });
+  }
+}
+
+/**
+ * The keychain's service was never reached: its D-Bus session bus (or the keyring daemon on it) took
+ * the connection and never answered, a hung or stopped bus. No keychain to be had in this session.
+ */
+export class KeychainUnansweredError extends KeychainError {
+  override name = 'KeychainUnansweredError';
+
+  /** `where`: keychainBusWords() */
+  constructor(
+    readonly seconds: number,
+    where: string,
+  ) {
+    const words = `${where} did not answer within ${seconds} s`;
+    super(words, { words, kind: 'absent' });
   }
 }
 
@@ -123,10 +143,21 @@ export function keychainWords(platform: NodeJS.Platform = process.platform): str
   return which === undefined ? 'the OS keychain' : `the OS keychain (${which})`;
 }
 
+/**
+ * The keychain as reached through its D-Bus session bus, which messages name when it did not answer:
+ * "the OS keychain (D-Bus session bus at unix:path=/run/user/1000/bus)". Elsewhere, keychainWords().
+ */
+export function keychainBusWords(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  // the first address is the one tried; its guid says nothing to a person
+  const address = env.DBUS_SESSION_BUS_ADDRESS?.split(';')[0]?.replace(/,guid=[0-9a-f]*/i, '');
+  if (platform !== 'linux' || !address) return keychainWords(platform);
+  return `the OS keychain (D-Bus session bus at ${oneLine(address.replace(/[^\x21-\x7e]/g, '?'))})`;
+}
+
 /** The keychain of this machine, through @napi-rs/keyring: each call in a process of its own (keychain-process.ts). */
 export function osKeychain(): Keychain {
   const call = <T>(request: KeychainRequest, options: KeychainCallOptions = {}) =>
-    inKeychainProcess<T>(request, options.signal).catch((err: unknown) => {
+    inKeychainProcess<T>(request, options).catch((err: unknown) => {
       throw new KeychainError(err instanceof Error ? err.message : String(err));
     });
   return {
