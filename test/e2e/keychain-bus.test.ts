@@ -123,6 +123,7 @@ describe.skipIf(!LINUX || MISSING.length > 0)(`a dbus-daemon stopped by SIGSTOP$
 
     secrets.thawBus();
     const again = await runCli(['list'], { configDir: dir, env: secrets.env });
-    expect([again.exitCode, again.stderr]).toEqual([0, '']);
+    // a waiting line may come first: a call over a second on a loaded machine
+    expect([again.exitCode, again.stderr]).toEqual([0, expect.not.stringMatching(/Error|did not answer/)]);
   });
 });
