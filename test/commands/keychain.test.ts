@@ -259,8 +259,8 @@ describe.skipIf(process.platform !== 'linux')('a D-Bus session bus that never an
   const waiting = (seconds: number) => `! Waiting for ${KEYCHAIN_AT} to answer (giving up after ${seconds} s)\n`;
   const unreadable = (seconds: number) =>
     `Error: ${KEYCHAIN_AT} did not answer within ${seconds} s when asked for the key of profile 'default' ` +
-    "(that bus may be stopped or hung: run the command from a session whose keychain answers, or 'superagent login " +
-    "--profile default --insecure-storage' to keep a key in the config file)\n";
+    "(that bus, or the keyring daemon on it, may be stopped or hung: run the command from a session whose keychain " +
+    "answers, or 'superagent login --profile default --insecure-storage' to keep a key in the config file)\n";
   const frozen = () => keptInKeychain(KEY, new MemoryKeychain().frozen());
 
   const readers = [[['list']], [['whoami']], [['config', 'get', 'api_key']]];

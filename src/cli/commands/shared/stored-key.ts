@@ -152,7 +152,7 @@ const inTheFile = (name: string) =>
 function timedOutHint(err: KeychainTimeoutError | KeychainUnansweredError, name: string): string {
   if (err instanceof KeychainTimeoutError) return 'unlock it and run the command again, or allow longer with --timeout';
   const elsewhere = 'run the command from a session whose keychain answers';
-  return `that bus may be stopped or hung: ${elsewhere}, or ${inTheFile(name)}`;
+  return `that bus, or the keyring daemon on it, may be stopped or hung: ${elsewhere}, or ${inTheFile(name)}`;
 }
 
 /** What to do about a keychain that cannot give a key: use it where it can, or keep a key in the file instead. */
