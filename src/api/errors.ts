@@ -15,7 +15,7 @@ export class ApiError extends SuperagentError {
   }
 }
 
-/** 400, 413, 415, 422: the service refused the request as sent. */
+/** 400, 413, 415, 422, 431: the service refused the request as sent. */
 export class BadRequestError extends ApiError {}
 /** 401, 403: the key is missing, wrong, or may not do that. */
 export class AuthError extends ApiError {}
@@ -77,6 +77,8 @@ const HINTS: Record<number, string> = {
   401: "check the key: run 'superagent login', or set SUPERAGENT_API_KEY",
   403: 'this key may not do that',
   413: 'the request is too large',
+  // the headers this CLI sends are small but for the key: one far too long is the likely cause
+  431: 'the API key or another header sent is far too long: copy the key again from where it was issued',
   502: 'the service is having trouble; try again shortly',
   503: 'the service is having trouble; try again shortly',
   504: 'the service took too long; try again, or raise --timeout',
@@ -101,13 +103,19 @@ function rateLimitHint(ctx: StatusContext): string {
   return `${asked}: more than is left of the ${ctx.waitBudget} s this command may wait on rate limits`;
 }
 
+/** What a status says, for an answer whose body says nothing (Node's own 431 has no body). */
+const REASONS: Record<number, string> = {
+  431: 'the request header fields are too large',
+};
+
 /** The error an answer with this status and body stands for. */
 export function statusError(status: number, body: unknown, ctx: StatusContext = {}): ApiError {
-  const message = messageFromBody(body, `the service answered ${status}`);
+  const reason = REASONS[status] === undefined ? '' : `: ${REASONS[status]}`;
+  const message = messageFromBody(body, `the service answered ${status}${reason}`);
   const hint = HINTS[status] ?? (status >= 500 ? 'the service failed; try again later' : undefined);
   const { requestId } = ctx;
   if (status === 400 && /no api key connected for provider/i.test(message)) return new ProviderNotConnectedError(message, hint, status, requestId);
-  if (status === 400 || status === 413 || status === 415 || status === 422) return new BadRequestError(message, hint, status, requestId);
+  if ([400, 413, 415, 422, 431].includes(status)) return new BadRequestError(message, hint, status, requestId);
   // the contract gives one 403, one 404 and one 409 that only their words tell apart (§2)
   if (status === 403 && /\bagent limit\b/i.test(message)) {
     return new AgentLimitError(message, AGENT_LIMIT_HINT, status, requestId);

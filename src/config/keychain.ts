@@ -29,14 +29,23 @@ export function keyStoreOf(profile: Profile | undefined): KeyStore | null {
   return profile?.api_key_store === 'keychain' ? 'keychain' : null;
 }
 
+export interface KeychainCallOptions {
+  /** stop waiting for the answer (the call is abandoned, and fails with a KeychainError) */
+  signal?: AbortSignal;
+  /**
+   * called once the keychain's service has answered, before the call itself: a wait after it is the
+   * call's own (a locked keyring's unlock prompt), one before it a bus that does not answer
+   */
+  reached?: () => void;
+}
+
 export interface Keychain {
   /** the key, or null when there is no entry; KeychainError when the keychain cannot be used */
-  get(account: string, signal?: AbortSignal): Promise<string | null>;
-  set(account: string, key: string, signal?: AbortSignal): Promise<void>;
+  get(account: string, options?: KeychainCallOptions): Promise<string | null>;
+  set(account: string, key: string, options?: KeychainCallOptions): Promise<void>;
   /** true when there was an entry to remove */
-  delete(account: string, signal?: AbortSignal): Promise<boolean>;
+  delete(account: string, options?: KeychainCallOptions): Promise<boolean>;
 }
-// `signal`: stop waiting for the answer (the call is abandoned, and fails with a KeychainError)
 
 /**
  * Why the keychain cannot be used, by the advice it needs: `absent`, none in this session (no D-Bus
@@ -92,13 +101,33 @@ function saidOf(raw: string): Said {
   return known ? { words: known[1], kind: known[2] } : { words: oneLine(raw), kind: 'other' };
 }
 
-/** The keychain did not answer in time: a locked keyring, its unlock prompt answered by nobody. */
+/**
+ * The keychain's service answered, but the call did not end in time: a locked keyring, its unlock
+ * prompt answered by nobody (on a screen nobody sees, or none at all).
+ */
 export class KeychainTimeoutError extends KeychainError {
   override name = 'KeychainTimeoutError';
 
   constructor(readonly seconds: number) {
-    const words = `${keychainWords()} did not answer within ${seconds} s`;
+    const words = `${keychainWords()} is locked: no answer within ${seconds} s`;
     super(words, { words, kind: 'locked' });
+  }
+}
+
+/**
+ * The keychain's service was never reached: its D-Bus session bus (or the keyring daemon on it) took
+ * the connection and never answered, a hung or stopped bus. No keychain to be had in this session.
+ */
+export class KeychainUnansweredError extends KeychainError {
+  override name = 'KeychainUnansweredError';
+
+  /** `where`: keychainBusWords() */
+  constructor(
+    readonly seconds: number,
+    where: string,
+  ) {
+    const words = `${where} did not answer within ${seconds} s`;
+    super(words, { words, kind: 'absent' });
   }
 }
 
@@ -114,16 +143,27 @@ export function keychainWords(platform: NodeJS.Platform = process.platform): str
   return which === undefined ? 'the OS keychain' : `the OS keychain (${which})`;
 }
 
+/**
+ * The keychain as reached through its D-Bus session bus, which messages name when it did not answer:
+ * "the OS keychain (D-Bus session bus at unix:path=/run/user/1000/bus)". Elsewhere, keychainWords().
+ */
+export function keychainBusWords(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  // the first address is the one tried; its guid says nothing to a person
+  const address = env.DBUS_SESSION_BUS_ADDRESS?.split(';')[0]?.replace(/,guid=[0-9a-f]*/i, '');
+  if (platform !== 'linux' || !address) return keychainWords(platform);
+  return `the OS keychain (D-Bus session bus at ${oneLine(address.replace(/[^\x21-\x7e]/g, '?'))})`;
+}
+
 /** The keychain of this machine, through @napi-rs/keyring: each call in a process of its own (keychain-process.ts). */
 export function osKeychain(): Keychain {
-  const call = <T>(request: KeychainRequest, signal: AbortSignal | undefined) =>
-    inKeychainProcess<T>(request, signal).catch((err: unknown) => {
+  const call = <T>(request: KeychainRequest, options: KeychainCallOptions = {}) =>
+    inKeychainProcess<T>(request, options).catch((err: unknown) => {
       throw new KeychainError(err instanceof Error ? err.message : String(err));
     });
   return {
-    get: (account, signal) => call<string | null>({ op: 'get', service: KEYCHAIN_SERVICE, account }, signal),
-    set: (account, key, signal) => call<void>({ op: 'set', service: KEYCHAIN_SERVICE, account, key }, signal),
-    delete: (account, signal) => call<boolean>({ op: 'delete', service: KEYCHAIN_SERVICE, account }, signal),
+    get: (account, options) => call<string | null>({ op: 'get', service: KEYCHAIN_SERVICE, account }, options),
+    set: (account, key, options) => call<void>({ op: 'set', service: KEYCHAIN_SERVICE, account, key }, options),
+    delete: (account, options) => call<boolean>({ op: 'delete', service: KEYCHAIN_SERVICE, account }, options),
   };
 }
 

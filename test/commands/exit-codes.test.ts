@@ -45,6 +45,15 @@ describe('exit codes (CLI.md)', () => {
     expect(service.cliRequests()).toEqual([]);
   });
 
+  it('2: a 431 (request header fields too large), said in words: the key or a header is too large', async () => {
+    // as Node's own server answers headers over its limit: no body at all
+    const url = await fixedService(431, undefined);
+    const r = await runLine({ url, key: KEY }, 'list');
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    const hint = 'the API key or another header sent is far too long: copy the key again from where it was issued';
+    expect(r.stderr).toBe(`Error: the service answered 431: the request header fields are too large (${hint})\n`);
+  });
+
   it('3: authentication (a wrong key; no key for a configured URL)', async () => {
     const wrong = await runLine({ url: service.url, key: 'sa_sk_' + 'x'.repeat(32) }, 'list');
     expect(wrong.code).toBe(3);

@@ -165,13 +165,12 @@ describe('a key kept in the keychain that cannot be had', () => {
 });
 
 describe('a keychain that never answers (a locked keyring whose unlock prompt nobody sees)', () => {
-  const LOCKED = 'a locked keyring may be waiting to be unlocked';
   const waiting = (seconds: number) =>
     `! Waiting for ${KEYCHAIN} to answer: a locked keyring may be asking to be unlocked ` +
     `(giving up after ${seconds} s)\n`;
   const unreadable = (seconds: number) =>
-    `Error: ${KEYCHAIN} did not answer within ${seconds} s when asked for the key of profile 'default' ` +
-    `(${LOCKED}: unlock it and run the command again, or allow longer with --timeout)\n`;
+    `Error: ${KEYCHAIN} is locked: no answer within ${seconds} s when asked for the key of profile 'default' ` +
+    '(unlock it and run the command again, or allow longer with --timeout)\n';
   const silent = () => keptInKeychain(KEY, new MemoryKeychain().silent());
   const loginSlowly = (config: MemoryConfig) =>
     cli(['login', '--with-token', '--base-url', svc.url], config, { input: `${KEY}\n`, clock: new FakeClock() });
@@ -209,8 +208,8 @@ describe('a keychain that never answers (a locked keyring whose unlock prompt no
       stdout: '',
       stderr:
         waiting(30) +
-        `Error: ${KEYCHAIN} did not answer within 30 s, so the key was not saved (${LOCKED}: ` +
-        'unlock it and log in again, or keep the key in the config file with --insecure-storage)\n',
+        `Error: ${KEYCHAIN} is locked: no answer within 30 s, so the key was not saved ` +
+        '(unlock it and log in again, or pass --insecure-storage to keep the key in the config file)\n',
       asked: [],
     });
     expect(config.data).toEqual(before);
@@ -245,11 +244,58 @@ describe('a keychain that never answers (a locked keyring whose unlock prompt no
       stderr:
         waiting(30) +
         "Error: the key of profile 'default' is in the OS keychain and cannot be removed from it: " +
-        `${KEYCHAIN} did not answer within 30 s (unlock the keyring, then run 'superagent logout' again)\n`,
+        `${KEYCHAIN} is locked: no answer within 30 s (unlock the keyring, then run 'superagent logout' again)\n`,
       asked: [],
     });
     expect(config.data).toEqual(before);
     expect(config.keychain.entries.size).toBe(1);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a D-Bus session bus that never answers (hung, or stopped)', () => {
+  const BUS = 'unix:path=/run/user/1000/bus';
+  const env = { DBUS_SESSION_BUS_ADDRESS: `${BUS},guid=0123456789abcdef0123456789abcdef` };
+  const KEYCHAIN_AT = `the OS keychain (D-Bus session bus at ${BUS})`;
+  const waiting = (seconds: number) => `! Waiting for ${KEYCHAIN_AT} to answer (giving up after ${seconds} s)\n`;
+  const unreadable = (seconds: number) =>
+    `Error: ${KEYCHAIN_AT} did not answer within ${seconds} s when asked for the key of profile 'default' ` +
+    "(that bus, or the keyring daemon on it, may be stopped or hung: run the command from a session whose keychain " +
+    "answers, or 'superagent login --profile default --insecure-storage' to keep a key in the config file)\n";
+  const frozen = () => keptInKeychain(KEY, new MemoryKeychain().frozen());
+
+  const readers = [[['list']], [['whoami']], [['config', 'get', 'api_key']]];
+  it.each(readers)('%j gives up after 10 s, not 30, naming the bus (no locked keyring): exit 3', async (argv) => {
+    const config = frozen();
+    const clock = new FakeClock();
+    const r = await cli(argv, config, { clock, env });
+    const problem = `key\tnone\nkey_source\tprofile\nkey_store\tkeychain\nauthenticated\tno\nproblem\t${KEYCHAIN_AT} did not`;
+    const stdout = argv[0] === 'whoami' ? expect.stringContaining(problem) : '';
+    expect(r).toEqual({ code: 3, stdout, stderr: waiting(10) + unreadable(10), asked: [] });
+    expect(config.keychain.stopped).toEqual([`get ${account(config)}`]);
+    expect(clock.slept).toContain(10_000);
+    expect(clock.slept).not.toContain(30_000);
+    expect(svc.cliRequests()).toEqual([]);
+  });
+
+  it('--timeout shorter than that bounds it instead', async () => {
+    const r = await cli(['list', '--timeout', '3'], frozen(), { clock: new FakeClock(), env });
+    expect([r.code, r.stderr]).toEqual([3, waiting(3) + unreadable(3)]);
+  });
+
+  it('login keeps the key in the 0600 file and says so in one line, as with no keychain', async () => {
+    const config = new MemoryConfig({}, new MemoryKeychain().frozen());
+    const argv = ['login', '--with-token', '--base-url', svc.url];
+    const r = await cli(argv, config, { input: `${KEY}\n`, clock: new FakeClock(), env });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        waiting(10) +
+        `! The OS keychain (D-Bus session bus at ${BUS}) did not answer within 10 s: ` +
+        `the key is kept in ${config.path} (mode 0600) instead (--insecure-storage asks for that without this notice)\n`,
+      asked: [],
+    });
+    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: KEY });
   });
 });
 

@@ -298,6 +298,13 @@ describe('launch: bad input exits 2 and sends nothing', () => {
     await expectRefused(['--name', 'x', '--bot-token-stdin'], 'no bot token on standard input', '\n');
   });
 
+  it('a bot token over 4 KiB on stdin: refused as too long, never echoed', async () => {
+    const long = `${BOT_TOKEN}${'x'.repeat(4096)}`;
+    const over = 'the bot token on standard input is over 4 KiB';
+    const r = await expectRefused(['--name', 'x', '--bot-token-stdin'], over, long);
+    expect(r.stderr).not.toContain(BOT_SECRET.slice(0, 20));
+  });
+
   it('the service sees a request that was sent (so an empty list above means something)', async () => {
     expect((await cli(['list'])).code).toBe(0);
     expect(service.cliRequests()).toEqual([{ method: 'GET', path: '/v1/superagents', body: undefined }]);

@@ -195,6 +195,26 @@ describe('login refuses, saving nothing', () => {
     expect(svc.cliRequests()).toEqual([]);
   });
 
+  it('a key over 4 KiB on stdin: exit 2 saying it is too long, no request; endless input read no further', async () => {
+    const config = new MemoryConfig();
+    const long = await expectNothingSaved(login(config, KEY + 'k'.repeat(4096)), 2, config);
+    const hint = "pipe in the key alone, e.g. 'superagent login --with-token < key.txt'";
+    const tooLong = `Error: the API key on standard input is over 4 KiB (${hint})\n`;
+    expect(long.stderr).toBe(tooLong);
+    let pulled = 0;
+    async function* endless(): AsyncGenerator<Buffer> {
+      for (;;) {
+        pulled++;
+        yield Buffer.from('k'.repeat(1024));
+      }
+    }
+    const argv = ['login', '--with-token', '--base-url', svc.url];
+    const r = await expectNothingSaved(cli(argv, config, { input: endless() }), 2, config);
+    expect(r.stderr).toBe(tooLong);
+    expect(pulled).toBeLessThanOrEqual(6);
+    expect(svc.cliRequests()).toEqual([]);
+  });
+
   it('no base URL anywhere and a key that is not hosted: exit 2 pointing at --base-url (the embedded service needs no login)', async () => {
     // an embedded key (sa_sk_) and a key of no known kind: neither implies a service to log in to
     for (const key of [KEY, 'xx_sk_' + 'K'.repeat(32)]) {

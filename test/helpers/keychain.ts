@@ -1,9 +1,10 @@
 // The OS keychain in memory, for the commands layer: a real one (Secret Service in a private D-Bus
 // session) is tried by test/e2e/keychain.test.ts. `unavailable` makes every call fail as a machine
 // without a keychain does; `calls` shows whether the keychain was touched at all. `silent()` makes it
-// a locked keyring whose unlock prompt nobody answers: no call ever answers, until it is stopped
-// (its signal aborted), which `stopped` notes.
-import { KeychainError, type Keychain } from '../../src/config/keychain.js';
+// a locked keyring whose unlock prompt nobody answers: its service is reached, but no call ever
+// answers, until it is stopped (its signal aborted), which `stopped` notes. `frozen()` makes it a
+// D-Bus session bus that never answers: not even the service is reached.
+import { KeychainError, type Keychain, type KeychainCallOptions } from '../../src/config/keychain.js';
 
 /**
  * What @napi-rs/keyring 2.1 says on Linux, word for word, as measured with a private D-Bus session
@@ -28,6 +29,7 @@ export class MemoryKeychain implements Keychain {
   calls: string[] = [];
   stopped: string[] = [];
   private answers = true;
+  private reaches = true;
 
   constructor(public unavailable?: string) {}
 
@@ -37,9 +39,16 @@ export class MemoryKeychain implements Keychain {
     return this;
   }
 
-  private async use(what: string, signal: AbortSignal | undefined): Promise<void> {
+  /** From now on no call even reaches the keychain's service (until its signal stops it). */
+  frozen(): this {
+    this.reaches = false;
+    return this.silent();
+  }
+
+  private async use(what: string, { signal, reached }: KeychainCallOptions = {}): Promise<void> {
     this.calls.push(what);
     if (this.unavailable !== undefined) throw new KeychainError(this.unavailable);
+    if (this.reaches) reached?.();
     if (this.answers) return;
     await new Promise<never>((_, reject) => {
       signal?.addEventListener('abort', () => {
@@ -49,18 +58,18 @@ export class MemoryKeychain implements Keychain {
     });
   }
 
-  async get(account: string, signal?: AbortSignal): Promise<string | null> {
-    await this.use(`get ${account}`, signal);
+  async get(account: string, options?: KeychainCallOptions): Promise<string | null> {
+    await this.use(`get ${account}`, options);
     return this.entries.get(account) ?? null;
   }
 
-  async set(account: string, key: string, signal?: AbortSignal): Promise<void> {
-    await this.use(`set ${account}`, signal);
+  async set(account: string, key: string, options?: KeychainCallOptions): Promise<void> {
+    await this.use(`set ${account}`, options);
     this.entries.set(account, key);
   }
 
-  async delete(account: string, signal?: AbortSignal): Promise<boolean> {
-    await this.use(`delete ${account}`, signal);
+  async delete(account: string, options?: KeychainCallOptions): Promise<boolean> {
+    await this.use(`delete ${account}`, options);
     return this.entries.delete(account);
   }
 }

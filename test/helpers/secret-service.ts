@@ -36,6 +36,10 @@ export interface SecretService {
   lockUnanswered(): Promise<void>;
   /** the processes still running on this bus, other than the ones it was started with (pid and command line) */
   othersOnBus(): string[];
+  /** Stops the bus's dbus-daemon (SIGSTOP): it still takes connections (the kernel does), but answers none. */
+  freezeBus(): void;
+  /** Lets it run again (SIGCONT); stop() does too. */
+  thawBus(): void;
   stop(): Promise<void>;
 }
 
@@ -46,6 +50,7 @@ export async function startSecretService(o: { unlocked?: boolean } = {}): Promis
   const home = tempDir('superagent-keyring-');
   const children: Child[] = [];
   const stop = async () => {
+    children[0]?.kill('SIGCONT'); // a stopped bus would hold its SIGTERM until then
     for (const child of children.reverse()) child.kill();
     await Promise.all(children.map((c) => c.catch(() => undefined)));
     fs.rmSync(home, { recursive: true, force: true });
@@ -98,6 +103,8 @@ export async function startSecretService(o: { unlocked?: boolean } = {}): Promis
         await lock();
       },
       lock,
+      freezeBus: () => void bus.kill('SIGSTOP'),
+      thawBus: () => void bus.kill('SIGCONT'),
       othersOnBus() {
         const ours = new Set(children.map((c) => c.pid));
         return processesWith(`DBUS_SESSION_BUS_ADDRESS=${address}`).filter((p) => !ours.has(Number(p.split(' ')[0])));

@@ -2,7 +2,8 @@
 // messages give their advice by (no keychain in this session; a locked keyring; anything else). The
 // binding's own text is kept for --debug.
 import { describe, expect, it } from 'vitest';
-import { KeychainError, KeychainTimeoutError } from '../../src/config/keychain.js';
+import { keychainBusWords, KeychainError } from '../../src/config/keychain.js';
+import { KeychainTimeoutError, KeychainUnansweredError } from '../../src/config/keychain.js';
 import { KEYCHAIN_SAYS } from '../helpers/keychain.js';
 
 describe('a KeychainError says the binding’s failure in words, and keeps its text', () => {
@@ -30,7 +31,28 @@ describe('a KeychainError says the binding’s failure in words, and keeps its t
     expect(err.kind).toBe('other');
   });
 
-  it('a keychain that did not answer in time: most likely a locked keyring', () => {
+  it('a keychain reached that did not answer in time: a locked keyring', () => {
     expect(new KeychainTimeoutError(30).kind).toBe('locked');
+  });
+
+  it('a keychain whose bus never answered: no keychain in this session, the bus named', () => {
+    const err = new KeychainUnansweredError(10, 'the OS keychain (D-Bus session bus at unix:path=/run/user/1000/bus)');
+    expect([err.message, err.kind]).toEqual([
+      'the OS keychain (D-Bus session bus at unix:path=/run/user/1000/bus) did not answer within 10 s',
+      'absent',
+    ]);
+  });
+});
+
+describe('keychainBusWords: the bus a keychain is reached through, as messages name it', () => {
+  it.each<[string | undefined, NodeJS.Platform, string]>([
+    ['unix:path=/run/user/1000/bus', 'linux', 'the OS keychain (D-Bus session bus at unix:path=/run/user/1000/bus)'],
+    // the first address is the one tried; its guid says nothing to a person
+    ['unix:abstract=/tmp/x,guid=0a1b;unix:path=/b', 'linux', 'the OS keychain (D-Bus session bus at unix:abstract=/tmp/x)'],
+    ['unix:path=/tmp/a\u001b[2Jb', 'linux', 'the OS keychain (D-Bus session bus at unix:path=/tmp/a?[2Jb)'],
+    [undefined, 'linux', 'the OS keychain (Secret Service)'],
+    ['unix:path=/x', 'darwin', 'the OS keychain (macOS Keychain)'],
+  ])('%j on %s', (address, platform, words) => {
+    expect(keychainBusWords({ DBUS_SESSION_BUS_ADDRESS: address }, platform)).toBe(words);
   });
 });

@@ -14,7 +14,7 @@ import { UsageError } from '../../core/errors.js';
 import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
 import { targetProfile } from './shared/settings.js';
 import { readSoul } from './shared/soul-source.js';
-import { readStdin } from './shared/stdin.js';
+import { readSecretStdin } from './shared/stdin.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
@@ -73,8 +73,9 @@ function requireComplete(w: Wanted, choice: ReturnType<typeof launchModel>): voi
 }
 
 async function readBotToken(ctx: Context): Promise<string> {
-  const token = (await readStdin(ctx, 'the bot token')).trim();
-  if (!token) throw new UsageError('no bot token on standard input', 'pipe it in: superagent launch --name NAME --bot-token-stdin < token.txt');
+  const example = 'superagent launch --name NAME --bot-token-stdin < token.txt';
+  const token = (await readSecretStdin(ctx, 'the bot token', `pipe in the token alone: ${example}`)).trim();
+  if (!token) throw new UsageError('no bot token on standard input', `pipe it in: ${example}`);
   // never echo what was read: it may be a real token with a typo
   if (!BOT_TOKEN_PATTERN.test(token)) {
     throw new UsageError('the bot token on standard input is not a valid Telegram bot token', 'expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or -> from @BotFather');

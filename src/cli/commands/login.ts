@@ -11,7 +11,7 @@ import { UsageError } from '../../core/errors.js';
 import { checkKey } from './shared/key-check.js';
 import { checkProfileName, targetProfile } from './shared/settings.js';
 import type { Input, Spec } from '../spec.js';
-import { readStdin } from './shared/stdin.js';
+import { readSecretStdin } from './shared/stdin.js';
 import { dropReplacedKey, keepKey, keptInFileLine, keyStoreWords } from './shared/stored-key.js';
 
 export const spec = {
@@ -38,6 +38,7 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
+const EXAMPLE = 'superagent login --with-token < key.txt';
 const NO_URL_HINT = 'pass --base-url URL: only a hosted key (gb_sk_…) implies its service (the embedded local service needs no login)';
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
@@ -47,7 +48,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (!profile) checkProfileName(name);
   const withToken = input.withToken;
   if (!withToken && !ctx.canPrompt) {
-    throw new UsageError('no terminal to ask for the API key on', "pipe it in with --with-token, e.g. 'superagent login --with-token < key.txt'");
+    throw new UsageError('no terminal to ask for the API key on', `pipe it in with --with-token, e.g. '${EXAMPLE}'`);
   }
 
   const given = ctx.globals.baseUrl || ctx.env.SUPERAGENT_BASE_URL || profile?.base_url;
@@ -55,7 +56,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (given) baseUrl = normaliseBaseUrl(given);
   else if (!withToken) baseUrl = await askBaseUrl(ctx);
 
-  const apiKey = withToken ? keyFrom(await readStdin(ctx, 'the API key')) : keyFrom(await askKey(ctx, baseUrl!));
+  const piped = () => readSecretStdin(ctx, 'the API key', `pipe in the key alone, e.g. '${EXAMPLE}'`);
+  const apiKey = keyFrom(withToken ? await piped() : await askKey(ctx, baseUrl!));
   // a hosted key needs no base URL: it can only belong to the hosted service (CLI.md)
   if (baseUrl === undefined && apiKey.startsWith(HOSTED_KEY_PREFIX)) baseUrl = hostedBaseUrl(ctx.env);
   if (baseUrl === undefined) throw new UsageError(`no base URL to log in to for profile '${name}'`, NO_URL_HINT);
@@ -101,7 +103,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
 
 function keyFrom(raw: string): string {
   const key = raw.trim();
-  if (key === '') throw new UsageError('the API key is empty', "pipe the key in, e.g. 'superagent login --with-token < key.txt'");
+  if (key === '') throw new UsageError('the API key is empty', `pipe the key in, e.g. '${EXAMPLE}'`);
   if (/\s/.test(key)) throw new UsageError('the API key must be a single word without spaces or line breaks');
   const problem = keyProblem(key);
   if (problem) throw new UsageError(`the API key ${problem}`, 'a key is one word of printable ASCII: copy it again from where it was issued');

@@ -52,9 +52,15 @@ export async function readAtMost(source: AsyncIterable<Buffer | string>, maxByte
   return size > maxBytes ? all.subarray(0, maxBytes + 1) : all;
 }
 
-/** Standard input as UTF-8 text (refused when it is not UTF-8). */
-export async function readStdin(ctx: Context, what: string): Promise<string> {
-  return decodeUtf8(await readStdinBuffer(ctx, what), what);
+/** The most a secret (an API key, a bot token) on standard input may be: far more than any is, all that is read. */
+const SECRET_BYTES = 4096;
+
+/** A secret on standard input as UTF-8 text, read no further than SECRET_BYTES: more is refused (exit 2, `hint`). */
+export async function readSecretStdin(ctx: Context, what: string, hint: string): Promise<string> {
+  const buf = await readStdinBuffer(ctx, what, SECRET_BYTES);
+  const over = `${what} on standard input is over ${SECRET_BYTES / 1024} KiB`;
+  if (buf.length > SECRET_BYTES) throw new UsageError(over, hint);
+  return decodeUtf8(buf, what);
 }
 
 /** Strict UTF-8 decoding: a file that is not UTF-8 is refused rather than uploaded mangled. */

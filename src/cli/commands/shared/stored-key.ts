@@ -1,7 +1,14 @@
 // A profile's key where it is kept, the OS keychain or the config file: read for a command line
 // that uses it, kept by `login`, removed by `logout` and `config unset api_key`.
-import { keychainAccount, KeychainError, KeychainTimeoutError, keychainWords } from '../../../config/keychain.js';
-import type { KeychainTrouble, KeyStore } from '../../../config/keychain.js';
+import {
+  keychainAccount,
+  keychainBusWords,
+  KeychainError,
+  KeychainTimeoutError,
+  KeychainUnansweredError,
+  keychainWords,
+} from '../../../config/keychain.js';
+import type { KeychainCallOptions, KeychainTrouble, KeyStore } from '../../../config/keychain.js';
 import type { Profile } from '../../../config/file.js';
 import { keychainProfile, resolveConnection, type Connection, type ConnectionFlags } from '../../../config/resolve.js';
 import { CredentialsError, LocalStateError } from '../../../core/errors.js';
@@ -10,7 +17,6 @@ import { boundedWait } from './bounded-wait.js';
 
 const account = (ctx: Context, name: string) => keychainAccount(name, ctx.config.path);
 const loginAgain = (name: string) => `run 'superagent login --profile ${name}' again`;
-const LOCKED = 'a locked keyring may be waiting to be unlocked';
 const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** Where a command that needs the keychain can be run, by what is wrong with it here. */
@@ -31,6 +37,11 @@ function again(err: KeychainError, command: string): string {
  * someone leaves them time to type its password; one seen by nobody ends the command within it.
  */
 const KEYCHAIN_WAIT_S = 30;
+/**
+ * The longest wait for the keychain's service to be reached (seconds): a session bus answers in
+ * milliseconds, so one that has not within this is hung or stopped, and no prompt will change that.
+ */
+const REACH_WAIT_S = 10;
 
 /** A bound of a connection's own for the keychain: a Tab's budget, and nothing said while it waits. */
 export interface KeychainWait {
@@ -38,28 +49,37 @@ export interface KeychainWait {
   quiet?: boolean;
 }
 
-type KeychainCall<T> = (stop: AbortSignal) => Promise<T>;
+type KeychainCall<T> = (options: KeychainCallOptions) => Promise<T>;
 
 /**
  * A call to the keychain (`what`: 'read the key', say), bounded. A locked keyring answers once someone
  * unlocks it, and its prompt may be on a screen nobody sees (a desktop locked, a session over ssh):
  * the wait is said on stderr after a moment, and given up (the call stopped) after `wait.ms`, else
- * --timeout, else KEYCHAIN_WAIT_S, with a KeychainTimeoutError. A failure is said in words; the
- * binding's own (D-Bus internals) go to the --debug trace only.
+ * --timeout, else KEYCHAIN_WAIT_S, with a KeychainTimeoutError. A keychain whose service was never
+ * reached (a session bus that takes the connection and never answers) is no locked one: given up
+ * after REACH_WAIT_S at most, with a KeychainUnansweredError naming the bus. A failure is said in
+ * words; the binding's own (D-Bus internals) go to the --debug trace only.
  */
 async function askKeychain<T>(ctx: Context, what: string, call: KeychainCall<T>, wait: KeychainWait = {}): Promise<T> {
   const seconds = wait.ms !== undefined ? wait.ms / 1000 : (ctx.globals.timeout ?? KEYCHAIN_WAIT_S);
   const stop = new AbortController();
-  const waiting = `Waiting for ${keychainWords()} to answer: a locked keyring may be asking to be unlocked`;
+  let reached = false;
+  const bus = keychainBusWords(ctx.env);
+  const locked = `Waiting for ${keychainWords()} to answer: a locked keyring may be asking to be unlocked`;
+  const waiting = () =>
+    reached
+      ? `${locked} (giving up after ${seconds} s)`
+      : `Waiting for ${bus} to answer (giving up after ${Math.min(seconds, REACH_WAIT_S)} s)`;
   try {
-    return await boundedWait(ctx, call(stop.signal), {
+    return await boundedWait(ctx, call({ signal: stop.signal, reached: () => (reached = true) }), {
       ms: seconds * 1000,
+      sooner: { ms: REACH_WAIT_S * 1000, holds: () => !reached },
       say: () => {
-        if (!wait.quiet) ctx.printer.warn(`${waiting} (giving up after ${seconds} s)`);
+        if (!wait.quiet) ctx.printer.warn(waiting());
       },
-      giveUp: () => {
+      giveUp: (ms) => {
         stop.abort();
-        return new KeychainTimeoutError(seconds);
+        return reached ? new KeychainTimeoutError(ms / 1000) : new KeychainUnansweredError(ms / 1000, bus);
       },
     });
   } catch (err) {
@@ -104,12 +124,13 @@ export async function keychainKeyOrWhyNot(
 ): Promise<string | UnreadableKey> {
   let key: string | null;
   try {
-    key = await askKeychain(ctx, 'read the key', (signal) => ctx.keychain.get(account(ctx, name), signal), wait);
+    key = await askKeychain(ctx, 'read the key', (options) => ctx.keychain.get(account(ctx, name), options), wait);
   } catch (err) {
-    if (err instanceof KeychainTimeoutError) {
-      const hint = `${LOCKED}: unlock it and run the command again, or allow longer with --timeout`;
-      const error = new CredentialsError(`${err.message} when asked for the key of profile '${name}'`, hint);
-      return { short: `it did not answer within ${err.seconds} s`, error };
+    if (err instanceof KeychainTimeoutError || err instanceof KeychainUnansweredError) {
+      const why = `${err.message} when asked for the key of profile '${name}'`;
+      const locked = err instanceof KeychainTimeoutError ? 'it is locked: no' : 'its bus gave no';
+      const short = `${locked} answer within ${err.seconds} s`;
+      return { short, error: new CredentialsError(why, timedOutHint(err, name)) };
     }
     if (!(err instanceof KeychainError)) throw err;
     const here = err.kind === 'absent' ? ' here' : '';
@@ -124,11 +145,20 @@ export async function keychainKeyOrWhyNot(
   return key;
 }
 
+const inTheFile = (name: string) =>
+  `'superagent login --profile ${name} --insecure-storage' to keep a key in the config file`;
+
+/** What to do about a keychain that did not answer in time: unlock it; or, its bus hung, use another session. */
+function timedOutHint(err: KeychainTimeoutError | KeychainUnansweredError, name: string): string {
+  if (err instanceof KeychainTimeoutError) return 'unlock it and run the command again, or allow longer with --timeout';
+  const elsewhere = 'run the command from a session whose keychain answers';
+  return `that bus, or the keyring daemon on it, may be stopped or hung: ${elsewhere}, or ${inTheFile(name)}`;
+}
+
 /** What to do about a keychain that cannot give a key: use it where it can, or keep a key in the file instead. */
 function unreadableHint(err: KeychainError, name: string): string {
-  const instead = `'superagent login --profile ${name} --insecure-storage' to keep a key in the config file`;
-  if (err.kind === 'absent') return `run the command from a session with the keychain, or ${instead}`;
-  if (err.kind === 'locked') return `unlock the keyring and run the command again, or ${instead}`;
+  if (err.kind === 'absent') return `run the command from a session with the keychain, or ${inTheFile(name)}`;
+  if (err.kind === 'locked') return `unlock the keyring and run the command again, or ${inTheFile(name)}`;
   return loginAgain(name);
 }
 
@@ -140,18 +170,19 @@ export interface KeptKey {
 
 /**
  * Puts the key of profile `name` in the keychain, or returns why it goes to the config file instead (no
- * keychain: a server, CI; keptInFileLine says it). `insecure` (--insecure-storage): the file. A keychain that does not answer
- * is not "no keychain": most likely a locked one, which the person logging in wants their key in; so
- * nothing is saved (exit 2), rather than the key in the file.
+ * keychain: a server, CI, a session bus that never answers; keptInFileLine says it). `insecure`
+ * (--insecure-storage): the file. A keychain reached that does not answer is not "no keychain": a
+ * locked one, which the person logging in wants their key in; so nothing is saved (exit 2), rather
+ * than the key in the file.
  */
 export async function keepKey(ctx: Context, name: string, key: string, insecure: boolean): Promise<KeptKey> {
   if (insecure) return { store: 'file' };
   try {
-    await askKeychain(ctx, 'keep the key', (signal) => ctx.keychain.set(account(ctx, name), key, signal));
+    await askKeychain(ctx, 'keep the key', (options) => ctx.keychain.set(account(ctx, name), key, options));
     return { store: 'keychain' };
   } catch (err) {
     if (err instanceof KeychainTimeoutError) {
-      const hint = `${LOCKED}: unlock it and log in again, or keep the key in the config file with --insecure-storage`;
+      const hint = 'unlock it and log in again, or pass --insecure-storage to keep the key in the config file';
       throw new LocalStateError(`${err.message}, so the key was not saved`, hint);
     }
     if (!(err instanceof KeychainError)) throw err;
@@ -177,7 +208,7 @@ export function keptInFileLine(ctx: Context, trouble: KeychainError, replaced: b
 
 /** Removes the keychain's entry of profile `name`: true when there was one. */
 function removeEntry(ctx: Context, name: string): Promise<boolean> {
-  return askKeychain(ctx, 'remove the key', (signal) => ctx.keychain.delete(account(ctx, name), signal));
+  return askKeychain(ctx, 'remove the key', (options) => ctx.keychain.delete(account(ctx, name), options));
 }
 
 /** Removes the keychain's entry of profile `name`, which the profile says is there; `then`: what to run again. */
