@@ -58,6 +58,26 @@ describe('the launch turn', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it('held by a live process that has not refreshed it for a while (suspended, say): still waited for, not taken over', async () => {
+    const { mock, dir, name, launch } = await setUp();
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `lock.${name}`);
+    fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: os.hostname(), token: 'suspended' }));
+    const longAgo = (Date.now() - 30_000) / 1000; // past the stale time of a holder that died, not of a live one
+    fs.utimesSync(file, longAgo, longAgo);
+    let sent = -1;
+    const r = await launch({
+      onStderr: (_chunk, all) => {
+        if (!all.includes('Waiting for another') || sent >= 0) return;
+        sent = posts(mock).length;
+        fs.rmSync(file); // the holder resumes, and finishes
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Waiting for another superagent launch or apply (pid ${process.pid})`);
+    expect([sent, posts(mock).length]).toEqual([0, 1]);
+  });
+
   it('left by a process that died: taken over at once, without a word', async () => {
     const { mock, dir, name, launch } = await setUp();
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;

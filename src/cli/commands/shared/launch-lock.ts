@@ -3,7 +3,8 @@
 // agents of it, each with a wallet of its own. The embedded service refuses a second live agent of
 // one name, but another service may not, so `launch` and `apply` hold an advisory lock from the list
 // their check reads to their last launch. It is a lock file in the cache dir (core/file-lock.ts:
-// taken over at once from a holder that died). Runs on other machines take no turn here: apply reads
+// taken over at once from a holder that died, from a live one only once it has given no sign of life
+// for as long as a turn is waited for). Runs on other machines take no turn here: apply reads
 // the list again after its launches for them.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -53,6 +54,8 @@ export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
   const dir = launchLockDir(ctx.env);
   let holder: { pid?: number } | undefined;
   const locks = new Locks(dir, {
+    // a live run may be held up (stopped with Ctrl-Z, a busy machine) in the middle of its launches
+    liveStaleMs: LAUNCH_TURN_WAIT_MS,
     maxWaitMs: LAUNCH_TURN_WAIT_MS,
     now: () => ctx.clock.now(),
     sleep: (ms) => ctx.clock.sleep(ms),
