@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { launchLockDir, launchLockName } from '../../src/cli/commands/shared/launch-lock.js';
 import { cliFor, runLine, type RunOptions } from '../helpers/context.js';
 import { startHostedMock, type HostedMock, type Route } from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
@@ -30,9 +31,12 @@ const agentNamed = (name: string): Agent => ({ agent_id: randomUUID(), name, des
  * `agents` is what it holds; `listDelayMs` holds each list answer back, so that two runs both read
  * the list before either launches; `onLaunch` may add an agent of its own (another machine's run).
  */
-function lenient(agents: Agent[], o: { listDelayMs?: number; onLaunch?: (launched: Agent) => void } = {}): Route {
+function lenient(agents: Agent[], o: { listDelayMs?: number; onList?: () => void; onLaunch?: (launched: Agent) => void } = {}): Route {
   return ({ method, path: p, body }) => {
-    if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [...agents] }, delayMs: o.listDelayMs };
+    if (method === 'GET' && p === '/v1/superagents') {
+      o.onList?.();
+      return { json: { agents: [...agents] }, delayMs: o.listDelayMs };
+    }
     if (method === 'POST' && p === '/v1/superagents') {
       const launched = agentNamed(body.name);
       agents.push(launched);
@@ -54,6 +58,12 @@ async function mockOf(route: Route): Promise<HostedMock> {
 /** A command against the stand-in, with a cache dir (where launches take turns) shared by the runs given it. */
 const against = (mock: HostedMock, cache: string) => (argv: string[], o: RunOptions = {}) =>
   runLine({ url: mock.url, key: KEY }, argv, { ...o, env: { XDG_CACHE_HOME: cache, ...o.env } });
+
+/** Another run takes over the launch turn the runs against `mock` with `cache` take (held up, this one was judged gone). */
+function takeTurnOver(mock: HostedMock, cache: string): void {
+  const file = path.join(launchLockDir({ XDG_CACHE_HOME: cache }), `lock.${launchLockName(mock.url, KEY)}`);
+  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: 'elsewhere.example', token: 'usurper' }));
+}
 
 const launches = (mock: HostedMock) => mock.requests.filter((q) => q.method === 'POST' && q.path === '/v1/superagents');
 
@@ -86,6 +96,30 @@ describe('launch: two at once on one machine', () => {
     const winner = runs.find((r) => r.code === 0)!;
     const loser = runs.find((r) => r.code === 6)!;
     expect(loser.stderr).toMatch(new RegExp(`Error: an agent named 'twin' already exists: ${winner.stdout.trim()} \\(choose another name, or pass --allow-duplicate-name\\)\\n$`));
+  });
+});
+
+describe('a launch turn taken over while held (a run held up for long is judged gone)', () => {
+  const TAKEN = 'another superagent run took over the launch turn on this service while this one was held up';
+
+  it('launch: exit 6 saying so, nothing launched', async () => {
+    const cache = t.scratch('superagent-cache-');
+    const mock: HostedMock = await mockOf(lenient([], { onList: () => takeTurnOver(mock, cache) }));
+    const r = await against(mock, cache)(['launch', '--name', 'scout']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toBe(`Error: ${TAKEN}, so 'scout' was not launched (check with 'superagent list', then launch again)\n`);
+    expect(launches(mock)).toEqual([]);
+  });
+
+  it('apply: the next launch is not sent; exit 6 with what was done', async () => {
+    const cache = t.scratch('superagent-cache-');
+    const mock: HostedMock = await mockOf(lenient([], { onLaunch: () => takeTurnOver(mock, cache) }));
+    const file = fleetFile('agents:\n  - name: alpha\n  - name: beta\n');
+    const r = await against(mock, cache)(['apply', '-f', file, '--yes']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('Done (1 of 2): launch alpha\nNot done (1): launch beta\n');
+    expect(r.stderr).toContain(`Error: apply stopped at step 2 of 2 (launch beta): ${TAKEN}, so 'beta' was not launched (run apply again`);
+    expect(launches(mock)).toHaveLength(1);
   });
 });
 

@@ -8,7 +8,7 @@ import { botField, orUnknown, printFields, statusWord, unknown } from '../../ui/
 import { shellWord } from '../../ui/shell-word.js';
 import { agentNameProblem, parseAgentName, parseDescription } from './shared/agent-fields.js';
 import { assertNameFree, namingTheAgent } from './shared/agent-ref.js';
-import { inLaunchTurn } from './shared/launch-lock.js';
+import { assertTurnHeld, inLaunchTurn } from './shared/launch-lock.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../core/errors.js';
 import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
@@ -161,9 +161,10 @@ async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
  */
 async function launch(input: LaunchInput, ctx: Context, launchBody: LaunchBody): Promise<LaunchResult> {
   const { client } = await ctx.api();
-  return inLaunchTurn(ctx, async () => {
+  return inLaunchTurn(ctx, async (turn) => {
     const agents = await liveAgents(ctx);
     if (!input.allowDuplicateName) assertNameFree(agents, launchBody.name);
+    assertTurnHeld(turn, launchBody.name, "check with 'superagent list', then launch again");
     try {
       return await superagents.launch(client, launchBody);
     } catch (err) {

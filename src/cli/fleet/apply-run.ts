@@ -39,6 +39,7 @@ export async function runSteps(ctx: Context, session: FleetSession, steps: Step[
     for (const [i, step] of steps.entries()) {
       try {
         if (step === turnStart) turn = await LaunchTurn.take(x, launches, makingRoom);
+        if (step.kind === 'launch') turn!.beforeLaunch(step);
         progress.start(i, step);
         await step.run(x);
       } catch (failure) {

@@ -10,7 +10,7 @@ import { LIMITS, sameAgentName } from '../../contract.js';
 import { BadAnswerError } from '../../core/errors.js';
 import type { HeldLock } from '../../core/file-lock.js';
 import { assertNameFree } from '../commands/shared/agent-ref.js';
-import { takeLaunchTurn } from '../commands/shared/launch-lock.js';
+import { assertTurnHeld, takeLaunchTurn } from '../commands/shared/launch-lock.js';
 import type { Exec, Step } from './steps.js';
 
 /** The requests a launch turn adds to apply's: the list read before the launches and the one after. */
@@ -55,6 +55,11 @@ export class LaunchTurn {
       throw err;
     }
     return new LaunchTurn(turn, launches);
+  }
+
+  /** Before each launch: the turn is still ours (assertTurnHeld). */
+  beforeLaunch(step: Step): void {
+    assertTurnHeld(this.turn, step.agent);
   }
 
   /** After the last launch: each name launched must be one live agent. The turn ends however this ends. */

@@ -80,11 +80,21 @@ export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
   }
 }
 
+/**
+ * Before each launch: the turn is still this run's. A run held up for long (stopped, a busy machine)
+ * may have been judged gone and its turn taken by another, which may launch the same names.
+ */
+export function assertTurnHeld(turn: HeldLock, name: string, hint?: string): void {
+  if (turn.stillHeld()) return;
+  const taken = 'another superagent run took over the launch turn on this service while this one was held up';
+  throw new StateConflictError(`${taken}, so '${name}' was not launched`, hint);
+}
+
 /** `fn` in this service's launch turn. */
-export async function inLaunchTurn<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
+export async function inLaunchTurn<T>(ctx: Context, fn: (turn: HeldLock) => Promise<T>): Promise<T> {
   const turn = await takeLaunchTurn(ctx);
   try {
-    return await fn();
+    return await fn(turn);
   } finally {
     turn.release();
   }
