@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchLockDir, launchLockName } from '../../src/cli/commands/shared/launch-lock.js';
-import { cliFor, runLine, type RunOptions } from '../helpers/context.js';
+import { FakeClock, cliFor, runLine, type RunOptions } from '../helpers/context.js';
 import { startHostedMock, type HostedMock, type Route } from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
@@ -96,6 +96,36 @@ describe('launch: two at once on one machine', () => {
     const winner = runs.find((r) => r.code === 0)!;
     const loser = runs.find((r) => r.code === 6)!;
     expect(loser.stderr).toMatch(new RegExp(`Error: an agent named 'twin' already exists: ${winner.stdout.trim()} \\(choose another name, or pass --allow-duplicate-name\\)\\n$`));
+  });
+});
+
+describe('launch: a twin made meanwhile by a run it could not see (another machine)', () => {
+  it('the list read again after the launch finds it: exit 7 naming both ids, and what to do', async () => {
+    const agents: Agent[] = [];
+    let twin: Agent | undefined;
+    const mock = await mockOf(lenient(agents, { onLaunch: () => void agents.push((twin = agentNamed('scout'))) }));
+    const r = await against(mock, t.scratch('superagent-cache-'))(['launch', '--name', 'scout']);
+    const ours = agents.find((a) => a.name === 'scout' && a !== twin)!.agent_id;
+    expect([r.code, r.stdout]).toEqual([7, '']);
+    expect(r.stderr).toBe(
+      `Error: two live agents are named 'scout': ${ours} (just launched) and ${twin!.agent_id} ` +
+        `(destroy one: superagent destroy ${ours})\n`,
+    );
+    // the one request this check costs: the list read again
+    expect(mock.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'GET']);
+  });
+
+  it('a list that fails after the launch does not hide it: the new id, and a warning that no twin was ruled out', async () => {
+    const agents: Agent[] = [];
+    const route = lenient(agents);
+    const failing: Route = (q) => (agents.length > 0 && q.method === 'GET' ? { status: 500, json: { statusCode: 500, message: 'Internal server error' } } : route(q));
+    const mock = await mockOf(failing);
+    const r = await against(mock, t.scratch('superagent-cache-'))(['launch', '--name', 'scout'], { clock: new FakeClock() });
+    expect([r.code, r.stdout]).toEqual([0, `${agents[0]!.agent_id}\n`]);
+    expect(r.stderr).toBe(
+      "! Launched, but the list read again to rule out another agent named 'scout' failed (Internal server error): " +
+        "check with 'superagent list'\n",
+    );
   });
 });
 

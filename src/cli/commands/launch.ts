@@ -1,16 +1,18 @@
 // `superagent launch`: a new SuperAgent. Everything is checked before the request; on a terminal
 // what is missing is asked for, elsewhere a missing --name is a usage error.
 import { superagents } from '../../api/superagents.js';
-import { AGENT_LIMIT_HINT, AgentLimitError } from '../../api/errors.js';
+import { AGENT_LIMIT_HINT, AgentLimitError, ApiError } from '../../api/errors.js';
 import type { AgentRecord, LaunchBody, LaunchResult } from '../../api/types.js';
 import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, type Provider } from '../../contract.js';
 import { botField, orUnknown, printFields, statusWord, unknown } from '../../ui/format.js';
+import { maskSecrets } from '../../ui/mask.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { agentNameProblem, parseAgentName, parseDescription } from './shared/agent-fields.js';
 import { assertNameFree, namingTheAgent } from './shared/agent-ref.js';
-import { assertTurnHeld, inLaunchTurn } from './shared/launch-lock.js';
+import { assertNoTwins, assertTurnHeld, inLaunchTurn, TwinAgentsError } from './shared/launch-lock.js';
+import { ourCommand } from './shared/command-line.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../../core/errors.js';
+import { rephrased, UsageError } from '../../core/errors.js';
 import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
 import { targetProfile } from './shared/settings.js';
 import { readSoul } from './shared/soul-source.js';
@@ -165,12 +167,28 @@ async function launch(input: LaunchInput, ctx: Context, launchBody: LaunchBody):
     const agents = await liveAgents(ctx);
     if (!input.allowDuplicateName) assertNameFree(agents, launchBody.name);
     assertTurnHeld(turn, launchBody.name, "check with 'superagent list', then launch again");
-    try {
-      return await superagents.launch(client, launchBody);
-    } catch (err) {
+    const result = await superagents.launch(client, launchBody).catch(async (err: unknown) => {
       throw await namingTheAgent(client, err, launchBody.name);
-    }
+    });
+    if (!input.allowDuplicateName) await noTwin(ctx, launchBody.name, result.agent_id);
+    return result;
   });
+}
+
+/**
+ * A run on another machine takes no turn of ours: the list is read once more (a request more per
+ * launch) for a twin it launched meanwhile. A read that fails does not hide the launch: it is said.
+ */
+async function noTwin(ctx: Context, name: string, ours: string): Promise<void> {
+  const { client } = await ctx.api();
+  try {
+    await assertNoTwins(client, [[name, ours]], 'just launched');
+  } catch (err) {
+    if (err instanceof TwinAgentsError) throw rephrased(err, err.message, `destroy one: ${ourCommand(ctx, 'destroy', ours)}`);
+    if (!(err instanceof ApiError)) throw err;
+    const failed = `the list read again to rule out another agent named '${name}' failed (${maskSecrets(err.message)})`;
+    ctx.printer.warn(`Launched, but ${failed}: check with 'superagent list'`);
+  }
 }
 
 /** `sent`: the name asked for, for an answer that does not repeat it. */

@@ -7,7 +7,8 @@ import { errorLine, exitCodeFor } from '../exit-codes.js';
 import { ourCommand } from '../commands/shared/command-line.js';
 import type { FleetSession } from './session.js';
 import { Progress } from './progress.js';
-import { LaunchTurn, TwinAgentsError } from './launch-turn.js';
+import { TwinAgentsError } from '../commands/shared/launch-lock.js';
+import { LaunchTurn } from './launch-turn.js';
 import { knownIds, type Step } from './steps.js';
 import { planJson } from './render.js';
 

@@ -4,13 +4,16 @@
 // one name, but another service may not, so `launch` and `apply` hold an advisory lock from the list
 // their check reads to their last launch. It is a lock file in the cache dir (core/file-lock.ts:
 // taken over at once from a holder that died, from a live one only once it has given no sign of life
-// for as long as a turn is waited for). Runs on other machines take no turn here: apply reads
-// the list again after its launches for them.
+// for as long as a turn is waited for). Runs on other machines take no turn here: launch and apply
+// read the list again after their launches for them (assertNoTwins).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cacheDir } from '../../../config/paths.js';
-import { LocalStateError, StateConflictError } from '../../../core/errors.js';
+import type { ApiClient } from '../../../api/client.js';
+import { superagents } from '../../../api/superagents.js';
+import { sameAgentName } from '../../../contract.js';
+import { BadAnswerError, LocalStateError, StateConflictError } from '../../../core/errors.js';
 import { LockTimeoutError, Locks, type HeldLock } from '../../../core/file-lock.js';
 import type { Context } from '../../context.js';
 
@@ -88,6 +91,30 @@ export function assertTurnHeld(turn: HeldLock, name: string, hint?: string): voi
   if (turn.stillHeld()) return;
   const taken = 'another superagent run took over the launch turn on this service while this one was held up';
   throw new StateConflictError(`${taken}, so '${name}' was not launched`, hint);
+}
+
+/** Two live agents of a name this run launched: nothing that finds agents by name can tell them apart. */
+export class TwinAgentsError extends BadAnswerError {
+  constructor(
+    message: string,
+    /** the id of the one this run launched */
+    readonly ours: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
+
+/**
+ * After the launches (`launched`: name, then the id this run got), on the list read once more: each
+ * is the one live agent of its name. `whose` says which id is ours: `launched by this apply`.
+ */
+export async function assertNoTwins(client: ApiClient, launched: Iterable<[string, string]>, whose: string): Promise<void> {
+  const live = await superagents.list(client);
+  for (const [name, ours] of launched) {
+    const twin = live.find((a) => a.agent_id !== ours && sameAgentName(a.name, name));
+    if (twin) throw new TwinAgentsError(`two live agents are named '${name}': ${ours} (${whose}) and ${twin.agent_id}`, ours);
+  }
 }
 
 /** `fn` in this service's launch turn. */
