@@ -29,9 +29,16 @@ const agentNamed = (name: string): Agent => ({ agent_id: randomUUID(), name, des
 /**
  * A service that launches whatever it is asked to, names and limit unchecked (as the hosted one may):
  * `agents` is what it holds; `listDelayMs` holds each list answer back, so that two runs both read
- * the list before either launches; `onLaunch` may add an agent of its own (another machine's run).
+ * the list before either launches; `onLaunch` may add an agent of its own (another machine's run), and
+ * `onList` change things as the list is read.
  */
-function lenient(agents: Agent[], o: { listDelayMs?: number; onList?: () => void; onLaunch?: (launched: Agent) => void } = {}): Route {
+interface LenientHooks {
+  listDelayMs?: number;
+  onList?: () => void;
+  onLaunch?: (launched: Agent) => void;
+}
+
+function lenient(agents: Agent[], o: LenientHooks = {}): Route {
   return ({ method, path: p, body }) => {
     if (method === 'GET' && p === '/v1/superagents') {
       o.onList?.();
@@ -59,7 +66,7 @@ async function mockOf(route: Route): Promise<HostedMock> {
 const against = (mock: HostedMock, cache: string) => (argv: string[], o: RunOptions = {}) =>
   runLine({ url: mock.url, key: KEY }, argv, { ...o, env: { XDG_CACHE_HOME: cache, ...o.env } });
 
-/** Another run takes over the launch turn the runs against `mock` with `cache` take (held up, this one was judged gone). */
+/** Another run takes over the launch turn of the runs against `mock` with `cache` (it judged them gone). */
 function takeTurnOver(mock: HostedMock, cache: string): void {
   const file = path.join(launchLockDir({ XDG_CACHE_HOME: cache }), `lock.${launchLockName(mock.url, KEY)}`);
   fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: 'elsewhere.example', token: 'usurper' }));
@@ -115,12 +122,13 @@ describe('launch: a twin made meanwhile by a run it could not see (another machi
     expect(mock.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'GET']);
   });
 
-  it('a list that fails after the launch does not hide it: the new id, and a warning that no twin was ruled out', async () => {
+  it('a list that fails after the launch does not hide it: its id, and a warning to check', async () => {
     const agents: Agent[] = [];
     const route = lenient(agents);
-    const failing: Route = (q) => (agents.length > 0 && q.method === 'GET' ? { status: 500, json: { statusCode: 500, message: 'Internal server error' } } : route(q));
-    const mock = await mockOf(failing);
-    const r = await against(mock, t.scratch('superagent-cache-'))(['launch', '--name', 'scout'], { clock: new FakeClock() });
+    const broken = { status: 500, json: { statusCode: 500, message: 'Internal server error' } };
+    const mock = await mockOf((q) => (agents.length > 0 && q.method === 'GET' ? broken : route(q)));
+    const cli = against(mock, t.scratch('superagent-cache-'));
+    const r = await cli(['launch', '--name', 'scout'], { clock: new FakeClock() });
     expect([r.code, r.stdout]).toEqual([0, `${agents[0]!.agent_id}\n`]);
     expect(r.stderr).toBe(
       "! Launched, but the list read again to rule out another agent named 'scout' failed (Internal server error): " +
@@ -137,7 +145,8 @@ describe('a launch turn taken over while held (a run held up for long is judged 
     const mock: HostedMock = await mockOf(lenient([], { onList: () => takeTurnOver(mock, cache) }));
     const r = await against(mock, cache)(['launch', '--name', 'scout']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toBe(`Error: ${TAKEN}, so 'scout' was not launched (check with 'superagent list', then launch again)\n`);
+    const hint = "check with 'superagent list', then launch again";
+    expect(r.stderr).toBe(`Error: ${TAKEN}, so 'scout' was not launched (${hint})\n`);
     expect(launches(mock)).toEqual([]);
   });
 
@@ -148,7 +157,8 @@ describe('a launch turn taken over while held (a run held up for long is judged 
     const r = await against(mock, cache)(['apply', '-f', file, '--yes']);
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('Done (1 of 2): launch alpha\nNot done (1): launch beta\n');
-    expect(r.stderr).toContain(`Error: apply stopped at step 2 of 2 (launch beta): ${TAKEN}, so 'beta' was not launched (run apply again`);
+    const stopped = 'Error: apply stopped at step 2 of 2 (launch beta)';
+    expect(r.stderr).toContain(`${stopped}: ${TAKEN}, so 'beta' was not launched (run apply again`);
     expect(launches(mock)).toHaveLength(1);
   });
 });
@@ -205,6 +215,38 @@ describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', ()
       asked: [],
     });
     expect(launches(mock)).toEqual([]);
+  });
+
+  describe('apply: the limit reached after the plan was made (another run launched meanwhile)', () => {
+    // 9 live agents, none in the file, which adds one: room for it when the plan is made
+    const setUp = async (route: (agents: Agent[]) => Route) => {
+      const mock = await mockOf(route(Array.from({ length: 9 }, (_, i) => agentNamed(`a${i}`))));
+      const file = fleetFile('agents:\n  - name: fresh\n');
+      const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', file, '--yes']);
+      const hint =
+        "free a slot: superagent destroy <agent> ('superagent list' shows them), " +
+        "or let 'apply --prune' destroy the 9 agents not in the file, " +
+        `then apply again: superagent apply -f ${file} --yes`;
+      return { r, hint, mock };
+    };
+
+    it('seen on the list read in the launch turn: exit 6, nothing launched, how to free a slot', async () => {
+      let lists = 0;
+      const late = (agents: Agent[]) => () => ++lists === 2 && void agents.push(agentNamed('late'));
+      const { r, hint, mock } = await setUp((agents) => lenient(agents, { onList: late(agents) }));
+      expect(r.code).toBe(6);
+      expect(r.stderr).toContain('Error: apply stopped at step 1 of 1 (launch fresh): Agent limit reached (10): ');
+      expect(r.stderr).toContain(` (${hint})\n`);
+      expect(launches(mock)).toEqual([]);
+    });
+
+    it('refused by the service (403): exit 6 with the same advice', async () => {
+      const refused = { status: 403, json: { statusCode: 403, message: 'Agent limit reached (10)' } };
+      const { r, hint } = await setUp((agents) => (q) => (q.method === 'POST' ? refused : lenient(agents)(q)));
+      expect(r.code).toBe(6);
+      const stopped = 'Error: apply stopped at step 1 of 1 (launch fresh)';
+      expect(r.stderr).toContain(`${stopped}: Agent limit reached (10) (${hint})\n`);
+    });
   });
 
   it("the service's 403 Agent limit reached (10): exit 6 with the same hint", async () => {

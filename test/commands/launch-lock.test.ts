@@ -58,7 +58,7 @@ describe('the launch turn', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
-  it('held by a live process that has not refreshed it for a while (suspended, say): still waited for, not taken over', async () => {
+  it('held by a live process that has not refreshed it for a while (stopped, say): waited for, not taken', async () => {
     const { mock, dir, name, launch } = await setUp();
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `lock.${name}`);

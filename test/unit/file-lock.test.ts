@@ -80,7 +80,7 @@ describe('taking a lock over', () => {
 
   it.each([
     ['this host, a live PID (suspended, say): liveStaleMs', { pid: process.pid, host: HOST }, 120_000],
-    ['another host (its PID means nothing here): still staleMs', { pid: process.pid, host: 'elsewhere.example' }, 10_000],
+    ['another host (its PID means nothing here): staleMs', { pid: process.pid, host: 'elsewhere.example' }, 10_000],
   ])('with liveStaleMs, a lock nobody refreshed from %s', async (_what, holder, waitedMs) => {
     const mtime = Date.now();
     const { locks, clock } = withFakeClock(mtime, { staleMs: 10_000, liveStaleMs: 120_000, maxWaitMs: 600_000 });

@@ -184,7 +184,9 @@ async function noTwin(ctx: Context, name: string, ours: string): Promise<void> {
   try {
     await assertNoTwins(client, [[name, ours]], 'just launched');
   } catch (err) {
-    if (err instanceof TwinAgentsError) throw rephrased(err, err.message, `destroy one: ${ourCommand(ctx, 'destroy', ours)}`);
+    if (err instanceof TwinAgentsError) {
+      throw rephrased(err, err.message, `destroy one: ${ourCommand(ctx, 'destroy', ours)}`);
+    }
     if (!(err instanceof ApiError)) throw err;
     const failed = `the list read again to rule out another agent named '${name}' failed (${maskSecrets(err.message)})`;
     ctx.printer.warn(`Launched, but ${failed}: check with 'superagent list'`);

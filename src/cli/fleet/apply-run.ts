@@ -1,6 +1,7 @@
 // Carrying out the steps of a plan, one at a time and paced, stopping at the first failure with
 // what was done and what was not. Running apply again converges: it plans from what the service
 // has then, and a launch that may have reached the service is found by name, never sent again.
+import { AgentLimitError } from '../../api/errors.js';
 import { SuperagentError, rephrased } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { errorLine, exitCodeFor } from '../exit-codes.js';
@@ -11,6 +12,7 @@ import { TwinAgentsError } from '../commands/shared/launch-lock.js';
 import { LaunchTurn } from './launch-turn.js';
 import { knownIds, type Step } from './steps.js';
 import { planJson } from './render.js';
+import { roomHint } from './room.js';
 
 const AGAIN =
   'run apply again, which plans from what the service has now and finds an agent whose launch may have reached ' +
@@ -94,7 +96,11 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome, ag
     const hint = `destroy one, then apply again: ${ourCommand(ctx, 'destroy', failure.ours)}, then ${again}`;
     throw rephrased(failure, `apply stopped after step ${done.length} of ${total}: ${failure.message}`, hint);
   }
-  // the failure's own hint (try again by hand, say) gives way to the one way back: apply again
   const stopped = `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label})`;
+  // at the limit (the service's 403, or reached since the plan), apply again needs room first
+  if (failure instanceof AgentLimitError) {
+    throw rephrased(failure, `${stopped}: ${failure.message}`, `${roomHint(session.plan)}: ${again}`);
+  }
+  // the failure's own hint (try again by hand, say) gives way to the one way back: apply again
   throw rephrased(failure, `${stopped}: ${failure.message}`, `${AGAIN}: ${again}`);
 }

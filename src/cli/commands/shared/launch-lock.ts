@@ -109,11 +109,16 @@ export class TwinAgentsError extends BadAnswerError {
  * After the launches (`launched`: name, then the id this run got), on the list read once more: each
  * is the one live agent of its name. `whose` says which id is ours: `launched by this apply`.
  */
-export async function assertNoTwins(client: ApiClient, launched: Iterable<[string, string]>, whose: string): Promise<void> {
+export async function assertNoTwins(
+  client: ApiClient,
+  launched: Iterable<[string, string]>,
+  whose: string,
+): Promise<void> {
   const live = await superagents.list(client);
   for (const [name, ours] of launched) {
     const twin = live.find((a) => a.agent_id !== ours && sameAgentName(a.name, name));
-    if (twin) throw new TwinAgentsError(`two live agents are named '${name}': ${ours} (${whose}) and ${twin.agent_id}`, ours);
+    const both = `${ours} (${whose}) and ${twin?.agent_id}`;
+    if (twin) throw new TwinAgentsError(`two live agents are named '${name}': ${both}`, ours);
   }
 }
 
