@@ -1,60 +1,25 @@
 // Two runs at once must not make two agents of one name, and the agent limit is a conflict, not a
 // bad key (issue 19, items 2 and 5). The embedded service refuses a second live name (409); against
-// a service that does not (a hosted stand-in), launch and apply on one machine take turns, and apply
-// reads the list again after its launches.
-import { randomUUID } from 'node:crypto';
+// a service that does not (a hosted stand-in), launch and apply on one machine take turns (and stop
+// if another run took their turn), and read the list again after their launches.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchLockDir, launchLockName } from '../../src/cli/commands/shared/launch-lock.js';
 import { FakeClock, cliFor, runLine, type RunOptions } from '../helpers/context.js';
-import { startHostedMock, type HostedMock, type Route } from '../helpers/hosted-mock.js';
+import {
+  agentNamed,
+  lenient,
+  startHostedMock,
+  type Agent,
+  type HostedMock,
+  type Route,
+} from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
 const t = perTest();
 const KEY = 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c';
-
-interface Agent {
-  agent_id: string;
-  name: string;
-  description: string;
-  status: string;
-  model: string;
-  created_at: string;
-}
-
-const agentNamed = (name: string): Agent => ({ agent_id: randomUUID(), name, description: '', status: 'running', model: 'gpt-4o', created_at: '2026-03-15T10:00:00Z' });
-
-/**
- * A service that launches whatever it is asked to, names and limit unchecked (as the hosted one may):
- * `agents` is what it holds; `listDelayMs` holds each list answer back, so that two runs both read
- * the list before either launches; `onLaunch` may add an agent of its own (another machine's run), and
- * `onList` change things as the list is read.
- */
-interface LenientHooks {
-  listDelayMs?: number;
-  onList?: () => void;
-  onLaunch?: (launched: Agent) => void;
-}
-
-function lenient(agents: Agent[], o: LenientHooks = {}): Route {
-  return ({ method, path: p, body }) => {
-    if (method === 'GET' && p === '/v1/superagents') {
-      o.onList?.();
-      return { json: { agents: [...agents] }, delayMs: o.listDelayMs };
-    }
-    if (method === 'POST' && p === '/v1/superagents') {
-      const launched = agentNamed(body.name);
-      agents.push(launched);
-      o.onLaunch?.(launched);
-      return { json: { agent_id: launched.agent_id, name: launched.name, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' } };
-    }
-    const skills = /^\/v1\/superagents\/([^/]+)\/skills$/.exec(p);
-    if (method === 'GET' && skills) return { json: { agent_id: skills[1], skills: [{ name: 'market-intel', description: 'Market news', enabled: true }] } };
-    return undefined;
-  };
-}
 
 async function mockOf(route: Route): Promise<HostedMock> {
   const mock = await startHostedMock(route);

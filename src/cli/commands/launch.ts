@@ -11,6 +11,7 @@ import { agentNameProblem, parseAgentName, parseDescription } from './shared/age
 import { assertNameFree, namingTheAgent } from './shared/agent-ref.js';
 import { assertNoTwins, assertTurnHeld, inLaunchTurn, TwinAgentsError } from './shared/launch-lock.js';
 import { ourCommand } from './shared/command-line.js';
+import { withStop } from './shared/stop.js';
 import type { Context } from '../context.js';
 import { rephrased, UsageError } from '../../core/errors.js';
 import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
@@ -159,19 +160,33 @@ async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
 
 /**
  * The launch, in this service's launch turn (shared/launch-lock.ts): the list its checks read, then
- * the request, so that two launches of one name from this machine make one agent.
+ * the request, so that two launches of one name from this machine make one agent. Ctrl-C or SIGTERM
+ * ends it at once (shared/stop.ts), saying whether the launch may have reached the service.
  */
 async function launch(input: LaunchInput, ctx: Context, launchBody: LaunchBody): Promise<LaunchResult> {
   const { client } = await ctx.api();
-  return inLaunchTurn(ctx, async (turn) => {
-    const agents = await liveAgents(ctx);
-    if (!input.allowDuplicateName) assertNameFree(agents, launchBody.name);
-    assertTurnHeld(turn, launchBody.name, "check with 'superagent list', then launch again");
-    const result = await superagents.launch(client, launchBody).catch(async (err: unknown) => {
-      throw await namingTheAgent(client, err, launchBody.name);
-    });
-    if (!input.allowDuplicateName) await noTwin(ctx, launchBody.name, result.agent_id);
-    return result;
+  const name = launchBody.name;
+  return withStop(ctx, async (stop) => {
+    let sent = false;
+    try {
+      return await inLaunchTurn(ctx, stop, async (turn) => {
+        const agents = await stop.race(liveAgents(ctx));
+        if (!input.allowDuplicateName) assertNameFree(agents, name);
+        assertTurnHeld(turn, name, "check with 'superagent list', then launch again");
+        sent = true;
+        const launching = superagents.launch(client, launchBody).catch(async (err: unknown) => {
+          throw await namingTheAgent(client, err, name);
+        });
+        const result = await stop.race(launching);
+        if (!input.allowDuplicateName) await stop.race(noTwin(ctx, name, result.agent_id));
+        return result;
+      });
+    } catch (err) {
+      const stopped = stop.reason;
+      if (!sent || !stopped || err !== stopped) throw err;
+      const told = `${stopped.message}: the launch of '${name}' may have reached the service`;
+      throw rephrased(stopped, told, "check with 'superagent list' before launching again");
+    }
   });
 }
 

@@ -23,10 +23,10 @@ export class LaunchTurn {
 
   /**
    * Takes the turn, then checks on the list as it is now that each name is still free and there is
-   * room for all once the destroys before them (`making room`) are done.
+   * room for all once the destroys before them (`making room`) are done. `stop` lets it go at once.
    */
-  static async take(x: Exec, launches: Step[], makingRoom: Step[] = []): Promise<LaunchTurn> {
-    const turn = await takeLaunchTurn(x.ctx);
+  static async take(x: Exec, launches: Step[], makingRoom: Step[], stop: AbortSignal): Promise<LaunchTurn> {
+    const turn = await takeLaunchTurn(x.ctx, stop);
     try {
       const live = await superagents.list(x.client);
       const limit = LIMITS.agentsPerAccount;

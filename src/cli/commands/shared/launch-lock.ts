@@ -16,6 +16,7 @@ import { sameAgentName } from '../../../contract.js';
 import { BadAnswerError, LocalStateError, StateConflictError } from '../../../core/errors.js';
 import { LockTimeoutError, Locks, type HeldLock } from '../../../core/file-lock.js';
 import type { Context } from '../../context.js';
+import type { Stop } from './stop.js';
 
 /** The longest wait for another run's turn: apply's launches are paced, and wait out 429s. */
 export const LAUNCH_TURN_WAIT_MS = 2 * 60_000;
@@ -46,10 +47,21 @@ function unusableDir(dir: string, err: unknown): unknown {
 }
 
 /**
- * Waits for this service's launch turn and takes it; the caller releases it. A wait of more than a
- * moment is said on stderr (also in a CI log), with the process waited for.
+ * Waits for this service's launch turn and takes it; the caller releases it, and so does `signal`
+ * (Ctrl-C, SIGTERM) the moment it aborts, wherever the caller is. A wait of more than a moment is
+ * said on stderr (also in a CI log), with the process waited for.
  */
-export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
+export async function takeLaunchTurn(ctx: Context, signal?: AbortSignal): Promise<HeldLock> {
+  const turn = await waitForTurn(ctx, signal);
+  if (signal?.aborted) {
+    turn.release();
+    throw signal.reason;
+  }
+  signal?.addEventListener('abort', () => turn.release(), { once: true });
+  return turn;
+}
+
+async function waitForTurn(ctx: Context, signal: AbortSignal | undefined): Promise<HeldLock> {
   const { client, embedded } = await ctx.api();
   // the embedded service listens on a new port in each process: its data dir is what it is
   const service = embedded ? `embedded ${embedded.dataDir}` : client.options.baseUrl;
@@ -61,7 +73,7 @@ export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
     liveStaleMs: LAUNCH_TURN_WAIT_MS,
     maxWaitMs: LAUNCH_TURN_WAIT_MS,
     now: () => ctx.clock.now(),
-    sleep: (ms) => ctx.clock.sleep(ms),
+    sleep: (ms) => ctx.clock.sleep(ms, signal),
     onBusy: (h) => (holder = h),
   });
   const minutes = LAUNCH_TURN_WAIT_MS / 60_000;
@@ -122,11 +134,11 @@ export async function assertNoTwins(
   }
 }
 
-/** `fn` in this service's launch turn. */
-export async function inLaunchTurn<T>(ctx: Context, fn: (turn: HeldLock) => Promise<T>): Promise<T> {
-  const turn = await takeLaunchTurn(ctx);
+/** `fn` in this service's launch turn; `stop` gives up the wait for it, and it, at once. */
+export async function inLaunchTurn<T>(ctx: Context, stop: Stop, fn: (turn: HeldLock) => Promise<T>): Promise<T> {
+  const turn = await stop.race(takeLaunchTurn(ctx, stop.signal));
   try {
-    return await fn(turn);
+    return await stop.race(fn(turn));
   } finally {
     turn.release();
   }
