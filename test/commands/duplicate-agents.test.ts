@@ -149,6 +149,19 @@ describe('apply: two at once, and twins made elsewhere', () => {
     expect(plan.code, plan.stderr).toBe(0);
   });
 
+  it('the list read after its launches fails: exit 7, apply stopped after its last step, all done', async () => {
+    const agents: Agent[] = [];
+    const route = lenient(agents);
+    const broken = { status: 500, json: { statusCode: 500, message: 'Internal server error' } };
+    const mock = await mockOf((q) => (agents.length > 0 && q.method === 'GET' ? broken : route(q)));
+    const file = fleetFile('agents:\n  - name: alpha\n');
+    const cli = against(mock, t.scratch('superagent-cache-'));
+    const r = await cli(['apply', '-f', file, '--yes'], { clock: new FakeClock() });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('Done (1 of 1): launch alpha\nNot done (0): nothing\n');
+    expect(r.stderr).toContain('Error: apply stopped after step 1 of 1: Internal server error (run apply again');
+  });
+
   it.each([[[]], [['--json']]])('a twin of a name it launched, made meanwhile by a run it could not see: exit 7 naming both ids, and what to do (%j)', async (flags) => {
     const agents: Agent[] = [];
     let twin: Agent | undefined;
