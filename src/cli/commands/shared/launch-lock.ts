@@ -129,8 +129,8 @@ export async function assertNoTwins(
   const live = await superagents.list(client);
   for (const [name, ours] of launched) {
     const twin = live.find((a) => a.agent_id !== ours && sameAgentName(a.name, name));
-    const both = `${ours} (${whose}) and ${twin?.agent_id}`;
-    if (twin) throw new TwinAgentsError(`two live agents are named '${name}': ${both}`, ours);
+    if (!twin) continue;
+    throw new TwinAgentsError(`two live agents are named '${name}': ${ours} (${whose}) and ${twin.agent_id}`, ours);
   }
 }
 
