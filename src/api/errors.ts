@@ -84,8 +84,11 @@ const HINTS: Record<number, string> = {
   504: 'the service took too long; try again, or raise --timeout',
 };
 
+/** How an agent is destroyed to make room under the agent limit (launch and apply say it alike). */
+export const DESTROY_TO_FREE = "superagent destroy <agent> ('superagent list' shows them)";
+
 /** How to free a slot under the agent limit (the service's answer and the CLI's own check say it). */
-export const AGENT_LIMIT_HINT = "free a slot: superagent destroy <agent> ('superagent list' shows them)";
+export const AGENT_LIMIT_HINT = `free a slot: ${DESTROY_TO_FREE}`;
 
 export interface StatusContext {
   requestId?: string;

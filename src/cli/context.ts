@@ -176,7 +176,7 @@ export class Context {
     under?.handle.stop();
     // Ctrl-C while a spinner turns and no command listens (a request on its way): the spinner's line
     // is erased before the process ends, not left on the screen
-    if (this.spinners.length === 0) this.stopTidying = this.signals.onInterruptTidy(() => this.stopAllSpinners());
+    if (this.spinners.length === 0) this.stopTidying = this.signals.onInterruptTidy(() => this.stopSpinners());
     const entry: SpinnerEntry = { label, options: { ...options, startedAt: options.startedAt ?? Date.now() }, handle: { stop() {} } };
     entry.handle = this.drawSpinner(entry);
     this.spinners.push(entry);
@@ -198,7 +198,8 @@ export class Context {
 
   private stopTidying: (() => void) | undefined;
 
-  private stopAllSpinners(): void {
+  /** Erases every spinner's line: a command ending at once (SIGTERM) says why on a clean line. */
+  stopSpinners(): void {
     for (const entry of this.spinners) entry.handle.stop();
   }
 

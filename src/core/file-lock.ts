@@ -1,7 +1,8 @@
 // Cross-process lock files: the store's records, and whatever else two processes must not change at
 // once. One is held for a check-and-write (never around slow work), kept fresh while its holder
 // lives, taken over at once when its holder's process is gone (same host), and after `staleMs`
-// without a refresh otherwise (another host, or a PID the system gave to another process).
+// without a refresh otherwise (another host, or a PID the system gave to another process); a holder
+// whose process is alive on this host may be given longer (`liveStaleMs`).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,11 @@ import { readRegularFile } from './regular-file.js';
 export interface LockOptions {
   /** a lock not refreshed for this long is abandoned whatever its PID says (default 10 s) */
   staleMs?: number;
+  /**
+   * the same for a holder whose process is alive on this host (default staleMs): one stopped (Ctrl-Z)
+   * or held up by a busy machine refreshes nothing, yet may still be at work under the lock
+   */
+  liveStaleMs?: number;
   /** how often a holder refreshes its lock (default staleMs / 4) */
   refreshMs?: number;
   /** the longest wait for a live holder before LockTimeoutError (default 60 s) */
@@ -100,6 +106,7 @@ function readInfo(file: string): LockInfo | undefined {
 
 export class Locks {
   readonly staleMs: number;
+  private readonly liveStaleMs: number;
   private readonly refreshMs: number;
   private readonly maxWaitMs: number;
   private readonly now: () => number;
@@ -116,6 +123,7 @@ export class Locks {
     options: LockOptions = {},
   ) {
     this.staleMs = options.staleMs ?? 10_000;
+    this.liveStaleMs = Math.max(this.staleMs, options.liveStaleMs ?? 0);
     this.refreshMs = options.refreshMs ?? Math.max(10, Math.floor(this.staleMs / 4));
     this.maxWaitMs = options.maxWaitMs ?? 60_000;
     this.now = options.now ?? Date.now;
@@ -183,13 +191,14 @@ export class Locks {
     }
   }
 
-  /** A lock whose holder died (same host), or that nobody refreshed for staleMs. */
+  /** A lock whose holder died (same host), or that nobody refreshed for staleMs (liveStaleMs: a live holder here). */
   private abandoned(file: string, info: LockInfo | undefined): boolean {
-    if (info && info.host === this.host && !this.isAlive(info.pid)) return true;
+    const here = info !== undefined && info.host === this.host;
+    if (here && !this.isAlive(info.pid)) return true;
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st) return false; // released meanwhile: just try again
     // a holder makes a regular file: anything else in its place (a FIFO) is nobody's lock
-    return !st.isFile() || this.now() - st.mtimeMs > this.staleMs;
+    return !st.isFile() || this.now() - st.mtimeMs > (here ? this.liveStaleMs : this.staleMs);
   }
 
   /**

@@ -1,49 +1,25 @@
 // Two runs at once must not make two agents of one name, and the agent limit is a conflict, not a
 // bad key (issue 19, items 2 and 5). The embedded service refuses a second live name (409); against
-// a service that does not (a hosted stand-in), launch and apply on one machine take turns, and apply
-// reads the list again after its launches.
-import { randomUUID } from 'node:crypto';
+// a service that does not (a hosted stand-in), launch and apply on one machine take turns (and stop
+// if another run took their turn), and read the list again after their launches.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliFor, runLine, type RunOptions } from '../helpers/context.js';
-import { startHostedMock, type HostedMock, type Route } from '../helpers/hosted-mock.js';
+import { launchLockDir, launchLockName } from '../../src/cli/commands/shared/launch-lock.js';
+import { FakeClock, cliFor, runLine, type RunOptions } from '../helpers/context.js';
+import {
+  agentNamed,
+  lenient,
+  startHostedMock,
+  type Agent,
+  type HostedMock,
+  type Route,
+} from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
 const t = perTest();
 const KEY = 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c';
-
-interface Agent {
-  agent_id: string;
-  name: string;
-  description: string;
-  status: string;
-  model: string;
-  created_at: string;
-}
-
-const agentNamed = (name: string): Agent => ({ agent_id: randomUUID(), name, description: '', status: 'running', model: 'gpt-4o', created_at: '2026-03-15T10:00:00Z' });
-
-/**
- * A service that launches whatever it is asked to, names and limit unchecked (as the hosted one may):
- * `agents` is what it holds; `listDelayMs` holds each list answer back, so that two runs both read
- * the list before either launches; `onLaunch` may add an agent of its own (another machine's run).
- */
-function lenient(agents: Agent[], o: { listDelayMs?: number; onLaunch?: (launched: Agent) => void } = {}): Route {
-  return ({ method, path: p, body }) => {
-    if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [...agents] }, delayMs: o.listDelayMs };
-    if (method === 'POST' && p === '/v1/superagents') {
-      const launched = agentNamed(body.name);
-      agents.push(launched);
-      o.onLaunch?.(launched);
-      return { json: { agent_id: launched.agent_id, name: launched.name, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' } };
-    }
-    const skills = /^\/v1\/superagents\/([^/]+)\/skills$/.exec(p);
-    if (method === 'GET' && skills) return { json: { agent_id: skills[1], skills: [{ name: 'market-intel', description: 'Market news', enabled: true }] } };
-    return undefined;
-  };
-}
 
 async function mockOf(route: Route): Promise<HostedMock> {
   const mock = await startHostedMock(route);
@@ -54,6 +30,12 @@ async function mockOf(route: Route): Promise<HostedMock> {
 /** A command against the stand-in, with a cache dir (where launches take turns) shared by the runs given it. */
 const against = (mock: HostedMock, cache: string) => (argv: string[], o: RunOptions = {}) =>
   runLine({ url: mock.url, key: KEY }, argv, { ...o, env: { XDG_CACHE_HOME: cache, ...o.env } });
+
+/** Another run takes over the launch turn of the runs against `mock` with `cache` (it judged them gone). */
+function takeTurnOver(mock: HostedMock, cache: string): void {
+  const file = path.join(launchLockDir({ XDG_CACHE_HOME: cache }), `lock.${launchLockName(mock.url, KEY)}`);
+  fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: 'elsewhere.example', token: 'usurper' }));
+}
 
 const launches = (mock: HostedMock) => mock.requests.filter((q) => q.method === 'POST' && q.path === '/v1/superagents');
 
@@ -89,6 +71,63 @@ describe('launch: two at once on one machine', () => {
   });
 });
 
+describe('launch: a twin made meanwhile by a run it could not see (another machine)', () => {
+  it('the list read again after the launch finds it: exit 7 naming both ids, and what to do', async () => {
+    const agents: Agent[] = [];
+    let twin: Agent | undefined;
+    const mock = await mockOf(lenient(agents, { onLaunch: () => void agents.push((twin = agentNamed('scout'))) }));
+    const r = await against(mock, t.scratch('superagent-cache-'))(['launch', '--name', 'scout']);
+    const ours = agents.find((a) => a.name === 'scout' && a !== twin)!.agent_id;
+    expect([r.code, r.stdout]).toEqual([7, '']);
+    expect(r.stderr).toBe(
+      `Error: two live agents are named 'scout': ${ours} (just launched) and ${twin!.agent_id} ` +
+        `(destroy one: superagent destroy ${ours})\n`,
+    );
+    // the one request this check costs: the list read again
+    expect(mock.requests.map((q) => q.method)).toEqual(['GET', 'POST', 'GET']);
+  });
+
+  it('a list that fails after the launch does not hide it: its id, and a warning to check', async () => {
+    const agents: Agent[] = [];
+    const route = lenient(agents);
+    const broken = { status: 500, json: { statusCode: 500, message: 'Internal server error' } };
+    const mock = await mockOf((q) => (agents.length > 0 && q.method === 'GET' ? broken : route(q)));
+    const cli = against(mock, t.scratch('superagent-cache-'));
+    const r = await cli(['launch', '--name', 'scout'], { clock: new FakeClock() });
+    expect([r.code, r.stdout]).toEqual([0, `${agents[0]!.agent_id}\n`]);
+    expect(r.stderr).toBe(
+      "! Launched, but the list read again to rule out another agent named 'scout' failed (Internal server error): " +
+        "check with 'superagent list'\n",
+    );
+  });
+});
+
+describe('a launch turn taken over while held (a run held up for long is judged gone)', () => {
+  const TAKEN = 'another superagent run took over the launch turn on this service while this one was held up';
+
+  it('launch: exit 6 saying so, nothing launched', async () => {
+    const cache = t.scratch('superagent-cache-');
+    const mock: HostedMock = await mockOf(lenient([], { onList: () => takeTurnOver(mock, cache) }));
+    const r = await against(mock, cache)(['launch', '--name', 'scout']);
+    expect(r.code).toBe(6);
+    const hint = "check with 'superagent list', then launch again";
+    expect(r.stderr).toBe(`Error: ${TAKEN}, so 'scout' was not launched (${hint})\n`);
+    expect(launches(mock)).toEqual([]);
+  });
+
+  it('apply: the next launch is not sent; exit 6 with what was done', async () => {
+    const cache = t.scratch('superagent-cache-');
+    const mock: HostedMock = await mockOf(lenient([], { onLaunch: () => takeTurnOver(mock, cache) }));
+    const file = fleetFile('agents:\n  - name: alpha\n  - name: beta\n');
+    const r = await against(mock, cache)(['apply', '-f', file, '--yes']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('Done (1 of 2): launch alpha\nNot done (1): launch beta\n');
+    const stopped = 'Error: apply stopped at step 2 of 2 (launch beta)';
+    expect(r.stderr).toContain(`${stopped}: ${TAKEN}, so 'beta' was not launched (run apply again`);
+    expect(launches(mock)).toHaveLength(1);
+  });
+});
+
 describe('apply: two at once, and twins made elsewhere', () => {
   const FILE = 'agents:\n  - name: alpha\n  - name: beta\n  - name: gamma\n';
 
@@ -108,6 +147,19 @@ describe('apply: two at once, and twins made elsewhere', () => {
     expect(second.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
     const plan = await cli(['plan', '-f', file, '--detailed-exit-code']);
     expect(plan.code, plan.stderr).toBe(0);
+  });
+
+  it('the list read after its launches fails: exit 7, apply stopped after its last step, all done', async () => {
+    const agents: Agent[] = [];
+    const route = lenient(agents);
+    const broken = { status: 500, json: { statusCode: 500, message: 'Internal server error' } };
+    const mock = await mockOf((q) => (agents.length > 0 && q.method === 'GET' ? broken : route(q)));
+    const file = fleetFile('agents:\n  - name: alpha\n');
+    const cli = against(mock, t.scratch('superagent-cache-'));
+    const r = await cli(['apply', '-f', file, '--yes'], { clock: new FakeClock() });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('Done (1 of 1): launch alpha\nNot done (0): nothing\n');
+    expect(r.stderr).toContain('Error: apply stopped after step 1 of 1: Internal server error (run apply again');
   });
 
   it.each([[[]], [['--json']]])('a twin of a name it launched, made meanwhile by a run it could not see: exit 7 naming both ids, and what to do (%j)', async (flags) => {
@@ -141,6 +193,38 @@ describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', ()
       asked: [],
     });
     expect(launches(mock)).toEqual([]);
+  });
+
+  describe('apply: the limit reached after the plan was made (another run launched meanwhile)', () => {
+    // 9 live agents, none in the file, which adds one: room for it when the plan is made
+    const setUp = async (route: (agents: Agent[]) => Route) => {
+      const mock = await mockOf(route(Array.from({ length: 9 }, (_, i) => agentNamed(`a${i}`))));
+      const file = fleetFile('agents:\n  - name: fresh\n');
+      const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', file, '--yes']);
+      const hint =
+        "free a slot: superagent destroy <agent> ('superagent list' shows them), " +
+        "or let 'apply --prune' destroy the 9 agents not in the file, " +
+        `then apply again: superagent apply -f ${file} --yes`;
+      return { r, hint, mock };
+    };
+
+    it('seen on the list read in the launch turn: exit 6, nothing launched, how to free a slot', async () => {
+      let lists = 0;
+      const late = (agents: Agent[]) => () => ++lists === 2 && void agents.push(agentNamed('late'));
+      const { r, hint, mock } = await setUp((agents) => lenient(agents, { onList: late(agents) }));
+      expect(r.code).toBe(6);
+      expect(r.stderr).toContain('Error: apply stopped at step 1 of 1 (launch fresh): Agent limit reached (10): ');
+      expect(r.stderr).toContain(` (${hint})\n`);
+      expect(launches(mock)).toEqual([]);
+    });
+
+    it('refused by the service (403): exit 6 with the same advice', async () => {
+      const refused = { status: 403, json: { statusCode: 403, message: 'Agent limit reached (10)' } };
+      const { r, hint } = await setUp((agents) => (q) => (q.method === 'POST' ? refused : lenient(agents)(q)));
+      expect(r.code).toBe(6);
+      const stopped = 'Error: apply stopped at step 1 of 1 (launch fresh)';
+      expect(r.stderr).toContain(`${stopped}: Agent limit reached (10) (${hint})\n`);
+    });
   });
 
   it("the service's 403 Agent limit reached (10): exit 6 with the same hint", async () => {

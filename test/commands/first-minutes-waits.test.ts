@@ -7,10 +7,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WAIT_SPINNER_MS } from '../../src/cli/commands/shared/connect.js';
-import type { StartSpinner } from '../../src/cli/context.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { systemEditor, type Editor } from '../../src/ui/editor.js';
-import { FakeClock, cliFor, runLine, testEnv } from '../helpers/context.js';
+import { FakeClock, cliFor, runLine, spinnerRecorder, testEnv } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
@@ -67,21 +66,10 @@ describe('item 4: waits', () => {
     await launchAgent(service, { name: 'demo' });
   });
 
-  /** A spinner that records what it was started with, and whether it was stopped. */
-  function recorder() {
-    const started: Array<{ label: string; delayMs?: number; enabled?: boolean; stopped: boolean; text?: (ms: number) => string }> = [];
-    const spinner: StartSpinner = (label, o) => {
-      const s = { label, delayMs: o.delayMs, enabled: o.enabled, stopped: false, text: o.text };
-      started.push(s);
-      return { stop: () => void (s.stopped = true) };
-    };
-    return { started, world: { spinner } };
-  }
-
   it.each([[['get', 'demo']], [['list']], [['launch', '--name', 'scout']], [['pause', 'demo']]])(
     'on a terminal, %j starts a spinner for its wait (shown after WAIT_SPINNER_MS), and stops it',
     async (argv) => {
-      const rec = recorder();
+      const rec = spinnerRecorder();
       const r = await cli(argv, { tty: true, world: rec.world });
       expect(r.code, r.stderr).toBe(0);
       expect(rec.started.length).toBeGreaterThan(0);
@@ -90,7 +78,7 @@ describe('item 4: waits', () => {
   );
 
   it('a one-shot chat on a terminal spins while waiting for the agent, named', async () => {
-    const rec = recorder();
+    const rec = spinnerRecorder();
     const r = await cli(['chat', 'demo', 'hello'], { tty: true, world: rec.world });
     expect(r.code, r.stderr).toBe(0);
     expect(rec.started).toContainEqual(expect.objectContaining({ label: 'Waiting for demo…', delayMs: WAIT_SPINNER_MS, enabled: true, stopped: true }));
@@ -98,7 +86,7 @@ describe('item 4: waits', () => {
   });
 
   it('piped (stderr not a terminal), no spinner is drawn', async () => {
-    const rec = recorder();
+    const rec = spinnerRecorder();
     const r = await cli(['chat', 'demo', 'hello'], { world: rec.world });
     expect(r.code).toBe(0);
     expect(rec.started.length).toBeGreaterThan(0);
@@ -124,7 +112,7 @@ describe('item 4: waits', () => {
 
   it('on a terminal a rate-limit wait counts down', async () => {
     const limited = await exhausted();
-    const rec = recorder();
+    const rec = spinnerRecorder();
     const clock = new FakeClock();
     await runLine(limited, ['list'], { clock, tty: true, world: rec.world });
     const wait = clock.slept[0]!;

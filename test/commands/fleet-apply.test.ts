@@ -137,7 +137,8 @@ describe('checked before the first write', () => {
     const file = fleetDir(`agents:\n${Array.from({ length: 9 }, (_, i) => `  - name: a${i}\n    description: changed\n`).join('')}  - name: b1\n  - name: b2\n`);
     const r = await cliFor(() => svc)(['apply', '-f', file, '--yes']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain('Error: Agent limit reached (10): the service has 9 live agents and the file adds 2 (destroy some first');
+    const limit = 'Error: Agent limit reached (10): the service has 9 live agents and the file adds 2';
+    expect(r.stderr).toContain(`${limit} (free a slot: superagent destroy <agent>`);
     expect(writes(svc)).toEqual([]);
   });
 

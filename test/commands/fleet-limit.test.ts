@@ -71,7 +71,8 @@ describe('over the limit', () => {
     expect(r.code).toBe(6);
     expect(r.stderr).toBe(
       'Error: Agent limit reached (10): the service has 10 live agents and the file adds 1 ' +
-        "(destroy some first (superagent destroy NAME), or let 'apply --prune' destroy the 9 agents not in the file, then apply again)\n",
+        "(free a slot: superagent destroy <agent> ('superagent list' shows them), " +
+        "or let 'apply --prune' destroy the 9 agents not in the file, then apply again)\n",
     );
     expect(writes()).toEqual([]);
   });

@@ -151,21 +151,23 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
 
   it('launch in a script sends a model and a provider: the profile’s settings, else the default', async () => {
     await useMock(hosted());
+    // launch reads the list again after its POST
+    const launched = () => mock.requests.filter((q) => q.method === 'POST').at(-1)!.body;
     const config = new MemoryConfig();
     const plain = await cli(['launch', '--name', 'scout'], { config });
     expect(plain.code, plain.stderr).toBe(0);
-    expect(mock.requests.at(-1)!.body).toEqual({ name: 'scout', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
+    expect(launched()).toEqual({ name: 'scout', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
     for (const [k, v] of [['model', 'llama-3.3-70b'], ['provider', 'venice']]) {
       const set = await cli(['config', 'set', k!, v!], { config });
       expect(set.code, set.stderr).toBe(0);
     }
     const fromProfile = await cli(['launch', '--name', 'scout2'], { config });
     expect(fromProfile.code, fromProfile.stderr).toBe(0);
-    expect(mock.requests.at(-1)!.body).toEqual({ name: 'scout2', model: 'llama-3.3-70b', model_provider: 'venice' });
+    expect(launched()).toEqual({ name: 'scout2', model: 'llama-3.3-70b', model_provider: 'venice' });
     const mismatched = await cli(['launch', '--name', 'scout3', '--model', 'gpt-4o', '--provider', 'anthropic'], { config });
     expect(mismatched.code, mismatched.stderr).toBe(0);
     expect(mismatched.stderr).toMatch(/gpt-4o.*openai/);
-    expect(mock.requests.at(-1)!.body).toEqual({ name: 'scout3', model: 'gpt-4o', model_provider: 'anthropic' });
+    expect(launched()).toEqual({ name: 'scout3', model: 'gpt-4o', model_provider: 'anthropic' });
   });
 
   it('model AGENT MODEL with a provider that cannot be told: exit 2 naming --provider, nothing sent', async () => {

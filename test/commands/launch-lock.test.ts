@@ -8,31 +8,28 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchLockDir, launchLockName } from '../../src/cli/commands/shared/launch-lock.js';
 import { Locks } from '../../src/core/file-lock.js';
-import { FakeClock, runLine, type RunOptions } from '../helpers/context.js';
-import { startHostedMock, type HostedMock } from '../helpers/hosted-mock.js';
+import { FakeClock, FakeSignals, runLine, spinnerRecorder, type RunOptions } from '../helpers/context.js';
+import { lenient, startHostedMock, type Agent, type HostedMock, type LenientHooks } from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 
 const t = perTest();
 const KEY = 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c';
 
-async function emptyService(): Promise<HostedMock> {
-  const mock = await startHostedMock(({ method, path: p, body }) => {
-    if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [] } };
-    if (method === 'POST' && p === '/v1/superagents') return { json: { agent_id: 'c3d4e5f6-7890-12ab-cdef-3456789012cd', name: body.name, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' } };
-    return undefined;
-  });
+async function emptyService(hooks: LenientHooks = {}): Promise<HostedMock> {
+  const mock = await startHostedMock(lenient([], hooks));
   t.closeAfter(mock);
   return mock;
 }
 
-/** A service, a cache dir, and the lock file a launch against them takes its turn with. */
-async function setUp() {
-  const mock = await emptyService();
+/** A service, a cache dir, and the lock file a launch or an apply against them takes its turn with. */
+async function setUp(hooks: LenientHooks = {}) {
+  const mock = await emptyService(hooks);
   const env = { XDG_CACHE_HOME: t.scratch('superagent-cache-') };
   const dir = launchLockDir(env);
   const name = launchLockName(mock.url, KEY);
-  const launch = (o: RunOptions = {}) => runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], { ...o, env });
-  return { mock, dir, name, launch };
+  const run = (argv: string[], o: RunOptions = {}) => runLine({ url: mock.url, key: KEY }, argv, { ...o, env });
+  const launch = (o: RunOptions = {}) => run(['launch', '--name', 'scout'], o);
+  return { mock, dir, name, launch, run };
 }
 
 const posts = (mock: HostedMock) => mock.requests.filter((q) => q.method === 'POST');
@@ -56,6 +53,26 @@ describe('the launch turn', () => {
     expect(r.stderr).toBe(`! Waiting for another superagent launch or apply (pid ${process.pid}) to finish launching on this service (up to 2 minutes)…\n`);
     expect([sent, posts(mock).length]).toEqual([0, 1]);
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('held by a live process that has not refreshed it for a while (stopped, say): waited for, not taken', async () => {
+    const { mock, dir, name, launch } = await setUp();
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `lock.${name}`);
+    fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: os.hostname(), token: 'suspended' }));
+    const longAgo = (Date.now() - 30_000) / 1000; // past the stale time of a holder that died, not of a live one
+    fs.utimesSync(file, longAgo, longAgo);
+    let sent = -1;
+    const r = await launch({
+      onStderr: (_chunk, all) => {
+        if (!all.includes('Waiting for another') || sent >= 0) return;
+        sent = posts(mock).length;
+        fs.rmSync(file); // the holder resumes, and finishes
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Waiting for another superagent launch or apply (pid ${process.pid})`);
+    expect([sent, posts(mock).length]).toEqual([0, 1]);
   });
 
   it('left by a process that died: taken over at once, without a word', async () => {
@@ -99,4 +116,72 @@ describe('the launch turn', () => {
     expect(r.stderr).toBe(`Error: cannot keep the launch lock in ${path.join(file, 'superagent', 'locks')}: it is not a directory (make it writable, or set XDG_CACHE_HOME to a directory you can write)\n`);
     expect(mock.requests).toEqual([]);
   });
+});
+
+describe('Ctrl-C or SIGTERM while a launch is on its way', () => {
+  const SIGNALS = [
+    ['Ctrl-C', 130, 'Interrupted', (s: FakeSignals) => s.interrupt()],
+    ['SIGTERM', 143, 'Terminated', (s: FakeSignals) => s.terminate()],
+  ] as const;
+  /** the answer to a launch comes late: the signal is pressed while it is on its way, and not waited for */
+  const LATE_MS = 10_000;
+
+  const MAYBE =
+    "the launch of 'scout' may have reached the service (check with 'superagent list' before launching again)";
+
+  it.each(SIGNALS)(
+    'launch, %s: exit %i at once, saying it may have reached the service; turn let go',
+    async (_what, code, word, press) => {
+      const signals = new FakeSignals();
+      const { dir, mock, launch } = await setUp({ onLaunch: () => press(signals), launchDelayMs: () => LATE_MS });
+      const r = await launch({ signals });
+      expect(posts(mock).map((q) => q.answered)).toEqual([undefined]); // ended at once
+      expect(r.code).toBe(code);
+      expect(r.stderr).toBe(`${word}: ${MAYBE}\n`);
+      expect(fs.readdirSync(dir)).toEqual([]);
+      expect(signals.terminateListeners).toBe(0);
+    },
+  );
+
+  it.each(SIGNALS)(
+    'launch on a terminal, %s: the wait\'s spinner erased before the line why',
+    async (_what, _code, word, press) => {
+      const signals = new FakeSignals();
+      const { launch } = await setUp({ onLaunch: () => press(signals), launchDelayMs: () => LATE_MS });
+      const rec = spinnerRecorder();
+      let spinning: boolean[] = [];
+      const r = await launch({
+        signals,
+        tty: true,
+        world: rec.world,
+        onStderr: (_chunk, all) => {
+          if (all.includes(word)) spinning = rec.started.map((s) => !s.stopped);
+        },
+      });
+      expect(r.stderr).toContain(`${word}: the launch of 'scout' may have reached the service`);
+      expect(spinning).toContain(false);
+      expect(spinning).not.toContain(true);
+    },
+  );
+
+  it.each(SIGNALS)(
+    'apply, %s at its second launch: exit %i, what was done, that it may have reached',
+    async (_what, code, word, press) => {
+      const signals = new FakeSignals();
+      const second = (a: Agent) => a.name === 'beta';
+      const onLaunch = (a: Agent) => second(a) && press(signals);
+      const { dir, mock, run } = await setUp({ onLaunch, launchDelayMs: (a) => (second(a) ? LATE_MS : undefined) });
+      const file = path.join(t.scratch('superagent-fleet-'), 'superagents.yaml');
+      fs.writeFileSync(file, 'agents:\n  - name: alpha\n  - name: beta\n  - name: gamma\n');
+      const r = await run(['apply', '-f', file, '--yes'], { signals });
+      expect(r.code).toBe(code);
+      expect(r.stderr).toContain('Done (1 of 3): launch alpha\nNot done (2): launch beta, launch gamma\n');
+      expect(r.stderr).toContain(
+        `${word}: apply stopped at step 2 of 3 (launch beta), whose request may have reached the service ` +
+          `(check with 'superagent list', or run apply again, which plans from what the service has now`,
+      );
+      expect(posts(mock).map((q) => q.answered)).toEqual([true, undefined]); // ended at once
+      expect(fs.readdirSync(dir)).toEqual([]);
+    },
+  );
 });

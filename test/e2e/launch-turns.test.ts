@@ -1,11 +1,15 @@
 // Two real processes at once (issue 19, item 2): two `launch --name X` make one X, also against a
 // service that would make two (the processes take turns through a lock file), and two `apply --yes`
-// of one file against the embedded service make each agent once.
+// of one file against the embedded service make each agent once. And the real SIGINT and SIGTERM
+// while a launch is on its way: handled by our code (the commands layer shows the rest with
+// FakeSignals), the lock file removed before the process ends.
+import { execa } from 'execa';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { startHostedMock } from '../helpers/hosted-mock.js';
+import { launchLockDir } from '../../src/cli/commands/shared/launch-lock.js';
+import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { lenient, startHostedMock, type Agent } from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 
 const t = perTest();
@@ -45,4 +49,56 @@ describe('two processes at once', () => {
     const list = await runCli(['list', '--json'], opts);
     expect(JSON.parse(list.stdout).agents.map((a: { name: string }) => a.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
   });
+});
+
+describe('SIGINT or SIGTERM while a launch is on its way', () => {
+  const SIGNALS = [
+    ['SIGINT', 130, 'Interrupted'],
+    ['SIGTERM', 143, 'Terminated'],
+  ] as const;
+
+  /** `argv` against a service whose launch of `held` is not answered until the process has had `signal` */
+  async function signalledAt(held: string, signal: NodeJS.Signals, argv: string[]) {
+    let arrived!: () => void;
+    const launching = new Promise<void>((resolve) => (arrived = resolve));
+    const late = (a: Agent) => a.name === held;
+    // answered long after the signal: the process does not wait for it
+    const onLaunch = (a: Agent) => late(a) && arrived();
+    const mock = await startHostedMock(lenient([], { onLaunch, launchDelayMs: (a) => (late(a) ? 20_000 : undefined) }));
+    t.closeAfter(mock);
+    const cache = t.scratch('superagent-cache-');
+    const env = cleanEnv({ target: { url: mock.url, key: KEY }, env: { XDG_CACHE_HOME: cache } });
+    const options = { env, extendEnv: false, reject: false, timeout: 15_000, stripFinalNewline: false };
+    const child = execa(process.execPath, [BIN, ...argv], options);
+    await launching;
+    child.kill(signal);
+    const r = await child;
+    return { r, stderr: String(r.stderr), lockFiles: fs.readdirSync(launchLockDir({ XDG_CACHE_HOME: cache })) };
+  }
+
+  it.each(SIGNALS)(
+    'launch, %s: exit %i from our code, saying it may have launched; the lock file gone',
+    async (signal, code, word) => {
+      const { r, stderr, lockFiles } = await signalledAt('scout', signal, ['launch', '--name', 'scout']);
+      expect([r.isTerminated, r.exitCode]).toEqual([false, code]);
+      const maybe =
+        "the launch of 'scout' may have reached the service (check with 'superagent list' before launching again)";
+      expect(stderr).toBe(`${word}: ${maybe}\n`);
+      expect(lockFiles).toEqual([]);
+    },
+  );
+
+  it.each(SIGNALS)(
+    'apply, %s at its second launch: exit %i, what was done, the lock file gone',
+    async (signal, code, word) => {
+      const file = path.join(t.scratch('superagent-fleet-'), 'superagents.yaml');
+      fs.writeFileSync(file, 'agents:\n  - name: alpha\n  - name: beta\n');
+      const { r, stderr, lockFiles } = await signalledAt('beta', signal, ['apply', '-f', file, '--yes']);
+      expect([r.isTerminated, r.exitCode]).toEqual([false, code]);
+      expect(stderr).toContain('Done (1 of 2): launch alpha\nNot done (1): launch beta\n');
+      const stopped = 'apply stopped at step 2 of 2 (launch beta)';
+      expect(stderr).toContain(`${word}: ${stopped}, whose request may have reached the service (`);
+      expect(lockFiles).toEqual([]);
+    },
+  );
 });

@@ -276,6 +276,24 @@ export async function runLine(target: Target | undefined, argv: string | string[
   }
 }
 
+/** A spinner that records what it was started with, and whether it was stopped. */
+export function spinnerRecorder() {
+  type Started = {
+    label: string;
+    delayMs?: number;
+    enabled?: boolean;
+    stopped: boolean;
+    text?: (ms: number) => string;
+  };
+  const started: Started[] = [];
+  const spinner: StartSpinner = (label, o) => {
+    const s = { label, delayMs: o.delayMs, enabled: o.enabled, stopped: false, text: o.text };
+    started.push(s);
+    return { stop: () => void (s.stopped = true) };
+  };
+  return { started, world: { spinner } };
+}
+
 /** `runLine` bound to one service (and default options), for a file or a describe. */
 export function cliFor(target: () => Target | undefined, defaults: RunOptions = {}) {
   return (argv: string | string[], o: RunOptions = {}) =>

@@ -2,6 +2,7 @@
 // gives (records without model_provider, bot_username or wallet_address; the list wrapped in
 // `agents`; skills PUT as `{disabled}`), with every request recorded. Tests reach it through
 // SUPERAGENT_HOSTED_URL or --base-url: no test ever reaches the real hosted service.
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,6 +11,8 @@ export interface Recorded {
   path: string;
   authorization: string | undefined;
   body: unknown;
+  /** true once a JSON answer was sent (one held back by `delayMs` is not, meanwhile) */
+  answered?: boolean;
 }
 
 /** `sse` as several pieces: written `delayMs` apart (a reply streaming in); a `json` answer is sent `delayMs` late */
@@ -37,7 +40,8 @@ export async function startHostedMock(route: Route): Promise<HostedMock> {
         body = text;
       }
       const path = (req.url ?? '/').split('?')[0]!;
-      requests.push({ method: req.method ?? 'GET', path, authorization: req.headers.authorization, body });
+      const recorded: Recorded = { method: req.method ?? 'GET', path, authorization: req.headers.authorization, body };
+      requests.push(recorded);
       const answer = route({ method: req.method ?? 'GET', path, body }) ?? { status: 404, json: { statusCode: 404, message: `Cannot ${req.method} ${path}` } };
       if (answer.sse !== undefined) {
         res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream' });
@@ -57,6 +61,7 @@ export async function startHostedMock(route: Route): Promise<HostedMock> {
       setTimeout(() => {
         res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...answer.headers });
         res.end(payload);
+        recorded.answered = true;
       }, answer.delayMs ?? 0);
     });
   });
@@ -81,3 +86,58 @@ export const HOSTED_AGENT = {
   model: 'gpt-4o',
   created_at: '2026-03-15T10:00:00Z',
 };
+
+/** An agent as the hosted list gives it. */
+export interface Agent {
+  agent_id: string;
+  name: string;
+  description: string;
+  status: string;
+  model: string;
+  created_at: string;
+}
+
+export const agentNamed = (name: string): Agent => ({
+  agent_id: randomUUID(),
+  name,
+  description: '',
+  status: 'running',
+  model: 'gpt-4o',
+  created_at: '2026-03-15T10:00:00Z',
+});
+
+export interface LenientHooks {
+  /** holds each list answer back (two runs both read the list before either launches) */
+  listDelayMs?: number;
+  /** as the list is read: another run may change things */
+  onList?: () => void;
+  /** as an agent is launched: another machine's run may add one of its own */
+  onLaunch?: (launched: Agent) => void;
+  /** holds a launch's answer back (a signal comes while it is on its way) */
+  launchDelayMs?: (launched: Agent) => number | undefined;
+}
+
+/**
+ * A service that launches whatever it is asked to, names and limit unchecked (as the hosted one may):
+ * `agents` is what it holds.
+ */
+export function lenient(agents: Agent[], o: LenientHooks = {}): Route {
+  return ({ method, path: p, body }) => {
+    if (method === 'GET' && p === '/v1/superagents') {
+      o.onList?.();
+      return { json: { agents: [...agents] }, delayMs: o.listDelayMs };
+    }
+    if (method === 'POST' && p === '/v1/superagents') {
+      const launched = agentNamed(body.name);
+      agents.push(launched);
+      o.onLaunch?.(launched);
+      const { agent_id, name } = launched;
+      const answer = { agent_id, name, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' };
+      return { json: answer, delayMs: o.launchDelayMs?.(launched) };
+    }
+    const skills = /^\/v1\/superagents\/([^/]+)\/skills$/.exec(p);
+    const marketIntel = { name: 'market-intel', description: 'Market news', enabled: true };
+    if (method === 'GET' && skills) return { json: { agent_id: skills[1], skills: [marketIntel] } };
+    return undefined;
+  };
+}

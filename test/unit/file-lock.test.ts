@@ -78,6 +78,29 @@ describe('taking a lock over', () => {
     held.release();
   });
 
+  it.each([
+    ['this host, a live PID (suspended, say): liveStaleMs', { pid: process.pid, host: HOST }, 120_000],
+    ['another host (its PID means nothing here): staleMs', { pid: process.pid, host: 'elsewhere.example' }, 10_000],
+  ])('with liveStaleMs, a lock nobody refreshed from %s', async (_what, holder, waitedMs) => {
+    const mtime = Date.now();
+    const { locks, clock } = withFakeClock(mtime, { staleMs: 10_000, liveStaleMs: 120_000, maxWaitMs: 600_000 });
+    const file = planted(locks, 'agent.a', { ...holder, token: 'other' }, mtime);
+    const held = await locks.acquire('agent.a');
+    expect(clock.now - mtime).toBeGreaterThan(waitedMs);
+    expect(clock.now - mtime).toBeLessThan(waitedMs + 1_000);
+    expect(tokenIn(file)).toBe(held.token);
+    held.release();
+  });
+
+  it('with liveStaleMs, a lock whose holder on this host is gone is still taken over at once', async () => {
+    const mtime = Date.now();
+    const { locks, clock } = withFakeClock(mtime, { staleMs: 10_000, liveStaleMs: 120_000 });
+    const file = planted(locks, 'agent.a', { pid: DEAD, host: HOST, token: 'dead' }, mtime);
+    const held = await locks.acquire('agent.a');
+    expect([clock.slept, tokenIn(file)]).toEqual([[], held.token]);
+    held.release();
+  });
+
   it('gives up with LockTimeoutError after maxWaitMs when a live holder keeps its lock', async () => {
     const mtime = Date.now();
     const { locks, clock } = withFakeClock(mtime, { staleMs: 3_600_000, maxWaitMs: 5_000 });

@@ -1,16 +1,19 @@
 // `superagent launch`: a new SuperAgent. Everything is checked before the request; on a terminal
 // what is missing is asked for, elsewhere a missing --name is a usage error.
 import { superagents } from '../../api/superagents.js';
-import { AGENT_LIMIT_HINT, AgentLimitError } from '../../api/errors.js';
+import { AGENT_LIMIT_HINT, AgentLimitError, ApiError } from '../../api/errors.js';
 import type { AgentRecord, LaunchBody, LaunchResult } from '../../api/types.js';
 import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, type Provider } from '../../contract.js';
 import { botField, orUnknown, printFields, statusWord, unknown } from '../../ui/format.js';
+import { maskSecrets } from '../../ui/mask.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { agentNameProblem, parseAgentName, parseDescription } from './shared/agent-fields.js';
 import { assertNameFree, namingTheAgent } from './shared/agent-ref.js';
-import { inLaunchTurn } from './shared/launch-lock.js';
+import { assertNoTwins, assertTurnHeld, inLaunchTurn, TwinAgentsError } from './shared/launch-lock.js';
+import { ourCommand } from './shared/command-line.js';
+import { withStop } from './shared/stop.js';
 import type { Context } from '../context.js';
-import { UsageError } from '../../core/errors.js';
+import { rephrased, UsageError } from '../../core/errors.js';
 import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
 import { targetProfile } from './shared/settings.js';
 import { readSoul } from './shared/soul-source.js';
@@ -158,19 +161,52 @@ async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
 
 /**
  * The launch, in this service's launch turn (shared/launch-lock.ts): the list its checks read, then
- * the request, so that two launches of one name from this machine make one agent.
+ * the request, so that two launches of one name from this machine make one agent. Ctrl-C or SIGTERM
+ * ends it at once (shared/stop.ts), saying whether the launch may have reached the service.
  */
 async function launch(input: LaunchInput, ctx: Context, launchBody: LaunchBody): Promise<LaunchResult> {
   const { client } = await ctx.api();
-  return inLaunchTurn(ctx, async () => {
-    const agents = await liveAgents(ctx);
-    if (!input.allowDuplicateName) assertNameFree(agents, launchBody.name);
+  const name = launchBody.name;
+  return withStop(ctx, async (stop) => {
+    let sent = false;
     try {
-      return await superagents.launch(client, launchBody);
+      return await inLaunchTurn(ctx, stop, async (turn) => {
+        const agents = await stop.race(liveAgents(ctx));
+        if (!input.allowDuplicateName) assertNameFree(agents, name);
+        assertTurnHeld(turn, name, "check with 'superagent list', then launch again");
+        sent = true;
+        const launching = superagents.launch(client, launchBody).catch(async (err: unknown) => {
+          throw await namingTheAgent(client, err, name);
+        });
+        const result = await stop.race(launching);
+        if (!input.allowDuplicateName) await stop.race(noTwin(ctx, name, result.agent_id));
+        return result;
+      });
     } catch (err) {
-      throw await namingTheAgent(client, err, launchBody.name);
+      const stopped = stop.reason;
+      if (!sent || !stopped || err !== stopped) throw err;
+      const told = `${stopped.message}: the launch of '${name}' may have reached the service`;
+      throw rephrased(stopped, told, "check with 'superagent list' before launching again");
     }
   });
+}
+
+/**
+ * A run on another machine takes no turn of ours: the list is read once more (a request more per
+ * launch) for a twin it launched meanwhile. A read that fails does not hide the launch: it is said.
+ */
+async function noTwin(ctx: Context, name: string, ours: string): Promise<void> {
+  const { client } = await ctx.api();
+  try {
+    await assertNoTwins(client, [[name, ours]], 'just launched');
+  } catch (err) {
+    if (err instanceof TwinAgentsError) {
+      throw rephrased(err, err.message, `destroy one: ${ourCommand(ctx, 'destroy', ours)}`);
+    }
+    if (!(err instanceof ApiError)) throw err;
+    const failed = `the list read again to rule out another agent named '${name}' failed (${maskSecrets(err.message)})`;
+    ctx.printer.warn(`Launched, but ${failed}: check with 'superagent list'`);
+  }
 }
 
 /** `sent`: the name asked for, for an answer that does not repeat it. */

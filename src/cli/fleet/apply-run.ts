@@ -1,15 +1,19 @@
 // Carrying out the steps of a plan, one at a time and paced, stopping at the first failure with
 // what was done and what was not. Running apply again converges: it plans from what the service
 // has then, and a launch that may have reached the service is found by name, never sent again.
-import { SuperagentError, rephrased } from '../../core/errors.js';
+import { AgentLimitError } from '../../api/errors.js';
+import { InterruptedError, SuperagentError, TerminatedError, rephrased } from '../../core/errors.js';
 import type { Context } from '../context.js';
 import { errorLine, exitCodeFor } from '../exit-codes.js';
 import { ourCommand } from '../commands/shared/command-line.js';
 import type { FleetSession } from './session.js';
 import { Progress } from './progress.js';
-import { LaunchTurn, TwinAgentsError } from './launch-turn.js';
+import { TwinAgentsError } from '../commands/shared/launch-lock.js';
+import { withStop, type Stop } from '../commands/shared/stop.js';
+import { LaunchTurn } from './launch-turn.js';
 import { knownIds, type Step } from './steps.js';
 import { planJson } from './render.js';
+import { roomHint } from './room.js';
 
 const AGAIN =
   'run apply again, which plans from what the service has now and finds an agent whose launch may have reached ' +
@@ -19,14 +23,20 @@ export interface Outcome {
   done: Step[];
   notDone: Step[];
   failure?: unknown;
+  /** the failure came while the first step not done was sending its requests */
+  midStep?: boolean;
 }
 
 /**
- * Runs `steps` in order; the first failure stops the run (later steps may depend on it). The
- * launches, and the destroys that make room for them (the first steps), run in the service's launch
- * turn (LaunchTurn).
+ * Runs `steps` in order; the first failure stops the run (later steps may depend on it), and so do
+ * Ctrl-C and SIGTERM, at once (shared/stop.ts). The launches, and the destroys that make room for
+ * them (the first steps), run in the service's launch turn (LaunchTurn).
  */
-export async function runSteps(ctx: Context, session: FleetSession, steps: Step[]): Promise<Outcome> {
+export function runSteps(ctx: Context, session: FleetSession, steps: Step[]): Promise<Outcome> {
+  return withStop(ctx, (stop) => stepByStep(ctx, session, steps, stop));
+}
+
+async function stepByStep(ctx: Context, session: FleetSession, steps: Step[], stop: Stop): Promise<Outcome> {
   const progress = new Progress(ctx, steps.length);
   const x = { ctx, client: session.client, ids: knownIds(session.plan) };
   const done: Step[] = [];
@@ -37,18 +47,21 @@ export async function runSteps(ctx: Context, session: FleetSession, steps: Step[
   session.budget.onWait = (ms) => progress.waiting(ms, steps.length - done.length);
   try {
     for (const [i, step] of steps.entries()) {
+      let midStep = false;
       try {
-        if (step === turnStart) turn = await LaunchTurn.take(x, launches, makingRoom);
+        if (step === turnStart) turn = await stop.race(LaunchTurn.take(x, launches, makingRoom, stop.signal));
+        if (step.kind === 'launch') turn!.beforeLaunch(step);
         progress.start(i, step);
-        await step.run(x);
+        midStep = true;
+        await stop.race(step.run(x));
       } catch (failure) {
-        return { done, notDone: steps.slice(i), failure };
+        return { done, notDone: steps.slice(i), failure, midStep };
       }
       done.push(step);
       progress.done(step);
       if (step === launches.at(-1)) {
         try {
-          await turn!.end(x);
+          await stop.race(turn!.end(x));
         } catch (failure) {
           return { done, notDone: steps.slice(i + 1), failure };
         }
@@ -92,7 +105,21 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome, ag
     const hint = `destroy one, then apply again: ${ourCommand(ctx, 'destroy', failure.ours)}, then ${again}`;
     throw rephrased(failure, `apply stopped after step ${done.length} of ${total}: ${failure.message}`, hint);
   }
+  // the list read after the last launch may fail too: no step was left
+  const next = notDone[0];
+  const stopped = next
+    ? `apply stopped at step ${done.length + 1} of ${total} (${next.label})`
+    : `apply stopped after step ${done.length} of ${total}`;
+  // Ctrl-C, SIGTERM: said with the word for it, as the command ended at once
+  if (failure instanceof InterruptedError || failure instanceof TerminatedError) {
+    const sent = outcome.midStep ? ', whose request may have reached the service' : '';
+    const hint = `check with 'superagent list', or ${AGAIN}: ${again}`;
+    throw rephrased(failure, `${failure.message}: ${stopped}${sent}`, hint);
+  }
+  // at the limit (the service's 403, or reached since the plan), apply again needs room first
+  if (failure instanceof AgentLimitError) {
+    throw rephrased(failure, `${stopped}: ${failure.message}`, `${roomHint(session.plan)}: ${again}`);
+  }
   // the failure's own hint (try again by hand, say) gives way to the one way back: apply again
-  const stopped = `apply stopped at step ${done.length + 1} of ${total} (${notDone[0]!.label})`;
   throw rephrased(failure, `${stopped}: ${failure.message}`, `${AGAIN}: ${again}`);
 }

@@ -6,26 +6,14 @@
 // room for the launches (apply --prune at the account's limit) come first in the turn.
 import { AGENT_LIMIT_HINT, AgentLimitError } from '../../api/errors.js';
 import { superagents } from '../../api/superagents.js';
-import { LIMITS, sameAgentName } from '../../contract.js';
-import { BadAnswerError } from '../../core/errors.js';
+import { LIMITS } from '../../contract.js';
 import type { HeldLock } from '../../core/file-lock.js';
 import { assertNameFree } from '../commands/shared/agent-ref.js';
-import { takeLaunchTurn } from '../commands/shared/launch-lock.js';
+import { assertNoTwins, assertTurnHeld, takeLaunchTurn } from '../commands/shared/launch-lock.js';
 import type { Exec, Step } from './steps.js';
 
 /** The requests a launch turn adds to apply's: the list read before the launches and the one after. */
 export const LAUNCH_TURN_REQUESTS = 2;
-
-/** Two live agents of a name apply launched: `plan` cannot tell them apart until one is destroyed. */
-export class TwinAgentsError extends BadAnswerError {
-  constructor(
-    message: string,
-    /** the id of the one this apply launched */
-    readonly ours: string,
-  ) {
-    super(message);
-  }
-}
 
 export class LaunchTurn {
   private constructor(
@@ -35,10 +23,10 @@ export class LaunchTurn {
 
   /**
    * Takes the turn, then checks on the list as it is now that each name is still free and there is
-   * room for all once the destroys before them (`making room`) are done.
+   * room for all once the destroys before them (`making room`) are done. `stop` lets it go at once.
    */
-  static async take(x: Exec, launches: Step[], makingRoom: Step[] = []): Promise<LaunchTurn> {
-    const turn = await takeLaunchTurn(x.ctx);
+  static async take(x: Exec, launches: Step[], makingRoom: Step[], stop: AbortSignal): Promise<LaunchTurn> {
+    const turn = await takeLaunchTurn(x.ctx, stop);
     try {
       const live = await superagents.list(x.client);
       const limit = LIMITS.agentsPerAccount;
@@ -57,19 +45,17 @@ export class LaunchTurn {
     return new LaunchTurn(turn, launches);
   }
 
+  /** Before each launch: the turn is still ours (assertTurnHeld). */
+  beforeLaunch(step: Step): void {
+    assertTurnHeld(this.turn, step.agent);
+  }
+
   /** After the last launch: each name launched must be one live agent. The turn ends however this ends. */
   async end(x: Exec): Promise<void> {
     try {
-      const live = await superagents.list(x.client);
-      for (const step of this.launches) {
-        const ours = x.ids.get(step.agent)!;
-        const twin = live.find((a) => a.agent_id !== ours && sameAgentName(a.name, step.agent));
-        if (twin) {
-          // the hint, with the command to apply again, is apply's (finish)
-          const both = `${ours} (launched by this apply) and ${twin.agent_id}`;
-          throw new TwinAgentsError(`two live agents are named '${step.agent}': ${both}`, ours);
-        }
-      }
+      // the hint, with the command to apply again, is apply's (finish)
+      const launched = this.launches.map((s): [string, string] => [s.agent, x.ids.get(s.agent)!]);
+      await assertNoTwins(x.client, launched, 'launched by this apply');
     } finally {
       this.release();
     }

@@ -3,15 +3,20 @@
 // agents of it, each with a wallet of its own. The embedded service refuses a second live agent of
 // one name, but another service may not, so `launch` and `apply` hold an advisory lock from the list
 // their check reads to their last launch. It is a lock file in the cache dir (core/file-lock.ts:
-// taken over at once from a holder that died). Runs on other machines take no turn here: apply reads
-// the list again after its launches for them.
+// taken over at once from a holder that died, from a live one only once it has given no sign of life
+// for as long as a turn is waited for). Runs on other machines take no turn here: launch and apply
+// read the list again after their launches for them (assertNoTwins).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cacheDir } from '../../../config/paths.js';
-import { LocalStateError, StateConflictError } from '../../../core/errors.js';
+import type { ApiClient } from '../../../api/client.js';
+import { superagents } from '../../../api/superagents.js';
+import { sameAgentName } from '../../../contract.js';
+import { BadAnswerError, LocalStateError, StateConflictError } from '../../../core/errors.js';
 import { LockTimeoutError, Locks, type HeldLock } from '../../../core/file-lock.js';
 import type { Context } from '../../context.js';
+import type { Stop } from './stop.js';
 
 /** The longest wait for another run's turn: apply's launches are paced, and wait out 429s. */
 export const LAUNCH_TURN_WAIT_MS = 2 * 60_000;
@@ -42,10 +47,21 @@ function unusableDir(dir: string, err: unknown): unknown {
 }
 
 /**
- * Waits for this service's launch turn and takes it; the caller releases it. A wait of more than a
- * moment is said on stderr (also in a CI log), with the process waited for.
+ * Waits for this service's launch turn and takes it; the caller releases it, and so does `signal`
+ * (Ctrl-C, SIGTERM) the moment it aborts, wherever the caller is. A wait of more than a moment is
+ * said on stderr (also in a CI log), with the process waited for.
  */
-export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
+export async function takeLaunchTurn(ctx: Context, signal?: AbortSignal): Promise<HeldLock> {
+  const turn = await waitForTurn(ctx, signal);
+  if (signal?.aborted) {
+    turn.release();
+    throw signal.reason;
+  }
+  signal?.addEventListener('abort', () => turn.release(), { once: true });
+  return turn;
+}
+
+async function waitForTurn(ctx: Context, signal: AbortSignal | undefined): Promise<HeldLock> {
   const { client, embedded } = await ctx.api();
   // the embedded service listens on a new port in each process: its data dir is what it is
   const service = embedded ? `embedded ${embedded.dataDir}` : client.options.baseUrl;
@@ -53,9 +69,11 @@ export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
   const dir = launchLockDir(ctx.env);
   let holder: { pid?: number } | undefined;
   const locks = new Locks(dir, {
+    // a live run may be held up (stopped with Ctrl-Z, a busy machine) in the middle of its launches
+    liveStaleMs: LAUNCH_TURN_WAIT_MS,
     maxWaitMs: LAUNCH_TURN_WAIT_MS,
     now: () => ctx.clock.now(),
-    sleep: (ms) => ctx.clock.sleep(ms),
+    sleep: (ms) => ctx.clock.sleep(ms, signal),
     onBusy: (h) => (holder = h),
   });
   const minutes = LAUNCH_TURN_WAIT_MS / 60_000;
@@ -77,11 +95,50 @@ export async function takeLaunchTurn(ctx: Context): Promise<HeldLock> {
   }
 }
 
-/** `fn` in this service's launch turn. */
-export async function inLaunchTurn<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
-  const turn = await takeLaunchTurn(ctx);
+/**
+ * Before each launch: the turn is still this run's. A run held up for long (stopped, a busy machine)
+ * may have been judged gone and its turn taken by another, which may launch the same names.
+ */
+export function assertTurnHeld(turn: HeldLock, name: string, hint?: string): void {
+  if (turn.stillHeld()) return;
+  const taken = 'another superagent run took over the launch turn on this service while this one was held up';
+  throw new StateConflictError(`${taken}, so '${name}' was not launched`, hint);
+}
+
+/** Two live agents of a name this run launched: nothing that finds agents by name can tell them apart. */
+export class TwinAgentsError extends BadAnswerError {
+  constructor(
+    message: string,
+    /** the id of the one this run launched */
+    readonly ours: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
+
+/**
+ * After the launches (`launched`: name, then the id this run got), on the list read once more: each
+ * is the one live agent of its name. `whose` says which id is ours: `launched by this apply`.
+ */
+export async function assertNoTwins(
+  client: ApiClient,
+  launched: Iterable<[string, string]>,
+  whose: string,
+): Promise<void> {
+  const live = await superagents.list(client);
+  for (const [name, ours] of launched) {
+    const twin = live.find((a) => a.agent_id !== ours && sameAgentName(a.name, name));
+    if (!twin) continue;
+    throw new TwinAgentsError(`two live agents are named '${name}': ${ours} (${whose}) and ${twin.agent_id}`, ours);
+  }
+}
+
+/** `fn` in this service's launch turn; `stop` gives up the wait for it, and it, at once. */
+export async function inLaunchTurn<T>(ctx: Context, stop: Stop, fn: (turn: HeldLock) => Promise<T>): Promise<T> {
+  const turn = await stop.race(takeLaunchTurn(ctx, stop.signal));
   try {
-    return await fn();
+    return await stop.race(fn(turn));
   } finally {
     turn.release();
   }
