@@ -37,6 +37,25 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     );
   });
 
+  it('a file where records/ should be: exit 2 naming records/, for the embedded service and for `server`', async () => {
+    const dataDir = temp.scratch();
+    const records = path.join(dataDir, 'records');
+    fs.writeFileSync(records, 'not a dir');
+    const r = await embedded(dataDir, 'list');
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `Error: the embedded service cannot keep its state in ${dataDir}: ${records} is not a directory (move the file in the way aside)\n`,
+    ]);
+    const served = await runLine(undefined, ['server', '--data-dir', dataDir, '--port', '0']);
+    expect([served.code, served.stdout, served.stderr]).toEqual([
+      2,
+      '',
+      `Error: the service cannot keep its state in ${dataDir}: ${records} is not a directory (move the file in the way aside)\n`,
+    ]);
+    expect(fs.readFileSync(records, 'utf8')).toBe('not a dir');
+  });
+
   it('a record that is not valid: the file named, exit 2, no stack; the other commands say the same', async () => {
     const dataDir = temp.scratch();
     const record = await launchedRecord(dataDir, 'broken');

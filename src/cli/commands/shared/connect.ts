@@ -1,5 +1,6 @@
 // Opens the API a command talks to: the configured service, or (nothing configured) the embedded
 // service started in-process on a loopback port with its state in the data dir.
+import path from 'node:path';
 import type { ApiClient, RetryPolicy } from '../../../api/client.js';
 import type { Pacer } from '../../../api/rate-budget.js';
 import { dataDir } from '../../../config/paths.js';
@@ -151,9 +152,23 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
 export function dataDirFailure(err: unknown, dir: string, who: string, hint: string): LocalStateError | undefined {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const refused = asEnvironmentError(err);
-  const reason = code === 'ENOTDIR' || code === 'EEXIST' ? 'it is not a directory' : refused?.reason;
+  const notDir = code === 'ENOTDIR' || code === 'EEXIST';
+  // what is refused inside it (records/ that may not be read, or is a file), not the data dir itself:
+  // named, since the data dir may be fine (a full or read-only disk is the whole dir's, said as such)
+  const inner = refused?.path !== undefined && isBelow(dir, refused.path);
+  if (inner && !refused.full && refused.code !== 'EROFS') {
+    const what = notDir ? `${refused.path} is not a directory` : `${refused.action} ${refused.path}: ${refused.reason}`;
+    return new LocalStateError(`${who} cannot keep its state in ${dir}: ${what}`, refused.hint);
+  }
+  const reason = notDir ? 'it is not a directory' : refused?.reason;
   if (reason === undefined) return undefined;
   return new LocalStateError(`${who} cannot keep its state in ${dir}: ${reason}`, refused?.full ? refused.hint : hint);
+}
+
+/** Whether `p` lies inside `dir` (not `dir` itself). */
+function isBelow(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel !== '' && rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel);
 }
 
 /**
