@@ -119,6 +119,17 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`Error: the embedded service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`);
   });
+
+  it('`server` on a legacy state.json that is not JSON: exit 2 naming it, not a bug', async () => {
+    const dataDir = temp.scratch();
+    fs.writeFileSync(path.join(dataDir, 'state.json'), '{"accounts": [');
+    const r = await runLine(undefined, ['server', '--data-dir', dataDir, '--port', '0']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `Error: the service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`,
+    ]);
+  });
 });
 
 describe('an sa_sk_ key with no base URL: the embedded service takes only a key it has an account for', () => {

@@ -140,8 +140,7 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
       throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${e.code}`, EMBEDDED_DIR_HINT);
     }
     // its message names the file and what to do with it
-    if (e instanceof Error && e.name === 'StoreCorruptError') throw new LocalStateError(cannotUse(e.message));
-    throw err;
+    throw storeFailure(err, 'the embedded service') ?? err;
   }
 }
 
@@ -192,7 +191,13 @@ function unknownEmbeddedKey(ctx: Context, connection: Connection, key: string, o
   );
 }
 
-const cannotUse = (why: string) => `the embedded service cannot use its state: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+const cannotUse = (why: string, who = 'the embedded service') => `${who} cannot use its state: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+
+/** A store the service cannot read (a record or state.json that is not valid): exit 2, its words naming the file. */
+export function storeFailure(err: unknown, who: string): LocalStateError | undefined {
+  // its class is the service bundle's own: known by its name
+  return err instanceof Error && err.name === 'StoreCorruptError' ? new LocalStateError(cannotUse(err.message, who)) : undefined;
+}
 
 /**
  * What the in-process service logs: not the user's business (shown with --debug), except its last
