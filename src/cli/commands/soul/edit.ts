@@ -11,7 +11,6 @@ import type { StatusResult } from '../../../api/types.js';
 import { renderDiff, unifiedDiff } from '../../../ui/diff.js';
 import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../../ui/editor.js';
 import { outputTerminalGone } from '../../../ui/terminal-gone.js';
-import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
 import {
@@ -25,6 +24,7 @@ import {
 } from '../../../core/errors.js';
 import { errorLine } from '../../exit-codes.js';
 import { fileSlug } from '../shared/agent-fields.js';
+import { ourCommand } from '../shared/command-line.js';
 import { readSoul } from '../shared/soul-source.js';
 import { KeptEdits, soulHash, type KeptEdit } from './kept-edits.js';
 import { relativeTime } from '../../../ui/format.js';
@@ -51,17 +51,9 @@ export function draftFileName(name: string, id: string): string {
   return `${fileSlug(name, id)}.soul.md`;
 }
 
-/** A command line of ours, with the connection flags this run was given (never the key). */
-function commandLine(ctx: Context, ...words: string[]): string {
-  const line = ['superagent'];
-  if (ctx.globals.profile !== undefined) line.push('--profile', shellWord(ctx.globals.profile));
-  if (ctx.globals.baseUrl !== undefined) line.push('--base-url', shellWord(ctx.globals.baseUrl));
-  return [...line, ...words.map(shellWord)].join(' ');
-}
-
 /** The exact command that uploads the kept file. */
 function retryCommand(ctx: Context, id: string, file: string): string {
-  return commandLine(ctx, 'soul', 'set', id, '--file', file);
+  return ourCommand(ctx, 'soul', 'set', id, '--file', file);
 }
 
 interface Draft {
@@ -83,7 +75,7 @@ function keep(draft: Draft): string | undefined {
     const keptAt = new Date(draft.ctx.clock.now()).toISOString();
     draft.file = store.keep(draft.file, { agentId: id, name, keptAt, base: soulHash(base) });
     draft.retry = retryCommand(draft.ctx, id, draft.file.path);
-    return `'${commandLine(draft.ctx, 'soul', 'edit', ref)}' offers to resume it`;
+    return `'${ourCommand(draft.ctx, 'soul', 'edit', ref)}' offers to resume it`;
   } catch {
     return undefined;
   }
@@ -140,7 +132,7 @@ async function resumed(
   agent: { id: string; name: string; ref: string; soul: string },
 ): Promise<PrivateFile | undefined> {
   const p = ctx.printer;
-  const resume = commandLine(ctx, 'soul', 'edit', agent.ref);
+  const resume = ourCommand(ctx, 'soul', 'edit', agent.ref);
   if (!ctx.canPrompt) {
     p.warn(
       `An edit of ${agent.name}'s soul.md that was not uploaded is kept in ${kept.file} (kept ${kept.keptAt}; ` +
@@ -280,7 +272,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   }
   if (bytes.toString('utf8').trim() === '') {
     draft.file.remove();
-    throw new UsageError('the edited soul.md is empty; nothing uploaded', `run 'superagent soul edit ${shellWord(ref!)}' again to start over`);
+    throw new UsageError('the edited soul.md is empty; nothing uploaded', `run '${ourCommand(ctx, 'soul', 'edit', ref!)}' again to start over`);
   }
   let edited: string;
   try {
