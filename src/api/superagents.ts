@@ -79,7 +79,12 @@ export const superagents = {
   restart: (c: ApiClient, id: string, o?: TogetherOptions) => lifecycle(c, id, 'restart', o),
   updateProfile: (c: ApiClient, id: string, body: { name?: string; description?: string }) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/profile`, body }), STATUS),
-  updateSoul: (c: ApiClient, id: string, soulMd: string) => checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd } }), STATUS),
+  /** `o.signal`: cancels the call (soul edit's upload, on Ctrl-C or a hang-up) */
+  updateSoul: (c: ApiClient, id: string, soulMd: string, o: { signal?: AbortSignal } = {}) =>
+    checked<StatusResult>(
+      c.json({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd }, signal: o.signal }),
+      STATUS,
+    ),
   updateModel: (c: ApiClient, id: string, body: { model: string; model_provider: string }) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/model`, body }), STATUS),
   /** `quiet`: no waiting spinner (a Tab completion: it would draw over the line being typed) */
@@ -88,7 +93,8 @@ export const superagents = {
   /** the whole set of disabled skills; every other one is enabled (contract §7) */
   setDisabledSkills: (c: ApiClient, id: string, disabled: string[]) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/skills`, body: { disabled } }), STATUS),
-  files: (c: ApiClient, id: string) => checked<FilesResult>(c.json({ method: 'GET', path: `${one(id)}/files` }), FILES),
+  files: (c: ApiClient, id: string, o: { signal?: AbortSignal } = {}) =>
+    checked<FilesResult>(c.json({ method: 'GET', path: `${one(id)}/files`, signal: o.signal }), FILES),
   wallet: (c: ApiClient, id: string) => checked<WalletResult>(c.json({ method: 'GET', path: `${one(id)}/wallet` }), WALLET),
   health: (c: ApiClient, id: string) => checked<HealthResult>(c.json({ method: 'GET', path: `${one(id)}/health` }), HEALTH),
 };
