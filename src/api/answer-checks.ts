@@ -4,6 +4,7 @@
 // All are the service's fault: BadAnswerError, exit 7.
 import { ANSWER_LIMITS } from '../contract.js';
 import { BadAnswerError } from '../core/errors.js';
+import type { IncomingHttpHeaders as Headers } from 'node:http';
 
 const HINT = 'check the base URL points at a SuperAgents service';
 
@@ -72,4 +73,15 @@ export function parseAnswer(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** A header's value (the first, if it came more than once). */
+export function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** An answer that is a web page, not the service's JSON: the base URL points somewhere else. */
+export function looksLikeHtml(headers: Headers, text: string): boolean {
+  return /text\/html/i.test(header(headers, 'content-type') ?? '') || /^\s*<(!doctype|html)/i.test(text);
 }

@@ -20,13 +20,15 @@ export interface FailedRequest {
   timedOut: boolean;
   /** told to the user when a POST fails in a way that may have reached the service */
   afterUncertainPost?: string;
+  /** NODE_EXTRA_CA_CERTS, when set (tls.ts) */
+  extraCaCerts?: string;
 }
 
 export function connectionFailure(err: unknown, req: FailedRequest): ConnectionError {
   const { url, timedOut } = req;
   const e = err as TlsErrorFields & { message?: string; cause?: TlsErrorFields };
   const code = e.code ?? e.cause?.code;
-  const insecure = !timedOut && certificateProblem(e.code ? e : (e.cause ?? e));
+  const insecure = !timedOut && certificateProblem(e.code ? e : (e.cause ?? e), req.extraCaCerts);
   // refused at the handshake: nothing was sent
   if (insecure) {
     return new ConnectionError(`cannot connect securely to ${url}: ${insecure.what}`, insecure.hint, code);

@@ -75,6 +75,7 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
     apiKey: target.apiKey,
     timeoutMs: target.timeoutMs ?? ctx.timeoutMs(),
     userAgent: `superagent/${version()} node/${process.version}`,
+    extraCaCerts: ctx.env.NODE_EXTRA_CA_CERTS || undefined,
     trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
     notice: (line, kind) => {
       waitReason = kind.rateLimited ? 'Rate limited by the service' : 'The service is having trouble';
