@@ -18,9 +18,9 @@ export function eventTooLarge(limitChars: number = ANSWER_LIMITS.eventChars): Ba
   return new BadAnswerError(`the service sent an event larger than ${mib(limitChars)}`, 'what arrived is kept above');
 }
 
-/** An answer that breaks the shape the API gives it (hosted-openapi.json). */
-export function notAsDescribed(why: string): BadAnswerError {
-  return new BadAnswerError(`the service's answer is not what the API describes: ${why}`, HINT);
+/** An answer that breaks the shape the API gives it (hosted-openapi.json); `hint`: another than the base URL's. */
+export function notAsDescribed(why: string, hint = HINT): BadAnswerError {
+  return new BadAnswerError(`the service's answer is not what the API describes: ${why}`, hint);
 }
 
 export function nestsTooDeep(): BadAnswerError {

@@ -2,9 +2,9 @@
 // as retry.ts decides, and the --debug trace with secrets masked, over transport.ts.
 import { BadAnswerError, InterruptedError } from '../core/errors.js';
 import { compressedAnswer, header, looksLikeHtml, nestsDeeperThan, parseAnswer } from './answer-checks.js';
-import { connectionFailure, UNCERTAIN } from './connection-failure.js';
+import { connectionFailure, unreadableAnswer, UNCERTAIN } from './connection-failure.js';
 import { ApiError, NotTheServiceError, RateLimitError, StreamCutError, TimeoutError, statusError, type ConnectionError } from './errors.js';
-import { redactHeaders, redactText } from './redact.js';
+import { cutForTrace, redactHeaders, redactText } from './redact.js';
 import { redirectError } from './redirect.js';
 import type { Pacer } from './rate-budget.js';
 import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Decision, type Outcome, type RetryPolicy, type Spent } from './retry.js';
@@ -63,7 +63,6 @@ export interface RawResponse {
   failure(): ApiError | undefined;
 }
 
-const TRACE_BODY_CHARS = 2000;
 const NO_RETRY: Decision = { retry: false };
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
@@ -74,10 +73,6 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
       reject(new InterruptedError());
     }, { once: true });
   });
-
-function cut(text: string): string {
-  return text.length > TRACE_BODY_CHARS ? `${text.slice(0, TRACE_BODY_CHARS)}… (${text.length} characters)` : text;
-}
 
 export class ApiClient {
   private transport: Transport | undefined;
@@ -126,11 +121,15 @@ export class ApiClient {
         // the answer began but never finished (time-out, cut connection): a service failure, exit 7
         if (err instanceof ApiError || err instanceof InterruptedError || err instanceof BadAnswerError) throw err;
         if (opts.signal?.aborted) throw new InterruptedError();
+        if (opts.method === 'POST') throw this.unreadable(opts, res.status, 'cut'); // it reached the service
         throw this.connectionFailure(err, opts, false);
       }
       this.traceBody(text);
       if (text !== '' && looksLikeHtml(res.headers, text)) throw this.notTheService(opts, res.status);
-      return parseAnswer(text) as T;
+      const answer = parseAnswer(text);
+      // the text itself: JSON.parse refused it (a JSON string would have lost its quotes)
+      if (opts.method === 'POST' && answer === text) throw this.unreadable(opts, res.status, 'not JSON');
+      return answer as T;
     } finally {
       res.settle();
     }
@@ -161,7 +160,8 @@ export class ApiClient {
 
   /** A body: masked whole, then cut (a secret the cut falls inside would no longer look like one). */
   private traceBody(text: string): void {
-    if (this.options.trace && text) this.options.trace(`  ${cut(redactText(text, this.options.apiKey ? [this.options.apiKey] : []))}`);
+    const secrets = this.options.apiKey ? [this.options.apiKey] : [];
+    if (this.options.trace && text) this.options.trace(`  ${cutForTrace(redactText(text, secrets))}`);
   }
 
   private url(opts: RequestOptions): string {
@@ -332,6 +332,10 @@ export class ApiClient {
       "check the base URL: the service's address, without /v1",
       status,
     );
+  }
+
+  private unreadable(opts: RequestOptions, status: number, why: 'cut' | 'not JSON') {
+    return unreadableAnswer({ ...opts, url: this.url(opts), timeoutMs: 0, timedOut: false, status }, why);
   }
 
   private connectionFailure(err: unknown, opts: RequestOptions, timedOut: boolean): ConnectionError {

@@ -12,6 +12,8 @@ import type {
   WalletResult,
 } from './types.js';
 
+import { BadAnswerError, rephrased } from '../core/errors.js';
+import { REACHED } from './connection-failure.js';
 import { unwrapList } from './lists.js';
 import type { TogetherOptions } from './together.js';
 import { may, mayBeNull, need, shaped, type Shape } from './shape.js';
@@ -54,23 +56,30 @@ export function listFrom(body: unknown): AgentRecord[] {
 const lifecycle = (c: ApiClient, id: string, action: string, o?: TogetherOptions) =>
   checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/${action}`, ...o }), STATUS);
 
-/** A call whose answer has `shape`. */
-async function checked<T>(call: Promise<unknown>, shape: Shape): Promise<T> {
-  return shaped<T>(await call, shape);
+/**
+ * A call whose answer has `shape`. `afterPost`: for a POST whose success answer has not, the service
+ * took the request: said, with this advice (a launch may be done; another would launch a second agent).
+ */
+async function checked<T>(call: Promise<unknown>, shape: Shape, afterPost?: string): Promise<T> {
+  const answer = await call;
+  try {
+    return shaped<T>(answer, shape);
+  } catch (err) {
+    if (afterPost === undefined || !(err instanceof BadAnswerError)) throw err;
+    throw rephrased(err, `${err.message}${REACHED}`, afterPost);
+  }
 }
+
+const AFTER_LAUNCH = "run 'superagent list' to see whether the agent was launched before trying again";
 
 export const superagents = {
   list: async (c: ApiClient) => listFrom(await c.json({ method: 'GET', path: base })),
   get: async (c: ApiClient, id: string) => asRecord(await c.json<unknown>({ method: 'GET', path: one(id) })),
   launch: (c: ApiClient, body: LaunchBody) =>
     checked<LaunchResult>(
-      c.json({
-        method: 'POST',
-        path: base,
-        body,
-        afterUncertainPost: "run 'superagent list' to see whether the agent was launched before trying again",
-      }),
+      c.json({ method: 'POST', path: base, body, afterUncertainPost: AFTER_LAUNCH }),
       LAUNCHED,
+      AFTER_LAUNCH,
     ),
   destroy: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'DELETE', path: one(id) }), STATUS),
   /** `o`: sent with others at once (together.ts), which waits out their 429s */
