@@ -4,6 +4,7 @@
 // All are the service's fault: BadAnswerError, exit 7.
 import { ANSWER_LIMITS } from '../contract.js';
 import { BadAnswerError } from '../core/errors.js';
+import type { IncomingHttpHeaders as Headers } from 'node:http';
 
 const HINT = 'check the base URL points at a SuperAgents service';
 
@@ -17,9 +18,9 @@ export function eventTooLarge(limitChars: number = ANSWER_LIMITS.eventChars): Ba
   return new BadAnswerError(`the service sent an event larger than ${mib(limitChars)}`, 'what arrived is kept above');
 }
 
-/** An answer that breaks the shape the API gives it (hosted-openapi.json). */
-export function notAsDescribed(why: string): BadAnswerError {
-  return new BadAnswerError(`the service's answer is not what the API describes: ${why}`, HINT);
+/** An answer that breaks the shape the API gives it (hosted-openapi.json); `hint`: another than the base URL's. */
+export function notAsDescribed(why: string, hint = HINT): BadAnswerError {
+  return new BadAnswerError(`the service's answer is not what the API describes: ${why}`, hint);
 }
 
 export function nestsTooDeep(): BadAnswerError {
@@ -72,4 +73,15 @@ export function parseAnswer(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** A header's value (the first, if it came more than once). */
+export function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** An answer that is a web page, not the service's JSON: the base URL points somewhere else. */
+export function looksLikeHtml(headers: Headers, text: string): boolean {
+  return /text\/html/i.test(header(headers, 'content-type') ?? '') || /^\s*<(!doctype|html)/i.test(text);
 }

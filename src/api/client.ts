@@ -1,13 +1,14 @@
 // The client: the key header, JSON in and out, time-outs linked to the caller's AbortSignal, retries
 // as retry.ts decides, and the --debug trace with secrets masked, over transport.ts.
 import { BadAnswerError, InterruptedError } from '../core/errors.js';
-import { compressedAnswer, nestsDeeperThan, parseAnswer } from './answer-checks.js';
-import { connectionFailure, UNCERTAIN } from './connection-failure.js';
+import { compressedAnswer, header, looksLikeHtml, nestsDeeperThan, parseAnswer } from './answer-checks.js';
+import { connectionFailure, unreadableAnswer, UNCERTAIN } from './connection-failure.js';
 import { ApiError, NotTheServiceError, RateLimitError, StreamCutError, TimeoutError, statusError, type ConnectionError } from './errors.js';
-import { redactHeaders, redactText } from './redact.js';
+import { cutForTrace, redactHeaders, redactText } from './redact.js';
 import { redirectError } from './redirect.js';
 import type { Pacer } from './rate-budget.js';
 import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Decision, type Outcome, type RetryPolicy, type Spent } from './retry.js';
+import { otherScheme } from './other-scheme.js';
 import { certificateProblem } from './tls.js';
 import { Transport, bodyText, type Headers } from './transport.js';
 
@@ -31,6 +32,8 @@ export interface ClientOptions {
   pacer?: Pacer;
   /** told of every answer's headers (a list the service left records out of says so in one) */
   onAnswer?: (headers: RawResponse['headers']) => void;
+  /** NODE_EXTRA_CA_CERTS as the process has it: the advice for an untrusted certificate says it is set */
+  extraCaCerts?: string;
 }
 
 export interface RequestOptions {
@@ -60,7 +63,6 @@ export interface RawResponse {
   failure(): ApiError | undefined;
 }
 
-const TRACE_BODY_CHARS = 2000;
 const NO_RETRY: Decision = { retry: false };
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
@@ -71,20 +73,6 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
       reject(new InterruptedError());
     }, { once: true });
   });
-
-function header(headers: RawResponse['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function cut(text: string): string {
-  return text.length > TRACE_BODY_CHARS ? `${text.slice(0, TRACE_BODY_CHARS)}… (${text.length} characters)` : text;
-}
-
-/** An answer that is a web page, not the service's JSON: the base URL points somewhere else. */
-function looksLikeHtml(headers: RawResponse['headers'], text: string): boolean {
-  return /text\/html/i.test(header(headers, 'content-type') ?? '') || /^\s*<(!doctype|html)/i.test(text);
-}
 
 export class ApiClient {
   private transport: Transport | undefined;
@@ -133,11 +121,15 @@ export class ApiClient {
         // the answer began but never finished (time-out, cut connection): a service failure, exit 7
         if (err instanceof ApiError || err instanceof InterruptedError || err instanceof BadAnswerError) throw err;
         if (opts.signal?.aborted) throw new InterruptedError();
+        if (opts.method === 'POST') throw this.unreadable(opts, res.status, 'cut'); // it reached the service
         throw this.connectionFailure(err, opts, false);
       }
       this.traceBody(text);
       if (text !== '' && looksLikeHtml(res.headers, text)) throw this.notTheService(opts, res.status);
-      return parseAnswer(text) as T;
+      const answer = parseAnswer(text);
+      // the text itself: JSON.parse refused it (a JSON string would have lost its quotes)
+      if (opts.method === 'POST' && answer === text) throw this.unreadable(opts, res.status, 'not JSON');
+      return answer as T;
     } finally {
       res.settle();
     }
@@ -168,7 +160,8 @@ export class ApiClient {
 
   /** A body: masked whole, then cut (a secret the cut falls inside would no longer look like one). */
   private traceBody(text: string): void {
-    if (this.options.trace && text) this.options.trace(`  ${cut(redactText(text, this.options.apiKey ? [this.options.apiKey] : []))}`);
+    const secrets = this.options.apiKey ? [this.options.apiKey] : [];
+    if (this.options.trace && text) this.options.trace(`  ${cutForTrace(redactText(text, secrets))}`);
   }
 
   private url(opts: RequestOptions): string {
@@ -264,10 +257,11 @@ export class ApiClient {
         settle();
         this.options.pacer?.afterRequest();
         if (opts.signal?.aborted) throw new InterruptedError();
-        const failure = this.connectionFailure(err, opts, timedOut);
+        const wrongScheme = timedOut ? undefined : await otherScheme(err, this.base, timeoutMs);
+        const failure = wrongScheme ?? this.connectionFailure(err, opts, timedOut);
         this.trace(`← ${failure.code ?? 'error'} after ${this.now() - started} ms`);
         const { code, message } = failure;
-        const lasting = certificateProblem({ code }) !== undefined;
+        const lasting = wrongScheme !== undefined || certificateProblem({ code }) !== undefined;
         const outcome: Outcome = { kind: 'connection', timedOut: failure instanceof TimeoutError, lasting, message };
         if ((await this.again(opts, outcome, spent)).retry) continue;
         throw failure;
@@ -340,10 +334,16 @@ export class ApiClient {
     );
   }
 
+  private unreadable(opts: RequestOptions, status: number, why: 'cut' | 'not JSON') {
+    return unreadableAnswer({ ...opts, url: this.url(opts), timeoutMs: 0, timedOut: false, status }, why);
+  }
+
   private connectionFailure(err: unknown, opts: RequestOptions, timedOut: boolean): ConnectionError {
     const { method, afterUncertainPost } = opts;
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
-    return connectionFailure(err, { url: this.url(opts), method, timeoutMs, timedOut, afterUncertainPost });
+    const { extraCaCerts } = this.options;
+    const url = this.url(opts);
+    return connectionFailure(err, { url, method, timeoutMs, timedOut, afterUncertainPost, extraCaCerts });
   }
 }
 

@@ -1,6 +1,8 @@
 // A request that got no answer, as the error to report: refused, host not found, a time-out, a
 // certificate refused (tls.ts, in words), or anything else by its code. A POST that may have
 // reached the service says so, with the caller's advice for that case.
+import type { BadAnswerError } from '../core/errors.js';
+import { notAsDescribed } from './answer-checks.js';
 import { ConnectionError, TimeoutError } from './errors.js';
 import { certificateProblem, type TlsErrorFields } from './tls.js';
 
@@ -10,6 +12,8 @@ const WORDS = new Map([
 ]);
 
 export const UNCERTAIN = '; the request may have reached the service and was not repeated';
+/** a POST answered with a success that cannot be read: whatever it asked for may be done */
+export const REACHED = '; the request reached the service and may have been carried out';
 
 export interface FailedRequest {
   /** the request's URL, credentials masked */
@@ -20,13 +24,15 @@ export interface FailedRequest {
   timedOut: boolean;
   /** told to the user when a POST fails in a way that may have reached the service */
   afterUncertainPost?: string;
+  /** NODE_EXTRA_CA_CERTS, when set (tls.ts) */
+  extraCaCerts?: string;
 }
 
 export function connectionFailure(err: unknown, req: FailedRequest): ConnectionError {
   const { url, timedOut } = req;
   const e = err as TlsErrorFields & { message?: string; cause?: TlsErrorFields };
   const code = e.code ?? e.cause?.code;
-  const insecure = !timedOut && certificateProblem(e.code ? e : (e.cause ?? e));
+  const insecure = !timedOut && certificateProblem(e.code ? e : (e.cause ?? e), req.extraCaCerts);
   // refused at the handshake: nothing was sent
   if (insecure) {
     return new ConnectionError(`cannot connect securely to ${url}: ${insecure.what}`, insecure.hint, code);
@@ -41,4 +47,17 @@ export function connectionFailure(err: unknown, req: FailedRequest): ConnectionE
   const what = WORDS.get(code ?? '') ?? code ?? e.message ?? 'connection failed';
   const fix = hint ?? 'check the base URL and that the service is running';
   return new ConnectionError(`cannot reach ${url}: ${what}${tail}`, fix, code);
+}
+
+/**
+ * A success answer to a POST that cannot be read (cut short, or not JSON): the service took the
+ * request, so what it asked for (a launch) may be done; said with the caller's advice for that case.
+ */
+export function unreadableAnswer(
+  req: FailedRequest & { status: number },
+  why: 'cut' | 'not JSON',
+): ConnectionError | BadAnswerError {
+  if (why === 'not JSON') return notAsDescribed(`it is not JSON${REACHED}`, req.afterUncertainPost);
+  const answered = `the service answered ${req.status} to ${req.method} ${req.url}`;
+  return new ConnectionError(`${answered}, but its answer was cut short${REACHED}`, req.afterUncertainPost);
 }

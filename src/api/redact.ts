@@ -22,3 +22,10 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   }
   return out;
 }
+
+const TRACE_BODY_CHARS = 2000;
+
+/** A body as the trace shows it: its first 2000 characters, and how long it is. */
+export function cutForTrace(text: string): string {
+  return text.length > TRACE_BODY_CHARS ? `${text.slice(0, TRACE_BODY_CHARS)}… (${text.length} characters)` : text;
+}

@@ -12,6 +12,8 @@ import type {
   WalletResult,
 } from './types.js';
 
+import { BadAnswerError, rephrased } from '../core/errors.js';
+import { REACHED } from './connection-failure.js';
 import { unwrapList } from './lists.js';
 import type { TogetherOptions } from './together.js';
 import { may, mayBeNull, need, shaped, type Shape } from './shape.js';
@@ -54,23 +56,30 @@ export function listFrom(body: unknown): AgentRecord[] {
 const lifecycle = (c: ApiClient, id: string, action: string, o?: TogetherOptions) =>
   checked<StatusResult>(c.json({ method: 'POST', path: `${one(id)}/${action}`, ...o }), STATUS);
 
-/** A call whose answer has `shape`. */
-async function checked<T>(call: Promise<unknown>, shape: Shape): Promise<T> {
-  return shaped<T>(await call, shape);
+/**
+ * A call whose answer has `shape`. `afterPost`: for a POST whose success answer has not, the service
+ * took the request: said, with this advice (a launch may be done; another would launch a second agent).
+ */
+async function checked<T>(call: Promise<unknown>, shape: Shape, afterPost?: string): Promise<T> {
+  const answer = await call;
+  try {
+    return shaped<T>(answer, shape);
+  } catch (err) {
+    if (afterPost === undefined || !(err instanceof BadAnswerError)) throw err;
+    throw rephrased(err, `${err.message}${REACHED}`, afterPost);
+  }
 }
+
+const AFTER_LAUNCH = "run 'superagent list' to see whether the agent was launched before trying again";
 
 export const superagents = {
   list: async (c: ApiClient) => listFrom(await c.json({ method: 'GET', path: base })),
   get: async (c: ApiClient, id: string) => asRecord(await c.json<unknown>({ method: 'GET', path: one(id) })),
   launch: (c: ApiClient, body: LaunchBody) =>
     checked<LaunchResult>(
-      c.json({
-        method: 'POST',
-        path: base,
-        body,
-        afterUncertainPost: "run 'superagent list' to see whether the agent was launched before trying again",
-      }),
+      c.json({ method: 'POST', path: base, body, afterUncertainPost: AFTER_LAUNCH }),
       LAUNCHED,
+      AFTER_LAUNCH,
     ),
   destroy: (c: ApiClient, id: string) => checked<StatusResult>(c.json({ method: 'DELETE', path: one(id) }), STATUS),
   /** `o`: sent with others at once (together.ts), which waits out their 429s */
@@ -79,7 +88,12 @@ export const superagents = {
   restart: (c: ApiClient, id: string, o?: TogetherOptions) => lifecycle(c, id, 'restart', o),
   updateProfile: (c: ApiClient, id: string, body: { name?: string; description?: string }) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/profile`, body }), STATUS),
-  updateSoul: (c: ApiClient, id: string, soulMd: string) => checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd } }), STATUS),
+  /** `o.signal`: cancels the call (soul edit's upload, on Ctrl-C or a hang-up) */
+  updateSoul: (c: ApiClient, id: string, soulMd: string, o: { signal?: AbortSignal } = {}) =>
+    checked<StatusResult>(
+      c.json({ method: 'PUT', path: `${one(id)}/soul`, body: { soul_md: soulMd }, signal: o.signal }),
+      STATUS,
+    ),
   updateModel: (c: ApiClient, id: string, body: { model: string; model_provider: string }) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/model`, body }), STATUS),
   /** `quiet`: no waiting spinner (a Tab completion: it would draw over the line being typed) */
@@ -88,7 +102,8 @@ export const superagents = {
   /** the whole set of disabled skills; every other one is enabled (contract §7) */
   setDisabledSkills: (c: ApiClient, id: string, disabled: string[]) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/skills`, body: { disabled } }), STATUS),
-  files: (c: ApiClient, id: string) => checked<FilesResult>(c.json({ method: 'GET', path: `${one(id)}/files` }), FILES),
+  files: (c: ApiClient, id: string, o: { signal?: AbortSignal } = {}) =>
+    checked<FilesResult>(c.json({ method: 'GET', path: `${one(id)}/files`, signal: o.signal }), FILES),
   wallet: (c: ApiClient, id: string) => checked<WalletResult>(c.json({ method: 'GET', path: `${one(id)}/wallet` }), WALLET),
   health: (c: ApiClient, id: string) => checked<HealthResult>(c.json({ method: 'GET', path: `${one(id)}/health` }), HEALTH),
 };

@@ -58,8 +58,19 @@ function otherHost(err: TlsErrorFields): CertificateProblem {
   };
 }
 
-/** The problem a failed connection's error stands for, if it is one of TLS or its certificate. */
-export function certificateProblem(err: TlsErrorFields): CertificateProblem | undefined {
+/**
+ * The problem a failed connection's error stands for, if it is one of TLS or its certificate.
+ * `extraCaCerts`: NODE_EXTRA_CA_CERTS, when set: a certificate still untrusted is not in that file.
+ */
+export function certificateProblem(err: TlsErrorFields, extraCaCerts?: string): CertificateProblem | undefined {
+  const problem = problemOf(err);
+  if (!extraCaCerts || problem?.hint !== PRIVATE_CA) return problem;
+  const issuer = problem === SELF_SIGNED ? 'this self-signed certificate' : 'the authority that issued it';
+  const set = `NODE_EXTRA_CA_CERTS is set (${extraCaCerts})`;
+  return { ...problem, hint: `${set}, but that file does not include ${issuer}: add its certificate (PEM) to it` };
+}
+
+function problemOf(err: TlsErrorFields): CertificateProblem | undefined {
   const code = err.code;
   if (!code) return undefined;
   if (code === 'CERT_HAS_EXPIRED') return EXPIRED;

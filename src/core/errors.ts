@@ -78,14 +78,26 @@ export function asEnvironmentError(
   err: unknown,
   at: { path?: string; action?: string } = {},
 ): EnvironmentError | undefined {
-  if (err instanceof EnvironmentError) {
-    return at.path === undefined ? err : new EnvironmentError(at.path, err.code, at.action ?? err.action);
+  const known = err instanceof EnvironmentError ? err : fromOtherBundle(err);
+  if (known) {
+    return at.path === undefined ? known : new EnvironmentError(at.path, known.code, at.action ?? known.action);
   }
   // our own classes (a ConnectionError's EACCES) say what they mean already
   if (!(err instanceof Error) || err instanceof SuperagentError) return undefined;
   const { code, syscall, path } = err as NodeJS.ErrnoException;
   if (typeof code !== 'string' || !Object.hasOwn(ENVIRONMENT_CAUSES, code)) return undefined;
   return new EnvironmentError(at.path ?? path, code, at.action ?? actionOf(syscall));
+}
+
+/**
+ * An EnvironmentError of the embedded service's bundle (built apart, with its own copy of this
+ * class): the same, known by its name, so that what it says (the action) is kept.
+ */
+function fromOtherBundle(err: unknown): EnvironmentError | undefined {
+  if (!(err instanceof Error) || err.name !== 'EnvironmentError') return undefined;
+  const { path, code, action } = err as Partial<EnvironmentError>;
+  if (typeof code !== 'string') return undefined;
+  return new EnvironmentError(typeof path === 'string' ? path : undefined, code, typeof action === 'string' ? action : undefined);
 }
 
 /** No key for the service, or a key that cannot say which service it belongs to. */

@@ -37,6 +37,25 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     );
   });
 
+  it('a file where records/ should be: exit 2 naming records/, for the embedded service and for `server`', async () => {
+    const dataDir = temp.scratch();
+    const records = path.join(dataDir, 'records');
+    fs.writeFileSync(records, 'not a dir');
+    const r = await embedded(dataDir, 'list');
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `Error: the embedded service cannot keep its state in ${dataDir}: ${records} is not a directory (move the file in the way aside)\n`,
+    ]);
+    const served = await runLine(undefined, ['server', '--data-dir', dataDir, '--port', '0']);
+    expect([served.code, served.stdout, served.stderr]).toEqual([
+      2,
+      '',
+      `Error: the service cannot keep its state in ${dataDir}: ${records} is not a directory (move the file in the way aside)\n`,
+    ]);
+    expect(fs.readFileSync(records, 'utf8')).toBe('not a dir');
+  });
+
   it('a record that is not valid: the file named, exit 2, no stack; the other commands say the same', async () => {
     const dataDir = temp.scratch();
     const record = await launchedRecord(dataDir, 'broken');
@@ -99,6 +118,17 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     const r = await embedded(dataDir, 'list');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`Error: the embedded service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`);
+  });
+
+  it('`server` on a legacy state.json that is not JSON: exit 2 naming it, not a bug', async () => {
+    const dataDir = temp.scratch();
+    fs.writeFileSync(path.join(dataDir, 'state.json'), '{"accounts": [');
+    const r = await runLine(undefined, ['server', '--data-dir', dataDir, '--port', '0']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `Error: the service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`,
+    ]);
   });
 });
 

@@ -165,15 +165,16 @@ describe('a soul file swapped between its check and its read is not read', () =>
     const s = await setup(() => 'souls/a.md');
     const file = path.join(s.fleet, 'souls/a.md');
     fs.writeFileSync(file, '# a\nThe soul that was checked.\n');
-    const open = fs.promises.open;
+    const open = fs.open;
     let swapped = false;
-    vi.spyOn(fs.promises, 'open').mockImplementation(async (at, ...rest) => {
+    // the callback form: the soul is opened without waiting (input-file.ts)
+    vi.spyOn(fs, 'open').mockImplementation(((at: fs.PathLike, ...rest: unknown[]) => {
       if (!swapped && path.basename(String(at)) === 'a.md') {
         swapped = true;
         swap(s, file);
       }
-      return open(at, ...rest);
-    });
+      return (open as (...args: unknown[]) => void)(at, ...rest);
+    }) as typeof fs.open);
     s.svc.cliRequests();
     const r = await s.cli(['plan', '-f', s.file]);
     expect(swapped).toBe(true);

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { cliFor } from '../helpers/context.js';
+import { FakeClock, cliFor } from '../helpers/context.js';
+import { hasReader, unwrittenFifo } from '../helpers/fifo-watch.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
@@ -94,6 +95,21 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
   it('no file: exit 2 saying how to make one', async () => {
     const r = await cli(['plan', '-f', path.join(dir, 'nowhere.yaml')]);
     expect([r.code, r.stderr]).toEqual([2, `Error: ${path.join(dir, 'nowhere.yaml')} not found (give another file with -f FILE, or write one from your agents with 'superagent export')\n`]);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a FIFO given as the fleet file', () => {
+  it.each([['plan'], ['apply']])('%s -f FIFO, nobody writing: exit 2 naming it after --timeout, the FIFO let go', async (verb) => {
+    const fifo = unwrittenFifo(path.join(dir, 'superagents.yaml'), t);
+    const r = await cli([verb, '-f', fifo, '--timeout', '2', '--yes'], { clock: new FakeClock() });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `! Waiting for ${fifo} to end: is something still writing to it? (giving up after 2 s)\n` +
+        `Error: ${fifo} did not end within 2 s (close it when done writing, or allow longer with --timeout)\n`,
+    ]);
+    expect(hasReader(fifo), 'nothing still waits to read it').toBe(false);
+    expect(svc.cliRequests()).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 // Answers that are not what the hosted API describes (issue 11's adversarial review, item 7): each is
 // the service's fault, exit 7 in one line naming what is wrong, never exit 1 "This is a bug" or a
 // wrong word on the screen. Fields the document marks optional may be missing: shown as unknown.
+import type http from 'node:http';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runLine, type RunOptions } from '../helpers/context.js';
@@ -10,6 +11,11 @@ const h = hostileServices();
 const A = `/v1/superagents/${AGENT_ID}`;
 const HINT = ' (check the base URL points at a SuperAgents service)\n';
 const notDescribed = (why: string) => `Error: the service's answer is not what the API describes: ${why}${HINT}`;
+const LAUNCH = ['launch', '--name', 'x', '--model', 'gpt-4o'];
+/** what a launch whose answer cannot be read adds, and its hint */
+const REACHED =
+  "; the request reached the service and may have been carried out (run 'superagent list' to see whether the agent " +
+  'was launched before trying again)';
 
 async function run(routes: Routes, argv: string[], o: RunOptions = {}) {
   return runLine(await h.serve(routes), argv, o);
@@ -51,9 +57,9 @@ describe('a malformed answer is exit 7 in one line', () => {
     ['{}', {}, 'agent_id is missing'],
     ['null', 'null', 'the answer is null, not an object'],
     ['{"agent_id":5}', { agent_id: 5 }, 'agent_id is a number, not a string'],
-  ])('launch answered %s', async (_what, body, why) => {
-    const r = await run({ 'GET /v1/superagents': { body: { agents: [] } }, 'POST /v1/superagents': { body } }, ['launch', '--name', 'x', '--model', 'gpt-4o']);
-    expect(r.stderr).toBe(notDescribed(why));
+  ])('launch answered %s: said, and that the agent may have been launched', async (_what, body, why) => {
+    const r = await run({ 'GET /v1/superagents': { body: { agents: [] } }, 'POST /v1/superagents': { body } }, LAUNCH);
+    expect(r.stderr).toBe(`Error: the service's answer is not what the API describes: ${why}${REACHED}\n`);
     expect(r).toMatchObject({ code: 7, stdout: '' });
   });
 
@@ -106,6 +112,32 @@ describe('what the document marks optional may be missing', () => {
   it('pause answered {}: the agent is said paused, with its id', async () => {
     const r = await run({ [`POST ${A}/pause`]: { body: {} } }, ['pause', AGENT_ID]);
     expect(r).toMatchObject({ code: 0, stdout: `${AGENT_ID}\t${AGENT_ID}\t\tpaused\n` });
+  });
+});
+
+describe('a launch answered 2xx that cannot be read: it may have been done, and the user is told to look first', () => {
+  const launched = (answer: (res: http.ServerResponse) => void): Routes => ({
+    'GET /v1/superagents': { body: { agents: [] } },
+    'POST /v1/superagents': (_req, res) => answer(res),
+  });
+
+  it('cut short', async () => {
+    const target = await h.serve(launched((res) => {
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"agent_id":', () => res.socket?.destroy());
+    }));
+    const r = await runLine(target, LAUNCH);
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    const answered = `the service answered 201 to POST ${target.url}/v1/superagents`;
+    expect(r.stderr).toBe(`Error: ${answered}, but its answer was cut short${REACHED}\n`);
+    expect(target.seen.filter((s) => s.startsWith('POST'))).toHaveLength(1);
+  });
+
+  it('not JSON', async () => {
+    const notJson = launched((res) => res.writeHead(201, { 'content-type': 'application/json' }).end('Launched!'));
+    const r = await run(notJson, LAUNCH);
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    expect(r.stderr).toBe(`Error: the service's answer is not what the API describes: it is not JSON${REACHED}\n`);
   });
 });
 

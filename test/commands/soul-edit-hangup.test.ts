@@ -4,6 +4,8 @@
 // agent offers to resume the kept edit, as an editor offers its swap file. SIGTERM keeps the edit the
 // same way (soul-edit-terminate.test.ts). Signals are FakeSignals; the editor is a function of the
 // file. The real processes (the editor ended with the CLI, nothing orphaned): test/e2e/soul-hangup.test.ts.
+// A hang-up, Ctrl-C or SIGTERM while the edit is being uploaded keeps it the same way (the service
+// may have it or not: the kept edit, resumed, shows what is left to upload).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,7 +13,8 @@ import { EventEmitter } from 'node:events';
 import { processSignals, type SignalTarget } from '../../src/cli/run.js';
 import { TerminatedError } from '../../src/core/errors.js';
 import { EditorError } from '../../src/ui/editor.js';
-import { FakeSignals, MemoryConfig, cliFor, fakeEditor, type RunOptions } from '../helpers/context.js';
+import { FakeSignals, MemoryConfig, cliFor, fakeEditor, runLine, type RunOptions } from '../helpers/context.js';
+import { AGENT_ID, hostileServices } from '../helpers/hostile-service.js';
 import { perTest } from '../helpers/service-support.js';
 import { useSoulAgent } from '../helpers/soul-agent.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
@@ -230,3 +233,67 @@ function keptTime(file: string): string {
   const note = path.join(path.dirname(file), '.superagent-kept.json');
   return (JSON.parse(fs.readFileSync(note, 'utf8')) as { kept_at: string }).kept_at;
 }
+
+describe('a signal while the edit is being uploaded', () => {
+  const hostile = hostileServices();
+
+  /**
+   * `soul edit` against a service that takes the upload and holds its answer: `during` runs then
+   * (sends a signal); the answer follows only if it returns true. Whatever ends it, the test ends.
+   */
+  async function uploadInterrupted(during: (signals: FakeSignals) => boolean, o: RunOptions = {}) {
+    const signals = new FakeSignals();
+    const agent = { agent_id: AGENT_ID, name: 'demo', status: 'running' };
+    const one = `/v1/superagents/${AGENT_ID}`;
+    const target = await hostile.serve({
+      'GET /v1/superagents': { body: { agents: [agent] } },
+      [`GET ${one}`]: { body: agent },
+      [`GET ${one}/files`]: { body: { agent_id: AGENT_ID, soul_md: START, memory_md: '' } },
+      [`PUT ${one}/soul`]: (_req, res) => {
+        if (!during(signals)) return;
+        const answer = JSON.stringify({ agent_id: AGENT_ID, status: 'running' });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+      },
+    });
+    const editor = fakeEditor((file) => fs.writeFileSync(file, BOLD));
+    const env = { SUPERAGENT_DATA_DIR: data };
+    const argv = ['soul', 'edit', 'demo', '--yes', '--timeout', '5'];
+    const r = await runLine(target, argv, { editor, signals, env, ...o });
+    expect(target.seen).toContain(`PUT ${one}/soul`);
+    return { r, signals };
+  }
+
+  it.each([
+    ['SIGHUP, the terminal gone', (s: FakeSignals) => s.hangup(), 129, 'Hung up'],
+    ['Ctrl-C', (s: FakeSignals) => s.interrupt(), 130, 'Interrupted'],
+    ['SIGTERM', (s: FakeSignals) => s.terminate(), 143, 'Terminated'],
+  ])('%s: the edit kept in the data dir for the next soul edit, which the line says', async (_, send, code, said) => {
+    let listened = false;
+    const held = (s: FakeSignals) => {
+      listened = send(s);
+      return false; // the answer never comes: only the signal ends the upload
+    };
+    const { r, signals } = await uploadInterrupted(held, { tty: true });
+    expect(listened, 'soul edit listens for it during the upload').toBe(true);
+    expect([r.code, r.stdout.startsWith('--- demo/soul.md')]).toEqual([code, true]);
+    const m = new RegExp(
+      // (on a terminal, the line the signal cut is ended first)
+      `^\\n?${said} during the upload; soul\\.md may have reached the service or not, your edit is kept in (\\S+) ` +
+        "\\('superagent soul edit demo' offers to resume it; " +
+        'to upload it as it is: superagent soul set \\S+ --file \\1\\)\\n$',
+    ).exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    expect(m![1]).toMatch(new RegExp(`^${data}/soul-edits/`));
+    expect(fs.readFileSync(m![1]!, 'utf8')).toBe(BOLD);
+    expect(leftInTmp()).toEqual([]);
+    expect([signals.hangupListeners, signals.terminateListeners]).toEqual([0, 0]);
+  });
+
+  it('no terminal (nohup): SIGHUP is not taken during the upload, which goes on', async () => {
+    let listened: boolean | undefined;
+    const { r } = await uploadInterrupted((s) => !(listened = s.hangup()));
+    expect(listened).toBe(false);
+    expect(r.code, r.stderr).toBe(0);
+    expect(leftInTmp()).toEqual([]);
+  });
+});

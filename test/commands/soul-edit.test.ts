@@ -240,6 +240,16 @@ describe('soul edit on a terminal asks before uploading', () => {
     expect(await soulOf(demo)).toBe(START);
   });
 
+  it('the commands it prints repeat --base-url with its password masked, even one with a space', async () => {
+    // maskUrls finds a password in a text only up to a space; the command line is masked as it is made
+    const url = service.url.replace('//', '//alice:open sesame@');
+    const r = await cli(['soul', 'edit', 'demo', '--base-url', url], { tty: true, editor: bold, answers: [false] });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('sesame');
+    const masked = `--base-url '${service.url.replace('//', '//…@')}'`;
+    expect(r.stderr).toContain(`'superagent ${masked} soul edit demo' offers to resume it; to upload it as it is: superagent ${masked} soul set `);
+  });
+
   it('Ctrl-C at the question: exit 130, the file kept', async () => {
     const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor: bold, answers: [new InterruptedError()] });
     expect(r.code).toBe(130);

@@ -1,13 +1,16 @@
 // Standard input that never ends (a FIFO whose writer stays open, `sleep 1000 | superagent chat demo`):
 // every command reading it says so after a moment, and --timeout bounds the read (exit 2, nothing
-// sent, the input let go). The fake clock makes both waits pass at once; the stream never ends.
+// sent, the input let go). A soul file that is a FIFO is bounded the same way, by the default
+// time-out when --timeout is not given, and let go (nothing left waiting to read it). The fake clock
+// makes both waits pass at once; the stream never ends.
 // The same with a real FIFO and the built binary: test/e2e/stdin-fifo.test.ts.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock, MemoryConfig, cliFor } from '../helpers/context.js';
+import { hasReader, unwrittenFifo } from '../helpers/fifo-watch.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
@@ -87,39 +90,32 @@ describe('a soul file that is a pipe (`--soul-file <(generate-soul)`) is bounded
     }
   });
 
-  it.skipIf(process.platform === 'win32')('given up on while opening: no stream made of it after', async () => {
-    const fifo = path.join(scratch.scratch('superagent-fifo-'), 'soul.md');
-    execFileSync('mkfifo', [fifo]);
-    const writer = fs.openSync(fifo, 'r+');
-    // an open slower than the bound (a loaded machine): the read is given up on before its stream
-    // exists; a stream made then, its signal aborted, would fail with an error nobody listens for
-    const open = fs.promises.open;
-    let opened!: () => void;
-    let closed!: () => void;
-    const late = new Promise<void>((resolve) => (opened = resolve));
-    const done = new Promise<void>((resolve) => (closed = resolve));
-    let streams = 0;
-    vi.spyOn(fs.promises, 'open').mockImplementation(async (...args) => {
-      await late;
-      const handle = await open(...args);
-      const [close, stream] = [handle.close.bind(handle), handle.createReadStream.bind(handle)];
-      handle.close = () => close().finally(closed);
-      handle.createReadStream = (...o) => (streams++, stream(...o));
-      return handle;
+  it.skipIf(process.platform === 'win32')('a FIFO no writer ever opens: exit 2 naming the file, the FIFO let go', async () => {
+    // opening it to read would wait for a writer, in a thread nothing can cancel
+    const fifo = unwrittenFifo(path.join(scratch.scratch('superagent-fifo-'), 'soul.md'), scratch);
+    const r = await cli(['soul', 'set', 'demo', '--file', fifo, '--timeout', '2'], { clock: new FakeClock() });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(`\nError: soul file '${fifo}' did not end within 2 s (`);
+    expect(hasReader(fifo), 'nothing still waits to read it').toBe(false);
+    expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+
+  it.skipIf(process.platform === 'win32')('without --timeout, the default time-out (30 s) bounds it', async () => {
+    const fifo = unwrittenFifo(path.join(scratch.scratch('superagent-fifo-'), 'soul.md'), scratch);
+    const r = await cli(['launch', '--name', 'x', '--soul-file', fifo], { clock: new FakeClock() });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        `! Waiting for soul file '${fifo}' to end: is something still writing to it? (giving up after 30 s)\n` +
+        `Error: soul file '${fifo}' did not end within 30 s (close it when done writing, or allow longer with --timeout)\n`,
     });
-    try {
-      const r = await cli(['soul', 'set', 'demo', '--file', fifo, '--timeout', '2'], { clock: new FakeClock() });
-      expect(r.code).toBe(2);
-      opened();
-      await done;
-      expect(streams).toBe(0);
-    } finally {
-      fs.closeSync(writer);
-    }
+    expect(hasReader(fifo)).toBe(false);
+    expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
   });
 });
 
-describe('without --timeout', () => {
+describe('standard input without --timeout', () => {
   it('the wait is announced, and input that ends late is still read whole and sent', async () => {
     const stdin = neverEnding('hello ');
     const running = cli(['chat', 'demo', '--no-stream'], {

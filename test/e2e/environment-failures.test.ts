@@ -1,6 +1,7 @@
 // What the machine refuses a real process: a data dir the user may not write (another user's private
-// directory; root may write anywhere, so the built CLI runs as nobody: only where the tests run as
-// root, elsewhere skipped, saying so), and output redirected to a full disk. Exit 2, in words.
+// directory, or records/ in its own data dir that it may not read; root may write anywhere, so the
+// built CLI runs as nobody: only where the tests run as root, elsewhere skipped, saying so), and
+// output redirected to a full disk. Exit 2, in words.
 // Runs the built CLI (bin/superagent.js → dist/): `npm test` builds first; alone, `npm run build` first.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -41,6 +42,25 @@ describe.skipIf(!asRoot)(`a data dir another user owns${asRoot ? '' : ' (skipped
       '',
       `Error: the service cannot keep its state in ${dataDir}: permission denied (use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR)\n`,
     ]);
+  });
+});
+
+describe.skipIf(!asRoot)(`records/ the user may not read${asRoot ? '' : ' (skipped: needs root)'}`, () => {
+  it('`server --data-dir` exits 2: permission denied, records/ named, not a store said to be incomplete', async () => {
+    const configDir = temp.scratch('superagent-config-');
+    const dataDir = temp.scratch('superagent-data-');
+    const records = path.join(dataDir, 'records');
+    fs.mkdirSync(records);
+    fs.writeFileSync(path.join(records, 'LAYOUT'), '{"layout":2}');
+    for (const dir of [configDir, dataDir, records]) fs.chownSync(dir, NOBODY, NOBODY);
+    fs.chmodSync(records, 0o000);
+    const r = await asNobody(['server', '--port', '0', '--data-dir', dataDir], configDir);
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `Error: the service cannot keep its state in ${dataDir}: cannot read ${records}: permission denied (check who owns it and its permissions)\n`,
+    ]);
+    fs.chmodSync(records, 0o700); // for the clean-up
   });
 });
 

@@ -1,11 +1,13 @@
 // Standard input that is a real FIFO whose writer stays open, under the built binary: what only a
 // process shows is that it ends at all (the open pipe holds nothing back) and that the wait is said
 // in a pipe. The rest (every command that reads stdin, the messages) is test/commands/stdin-timeout.test.ts.
+// And a FIFO named as a soul or fleet file that nobody writes to: the process ends at its bound.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
+import { hasReader, unwrittenFifo } from '../helpers/fifo-watch.js';
 import { perTest, stopService } from '../helpers/service-support.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
 
@@ -44,9 +46,13 @@ interface Ended {
  * execa would put a pipe of its own between). Killed after 20 s if it has not ended by then.
  */
 function chat(stdin: number, ...args: string[]) {
+  return superagent(stdin, ['chat', 'demo', ...args]);
+}
+
+function superagent(stdin: number | 'ignore', args: string[]) {
   const dirs = { configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') };
   const env = cleanEnv({ target: service, ...dirs });
-  const child = spawn(process.execPath, [BIN, 'chat', 'demo', ...args], { env, stdio: [stdin, 'pipe', 'pipe'], timeout: 20_000 });
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: [stdin, 'pipe', 'pipe'], timeout: 20_000 });
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (out.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (out.stderr += chunk.toString()));
@@ -98,5 +104,23 @@ describe.skipIf(process.platform !== 'linux')('a FIFO on stdin whose writer stay
     } finally {
       fifo.close();
     }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a FIFO named as a file, that no writer ever opens', () => {
+  // opened the usual way, it waited in a thread nothing could cancel: the error was said, but the
+  // process lived on until something opened the FIFO to write
+  it.each([
+    ['soul set --file', ['soul', 'set', 'demo', '--file'], (fifo: string) => `soul file '${fifo}'`],
+    ['plan -f', ['plan', '-f'], (fifo: string) => fifo],
+  ])('%s FIFO --timeout 1.5: the process ends, exit 2 naming it', async (_what, argv, named) => {
+    const fifo = unwrittenFifo(path.join(scratch.scratch('superagent-fifo-'), 'input'), scratch);
+    const r = await superagent('ignore', [...argv, fifo, '--timeout', '1.5']).ended;
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(
+      `! Waiting for ${named(fifo)} to end: is something still writing to it? (giving up after 1.5 s)\n` +
+        `Error: ${named(fifo)} did not end within 1.5 s (close it when done writing, or allow longer with --timeout)\n`,
+    );
+    expect(hasReader(fifo)).toBe(false);
   });
 });

@@ -41,3 +41,28 @@ export function watchedFifo(file: string, noteDir: string): { opened(): boolean 
   });
   return { opened: () => fs.existsSync(note) };
 }
+
+/**
+ * Whether something has `fifo` open to read (or waits in its open): opening it to write without
+ * waiting succeeds only then. Closing that writer at once lets such a reader go (it reads end of
+ * file), so a test that found one leaves no open blocked behind it.
+ */
+export function hasReader(fifo: string): boolean {
+  try {
+    fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') return false;
+    throw err;
+  }
+}
+
+/**
+ * A FIFO at `file` that nobody writes to. A reader still on it when the test ends is let go before
+ * `resources` (the file's perTest()) removes the temp dirs: a blocked open of a FIFO removed stays blocked.
+ */
+export function unwrittenFifo(file: string, resources: { closeAfter(c: { close(): Promise<void> }): void }): string {
+  execFileSync('mkfifo', [file]);
+  resources.closeAfter({ close: async () => void (fs.existsSync(file) && hasReader(file)) });
+  return file;
+}

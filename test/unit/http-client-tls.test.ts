@@ -1,13 +1,15 @@
 // The ApiClient against HTTPS services whose certificate it refuses (real servers on loopback,
 // certificates made by openssl at test time): what is wrong said in words, a private authority's
 // way in named (NODE_EXTRA_CA_CERTS), nothing sent again, and never a suggestion of plain http or of
-// turning verification off. Each code Node reports, in words: the table at the end. A certificate of
-// another host needs one the client trusts: test/e2e/tls.test.ts.
+// turning verification off (NODE_EXTRA_CA_CERTS already set: said, as lacking the issuer). A base URL
+// whose scheme is not what its port speaks: said, with the URL to use. Each code Node reports, in
+// words: the table at the end. A certificate of another host needs one the client trusts:
+// test/e2e/tls.test.ts.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as errors from '../../src/api/errors.js';
 import { certificateProblem } from '../../src/api/tls.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
-import { failure, get, httpHarness, post } from '../helpers/http-scripted.js';
+import { failure, get, httpHarness, post, sequence } from '../helpers/http-scripted.js';
 import { NEEDS_OPENSSL, HAS_OPENSSL, httpsService, makeCerts, type HttpsService, type TestCerts } from '../helpers/tls.js';
 
 const h = httpHarness();
@@ -46,12 +48,66 @@ describe.skipIf(!HAS_OPENSSL)(`ApiClient: a certificate it refuses${NEEDS_OPENSS
     expect([s.connections(), s.requests, c.waits, c.notices]).toEqual([1, [], [], []]);
   });
 
+  it.each<[string, keyof TestCerts, string]>([
+    ['self-signed', 'selfSigned', 'this self-signed certificate'],
+    ['issued by an authority not in it', 'good', 'the authority that issued it'],
+  ])('NODE_EXTRA_CA_CERTS already set, %s: the advice says it is set but lacks the issuer', async (_, key, issuer) => {
+    const s = await serve(certs[key] as TestCerts['good']);
+    const set = '/etc/ssl/other-authority.pem';
+    const err = await failure(h.client(s.url, { extraCaCerts: set }).client.json(get()));
+    expect(err.message).toMatch(`cannot connect securely to ${s.url}/v1/superagents: its certificate is not trusted`);
+    const is = `NODE_EXTRA_CA_CERTS is set (${set})`;
+    expect(err.hint).toBe(`${is}, but that file does not include ${issuer}: add its certificate (PEM) to it`);
+    expect(`${err.message} ${err.hint}`).not.toMatch(BAD_ADVICE);
+    expect(s.connections()).toBe(1);
+  });
+
   it('a POST refused at the handshake never reached the service: not said to be uncertain', async () => {
     const s = await serve(certs.selfSigned);
     const err = await failure(h.client(s.url).client.json(post()));
     expect(err.message).toBe(`cannot connect securely to ${s.url}/v1/superagents: its certificate is not trusted (self-signed)`);
     expect(err.hint).toBe(PRIVATE_CA);
     expect(s.connections()).toBe(1);
+  });
+});
+
+describe.skipIf(!HAS_OPENSSL)(`ApiClient: a base URL whose scheme is not what its port speaks${NEEDS_OPENSSL}`, () => {
+  let certs: TestCerts;
+  beforeAll(() => {
+    certs = makeCerts();
+  });
+  const open: HttpsService[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+
+  const calls = [['GET', get], ['POST', post]] as const;
+
+  it.each(calls)('https:// at a plain HTTP port (%s): said, with the http:// URL to use, not retried', async (_, q) => {
+    const s = await h.scripted(sequence({ status: 200, body: [] }));
+    const wrong = s.url.replace('http://', 'https://');
+    const c = h.client(wrong);
+    const err = await failure(c.client.json(q()));
+    expect(err).toBeInstanceOf(errors.ConnectionError);
+    expect(err.message).toBe(`the service at ${wrong} speaks plain HTTP, not HTTPS`);
+    expect(err.hint).toBe(`use ${s.url} as the base URL`);
+    expect(exitCodeFor(err)).toBe(7);
+    expect([c.waits, c.notices]).toEqual([[], []]);
+    // what told it (the request itself never got through the handshake)
+    expect(s.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['HEAD /']);
+  });
+
+  it.each(calls)('http:// at an HTTPS port (%s): said, with the https:// URL to use; not retried', async (_, call) => {
+    const s = await httpsService(certs.selfSigned, (_req, res) => res.end('[]'));
+    open.push(s);
+    const wrong = s.url.replace('https://', 'http://');
+    const c = h.client(wrong);
+    const err = await failure(c.client.json(call()));
+    expect(err).toBeInstanceOf(errors.ConnectionError);
+    expect(err.message).toBe(`the service at ${wrong} speaks HTTPS, not plain HTTP`);
+    expect(err.hint).toBe(`use ${s.url} as the base URL`);
+    expect(exitCodeFor(err)).toBe(7);
+    expect([c.waits, c.notices, s.requests]).toEqual([[], [], []]);
   });
 });
 

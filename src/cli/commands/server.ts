@@ -4,7 +4,7 @@ import { dataDir as defaultDataDir } from '../../config/paths.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { BadAnswerError, UsageError } from '../../core/errors.js';
-import { dataDirFailure } from './shared/connect.js';
+import { dataDirFailure, storeFailure } from './shared/connect.js';
 import { parseInteger, parseNumber } from '../parse.js';
 import type { Input, Spec } from '../spec.js';
 import { maskKey } from '../../ui/mask.js';
@@ -66,7 +66,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       throw new UsageError(`cannot listen on port ${options.port} of ${options.host}: permission denied`, hint);
     }
     const writable = 'use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR';
-    throw dataDirFailure(err, options.dataDir, 'the service', writable) ?? err;
+    throw dataDirFailure(err, options.dataDir, 'the service', writable) ?? storeFailure(err, 'the service') ?? err;
   }
   const running = server;
   // the signals are ours before the banner says the service is up: a SIGTERM right after it stops

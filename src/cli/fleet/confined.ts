@@ -5,7 +5,6 @@
 // as written: nothing outside the directory is looked at, so no answer says whether something exists
 // there. The file found is then read only if it is still that file when it is opened.
 import fs, { promises as fsp, type Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { readFailure, replacedWhileRead, type ConfirmOpened } from '../commands/shared/soul-source.js';
@@ -78,20 +77,19 @@ export async function soulPath(dir: string, realDir: string, given: string): Pro
 
 /** The file opened must be the one found (a regular file, same device and inode), and lie in `realDir` still. */
 function sameFile(found: Stats, realDir: string): ConfirmOpened {
-  return async (file, what) => {
-    const opened = await file.stat();
+  return async ({ fd, stat: opened }, what) => {
     // the type too: a FIFO made in a removed file's place may get its inode number
     if (!opened.isFile() || opened.dev !== found.dev || opened.ino !== found.ino) throw replacedWhileRead(what);
     // where the system says the open file is (Linux): shows a directory above it swapped for a link
     // to elsewhere, even one swapped back and forth around the lookups above
-    const where = await openedPath(file);
+    const where = await openedPath(fd);
     if (where !== undefined && !isInside(realDir, where)) throw replacedWhileRead(what);
   };
 }
 
-async function openedPath(file: FileHandle): Promise<string | undefined> {
+async function openedPath(fd: number): Promise<string | undefined> {
   if (process.platform !== 'linux') return undefined;
-  return fsp.readlink(`/proc/self/fd/${file.fd}`).catch(() => undefined);
+  return fsp.readlink(`/proc/self/fd/${fd}`).catch(() => undefined);
 }
 
 /**

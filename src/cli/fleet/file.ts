@@ -3,10 +3,13 @@
 // reported at once, each as `FILE:LINE:COL: what is wrong`, before any request.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { agentNameKey, type Provider } from '../../contract.js';
 import { SuperagentError, UsageError } from '../../core/errors.js';
 import type { Context } from '../context.js';
+import { closeInput, inputStream, mayNeverEnd, openInput } from '../commands/shared/input-file.js';
 import { readSoul } from '../commands/shared/soul-source.js';
+import { boundedRead, readAtMost } from '../commands/shared/stdin.js';
 import { soulPath } from './confined.js';
 import { Locator, SCHEMA_HINT, fileError, schemaProblems, type Path, type Problem } from './problems.js';
 import { FLEET_FILE, FLEET_SCHEMA } from './schema.js';
@@ -36,16 +39,34 @@ export interface FleetFile {
 
 type RawAgent = Omit<DesiredAgent, 'soul' | 'at'> & { soul?: string };
 
-async function readText(file: string, shown: string): Promise<string> {
+/**
+ * The fleet file's text. Opened without waiting on a writer: a FIFO given with -f (`<(generate)`, or
+ * one nobody writes to) is read bounded by --timeout, or else the default time-out.
+ */
+async function readText(ctx: Context, file: string, shown: string): Promise<string> {
+  let stream: Readable | undefined;
   try {
-    return await fs.readFile(file, 'utf8');
+    const opened = await openInput(file);
+    if (opened.stat.isDirectory()) {
+      closeInput(opened);
+      throw new UsageError(`${shown} is a directory, not a file`);
+    }
+    stream = inputStream(opened);
+    const reading = readAtMost(stream, Infinity);
+    const release = () => stream!.destroy();
+    const seconds = ctx.globals.timeout ?? ctx.timeoutMs() / 1000;
+    const bytes = await (mayNeverEnd(opened) ? boundedRead(ctx, shown, reading, release, seconds) : reading);
+    return bytes.toString('utf8');
   } catch (err) {
+    if (err instanceof SuperagentError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       throw new UsageError(`${shown} not found`, `give another file with -f FILE, or write one from your agents with 'superagent export'`);
     }
     if (code === 'EISDIR') throw new UsageError(`${shown} is a directory, not a file`);
     throw new UsageError(`cannot read ${shown}: ${(err as Error).message}`);
+  } finally {
+    stream?.destroy();
   }
 }
 
@@ -106,7 +127,7 @@ export async function loadFleetFile(ctx: Context, given: string | undefined): Pr
   const shown = given ?? FLEET_FILE;
   if (!shown.trim()) throw new UsageError('-f needs a file name');
   const file = path.resolve(shown);
-  const text = await readText(file, shown);
+  const text = await readText(ctx, file, shown);
   const yaml = await import('../../vendor/yaml.js');
   const lines = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });

@@ -36,7 +36,7 @@ function readLegacy(file: string): LegacyState | undefined {
 /** Makes `layout.root` if it is missing, from state.json when there is one. */
 export function ensureLayout(layout: Layout): void {
   const legacy = path.join(layout.dataDir, LEGACY_FILE);
-  if (!fs.existsSync(path.join(layout.root, 'LAYOUT'))) {
+  if (!isComplete(layout)) {
     const state = readLegacy(legacy) ?? {};
     sweepBuilds(layout);
     const build = tempNameFor(layout.root);
@@ -52,7 +52,7 @@ export function ensureLayout(layout: Layout): void {
         throw asEnvironmentError(err, { path: layout.root, action: 'cannot create' }) ?? err;
       }
     }
-    if (!fs.existsSync(path.join(layout.root, 'LAYOUT'))) {
+    if (!isComplete(layout)) {
       throw new StoreCorruptError(`The store's directory ${layout.root} is incomplete; move it aside to rebuild it from ${LEGACY_FILE}`);
     }
   }
@@ -61,6 +61,20 @@ export function ensureLayout(layout: Layout): void {
     fs.renameSync(legacy, path.join(layout.dataDir, LEGACY_KEPT_AS));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * Whether the store's directory is in place, whole. One there that cannot be looked into (no
+ * permission, a file in its place) is the machine's refusal, named: not a directory to build again.
+ */
+function isComplete(layout: Layout): boolean {
+  try {
+    fs.statSync(path.join(layout.root, 'LAYOUT'));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw asEnvironmentError(err, { path: layout.root, action: 'cannot read' }) ?? err;
   }
 }
 

@@ -1,5 +1,6 @@
 // Opens the API a command talks to: the configured service, or (nothing configured) the embedded
 // service started in-process on a loopback port with its state in the data dir.
+import path from 'node:path';
 import type { ApiClient, RetryPolicy } from '../../../api/client.js';
 import type { Pacer } from '../../../api/rate-budget.js';
 import { dataDir } from '../../../config/paths.js';
@@ -74,6 +75,7 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
     apiKey: target.apiKey,
     timeoutMs: target.timeoutMs ?? ctx.timeoutMs(),
     userAgent: `superagent/${version()} node/${process.version}`,
+    extraCaCerts: ctx.env.NODE_EXTRA_CA_CERTS || undefined,
     trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
     notice: (line, kind) => {
       waitReason = kind.rateLimited ? 'Rate limited by the service' : 'The service is having trouble';
@@ -139,8 +141,7 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
       throw new LocalStateError(`the embedded service cannot keep its state in ${dir}: ${e.code}`, EMBEDDED_DIR_HINT);
     }
     // its message names the file and what to do with it
-    if (e instanceof Error && e.name === 'StoreCorruptError') throw new LocalStateError(cannotUse(e.message));
-    throw err;
+    throw storeFailure(err, 'the embedded service') ?? err;
   }
 }
 
@@ -151,9 +152,23 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
 export function dataDirFailure(err: unknown, dir: string, who: string, hint: string): LocalStateError | undefined {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const refused = asEnvironmentError(err);
-  const reason = code === 'ENOTDIR' || code === 'EEXIST' ? 'it is not a directory' : refused?.reason;
+  const notDir = code === 'ENOTDIR' || code === 'EEXIST';
+  // what is refused inside it (records/ that may not be read, or is a file), not the data dir itself:
+  // named, since the data dir may be fine (a full or read-only disk is the whole dir's, said as such)
+  const inner = refused?.path !== undefined && isBelow(dir, refused.path);
+  if (inner && !refused.full && refused.code !== 'EROFS') {
+    const what = notDir ? `${refused.path} is not a directory` : `${refused.action} ${refused.path}: ${refused.reason}`;
+    return new LocalStateError(`${who} cannot keep its state in ${dir}: ${what}`, refused.hint);
+  }
+  const reason = notDir ? 'it is not a directory' : refused?.reason;
   if (reason === undefined) return undefined;
   return new LocalStateError(`${who} cannot keep its state in ${dir}: ${reason}`, refused?.full ? refused.hint : hint);
+}
+
+/** Whether `p` lies inside `dir` (not `dir` itself). */
+function isBelow(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel !== '' && rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel);
 }
 
 /**
@@ -177,7 +192,13 @@ function unknownEmbeddedKey(ctx: Context, connection: Connection, key: string, o
   );
 }
 
-const cannotUse = (why: string) => `the embedded service cannot use its state: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+const cannotUse = (why: string, who = 'the embedded service') => `${who} cannot use its state: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+
+/** A store the service cannot read (a record or state.json that is not valid): exit 2, its words naming the file. */
+export function storeFailure(err: unknown, who: string): LocalStateError | undefined {
+  // its class is the service bundle's own: known by its name
+  return err instanceof Error && err.name === 'StoreCorruptError' ? new LocalStateError(cannotUse(err.message, who)) : undefined;
+}
 
 /**
  * What the in-process service logs: not the user's business (shown with --debug), except its last

@@ -1,12 +1,12 @@
 // Reading a soul.md from a file or standard input (`--soul-file PATH|-`, `soul set --file PATH|-`):
 // refused before any request when missing, unreadable, empty, not UTF-8, holding a NUL byte or over the
 // contract's size.
-import { constants, promises as fs, statSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { addAbortSignal } from 'node:stream';
+import { constants } from 'node:fs';
+import { addAbortSignal, type Readable } from 'node:stream';
 import { LIMITS } from '../../../contract.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
+import { closeInput, inputStream, mayNeverEnd, openInput, type OpenedInput } from './input-file.js';
 import { boundedRead, decodeUtf8, readAtMost, readStdinBuffer } from './stdin.js';
 
 const LIMIT_KIB = LIMITS.soulBytes / 1024;
@@ -48,45 +48,44 @@ export function readFailure(err: unknown, what: string, flag: string): UsageErro
 
 /**
  * Given for a soul file that was checked before it is read (a fleet file's soul, which must stay in
- * the fleet's directory): the file is then opened without following a link at its last step and
- * without waiting on a FIFO, and `confirm` sees the open file before a byte of it is read, to throw
- * if it is not the file that was checked.
+ * the fleet's directory): the file is then opened without following a link at its last step, and
+ * `confirm` sees the open file before a byte of it is read, to throw if it is not the file that was
+ * checked.
  */
-export type ConfirmOpened = (file: FileHandle, what: string) => Promise<void>;
+export type ConfirmOpened = (file: OpenedInput, what: string) => Promise<void>;
 
-// O_NONBLOCK: a FIFO put in the checked file's place opens at once, not when a writer comes
-const CHECKED_OPEN = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-async function readFileChecked(
-  path: string,
-  what: string,
-  flag: string,
-  stop: AbortSignal,
-  confirm?: ConfirmOpened,
-): Promise<Buffer> {
-  try {
-    const file = await fs.open(path, confirm ? CHECKED_OPEN : 'r');
-    try {
-      await confirm?.(file, what);
-      // what was opened, not what the path names now
-      const stat = await file.stat();
-      if (stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
-      // refuse a huge file without reading it into memory
-      if (stat.isFile() && stat.size > LIMITS.soulBytes) throw tooBig(what, `${Math.ceil(stat.size / 1024)} KiB`);
-      // given up on meanwhile (a pipe's read is bounded): a stream given a signal already aborted
-      // emits an error that nothing listens for any more
-      stop.throwIfAborted();
-      // a device or a pipe has no size to check first (/dev/zero never ends): read one byte past the limit at most
-      return await readAtMost(addAbortSignal(stop, file.createReadStream({ autoClose: false })), LIMITS.soulBytes);
-    } finally {
-      await file.close();
-    }
-  } catch (err) {
+/**
+ * The soul's bytes, read no further than one byte past the limit. A file ends; anything else (a
+ * pipe standing for one, `--soul-file <(generate-soul)`, or a FIFO nobody writes to) may not, so its
+ * read is bounded like standard input's: by --timeout, or else the default time-out (a path was
+ * given, meant as a file: a wait without end is more likely a mistake than a slow writer).
+ */
+async function readFileChecked(ctx: Context, path: string, what: string, flag: string, confirm?: ConfirmOpened): Promise<Buffer> {
+  const failed = (err: unknown): never => {
     if (err instanceof UsageError) throw err;
     // O_NOFOLLOW met a link where the checked file was
     if (confirm && (err as NodeJS.ErrnoException)?.code === 'ELOOP') throw replacedWhileRead(what);
     throw readFailure(err, what, flag);
-  }
+  };
+  const file = await openInput(path, confirm ? (constants.O_NOFOLLOW ?? 0) : 0).catch(failed);
+  const stop = new AbortController();
+  let stream: Readable | undefined;
+  const reading = (async () => {
+    await confirm?.(file, what);
+    if (file.stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
+    // refuse a huge file without reading it into memory
+    if (file.stat.isFile() && file.stat.size > LIMITS.soulBytes) throw tooBig(what, `${Math.ceil(file.stat.size / 1024)} KiB`);
+    // given up on meanwhile: a stream given a signal already aborted emits an error nobody listens for
+    stop.signal.throwIfAborted();
+    stream = inputStream(file);
+    // a device or a pipe has no size to check first (/dev/zero never ends)
+    return await readAtMost(addAbortSignal(stop.signal, stream), LIMITS.soulBytes);
+  })()
+    .catch(failed)
+    .finally(() => (stream ? stream.destroy() : closeInput(file)));
+  if (!mayNeverEnd(file)) return reading;
+  const seconds = ctx.globals.timeout ?? ctx.timeoutMs() / 1000;
+  return boundedRead(ctx, what, reading, () => stop.abort(), seconds);
 }
 
 /** The file opened is not the one checked: someone changed it in between. */
@@ -100,16 +99,5 @@ export async function readSoul(ctx: Context, source: string, flag: string, confi
   if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul', LIMITS.soulBytes), 'the soul on standard input');
   if (!source.trim()) throw new UsageError(`${flag} needs a file path, or - for standard input`);
   const what = `soul file '${source}'`;
-  const stop = new AbortController();
-  const reading = readFileChecked(source, what, flag, stop.signal, confirm);
-  // a file ends; a pipe standing for one (`--soul-file <(generate-soul)`) may not: bounded like standard input
-  return checked(await (isFile(source) ? reading : boundedRead(ctx, what, reading, () => stop.abort())), what);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false; // reading it says what is wrong
-  }
+  return checked(await readFileChecked(ctx, source, what, flag, confirm), what);
 }

@@ -18,11 +18,17 @@ export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Inf
  * A read of input whose writer may never close it (a FIFO held open, `sleep 1000 |`, `<(cmd)`): said
  * on stderr once it takes more than a moment (in a pipe too: nothing else would show why the command
  * waits), and, with --timeout, given up after that long: the input is what is wrong, so exit 2
- * before anything is sent, and `release` lets go of it. Without --timeout the wait is unbounded:
- * a slow writer (`generate-report | superagent chat demo`) may rightly take minutes.
+ * before anything is sent, and `release` lets go of it. Without --timeout the wait on standard input
+ * is unbounded: a slow writer (`generate-report | superagent chat demo`) may rightly take minutes.
+ * `seconds`: the bound, when the caller has another.
  */
-export async function boundedRead<T>(ctx: Context, what: string, reading: Promise<T>, release: () => void): Promise<T> {
-  const seconds = ctx.globals.timeout;
+export async function boundedRead<T>(
+  ctx: Context,
+  what: string,
+  reading: Promise<T>,
+  release: () => void,
+  seconds = ctx.globals.timeout,
+): Promise<T> {
   const bound = seconds === undefined ? '--timeout SECONDS bounds this wait' : `giving up after ${seconds} s`;
   return boundedWait(ctx, reading, {
     ms: seconds === undefined ? undefined : seconds * 1000,

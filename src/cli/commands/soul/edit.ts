@@ -1,8 +1,8 @@
 // `superagent soul edit <agent>`: soul.md in the user's editor, uploaded only after a look at the diff,
 // never over someone else's change, and never lost: whenever it is not uploaded (declined, refused, a
-// conflict, a failure, ended from outside by SIGTERM or SIGHUP), the edit is kept where the next
-// `soul edit` of that agent finds it and offers to resume it (kept-edits.ts), and the command that
-// uploads it as it is is printed.
+// conflict, a failure, ended from outside by SIGTERM or SIGHUP, Ctrl-C during the upload), the edit
+// is kept where the next `soul edit` of that agent finds it and offers to resume it (kept-edits.ts),
+// and the command that uploads it as it is is printed.
 import fs from 'node:fs';
 import os from 'node:os';
 import type { ApiClient } from '../../../api/client.js';
@@ -11,11 +11,11 @@ import type { StatusResult } from '../../../api/types.js';
 import { renderDiff, unifiedDiff } from '../../../ui/diff.js';
 import { createPrivateFile, type EditorCommand, type PrivateFile } from '../../../ui/editor.js';
 import { outputTerminalGone } from '../../../ui/terminal-gone.js';
-import { shellWord } from '../../../ui/shell-word.js';
 import { resolveAgent } from '../shared/agent-ref.js';
 import type { Context } from '../../context.js';
 import {
   EnvironmentError,
+  InterruptedError,
   SuperagentError,
   StateConflictError,
   TerminatedError,
@@ -25,6 +25,7 @@ import {
 } from '../../../core/errors.js';
 import { errorLine } from '../../exit-codes.js';
 import { fileSlug } from '../shared/agent-fields.js';
+import { ourCommand } from '../shared/command-line.js';
 import { readSoul } from '../shared/soul-source.js';
 import { KeptEdits, soulHash, type KeptEdit } from './kept-edits.js';
 import { relativeTime } from '../../../ui/format.js';
@@ -35,8 +36,9 @@ export const spec = {
     "Open an agent's soul.md in $VISUAL, else $EDITOR, else vi, as a private temporary file. Saved unchanged: nothing " +
     'is sent. Changed: the diff is shown and, on a terminal, you confirm the upload (--yes skips the question; ' +
     'without a terminal --yes is required). If soul.md changed on the service while the editor was open, nothing ' +
-    'is overwritten unless --force. Whenever the edit is not uploaded (declined, a conflict, a failure, SIGTERM, ' +
-    'SIGHUP: the terminal closed), it is kept in the data dir and the soul set command that uploads it is printed; ' +
+    'is overwritten unless --force. Whenever the edit is not uploaded (declined, a conflict, a failure, ' +
+    'Ctrl-C during the upload, SIGTERM, SIGHUP: the terminal closed), it is kept in the data dir and the soul set ' +
+    'command that uploads it is printed; ' +
     'the next soul edit of that agent offers to resume it (--yes resumes it); without a terminal it says where ' +
     'the kept edit is and edits the soul.md on the service.',
   args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
@@ -51,17 +53,9 @@ export function draftFileName(name: string, id: string): string {
   return `${fileSlug(name, id)}.soul.md`;
 }
 
-/** A command line of ours, with the connection flags this run was given (never the key). */
-function commandLine(ctx: Context, ...words: string[]): string {
-  const line = ['superagent'];
-  if (ctx.globals.profile !== undefined) line.push('--profile', shellWord(ctx.globals.profile));
-  if (ctx.globals.baseUrl !== undefined) line.push('--base-url', shellWord(ctx.globals.baseUrl));
-  return [...line, ...words.map(shellWord)].join(' ');
-}
-
 /** The exact command that uploads the kept file. */
 function retryCommand(ctx: Context, id: string, file: string): string {
-  return commandLine(ctx, 'soul', 'set', id, '--file', file);
+  return ourCommand(ctx, 'soul', 'set', id, '--file', file);
 }
 
 interface Draft {
@@ -83,7 +77,7 @@ function keep(draft: Draft): string | undefined {
     const keptAt = new Date(draft.ctx.clock.now()).toISOString();
     draft.file = store.keep(draft.file, { agentId: id, name, keptAt, base: soulHash(base) });
     draft.retry = retryCommand(draft.ctx, id, draft.file.path);
-    return `'${commandLine(draft.ctx, 'soul', 'edit', ref)}' offers to resume it`;
+    return `'${ourCommand(draft.ctx, 'soul', 'edit', ref)}' offers to resume it`;
   } catch {
     return undefined;
   }
@@ -94,8 +88,11 @@ function goOn(resume: string | undefined, draft: Draft): string {
   return resume ? `${resume}; to upload it as it is: ${draft.retry}` : `upload it with: ${draft.retry}`;
 }
 
-/** `err`, once the edit is kept, saying that nothing was uploaded, where the edit is and how to go on. */
-function keptError(err: unknown, draft: Draft): unknown {
+/**
+ * `err`, once the edit is kept, saying that nothing was uploaded (`uploading`: that the upload was
+ * under way, so the service may have it), where the edit is and how to go on.
+ */
+function keptError(err: unknown, draft: Draft, uploading = false): unknown {
   const hint = goOn(keep(draft), draft);
   if (!(err instanceof SuperagentError)) {
     // a bug: its report stays as it is, but the way back to the edit is still shown
@@ -103,7 +100,25 @@ function keptError(err: unknown, draft: Draft): unknown {
     draft.ctx.printer.stderrWrite(`soul.md not uploaded; your edit is kept in ${draft.file.path} (${hint})\n`);
     return err;
   }
-  return rephrased(err, `${errorLine(err)}; soul.md not uploaded, your edit is kept in ${draft.file.path}`, hint);
+  const what = uploading
+    ? ' during the upload; soul.md may have reached the service or not,'
+    : '; soul.md not uploaded,';
+  return rephrased(err, `${errorLine(err)}${what} your edit is kept in ${draft.file.path}`, hint);
+}
+
+type Ending = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** A signal that aborts what the command does meanwhile (the reason: its name), until `unlisten`. */
+function abortedBy(ctx: Context, endings: Ending[]): { signal: AbortSignal; unlisten(): void } {
+  const ended = new AbortController();
+  const on = { SIGINT: ctx.signals.onInterrupt, SIGTERM: ctx.signals.onTerminate, SIGHUP: ctx.signals.onHangup };
+  const unlisten = endings.map((ending) => on[ending].call(ctx.signals, () => ended.abort(ending)));
+  return { signal: ended.signal, unlisten: () => unlisten.forEach((stop) => stop()) };
+}
+
+/** The failure a signal that ended the command stands for (its exit code). */
+function endedBy(ending: Ending): SuperagentError {
+  return ending === 'SIGINT' ? new InterruptedError() : new TerminatedError(ending);
 }
 
 /** Prints a diff: stdout is its place, but with --json stdout holds only the API's answer. */
@@ -140,7 +155,7 @@ async function resumed(
   agent: { id: string; name: string; ref: string; soul: string },
 ): Promise<PrivateFile | undefined> {
   const p = ctx.printer;
-  const resume = commandLine(ctx, 'soul', 'edit', agent.ref);
+  const resume = ourCommand(ctx, 'soul', 'edit', agent.ref);
   if (!ctx.canPrompt) {
     p.warn(
       `An edit of ${agent.name}'s soul.md that was not uploaded is kept in ${kept.file} (kept ${kept.keptAt}; ` +
@@ -171,8 +186,8 @@ async function resumed(
   }
 }
 
-async function soulOf(client: ApiClient, id: string): Promise<string> {
-  const files = await superagents.files(client, id);
+async function soulOf(client: ApiClient, id: string, signal?: AbortSignal): Promise<string> {
+  const files = await superagents.files(client, id, { signal });
   return typeof files.soul_md === 'string' ? files.soul_md : '';
 }
 
@@ -183,29 +198,27 @@ async function soulOf(client: ApiClient, id: string): Promise<string> {
  * listener at any other time would undo `nohup`.
  */
 async function edit(ctx: Context, editor: EditorCommand, draft: Draft, original: string): Promise<Buffer | undefined> {
-  const ended = new AbortController();
-  const unlisten = [
-    ctx.signals.onTerminate(() => ended.abort('SIGTERM')),
-    ctx.signals.onHangup(() => ended.abort('SIGHUP')),
-  ];
-  const endedBy = () => new TerminatedError(ended.signal.reason === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
+  const ended = abortedBy(ctx, ['SIGTERM', 'SIGHUP']);
+  const hungUp = new AbortController();
+  const signal = AbortSignal.any([ended.signal, hungUp.signal]);
   // the terminal closed: the editor may have ended of it (or saved and exited) before the SIGHUP is seen here
   const stopped = () => {
-    if (!ended.signal.aborted && outputTerminalGone(ctx.io)) ended.abort('SIGHUP');
-    return ended.signal.aborted;
+    if (!signal.aborted && outputTerminalGone(ctx.io)) hungUp.abort('SIGHUP');
+    return signal.aborted;
   };
+  const ending = () => endedBy(signal.reason as Ending);
   try {
-    await ctx.editor.open(draft.file.path, ended.signal);
-    if (stopped()) throw endedBy();
+    await ctx.editor.open(draft.file.path, signal);
+    if (stopped()) throw ending();
   } catch (err) {
-    if (stopped()) throw keptError(endedBy(), draft);
+    if (stopped()) throw keptError(ending(), draft);
     const changed = readIfThere(draft.file.path);
     if (changed && !changed.equals(Buffer.from(original))) throw keptError(err, draft);
     draft.file.remove();
     if (err instanceof SuperagentError) throw rephrased(err, `${err.message}; nothing uploaded`);
     throw err;
   } finally {
-    for (const stop of unlisten) stop();
+    ended.unlisten();
   }
   return readIfThere(draft.file.path);
 }
@@ -229,14 +242,24 @@ async function confirmed(ctx: Context, name: string, draft: Draft): Promise<bool
   }
 }
 
-/** Checks that the service still has the soul the edit started from (unless --force), then uploads. */
+/**
+ * Checks that the service still has the soul the edit started from (unless --force), then uploads.
+ * Ctrl-C, SIGTERM or a hang-up meanwhile cancels it and keeps the edit for the next run, like any
+ * edit not uploaded (the draft would otherwise stay in TMPDIR, found by nobody). SIGHUP is listened
+ * for only with a terminal there: `nohup` leaves none, and the hang-up it ignores must not stop this.
+ */
 async function upload(ctx: Context, client: ApiClient, id: string, name: string, original: string, edited: string, draft: Draft, force: boolean): Promise<StatusResult | undefined> {
+  const terminal = ctx.io.stdin.isTTY || ctx.io.stdout.isTTY || ctx.io.stderr.isTTY;
+  const ended = abortedBy(ctx, terminal ? ['SIGINT', 'SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM']);
   let theirs: string | undefined;
   try {
-    if (!force) theirs = await soulOf(client, id);
-    if (theirs === undefined || theirs === original) return await superagents.updateSoul(client, id, edited);
+    if (!force) theirs = await soulOf(client, id, ended.signal);
+    if (theirs === undefined || theirs === original) return await superagents.updateSoul(client, id, edited, ended);
   } catch (err) {
+    if (ended.signal.aborted) throw keptError(endedBy(ended.signal.reason as Ending), draft, true);
     throw keptError(err, draft);
+  } finally {
+    ended.unlisten();
   }
   if (theirs === edited) return undefined; // someone made the very same change
   const resume = keep(draft);
@@ -280,7 +303,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   }
   if (bytes.toString('utf8').trim() === '') {
     draft.file.remove();
-    throw new UsageError('the edited soul.md is empty; nothing uploaded', `run 'superagent soul edit ${shellWord(ref!)}' again to start over`);
+    throw new UsageError('the edited soul.md is empty; nothing uploaded', `run '${ourCommand(ctx, 'soul', 'edit', ref!)}' again to start over`);
   }
   let edited: string;
   try {
