@@ -113,6 +113,24 @@ describe.skipIf(process.platform === 'win32')('a FIFO given as the fleet file', 
   });
 });
 
+describe('a fleet file without end or too large', () => {
+  it.each([['plan'], ['apply']])('%s -f /dev/zero: exit 2 saying it is too large, after reading no more than the cap', async (verb) => {
+    const r = await cli([verb, '-f', '/dev/zero', '--yes']);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/^Error: \/dev\/zero is over 4 MiB: a fleet file is far smaller[^\n]*\n$/);
+    expect(svc.cliRequests()).toEqual([]);
+  });
+
+  it('a regular file over the cap is refused without reading it', async () => {
+    const big = path.join(dir, 'superagents.yaml');
+    fs.writeFileSync(big, '');
+    fs.truncateSync(big, 5 * 1024 * 1024);
+    const r = await cli(['plan', '-f', big]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toContain(`${big} is 5,120 KiB: a fleet file is far smaller`);
+  });
+});
+
 describe('superagent schema', () => {
   it('prints the JSON Schema plan checks with: an export passes it, a broken file does not', async () => {
     const r = await cli(['schema']);

@@ -39,6 +39,12 @@ export interface FleetFile {
 
 type RawAgent = Omit<DesiredAgent, 'soul' | 'at'> & { soul?: string };
 
+/** The most a fleet file is read: ten agents with souls written inline at the soul limit fit many times over. */
+const FLEET_FILE_BYTES = 4 * 1024 * 1024;
+
+const tooLarge = (shown: string, size: string) =>
+  new UsageError(`${shown} is ${size}: a fleet file is far smaller`, 'give the superagents.yaml meant with -f FILE');
+
 /**
  * The fleet file's text. Opened without waiting on a writer: a FIFO given with -f (`<(generate)`, or
  * one nobody writes to) is read bounded by --timeout, or else the default time-out.
@@ -51,11 +57,16 @@ async function readText(ctx: Context, file: string, shown: string): Promise<stri
       closeInput(opened);
       throw new UsageError(`${shown} is a directory, not a file`);
     }
+    if (opened.stat.isFile() && opened.stat.size > FLEET_FILE_BYTES) {
+      closeInput(opened);
+      throw tooLarge(shown, `${Math.ceil(opened.stat.size / 1024).toLocaleString('en-US')} KiB`);
+    }
     stream = inputStream(opened);
-    const reading = readAtMost(stream, Infinity);
+    const reading = readAtMost(stream, FLEET_FILE_BYTES);
     const release = () => stream!.destroy();
     const seconds = ctx.globals.timeout ?? ctx.timeoutMs() / 1000;
     const bytes = await (mayNeverEnd(opened) ? boundedRead(ctx, shown, reading, release, seconds) : reading);
+    if (bytes.length > FLEET_FILE_BYTES) throw tooLarge(shown, `over ${FLEET_FILE_BYTES / 1024 / 1024} MiB`);
     return bytes.toString('utf8');
   } catch (err) {
     if (err instanceof SuperagentError) throw err;
