@@ -1,0 +1,30 @@
+// A node of the command tree: commander's Command, with what it was built from (its registry
+// entry) and, once declared, its module and spec (build.ts).
+import { Command, type Option } from 'commander';
+import type { Entry } from '../registry.js';
+import type { CommandModule, Spec } from '../spec.js';
+
+export class CliCommand extends Command {
+  /** the registry's entry of a command that runs; none for a group word alone (`soul`, `config`) */
+  entry?: Entry;
+  /** left out of help, the overview and suggestions */
+  unlisted = false;
+  /** set once the global options are declared on it (the program has its own from the start) */
+  declaredGlobals = false;
+  /** set once its spec is declared (its module loaded) */
+  module?: CommandModule;
+  /** commander's option for each key of the spec */
+  readonly declared = new Map<string, Option>();
+
+  get spec(): Spec | undefined {
+    return this.module?.spec;
+  }
+
+  /** The subcommands a person sees. */
+  listed(): CliCommand[] {
+    return (this.commands as CliCommand[]).filter((c) => !c.unlisted);
+  }
+}
+
+/** What `cmd` is, as the tree built it. */
+export const cli = (cmd: Command) => cmd as CliCommand;
