@@ -19,7 +19,7 @@ export function seeHelp(cmd: Command): string {
 }
 
 /** An argument as usage lines and commander write it: `<agent>`, `[message...]`. */
-export function argLabel(a: ArgDef): string {
+export function argLabel(a: Pick<ArgDef, 'name' | 'required' | 'variadic'>): string {
   const label = `${a.name}${a.variadic ? '...' : ''}`;
   return a.required ? `<${label}>` : `[${label}]`;
 }
