@@ -48,8 +48,9 @@ function commandSection(help: Help, cmd: CliCommand): string[] {
 
 export async function cliMarkdown(): Promise<string> {
   const quiet = { write: () => true };
-  const program = buildProgram({ env: {}, stdout: quiet, stderr: quiet, columns: 80 }, [], async () => undefined);
-  await declareAll(program);
+  const world = { env: {}, stdout: quiet, stderr: quiet, columns: 80 };
+  const program = buildProgram(world, [], async () => undefined);
+  await declareAll(program, world);
   const help = program.createHelp();
   const commands = help.visibleCommands(program).map(cli);
   const groups = [...new Set(commands.map((c) => c.helpGroup()))];

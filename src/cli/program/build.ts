@@ -1,14 +1,14 @@
 // commander's command tree, from the one registry: the program with the global options, a command
 // per entry (and a group word for `soul show`, `config set`…), each with its summary and group. A
-// command's spec (arguments, options, examples) is declared when commander dispatches to it, from
-// its module, loaded then: a line loads only the command it runs (declareAll loads every one, for
-// docs/cli.md and the tests). commander parses, dispatches, writes help and refuses (refusals.ts).
+// command is set up and its spec (arguments, options, examples) declared when commander dispatches
+// to it, from its module, loaded then: a line loads and sets up only what it runs (declareAll does
+// every command, for docs/cli.md and the tests). commander parses, dispatches, writes help and
+// refuses (refusals.ts).
 import { Argument, CommanderError, Option } from 'commander';
-import type { OutStream } from '../../ui/printer.js';
 import { GLOBALS, toGlobals, type GlobalOptions } from '../globals.js';
 import { ENTRIES, GROUP_TITLES, type Entry } from '../registry.js';
 import { optionSyntax, type CommandModule } from '../spec.js';
-import { CliCommand, cli } from './command.js';
+import { CliCommand, cli, type ProgramWorld } from './command.js';
 import { examplesText, HELP, overviewFooter, TAGLINE } from './help.js';
 import { argLabel, declareOption, inputOf } from './options.js';
 import { refusal, subcommandTypo, unknownCommand, unknownOption } from './refusals.js';
@@ -21,19 +21,13 @@ export interface Chosen {
   globals: GlobalOptions;
 }
 
-export interface ProgramWorld {
-  env: NodeJS.ProcessEnv;
-  stdout: OutStream;
-  stderr: OutStream;
-  /** the width help is wrapped to */
-  columns: number;
-}
+export type { ProgramWorld };
 
 const GLOBAL_HEADING = 'Global options:';
 
-/** commander's settings, the same on every command of the tree. */
-function configure(cmd: CliCommand, world: ProgramWorld, argv: readonly string[]): CliCommand {
-  return cmd
+/** commander's settings, the same on every command set up (the program, and each command dispatched to). */
+function configure(cmd: CliCommand, world: ProgramWorld, argv: readonly string[]): void {
+  cmd
     .exitOverride((err) => {
       throw refusal(err, cmd, argv);
     })
@@ -53,8 +47,8 @@ function configure(cmd: CliCommand, world: ProgramWorld, argv: readonly string[]
     .helpCommand(false)
     // each command parses the words after its own: `assistant ask --model x` is ask's --model
     .enablePositionalOptions()
-    // a command's spec is declared as commander chooses it, before it parses the command's words
-    .hook('preSubcommand', (_parent, sub) => declare(cli(sub))) as CliCommand;
+    // a command is set up as commander chooses it, before it parses the command's words
+    .hook('preSubcommand', (_parent, sub) => declare(cli(sub), world, argv));
 }
 
 /** The global options, as commander declares them: on the program, and again on each command under it. */
@@ -73,10 +67,11 @@ function globalsOf(cmd: CliCommand, env: NodeJS.ProcessEnv): GlobalOptions {
   return toGlobals(raw, env);
 }
 
-/** Declares the spec of `cmd` (loading its module) and the global options the first time they are needed. */
-export async function declare(cmd: CliCommand): Promise<void> {
+/** Sets `cmd` up, its spec (its module loaded) and the global options declared, the first time it is needed. */
+async function declare(cmd: CliCommand, world: ProgramWorld, argv: readonly string[]): Promise<void> {
   if (cmd.declaredGlobals) return;
   cmd.declaredGlobals = true;
+  configure(cmd, world, argv);
   if (cmd.entry) await declareSpec(cmd, cmd.entry);
   for (const option of globalOptions()) cmd.addOption(option.helpGroup(GLOBAL_HEADING));
 }
@@ -96,10 +91,12 @@ async function declareSpec(cmd: CliCommand, entry: Entry): Promise<void> {
   cmd.addHelpText('after', `\n${examplesText(spec.examples)}`);
 }
 
-/** Every command under `cmd`, declared (docs/cli.md, the tests). */
-export async function declareAll(cmd: CliCommand): Promise<void> {
-  if (cmd.parent) await declare(cmd);
-  for (const sub of cmd.commands) await declareAll(cli(sub));
+/** Every command under `cmd`, set up and declared (docs/cli.md, the tests). */
+export async function declareAll(cmd: CliCommand, world: ProgramWorld): Promise<void> {
+  for (const sub of cmd.commands.map(cli)) {
+    await declare(sub, world, []);
+    await declareAll(sub, world);
+  }
 }
 
 /**
@@ -112,7 +109,8 @@ export function buildProgram(
   chosen: (c: Chosen) => Promise<void>,
   entries: readonly Entry[] = ENTRIES,
 ): CliCommand {
-  const program = configure(new CliCommand('superagent'), world, argv);
+  const program = new CliCommand('superagent');
+  configure(program, world, argv);
   program.description(TAGLINE).usage('<command> [options]');
   for (const option of globalOptions()) program.addOption(option);
   program.addHelpText('after', () => `\n${overviewFooter(world.columns)}`);
@@ -120,7 +118,7 @@ export function buildProgram(
   const node = (parent: CliCommand, word: string): CliCommand => {
     const found = parent.commands.find((c) => c.name() === word);
     if (found) return cli(found);
-    const cmd = configure(new CliCommand(word), world, argv);
+    const cmd = new CliCommand(word);
     parent.addCommand(cmd);
     return cmd;
   };
