@@ -21,8 +21,6 @@ export interface Chosen {
   globals: GlobalOptions;
 }
 
-export type { ProgramWorld };
-
 const GLOBAL_HEADING = 'Global options:';
 
 /** commander's settings, the same on every command set up (the program, and each command dispatched to). */
@@ -69,8 +67,8 @@ function globalsOf(cmd: CliCommand, env: NodeJS.ProcessEnv): GlobalOptions {
 
 /** Sets `cmd` up, its spec (its module loaded) and the global options declared, the first time it is needed. */
 async function declare(cmd: CliCommand, world: ProgramWorld, argv: readonly string[]): Promise<void> {
-  if (cmd.declaredGlobals) return;
-  cmd.declaredGlobals = true;
+  if (cmd.setUp) return;
+  cmd.setUp = true;
   configure(cmd, world, argv);
   if (cmd.entry) await declareSpec(cmd, cmd.entry);
   for (const option of globalOptions()) cmd.addOption(option.helpGroup(GLOBAL_HEADING));

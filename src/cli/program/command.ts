@@ -20,7 +20,7 @@ export class CliCommand extends Command {
   /** left out of help, the overview and suggestions */
   unlisted = false;
   /** set once it is set up and the global options are declared on it (the program is from the start) */
-  declaredGlobals = false;
+  setUp = false;
   /** set once its spec is declared (its module loaded) */
   module?: CommandModule;
   /** commander's option for each key of the spec */
