@@ -97,7 +97,3 @@ export const HABITS: Readonly<Record<string, readonly string[]>> = {
 
 /** The commands a person sees: everything but the hidden helpers. */
 export const VISIBLE_ENTRIES: readonly Entry[] = ENTRIES.filter((e) => !e.hidden);
-
-export function entryName(e: Pick<Entry, 'path'>): string {
-  return e.path.join(' ');
-}

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/cli/docs/environment.js';
 import { cliMarkdown } from '../../src/cli/docs/markdown.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { ENTRIES, entryName } from '../../src/cli/registry.js';
+import { ENTRIES } from '../../src/cli/registry.js';
 
+const entryName = (e: { path: readonly string[] }) => e.path.join(' ');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const generated = await cliMarkdown();
 

@@ -6,11 +6,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GLOBALS } from '../../src/cli/globals.js';
-import { ENTRIES, GROUP_TITLES, VISIBLE_ENTRIES, entryName, type Entry, type Group } from '../../src/cli/registry.js';
+import { ENTRIES, GROUP_TITLES, VISIBLE_ENTRIES, type Entry, type Group } from '../../src/cli/registry.js';
 import { flagName, optionSyntax, type CommandModule, type OptionDef, type Spec } from '../../src/cli/spec.js';
 import { shellSplit } from '../../src/ui/shell-split.js';
 import { parse } from '../helpers/program.js';
 
+const entryName = (e: Pick<Entry, 'path'>) => e.path.join(' ');
 const COMMANDS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli/commands');
 
 const loaded = await Promise.all(ENTRIES.map(async (entry) => ({ entry, name: entryName(entry), mod: await entry.load() })));

@@ -62,7 +62,7 @@ export function unknownOption(cmd: Command, flag: string): UsageError {
 }
 
 /** `superagent get <agent> [options]`, as the refusals quote it */
-export function usageOf(cmd: Command): string {
+function usageOf(cmd: Command): string {
   return `${commandPath(cmd)} ${cmd.usage()}`;
 }
 
