@@ -133,8 +133,10 @@ describe('superagent <command> --help', () => {
     expect(text).toContain(`\n${listed.join('\n')}\n`);
   });
 
-  it('help get, help skills enable: the same as --help after the words', async () => {
+  it('help get, --help get, help skills enable: the same as --help after the words', async () => {
     expect((await parse(['help', 'get'])).stdout).toBe(await help(['get']));
+    expect((await parse(['--help', 'get'])).stdout).toBe(await help(['get']));
+    expect((await parse(['-h', 'soul', 'show'])).stdout).toBe(await help(['soul', 'show']));
     expect((await parse(['help', 'skills', 'enable'])).stdout).toBe(await help(['skills', 'enable']));
   });
 

@@ -167,8 +167,10 @@ export async function parseLine(
   chosen: (c: Chosen) => Promise<void>,
   entries: readonly Entry[] = ENTRIES,
 ): Promise<void> {
-  // `superagent help get` is `superagent get --help`
-  const line = argv[0] === 'help' ? [...argv.slice(1), '--help'] : argv;
+  // `superagent help get` and `superagent --help get` are `superagent get --help`
+  const first = argv[0] ?? '';
+  const asksHelp = first === 'help' || (argv.length > 1 && (first === '--help' || first === '-h'));
+  const line = asksHelp ? [...argv.slice(1), '--help'] : argv;
   try {
     await buildProgram(world, line, chosen, entries).parseAsync(line, { from: 'user' });
   } catch (err) {
