@@ -147,6 +147,13 @@ describe('what it refuses, in our words', () => {
       "--watch takes a number of seconds, not 'abc' (see 'superagent health --help')"],
     ['health --watch abc, options after', 'health', ['demo', '--watch', 'abc', '--json'],
       "--watch takes a number of seconds, not 'abc' (see 'superagent health --help')"],
+    // the agent after --watch is taken as its value: refused, naming it (give the agent first)
+    ['health --watch demo', 'health', ['--watch', 'demo'],
+      "--watch takes a number of seconds, not 'demo' (see 'superagent health --help')"],
+    ['a value that is another option of the command', 'try', ['demo', '--name', '--model', 'x'],
+      '--name needs a value (e.g. --name <name>)'],
+    ['the help flag given as a value', 'launch', ['--name', '--help'], '--name needs a value (e.g. --name <name>)'],
+    ['-h given as a value', 'launch', ['--name', '-h', '--json'], '--name needs a value (e.g. --name <name>)'],
     ['health demo --watch 5 extra: a plain extra word', 'health', ['demo', '--watch', '5', 'extra'],
       "too many arguments: 'extra' (usage: superagent health <agent> [options])"],
     ['a missing argument', 'get', [], 'missing <agent> (usage: superagent get <agent> [options])'],

@@ -10,7 +10,7 @@ import { ENTRIES, GROUP_TITLES, type Entry } from '../registry.js';
 import { optionSyntax, type CommandModule } from '../spec.js';
 import { CliCommand, cli, type ProgramWorld } from './command.js';
 import { examplesText, HELP, overviewFooter, TAGLINE } from './help.js';
-import { argLabel, declareOption, inputOf } from './options.js';
+import { argLabel, declareOption, HELP_FLAGS, inputOf } from './options.js';
 import { refusal, subcommandTypo, unknownCommand, unknownOption } from './refusals.js';
 
 /** The command commander chose, and what it parsed for it. */
@@ -41,7 +41,7 @@ function configure(cmd: CliCommand, world: ProgramWorld, argv: readonly string[]
     })
     .configureHelp(HELP)
     .showSuggestionAfterError(false)
-    .addHelpOption(new Option('-h, --help', 'show this help').helpGroup(GLOBAL_HEADING))
+    .addHelpOption(new Option(HELP_FLAGS, 'show this help').helpGroup(GLOBAL_HEADING))
     .helpCommand(false)
     // each command parses the words after its own: `assistant ask --model x` is ask's --model
     .enablePositionalOptions()
@@ -169,7 +169,7 @@ export async function parseLine(
 ): Promise<void> {
   // `superagent help get` and `superagent --help get` are `superagent get --help`
   const first = argv[0] ?? '';
-  const asksHelp = first === 'help' || (argv.length > 1 && (first === '--help' || first === '-h'));
+  const asksHelp = first === 'help' || (argv.length > 1 && HELP_FLAGS.split(', ').includes(first));
   const line = asksHelp ? [...argv.slice(1), '--help'] : argv;
   try {
     await buildProgram(world, line, chosen, entries).parseAsync(line, { from: 'user' });

@@ -29,9 +29,13 @@ const NUMBER = /^\d+(\.\d+)?$/;
 /** The long flag as written, without its value: `--no-stream`, `--soul-file`. */
 const longFlag = (key: string, def: OptionDef) => `--${def.negatable ? 'no-' : ''}${flagName(key)}`;
 
-/** Every flag `cmd` takes by itself, long and short (`--name`, `-y`). */
+/** The flags of the help option every command has (build.ts). */
+export const HELP_FLAGS = '-h, --help';
+
+/** Every flag `cmd` takes, long and short (`--name`, `-y`), its help's included. */
 function ownFlags(cmd: Command): string[] {
-  return cmd.options.flatMap((o) => [o.long, o.short]).filter((f): f is string => f !== undefined);
+  const flags = cmd.options.flatMap((o) => [o.long, o.short]).filter((f): f is string => f !== undefined);
+  return [...flags, ...HELP_FLAGS.split(', ')];
 }
 
 /**
