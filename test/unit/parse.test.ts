@@ -154,6 +154,9 @@ describe('what it refuses, in our words', () => {
       '--name needs a value (e.g. --name <name>)'],
     ['the help flag given as a value', 'launch', ['--name', '--help'], '--name needs a value (e.g. --name <name>)'],
     ['-h given as a value', 'launch', ['--name', '-h', '--json'], '--name needs a value (e.g. --name <name>)'],
+    // the REPL's own --model, before the word of its subcommand: not silently dropped
+    ['an option of assistant before ask', 'assistant', ['--model', 'x', 'ask', 'hi'],
+      "--model comes before 'ask' (options of 'assistant ask' go after it: see 'superagent assistant ask --help')"],
     ['health demo --watch 5 extra: a plain extra word', 'health', ['demo', '--watch', '5', 'extra'],
       "too many arguments: 'extra' (usage: superagent health <agent> [options])"],
     ['a missing argument', 'get', [], 'missing <agent> (usage: superagent get <agent> [options])'],

@@ -11,7 +11,7 @@ import { optionSyntax, type CommandModule } from '../spec.js';
 import { CliCommand, cli, type ProgramWorld } from './command.js';
 import { examplesText, HELP, overviewFooter, TAGLINE } from './help.js';
 import { argLabel, declareOption, HELP_FLAGS, inputOf } from './options.js';
-import { refusal, subcommandTypo, unknownCommand, unknownOption } from './refusals.js';
+import { refusal, strayOption, subcommandTypo, unknownCommand, unknownOption } from './refusals.js';
 
 /** The command commander chose, and what it parsed for it. */
 export interface Chosen {
@@ -46,7 +46,11 @@ function configure(cmd: CliCommand, world: ProgramWorld, argv: readonly string[]
     // each command parses the words after its own: `assistant ask --model x` is ask's --model
     .enablePositionalOptions()
     // a command is set up as commander chooses it, before it parses the command's words
-    .hook('preSubcommand', (_parent, sub) => declare(cli(sub), world, argv));
+    .hook('preSubcommand', (parent, sub) => {
+      const stray = strayOption(parent, sub);
+      if (stray) throw stray;
+      return declare(cli(sub), world, argv);
+    });
 }
 
 /** The global options, as commander declares them: on the program, and again on each command under it. */

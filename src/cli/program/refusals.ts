@@ -1,7 +1,7 @@
 // What commander refuses, in our words: one line that says what to do, a usage error (exit 2), with
 // the nearest command or option suggested, subcommands included, and a habit from other CLIs
 // (`delete`, `stop`, `status`) pointed at ours. commander's own text is not shown (configureOutput).
-import type { Command, CommanderError } from 'commander';
+import type { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { closest, didYouMean } from '../../core/suggest.js';
 import { HABITS } from '../registry.js';
@@ -40,6 +40,18 @@ export function subcommandTypo(cmd: Command, argv: readonly string[]): UsageErro
   const end = argv.indexOf('--');
   if (end >= 0 && argv.indexOf(word, end) > end) return undefined;
   return closest(word, visibleNames(cmd)) === undefined ? undefined : unknownCommand(cmd, word);
+}
+
+/**
+ * An option of a command's own given before the word of its subcommand (`assistant --model x ask`):
+ * it would be dropped, the subcommand parses only what follows its word.
+ */
+export function strayOption(parent: Command, sub: Command): UsageError | undefined {
+  const given = (o: Option) => parent.getOptionValueSource(o.attributeName()) === 'cli';
+  const stray = [...cli(parent).declared.values()].find(given);
+  if (!stray) return undefined;
+  const hint = `options of '${words(sub)}' go after it: ${seeHelp(sub)}`;
+  return new UsageError(`${stray.long ?? stray.short} comes before '${sub.name()}'`, hint);
 }
 
 /** Every option `cmd` takes, its own and its ancestors' (the globals), as commander declared them. */
