@@ -102,8 +102,16 @@ async function warmCommonPaths(run) {
     let said = '';
     const sink = { write: (s) => ((said = (said + s).slice(-300)), true), isTTY: false };
     const io = { stdout: sink, stderr: sink, stdin: process.stdin };
-    // the last one: nothing configured, the embedded service the CLI starts itself (a new user's path)
-    const steps = [[remote, 'launch', '--name', 'warm', '--json'], [remote, 'list'], [remote, 'get', 'warm', '--json'], [remote, 'chat', 'warm', 'How is BTC?'], [own, 'list']];
+    // `own`: nothing configured, the embedded service the CLI starts itself (a new user's path); last,
+    // a command's --help (commander's help writer; the overview's ran once above, to be baked)
+    const steps = [
+      [remote, 'launch', '--name', 'warm', '--json'],
+      [remote, 'list'],
+      [remote, 'get', 'warm', '--json'],
+      [remote, 'chat', 'warm', 'How is BTC?'],
+      [own, 'list'],
+      [own, 'get', '--help'],
+    ];
     for (const [env, ...argv] of steps) {
       const code = await run(argv, env, io);
       if (code !== 0) throw new Error(`\`superagent ${argv.join(' ')}\` exited ${code}: ${said.trim()}`);

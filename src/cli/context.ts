@@ -4,7 +4,7 @@
 // used); a test builds one from buffers, a TTY switch, a fake clock and a scripted prompter
 // (test/helpers/context.ts), and points `api` at an in-process embedded service.
 import type { ConnectOptions, OpenedApi } from './commands/shared/connect.js';
-import type { GlobalOptions } from './parse.js';
+import type { GlobalOptions } from './globals.js';
 import type { ConfigStore } from '../config/file.js';
 import type { Keychain } from '../config/keychain.js';
 import type { OutStream, Printer } from '../ui/printer.js';

@@ -25,6 +25,24 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** What each code tells a script (docs/cli.md). */
+export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
+  0: 'success',
+  1: 'unexpected error (a bug: please report it)',
+  2: 'usage: bad flag, missing argument, invalid input, or the service answered 400/413/415; also a full disk, ' +
+    'a read-only file system or a permission refused under the config, data or temp dir',
+  3: 'authentication: no key, or 401/403',
+  4: 'not found: 404, or an agent reference that matches none or several',
+  5: 'rate limited: 429 after the allowed retries',
+  6: 'conflict: 409 (a name a live agent has, pausing an agent that is not running), the agent limit',
+  7: 'service or network: 5xx, time-out, connection refused, a stream cut short',
+  8: 'unhealthy: `health` found `healthy: false`',
+  9: 'changes pending: `plan --detailed-exit-code` found differences',
+  129: 'hung up: the terminal went away (SIGHUP) during a REPL, a question or `soul edit`',
+  130: 'interrupted by Ctrl-C',
+  143: 'stopped by SIGTERM',
+};
+
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** First match wins: subclasses before the classes they extend. */

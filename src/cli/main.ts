@@ -1,5 +1,5 @@
-// The entry: `--version` and the overview are answered here, loading nothing else; every command
-// line is handed to run.ts, which the build keeps in a file of its own (bench/startup.js).
+// The entry: `--version` is answered here, loading nothing else; every other line (the overview
+// too) is handed to run.ts and commander. bin/superagent.js answers both from texts the build baked.
 import type { Writable } from 'node:stream';
 import type { IO } from './context.js';
 
@@ -51,11 +51,6 @@ export async function flushed(streams: readonly NodeJS.WritableStream[]): Promis
 
 async function answer(argv: string[], env: NodeJS.ProcessEnv, io: IO): Promise<number> {
   const first = argv[0];
-  if (argv.length === 0 || (argv.length === 1 && (first === '--help' || first === '-h' || first === 'help'))) {
-    const [{ overview }, { usableColumns }] = await Promise.all([import('./help.js'), import('../ui/printer.js')]);
-    io.stdout.write(overview(usableColumns(io.stdout) ?? 80));
-    return 0;
-  }
   if (argv.length === 1 && (first === '--version' || first === '-V' || first === '-v')) {
     const { version } = await import('../core/version.js');
     io.stdout.write(`superagent ${version()}\n`);

@@ -1,6 +1,7 @@
 // Every command, once: the words that name it, its aliases, its group and one-line summary (what
 // the overview shows without loading anything), and how to load it. The module's `spec` says the
-// rest (arguments, options, examples); help, parsing and completion all start here.
+// rest (arguments, options, examples), declared to commander when the command is chosen
+// (program/build.ts); completion and docs/cli.md start here too.
 import type { CommandModule } from './spec.js';
 
 export type Group = 'agents' | 'chat' | 'fleet' | 'configuration' | 'service';
@@ -11,7 +12,7 @@ export interface Entry {
   aliases?: readonly string[];
   summary: string;
   group: Group;
-  /** left out of help, the overview, suggestions and completion (the shell scripts' own helper) */
+  /** left out of help, the overview, suggestions and completion (the shell scripts' helper, `version`) */
   hidden?: boolean;
   load(): Promise<CommandModule>;
 }
@@ -76,30 +77,23 @@ export const ENTRIES: readonly Entry[] = [
   entry(['__complete'], 'configuration', 'Print completion candidates for the shell scripts (agent names and ids, skills)', () => import('./commands/complete.js'), {
     hidden: true,
   }),
+  entry(['version'], 'configuration', 'Print the version (also --version)', () => import('./commands/version.js'), {
+    hidden: true,
+  }),
 ];
+
+/**
+ * Words other CLIs use, and the commands of ours they may have meant: suggested, never run (a
+ * destructive verb is no alias). `version` is a (hidden) command of its own.
+ */
+export const HABITS: Readonly<Record<string, readonly string[]>> = {
+  delete: ['destroy'],
+  rm: ['destroy'],
+  remove: ['destroy'],
+  stop: ['pause'],
+  start: ['resume'],
+  status: ['get', 'health', 'list'],
+};
 
 /** The commands a person sees: everything but the hidden helpers. */
 export const VISIBLE_ENTRIES: readonly Entry[] = ENTRIES.filter((e) => !e.hidden);
-
-export function entryName(e: Pick<Entry, 'path'>): string {
-  return e.path.join(' ');
-}
-
-/**
- * The entry that the command words name. A group word alone ('skills') resolves to the entry whose
- * path is just that word, if any; an alias counts for a one-word command.
- */
-export function resolveEntry(words: readonly string[]): Entry | undefined {
-  let best: Entry | undefined;
-  for (const e of ENTRIES) {
-    const names = [e.path[0]!, ...(e.path.length === 1 ? (e.aliases ?? []) : [])];
-    if (!names.includes(words[0] ?? '')) continue;
-    if (e.path.slice(1).every((w, i) => words[i + 1] === w) && (!best || e.path.length > best.path.length)) best = e;
-  }
-  return best;
-}
-
-/** Commands whose first word is `word` (a group's help). */
-export function entriesUnder(word: string): Entry[] {
-  return VISIBLE_ENTRIES.filter((e) => e.path[0] === word);
-}

@@ -1,21 +1,19 @@
-// Running a command: find it in argv, load its module, parse argv against its spec, build the
-// Context from the real world (or from a test's stand-ins), run it, and turn any failure into one
-// line on stderr and an exit code (exit-codes.ts). main.ts hands every command line over to run().
+// Running a command line: commander (program/build.ts) parses it, dispatches to the command (its
+// module loaded then) or writes help; this file builds the Context from the real world (or from a
+// test's stand-ins), runs the command, and turns any failure into one line on stderr and an exit
+// code (exit-codes.ts). main.ts hands every command line over to run().
 import { ConfigFile } from '../config/file.js';
 import { osKeychain } from '../config/keychain.js';
 import { configDir } from '../config/paths.js';
-import { InterruptedError, UsageError } from '../core/errors.js';
-import { didYouMean } from '../core/suggest.js';
+import { InterruptedError } from '../core/errors.js';
 import { systemEditor } from '../ui/editor.js';
 import { createPrinter, usableColumns, type OutStream } from '../ui/printer.js';
 import { terminalPrompter } from '../ui/prompt.js';
 import { startSpinner } from '../ui/spinner.js';
 import { rawModeOutlivesTerminal, terminalFds, terminalsGone, writesOutliveTerminal } from '../ui/terminal-gone.js';
-import { Context, type Clock, type IO, type Signals, type World } from './context.js';
+import { Context, type Clock, type IO, type Signals, type StartSpinner, type World } from './context.js';
 import { EXIT, reportError } from './exit-codes.js';
-import { commandHelp, commandNames, groupHelp, overview } from './help.js';
-import { commandWords, parseLine } from './parse.js';
-import { entriesUnder, entryName, resolveEntry } from './registry.js';
+import { parseLine, type Chosen } from './program/build.js';
 
 /** Stand-ins for parts of the world (tests); the rest is the real thing. */
 export type WorldOverrides = Partial<Omit<World, 'env' | 'io' | 'globals' | 'printer'>>;
@@ -115,15 +113,6 @@ function columns(io: IO): number {
   return usableColumns(io.stdout) ?? 80;
 }
 
-function unknownCommand(words: string[]): UsageError {
-  const group = entriesUnder(words[0]!);
-  if (group.length > 0) {
-    const sub = words[1]!;
-    return new UsageError(`unknown command '${words[0]} ${sub}'`, didYouMean(sub, group.map((e) => e.path[1] ?? '').filter(Boolean), (s) => `'${words[0]} ${s}'`) ?? `see 'superagent ${words[0]} --help'`);
-  }
-  return new UsageError(`unknown command '${words[0]}'`, didYouMean(words[0]!, commandNames()) ?? "see 'superagent --help'");
-}
-
 /** How long output still on its way (to a pipe) may take to leave once the terminal hung up. */
 const FLUSH_MS = 1_000;
 
@@ -189,62 +178,58 @@ async function runIn(
   overrides: WorldOverrides,
   signals: Signals,
 ): Promise<number> {
-  if (argv[0] === 'help') argv = [...argv.slice(1), '--help'];
   const json = argv.includes('--json');
   const debug = argv.includes('--debug');
+  let code: number = EXIT.ok;
+  const world = { env, stdout: io.stdout, stderr: io.stderr, columns: columns(io) };
   try {
-    const words = commandWords(argv);
-    if (words.length === 0) {
-      // options alone: still checked (an unknown one is exit 2), then the overview
-      parseLine({ examples: [] }, '', argv, env);
-      io.stdout.write(overview(columns(io)));
-      return EXIT.ok;
-    }
-    const entry = resolveEntry(words);
-    if (!entry) {
-      if (words.length === 1 && entriesUnder(words[0]!).length > 0) {
-        io.stdout.write(groupHelp(words[0]!));
-        return EXIT.ok;
-      }
-      throw unknownCommand(words);
-    }
-    const mod = await entry.load();
-    const name = entryName(entry);
-    const parsed = parseLine(mod.spec, name, argv, env);
-    if (parsed.help) {
-      io.stdout.write(commandHelp(entry, mod.spec, columns(io)));
-      return EXIT.ok;
-    }
-    const { globals } = parsed;
-    const printer = await createPrinter(io.stdout, io.stderr, { json: globals.json, quiet: globals.quiet, color: globals.color, env });
-    const ctx = new Context({
-      env,
-      io,
-      globals,
-      printer,
-      config: overrides.config ?? new ConfigFile(configDir(env), { warn: (line) => printer.warn(line) }),
-      keychain: overrides.keychain ?? osKeychain(),
-      prompter: overrides.prompter ?? terminalPrompter(io, signals),
-      editor: overrides.editor ?? systemEditor(env),
-      clock: overrides.clock ?? realClock,
-      signals,
-      spinner: overrides.spinner ?? ((label, o) => startSpinner(io.stderr, label, { ...o, enabled: o.enabled ?? true, colour: printer.stderrColour })),
-      openApi: overrides.openApi ?? (async (c, o) => (await import('./commands/shared/connect.js')).openApi(c, o)),
+    await parseLine(argv, world, async (chosen) => {
+      code = await runChosen(chosen, env, io, overrides, signals);
     });
-    try {
-      const code = (await mod.run(parsed.input as never, ctx)) ?? EXIT.ok;
-      // a command that needed no list of everything (its agent was found) succeeds, and says what the
-      // service could not read (also in a pipe: the state needs fixing)
-      const leftOut = entry.hidden ? undefined : ctx.leftOut();
-      if (leftOut) ctx.printer.warn(leftOut.message.charAt(0).toUpperCase() + leftOut.message.slice(1));
-      return code;
-    } catch (err) {
-      // printer.json: a profile with `output json` turns it on too
-      return reportError(ctx.explainFailure(err), io.stderr, { json: ctx.printer.json, debug: globals.debug, colour: ctx.printer.err.red.bold });
-    } finally {
-      await ctx.dispose();
-    }
+    return code;
   } catch (err) {
     return reportError(err, io.stderr, { json, debug });
+  }
+}
+
+/** The command commander chose, run in its Context; a failure of its own is reported here. */
+async function runChosen(
+  { entry, module, input, globals }: Chosen,
+  env: NodeJS.ProcessEnv,
+  io: IO,
+  overrides: WorldOverrides,
+  signals: Signals,
+): Promise<number> {
+  const { json, quiet, color } = globals;
+  const printer = await createPrinter(io.stdout, io.stderr, { json, quiet, color, env });
+  const spinner: StartSpinner = (label, o) =>
+    startSpinner(io.stderr, label, { ...o, enabled: o.enabled ?? true, colour: printer.stderrColour });
+  const ctx = new Context({
+    env,
+    io,
+    globals,
+    printer,
+    config: overrides.config ?? new ConfigFile(configDir(env), { warn: (line) => printer.warn(line) }),
+    keychain: overrides.keychain ?? osKeychain(),
+    prompter: overrides.prompter ?? terminalPrompter(io, signals),
+    editor: overrides.editor ?? systemEditor(env),
+    clock: overrides.clock ?? realClock,
+    signals,
+    spinner: overrides.spinner ?? spinner,
+    openApi: overrides.openApi ?? (async (c, o) => (await import('./commands/shared/connect.js')).openApi(c, o)),
+  });
+  try {
+    const code = (await module.run(input as never, ctx)) ?? EXIT.ok;
+    // a command that needed no list of everything (its agent was found) succeeds, and says what the
+    // service could not read (also in a pipe: the state needs fixing)
+    const leftOut = entry.hidden ? undefined : ctx.leftOut();
+    if (leftOut) ctx.printer.warn(leftOut.message.charAt(0).toUpperCase() + leftOut.message.slice(1));
+    return code;
+  } catch (err) {
+    // printer.json: a profile with `output json` turns it on too
+    const how = { json: ctx.printer.json, debug: globals.debug, colour: ctx.printer.err.red.bold };
+    return reportError(ctx.explainFailure(err), io.stderr, how);
+  } finally {
+    await ctx.dispose();
   }
 }

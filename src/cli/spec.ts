@@ -1,6 +1,6 @@
 // What a command declares about itself (its arguments, options and examples), and the typed input
 // its `run` receives, derived from that declaration. The registry (registry.ts) gives each command
-// its name, group and summary; the parser (parse.ts), help (help.ts) and completion read the rest.
+// its name, group and summary; commander (program/) declares the rest, completion reads it too.
 import type { Context } from './context.js';
 
 /** What shell completion offers for a value. */

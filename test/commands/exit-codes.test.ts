@@ -131,7 +131,8 @@ describe('output conventions', () => {
     expect(cmd.stdout).toContain('Usage: superagent launch [options]');
     expect(cmd.stdout).toContain('Examples:');
     const group = await cli('soul');
-    expect([group.code, group.stdout.split('\n')[0]]).toEqual([0, "Commands of 'soul':"]);
+    const head = ['Usage: superagent soul <command> [options]', '', "Commands of 'soul': show, edit, set"];
+    expect([group.code, ...group.stdout.split('\n').slice(0, 3)]).toEqual([0, ...head]);
     expect((await cli('help skills enable')).stdout).toContain('Usage: superagent skills enable <agent> <skill...> [options]');
   });
 });

@@ -79,6 +79,7 @@ function invocations(agentId: string, classicId: string, soulFile: string, fleet
     completion: { args: ['completion', 'bash'] },
     // the hidden command behind shell completion (its cache in a dir of the test's own, below)
     __complete: { args: ['__complete', 'skills', agentId] },
+    version: { args: ['version'] },
     // the fleet: a file that launches an agent with the token of a variable, then a plan and an apply of it
     schema: { args: ['schema'] },
     export: { args: ['export', '--dir', fleetDir, '--yes'], ...t },

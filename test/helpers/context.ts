@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import type { ConfigData, ConfigStore } from '../../src/config/file.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { Context, type Clock, type InStream, type Signals, type StartSpinner, type World } from '../../src/cli/context.js';
-import { toGlobals } from '../../src/cli/parse.js';
+import { toGlobals } from '../../src/cli/globals.js';
 import { Printer, type OutStream } from '../../src/ui/printer.js';
 import { run, type WorldOverrides } from '../../src/cli/run.js';
 import type { Editor, EditorCommand } from '../../src/ui/editor.js';

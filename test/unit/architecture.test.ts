@@ -12,7 +12,7 @@ const MAX_LINES = 350;
 const MAX_CLI_TOP_FILES = 8;
 
 interface Import {
-  /** the imported file, relative to the repository (src/cli/parse.ts), or the bare specifier */
+  /** the imported file, relative to the repository (src/cli/globals.ts), or the bare specifier */
   target: string;
   /** `import type`, `export type … from`, or every named binding marked `type`: gone at run time */
   typeOnly: boolean;
@@ -152,7 +152,8 @@ const report = (what: string, found: string[]) => (found.length ? `${what}:\n  $
 describe('architecture of src/', () => {
   it('reads the source (the checks below are not vacuous)', () => {
     expect(FILES.length).toBeGreaterThan(50);
-    expect(FILES.find((f) => f.file === 'src/cli/run.ts')?.imports.map((i) => i.target)).toContain('src/cli/parse.ts');
+    const run = FILES.find((f) => f.file === 'src/cli/run.ts');
+    expect(run?.imports.map((i) => i.target)).toContain('src/cli/program/build.ts');
     expect(new Set(FILES.map((f) => folderOf(f.file)))).toEqual(new Set(['api', 'cli', 'config', 'core', 'server', 'ui', 'vendor', 'contract.ts']));
   });
 
@@ -193,8 +194,8 @@ describe('the checks themselves', () => {
       path.join(SRC, 'cli/x.ts'),
       [
         "import type { A } from './spec.js';",
-        "import { type B, type C } from './parse.js';",
-        "import { D, type E } from './help.js';",
+        "import { type B, type C } from './globals.js';",
+        "import { D, type E } from './exit-codes.js';",
         "export type { F } from './registry.js';",
         "export { G } from './run.js';",
         "const m = () => import('./context.js');",
@@ -203,8 +204,8 @@ describe('the checks themselves', () => {
     );
     expect(found).toEqual([
       { target: 'src/cli/spec.ts', typeOnly: true, dynamic: false },
-      { target: 'src/cli/parse.ts', typeOnly: true, dynamic: false },
-      { target: 'src/cli/help.ts', typeOnly: false, dynamic: false },
+      { target: 'src/cli/globals.ts', typeOnly: true, dynamic: false },
+      { target: 'src/cli/exit-codes.ts', typeOnly: false, dynamic: false },
       { target: 'src/cli/registry.ts', typeOnly: true, dynamic: false },
       { target: 'src/cli/run.ts', typeOnly: false, dynamic: false },
       { target: 'src/cli/context.ts', typeOnly: false, dynamic: true },
@@ -217,7 +218,7 @@ describe('the checks themselves', () => {
     const files = [
       { file: 'src/api/client.ts', imports: [imp('src/core/errors.ts'), imp('src/cli/context.ts', true)] },
       { file: 'src/ui/printer.ts', imports: [imp('src/cli/run.ts', false, true), imp('node:tty')] },
-      { file: 'src/cli/run.ts', imports: [imp('src/cli/parse.ts')] },
+      { file: 'src/cli/run.ts', imports: [imp('src/cli/globals.ts')] },
     ];
     expect(violations((f) => under(f, 'api', 'ui'), (t) => under(t, 'cli'), files)).toEqual(['src/api/client.ts → src/cli/context.ts', 'src/ui/printer.ts → src/cli/run.ts']);
   });

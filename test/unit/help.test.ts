@@ -1,24 +1,31 @@
-// Every command explains itself, from the registry (the overview and a group's list, with nothing
-// loaded) and from its spec (`superagent <command> --help`); and every spec is one the parser
-// accepts: its options and arguments are well formed, and each of its examples parses.
+// Every command explains itself through commander's help: the overview and a group word's list from
+// the registry, `superagent <command> --help` from its spec; and every spec is one commander takes:
+// each of its examples parses to the command it shows.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { commandHelp, commandNames, groupHelp, overview } from '../../src/cli/help.js';
-import { GLOBALS, commandWords, parseLine, usageLine } from '../../src/cli/parse.js';
-import { ENTRIES, GROUP_TITLES, VISIBLE_ENTRIES, entriesUnder, entryName, resolveEntry, type Entry, type Group } from '../../src/cli/registry.js';
+import { GLOBALS } from '../../src/cli/globals.js';
+import { ENTRIES, GROUP_TITLES, VISIBLE_ENTRIES, type Entry, type Group } from '../../src/cli/registry.js';
 import { flagName, optionSyntax, type CommandModule, type OptionDef, type Spec } from '../../src/cli/spec.js';
 import { shellSplit } from '../../src/ui/shell-split.js';
+import { parse } from '../helpers/program.js';
 
+const entryName = (e: Pick<Entry, 'path'>) => e.path.join(' ');
 const COMMANDS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli/commands');
 
 const loaded = await Promise.all(ENTRIES.map(async (entry) => ({ entry, name: entryName(entry), mod: await entry.load() })));
 const moduleOf = (e: Entry): CommandModule => loaded.find((l) => l.entry === e)!.mod;
+const help = async (argv: string[]) => (await parse([...argv, '--help'])).stdout;
 
 /** Help text with its line wrapping undone, so a wrapped description is found whole. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');
-const optionText = (o: OptionDef) => (o.choices ? `${o.description} (${o.choices.join(', ')})` : o.description);
+/** How commander's help adds an option's choices to its description. */
+const choices = (o: { choices?: readonly string[] }) =>
+  o.choices ? ` (choices: ${o.choices.map((c) => `"${c}"`).join(', ')})` : '';
+const argLabel = (a: { name: string; required?: boolean; variadic?: boolean }) =>
+  a.required ? `<${a.name}${a.variadic ? '...' : ''}>` : `[${a.name}${a.variadic ? '...' : ''}]`;
+const GLOBAL_SYNTAX = Object.entries(GLOBALS).map(([key, o]) => [optionSyntax(key, o), o.description] as const);
 
 describe('every registry entry loads a command with a spec and examples', () => {
   it.each(loaded.map((l) => [l.name, l] as const))('%s', (_name, { entry, mod }) => {
@@ -43,46 +50,49 @@ describe('every registry entry loads a command with a spec and examples', () => 
     expect(commands).toHaveLength(ENTRIES.length);
   });
 
-  it('names are unique, and an alias finds its command', () => {
+  it('names are unique, and commander finds each command by its words, and an alias its command', async () => {
     const names = ENTRIES.map(entryName);
     expect(new Set(names).size).toBe(names.length);
-    for (const e of ENTRIES) expect(resolveEntry(e.path), entryName(e)).toBe(e);
-    expect(resolveEntry(['ls'])?.path).toEqual(['list']);
+    const argsOf = (e: Entry) => (moduleOf(e).spec.args ?? []).filter((a) => a.required).map((a) => `some-${a.name}`);
+    for (const e of ENTRIES) expect((await parse([...e.path, ...argsOf(e)])).chosen?.entry, entryName(e)).toBe(e);
+    expect((await parse(['ls'])).chosen?.entry.path).toEqual(['list']);
   });
 });
 
-describe('commandHelp: superagent <command> --help', () => {
-  it.each(VISIBLE_ENTRIES.map((e) => [entryName(e), e] as const))('%s', (name, entry) => {
+describe('superagent <command> --help', () => {
+  it.each(VISIBLE_ENTRIES.map((e) => [entryName(e), e] as const))('%s', async (name, entry) => {
     const spec = moduleOf(entry).spec;
-    const help = commandHelp(entry, spec);
-    const text = flat(help);
-    expect(help.startsWith(`Usage: ${usageLine(spec, name)}\n\n`)).toBe(true);
-    expect(text).toContain(flat(spec.description ?? entry.summary));
-    for (const a of spec.args ?? []) expect(text).toContain(` ${a.name} ${flat(a.description)}`);
-    for (const [key, o] of Object.entries(spec.options ?? {})) {
+    const text = await help([...entry.path]);
+    const usage = ['superagent', name, ...(spec.args ?? []).map(argLabel), '[options]'].join(' ');
+    expect(text.startsWith(`Usage: ${usage}\n\n`), text.split('\n')[0]).toBe(true);
+    expect(flat(text)).toContain(flat(spec.description ?? entry.summary));
+    for (const a of spec.args ?? []) expect(flat(text)).toContain(` ${a.name} ${flat(a.description)}`);
+    for (const [key, o] of Object.entries(spec.options ?? {}) as Array<[string, OptionDef]>) {
       const syntax = optionSyntax(key, o);
-      if (o.hidden) expect(help, `hidden ${syntax}`).not.toContain(`--${flagName(key)}`);
-      else expect(text, syntax).toContain(` ${syntax} ${flat(optionText(o))}`);
+      if (o.hidden) expect(text, `hidden ${syntax}`).not.toContain(`--${flagName(key)}`);
+      else expect(flat(text), syntax).toContain(` ${syntax} ${flat(o.description)}${choices(o)}`);
     }
-    expect(help).toContain('\nGlobal options:\n');
-    for (const [key, o] of Object.entries(GLOBALS)) expect(text, key).toContain(` ${optionSyntax(key, o)} ${flat(o.description)}`);
-    expect(text).toContain(' -h, --help show this help');
-    expect(help.endsWith(`\nExamples:\n${spec.examples.map((e) => `  $ ${e}\n`).join('')}`)).toBe(true);
-    if (entry.aliases?.length) expect(help).toContain(`\nAlias: ${entry.aliases.join(', ')}\n`);
-    // no line runs past the width it was asked for (a long option syntax gets its own line)
-    for (const line of help.split('\n').filter((l) => !l.startsWith('  $ '))) expect(line.length, line).toBeLessThanOrEqual(80);
+    const globals = flat(text.slice(text.indexOf('\nGlobal options:\n')));
+    for (const [syntax, description] of GLOBAL_SYNTAX) {
+      expect(globals, syntax).toContain(` ${syntax} ${flat(description)}`);
+    }
+    expect(globals).toContain(' -h, --help show this help');
+    expect(text.endsWith(`\nExamples:\n${spec.examples.map((e) => `  $ ${e}\n`).join('')}`)).toBe(true);
+    // no line runs past the width it was asked for (an example is not wrapped)
+    for (const line of text.split('\n').filter((l) => !l.startsWith('  $ '))) {
+      expect(line.length, line).toBeLessThanOrEqual(80);
+    }
   });
 
   it('get, in full', async () => {
-    const get = ENTRIES.find((e) => entryName(e) === 'get')!;
-    expect(commandHelp(get, moduleOf(get).spec)).toBe(
+    expect(await help(['get'])).toBe(
       [
         'Usage: superagent get <agent> [options]',
         '',
         "Show one agent's details",
         '',
         'Arguments:',
-        '  agent  uuid, unique id prefix (4+ characters) or unique name',
+        '  agent                uuid, unique id prefix (4+ characters) or unique name',
         '',
         'Global options:',
         '  --json               machine output: the API JSON on stdout, nothing else',
@@ -113,20 +123,43 @@ describe('commandHelp: superagent <command> --help', () => {
     );
   });
 
-  it('a hidden option stays out of help but still parses (health --count)', () => {
+  it('a command with subcommands lists them after its options (skills)', async () => {
+    const text = await help(['skills']);
+    const listed = [
+      'Agents:',
+      '  skills enable        Enable skills on an agent',
+      '  skills disable       Disable skills on an agent',
+    ];
+    expect(text).toContain(`\n${listed.join('\n')}\n`);
+  });
+
+  it('help get, --help get, help skills enable: the same as --help after the words', async () => {
+    expect((await parse(['help', 'get'])).stdout).toBe(await help(['get']));
+    expect((await parse(['--help', 'get'])).stdout).toBe(await help(['get']));
+    expect((await parse(['-h', 'soul', 'show'])).stdout).toBe(await help(['soul', 'show']));
+    expect((await parse(['help', 'skills', 'enable'])).stdout).toBe(await help(['skills', 'enable']));
+  });
+
+  it('a hidden option stays out of help but still parses (health --count)', async () => {
     const health = ENTRIES.find((e) => entryName(e) === 'health')!;
-    const spec = moduleOf(health).spec;
-    expect(spec.options?.count?.hidden).toBe(true);
-    expect(commandHelp(health, spec)).not.toContain('--count');
-    expect(commandHelp(health, spec)).toContain('  --watch [seconds]  check again every SECONDS');
-    expect(parseLine(spec, 'health', ['health', 'demo', '--count', '2'], {}).input).toMatchObject({ count: '2' });
+    expect(moduleOf(health).spec.options?.count?.hidden).toBe(true);
+    const text = await help(['health']);
+    expect(text).not.toContain('--count');
+    expect(text).toContain('  --watch [seconds]    check again every SECONDS');
+    expect((await parse(['health', 'demo', '--count', '2'])).chosen?.input).toMatchObject({ count: '2' });
   });
 });
 
-describe('the overview (superagent with no arguments)', () => {
-  const text = overview();
+describe('the overview (superagent with no arguments)', async () => {
+  const text = (await parse([])).stdout;
   const groups = Object.keys(GROUP_TITLES) as Group[];
   const used = groups.filter((g) => VISIBLE_ENTRIES.some((e) => e.group === g));
+
+  it('is the same for --help, -h, help and options alone', async () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['--json'], ['-q', '--no-color']]) {
+      expect((await parse(argv)).stdout, argv.join(' ')).toBe(text);
+    }
+  });
 
   it('groups the commands by task, in the order of GROUP_TITLES; a group with no command is left out', () => {
     expect(used.map((g) => GROUP_TITLES[g])).toEqual(['Agents', 'Chat', 'Fleet as code', 'Configuration', 'Service']);
@@ -146,12 +179,17 @@ describe('the overview (superagent with no arguments)', () => {
     for (const entry of VISIBLE_ENTRIES) {
       const name = entryName(entry);
       const label = entry.aliases?.length ? `${name} (${entry.aliases.join(', ')})` : name;
-      const lines = text.split('\n').filter((l) => l.startsWith(`  ${label}  `) || l === `  ${label}`);
+      const all = text.split('\n');
+      const lines = all.filter((l) => l.startsWith(`  ${label}  `));
       expect(lines, name).toHaveLength(1);
-      expect(lines[0]!.endsWith(`  ${entry.summary}`), lines[0]).toBe(true);
+      // the summary, wrapped on the lines below it when long
+      const at = all.indexOf(lines[0]!);
+      const wrapped = all.slice(at + 1);
+      const item = [lines[0], ...wrapped.slice(0, wrapped.findIndex((l) => !/^ {4,}/.test(l)))];
+      expect(flat(item.join(' ')).trim(), name).toBe(flat(`${label} ${entry.summary}`));
       expect(sections.get(entry.group), `${name} is under ${GROUP_TITLES[entry.group]}`).toContain(lines[0]);
     }
-    const listed = [...sections.values()].join('\n').split('\n').filter((l) => l.startsWith('  '));
+    const listed = [...sections.values()].join('\n').split('\n').filter((l) => /^ {2}\S/.test(l));
     expect(listed).toHaveLength(VISIBLE_ENTRIES.length);
   });
 
@@ -165,49 +203,53 @@ describe('the overview (superagent with no arguments)', () => {
   });
 });
 
-describe('groupHelp: a group word alone', () => {
-  it('skills, in full', () => {
-    expect(groupHelp('skills')).toBe(
+describe('a group word alone', () => {
+  it('soul, in full: its commands, exit 0 on stdout', async () => {
+    const soul = await parse(['soul']);
+    expect(soul.chosen).toBeUndefined();
+    expect(soul.stdout).toBe(await help(['soul']));
+    const head = "Usage: superagent soul <command> [options]\n\nCommands of 'soul': show, edit, set\n";
+    expect(soul.stdout.startsWith(head)).toBe(true);
+    expect(soul.stdout.endsWith(
       [
-        "Commands of 'skills':",
-        "  skills          List an agent's skills",
-        '  skills enable   Enable skills on an agent',
-        '  skills disable  Disable skills on an agent',
-        '',
-        "Run 'superagent skills <command> --help' for details.",
+        'Agents:',
+        "  soul show            Print an agent's soul.md",
+        "  soul edit            Edit an agent's soul.md in $VISUAL or $EDITOR",
+        "  soul set             Replace an agent's soul.md from a file or stdin",
         '',
       ].join('\n'),
-    );
+    )).toBe(true);
   });
 
   const groupWords = [...new Set(VISIBLE_ENTRIES.filter((e) => e.path.length > 1).map((e) => e.path[0]!))];
 
-  it.each(groupWords)('%s lists exactly its commands', (word) => {
+  it.each(groupWords)('%s lists exactly its commands', async (word) => {
     expect(groupWords.sort()).toEqual(['assistant', 'classic', 'config', 'skills', 'soul']);
-    const listed = groupHelp(word).split('\n').filter((l) => l.startsWith('  '));
-    expect(listed.map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(entriesUnder(word).map(entryName));
+    const text = await help([word]);
+    // the list under the heading before the first of the group's commands
+    const list = text.slice(text.lastIndexOf(':\n', text.indexOf(`  ${word} `)) + 2).split('\n\n')[0]!;
+    const listed = list.split('\n').filter(Boolean);
+    const expected = VISIBLE_ENTRIES.filter((e) => e.path[0] === word && e.path.length > 1).map(entryName);
+    expect(listed.map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(expected);
   });
 });
 
 describe('hidden entries are nowhere in help', () => {
   const hidden = ENTRIES.filter((e) => e.hidden);
 
-  it('only the shell scripts’ helper is hidden', () => {
-    expect(hidden.map(entryName)).toEqual(['__complete']);
+  it('only the shell scripts’ helper and `version` are hidden', () => {
+    expect(hidden.map(entryName)).toEqual(['__complete', 'version']);
   });
 
-  it('not in the overview, a group, any command’s help, or the names suggestions choose from', () => {
-    const everything = [
-      overview(),
-      ...new Set(VISIBLE_ENTRIES.map((e) => groupHelp(e.path[0]!))),
-      ...VISIBLE_ENTRIES.map((e) => commandHelp(e, moduleOf(e).spec)),
-    ].join('\n');
+  it('not in the overview, a group, any command’s help, or the names suggestions choose from', async () => {
+    const texts = [(await parse([])).stdout];
+    for (const e of VISIBLE_ENTRIES) texts.push(await help([...e.path]));
+    const everything = texts.join('\n');
     for (const e of hidden) {
-      expect(everything).not.toContain(e.path[0]);
-      expect(commandNames()).not.toContain(e.path[0]);
-      expect(VISIBLE_ENTRIES).not.toContain(e);
+      expect(everything).not.toMatch(new RegExp(`^  ${e.path[0]} `, 'm'));
+      await expect(parse([`${e.path[0]}x`])).rejects.toThrow(/^unknown command/);
+      await expect(parse([`${e.path[0]}x`])).rejects.toMatchObject({ hint: "see 'superagent --help'" });
     }
-    expect(commandNames()).toEqual(expect.arrayContaining(['launch', 'list', 'ls', 'skills', 'config', 'server']));
   });
 });
 
@@ -232,7 +274,7 @@ function commandLines(example: string): string[][] {
     .map((s) => s.slice(1));
 }
 
-describe('every spec is one the parser accepts', () => {
+describe('every spec is one commander takes', () => {
   const FLAG_OF_GLOBAL = new Set(Object.entries(GLOBALS).flatMap(([k, o]) => [flagName(k), ...('short' in o ? [o.short] : [])]));
 
   it('commandLines splits examples like a shell', () => {
@@ -245,7 +287,7 @@ describe('every spec is one the parser accepts', () => {
   });
 
   it.each(loaded.map((l) => [l.name, l.mod.spec] as const))('%s: option keys, argument names, shorts', (_name, spec: Spec) => {
-    for (const [key, o] of Object.entries(spec.options ?? {})) {
+    for (const [key, o] of Object.entries(spec.options ?? {}) as Array<[string, OptionDef]>) {
       expect(key, 'a camelCase key').toMatch(/^[a-z][a-zA-Z0-9]*$/);
       expect(FLAG_OF_GLOBAL.has(flagName(key)), `--${flagName(key)} is a global option`).toBe(false);
       if (o.short) expect(FLAG_OF_GLOBAL.has(o.short) || o.short === 'h', `-${o.short} is taken`).toBe(false);
@@ -261,15 +303,19 @@ describe('every spec is one the parser accepts', () => {
     }
   });
 
-  it.each(loaded.map((l) => [l.name, l.mod.spec] as const))('%s: its examples parse', (_name, spec) => {
+  /** The entry whose words start `argv`, the longest such (`skills enable demo x` is skills enable). */
+  const named = (argv: string[]) =>
+    ENTRIES.filter((e) => e.path.every((w, i) => argv[i] === w)).sort((a, b) => b.path.length - a.path.length)[0];
+
+  const SPECS = loaded.map((l) => [l.name, l.mod.spec] as const);
+  it.each(SPECS)('%s: its examples parse, to the command they name', async (_name, spec) => {
     const lines = spec.examples.flatMap(commandLines);
     // every spec has an example without $(…), so none is left unchecked
     expect(lines.length).toBeGreaterThan(0);
     for (const argv of lines) {
-      const entry = resolveEntry(commandWords(argv));
-      expect(entry, argv.join(' ')).toBeDefined();
-      const parsed = parseLine(moduleOf(entry!).spec, entryName(entry!), argv, {});
-      expect(parsed.help, argv.join(' ')).toBe(false);
+      const { chosen } = await parse(argv);
+      expect(chosen, argv.join(' ')).toBeDefined();
+      if (named(argv)) expect(chosen!.entry, argv.join(' ')).toBe(named(argv));
     }
   });
 });

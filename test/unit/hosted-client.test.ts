@@ -5,7 +5,7 @@ import { resolveConnection } from '../../src/config/resolve.js';
 import { launchModel, warnIfMismatched } from '../../src/cli/commands/shared/providers.js';
 import { disabledAfter } from '../../src/cli/commands/skills/toggle.js';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
-import { toGlobals, type GlobalOptions } from '../../src/cli/parse.js';
+import { toGlobals, type GlobalOptions } from '../../src/cli/globals.js';
 import { CredentialsError } from '../../src/core/errors.js';
 import { HOSTED_BASE_URL } from '../../src/contract.js';
 import { Printer } from '../../src/ui/printer.js';

@@ -13,7 +13,7 @@ import { resolveAgent } from './shared/agent-ref.js';
 import type { Context } from '../context.js';
 import { UnhealthyError } from '../../core/errors.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { parseInteger, parseNumber } from '../parse.js';
+import { parseInteger, parseNumber } from './shared/numbers.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {

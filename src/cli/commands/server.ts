@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { BadAnswerError, UsageError } from '../../core/errors.js';
 import { dataDirFailure, storeFailure } from './shared/connect.js';
-import { parseInteger, parseNumber } from '../parse.js';
+import { parseInteger, parseNumber } from './shared/numbers.js';
 import type { Input, Spec } from '../spec.js';
 import { maskKey } from '../../ui/mask.js';
 

@@ -1,7 +1,7 @@
 // The command tree as the completion scripts need it, built from the registry and every command's
 // spec, so a script generated from it can never drift from the commands themselves.
 import { PROVIDERS } from '../../contract.js';
-import { GLOBALS } from '../parse.js';
+import { GLOBALS } from '../globals.js';
 import { VISIBLE_ENTRIES, type Entry } from '../registry.js';
 import { optionSyntax, type ArgDef, type OptionDef } from '../spec.js';
 

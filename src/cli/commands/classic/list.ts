@@ -2,7 +2,7 @@
 import { classic } from '../../../api/classic.js';
 import { orUnknown, printTable, timeFor, unknown, yesNo } from '../../../ui/format.js';
 import type { Context } from '../../context.js';
-import { parseInteger } from '../../parse.js';
+import { parseInteger } from '../shared/numbers.js';
 import type { Input, Spec } from '../../spec.js';
 
 export const spec = {

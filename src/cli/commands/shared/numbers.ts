@@ -1,0 +1,26 @@
+// Option values a command checks itself as numbers (a port, a limit, an interval), refused in one
+// line that names the flag.
+import { UsageError } from '../../../core/errors.js';
+
+/** An option's value as a whole number within a range, or a usage error naming the flag. */
+export function parseInteger(flag: string, value: unknown, range: { min?: number; max?: number } = {}): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  const { min = -Infinity, max = Infinity } = range;
+  if (typeof value === 'string' && value.trim() === '') throw new UsageError(`${flag} needs a whole number`);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    const bounds = max === Infinity ? `at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${flag} must be a whole number ${bounds}, not '${String(value)}'`);
+  }
+  return n;
+}
+
+/** An option's value as a number within a range (decimals allowed), or a usage error naming the flag. */
+export function parseNumber(flag: string, value: unknown, range: { min?: number; max?: number } = {}): number {
+  const n = Number(value);
+  const { min = -Infinity, max = Infinity } = range;
+  const blank = value === undefined || (typeof value === 'string' && value.trim() === '');
+  if (blank || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(`${flag} must be a number from ${min} to ${max}, not '${String(value)}'`);
+  }
+  return n;
+}
