@@ -6,7 +6,7 @@
 // file, not the temp (EnvironmentError).
 import fs from 'node:fs';
 import path from 'node:path';
-import { asEnvironmentError } from './errors.js';
+import { asEnvironmentError, EnvironmentError } from './errors.js';
 
 export interface AtomicWriteOptions {
   /** the new file's mode (default 0600: everything the tool writes is private) */
@@ -46,29 +46,48 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
 }
 
 /**
- * Creates `dir` and its missing parents (with `mode`). Where the machine refuses, node's recursive
- * mkdir may say ENOENT instead of the cause (EROFS, EDQUOT): the first missing directory is then
- * made alone, which fails with the cause itself. Gives the first directory it made, if any.
+ * Creates `dir` and its missing parents (with `mode`), one at a time: node's recursive mkdir says
+ * ENOENT for the cause where the machine refuses (EROFS, EDQUOT), EEXIST for a link to nothing on
+ * the way, and retries without end where a parent exists but takes no new entry (/proc). Each failure
+ * names the directory it was about. Gives the first directory it made, if any.
  */
 export function makeDir(dir: string, mode = 0o700): string | undefined {
-  try {
-    return fs.mkdirSync(dir, { recursive: true, mode });
-  } catch (err) {
-    const cause = (err as NodeJS.ErrnoException).code === 'ENOENT' ? trueCause(path.resolve(dir), mode) ?? err : err;
-    throw asEnvironmentError(cause) ?? cause;
+  const missing: string[] = [];
+  for (let at = path.resolve(dir); !existingDir(at); at = path.dirname(at)) {
+    missing.unshift(at);
+    if (path.dirname(at) === at) break;
   }
+  for (const at of missing) {
+    try {
+      fs.mkdirSync(at, { mode });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && existingDir(at)) continue; // made meanwhile by another process
+      const cause = code === 'ENOENT' ? new EnvironmentError(at, 'ENOTMADE', MKDIR) : err;
+      throw asEnvironmentError(cause, { path: at, action: MKDIR }) ?? cause;
+    }
+  }
+  return missing[0];
 }
 
-/** The failure of making the first missing directory on the way to `dir`, alone (undefined: it worked). */
-function trueCause(dir: string, mode: number): unknown {
-  let first = dir;
-  while (path.dirname(first) !== first && !fs.existsSync(path.dirname(first))) first = path.dirname(first);
+const MKDIR = 'cannot create the directory';
+
+/** Whether `at` is a directory (through links); false when nothing is there; a failure for anything else. */
+function existingDir(at: string): boolean {
+  let stat: fs.Stats;
   try {
-    fs.mkdirSync(first, { mode });
-    return undefined;
+    stat = fs.statSync(at);
   } catch (err) {
-    return err;
+    const code = (err as NodeJS.ErrnoException).code;
+    // ENOTDIR: a file on the way, named when the walk reaches it
+    if (code === 'ENOTDIR') return false;
+    if (code !== 'ENOENT') throw asEnvironmentError(err, { path: at, action: MKDIR }) ?? err;
+    // a link whose target does not exist: no directory can be made in its place
+    if (fs.lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) throw new EnvironmentError(at, 'EDANGLING', MKDIR);
+    return false;
   }
+  if (!stat.isDirectory()) throw new EnvironmentError(at, 'ENOTDIR', MKDIR);
+  return true;
 }
 
 /**

@@ -28,6 +28,12 @@ const ENVIRONMENT_CAUSES: Readonly<Record<string, { reason: string; hint: string
   EPERM: { reason: 'permission denied', hint: 'check who owns it and its permissions' },
   ENOTDIR: { reason: 'a part of the path is not a directory', hint: 'move the file in the way aside' },
   EISDIR: { reason: 'it is a directory', hint: 'move the directory in the way aside' },
+  // not errno codes: what a walk of the path found
+  EDANGLING: {
+    reason: 'it is a symbolic link to a path that does not exist',
+    hint: 'create what the link points to, or remove the link',
+  },
+  ENOTMADE: { reason: 'the system takes no new directory there', hint: 'use a directory on an ordinary file system' },
 };
 
 /** What the system call was doing, in words, by call (for a failure no write site named). */

@@ -130,6 +130,38 @@ describe('writes that fail name their file and leave nothing behind', () => {
   });
 });
 
+describe('makeDir on paths the machine will not make', () => {
+  it('a dir on the way that is a link to nothing: exit 2 naming the link, not a bug (mkdir said EEXIST)', () => {
+    const home = temp.scratch();
+    const link = path.join(home, '.config');
+    fs.symlinkSync(path.join(home, 'nonexistent', 'dotfiles'), link);
+    const thrown = failure(() => makeDir(path.join(link, 'superagent')));
+    expect(thrown).toBeInstanceOf(EnvironmentError);
+    expect(exitCodeFor(thrown)).toBe(EXIT.usage);
+    expect((thrown as Error).message).toBe(`cannot create the directory ${link}: it is a symbolic link to a path that does not exist`);
+  });
+
+  it.skipIf(process.platform !== 'linux')('a dir the system will not make though its parent exists (/proc): a failure, no endless retry', () => {
+    const thrown = failure(() => makeDir('/proc/self/superagent-test/config'));
+    expect(thrown).toBeInstanceOf(EnvironmentError);
+    expect((thrown as Error).message).toMatch(/^cannot create the directory \/proc\/self\/superagent-test: /);
+  });
+
+  it('a file where a dir of the path should be: ENOTDIR named', () => {
+    const home = temp.scratch();
+    fs.writeFileSync(path.join(home, 'file'), '');
+    const thrown = failure(() => makeDir(path.join(home, 'file', 'sub')));
+    expect(thrown).toEqual(new EnvironmentError(path.join(home, 'file'), 'ENOTDIR', 'cannot create the directory'));
+  });
+
+  it('makes each missing dir and gives the first it made; an existing dir gives undefined', () => {
+    const home = temp.scratch();
+    expect(makeDir(path.join(home, 'a', 'b', 'c'))).toBe(path.join(home, 'a'));
+    expect(fs.statSync(path.join(home, 'a', 'b', 'c')).isDirectory()).toBe(true);
+    expect(makeDir(path.join(home, 'a', 'b'))).toBeUndefined();
+  });
+});
+
 describe.skipIf(noMounts)(`on a real full or read-only file system${noMounts ? ` (skipped: ${noMounts})` : ''}`, () => {
   it('a lock on a full disk: refused naming the lock file, and no zero-byte temp left beside it', async () => {
     const disk = smallFs();
