@@ -30,12 +30,33 @@ function refuse(file: string, st: fs.Stats): void {
   if (!st.isFile() && !st.isDirectory()) throw new NotRegularFileError(file, kindOf(st));
 }
 
-/** The text of `file` (after symlinks), if it is a regular file; errno errors (ENOENT…) as fs gives them. */
-export function readRegularFile(file: string): string {
+/** `bytes` as MiB for a person, rounded up: `3,072 MiB`. */
+export const inMiB = (bytes: number): string => `${Math.ceil(bytes / 1024 ** 2).toLocaleString('en-US')} MiB`;
+
+/** A regular file larger than its reader allows: not read at all. */
+export class FileTooLargeError extends Error {
+  override name = 'FileTooLargeError';
+
+  constructor(
+    readonly file: string,
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(`${file} is ${inMiB(size)}, larger than any the tool writes (at most ${inMiB(maxBytes)})`);
+  }
+}
+
+/**
+ * The text of `file` (after symlinks), if it is a regular file of at most `maxBytes` (checked on its
+ * size, before a byte is read); errno errors (ENOENT…) as fs gives them.
+ */
+export function readRegularFile(file: string, maxBytes = Infinity): string {
   refuse(file, fs.statSync(file));
   const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   try {
-    refuse(file, fs.fstatSync(fd));
+    const st = fs.fstatSync(fd);
+    refuse(file, st);
+    if (st.size > maxBytes) throw new FileTooLargeError(file, st.size, maxBytes);
     return fs.readFileSync(fd, 'utf8');
   } finally {
     fs.closeSync(fd);

@@ -37,3 +37,25 @@ describe('a device in place of an agent record', () => {
     expect([answer.status, answer.headers.get(LEFT_OUT_HEADER), answer.json.agents.length]).toEqual([200, '1', 1]);
   });
 });
+
+describe('a record far larger than any the store writes', () => {
+  it('is left out and named from its size, never read whole (a 3 GiB file was read on every request)', async () => {
+    const dataDir = temp.scratch();
+    const launched = await embedded(dataDir, 'launch --name alpha --json');
+    expect(launched.code, launched.stderr).toBe(0);
+    const id = JSON.parse(launched.stdout).agent_id as string;
+    const under = fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' });
+    const record = under.find((f) => f.endsWith(`agent.${id}.json`))!;
+    const huge = path.join(dataDir, path.dirname(record), `agent.${randomUUID()}.json`);
+    fs.writeFileSync(huge, '');
+    fs.truncateSync(huge, 3 * 1024 ** 3); // sparse: no disk used, but 3 GiB to read
+
+    const list = await embedded(dataDir, 'list');
+    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['alpha']);
+    expect([list.code, list.stderr]).toEqual([
+      2,
+      `Error: the embedded service left out a record it cannot read: the record ${huge} is 3,072 MiB, ` +
+        `larger than any record the store writes (at most 8 MiB); move it aside to drop it\n`,
+    ]);
+  });
+});

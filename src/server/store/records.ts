@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { writeFileAtomic } from '../../core/atomic-write.js';
 import type { HeldLock, Locks } from '../../core/file-lock.js';
-import { NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
+import { FileTooLargeError, inMiB, NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
 
 export interface Stored<T> {
   /** the record's version: 1 when created, +1 on every write */
@@ -47,13 +47,24 @@ function signature(st: fs.Stats): string {
 }
 
 /**
+ * The most a record file is read: a record holds at most a soul (256 KiB), memory.md (64 KiB) or a
+ * session's last turns, a few MiB at worst once escaped as JSON. A larger file is no record of ours,
+ * and reading it on every request would stall the service.
+ */
+const RECORD_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
  * A file's text, or undefined if there is no such file; one the store cannot read is the user's to
  * fix. Something not a file in its place (a FIFO would block the service) is never opened.
  */
 export function readTextIfAny(file: string): string | undefined {
   try {
-    return readRegularFile(file);
+    return readRegularFile(file, RECORD_MAX_BYTES);
   } catch (err) {
+    if (err instanceof FileTooLargeError) {
+      const size = `${inMiB(err.size)}, larger than any record the store writes (at most ${inMiB(err.maxBytes)})`;
+      throw new StoreCorruptError(`The record ${file} is ${size}; move it aside to drop it`);
+    }
     if (err instanceof NotRegularFileError) {
       throw new StoreCorruptError(`The record ${err.message}; move it aside to drop it`);
     }
