@@ -81,12 +81,10 @@ export function decideRetry(method: string, outcome: Outcome, spent: Spent, poli
 
 /** Seconds to wait from a 429: the Retry-After header (seconds or a date), else the body's retryAfter, else 1. */
 export function retryAfterSeconds(header: string | undefined, body: unknown, now: number): number {
-  if (header !== undefined) {
-    const secs = Number(header);
-    if (Number.isFinite(secs)) return Math.max(0, secs);
-    const date = Date.parse(header);
-    if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
-  }
+  // a delay is digits (a fraction tolerated); anything else, '-5' or '' among them, is no delay at all
+  if (header !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(header)) return Number(header);
+  const date = header === undefined || /^\s*-?[\d.]*\s*$/.test(header) ? NaN : Date.parse(header);
+  if (!Number.isNaN(date)) return Math.max(0, Math.ceil((date - now) / 1000));
   const fromBody = (body as { retryAfter?: unknown } | null)?.retryAfter;
-  return typeof fromBody === 'number' && Number.isFinite(fromBody) ? Math.max(0, fromBody) : 1;
+  return typeof fromBody === 'number' && Number.isFinite(fromBody) && fromBody >= 0 ? fromBody : 1;
 }
