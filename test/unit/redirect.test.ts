@@ -7,6 +7,7 @@ import { redirectError } from '../../src/api/redirect.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 
 const GENERIC = "check the base URL: the service's address, without /v1";
+const SAME_BASE = "the base URL is right, but the service sends its own API elsewhere: ask its operator why";
 
 describe('redirectError', () => {
   it.each<[string, string, string, string | undefined, string, string]>([
@@ -18,6 +19,8 @@ describe('redirectError', () => {
     ['a relative Location', 'http://127.0.0.1:8080/v1/superagents', '/v1/superagents', '/svc/v1/superagents', 'http://127.0.0.1:8080/svc/v1/superagents', 'use http://127.0.0.1:8080/svc as the base URL'],
     ['a page, not the API: no address to suggest', 'http://h.example/v1/superagents', '/v1/superagents', 'https://elsewhere.example/', 'https://elsewhere.example/', GENERIC],
     ['a login page', 'https://h.example/v1/superagents', '/v1/superagents', 'https://sso.example/login?next=/v1/superagents', 'https://sso.example/login?next=/v1/superagents', GENERIC],
+    // the base URL it implies is the one in use: suggesting it again would go round in circles
+    ['the same API path, another query', 'https://h.example/v1/superagents', '/v1/superagents', '/v1/superagents?x=1', 'https://h.example/v1/superagents?x=1', SAME_BASE],
   ])('%s', (_what, requestUrl, path, location, shown, hint) => {
     const err = redirectError(new URL(requestUrl), path, 301, location);
     expect(err).toBeInstanceOf(NotTheServiceError);
