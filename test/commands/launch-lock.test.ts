@@ -107,13 +107,24 @@ describe('the launch turn', () => {
     }
   });
 
+  it.skipIf(process.platform !== 'linux')('a cache dir where no dir can be made (/proc): exit 2 in words, not ENOENT', async () => {
+    const mock = await emptyService();
+    const cache = '/proc/self/superagent-cache';
+    const r = await runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], { env: { XDG_CACHE_HOME: cache } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: cannot keep the launch lock in \/proc\/self\/superagent-cache\/superagent\/locks: the system takes no new directory there \(/);
+    expect(mock.requests).toEqual([]);
+  });
+
   it('a cache dir that cannot hold the lock: exit 2 naming it, nothing sent', async () => {
     const mock = await emptyService();
     const file = path.join(t.scratch('superagent-cache-'), 'not-a-dir');
     fs.writeFileSync(file, '');
     const r = await runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], { env: { XDG_CACHE_HOME: file } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`Error: cannot keep the launch lock in ${path.join(file, 'superagent', 'locks')}: it is not a directory (make it writable, or set XDG_CACHE_HOME to a directory you can write)\n`);
+    const dir = path.join(file, 'superagent', 'locks');
+    const hint = 'make it writable, or set XDG_CACHE_HOME to a directory you can write';
+    expect(r.stderr).toBe(`Error: cannot keep the launch lock in ${dir}: a part of the path is not a directory (${hint})\n`);
     expect(mock.requests).toEqual([]);
   });
 });

@@ -7,13 +7,13 @@
 // for as long as a turn is waited for). Runs on other machines take no turn here: launch and apply
 // read the list again after their launches for them (assertNoTwins).
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { cacheDir } from '../../../config/paths.js';
 import type { ApiClient } from '../../../api/client.js';
 import { superagents } from '../../../api/superagents.js';
 import { sameAgentName } from '../../../contract.js';
-import { BadAnswerError, LocalStateError, StateConflictError } from '../../../core/errors.js';
+import { asEnvironmentError, BadAnswerError, EnvironmentError, StateConflictError } from '../../../core/errors.js';
+import { makeDir } from '../../../core/atomic-write.js';
 import { LockTimeoutError, Locks, type HeldLock } from '../../../core/file-lock.js';
 import type { Context } from '../../context.js';
 import type { Stop } from './stop.js';
@@ -31,19 +31,12 @@ export function launchLockName(service: string, apiKey: string): string {
   return `launches.${createHash('sha256').update(`${service}\n${key}`).digest('hex').slice(0, 32)}`;
 }
 
-const IN_WORDS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ENOTDIR: 'it is not a directory',
-  EEXIST: 'it is not a directory',
-};
-
+/** A refusal of the machine (read-only, full, no permission) where the lock is kept: exit 2 in words. */
 function unusableDir(dir: string, err: unknown): unknown {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return err;
-  const why = IN_WORDS[code] ?? code;
+  const env = asEnvironmentError(err);
+  if (!env) return err;
   const hint = 'make it writable, or set XDG_CACHE_HOME to a directory you can write';
-  return new LocalStateError(`cannot keep the launch lock in ${dir}: ${why}`, hint);
+  return new EnvironmentError(dir, env.code, 'cannot keep the launch lock in', env.full ? undefined : hint);
 }
 
 /**
@@ -79,7 +72,7 @@ async function waitForTurn(ctx: Context, signal: AbortSignal | undefined): Promi
   const minutes = LAUNCH_TURN_WAIT_MS / 60_000;
   const who = () => `another superagent launch or apply (pid ${holder?.pid ?? '?'})`;
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDir(dir);
     return await ctx.sayIfSlow(locks.acquire(name), () => {
       if (!holder) return; // a slow disk, not another run
       ctx.printer.warn(`Waiting for ${who()} to finish launching on this service (up to ${minutes} minutes)…`);
