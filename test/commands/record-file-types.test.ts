@@ -13,19 +13,26 @@ const temp = perTest();
 
 const embedded = (dataDir: string, argv: string) => runLine(undefined, argv, { env: { SUPERAGENT_DATA_DIR: dataDir } });
 
+/** A data dir with one agent, alpha, launched; and the path another agent's record would have there. */
+async function withAlpha(): Promise<{ dataDir: string; otherRecord: string }> {
+  const dataDir = temp.scratch();
+  const launched = await embedded(dataDir, 'launch --name alpha --json');
+  expect(launched.code, launched.stderr).toBe(0);
+  const id = JSON.parse(launched.stdout).agent_id as string;
+  const under = fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' });
+  const record = under.find((f) => f.endsWith(`agent.${id}.json`))!;
+  return { dataDir, otherRecord: path.join(dataDir, path.dirname(record), `agent.${randomUUID()}.json`) };
+}
+
+const listedNames = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1]);
+
 describe('a device in place of an agent record', () => {
   it('list leaves it out and names it (exit 2); a `superagent server` counts it in x-superagent-left-out', async () => {
-    const dataDir = temp.scratch();
-    const launched = await embedded(dataDir, 'launch --name alpha --json');
-    expect(launched.code, launched.stderr).toBe(0);
-    const id = JSON.parse(launched.stdout).agent_id as string;
-    const under = fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' });
-    const record = under.find((f) => f.endsWith(`agent.${id}.json`))!;
-    const device = path.join(dataDir, path.dirname(record), `agent.${randomUUID()}.json`);
+    const { dataDir, otherRecord: device } = await withAlpha();
     fs.symlinkSync('/dev/null', device);
 
     const list = await embedded(dataDir, 'list');
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['alpha']);
+    expect(listedNames(list.stdout)).toEqual(['alpha']);
     expect([list.code, list.stderr]).toEqual([
       2,
       `Error: the embedded service left out a record it cannot read: the record ${device} is a character device, not a regular file; move it aside to drop it\n`,
@@ -40,18 +47,12 @@ describe('a device in place of an agent record', () => {
 
 describe('a record far larger than any the store writes', () => {
   it('is left out and named from its size, never read whole (a 3 GiB file was read on every request)', async () => {
-    const dataDir = temp.scratch();
-    const launched = await embedded(dataDir, 'launch --name alpha --json');
-    expect(launched.code, launched.stderr).toBe(0);
-    const id = JSON.parse(launched.stdout).agent_id as string;
-    const under = fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' });
-    const record = under.find((f) => f.endsWith(`agent.${id}.json`))!;
-    const huge = path.join(dataDir, path.dirname(record), `agent.${randomUUID()}.json`);
+    const { dataDir, otherRecord: huge } = await withAlpha();
     fs.writeFileSync(huge, '');
     fs.truncateSync(huge, 3 * 1024 ** 3); // sparse: no disk used, but 3 GiB to read
 
     const list = await embedded(dataDir, 'list');
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['alpha']);
+    expect(listedNames(list.stdout)).toEqual(['alpha']);
     expect([list.code, list.stderr]).toEqual([
       2,
       `Error: the embedded service left out a record it cannot read: the record ${huge} is 3,072 MiB, ` +
