@@ -12,6 +12,7 @@ import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
 import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
+import type { ServiceFailure } from '../../../server/index.js';
 import { resolveWithStoredKey } from './stored-key.js';
 
 export interface OpenedApi {
@@ -131,7 +132,7 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
   const { startServer, loadOrCreateDefaultKey, keyHasAccount } = await import('../../../server/index.js');
   try {
     const { key, created } = loadOrCreateDefaultKey(dir);
-    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line });
+    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line, onFailure: log.failed });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
     const refused = dataDirFailure(err, dir, 'the embedded service', EMBEDDED_DIR_HINT);
@@ -201,9 +202,10 @@ export function storeFailure(err: unknown, who: string): LocalStateError | undef
 }
 
 /**
- * What the in-process service logs: not the user's business (shown with --debug), except its last
- * failure, which explains the 500 the command got: a store it cannot read, or a disk that refused
- * its write, is the user's to fix (exit 2 naming the file), anything else is our bug.
+ * What the in-process service says: its log lines are not the user's business (shown with --debug);
+ * its failures (its onFailure events) are: the last one explains the 500 the command got: a store it
+ * cannot read, or a disk that refused its write, is the user's to fix (exit 2 naming the file),
+ * anything else is our bug.
  */
 class ServiceLog {
   private failure: { kind: 'store' | 'storage' | 'error'; text: string } | undefined;
@@ -211,12 +213,11 @@ class ServiceLog {
 
   constructor(private readonly show?: (line: string) => void) {}
 
-  readonly line = (text: string): void => {
-    const m = /^(store|storage|error): (?:Error: )?([^\n]*)/.exec(text);
-    if (m) this.failure = { kind: m[1] as 'store' | 'storage' | 'error', text: m[2]! };
-    const left = /^left out: ([^\n]*)/.exec(text);
-    if (left) this.skipped.add(left[1]!);
-    this.show?.(text);
+  readonly line = (text: string): void => this.show?.(text);
+
+  readonly failed = (f: ServiceFailure): void => {
+    if (f.kind === 'left-out') this.skipped.add(f.message);
+    else this.failure = { kind: f.kind, text: f.message.split('\n')[0]! };
   };
 
   /** What the listings did without: the command did what it could with the rest, then fails (exit 2). */
