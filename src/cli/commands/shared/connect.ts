@@ -1,8 +1,7 @@
 // Opens the API a command talks to: the configured service, or (nothing configured) the embedded
 // service started in-process on a loopback port with its state in the data dir.
 import path from 'node:path';
-import type { ApiClient, RetryPolicy } from '../../../api/client.js';
-import type { Pacer } from '../../../api/rate-budget.js';
+import type { ApiClient } from '../../../api/client.js';
 import { dataDir } from '../../../config/paths.js';
 import { keySourceWords, type Connection, type Source } from '../../../config/resolve.js';
 import { CredentialsError, LocalStateError, asEnvironmentError, rephrased } from '../../../core/errors.js';
@@ -13,33 +12,10 @@ import type { Context } from '../../context.js';
 import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
 import type { ServiceFailure } from '../../../server/index.js';
+import type { ConnectOptions, OpenedApi } from './opened-api.js';
 import { resolveWithStoredKey } from './stored-key.js';
 
-export interface OpenedApi {
-  client: ApiClient;
-  connection: Connection;
-  /** set when the embedded service runs in this process */
-  embedded?: {
-    url: string;
-    dataDir: string;
-    close(): Promise<void>;
-    explain(err: unknown): unknown;
-    /** records a listing left out because they cannot be read: the command's failure once it is done */
-    leftOut(): LocalStateError | undefined;
-  };
-}
-
-export interface ConnectOptions {
-  /** fewer retries than the client's default (completion must answer within a moment) */
-  retry?: Partial<RetryPolicy>;
-  timeoutMs?: number;
-  /** no status lines or retry notices (a Tab must print nothing) */
-  quiet?: boolean;
-  /** paces every request to a budget (apply) */
-  pacer?: Pacer;
-  /** where to connect, already resolved (whoami: its key read from the keychain once) */
-  connection?: Connection;
-}
+export type { ConnectOptions, OpenedApi };
 
 /** No key for a configured service (connect and whoami say the same). */
 export function noKeyError(baseUrl: string): CredentialsError {
