@@ -9,6 +9,7 @@ import { ServerError, StreamCutError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
+import { WAIT_SPINNER_MS } from '../../../ui/spinner.js';
 import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
 import type { ServiceFailure } from '../../../server/index.js';
@@ -26,9 +27,6 @@ export interface ClientTarget extends ConnectOptions {
   baseUrl: string;
   apiKey: string | null;
 }
-
-/** A wait longer than this gets a spinner (a terminal only) */
-export const WAIT_SPINNER_MS = 300;
 
 /** A retry wait: on a terminal, a countdown for a long one; the wait itself is the Context's clock. */
 async function countdown(ctx: Context, ms: number, reason: string, signal?: AbortSignal): Promise<void> {
