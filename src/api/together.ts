@@ -4,12 +4,10 @@
 // them asks, then go again together, within the command's budget of waiting (the client's).
 import type { ApiClient, RequestOptions } from './client.js';
 import { RateLimitError } from './errors.js';
+import { AT_ONCE } from './transport.js';
 
 /** What a call passes on to its request: 429s are the caller's (this module's) to wait out. */
 export type TogetherOptions = Required<Pick<RequestOptions, 'waitOnRateLimit'>>;
-
-/** The most calls in flight at once: an account holds 10 agents at most, so the kill switch sends all. */
-export const AT_ONCE = 10;
 
 type Settled<T> = Array<PromiseSettledResult<T>>;
 

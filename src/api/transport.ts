@@ -6,9 +6,11 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { ANSWER_LIMITS } from '../contract.js';
 import { answerTooLarge } from './answer-checks.js';
-import { AT_ONCE } from './together.js';
 
 export type Headers = IncomingHttpHeaders;
+
+/** The most calls in flight at once: an account holds 10 agents at most, so the kill switch sends all. */
+export const AT_ONCE = 10;
 
 export interface TransportRequest {
   url: URL;

@@ -3,7 +3,7 @@
 // The real world is wired in by `Context.forProcess`-style defaults below (each loaded when first
 // used); a test builds one from buffers, a TTY switch, a fake clock and a scripted prompter
 // (test/helpers/context.ts), and points `api` at an in-process embedded service.
-import type { ConnectOptions, OpenedApi } from './commands/shared/connect.js';
+import type { ConnectOptions, OpenedApi } from './commands/shared/opened-api.js';
 import type { GlobalOptions } from './globals.js';
 import type { ConfigStore } from '../config/file.js';
 import type { Keychain } from '../config/keychain.js';

@@ -1,7 +1,7 @@
 // The global options, accepted by every command (commander declares them on the program), and what
 // they become for the Context: one GlobalOptions, with CI=true counted as --no-input.
 import { UsageError } from '../core/errors.js';
-import type { OptionDef } from './spec.js';
+import type { OptionDef } from './program/defs.js';
 
 export const GLOBALS = {
   json: { type: 'boolean', description: 'machine output: the API JSON on stdout, nothing else there' },

@@ -2,37 +2,9 @@
 // its `run` receives, derived from that declaration. The registry (registry.ts) gives each command
 // its name, group and summary; commander (program/) declares the rest, completion reads it too.
 import type { Context } from './context.js';
+import type { ArgDef, Completion, OptionDef } from './program/defs.js';
 
-/** What shell completion offers for a value. */
-export type Completion = 'agent' | 'provider' | 'skill' | 'shell' | 'file' | 'dir';
-
-export interface OptionDef {
-  /**
-   * boolean: `--all`; string: `--name <name>`; strings: repeatable, every value kept;
-   * count: an optional number (`--watch [seconds]`): true alone, the number when one follows.
-   */
-  type: 'boolean' | 'string' | 'strings' | 'count';
-  description: string;
-  /** a one-letter alias: `-y` */
-  short?: string;
-  /** the value's name in help: `--soul-file <path>` (default: the option's own name) */
-  value?: string;
-  choices?: readonly string[];
-  complete?: Completion;
-  /** a boolean that is on unless `--no-<flag>` is given */
-  negatable?: boolean;
-  hidden?: boolean;
-}
-
-export interface ArgDef {
-  name: string;
-  description: string;
-  required?: boolean;
-  variadic?: boolean;
-  complete?: Completion;
-  /** the words it may be, offered by shell completion (the command still checks the value itself) */
-  choices?: readonly string[];
-}
+export type { ArgDef, Completion, OptionDef };
 
 export interface Spec {
   /** longer than the registry's one-line summary; shown by --help */

@@ -2,7 +2,7 @@
 // turned into the contract's error body (§2) in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountId, presentedKey, type KeyRing } from './auth.js';
-import { ApiError, answerFor, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, LoggedFailure, logFailure, readJsonBody, sendError } from './http.js';
+import { ApiError, answerFor, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, LoggedFailure, failureReporter, readJsonBody, sendError } from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { agentChatRoutes } from './routes/agent-chat.js';
@@ -18,6 +18,8 @@ export interface AppDeps {
   keys: KeyRing;
   limiter: RateLimiter;
   log: (line: string) => void;
+  /** logs a failure of ours (and tells it: ServerOptions.onFailure); by default, to `log` alone */
+  failed?: (err: unknown) => void;
   /** longest pause in a request body before it is answered 408 */
   bodyTimeoutMs?: number;
 }
@@ -94,7 +96,7 @@ function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unk
     return;
   }
   if (err instanceof LoggedFailure) err = err.failure;
-  else logFailure(deps.log, err);
+  else (deps.failed ?? failureReporter(deps.log))(err);
   const apiError = answerFor(err);
   if (res.headersSent) {
     // A stream already began: report in-band, then close (§6).

@@ -43,14 +43,43 @@ function isStoreProblem(err: unknown): err is Error {
 }
 
 /**
- * Logs a failure of ours: a disk or file system that refused the data dir (full, read-only) or a
- * store problem in one line, anything else but an ApiError (an answer) with its stack.
+ * A failure of ours, as an event for whoever runs the service in-process (the CLI's embedded
+ * service explains the 500 it got by it): a disk or file system that refused the data dir, a store
+ * it cannot read, a record left out of a listing, or anything else (a bug).
  */
-export function logFailure(log: (line: string) => void, err: unknown): void {
+export type ServiceFailure =
+  | { kind: 'storage'; message: string }
+  | { kind: 'store'; message: string }
+  | { kind: 'left-out'; message: string }
+  | { kind: 'error'; message: string; stack?: string };
+
+/** The failure `err` is, or undefined for an ApiError (an answer, no failure of ours). */
+export function failureOf(err: unknown): ServiceFailure | undefined {
   const refused = asEnvironmentError(err);
-  if (refused) log(`storage: ${refused.message}${refused.hint ? ` (${refused.hint})` : ''}`);
-  else if (isStoreProblem(err)) log(`store: ${err.message}`);
-  else if (!(err instanceof ApiError)) log(`error: ${(err as Error)?.stack ?? String(err)}`);
+  if (refused) return { kind: 'storage', message: `${refused.message}${refused.hint ? ` (${refused.hint})` : ''}` };
+  if (isStoreProblem(err)) return { kind: 'store', message: err.message };
+  if (err instanceof ApiError) return undefined;
+  return err instanceof Error ? { kind: 'error', message: err.message, stack: err.stack } : { kind: 'error', message: String(err) };
+}
+
+/** The log line of a failure: one line, but a bug's with its stack. */
+export function failureLine(f: ServiceFailure): string {
+  return `${f.kind === 'left-out' ? 'left out' : f.kind}: ${f.kind === 'error' ? (f.stack ?? f.message) : f.message}`;
+}
+
+/** Logs each failure of ours (an error, or one already typed: `report`) and hands it to `onFailure`. */
+export function failureReporter(
+  log: (line: string) => void,
+  onFailure?: (f: ServiceFailure) => void,
+): ((err: unknown) => void) & { report: (f: ServiceFailure) => void } {
+  const report = (f: ServiceFailure) => {
+    log(failureLine(f));
+    onFailure?.(f);
+  };
+  return Object.assign((err: unknown) => {
+    const failure = failureOf(err);
+    if (failure) report(failure);
+  }, { report });
 }
 
 /**

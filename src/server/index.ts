@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { LIMITS, type Provider } from '../contract.js';
 import { createApp } from './app.js';
 import { guardConnections } from './connections.js';
-import { CONNECTION_LIMITS, logFailure } from './http.js';
+import { CONNECTION_LIMITS, failureReporter, type ServiceFailure } from './http.js';
 import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
 import { Faults, type FaultOptions } from './faults.js';
 import { observed, type Exchange } from './observe.js';
@@ -46,6 +46,8 @@ export interface ServerOptions {
   firstByteTimeoutMs?: number;
   /** where request errors are logged; default stderr */
   log?: (line: string) => void;
+  /** each failure of ours as it is logged, typed (who runs the service in-process acts on it) */
+  onFailure?: (failure: ServiceFailure) => void;
   /** called once per answered request with what crossed the wire (conformance tests) */
   onExchange?: (exchange: Exchange) => void;
 }
@@ -69,9 +71,10 @@ export const DEFAULT_TOKEN_DELAY_MS = 20;
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  const store = new Store(options.dataDir, { onLeftOut: (message) => log(`left out: ${message}`) }).open();
+  const failed = failureReporter(log, options.onFailure);
+  const store = new Store(options.dataDir, { onLeftOut: (message) => failed.report({ kind: 'left-out', message }) }).open();
   const keys = new KeyRing(options.keys ?? []);
-  const pendingWrites = new PendingWrites((err) => logFailure(log, err));
+  const pendingWrites = new PendingWrites(failed);
   const handler = createApp({
     service: {
       store,
@@ -87,6 +90,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keys,
     limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute, options.rateClock),
     log,
+    failed,
     bodyTimeoutMs: options.bodyTimeoutMs,
   });
   const headersTimeout = options.headersTimeoutMs ?? CONNECTION_LIMITS.headersTimeoutMs;
@@ -152,3 +156,4 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 export { Store } from './store.js';
 export { keyHasAccount, loadOrCreateDefaultKey } from './auth.js';
 export type { Exchange } from './observe.js';
+export type { ServiceFailure } from './http.js';

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import type { Printer } from './printer.js';
 import { BIDI, caret, terminalSafe, unmark } from './terminal-safe.js';
+import { codePointWidth, textWidth } from './width.js';
 
 const require = createRequire(import.meta.url);
 
@@ -66,20 +67,10 @@ export function prefixOf(text: string, max: number): string {
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
 
-/** Characters (code points) in `text`, counted no further than `cap`; no copy of the text is made. */
-function charCount(text: string, cap = Infinity): number {
-  let n = 0;
-  for (let i = 0; i < text.length && n < cap; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0xdc00 || c > 0xdfff) n++; // a low surrogate is the second half of a character already counted
-  }
-  return n;
-}
-
 /** Columns a text takes on a terminal (our colours take none), counted no further than WIDEST. */
 export function visibleWidth(text: string): number {
   // colours make a prefix longer than what it shows: room for them, still bounded
-  return charCount(prefixOf(text, 4 * WIDEST).replace(SGR, ''), WIDEST);
+  return textWidth(prefixOf(text, 4 * WIDEST).replace(SGR, ''), WIDEST);
 }
 
 export const MIN_SHRUNK = 8;
@@ -197,7 +188,7 @@ export function wrapWords(text: string, width: number): string[] {
     let used = 0;
     // one word at a time (no array of them all), each counted no further than the width
     for (const [word] of paragraph.matchAll(/\S+/g)) {
-      const size = charCount(word, width + 1);
+      const size = textWidth(prefixOf(word, 2 * width + 2), width + 1);
       if (line && used + 1 + size > width) {
         lines.push(line);
         line = word;
@@ -233,10 +224,18 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** At most `max` characters (not UTF-16 units), ending in `…` when cut. */
+/** At most `max` columns of `text` (a character is never cut in two), ending in `…` when cut. */
 export function clipText(text: string, max: number): string {
   if (max <= 0) return '';
-  // `max` characters take at most twice as many UTF-16 units: only that much is looked at
-  const chars = [...prefixOf(text, 2 * max + 2)];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+  // `max` columns take at most twice as many UTF-16 units, bar zero-width ones: only that much is looked at
+  const head = prefixOf(text, 2 * max + 2);
+  if (head === text && textWidth(text) <= max) return text;
+  let out = '';
+  let used = 0;
+  for (const ch of head) {
+    used += codePointWidth(ch);
+    if (used > max - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
 }

@@ -3,6 +3,9 @@
 // loaded only when the spinner is actually drawn.
 import { usableColumns, type OutStream } from './printer.js';
 
+/** A wait longer than this gets a spinner (a terminal only) */
+export const WAIT_SPINNER_MS = 300;
+
 export interface Spinner {
   /** Clears the spinner; safe to call more than once, and before it ever appeared. */
   stop(): void;

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { WAIT_SPINNER_MS } from '../../src/cli/commands/shared/connect.js';
+import { WAIT_SPINNER_MS } from '../../src/ui/spinner.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { systemEditor, type Editor } from '../../src/ui/editor.js';
 import { FakeClock, cliFor, runLine, spinnerRecorder, testEnv } from '../helpers/context.js';

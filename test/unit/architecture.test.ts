@@ -83,8 +83,20 @@ function violations(from: (file: string) => boolean, to: (target: string) => boo
 
 /** Who imports whom at load time: static value imports between files of src/. */
 function loadGraph(): Map<string, string[]> {
+  return graphOf((i) => !i.typeOnly && !i.dynamic);
+}
+
+/** Who depends on whom: every static import, type-only ones too (they tie the files together all the same). */
+function dependencyGraph(): Map<string, string[]> {
+  return graphOf((i) => !i.dynamic);
+}
+
+function graphOf(counts: (i: Import) => boolean): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const f of FILES) graph.set(f.file, [...new Set(f.imports.filter((i) => !i.typeOnly && !i.dynamic && i.target.startsWith('src/')).map((i) => i.target))]);
+  for (const f of FILES) {
+    const targets = f.imports.filter((i) => counts(i) && i.target.startsWith('src/')).map((i) => i.target);
+    graph.set(f.file, [...new Set(targets)]);
+  }
   return graph;
 }
 
@@ -175,6 +187,21 @@ describe('architecture of src/', () => {
   it('(d) there is no import cycle among the files of src/ (static imports; type-only imports aside)', () => {
     const found = cyclesIn(loadGraph());
     expect(found, report('import cycles', found)).toEqual([]);
+  });
+
+  it('(d) nor one through a type-only import', () => {
+    const found = cyclesIn(dependencyGraph());
+    expect(found, report('import cycles (type-only imports included)', found)).toEqual([]);
+  });
+
+  it('(g) the REPL imports neither the API client nor a command: it is handed what it sends with', () => {
+    const found = violations((f) => under(f, 'cli/repl'), (t) => under(t, 'api', 'cli/commands'));
+    expect(found, report('imports of src/api or src/cli/commands from src/cli/repl', found)).toEqual([]);
+  });
+
+  it('(h) src/api imports nothing of the terminal (src/ui): masking is src/core\'s', () => {
+    const found = violations((f) => under(f, 'api'), (t) => under(t, 'ui'));
+    expect(found, report('imports of src/ui from src/api', found)).toEqual([]);
   });
 
   it(`(e) no file under src/ has more than ${MAX_LINES} lines`, () => {

@@ -7,8 +7,10 @@ import { clipText, visibleWidth, wrapWords } from '../../src/ui/format.js';
 const HUGE = 5_000_000;
 
 describe('visibleWidth', () => {
-  it('counts characters, not UTF-16 units, and our colours as nothing', () => {
-    expect(visibleWidth('a😀b')).toBe(3);
+  it('counts the columns a terminal draws (an emoji or a CJK character 2, a combining mark 0), our colours as nothing', () => {
+    expect(visibleWidth('a😀b')).toBe(4);
+    expect(visibleWidth('東京')).toBe(4);
+    expect(visibleWidth('e\u0301')).toBe(1);
     expect(visibleWidth('\u001b[32mok\u001b[39m')).toBe(2);
     expect(visibleWidth('')).toBe(0);
   });
@@ -21,11 +23,14 @@ describe('visibleWidth', () => {
 });
 
 describe('clipText', () => {
-  it('cuts at a character, never inside one, with …', () => {
-    expect(clipText('😀😀😀', 2)).toBe('😀…');
+  it('cuts at a character, never inside one, with …, to at most the columns given', () => {
+    expect(clipText('😀😀😀', 3)).toBe('😀…');
+    expect(clipText('😀😀😀', 4)).toBe('😀…');
+    expect(clipText('😀😀😀', 6)).toBe('😀😀😀');
+    expect(clipText('東京', 2)).toBe('…');
     expect(clipText('abc', 3)).toBe('abc');
     expect(clipText('x'.repeat(HUGE), 10)).toBe(`${'x'.repeat(9)}…`);
-    expect(clipText('😀'.repeat(HUGE), 3)).toBe('😀😀…');
+    expect(clipText('😀'.repeat(HUGE), 5)).toBe('😀😀…');
   });
 });
 
@@ -36,7 +41,8 @@ describe('wrapWords', () => {
     expect(lines.map((l) => l.length)).toEqual([5, HUGE, 4]);
   });
 
-  it('fills lines up to the width, counting characters', () => {
-    expect(wrapWords('😀😀 😀😀 😀😀', 5)).toEqual(['😀😀 😀😀', '😀😀']);
+  it('fills lines up to the width, counting columns', () => {
+    expect(wrapWords('😀😀 😀😀 😀😀', 9)).toEqual(['😀😀 😀😀', '😀😀']);
+    expect(wrapWords('😀😀 😀😀 😀😀', 8)).toEqual(['😀😀', '😀😀', '😀😀']);
   });
 });

@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderWhole, visible } from '../helpers/markdown.js';
 import { hyperlinksSupported } from '../../src/ui/markdown/hyperlinks.js';
 import { fitColumns } from '../../src/ui/markdown/table.js';
-import { textWidth } from '../../src/ui/markdown/spans.js';
-import { codePointWidth } from '../../src/ui/markdown/width.js';
+import { codePointWidth, textWidth } from '../../src/ui/width.js';
 import { wrap } from '../../src/ui/markdown/wrap.js';
 import { terminalSafe } from '../../src/ui/terminal-safe.js';
 

@@ -3,7 +3,8 @@
 // for the longest Retry-After among them, within the client's budget. Waits go to a fake `sleep`.
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/api/errors.js';
-import { AT_ONCE, together } from '../../src/api/together.js';
+import { AT_ONCE } from '../../src/api/transport.js';
+import { together } from '../../src/api/together.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { httpHarness, type Handler } from '../helpers/http-scripted.js';
 

@@ -3,7 +3,20 @@ import path from 'node:path';
 import { dataDir } from '../../config/paths.js';
 import { privateDir, writeFileAtomic } from '../../core/atomic-write.js';
 import { readRegularFile } from '../../core/regular-file.js';
+import { SessionNotFoundError } from '../../api/errors.js';
+import { rephrased } from '../../core/errors.js';
 import type { Context } from '../context.js';
+
+/**
+ * A session the service does not know (a wrong --session, or one that expired): say how to go on;
+ * a failure of the embedded service in its own words.
+ */
+export function explainChatError(err: unknown, ctx: Context): unknown {
+  if (err instanceof SessionNotFoundError) {
+    return rephrased(err, err.message, 'type /new to start a fresh conversation');
+  }
+  return ctx.explainFailure(err);
+}
 
 /** The hosted assistant keeps no conversations (contract §5): a session asked for may come back as a new one. */
 export function notContinued(asked: string, got: string): string {

@@ -73,9 +73,9 @@ export async function run(input: ApplyInput, ctx: Context): Promise<void> {
   const session = await openFleet(ctx, { file: input.file, prune: input.prune });
   const again = applyCommand(ctx, input, ctx.globals.yes);
   const p = ctx.printer;
-  if (!p.json) showPlan(ctx, session.plan);
+  if (!p.json) await showPlan(ctx, session.plan);
   if (!pending(session.plan)) {
-    if (p.json) finish(ctx, session, { done: [], notDone: [] }, again);
+    if (p.json) await finish(ctx, session, { done: [], notDone: [] }, again);
     return;
   }
   preflight(session.plan, ctx.env);
@@ -86,5 +86,5 @@ export async function run(input: ApplyInput, ctx: Context): Promise<void> {
     p.status('Nothing applied.');
     return;
   }
-  finish(ctx, session, await runSteps(ctx, session, steps), again);
+  await finish(ctx, session, await runSteps(ctx, session, steps), again);
 }

@@ -7,7 +7,7 @@ import { lastSessions } from '../chat/sessions.js';
 import { agentSender } from '../chat/send.js';
 import { HELD_REPLY_SIZE } from '../chat/held-reply.js';
 import type { Context } from '../context.js';
-import { WAIT_SPINNER_MS } from './shared/connect.js';
+import { WAIT_SPINNER_MS } from '../../ui/spinner.js';
 import { UsageError } from '../../core/errors.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -53,7 +53,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     if (!ctx.canPrompt) throw new UsageError(`no message: ${giveIt(EXAMPLE)}`, 'the REPL needs an interactive terminal (no --no-input, no CI=true)');
     if (ctx.printer.json) throw new UsageError('--json is for one message, not the REPL', `give the message: superagent chat AGENT --json 'message'`);
     if (input.continue) throw new UsageError('the REPL continues the last conversation already', 'leave out --continue, or give --new for a fresh one');
-    const { runChatRepl } = await import('../repl/chat-repl.js');
+    const { runChatRepl } = await import('../chat/chat-repl.js');
     return runChatRepl(ctx, ref!, { sessionId: given, newSession });
   }
   const message = await messageFrom(ctx, words, 'the message', EXAMPLE);

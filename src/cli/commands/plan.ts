@@ -25,8 +25,8 @@ export const spec = {
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
   const { plan } = await openFleet(ctx, { file: input.file, prune: input.prune });
-  if (ctx.printer.json) ctx.printer.printJson(planJson(plan));
-  else showPlan(ctx, plan);
+  if (ctx.printer.json) ctx.printer.printJson(await planJson(plan));
+  else await showPlan(ctx, plan);
   // what apply refuses before any write is not a plan to merge: said after the plan it is about
   assertRoom(plan);
   return input.detailedExitCode && pending(plan) ? EXIT.changesPending : EXIT.ok;

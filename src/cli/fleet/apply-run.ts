@@ -80,7 +80,7 @@ const labels = (steps: Step[]) => steps.map((s) => s.label);
  * What apply prints at the end (data with --json), and the failure to exit with, if any. `again`: the
  * command that runs this apply again (its file and flags), for the hint.
  */
-export function finish(ctx: Context, session: FleetSession, outcome: Outcome, again: string): void {
+export async function finish(ctx: Context, session: FleetSession, outcome: Outcome, again: string): Promise<void> {
   const p = ctx.printer;
   const { done, notDone, failure } = outcome;
   const total = done.length + notDone.length;
@@ -89,7 +89,7 @@ export function finish(ctx: Context, session: FleetSession, outcome: Outcome, ag
     const step = notDone[0]?.label ?? null;
     const failed =
       failure === undefined ? undefined : { step, message: errorLine(failure), exit_code: exitCodeFor(failure) };
-    p.printJson({ ...planJson(session.plan), applied: labels(done), not_applied: labels(notDone), ...(failed ? { failed } : {}), requests: session.budget.sent });
+    p.printJson({ ...(await planJson(session.plan)), applied: labels(done), not_applied: labels(notDone), ...(failed ? { failed } : {}), requests: session.budget.sent });
   }
   if (failure === undefined) {
     if (!p.json && !p.stdoutIsTTY) p.data(`Applied ${total} step${total === 1 ? '' : 's'} (${session.budget.sent} requests).`);

@@ -27,7 +27,19 @@ function indent(text: string, by = '    '): string {
     .join('\n');
 }
 
-function changeLines(a: AgentPlan, c: Change, colour: ChalkInstance): string[] {
+type Soul = Extract<Change, { field: 'soul' }>;
+/** Each soul change's diff, rendered: made first, as jsdiff is loaded (src/ui/diff.ts) only by a plan with one. */
+type Diffs = Map<Soul, string>;
+
+async function soulDiffs(plan: Plan, labels: (a: AgentPlan, c: Soul) => { old: string; new: string }, colour: ChalkInstance): Promise<Diffs> {
+  const diffs: Diffs = new Map();
+  for (const a of plan.agents) {
+    for (const c of a.changes) if (c.field === 'soul') diffs.set(c, renderDiff(await unifiedDiff(c.from, c.to, labels(a, c)), colour));
+  }
+  return diffs;
+}
+
+function changeLines(a: AgentPlan, c: Change, diffs: Diffs): string[] {
   switch (c.field) {
     case 'name':
       return [`name: ${quoted(c.from)} → ${quoted(c.to)}`];
@@ -35,10 +47,8 @@ function changeLines(a: AgentPlan, c: Change, colour: ChalkInstance): string[] {
       return [`description: ${quoted(c.from)} → ${quoted(c.to)}`];
     case 'model':
       return [`model: ${modelText(c.from)} → ${modelText(c.to)}`];
-    case 'soul': {
-      const diff = renderDiff(unifiedDiff(c.from, c.to, { old: `${a.name}/soul.md (on the service)`, new: c.path }), colour);
-      return [`soul: ${c.path}`, indent(diff.replace(/\n$/, ''), '  ')];
-    }
+    case 'soul':
+      return [`soul: ${c.path}`, indent(diffs.get(c)!.replace(/\n$/, ''), '  ')];
     case 'skills':
       if (a.action === 'create') return [`skills: ${skillsWanted(c)}`];
       return [`skills: ${[c.enable.length ? `enable ${c.enable.join(', ')}` : '', c.disable.length ? `disable ${c.disable.join(', ')}` : ''].filter(Boolean).join('; ')}`];
@@ -59,7 +69,7 @@ function launchLines(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance
   return out;
 }
 
-function agentBlock(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string[] {
+function agentBlock(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance, diffs: Diffs): string[] {
   const details = (lines: string[]) => lines.map((l) => indent(l));
   // a name from the service (one not in the file) may hold anything: it stays on its line
   const name = cellSafe(a.name);
@@ -69,12 +79,12 @@ function agentBlock(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance)
     case 'create':
       return [
         `${colour.green('+')} ${name}: launch`,
-        ...details([...launchLines(a, env, colour), ...a.changes.flatMap((c) => changeLines(a, c, colour))]),
+        ...details([...launchLines(a, env, colour), ...a.changes.flatMap((c) => changeLines(a, c, diffs))]),
       ];
     case 'update':
       return [
         `${colour.yellow('~')} ${name}${short(a.agent_id)}`,
-        ...details(a.changes.flatMap((c) => changeLines(a, c, colour))),
+        ...details(a.changes.flatMap((c) => changeLines(a, c, diffs))),
       ];
     case 'destroy':
       return [`${colour.red('-')} ${name}${short(a.agent_id)}: destroy (not in the file)`];
@@ -102,8 +112,9 @@ export function summary(plan: Plan): string {
 }
 
 /** The plan as text, one block per agent that would change, then the summary. */
-export function planText(plan: Plan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string {
-  const blocks = plan.agents.map((a) => agentBlock(a, env, colour)).filter((b) => b.length > 0);
+export async function planText(plan: Plan, env: NodeJS.ProcessEnv, colour: ChalkInstance): Promise<string> {
+  const diffs = await soulDiffs(plan, (a, c) => ({ old: `${a.name}/soul.md (on the service)`, new: c.path }), colour);
+  const blocks = plan.agents.map((a) => agentBlock(a, env, colour, diffs)).filter((b) => b.length > 0);
   for (const a of plan.agents) {
     for (const note of a.notes) blocks.push([colour.dim(`note: ${cellSafe(a.name)}: ${cellSafe(note)}`)]);
   }
@@ -112,10 +123,10 @@ export function planText(plan: Plan, env: NodeJS.ProcessEnv, colour: ChalkInstan
   return maskSecrets([...blocks.map((b) => b.join('\n')), summary(plan)].join('\n') + '\n');
 }
 
-function changeJson(c: Change): Record<string, unknown> {
+function changeJson(c: Change, diffs: Diffs): Record<string, unknown> {
   switch (c.field) {
     case 'soul':
-      return { field: 'soul', path: c.path, diff: renderDiff(unifiedDiff(c.from, c.to, { old: 'service', new: c.path }), plain) };
+      return { field: 'soul', path: c.path, diff: diffs.get(c)! };
     case 'skills':
       return { field: 'skills', ...c.wanted, enable: c.enable, disable: c.disable };
     default:
@@ -132,7 +143,8 @@ function masked(value: unknown): unknown {
 }
 
 /** The plan as data (`--json`): every agent of the file and of the service, with its action. */
-export function planJson(plan: Plan): Record<string, unknown> {
+export async function planJson(plan: Plan): Promise<Record<string, unknown>> {
+  const diffs = await soulDiffs(plan, (_, c) => ({ old: 'service', new: c.path }), plain);
   return masked({
     file: plan.file,
     changes_pending: pending(plan),
@@ -144,7 +156,7 @@ export function planJson(plan: Plan): Record<string, unknown> {
       ...(a.launch
         ? { launch: { model: a.launch.model, provider: a.launch.provider, description: a.launch.description, soul: a.launch.soul?.path, bot_token_env: a.launch.bot_token_env } }
         : {}),
-      changes: a.changes.map(changeJson),
+      changes: a.changes.map((c) => changeJson(c, diffs)),
       notes: a.notes,
     })),
   }) as Record<string, unknown>;

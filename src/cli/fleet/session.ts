@@ -38,6 +38,6 @@ export async function openFleet(ctx: Context, options: { file?: string; prune: b
 }
 
 /** The plan on stdout, for people (with --json the caller prints data instead). */
-export function showPlan(ctx: Context, plan: Plan): void {
-  ctx.printer.data(planText(plan, ctx.env, ctx.printer.out).replace(/\n$/, ''));
+export async function showPlan(ctx: Context, plan: Plan): Promise<void> {
+  ctx.printer.data((await planText(plan, ctx.env, ctx.printer.out)).replace(/\n$/, ''));
 }

@@ -1,5 +1,5 @@
 // What the REPL is made of and what its parts may use: the session a slash command sees, the table
-// entries, and the options a REPL is built from (chat-repl.ts and assistant-repl.ts fill them in).
+// entries, and the options a REPL is built from (chat/chat-repl.ts and chat/assistant-repl.ts fill them in).
 import type { ReplyEvent, SendFn } from '../chat/types.js';
 import type { InStream, Signals } from '../context.js';
 import type { OutStream, Printer } from '../../ui/printer.js';

@@ -1,7 +1,7 @@
 // What a message asks of an agent (API-CONTRACT.md §9): the intents that route it to skills, and
 // the soul rule most related to it. Pure.
 import { assetInfo, findSymbols } from './market.js';
-import type { AgentForReply } from './replies.js';
+import type { AgentForReply } from './agent.js';
 import { SKILLS } from './skills.js';
 
 export interface Intent {

@@ -3,7 +3,7 @@
 import { between, findSymbols, formatNumber, formatPct, formatQuote, formatUsd, intBetween, pick, quoteOf, roundSig, toneOf, type Quote } from './market.js';
 import { leverageCap, requestedAmount, requestedLeverage, requestedUsd } from './amounts.js';
 import { shellAgentRef, type IntentKey } from './intents.js';
-import type { AgentForReply } from './replies.js';
+import type { AgentForReply } from './agent.js';
 
 function formatAmount(n: number): string {
   if (n >= 1000) return formatNumber(n, 0);

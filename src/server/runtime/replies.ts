@@ -1,6 +1,7 @@
 // A SuperAgent's simulated reply (API-CONTRACT.md §9): deterministic for the same agent, session
 // history and message; built from the soul (identity and rules), the enabled skills and a
 // simulated market snapshot. Pure: no clock, no Math.random(), no I/O.
+import type { AgentForReply } from './agent.js';
 import { digest, findSymbols, formatQuote, marketSnapshot, pick, quoteOf, seededRng, type Quote } from './market.js';
 import { detectIntents, enableHint, INTENTS, relevantRule, skillEnabled, type IntentKey } from './intents.js';
 import { PLANS, type PlanContext } from './plans.js';
@@ -11,16 +12,7 @@ import { MAX_TOOL_CALLS, simulateTool, type ToolCall } from './tools.js';
 // kept for the modules and tests that import them from here
 export { parseSoul } from './soul.js';
 export { splitIntoPieces, type Turn } from './text.js';
-
-export interface AgentForReply {
-  agent_id: string;
-  name: string;
-  description: string;
-  model: string;
-  model_provider: string;
-  soul_md: string;
-  skills: Record<string, boolean>;
-}
+export type { AgentForReply };
 
 export interface AgentReply {
   content: string;

@@ -3,7 +3,7 @@
 // line is painted, and then only as markers (terminal-safe.ts `ours`, passed in as `mark`), with the
 // text made safe once more: whatever markdown-it decoded (`&#13;` is a CR) never reaches a terminal.
 import { terminalSafe } from '../terminal-safe.js';
-import { codePointWidth } from './width.js';
+import { textWidth } from '../width.js';
 
 export interface Span {
   text: string;
@@ -22,21 +22,6 @@ export interface Paint {
   hyperlinks: boolean;
   /** our own control sequences as markers, so that only they may become controls (terminal-safe.ts `ours`) */
   mark: (sequence: string) => string;
-}
-
-// eslint-disable-next-line no-control-regex
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
-/**
- * Columns a text takes on a terminal, code point by code point (as the tail of a streaming reply is
- * laid out, and as most terminals and tmux count). string-width, which segments graphemes, is not
- * used: its Intl.Segmenter alone costs ~40 ms at load (bench/markdown-load.js).
- */
-export function textWidth(text: string): number {
-  if (PRINTABLE_ASCII.test(text)) return text.length;
-  let w = 0;
-  for (const ch of text) w += codePointWidth(ch);
-  return w;
 }
 
 export const lineWidth = (line: Line): number => line.reduce((w, s) => w + textWidth(s.text), 0);

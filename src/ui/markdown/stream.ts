@@ -12,7 +12,7 @@
 //
 // What is held is bounded (HELD_CHARS): past it, the rest of the reply is written as it came.
 import { BlockSplitter, type Block } from './blocks.js';
-import { codePointWidth } from './width.js';
+import { codePointWidth } from '../width.js';
 import type { Reflow } from './reflow.js';
 
 export interface TailLayout {

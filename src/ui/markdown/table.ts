@@ -3,7 +3,8 @@
 // the delimiter row says. A table too wide for even that (too many columns) is shown as records,
 // one "Header: value" line per cell. Every step is linear in the table's text.
 import { delimiterRow, tableCells, type Align } from './lines.js';
-import { append, lineWidth, textWidth, withSgr, type Line, type Span } from './spans.js';
+import { textWidth } from '../width.js';
+import { append, lineWidth, withSgr, type Line, type Span } from './spans.js';
 import { SGR } from './theme.js';
 import { wrap } from './wrap.js';
 

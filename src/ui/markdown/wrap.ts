@@ -3,8 +3,9 @@
 // line ends, but a URL goes whole on a line of its own; '\n' (a hard break) always breaks. One pass
 // over the text, whatever its length; a word is kept as slices of its spans' texts (no object per
 // word: a long reply has tens of thousands).
-import { textWidth, type Line, type Span } from './spans.js';
-import { codePointWidth } from './width.js';
+import { textWidth } from '../width.js';
+import type { Line, Span } from './spans.js';
+import { codePointWidth } from '../width.js';
 
 const SPACE = 0x20;
 const TAB = 0x09;

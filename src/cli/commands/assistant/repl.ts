@@ -28,6 +28,6 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     throw new UsageError(`the assistant REPL ${why}`, "use 'superagent assistant ask QUESTION', or pipe the question to it");
   }
   if (ctx.printer.json) throw new UsageError('--json is for one question, not the REPL', `ask it: superagent assistant ask --json 'question'`);
-  const { runAssistantRepl } = await import('../../repl/assistant-repl.js');
+  const { runAssistantRepl } = await import('../../chat/assistant-repl.js');
   return runAssistantRepl(ctx, { ...model, sessionId });
 }

@@ -1,8 +1,7 @@
 // Opens the API a command talks to: the configured service, or (nothing configured) the embedded
 // service started in-process on a loopback port with its state in the data dir.
 import path from 'node:path';
-import type { ApiClient, RetryPolicy } from '../../../api/client.js';
-import type { Pacer } from '../../../api/rate-budget.js';
+import type { ApiClient } from '../../../api/client.js';
 import { dataDir } from '../../../config/paths.js';
 import { keySourceWords, type Connection, type Source } from '../../../config/resolve.js';
 import { CredentialsError, LocalStateError, asEnvironmentError, rephrased } from '../../../core/errors.js';
@@ -10,35 +9,14 @@ import { ServerError, StreamCutError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
+import { WAIT_SPINNER_MS } from '../../../ui/spinner.js';
 import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
+import type { ServiceFailure } from '../../../server/index.js';
+import type { ConnectOptions, OpenedApi } from './opened-api.js';
 import { resolveWithStoredKey } from './stored-key.js';
 
-export interface OpenedApi {
-  client: ApiClient;
-  connection: Connection;
-  /** set when the embedded service runs in this process */
-  embedded?: {
-    url: string;
-    dataDir: string;
-    close(): Promise<void>;
-    explain(err: unknown): unknown;
-    /** records a listing left out because they cannot be read: the command's failure once it is done */
-    leftOut(): LocalStateError | undefined;
-  };
-}
-
-export interface ConnectOptions {
-  /** fewer retries than the client's default (completion must answer within a moment) */
-  retry?: Partial<RetryPolicy>;
-  timeoutMs?: number;
-  /** no status lines or retry notices (a Tab must print nothing) */
-  quiet?: boolean;
-  /** paces every request to a budget (apply) */
-  pacer?: Pacer;
-  /** where to connect, already resolved (whoami: its key read from the keychain once) */
-  connection?: Connection;
-}
+export type { ConnectOptions, OpenedApi };
 
 /** No key for a configured service (connect and whoami say the same). */
 export function noKeyError(baseUrl: string): CredentialsError {
@@ -49,9 +27,6 @@ export interface ClientTarget extends ConnectOptions {
   baseUrl: string;
   apiKey: string | null;
 }
-
-/** A wait longer than this gets a spinner (a terminal only) */
-export const WAIT_SPINNER_MS = 300;
 
 /** A retry wait: on a terminal, a countdown for a long one; the wait itself is the Context's clock. */
 async function countdown(ctx: Context, ms: number, reason: string, signal?: AbortSignal): Promise<void> {
@@ -131,7 +106,7 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
   const { startServer, loadOrCreateDefaultKey, keyHasAccount } = await import('../../../server/index.js');
   try {
     const { key, created } = loadOrCreateDefaultKey(dir);
-    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line });
+    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line, onFailure: log.failed });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
     const refused = dataDirFailure(err, dir, 'the embedded service', EMBEDDED_DIR_HINT);
@@ -201,9 +176,10 @@ export function storeFailure(err: unknown, who: string): LocalStateError | undef
 }
 
 /**
- * What the in-process service logs: not the user's business (shown with --debug), except its last
- * failure, which explains the 500 the command got: a store it cannot read, or a disk that refused
- * its write, is the user's to fix (exit 2 naming the file), anything else is our bug.
+ * What the in-process service says: its log lines are not the user's business (shown with --debug);
+ * its failures (its onFailure events) are: the last one explains the 500 the command got: a store it
+ * cannot read, or a disk that refused its write, is the user's to fix (exit 2 naming the file),
+ * anything else is our bug.
  */
 class ServiceLog {
   private failure: { kind: 'store' | 'storage' | 'error'; text: string } | undefined;
@@ -211,12 +187,11 @@ class ServiceLog {
 
   constructor(private readonly show?: (line: string) => void) {}
 
-  readonly line = (text: string): void => {
-    const m = /^(store|storage|error): (?:Error: )?([^\n]*)/.exec(text);
-    if (m) this.failure = { kind: m[1] as 'store' | 'storage' | 'error', text: m[2]! };
-    const left = /^left out: ([^\n]*)/.exec(text);
-    if (left) this.skipped.add(left[1]!);
-    this.show?.(text);
+  readonly line = (text: string): void => this.show?.(text);
+
+  readonly failed = (f: ServiceFailure): void => {
+    if (f.kind === 'left-out') this.skipped.add(f.message);
+    else this.failure = { kind: f.kind, text: f.message.split('\n')[0]! };
   };
 
   /** What the listings did without: the command did what it could with the rest, then fails (exit 2). */

@@ -122,9 +122,9 @@ function endedBy(ending: Ending): SuperagentError {
 }
 
 /** Prints a diff: stdout is its place, but with --json stdout holds only the API's answer. */
-function showDiff(ctx: Context, before: string, after: string, labels: { old: string; new: string }): void {
+async function showDiff(ctx: Context, before: string, after: string, labels: { old: string; new: string }): Promise<void> {
   const p = ctx.printer;
-  const lines = unifiedDiff(before, after, labels);
+  const lines = await unifiedDiff(before, after, labels);
   if (p.json) p.stderrWrite(renderDiff(lines, p.err));
   else p.write(renderDiff(lines, p.out));
 }
@@ -263,7 +263,7 @@ async function upload(ctx: Context, client: ApiClient, id: string, name: string,
   }
   if (theirs === edited) return undefined; // someone made the very same change
   const resume = keep(draft);
-  showDiff(ctx, theirs, edited, { old: `${name}/soul.md (theirs: changed on the service)`, new: `${draft.file.path} (yours)` });
+  await showDiff(ctx, theirs, edited, { old: `${name}/soul.md (theirs: changed on the service)`, new: `${draft.file.path} (yours)` });
   throw new StateConflictError(
     `the soul.md of ${name} changed on the service while the editor was open; nothing uploaded, your edit is kept in ${draft.file.path}`,
     `the diff above shows theirs against yours; ${resume ? `${resume}; ` : ''}` +
@@ -312,7 +312,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     throw keptError(err, draft);
   }
 
-  showDiff(ctx, original, edited, { old: `${name}/soul.md (on the service)`, new: `${name}/soul.md (edited)` });
+  await showDiff(ctx, original, edited, { old: `${name}/soul.md (on the service)`, new: `${name}/soul.md (edited)` });
   if (!(await confirmed(ctx, name, draft))) {
     const hint = goOn(keep(draft), draft);
     p.warn(`Not uploaded; your edit is kept in ${draft.file.path} (${hint})`);

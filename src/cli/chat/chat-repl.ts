@@ -1,14 +1,15 @@
 // `superagent chat <agent>` with no message on a terminal: the REPL against one agent, with slash
-// commands that show the agent's soul, memory and skills (the same output as those commands).
+// commands that show the agent's soul, memory and skills (the same output as those commands). The
+// REPL (src/cli/repl) is handed what it sends with and its commands: it knows neither API nor command.
 import { superagents } from '../../api/superagents.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { resolveAgent, type AgentRef } from '../commands/shared/agent-ref.js';
-import { agentSender } from '../chat/send.js';
 import type { Context } from '../context.js';
+import { runRepl, type SlashCommand } from '../repl/repl.js';
+import { wireRepl } from '../repl/wire.js';
 import type { CommandModule } from '../spec.js';
-import { runRepl, type SlashCommand } from './repl.js';
-import { wireRepl } from './wire.js';
-import { lastSessions } from '../chat/sessions.js';
+import { agentSender } from './send.js';
+import { explainChatError, lastSessions } from './sessions.js';
 
 export interface ChatReplOptions {
   /** continue this conversation */
@@ -91,7 +92,11 @@ export async function runChatRepl(ctx: Context, agent: AgentRef | string, opts: 
   if (continued && !opts.sessionId) intro.push('Continuing your last conversation; /new starts a fresh one.');
   if (record.status === 'paused') intro.push(`${name} is paused: run 'superagent resume ${shellWord(name)}' to chat with it.`);
   return runRepl({
-    ...wireRepl(ctx, { historyKey: `chat-${id}`, waitingLabel: `Waiting for ${name}…` }),
+    ...wireRepl(ctx, {
+      historyKey: `chat-${id}`,
+      waitingLabel: `Waiting for ${name}…`,
+      explainError: (err) => explainChatError(err, ctx),
+    }),
     label: name,
     send: agentSender(client, id, ctx.timeoutMs('long'), { label: name }),
     commands: agentCommands(ctx, { agent_id: id, name }),
