@@ -12,6 +12,7 @@ import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
 import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
+import { proxyShown } from '../../../api/proxy.js';
 import { resolveWithStoredKey } from './stored-key.js';
 
 export interface OpenedApi {
@@ -70,12 +71,15 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
   // whatever the service says back (an error that echoes the key) is printed with the key masked
   holdSecret(target.apiKey);
   let waitReason = 'Waiting';
+  const proxy = globals.debug ? proxyShown(target.baseUrl, ctx.env) : null;
+  if (proxy) printer.stderrWrite(printer.err.dim(`requests go through the proxy ${proxy}`) + '\n');
   return new ApiClient({
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
     timeoutMs: target.timeoutMs ?? ctx.timeoutMs(),
     userAgent: `superagent/${version()} node/${process.version}`,
     extraCaCerts: ctx.env.NODE_EXTRA_CA_CERTS || undefined,
+    proxyEnv: ctx.env,
     trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
     notice: (line, kind) => {
       waitReason = kind.rateLimited ? 'Rate limited by the service' : 'The service is having trouble';
