@@ -77,6 +77,16 @@ describe('HTTP_PROXY / HTTPS_PROXY', () => {
   });
 });
 
+describe('the embedded local service (in this process, on loopback)', () => {
+  it('is reached direct, whatever the proxy variables say', async () => {
+    const p = await proxy({ refuse: 502 });
+    const env = { SUPERAGENT_DATA_DIR: each.scratch('superagent-embedded-'), HTTP_PROXY: p.url, HTTPS_PROXY: p.url };
+    const r = await runLine(undefined, 'list --json', { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(p.log).toEqual([]);
+  });
+});
+
 describe('NO_PROXY', () => {
   it.each([
     ['the host', 'NO_PROXY', '127.0.0.1'],

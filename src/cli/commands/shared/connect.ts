@@ -48,6 +48,8 @@ export function noKeyError(baseUrl: string): CredentialsError {
 
 export interface ClientTarget extends ConnectOptions {
   baseUrl: string;
+  /** the embedded service, in this process: never through a proxy (one elsewhere cannot reach its loopback) */
+  direct?: boolean;
   apiKey: string | null;
 }
 
@@ -71,7 +73,8 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
   // whatever the service says back (an error that echoes the key) is printed with the key masked
   holdSecret(target.apiKey);
   let waitReason = 'Waiting';
-  const proxy = globals.debug ? proxyShown(target.baseUrl, ctx.env) : null;
+  const proxyEnv = target.direct ? undefined : ctx.env;
+  const proxy = globals.debug && proxyEnv ? proxyShown(target.baseUrl, proxyEnv) : null;
   if (proxy) printer.stderrWrite(printer.err.dim(`requests go through the proxy ${proxy}`) + '\n');
   return new ApiClient({
     baseUrl: target.baseUrl,
@@ -79,7 +82,7 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
     timeoutMs: target.timeoutMs ?? ctx.timeoutMs(),
     userAgent: `superagent/${version()} node/${process.version}`,
     extraCaCerts: ctx.env.NODE_EXTRA_CA_CERTS || undefined,
-    proxyEnv: ctx.env,
+    proxyEnv,
     trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
     notice: (line, kind) => {
       waitReason = kind.rateLimited ? 'Rate limited by the service' : 'The service is having trouble';
@@ -271,6 +274,6 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
   } else if (apiKey === null) {
     throw noKeyError(baseUrl);
   }
-  const client = await clientFor(ctx, { baseUrl, apiKey, ...options });
+  const client = await clientFor(ctx, { baseUrl, apiKey, direct: embedded !== undefined, ...options });
   return { client, connection, embedded };
 }
