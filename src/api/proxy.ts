@@ -4,6 +4,7 @@
 // `*.` is the domain, a host matches its subdomains too), optionally `:port`, or is `*` for all;
 // loopback gets no exception of its own, as in undici. The failures that are the proxy's, in words
 // that name it (its credentials masked) and send the user to it, not to the service.
+import { UsageError } from '../core/errors.js';
 import { maskUrl } from '../core/mask.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -13,14 +14,28 @@ export interface ProxySettings {
   httpProxy: string;
   httpsProxy: string;
   noProxy: string;
+  /** the proxy variables' names as set (`https_proxy`), for what is said about them */
+  names: { http: string; https: string };
+}
+
+/** The variable of that name, lower case first (its name as set, and its value, '' for none). */
+function variable(env: Env, name: string): { value: string; name: string } {
+  const lower = name.toLowerCase();
+  const found = env[lower] !== undefined ? lower : name;
+  return { value: env[found] ?? '', name: found };
+}
+
+/** A proxy's variable: `host:port` without a scheme is http (as curl takes it). */
+function proxyVariable(env: Env, name: string): { value: string; name: string } {
+  const { value, name: found } = variable(env, name);
+  return { value: value === '' || value.includes('://') ? value : `http://${value}`, name: found };
 }
 
 export function proxySettings(env: Env): ProxySettings {
-  return {
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY ?? '',
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? '',
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-  };
+  const http = proxyVariable(env, 'HTTP_PROXY');
+  const https = proxyVariable(env, 'HTTPS_PROXY');
+  const names = { http: http.name, https: https.name };
+  return { httpProxy: http.value, httpsProxy: https.value, noProxy: variable(env, 'NO_PROXY').value, names };
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
@@ -31,18 +46,35 @@ export function proxyFor(url: URL, s: ProxySettings): Via | undefined {
   const https = url.protocol === 'https:' && s.httpsProxy !== '';
   const proxy = https ? s.httpsProxy : s.httpProxy;
   if (!proxy || bypassed(url, s.noProxy)) return undefined;
-  return { proxy, variable: https ? 'HTTPS_PROXY' : 'HTTP_PROXY' };
+  return { proxy, variable: https ? s.names.https : s.names.http };
 }
 
-/** The proxy a request to `url` goes through, its credentials masked; null for none (whoami, --debug). */
-export function proxyShown(url: string | null, env: Env): string | null {
+/** A proxy value undici cannot use, as the usage error to stop at before any request (exit 2). */
+export function unusableProxy(via: Via): UsageError | undefined {
+  try {
+    if (/^(https?|socks5?):$/.test(new URL(via.proxy).protocol)) return undefined;
+  } catch {
+    // said below
+  }
+  const like = 'set it like http://proxy.example.com:3128';
+  const hint = `${like}, with user:password@ before the host if the proxy asks for them`;
+  return new UsageError(`${via.variable} is not a proxy URL: '${maskUrl(via.proxy)}'`, hint);
+}
+
+/** The proxy a request to `url` goes through, as written; undefined for none (or a base URL that is no URL). */
+export function proxyOf(url: string | null, env: Env): Via | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url ?? '');
   } catch {
-    return null;
+    return undefined;
   }
-  const via = proxyFor(parsed, proxySettings(env));
+  return proxyFor(parsed, proxySettings(env));
+}
+
+/** The same, its credentials masked; null for none (whoami, --debug). */
+export function proxyShown(url: string | null, env: Env): string | null {
+  const via = proxyOf(url, env);
   return via ? maskUrl(via.proxy) : null;
 }
 

@@ -80,7 +80,9 @@ export class Transport {
     const { EnvHttpProxyAgent } = await import('../vendor/undici.js');
     // plain http goes to the proxy as an absolute URL (as curl does: many proxies allow CONNECT to 443
     // only), https through a CONNECT tunnel; as many connections as the direct path has
-    const settings = { ...this.proxies, proxyTunnel: false, connections: AT_ONCE, keepAliveTimeout: 4_000 };
+    const { httpProxy, httpsProxy, noProxy } = this.proxies;
+    const pool = { connections: AT_ONCE, keepAliveTimeout: 4_000 };
+    const settings = { httpProxy, httpsProxy, noProxy, proxyTunnel: false, ...pool };
     const agent = (this.proxyAgent ??= new EnvHttpProxyAgent(settings));
     const { url, headers, body, signal } = req;
     const [origin, path, method] = [url.origin, `${url.pathname}${url.search}`, req.method as 'GET'];

@@ -22,10 +22,10 @@ const carried = (p: LoggingProxy) => p.log.map((l) => l.line.replace(/ http:\/\/
 const answered = (svc: TestService) => svc.cliRequests().map((r) => `${r.method} ${r.path}`);
 
 describe('HTTP_PROXY / HTTPS_PROXY', () => {
-  it.each(['HTTP_PROXY', 'http_proxy'])('%s: every request of launch, list, get and chat goes through it', async (name) => {
+  it.each(['HTTP_PROXY', 'http_proxy'])('%s: all of launch, list, get and chat goes through it', async (v) => {
     const svc = await each.service();
     const p = await proxy();
-    const env = { [name]: p.url };
+    const env = { [v]: p.url };
     for (const line of ['launch --name via-proxy --json', 'list', 'get via-proxy --json', 'chat via-proxy hello']) {
       const r = await runLine(svc, line, { env });
       expect(r.code, `${line}: ${r.stderr}`).toBe(0);
@@ -87,6 +87,26 @@ describe('the embedded local service (in this process, on loopback)', () => {
   });
 });
 
+describe('the value of a proxy variable', () => {
+  it('host:port without a scheme is taken as http:// (as curl does)', async () => {
+    const svc = await each.service();
+    const p = await proxy();
+    const r = await runLine(svc, 'list', { env: { HTTP_PROXY: p.url.replace('http://', '') } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(p.log).toHaveLength(1);
+  });
+
+  it('not a URL: exit 2 before any request, naming the variable, its credentials masked', async () => {
+    const svc = await each.service();
+    const r = await runLine(svc, 'list', { env: { http_proxy: 'http://eve:pw-secret@[::1' }, clock: new FakeClock() });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      "Error: http_proxy is not a proxy URL: 'http://…@[::1' " +
+        '(set it like http://proxy.example.com:3128, with user:password@ before the host if the proxy asks for them)\n',
+    );
+  });
+});
+
 describe('NO_PROXY', () => {
   it.each([
     ['the host', 'NO_PROXY', '127.0.0.1'],
@@ -131,7 +151,8 @@ describe('a proxy that refuses or is down: one line naming it, exit 7, advice ab
     const svc = await each.service();
     const p = await proxy({ credentials: 'alice:right' });
     const clock = new FakeClock();
-    const r = await runLine(svc, 'list', { env: { HTTP_PROXY: p.url.replace('http://', 'http://alice:wrong@') }, clock });
+    const env = { HTTP_PROXY: p.url.replace('http://', 'http://alice:wrong@') };
+    const r = await runLine(svc, 'list', { env, clock });
     expect(r).toMatchObject({ code: 7, stdout: '' });
     const fix = "put the proxy's user name and password in HTTP_PROXY, before its host (user:password@host:port)";
     expect(r.stderr).toBe(line(svc, p.url.replace('http://', 'http://…@'), 'it asks for credentials (407)', fix));
@@ -152,7 +173,8 @@ describe.skipIf(!HAS_OPENSSL)(`HTTPS through a CONNECT tunnel${NEEDS_OPENSSL}`, 
   const certs = HAS_OPENSSL ? makeCerts() : undefined;
   const KEY = 'sa_sk_' + 'T'.repeat(32);
   const serve = async () => {
-    const s = await httpsService(certs!.good, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"agents":[]}'));
+    const json = { 'content-type': 'application/json' };
+    const s = await httpsService(certs!.good, (_req, res) => res.writeHead(200, json).end('{"agents":[]}'));
     each.closeAfter(s);
     return s;
   };
@@ -160,7 +182,8 @@ describe.skipIf(!HAS_OPENSSL)(`HTTPS through a CONNECT tunnel${NEEDS_OPENSSL}`, 
   it('carried: the tunnel is to the service, its certificate checked as direct', async () => {
     const s = await serve();
     const p = await proxy();
-    const r = await runLine({ url: s.url, key: KEY }, 'list --json', { env: { HTTPS_PROXY: p.url, NODE_EXTRA_CA_CERTS: certs!.caFile } });
+    const env = { HTTPS_PROXY: p.url, NODE_EXTRA_CA_CERTS: certs!.caFile };
+    const r = await runLine({ url: s.url, key: KEY }, 'list --json', { env });
     // the CA file is read by Node at start-up only: this process does not trust it, and says so in the same words
     expect(r.code).toBe(7);
     expect(r.stderr).toContain(`cannot connect securely to ${s.url}/v1/superagents: its certificate is not trusted`);
@@ -173,7 +196,8 @@ describe.skipIf(!HAS_OPENSSL)(`HTTPS through a CONNECT tunnel${NEEDS_OPENSSL}`, 
     const r = await runLine({ url: s.url, key: KEY }, 'list', { env: { HTTPS_PROXY: p.url }, clock: new FakeClock() });
     expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toBe(
-      `Error: cannot reach ${s.url}/v1/superagents through the proxy ${p.url}: it answered 502 instead of carrying the request ` +
+      `Error: cannot reach ${s.url}/v1/superagents through the proxy ${p.url}: ` +
+        'it answered 502 instead of carrying the request ' +
         '(check the proxy in HTTPS_PROXY: its address, and that it is running and lets this request through; ' +
         "or list the service's host in NO_PROXY to go without it)\n",
     );

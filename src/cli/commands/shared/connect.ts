@@ -10,9 +10,9 @@ import { ServerError, StreamCutError } from '../../../api/errors.js';
 import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
-import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
+import { holdSecret, maskKey, maskUrl, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
-import { proxyShown } from '../../../api/proxy.js';
+import { proxyOf, unusableProxy } from '../../../api/proxy.js';
 import { resolveWithStoredKey } from './stored-key.js';
 
 export interface OpenedApi {
@@ -74,8 +74,11 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
   holdSecret(target.apiKey);
   let waitReason = 'Waiting';
   const proxyEnv = target.direct ? undefined : ctx.env;
-  const proxy = globals.debug && proxyEnv ? proxyShown(target.baseUrl, proxyEnv) : null;
-  if (proxy) printer.stderrWrite(printer.err.dim(`requests go through the proxy ${proxy}`) + '\n');
+  const via = proxyEnv && proxyOf(target.baseUrl, proxyEnv);
+  const unusable = via && unusableProxy(via);
+  if (unusable) throw unusable;
+  const said = `requests go through the proxy ${via && maskUrl(via.proxy)}`;
+  if (via && globals.debug) printer.stderrWrite(printer.err.dim(said) + '\n');
   return new ApiClient({
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
