@@ -9,12 +9,14 @@ const runs = Number(process.env.RUNS ?? 30);
 /** the environment without any proxy variable (an empty one would still win over its upper-case twin) */
 const direct = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => !/^(https?|no)_proxy$/i.test(k)));
 const server = await startBenchServer();
-const proxy = spawn(process.execPath, [path.join(ROOT, 'bench', 'forward-proxy.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const forward = path.join(ROOT, 'bench', 'forward-proxy.mjs');
+const proxy = spawn(process.execPath, [forward], { stdio: ['ignore', 'pipe', 'inherit'] });
 try {
   const proxyUrl = await new Promise((resolve) => proxy.stdout.once('data', (d) => resolve(String(d).trim())));
   const { url, dataDir } = server;
   const { id } = await benchAgent(url, 'hi');
-  const env = { SUPERAGENT_BASE_URL: url, SUPERAGENT_API_KEY: BENCH_KEY, SUPERAGENT_CONFIG_DIR: dataDir, NO_COLOR: '1' };
+  const env = { SUPERAGENT_BASE_URL: url, SUPERAGENT_API_KEY: BENCH_KEY, SUPERAGENT_CONFIG_DIR: dataDir };
+  env.NO_COLOR = '1';
   const check = (out) => JSON.parse(out).agent_id === id;
   const args = [BIN, 'get', id, '--json'];
   const results = timeCases(

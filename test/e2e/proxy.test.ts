@@ -51,7 +51,8 @@ describe('the built binary behind a proxy', () => {
     const svc = await each.service();
     const p = await startProxy();
     each.closeAfter(p);
-    const r = await runLogged(['list', '--json'], { target: { url: svc.url, key: svc.key }, env: { http_proxy: p.url, no_proxy: '127.0.0.1' } });
+    const env = { http_proxy: p.url, no_proxy: '127.0.0.1' };
+    const r = await runLogged(['list', '--json'], { target: { url: svc.url, key: svc.key }, env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect([p.log, r.vendors.includes('undici.js')]).toEqual([[], false]);
   });
@@ -59,10 +60,14 @@ describe('the built binary behind a proxy', () => {
   it('a dead proxy: one line naming it, its password masked, exit 7', async () => {
     const svc = await each.service();
     const port = await deadPort();
-    const r = await runCli(['list'], { target: { url: svc.url, key: svc.key }, env: { HTTP_PROXY: `http://bob:hunter22@127.0.0.1:${port}` } });
+    const env = { HTTP_PROXY: `http://bob:hunter22@127.0.0.1:${port}` };
+    const r = await runCli(['list'], { target: { url: svc.url, key: svc.key }, env });
     expect(r).toMatchObject({ exitCode: 7, stdout: '' });
     expect(r.stderr).toMatch(
-      new RegExp(`^Error: cannot reach ${svc.url}/v1/superagents through the proxy http://…@127\\.0\\.0\\.1:${port}: connection refused \\(check the proxy in HTTP_PROXY[^\\n]*\\)\\n$`),
+      new RegExp(
+        `^Error: cannot reach ${svc.url}/v1/superagents through the proxy http://…@127\\.0\\.0\\.1:${port}: ` +
+          'connection refused \\(check the proxy in HTTP_PROXY[^\\n]*\\)\\n$',
+      ),
     );
     expect(r.stderr).not.toContain('hunter22');
     expect(r.stderr).not.toContain('that the service is running');
@@ -72,7 +77,8 @@ describe('the built binary behind a proxy', () => {
 describe.skipIf(!HAS_OPENSSL)(`HTTPS_PROXY: a CONNECT tunnel${NEEDS_OPENSSL}`, () => {
   it('carried, the service certificate checked against NODE_EXTRA_CA_CERTS as direct', async () => {
     const certs = makeCerts();
-    const s = await httpsService(certs.good, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"agents":[]}'));
+    const json = { 'content-type': 'application/json' };
+    const s = await httpsService(certs.good, (_req, res) => res.writeHead(200, json).end('{"agents":[]}'));
     each.closeAfter(s);
     const p = await startProxy();
     each.closeAfter(p);

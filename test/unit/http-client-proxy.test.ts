@@ -18,14 +18,17 @@ async function proxy(): Promise<LoggingProxy> {
 }
 
 /** The same call direct and through a proxy: both outcomes, what the service saw, what the proxy carried. */
-async function sideBySide(handler: Handler, call: (c: ReturnType<typeof h.client>) => Promise<unknown>, timeoutMs = 5_000) {
+type Call = (c: ReturnType<typeof h.client>) => Promise<unknown>;
+
+async function sideBySide(handler: Handler, call: Call, timeoutMs = 5_000) {
   const s = await h.scripted(handler);
   const p = await proxy();
   const direct = h.client(s.url, { timeoutMs });
   const proxied = h.client(s.url, { timeoutMs, proxyEnv: { HTTP_PROXY: p.url } });
   const outcome = async (c: typeof direct) => {
     const before = s.requests.length;
-    const result = await call(c).then((value) => ({ value }), (err: Error) => ({ err: err.constructor.name, message: err.message }));
+    const failed = (err: Error) => ({ err: err.constructor.name, message: err.message });
+    const result = await call(c).then((value) => ({ value }), failed);
     return { result, retries: c.waits.length, seen: s.requests.length - before }; // the waits have jitter
   };
   const a = await outcome(direct);
@@ -59,7 +62,8 @@ describe('ApiClient through a proxy: the same as direct', () => {
   });
 
   it('503 then 200 on a GET: retried the same way', async () => {
-    const answers = [503, 200, 503, 200].map((status) => ({ status, body: status === 200 ? { agents: [] } : { message: 'busy' } }));
+    const body = (status: number) => (status === 200 ? { agents: [] } : { message: 'busy' });
+    const answers = [503, 200, 503, 200].map((status) => ({ status, body: body(status) }));
     const r = await sideBySide(sequence(...answers), (c) => c.client.json(get()));
     expect(r.direct).toMatchObject({ result: { value: { agents: [] } }, retries: 1, seen: 2 });
     expect(r.proxied).toEqual(r.direct);
@@ -67,7 +71,8 @@ describe('ApiClient through a proxy: the same as direct', () => {
   });
 
   it("a 502 in the service's JSON is the service's, not the proxy's", async () => {
-    const r = await sideBySide(sequence({ status: 502, body: { message: 'upstream down' } }), (c) => c.client.json(post()));
+    const down = sequence({ status: 502, body: { message: 'upstream down' } });
+    const r = await sideBySide(down, (c) => c.client.json(post()));
     expect(r.direct.result).toMatchObject({ err: 'ServerError' });
     expect(r.proxied).toEqual(r.direct);
   });
