@@ -2,6 +2,7 @@
 // command through a real logging proxy on loopback (test/helpers/proxy.ts), with the same answers
 // as direct; NO_PROXY goes around it; a proxy that refuses or is down is one line naming it (its
 // credentials masked), exit 7, with advice about the proxy, not the service.
+import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { FakeClock, runLine } from '../helpers/context.js';
 import { deadPort, startProxy, type LoggingProxy } from '../helpers/proxy.js';
@@ -188,6 +189,21 @@ describe.skipIf(!HAS_OPENSSL)(`HTTPS through a CONNECT tunnel${NEEDS_OPENSSL}`, 
     expect(r.code).toBe(7);
     expect(r.stderr).toContain(`cannot connect securely to ${s.url}/v1/superagents: its certificate is not trusted`);
     expect(p.log.map((l) => l.line)).toEqual([`CONNECT ${new URL(s.url).host}`]);
+  });
+
+  it('a proxy that resets the connection is blamed, not the scheme of the base URL (no probe around it)', async () => {
+    const s = await serve();
+    const resetting = net.createServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    each.closeAfter({ close: () => new Promise<void>((resolve) => resetting.close(() => resolve())) });
+    const proxyUrl = `http://127.0.0.1:${(resetting.address() as AddressInfo).port}`;
+    // http:// at the HTTPS port: direct, the CLI would say the port speaks HTTPS
+    const base = s.url.replace('https://', 'http://');
+    const r = await runLine({ url: base, key: KEY }, 'list', { env: { HTTP_PROXY: proxyUrl }, clock: new FakeClock() });
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    const said = `Error: cannot reach ${base}/v1/superagents through the proxy ${proxyUrl}: connection reset`;
+    expect(r.stderr.startsWith(said), r.stderr).toBe(true);
+    expect(s.connections()).toBe(0);
   });
 
   it('a CONNECT refused (502): one line naming the proxy, exit 7', async () => {
