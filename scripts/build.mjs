@@ -37,7 +37,7 @@ const separateFiles = {
 };
 
 fs.rmSync('dist', { recursive: true, force: true });
-const vendors = fs.readdirSync(path.join(src, 'vendor')).filter((f) => f.endsWith('.ts'));
+const vendors = fs.readdirSync(path.join(src, 'vendor')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')); // a .d.ts is typings only
 await Promise.all([
   // the entry answers --version and --help alone; each dynamic import (run.ts, every command the
   // registry loads) becomes a file of its own, shared code goes into chunks: a command loads what it uses

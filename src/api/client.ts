@@ -2,8 +2,8 @@
 // as retry.ts decides, and the --debug trace with secrets masked, over transport.ts.
 import { BadAnswerError, InterruptedError } from '../core/errors.js';
 import { compressedAnswer, header, looksLikeHtml, nestsDeeperThan, parseAnswer } from './answer-checks.js';
-import { connectionFailure, unreadableAnswer, UNCERTAIN } from './connection-failure.js';
-import { ApiError, NotTheServiceError, RateLimitError, StreamCutError, TimeoutError, statusError, type ConnectionError } from './errors.js';
+import { connectionFailure, unreadableAnswer, UNCERTAIN, type ProxyError } from './connection-failure.js';
+import { ApiError, NotTheServiceError, RateLimitError, TimeoutError, statusError, type ConnectionError } from './errors.js';
 import { cutForTrace, redactHeaders, redactText } from './redact.js';
 import { redirectError } from './redirect.js';
 import type { Pacer } from './rate-budget.js';
@@ -34,6 +34,8 @@ export interface ClientOptions {
   onAnswer?: (headers: RawResponse['headers']) => void;
   /** NODE_EXTRA_CA_CERTS as the process has it: the advice for an untrusted certificate says it is set */
   extraCaCerts?: string;
+  /** where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy.ts): the command's environment */
+  proxyEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface RequestOptions {
@@ -220,8 +222,7 @@ export class ApiClient {
   }
 
   private async send(opts: RequestOptions, streaming = false): Promise<RawResponse> {
-    this.transport ??= new Transport(this.base);
-    const transport = this.transport;
+    const transport = (this.transport ??= new Transport(this.base, this.options.proxyEnv));
     const url = this.url(opts);
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
@@ -261,7 +262,7 @@ export class ApiClient {
         const failure = wrongScheme ?? this.connectionFailure(err, opts, timedOut);
         this.trace(`← ${failure.code ?? 'error'} after ${this.now() - started} ms`);
         const { code, message } = failure;
-        const lasting = wrongScheme !== undefined || certificateProblem({ code }) !== undefined;
+        const lasting = !!wrongScheme || !!certificateProblem({ code }) || (failure as ProxyError).lasting === true;
         const outcome: Outcome = { kind: 'connection', timedOut: failure instanceof TimeoutError, lasting, message };
         if ((await this.again(opts, outcome, spent)).retry) continue;
         throw failure;
@@ -347,4 +348,3 @@ export class ApiClient {
   }
 }
 
-export { StreamCutError };

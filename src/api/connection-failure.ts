@@ -4,6 +4,7 @@
 import type { BadAnswerError } from '../core/errors.js';
 import { notAsDescribed } from './answer-checks.js';
 import { ConnectionError, TimeoutError } from './errors.js';
+import { ProxyFailure } from './proxy.js';
 import { certificateProblem, type TlsErrorFields } from './tls.js';
 
 const WORDS = new Map([
@@ -28,8 +29,20 @@ export interface FailedRequest {
   extraCaCerts?: string;
 }
 
+/** The proxy refused or failed the request: said so, naming it; `lasting` ones are not retried. */
+export class ProxyError extends ConnectionError {
+  constructor(message: string, hint: string, code: string, readonly lasting: boolean) {
+    super(message, hint, code);
+  }
+}
+
 export function connectionFailure(err: unknown, req: FailedRequest): ConnectionError {
   const { url, timedOut } = req;
+  if (err instanceof ProxyFailure && !timedOut) {
+    const tail = req.method === 'POST' && err.code === 'ECONNRESET' ? UNCERTAIN : '';
+    const message = `cannot reach ${url} through the proxy ${err.proxy}: ${err.what}${tail}`;
+    return new ProxyError(message, err.hint, err.code, err.lasting);
+  }
   const e = err as TlsErrorFields & { message?: string; cause?: TlsErrorFields };
   const code = e.code ?? e.cause?.code;
   const insecure = !timedOut && certificateProblem(e.code ? e : (e.cause ?? e), req.extraCaCerts);

@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { maskUrl } from '../core/mask.js';
 import { ConnectionError } from './errors.js';
+import { ProxyFailure } from './proxy.js';
 
 /** The other protocol's answer may take this long at most (a loopback or LAN one comes at once). */
 const PROBE_MS = 3_000;
@@ -22,6 +23,8 @@ interface FailureFields {
 
 /** The error to report if `err`, met at `base`, comes from the other scheme spoken there; else undefined. */
 export async function otherScheme(err: unknown, base: URL, timeoutMs: number): Promise<OtherSchemeError | undefined> {
+  // the proxy's failure says nothing of the base URL's port, and a probe would go around the proxy
+  if (err instanceof ProxyFailure) return undefined;
   const e = (err ?? {}) as FailureFields;
   const wait = Math.min(PROBE_MS, timeoutMs);
   if (base.protocol === 'https:' && looksLikePlainAnswer(e) && (await speaksHttp(base, wait))) {

@@ -2,10 +2,15 @@
 // loading it costs ~20 ms (its public entry ~60 ms), and the background tier-up of its WebAssembly
 // parser holds the process ~100 ms after the last request unless a process-wide V8 flag is set
 // (measured before the switch: bench/README.md). node:http has neither cost; what undici added here
-// (pooling, time-outs, abort) is a few lines.
-import type { Agent, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+// (pooling, time-outs, abort) is a few lines. A request a proxy variable applies to goes through
+// undici's EnvHttpProxyAgent instead (proxy.ts), loaded then only; its answers are read the same way.
+import type { Agent, IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { EnvHttpProxyAgent } from 'undici';
 import { ANSWER_LIMITS } from '../contract.js';
 import { answerTooLarge } from './answer-checks.js';
+import { proxyAnswered, proxyFailure, proxyFor, proxySettings } from './proxy.js';
+import type { Env, ProxySettings, Via } from './proxy.js';
 
 export type Headers = IncomingHttpHeaders;
 
@@ -24,7 +29,7 @@ export interface TransportResponse {
   status: number;
   headers: Headers;
   /** the body as it arrives; destroy() drops the rest */
-  body: IncomingMessage;
+  body: Readable;
 }
 
 /** The whole body as UTF-8 text; one larger than `maxBytes` is dropped there (the connection with it). */
@@ -42,10 +47,14 @@ export async function bodyText(body: AsyncIterable<Uint8Array | string>, maxByte
 
 export class Transport {
   private agent: Agent | undefined;
+  private proxyAgent: EnvHttpProxyAgent | undefined;
   private readonly https: boolean;
+  private readonly proxies: ProxySettings;
 
-  constructor(origin: URL) {
+  /** `env`: where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (the command's environment) */
+  constructor(origin: URL, env: Env = {}) {
     this.https = origin.protocol === 'https:';
+    this.proxies = proxySettings(env);
   }
 
   private async module(): Promise<typeof import('node:http')> {
@@ -54,6 +63,8 @@ export class Transport {
   }
 
   async request(req: TransportRequest): Promise<TransportResponse> {
+    const via = proxyFor(req.url, this.proxies);
+    if (via) return this.throughProxy(req, via);
     const http = await this.module();
     // as many sockets as calls sent at once (together.ts): the kill switch's pauses all go out at once
     this.agent ??= new http.Agent({ keepAlive: true, maxSockets: AT_ONCE, keepAliveMsecs: 4_000 });
@@ -67,9 +78,40 @@ export class Transport {
     });
   }
 
+  private async throughProxy(req: TransportRequest, via: Via): Promise<TransportResponse> {
+    const { EnvHttpProxyAgent } = await import('../vendor/undici.js');
+    // plain http goes to the proxy as an absolute URL (as curl does: many proxies allow CONNECT to 443
+    // only), https through a CONNECT tunnel; as many connections as the direct path has
+    const { httpProxy, httpsProxy, noProxy } = this.proxies;
+    const pool = { connections: AT_ONCE, keepAliveTimeout: 4_000 };
+    const settings = { httpProxy, httpsProxy, noProxy, proxyTunnel: false, ...pool };
+    const agent = (this.proxyAgent ??= new EnvHttpProxyAgent(settings));
+    const { url, headers, body, signal } = req;
+    const [origin, path, method] = [url.origin, `${url.pathname}${url.search}`, req.method as 'GET'];
+    try {
+      const res = await agent.request({ origin, path, method, headers, body, signal });
+      // undici's body reports a destroy() without a reason as an error (node:http's does not): nobody
+      // needs it, the reader (for await) sees its own failures
+      res.body.on('error', () => undefined);
+      const type = String(res.headers['content-type'] ?? '');
+      // a 502 that is no JSON, to a plain request: the proxy's own page (it could not reach the service)
+      if (url.protocol === 'http:' && res.statusCode === 502 && !type.includes('json')) {
+        res.body.destroy();
+        throw proxyAnswered(via.proxy, via.variable, 502);
+      }
+      return { status: res.statusCode, headers: res.headers as Headers, body: res.body };
+    } catch (err) {
+      if (signal.aborted) throw err;
+      throw proxyFailure(err, via) ?? err;
+    }
+  }
+
   /** Closes every connection, so the process can exit. */
   close(): void {
     this.agent?.destroy();
     this.agent = undefined;
+    // destroyed, not closed: nothing is waited for, and no error reaches anyone
+    this.proxyAgent?.destroy().catch(() => undefined);
+    this.proxyAgent = undefined;
   }
 }

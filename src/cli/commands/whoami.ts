@@ -2,6 +2,7 @@
 import type { KeyStore } from '../../config/keychain.js';
 import { dataDir } from '../../config/paths.js';
 import { keychainProfile, resolveConnection, type Connection, type Source } from '../../config/resolve.js';
+import { proxyShown } from '../../api/proxy.js';
 import { printFields, yesNo } from '../../ui/format.js';
 import { maskKey, maskUrls } from '../../ui/mask.js';
 import { describeService, homeRelative, noKeyError, type OpenedApi } from './shared/connect.js';
@@ -33,6 +34,8 @@ export interface Identity {
   /** which service, and what chose it */
   service: 'embedded' | 'hosted' | 'configured';
   reason: string;
+  /** the proxy requests to the base URL go through (HTTPS_PROXY, HTTP_PROXY), credentials masked */
+  proxy: string | null;
   data_dir: string | null;
   authenticated: boolean;
   agents: number | null;
@@ -60,6 +63,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     embedded: connection.baseUrl === null,
     service: connection.service,
     reason: connection.reason,
+    proxy: proxyShown(connection.baseUrl, ctx.env),
     data_dir: null,
     authenticated: false,
     agents: null,
@@ -131,6 +135,7 @@ function show(ctx: Context, id: Identity, outcome: Outcome): void {
     ['Profile', id.profile],
     ['Service', describeService({ service: id.service, baseUrl: id.base_url, reason: id.reason }).replace(/^using /, '')],
     ['Base URL', id.embedded ? `embedded local service (${dataDirShown(ctx, id.data_dir)})` : id.base_url],
+    ['Proxy', id.proxy ?? undefined],
     ['Key', p.stdoutIsTTY && outcome.key ? outcome.key : key],
     // piped output keeps one value per field, so the source gets its own line there
     ['Key source', p.stdoutIsTTY ? undefined : (id.key_source ?? 'none')],

@@ -10,8 +10,9 @@ import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
 import { WAIT_SPINNER_MS } from '../../../ui/spinner.js';
-import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
+import { holdSecret, maskKey, maskUrl, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
+import { proxyOf, unusableProxy } from '../../../api/proxy.js';
 import type { ServiceFailure } from '../../../server/index.js';
 import type { ConnectOptions, OpenedApi } from './opened-api.js';
 import { resolveWithStoredKey } from './stored-key.js';
@@ -25,6 +26,8 @@ export function noKeyError(baseUrl: string): CredentialsError {
 
 export interface ClientTarget extends ConnectOptions {
   baseUrl: string;
+  /** the embedded service, in this process: never through a proxy (one elsewhere cannot reach its loopback) */
+  direct?: boolean;
   apiKey: string | null;
 }
 
@@ -45,12 +48,19 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
   // whatever the service says back (an error that echoes the key) is printed with the key masked
   holdSecret(target.apiKey);
   let waitReason = 'Waiting';
+  const proxyEnv = target.direct ? undefined : ctx.env;
+  const via = proxyEnv && proxyOf(target.baseUrl, proxyEnv);
+  const unusable = via && unusableProxy(via);
+  if (unusable) throw unusable;
+  const said = `requests go through the proxy ${via && maskUrl(via.proxy)}`;
+  if (via && globals.debug) printer.stderrWrite(printer.err.dim(said) + '\n');
   return new ApiClient({
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
     timeoutMs: target.timeoutMs ?? ctx.timeoutMs(),
     userAgent: `superagent/${version()} node/${process.version}`,
     extraCaCerts: ctx.env.NODE_EXTRA_CA_CERTS || undefined,
+    proxyEnv,
     trace: globals.debug ? (line) => printer.stderrWrite(printer.err.dim(line) + '\n') : undefined,
     notice: (line, kind) => {
       waitReason = kind.rateLimited ? 'Rate limited by the service' : 'The service is having trouble';
@@ -242,6 +252,6 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
   } else if (apiKey === null) {
     throw noKeyError(baseUrl);
   }
-  const client = await clientFor(ctx, { baseUrl, apiKey, ...options });
+  const client = await clientFor(ctx, { baseUrl, apiKey, direct: embedded !== undefined, ...options });
   return { client, connection, embedded };
 }

@@ -1,0 +1,101 @@
+// The ApiClient through a proxy (HTTP_PROXY, given as the client's proxyEnv) behaves as it does
+// direct: the same time-out, Ctrl-C, redirect, retry and header behaviour, checked side by side
+// against the same scripted service; only the proxy's own failures read differently.
+import { describe, expect, it, vi } from 'vitest';
+import * as errors from '../../src/api/errors.js';
+import { InterruptedError } from '../../src/core/errors.js';
+import { failure, get, httpHarness, post, sequence, type Handler } from '../helpers/http-scripted.js';
+import { startProxy, type LoggingProxy } from '../helpers/proxy.js';
+import { perTest } from '../helpers/service-support.js';
+
+const h = httpHarness();
+const resources = perTest();
+
+async function proxy(): Promise<LoggingProxy> {
+  const p = await startProxy();
+  resources.closeAfter(p);
+  return p;
+}
+
+/** The same call direct and through a proxy: both outcomes, what the service saw, what the proxy carried. */
+type Call = (c: ReturnType<typeof h.client>) => Promise<unknown>;
+
+async function sideBySide(handler: Handler, call: Call, timeoutMs = 5_000) {
+  const s = await h.scripted(handler);
+  const p = await proxy();
+  const direct = h.client(s.url, { timeoutMs });
+  const proxied = h.client(s.url, { timeoutMs, proxyEnv: { HTTP_PROXY: p.url } });
+  const outcome = async (c: typeof direct) => {
+    const before = s.requests.length;
+    const failed = (err: Error) => ({ err: err.constructor.name, message: err.message });
+    const result = await call(c).then((value) => ({ value }), failed);
+    return { result, retries: c.waits.length, seen: s.requests.length - before }; // the waits have jitter
+  };
+  const a = await outcome(direct);
+  const b = await outcome(proxied);
+  return { direct: a, proxied: b, carried: p.log.length, requests: s.requests };
+}
+
+const silent: Handler = () => undefined;
+
+describe('ApiClient through a proxy: the same as direct', () => {
+  it('an answer, with Accept-Encoding: identity reaching the service', async () => {
+    const r = await sideBySide(sequence({ status: 200, body: { agents: [] } }), (c) => c.client.json(get()));
+    expect(r.proxied).toEqual(r.direct);
+    expect(r.carried).toBe(1);
+    expect(r.requests.map((q) => q.headers['accept-encoding'])).toEqual(['identity', 'identity']);
+    expect(r.requests[1]!.headers['proxy-authorization']).toBeUndefined();
+  });
+
+  it('a time-out: the same TimeoutError, not retried', async () => {
+    const r = await sideBySide(silent, (c) => c.client.json(get()), 150);
+    expect(r.direct.result).toMatchObject({ err: 'TimeoutError' });
+    expect(r.proxied).toEqual(r.direct);
+  });
+
+  it('a redirect is not followed', async () => {
+    const moved = sequence({ status: 302, headers: { location: 'https://api.example.com/v1/superagents' } });
+    const r = await sideBySide(moved, (c) => c.client.json(get()));
+    expect(r.direct.result).toMatchObject({ err: 'NotTheServiceError' });
+    expect(r.proxied).toEqual(r.direct);
+    expect(r.carried).toBe(1);
+  });
+
+  it('503 then 200 on a GET: retried the same way', async () => {
+    const body = (status: number) => (status === 200 ? { agents: [] } : { message: 'busy' });
+    const answers = [503, 200, 503, 200].map((status) => ({ status, body: body(status) }));
+    const r = await sideBySide(sequence(...answers), (c) => c.client.json(get()));
+    expect(r.direct).toMatchObject({ result: { value: { agents: [] } }, retries: 1, seen: 2 });
+    expect(r.proxied).toEqual(r.direct);
+    expect(r.carried).toBe(2);
+  });
+
+  it("a 502 in the service's JSON is the service's, not the proxy's", async () => {
+    const down = sequence({ status: 502, body: { message: 'upstream down' } });
+    const r = await sideBySide(down, (c) => c.client.json(post()));
+    expect(r.direct.result).toMatchObject({ err: 'ServerError' });
+    expect(r.proxied).toEqual(r.direct);
+  });
+
+  it('Ctrl-C while waiting: InterruptedError, the request dropped', async () => {
+    const s = await h.scripted(silent);
+    const p = await proxy();
+    const c = h.client(s.url, { proxyEnv: { HTTP_PROXY: p.url } });
+    const stop = new AbortController();
+    const pending = failure(c.client.json({ ...get(), signal: stop.signal }));
+    await vi.waitFor(() => expect(s.requests).toHaveLength(1));
+    stop.abort();
+    expect(await pending).toBeInstanceOf(InterruptedError);
+  });
+
+  it('a 407 is the proxy\'s lasting failure: a ConnectionError (exit 7), not retried', async () => {
+    const s = await h.scripted(sequence({ status: 200, body: {} }));
+    const p = await startProxy({ refuse: 407 });
+    resources.closeAfter(p);
+    const c = h.client(s.url, { proxyEnv: { http_proxy: p.url } });
+    const err = await failure(c.client.json(get()));
+    expect(err).toBeInstanceOf(errors.ConnectionError);
+    expect(err.message).toContain(`through the proxy ${p.url}: it asks for credentials (407)`);
+    expect([c.waits, s.requests.length]).toEqual([[], 0]);
+  });
+});
