@@ -117,7 +117,7 @@ describe.skipIf(MISSING.length > 0)(`a key left in the keychain, and a locked ke
     const locked = 'the keyring is locked \\(its unlock prompt was dismissed\\)';
     const list = await runCli(['list'], o);
     expect([list.exitCode, list.stdout]).toEqual([3, '']);
-    expect(list.stderr).toMatch(new RegExp(`^Error: the key of profile 'default' is in the OS keychain but it cannot be read: ${locked} \\(unlock the keyring and run the command again, or [^\\n]*--insecure-storage[^\\n]*\\)\\n$`));
+    expect(withoutWaits(list.stderr)).toMatch(new RegExp(`^Error: the key of profile 'default' is in the OS keychain but it cannot be read: ${locked} \\(unlock the keyring and run the command again, or [^\\n]*--insecure-storage[^\\n]*\\)\\n$`));
     const logout = await runCli(['logout'], o);
     expect(logout.exitCode).toBe(2);
     expect(logout.stderr).toMatch(new RegExp(`: ${locked} \\(unlock the keyring, then run 'superagent logout' again\\)\\n$`));
