@@ -111,6 +111,27 @@ export interface TableOptions {
   fixed?: readonly number[];
   /** columns cut only after every other one is as narrow as it goes (a model id: its end is its version) */
   last?: readonly number[];
+  /** columns left out, in this order (least useful first), while the row cannot fit the terminal otherwise */
+  drop?: readonly number[];
+}
+
+/** Where the columns in `list` are among those `shown` (a column left out is in no list). */
+function positions(shown: readonly number[], list: readonly number[] = []): number[] {
+  return list.flatMap((c) => (shown.includes(c) ? [shown.indexOf(c)] : []));
+}
+
+/** The columns shown: those in `drop` left out in order until the fitted row is no wider than `room`. */
+function shownColumns(natural: number[], room: number, options: TableOptions): number[] {
+  let shown = natural.map((_, i) => i);
+  const fits = () => {
+    const widths = fitWidths(shown.map((c) => natural[c]!), room, positions(shown, options.fixed), positions(shown, options.last));
+    return widths.reduce((a, w) => a + w, 0) <= room;
+  };
+  for (const column of options.drop ?? []) {
+    if (fits()) break;
+    shown = shown.filter((c) => c !== column);
+  }
+  return shown;
 }
 
 /**
@@ -158,9 +179,15 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
   const cells = rows.map((row) => row.map(safe));
   const PAD = 2;
   const natural = heads.map((h, i) => Math.max(visibleWidth(h), ...cells.map((r) => visibleWidth(r[i] ?? ''))) + PAD);
-  const colWidths = fitWidths(natural, printer.columns - 1, options.fixed, options.last);
+  const room = printer.columns - 1;
+  // a narrow terminal: the least useful columns are left out rather than the lines wrapped
+  const shown = shownColumns(natural, room, options);
+  const widths = shown.map((c) => natural[c]!);
+  let colWidths = fitWidths(widths, room, positions(shown, options.fixed), positions(shown, options.last));
+  // still too wide with nothing more to leave out: the fixed columns are cut too, rather than wrapped
+  if (colWidths.reduce((a, w) => a + w, 0) > room) colWidths = fitWidths(widths, room, [], positions(shown, options.last));
   const table = new Table({
-    head: heads,
+    head: shown.map((c) => heads[c]!),
     colWidths,
     truncate: '…',
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': PAD },
@@ -169,7 +196,7 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
       left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
     },
   });
-  table.push(...cells);
+  table.push(...cells.map((row) => shown.map((c) => row[c] ?? '')));
   printer.writeSafe(table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n');
 }
 
