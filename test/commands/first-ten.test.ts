@@ -6,12 +6,13 @@ import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
 let service: TestService;
+let demo: string;
 const scratch = perTest();
 const cli = cliFor(() => service);
 
 beforeEach(async () => {
   service = await scratch.service();
-  await launchAgent(service, { name: 'demo' });
+  demo = (await launchAgent(service, { name: 'demo' })).agent_id;
   service.cliRequests();
 });
 
@@ -34,5 +35,27 @@ describe('item 1: narrow terminals leave columns out, never wrap them', () => {
   it('skills: the description goes; at 30 columns a long name is cut with …', async () => {
     expect(await heads('skills demo', 40)).toEqual(['NAME', 'ENABLED']);
     expect(await heads('skills demo', 30)).toEqual(['NAME', 'ENABLED']);
+  });
+});
+
+describe('item 2: one piped row shape per command, no trailing tab', () => {
+  it('pause, resume and restart: id, name, status, outcome, the name empty when given by uuid', async () => {
+    const rows = [];
+    for (const words of [['pause', demo], ['resume', demo.slice(0, 6)], ['pause', 'demo'], ['restart', demo]]) {
+      const r = await cli(words);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      rows.push(r.stdout);
+    }
+    expect(rows).toEqual([
+      // a uuid costs no request: the name is not known, and left empty
+      `${demo}\t\tpaused\tpaused\n`,
+      `${demo}\tdemo\trunning\tresumed\n`,
+      `${demo}\tdemo\tpaused\tpaused\n`,
+      `${demo}\t\trunning\trestarted\n`,
+    ]);
+  });
+
+  it('model: the model id alone, no empty provider after a tab', async () => {
+    expect(await cli('model demo')).toEqual({ code: 0, stdout: 'gpt-4o\n', stderr: '', asked: [] });
   });
 });
