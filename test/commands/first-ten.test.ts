@@ -1,6 +1,7 @@
 // A new user's first ten minutes on a fresh clone and home: narrow terminals, piped rows, fleet
 // tokens from the environment, what `get` shows after `launch`, the assistant's unknown fields.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StartSpinner } from '../../src/cli/context.js';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
@@ -57,5 +58,24 @@ describe('item 2: one piped row shape per command, no trailing tab', () => {
 
   it('model: the model id alone, no empty provider after a tab', async () => {
     expect(await cli('model demo')).toEqual({ code: 0, stdout: 'gpt-4o\n', stderr: '', asked: [] });
+  });
+});
+
+describe("item 4: the waiting spinner counts the command's whole wait", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('each request after the first counts on from the waits before it, not from zero', async () => {
+    // only Date is faked: every wait for the service takes one second, and nothing else takes any time
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const starts: number[] = [];
+    const spinner: StartSpinner = (label, o) => {
+      if (label === 'Waiting for the service…') starts.push(o.startedAt!);
+      return { stop: () => vi.setSystemTime(Date.now() + 1000) };
+    };
+    const first = Date.now();
+    // a name costs the list, then the pause: two waits
+    const r = await cli('pause demo', { tty: { stderr: true }, world: { spinner } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(starts).toEqual([first, first]);
   });
 });
