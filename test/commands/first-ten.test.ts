@@ -79,3 +79,15 @@ describe("item 4: the waiting spinner counts the command's whole wait", () => {
     expect(starts).toEqual([first, first]);
   });
 });
+
+describe('item 5: get leaves out what its answer never carries', () => {
+  it('right after launch: no `Bot: –` nor `Wallet: –`; the wallet row says where the addresses are', async () => {
+    const tty = await cli('get demo', { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).not.toContain('–');
+    expect(tty.stdout).not.toMatch(/^Bot:/m);
+    expect(tty.stdout).toMatch(/^Wallet: +superagent wallet demo$/m);
+    const piped = await cli('get demo');
+    expect(piped.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['name', 'id', 'status', 'model', 'created', '']);
+  });
+});
