@@ -91,3 +91,14 @@ describe('item 5: get leaves out what its answer never carries', () => {
     expect(piped.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['name', 'id', 'status', 'model', 'created', '']);
   });
 });
+
+describe('item 6: the simulated assistant says null for a field it cannot know', () => {
+  it('assistant ask --fields price,foo: a price, and foo null (never "foo for ETH")', async () => {
+    const r = await cli(['assistant', 'ask', 'ETH?', '--fields', 'price,foo']);
+    expect(r.code, r.stderr).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(Object.keys(answer)).toEqual(['price', 'foo']);
+    expect(typeof answer.price).toBe('number');
+    expect(answer.foo).toBeNull();
+  });
+});
