@@ -2,7 +2,8 @@
 // tokens from the environment, what `get` shows after `launch`, the assistant's unknown fields.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StartSpinner } from '../../src/cli/context.js';
-import { cliFor } from '../helpers/context.js';
+import { cliFor, runLine } from '../helpers/context.js';
+import { HOSTED_AGENT, startHostedMock } from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
@@ -100,5 +101,17 @@ describe('item 6: the simulated assistant says null for a field it cannot know',
     expect(Object.keys(answer)).toEqual(['price', 'foo']);
     expect(typeof answer.price).toBe('number');
     expect(answer.foo).toBeNull();
+  });
+});
+
+describe('item 8: completion offers agent names, an id only where a name is ambiguous', () => {
+  it('one value per agent: its name, or its id when another agent has the same name', async () => {
+    const agent = (n: number, name: string) => ({ ...HOSTED_AGENT, agent_id: `${n}${HOSTED_AGENT.agent_id.slice(1)}`, name });
+    const agents = [agent(1, 'demo'), agent(2, 'Twin'), agent(3, 'twin')];
+    const mock = await startHostedMock((req) => (req.path === '/v1/superagents' ? { json: { agents } } : undefined));
+    scratch.closeAfter(mock);
+    const r = await runLine({ url: mock.url, key: 'sa_sk_completion_test_key_0001' }, ['__complete', 'agents'], { env: { SUPERAGENT_COMPLETION_BUDGET_MS: '10000' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(['demo', ...agents.slice(1).map((a) => a.agent_id)]);
   });
 });
