@@ -115,3 +115,22 @@ describe('item 8: completion offers agent names, an id only where a name is ambi
     expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(['demo', ...agents.slice(1).map((a) => a.agent_id)]);
   });
 });
+
+describe('item 9: piped input to the assistant, as to chat', () => {
+  const questions = () =>
+    service
+      .cliRequests()
+      .filter((r) => r.method === 'POST' && r.path === '/v1/chat')
+      .map((r) => r.body as { message: string; session_id?: string });
+
+  it('echo q | superagent assistant: each line a question of one conversation, answered on stdout', async () => {
+    const r = await cli('assistant', { input: 'What is moving SOL?\nAnd ETH?\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('SOL');
+    const sent = questions();
+    expect(sent.map((q) => q.message)).toEqual(['What is moving SOL?', 'And ETH?']);
+    expect(sent[1]!.session_id).toEqual(expect.any(String));
+    // chat takes a piped message too (a one-line pipe is one turn either way)
+    expect((await cli('chat demo', { input: 'q\n' })).code).toBe(0);
+  });
+});
