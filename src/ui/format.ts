@@ -120,15 +120,19 @@ function positions(shown: readonly number[], list: readonly number[] = []): numb
   return list.flatMap((c) => (shown.includes(c) ? [shown.indexOf(c)] : []));
 }
 
+/** Widths of the `shown` columns that fit `room`; `keepFixed` false: the fixed ones may be cut too. */
+function fitShown(natural: number[], shown: number[], room: number, options: TableOptions, keepFixed = true): number[] {
+  const fixed = keepFixed ? positions(shown, options.fixed) : [];
+  return fitWidths(shown.map((c) => natural[c]!), room, fixed, positions(shown, options.last));
+}
+
+const sum = (widths: number[]) => widths.reduce((a, w) => a + w, 0);
+
 /** The columns shown: those in `drop` left out in order until the fitted row is no wider than `room`. */
 function shownColumns(natural: number[], room: number, options: TableOptions): number[] {
   let shown = natural.map((_, i) => i);
-  const fits = () => {
-    const widths = fitWidths(shown.map((c) => natural[c]!), room, positions(shown, options.fixed), positions(shown, options.last));
-    return widths.reduce((a, w) => a + w, 0) <= room;
-  };
   for (const column of options.drop ?? []) {
-    if (fits()) break;
+    if (sum(fitShown(natural, shown, room, options)) <= room) break;
     shown = shown.filter((c) => c !== column);
   }
   return shown;
@@ -182,10 +186,9 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
   const room = printer.columns - 1;
   // a narrow terminal: the least useful columns are left out rather than the lines wrapped
   const shown = shownColumns(natural, room, options);
-  const widths = shown.map((c) => natural[c]!);
-  let colWidths = fitWidths(widths, room, positions(shown, options.fixed), positions(shown, options.last));
+  let colWidths = fitShown(natural, shown, room, options);
   // still too wide with nothing more to leave out: the fixed columns are cut too, rather than wrapped
-  if (colWidths.reduce((a, w) => a + w, 0) > room) colWidths = fitWidths(widths, room, [], positions(shown, options.last));
+  if (sum(colWidths) > room) colWidths = fitShown(natural, shown, room, options, false);
   const table = new Table({
     head: shown.map((c) => heads[c]!),
     colWidths,

@@ -257,11 +257,12 @@ describe('config list', () => {
 
   it('on a terminal: the profile in use is marked even when it has no settings of its own', async () => {
     const config = new MemoryConfig({ profiles: { kc: { base_url: URL, api_key_store: 'keychain' } } });
-    for (const env of [{}, { SUPERAGENT_PROFILE: 'work' }]) {
+    for (const env of [{}, { SUPERAGENT_PROFILE: 'work' }] as Array<Record<string, string>>) {
       const r = await cli(['config', 'list'], config, { tty: true, env });
       expect(r.code).toBe(0);
       const rows = r.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
-      expect(rows.filter((row) => row[0] === '*')).toEqual([['*', env.SUPERAGENT_PROFILE ?? 'default', 'embedded', 'none', 'table', 'markdown', 'default']]);
+      const marked = ['*', env.SUPERAGENT_PROFILE ?? 'default', 'embedded', 'none', 'table', 'markdown', 'default'];
+      expect(rows.filter((row) => row[0] === '*')).toEqual([marked]);
       expect(rows.map((row) => row.at(-6))).toContain('kc');
     }
   });

@@ -89,7 +89,8 @@ describe('item 5: get leaves out what its answer never carries', () => {
     expect(tty.stdout).not.toMatch(/^Bot:/m);
     expect(tty.stdout).toMatch(/^Wallet: +superagent wallet demo$/m);
     const piped = await cli('get demo');
-    expect(piped.stdout.split('\n').map((l) => l.split('\t')[0])).toEqual(['name', 'id', 'status', 'model', 'created', '']);
+    const keys = piped.stdout.split('\n').map((l) => l.split('\t')[0]);
+    expect(keys).toEqual(['name', 'id', 'status', 'model', 'created', '']);
   });
 });
 
@@ -106,13 +107,15 @@ describe('item 6: the simulated assistant says null for a field it cannot know',
 
 describe('item 8: completion offers agent names, an id only where a name is ambiguous', () => {
   it('one value per agent: its name, or its id when another agent has the same name', async () => {
-    const agent = (n: number, name: string) => ({ ...HOSTED_AGENT, agent_id: `${n}${HOSTED_AGENT.agent_id.slice(1)}`, name });
+    const agent = (n: number, name: string) => ({ ...HOSTED_AGENT, agent_id: n + HOSTED_AGENT.agent_id.slice(1), name });
     const agents = [agent(1, 'demo'), agent(2, 'Twin'), agent(3, 'twin')];
     const mock = await startHostedMock((req) => (req.path === '/v1/superagents' ? { json: { agents } } : undefined));
     scratch.closeAfter(mock);
-    const r = await runLine({ url: mock.url, key: 'sa_sk_completion_test_key_0001' }, ['__complete', 'agents'], { env: { SUPERAGENT_COMPLETION_BUDGET_MS: '10000' } });
+    const target = { url: mock.url, key: 'sa_sk_completion_test_key_0001' };
+    const r = await runLine(target, ['__complete', 'agents'], { env: { SUPERAGENT_COMPLETION_BUDGET_MS: '10000' } });
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(['demo', ...agents.slice(1).map((a) => a.agent_id)]);
+    const values = r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0]);
+    expect(values).toEqual(['demo', ...agents.slice(1).map((a) => a.agent_id)]);
   });
 });
 

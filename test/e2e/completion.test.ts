@@ -135,7 +135,7 @@ describe('completion <shell>', () => {
 });
 
 describe('the hidden command behind agent names', () => {
-  it('prints names (an id only for an ambiguous name), one "value<TAB>description" a line, and stays out of help', async () => {
+  it('prints names (an id for an ambiguous one), one "value<TAB>description" a line, and stays out of help', async () => {
     const r = await run(['__complete', 'agents'], { target: service, env: roomyEnv() });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');

@@ -92,8 +92,11 @@ async function agentCandidates(ctx: Context, cache: CandidateCache): Promise<Can
   const agents = cache.agents();
   // one value an agent: its name, or its id where the name would not say which (another agent has
   // it, in any form) or cannot be typed in (a control character)
-  const byName = (a: CachedAgent) => a.name && clean(a.name) === a.name && !agents.some((b) => b !== a && sameAgentName(a.name, b.name));
-  return agents.map((a) => (byName(a) ? { value: a.name, description: `${a.status} ${a.id.slice(0, 8)}` } : { value: a.id, description: a.name }));
+  const ambiguous = (a: CachedAgent) => agents.some((b) => b !== a && sameAgentName(a.name, b.name));
+  const byName = (a: CachedAgent) => a.name && clean(a.name) === a.name && !ambiguous(a);
+  return agents.map((a) =>
+    byName(a) ? { value: a.name, description: `${a.status} ${a.id.slice(0, 8)}` } : { value: a.id, description: a.name },
+  );
 }
 
 /** Text for a shell to show: one line, its control characters made visible (the service's names are untrusted). */

@@ -34,7 +34,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     return;
   }
   // the profile in use has a row even with no settings of its own (no entry in the file yet)
-  const rows = profiles.some(([name]) => name === inUse.name) ? profiles : [[inUse.name, shownProfile({})] as const, ...profiles];
+  const listed = profiles.some(([name]) => name === inUse.name);
+  const rows = listed ? profiles : [[inUse.name, shownProfile({})] as const, ...profiles];
   printTable(
     p,
     ['', 'PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
