@@ -102,6 +102,31 @@ export interface TableOptions {
   fixed?: readonly number[];
   /** columns cut only after every other one is as narrow as it goes (a model id: its end is its version) */
   last?: readonly number[];
+  /** columns left out, in this order (least useful first), while the row cannot fit the terminal otherwise */
+  drop?: readonly number[];
+}
+
+/** Where the columns in `list` are among those `shown` (a column left out is in no list). */
+function positions(shown: readonly number[], list: readonly number[] = []): number[] {
+  return list.flatMap((c) => (shown.includes(c) ? [shown.indexOf(c)] : []));
+}
+
+/** Widths of the `shown` columns that fit `room`; `keepFixed` false: the fixed ones may be cut too. */
+function fitShown(natural: number[], shown: number[], room: number, options: TableOptions, keepFixed = true): number[] {
+  const fixed = keepFixed ? positions(shown, options.fixed) : [];
+  return fitWidths(shown.map((c) => natural[c]!), room, fixed, positions(shown, options.last));
+}
+
+const sum = (widths: number[]) => widths.reduce((a, w) => a + w, 0);
+
+/** The columns shown: those in `drop` left out in order until the fitted row is no wider than `room`. */
+function shownColumns(natural: number[], room: number, options: TableOptions): number[] {
+  let shown = natural.map((_, i) => i);
+  for (const column of options.drop ?? []) {
+    if (sum(fitShown(natural, shown, room, options)) <= room) break;
+    shown = shown.filter((c) => c !== column);
+  }
+  return shown;
 }
 
 /**
@@ -149,9 +174,14 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
   const cells = rows.map((row) => row.map(safe));
   const PAD = 2;
   const natural = heads.map((h, i) => Math.max(visibleWidth(h), ...cells.map((r) => visibleWidth(r[i] ?? ''))) + PAD);
-  const colWidths = fitWidths(natural, printer.columns - 1, options.fixed, options.last);
+  const room = printer.columns - 1;
+  // a narrow terminal: the least useful columns are left out rather than the lines wrapped
+  const shown = shownColumns(natural, room, options);
+  let colWidths = fitShown(natural, shown, room, options);
+  // still too wide with nothing more to leave out: the fixed columns are cut too, rather than wrapped
+  if (sum(colWidths) > room) colWidths = fitShown(natural, shown, room, options, false);
   const table = new Table({
-    head: heads,
+    head: shown.map((c) => heads[c]!),
     colWidths,
     truncate: '…',
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': PAD },
@@ -160,7 +190,7 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
       left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
     },
   });
-  table.push(...cells);
+  table.push(...cells.map((row) => shown.map((c) => row[c] ?? '')));
   printer.writeSafe(table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n');
 }
 

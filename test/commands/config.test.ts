@@ -254,6 +254,18 @@ describe('config list', () => {
     const empty = await cli(['config', 'list'], new MemoryConfig(), { tty: true });
     expect(empty).toMatchObject({ code: 0, stdout: '', stderr: "No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.\n" });
   });
+
+  it('on a terminal: the profile in use is marked even when it has no settings of its own', async () => {
+    const config = new MemoryConfig({ profiles: { kc: { base_url: URL, api_key_store: 'keychain' } } });
+    for (const env of [{}, { SUPERAGENT_PROFILE: 'work' }] as Array<Record<string, string>>) {
+      const r = await cli(['config', 'list'], config, { tty: true, env });
+      expect(r.code).toBe(0);
+      const rows = r.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
+      const marked = ['*', env.SUPERAGENT_PROFILE ?? 'default', 'embedded', 'none', 'table', 'markdown', 'default'];
+      expect(rows.filter((row) => row[0] === '*')).toEqual([marked]);
+      expect(rows.map((row) => row.at(-6))).toContain('kc');
+    }
+  });
 });
 
 describe('output json', () => {

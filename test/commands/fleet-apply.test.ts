@@ -148,8 +148,6 @@ describe('checked before the first write', () => {
     const file = fleetDir('agents:\n  - name: alpha\n    description: changed\n  - name: bot\n    bot_token_env: BOT_TOKEN_FOR_FLEET\n');
     const cli = cliFor(() => svc);
 
-    const plan = await cli(['plan', '-f', file]);
-    expect(plan.stdout).toContain('    bot token: from $BOT_TOKEN_FOR_FLEET (not set here: apply needs it)\n');
     const unset = await cli(['apply', '-f', file, '--yes']);
     expect(unset.code).toBe(2);
     expect(unset.stderr).toMatch(/superagents\.yaml:5:20: BOT_TOKEN_FOR_FLEET is not set, and bot is launched with the bot token it holds/);
@@ -167,6 +165,27 @@ describe('checked before the first write', () => {
     expect(r.stderr).toContain('"telegram_bot_token":"7123456789:…"'); // the trace ran, masked
     const json = await cli(['plan', '-f', file, '--json'], { env: { BOT_TOKEN_FOR_FLEET: BOT_TOKEN } });
     expect(json.stdout).not.toContain(BOT_SECRET);
+  });
+});
+
+describe('a bot token from the environment is checked by plan too', () => {
+  it('unset or malformed: plan and apply say where, exit 2, before any plan is printed or write sent', async () => {
+    const svc = await t.service();
+    const file = fleetDir('agents:\n  - name: sol-swing\n    bot_token_env: SOL_SWING_BOT_TOKEN\n');
+    const cli = cliFor(() => svc);
+    const where = /^Error: .*superagents\.yaml:3:20: /;
+    for (const env of [{}, { SOL_SWING_BOT_TOKEN: 'not-a-token' }]) {
+      for (const words of [['plan', '-f', file], ['plan', '-f', file, '--json'], ['apply', '-f', file, '--yes']]) {
+        const r = await cli(words, { env });
+        expect([r.code, r.stdout], words.join(' ')).toEqual([2, '']);
+        expect(r.stderr).toMatch(where);
+        expect(r.stderr).not.toContain('not-a-token');
+      }
+    }
+    expect(writes(svc)).toEqual([]);
+    const ok = await cli(['plan', '-f', file], { env: { SOL_SWING_BOT_TOKEN: BOT_TOKEN } });
+    expect([ok.code, ok.stderr]).toEqual([0, '']);
+    expect(ok.stdout).toContain('    bot token: from $SOL_SWING_BOT_TOKEN\n');
   });
 });
 

@@ -95,6 +95,23 @@ describe("apply's budget line", () => {
     expect(r.stdout).toContain('Applied 9 steps (17 requests).\n');
   });
 
+  it('a launch refused (409) costs a list to name the agent, within the bound (no list after the launches)', async () => {
+    const dir = t.scratch('superagent-fleet-budget-');
+    fs.writeFileSync(path.join(dir, 'superagents.yaml'), 'agents:\n  - name: new1\n    model: gpt-4o\n');
+    const keep = keeping([]);
+    const taken = { status: 409, json: { statusCode: 409, message: "An agent named 'new1' already exists" } };
+    const refused: Route = (req) => (req.method === 'POST' && req.path === '/v1/superagents' ? taken : keep(req));
+    const mock = await startHostedMock(refused);
+    t.closeAfter(mock);
+    const argv = ['apply', '-f', path.join(dir, 'superagents.yaml'), '--yes'];
+    const r = await runLine({ url: mock.url, key: KEY }, argv, { clock: new FakeClock() });
+    expect(r.code).toBe(6);
+    const announced = Number(/at most (\d+) requests/.exec(r.stdout)![1]);
+    // the plan's list, the launch turn's list, the launch, the list that names the agent
+    expect(mock.requests.length).toBe(4);
+    expect(mock.requests.length).toBeLessThanOrEqual(announced);
+  });
+
   it('a retry is a request more than announced (as the line says), and Applied counts it', async () => {
     const { r, sent } = await applyAgainst(keeping(held(), { failOnce: 'PUT /soul' }));
     expect(r.code, r.stderr).toBe(0);

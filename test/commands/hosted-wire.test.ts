@@ -94,12 +94,14 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
     expect(mock.requests).toEqual([]);
   });
 
-  it('get on a hosted record shows the fields it lacks as unknown, never as "none"', async () => {
+  it('get on a hosted record leaves out the fields its answer never carries, never says "none"', async () => {
     await useMock(hosted());
     const r = await cli(['get', ID]);
     expect(r.code, r.stderr).toBe(0);
     const fields = Object.fromEntries(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')));
-    expect(fields).toMatchObject({ name: 'ETH Scalper', model: 'gpt-4o', bot: '', wallet: '' });
+    expect(fields).toMatchObject({ name: 'ETH Scalper', model: 'gpt-4o' });
+    expect(Object.keys(fields)).not.toContain('bot');
+    expect(Object.keys(fields)).not.toContain('wallet');
     expect(r.stdout).not.toMatch(/none/);
   });
 

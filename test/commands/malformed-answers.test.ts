@@ -111,7 +111,7 @@ describe('what the document marks optional may be missing', () => {
 
   it('pause answered {}: the agent is said paused, with its id', async () => {
     const r = await run({ [`POST ${A}/pause`]: { body: {} } }, ['pause', AGENT_ID]);
-    expect(r).toMatchObject({ code: 0, stdout: `${AGENT_ID}\t${AGENT_ID}\t\tpaused\n` });
+    expect(r).toMatchObject({ code: 0, stdout: `${AGENT_ID}\t\t\tpaused\n` });
   });
 });
 

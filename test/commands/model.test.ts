@@ -34,7 +34,7 @@ function modelChanges(): unknown[] {
 describe('model <agent> shows', () => {
   it('piped: one line, model<TAB>provider, the provider left empty', async () => {
     const r = await cli('model modeller');
-    expect(r).toEqual({ code: 0, stdout: 'claude-sonnet-4-20250514\t\n', stderr: '', asked: [] });
+    expect(r).toEqual({ code: 0, stdout: 'claude-sonnet-4-20250514\n', stderr: '', asked: [] });
   });
 
   it('--json: {agent_id, model}, without the provider the service did not send', async () => {
@@ -69,7 +69,7 @@ describe('model <agent> MODEL switches', () => {
     expect(JSON.parse(r.stdout)).toEqual({ agent_id: id, status: 'updated' });
     expect(modelChanges()).toEqual([{ model: 'llama-3.3-70b', model_provider: 'venice' }]);
     expect(await modelOf()).toBe('llama-3.3-70b');
-    expect((await cli('model modeller')).stdout).toBe('llama-3.3-70b\t\n');
+    expect((await cli('model modeller')).stdout).toBe('llama-3.3-70b\n');
   });
 
   it('on a terminal: stdout stays empty, stderr names the model and provider', async () => {

@@ -62,8 +62,8 @@ function invocations(agentId: string, classicId: string, soulFile: string, fleet
     'soul set': { args: ['soul', 'set', agentId, '--file', soulFile], ...t },
     'soul edit': { args: ['soul', 'edit', agentId, '--yes'], editor: fakeEditor((file) => fs.appendFileSync(file, '- added by the editor\n')), ...t },
     chat: { args: ['chat', agentId, 'remember that secrets stay secret'], ...t },
-    // the REPL needs a terminal; its refusal is searched too
-    assistant: { args: ['assistant'], code: 2 },
+    // piped, the REPL reads each line as a question
+    assistant: { args: ['assistant'], input: 'how is BTC?\n', ...t },
     'assistant ask': { args: ['assistant', 'ask', 'how is BTC?'], ...t },
     'classic list': { args: ['classic', 'list'], ...t },
     'classic get': { args: ['classic', 'get', classicId], ...t },

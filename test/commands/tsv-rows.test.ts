@@ -32,8 +32,8 @@ describe('piped rows keep their shape', () => {
   it.each([
     ['list', ['list'], [[ID, NAME_TSV, 'running', 'gpt\\t4o', HOSTED_AGENT.created_at]]],
     ['skills', ['skills', ID], [['sk\\tone', 'on']]],
-    ['model', ['model', ID], [['gpt\\t4o', '']]],
-    ['pause (the agent named by its id)', ['pause', ID], [[ID, ID, 'paused\\nx', 'paused']]],
+    ['model', ['model', ID], [['gpt\\t4o']]],
+    ['pause (the agent named by its id)', ['pause', ID], [[ID, '', 'paused\\nx', 'paused']]],
   ])('%s', async (_what, argv, rows) => {
     const r = await cli(argv as string[]);
     expect(r.code, r.stderr).toBe(0);

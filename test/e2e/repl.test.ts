@@ -194,11 +194,10 @@ describe('assistant without a terminal', () => {
     for (const dir of [dirs.configDir, dirs.dataDir]) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('exits 2 pointing at `assistant ask`', async () => {
-    const r = await runCli(['assistant'], { target: service, ...dirs });
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe("Error: the assistant REPL needs a terminal (use 'superagent assistant ask QUESTION', or pipe the question to it)\n");
+  it('piped: each line a question, as chat reads a piped message; exit 0 at the end of the input', async () => {
+    const r = await runCli(['assistant'], { target: service, ...dirs, input: 'What is moving SOL?\n' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('SOL');
   });
 
   it('checks --provider and --session before anything else', async () => {

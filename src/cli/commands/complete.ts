@@ -2,7 +2,7 @@
 // completion scripts. One "VALUE<TAB>DESCRIPTION" line per candidate, from a 30 s cache; when the
 // cache is stale, one refresh of at most a second. Never fails: a Tab must not print errors.
 import type { ApiClient } from '../../api/client.js';
-import { UUID_PATTERN } from '../../contract.js';
+import { UUID_PATTERN, sameAgentName } from '../../contract.js';
 import type { AgentRecord } from '../../api/types.js';
 import { cacheDir, dataDir } from '../../config/paths.js';
 import { keychainAccount } from '../../config/keychain.js';
@@ -90,10 +90,18 @@ async function agentCandidates(ctx: Context, cache: CandidateCache): Promise<Can
     cache.save();
   }
   const agents = cache.agents();
-  return [
-    ...agents.map((a) => ({ value: a.name, description: `${a.status} ${a.id.slice(0, 8)}` })),
-    ...agents.map((a) => ({ value: a.id, description: a.name })),
-  ];
+  // one value an agent: its name, or its id where the name would not say which (another agent has
+  // it, in any form) or cannot be typed in (a control character)
+  const ambiguous = (a: CachedAgent) => agents.some((b) => b !== a && sameAgentName(a.name, b.name));
+  const byName = (a: CachedAgent) => a.name && clean(a.name) === a.name && !ambiguous(a);
+  return agents.map((a) =>
+    byName(a) ? { value: a.name, description: `${a.status} ${a.id.slice(0, 8)}` } : { value: a.id, description: a.name },
+  );
+}
+
+/** Text for a shell to show: one line, its control characters made visible (the service's names are untrusted). */
+function clean(text: string): string {
+  return terminalSafe(text.replace(/[\t\r\n]+/g, ' '));
 }
 
 function findAgent(agents: CachedAgent[], ref: string): string | undefined {
@@ -138,7 +146,6 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   }
   // the shells insert a value into the command line and show a description: a value with a control
   // character is not offered, a description is made visible (the service's names are untrusted)
-  const clean = (text: string) => terminalSafe(text.replace(/[\t\r\n]+/g, ' '));
   for (const c of candidates) if (c.value && clean(c.value) === c.value) ctx.printer.data(`${c.value}\t${clean(c.description)}`);
   return EXIT.ok;
 }

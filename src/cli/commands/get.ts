@@ -2,6 +2,7 @@
 import { superagents } from '../../api/superagents.js';
 import { botField, orUnknown, printFields, statusWord, timeFor } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
+import { ourCommand } from './shared/command-line.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -26,8 +27,13 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     ['Description', a.description === '' ? undefined : orUnknown(p, a.description)],
     ['Model', a.model ? `${a.model}${a.model_provider ? ` (${a.model_provider})` : ''}` : orUnknown(p, a.model)],
     ['Created', a.created_at ? timeFor(p, a.created_at) : orUnknown(p, a.created_at)],
-    // the hosted record carries neither (contract §7): `superagent wallet` asks for the addresses
-    ['Bot', botField(p, a.bot_username)],
-    ['Wallet', orUnknown(p, a.wallet_address)],
+    // the get answer carries neither: what it does not send is left out, not shown as unknown
+    ['Bot', a.bot_username === undefined ? undefined : botField(p, a.bot_username)],
+    ['Wallet', a.wallet_address ?? walletHint(ctx, found.name ?? ref!)],
   ]);
+}
+
+/** Where the addresses are, for a person: `superagent wallet demo` (nothing for a script). */
+function walletHint(ctx: Context, ref: string): string | undefined {
+  return ctx.printer.stdoutIsTTY ? ctx.printer.out.dim(ourCommand(ctx, 'wallet', ref)) : undefined;
 }

@@ -30,7 +30,7 @@ function show(agents: Awaited<ReturnType<typeof superagents.list>>, ctx: Context
       p,
       ['NAME', 'ID', 'STATUS', 'MODEL', 'CREATED'],
       agents.map((a) => [orUnknown(p, a.name), a.agent_id.slice(0, 8), a.status === undefined ? unknown(p) : statusWord(p, a.status), a.model ?? '', timeFor(p, a.created_at ?? undefined)]),
-      { fixed: [1, 2, 4], last: [3] },
+      { fixed: [1, 2, 4], last: [3], drop: [4, 1, 3] },
     );
     return;
   }

@@ -11,7 +11,7 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    "Without MODEL, show the agent's model and provider (piped: one line, model<TAB>provider). " +
+    "Without MODEL, show the agent's model and provider (piped: one line, the model id; --json for the provider). " +
     'With MODEL, switch to it; the provider is sent too: --provider, else inferred from the model id ' +
     '(gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter), else asked for on a terminal.',
   args: [
@@ -31,7 +31,8 @@ async function show(ref: string, ctx: Context): Promise<void> {
   const p = ctx.printer;
   // a field the service did not send is left out, so unknown is never confused with none
   if (p.json) return p.printJson({ agent_id: a.agent_id, model: a.model, model_provider: a.model_provider });
-  if (!p.stdoutIsTTY) return p.data(tsvRow([a.model ?? '', a.model_provider ?? '']));
+  // the model alone: the get answer rarely carries the provider, and an empty last value would end the row in a tab
+  if (!p.stdoutIsTTY) return p.data(tsvRow([a.model ?? '']));
   printFields(p, [
     ['Model', orUnknown(p, a.model)],
     ['Provider', orUnknown(p, a.model_provider)],

@@ -57,19 +57,17 @@ function changeLines(a: AgentPlan, c: Change, diffs: Diffs): string[] {
   }
 }
 
-function launchLines(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance): string[] {
+function launchLines(a: AgentPlan): string[] {
   const l = a.launch!;
   const out = [`model: ${modelText(l)}`];
   if (l.description !== undefined) out.push(`description: ${quoted(l.description)}`);
   out.push(l.soul ? `soul: ${l.soul.path} (${splitLines(l.soul.text).length} lines)` : "soul: the service's default");
-  if (l.bot_token_env) {
-    const missing = env[l.bot_token_env] ? '' : colour.yellow(' (not set here: apply needs it)');
-    out.push(`bot token: from $${l.bot_token_env}${missing}`);
-  }
+  // checked before the plan is shown (checkBotTokens): set and well-formed here
+  if (l.bot_token_env) out.push(`bot token: from $${l.bot_token_env}`);
   return out;
 }
 
-function agentBlock(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance, diffs: Diffs): string[] {
+function agentBlock(a: AgentPlan, colour: ChalkInstance, diffs: Diffs): string[] {
   const details = (lines: string[]) => lines.map((l) => indent(l));
   // a name from the service (one not in the file) may hold anything: it stays on its line
   const name = cellSafe(a.name);
@@ -79,7 +77,7 @@ function agentBlock(a: AgentPlan, env: NodeJS.ProcessEnv, colour: ChalkInstance,
     case 'create':
       return [
         `${colour.green('+')} ${name}: launch`,
-        ...details([...launchLines(a, env, colour), ...a.changes.flatMap((c) => changeLines(a, c, diffs))]),
+        ...details([...launchLines(a), ...a.changes.flatMap((c) => changeLines(a, c, diffs))]),
       ];
     case 'update':
       return [
@@ -112,9 +110,9 @@ export function summary(plan: Plan): string {
 }
 
 /** The plan as text, one block per agent that would change, then the summary. */
-export async function planText(plan: Plan, env: NodeJS.ProcessEnv, colour: ChalkInstance): Promise<string> {
+export async function planText(plan: Plan, colour: ChalkInstance): Promise<string> {
   const diffs = await soulDiffs(plan, (a, c) => ({ old: `${a.name}/soul.md (on the service)`, new: c.path }), colour);
-  const blocks = plan.agents.map((a) => agentBlock(a, env, colour, diffs)).filter((b) => b.length > 0);
+  const blocks = plan.agents.map((a) => agentBlock(a, colour, diffs)).filter((b) => b.length > 0);
   for (const a of plan.agents) {
     for (const note of a.notes) blocks.push([colour.dim(`note: ${cellSafe(a.name)}: ${cellSafe(note)}`)]);
   }

@@ -11,6 +11,7 @@ import { loadFleetFile } from './file.js';
 import { makePlan, type Plan } from './plan.js';
 import { waitLine } from './progress.js';
 import { planText } from './render.js';
+import { checkBotTokens } from './steps.js';
 
 export interface FleetSession {
   plan: Plan;
@@ -34,10 +35,12 @@ export async function openFleet(ctx: Context, options: { file?: string; prune: b
   const plan = await makePlan(client, file, { prune: options.prune, profile: targetProfile(ctx, ctx.config.read()).profile });
   // a plan without an agent the service could not read would launch it again, or prune around it
   ctx.requireEveryRecord();
+  // a plan that apply would refuse for its tokens is a broken file: said before any plan is shown
+  checkBotTokens(plan, ctx.env);
   return { plan, client, budget, service: serviceName(connection, embedded?.url) };
 }
 
 /** The plan on stdout, for people (with --json the caller prints data instead). */
 export async function showPlan(ctx: Context, plan: Plan): Promise<void> {
-  ctx.printer.data((await planText(plan, ctx.env, ctx.printer.out)).replace(/\n$/, ''));
+  ctx.printer.data((await planText(plan, ctx.printer.out)).replace(/\n$/, ''));
 }

@@ -52,9 +52,14 @@ export function botToken(a: AgentPlan, env: NodeJS.ProcessEnv): string | undefin
   return token;
 }
 
+/** Every new agent's bot token there and well-formed (a problem of the file, at its bot_token_env). */
+export function checkBotTokens(plan: Plan, env: NodeJS.ProcessEnv): void {
+  for (const a of plan.agents) if (a.action === 'create') botToken(a, env);
+}
+
 /** What must hold before the first write: every bot token there, and room for the new agents. */
 export function preflight(plan: Plan, env: NodeJS.ProcessEnv): void {
-  for (const a of plan.agents) if (a.action === 'create') botToken(a, env);
+  checkBotTokens(plan, env);
   assertRoom(plan);
 }
 

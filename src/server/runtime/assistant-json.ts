@@ -17,7 +17,6 @@ import {
   type AssetInfo,
   type Quote,
 } from './market.js';
-import { clipChars, singleLine } from './text.js';
 import type { JsonRequest } from './assistant-routing.js';
 
 // =============================================================================================
@@ -124,7 +123,7 @@ function fieldSpec(field: string): FieldSpec {
   return { field, words, kind: kindOfWords(words), key: jsonText(field) };
 }
 
-function fieldValue({ field, words, kind }: FieldSpec, ctx: ItemContext): string | number | boolean {
+function fieldValue({ field, words, kind }: FieldSpec, ctx: ItemContext): string | number | boolean | null {
   const { asset, quote, rng } = ctx;
   const has = (...w: string[]) => w.some((x) => words.includes(x));
   const cap = quote.price * asset.supply;
@@ -176,7 +175,8 @@ function fieldValue({ field, words, kind }: FieldSpec, ctx: ItemContext): string
       return `${lead}; the ${desk} desk reads it as ${sentimentOf(quote)}.`;
     }
     case 'text':
-      return `${clipChars(singleLine(field), 40)} for ${asset.symbol}`;
+      // a field none of its words says anything about: not known, rather than made up from its name
+      return null;
   }
 }
 

@@ -1,4 +1,4 @@
-// `superagent assistant` (no subcommand): the assistant REPL, on a terminal only.
+// `superagent assistant` (no subcommand): the assistant REPL, on a terminal or over piped lines.
 import { PROVIDERS } from '../../../contract.js';
 import { parseSessionOption } from '../../chat/one-shot.js';
 import type { Context } from '../../context.js';
@@ -11,7 +11,8 @@ export const spec = {
     'Talk with the market-intelligence assistant: each line you type is a question, answered as it streams in, and the ' +
     'conversation continues from one question to the next. Slash commands: /help, /new, /session, /exit. A line ending ' +
     'in \\ continues on the next; """ starts and ends a block of lines. Ctrl-C cancels an answer; Ctrl-D leaves. ' +
-    "Needs a terminal: in scripts use 'superagent assistant ask'.",
+    'Piped input is read the same way, each line a question (`echo "Any unlocks?" | superagent assistant`); ' +
+    "for one question in a script, 'superagent assistant ask'.",
   options: {
     model: { type: 'string', description: 'use this model (needs a connected key for its provider)' },
     provider: { type: 'string', description: 'provider of --model (inferred from the model id when it can be)', choices: PROVIDERS },
@@ -23,7 +24,9 @@ export const spec = {
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
   const model = modelFrom(input);
   const sessionId = parseSessionOption(input.session);
-  if (!ctx.canPrompt) {
+  // piped input is read as typed lines are, each line a question (no person needed for that)
+  const piped = !ctx.io.stdin.isTTY;
+  if (!piped && !ctx.canPrompt) {
     const why = ctx.io.stdin.isTTY && ctx.io.stderr.isTTY ? 'is interactive (and --no-input is set)' : 'needs a terminal';
     throw new UsageError(`the assistant REPL ${why}`, "use 'superagent assistant ask QUESTION', or pipe the question to it");
   }

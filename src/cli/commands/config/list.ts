@@ -33,10 +33,13 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     p.status("No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.");
     return;
   }
+  // the profile in use has a row even with no settings of its own (no entry in the file yet)
+  const listed = profiles.some(([name]) => name === inUse.name);
+  const rows = listed ? profiles : [[inUse.name, shownProfile({})] as const, ...profiles];
   printTable(
     p,
     ['', 'PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
-    profiles.map(([name, s]) => [
+    rows.map(([name, s]) => [
       name === inUse.name ? '*' : '',
       name,
       s.base_url ?? p.out.dim('embedded'),

@@ -41,6 +41,26 @@ async function countdown(ctx: Context, ms: number, reason: string, signal?: Abor
   }
 }
 
+/**
+ * The waiting spinner of one request after another: each counts on from the waits before it, so the
+ * seconds shown are the command's whole wait for the service, not this request's.
+ */
+function totalWait(ctx: Context): () => { stop(): void } {
+  let waited = 0;
+  return () => {
+    const began = Date.now();
+    const shown = ctx.spinner('Waiting for the service…', { delayMs: WAIT_SPINNER_MS, startedAt: began - waited });
+    let stopped = false;
+    return {
+      stop() {
+        shown.stop();
+        if (!stopped) waited += Date.now() - began;
+        stopped = true;
+      },
+    };
+  };
+}
+
 /** A client for an explicit base URL and key (login checks a key before anything is saved). */
 export async function clientFor(ctx: Context, target: ClientTarget): Promise<ApiClient> {
   const { globals, printer } = ctx;
@@ -77,7 +97,7 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
     },
     pacer: target.pacer,
     sleep: (ms, signal) => countdown(ctx, ms, waitReason, signal),
-    waiting: target.quiet ? undefined : () => ctx.spinner('Waiting for the service…', { delayMs: WAIT_SPINNER_MS }),
+    waiting: target.quiet ? undefined : totalWait(ctx),
     onAnswer: (headers) => {
       const left = Number(headers[LEFT_OUT_HEADER]);
       if (Number.isInteger(left) && left > 0) ctx.serviceLeftOut(left);

@@ -112,7 +112,8 @@ function report(action: Action, outcomes: Outcome[], ctx: Context): void {
     } else if (p.stdoutIsTTY) {
       p.data(`${p.out.green('✓')} ${label} ${o.result!.note ?? PAST[action]} ${p.out.dim(`(${o.agent_id!.slice(0, 8)})`)}`);
     } else {
-      p.data(tsvRow([o.agent_id ?? '', label, o.result!.status ?? '', o.result!.note ?? PAST[action]]));
+      // one shape whatever the reference: a name not known (the agent given by uuid, which costs no request) is empty
+      p.data(tsvRow([o.agent_id ?? '', o.name ?? '', o.result!.status ?? '', o.result!.note ?? PAST[action]]));
     }
   }
 }

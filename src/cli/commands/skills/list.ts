@@ -31,6 +31,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
 function printSkillTable(p: Printer, skills: Skill[]): void {
   // the description gives up its width first: names and states are never cut
   const state = (s: Skill) => (s.enabled === undefined ? unknown(p) : yesNo(p, s.enabled, 'on', 'off'));
-  printTable(p, ['NAME', 'ENABLED', 'DESCRIPTION'], skills.map((s) => [s.name, state(s), s.description ?? '']), { fixed: [0, 1] });
+  // on a narrow terminal the description is left out rather than cut to a `…` of its own
+  const rows = skills.map((s) => [s.name, state(s), s.description ?? '']);
+  printTable(p, ['NAME', 'ENABLED', 'DESCRIPTION'], rows, { fixed: [0, 1], drop: [2] });
 }
 
