@@ -51,7 +51,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The first field of a hand-edited file whose type no command could use (`"api_key": ["x"]`), named. */
 function wrongField(data: Record<string, unknown>): string | undefined {
   const { version } = data;
-  if (version !== undefined && !(Number.isInteger(version) && (version as number) >= 1)) return '"version" is not a whole number from 1';
+  const wholeFromOne = Number.isInteger(version) && (version as number) >= 1;
+  if (version !== undefined && !wholeFromOne) return '"version" is not a whole number from 1';
   if (data.active_profile !== undefined && typeof data.active_profile !== 'string') return '"active_profile" is not a string';
   if (data.profiles === undefined) return undefined;
   if (!isObject(data.profiles)) return '"profiles" is not an object';

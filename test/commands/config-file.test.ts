@@ -283,7 +283,10 @@ describe('the config lock (several processes: test/e2e/config-lock.test.ts)', ()
 
 describe('the version field and its migrations', () => {
   /** A file as a version before `version` existed wrote it (version 1): a key in the file, one in the keychain. */
-  const legacy = { active_profile: 'work', profiles: { work: { base_url: 'https://api.example.com', api_key: KEY }, ci: { api_key_store: 'keychain' } } };
+  const legacy = {
+    active_profile: 'work',
+    profiles: { work: { base_url: 'https://api.example.com', api_key: KEY }, ci: { api_key_store: 'keychain' } },
+  };
 
   function fileWith(data: object): string {
     const dir = freshDir();
@@ -294,11 +297,12 @@ describe('the version field and its migrations', () => {
 
   it('a file without one (version 1) is read as it is, and unchanged by reading', async () => {
     const dir = fileWith(legacy);
-    expect(await cli(dir, ['config', 'get', 'base_url'])).toMatchObject({ code: 0, stdout: 'https://api.example.com\n', stderr: '' });
+    const r = await cli(dir, ['config', 'get', 'base_url']);
+    expect(r).toMatchObject({ code: 0, stdout: 'https://api.example.com\n', stderr: '' });
     expect(readConfig(dir)).toEqual(legacy);
   });
 
-  it('the first write migrates it to the current version: every profile kept, the change made, still 0600', async () => {
+  it('the first write migrates it to the current version: every profile kept, the change made, 0600', async () => {
     const dir = fileWith(legacy);
     expect((await cli(dir, ['config', 'set', 'output', 'json'])).code).toBe(0);
     const profiles = { ...legacy.profiles, work: { ...legacy.profiles.work, output: 'json' } };
@@ -314,19 +318,31 @@ describe('the version field and its migrations', () => {
     const r = await cli(dir, ['config', 'set', 'output', 'table']);
     expect([r.code, r.stderr]).toEqual([
       2,
-      `Error: the config file ${configPath(dir)} is of version ${CONFIG_VERSION + 1}, newer than this superagent knows (${CONFIG_VERSION}) ` +
-        '(upgrade superagent, then try again)\n',
+      `Error: the config file ${configPath(dir)} is of version ${CONFIG_VERSION + 1}, ` +
+        `newer than this superagent knows (${CONFIG_VERSION}) (upgrade superagent, then try again)\n`,
     ]);
     expect(readConfig(dir)).toEqual(later);
   });
 
-  it.each([['"2"'], ['0'], ['1.5'], ['null']])('a version that is not a whole number from 1 (%s) is corrupt, named', async (v) => {
+  const notWhole = [['"2"'], ['0'], ['1.5'], ['null']];
+  it.each(notWhole)('a version that is not a whole number from 1 (%s) is corrupt, named', async (v) => {
     const text = `{"version": ${v}, "profiles": {}}`;
     const dir = freshDir();
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(configPath(dir), text);
     const r = await cli(dir, ['config', 'list']);
-    expect([r.code, r.stderr]).toEqual([2, `Error: the config file ${configPath(dir)} is corrupt: "version" is not a whole number from 1 (fix it, or move it aside and run 'superagent login' again)\n`]);
+    const why = '"version" is not a whole number from 1';
+    const hint = "fix it, or move it aside and run 'superagent login' again";
+    expect([r.code, r.stderr]).toEqual([2, `Error: the config file ${configPath(dir)} is corrupt: ${why} (${hint})\n`]);
     expect(fs.readFileSync(configPath(dir), 'utf8')).toBe(text);
+  });
+});
+
+describe('conf, loaded to write the file', () => {
+  it('leaves no handler of a signal behind (a Ctrl-C in the REPL afterwards is handled once)', async () => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const before = signals.map((s) => process.listenerCount(s));
+    expect((await cli(freshDir(), ['config', 'set', 'output', 'json'])).code).toBe(0);
+    expect(signals.map((s) => process.listenerCount(s))).toEqual(before);
   });
 });
