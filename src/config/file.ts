@@ -4,10 +4,13 @@
 // reading takes no lock (the rename shows a reader the old file or the new one, never half).
 import fs from 'node:fs';
 import path from 'node:path';
-import { linkTarget, privateDir, writeFileAtomic } from '../core/atomic-write.js';
+import { linkTarget, privateDir } from '../core/atomic-write.js';
 import { LocalStateError, UsageError, asEnvironmentError } from '../core/errors.js';
 import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { LockTimeoutError, Locks, type HeldLock, type LockOptions } from '../core/file-lock.js';
+import { CONFIG_VERSION, migrate, saveWithConf, versionOf } from './conf-store.js';
+
+export { CONFIG_VERSION };
 
 export interface Profile {
   base_url?: string;
@@ -23,6 +26,8 @@ export interface Profile {
 }
 
 export interface ConfigData {
+  /** the file's shape (conf-store.ts migrates an older one); none: version 1 */
+  version?: number;
   active_profile?: string;
   profiles?: Record<string, Profile>;
 }
@@ -45,6 +50,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The first field of a hand-edited file whose type no command could use (`"api_key": ["x"]`), named. */
 function wrongField(data: Record<string, unknown>): string | undefined {
+  const { version } = data;
+  const wholeFromOne = Number.isInteger(version) && (version as number) >= 1;
+  if (version !== undefined && !wholeFromOne) return '"version" is not a whole number from 1';
   if (data.active_profile !== undefined && typeof data.active_profile !== 'string') return '"active_profile" is not a string';
   if (data.profiles === undefined) return undefined;
   if (!isObject(data.profiles)) return '"profiles" is not an object';
@@ -111,7 +119,8 @@ export class ConfigFile implements ConfigStore {
     const why = wrongField(data as Record<string, unknown>);
     if (why) throw this.corrupt(why);
     this.warnIfOpen(data as ConfigData);
-    return data as ConfigData;
+    // an older file is read as the current version: the next write saves it so (through conf)
+    return migrate(data as ConfigData);
   }
 
   /** A key in a file other users can read (a copy, a dotfiles checkout) is theirs too: say so, once. */
@@ -135,13 +144,18 @@ export class ConfigFile implements ConfigStore {
     const lock = await this.lock();
     try {
       const data = this.read();
+      // a later superagent's file may mean more than this one knows: never written over
+      if (versionOf(data) > CONFIG_VERSION) {
+        const newer = `is of version ${versionOf(data)}, newer than this superagent knows (${CONFIG_VERSION})`;
+        throw new UsageError(`the config file ${this.path} ${newer}`, 'upgrade superagent, then try again');
+      }
       change(data);
       // a holder stopped for longer than the lock's staleness lost it: the change of the command that took it over stands
       if (!lock.stillHeld()) {
         throw new LocalStateError(`the config file ${this.path} was changed by another command meanwhile`, 'nothing saved: run this one again');
       }
       // through a symbolic link (a dotfiles checkout): the file it points to is replaced, the link stays
-      writeFileAtomic(linkTarget(this.path), JSON.stringify(data, null, '\t') + '\n');
+      await saveWithConf(linkTarget(this.path), data);
     } finally {
       lock.release();
     }

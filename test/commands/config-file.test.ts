@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_LOCK, ConfigFile } from '../../src/config/file.js';
+import { CONFIG_LOCK, CONFIG_VERSION, ConfigFile } from '../../src/config/file.js';
 import { Locks } from '../../src/core/file-lock.js';
 import { runLine, type CliRun } from '../helpers/context.js';
 import { perTest, stopService } from '../helpers/service-support.js';
@@ -30,6 +30,8 @@ const freshDir = () => path.join(temp.scratch('superagent-cfg-'), 'superagent');
 const configPath = (dir: string) => path.join(dir, 'config.json');
 const readConfig = (dir: string) => JSON.parse(fs.readFileSync(configPath(dir), 'utf8'));
 const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
+/** What a write leaves on disk: the data, stamped with the file's version. */
+const onDisk = (data: object) => ({ version: CONFIG_VERSION, ...data });
 
 /** Runs a line on the real config file in `dir`. */
 function cli(dir: string, argv: string[], o: { input?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
@@ -52,7 +54,7 @@ describe('where the file lives', () => {
   it('config set writes there: 0600 in a 0700 dir, the URL without /v1', async () => {
     const dir = freshDir();
     expect(await fromEnv(dir, ['config', 'set', 'base_url', 'https://api.example.com/v1/'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(readConfig(dir)).toEqual({ profiles: { default: { base_url: 'https://api.example.com' } } });
+    expect(readConfig(dir)).toEqual(onDisk({ profiles: { default: { base_url: 'https://api.example.com' } } }));
     expect(modeOf(configPath(dir))).toBe(0o600);
     expect(modeOf(dir)).toBe(0o700);
     expect((await fromEnv(dir, ['config', 'get', 'base_url'])).stdout).toBe('https://api.example.com\n');
@@ -63,7 +65,7 @@ describe('login and logout on disk', () => {
   it('login --with-token --insecure-storage saves the key and base URL in a 0600 file in a 0700 dir, and later commands use them', async () => {
     const dir = freshDir();
     expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
-    expect(readConfig(dir)).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });
+    expect(readConfig(dir)).toEqual(onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } }));
     expect(modeOf(configPath(dir))).toBe(0o600);
     expect(modeOf(dir)).toBe(0o700);
 
@@ -106,7 +108,7 @@ describe('login and logout on disk', () => {
     expect((await login(dir, KEY)).code).toBe(0);
     expect((await cli(dir, ['config', 'set', 'output', 'json'])).code).toBe(0);
     expect(await cli(dir, ['logout'])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
-    expect(readConfig(dir)).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, output: 'json' } } });
+    expect(readConfig(dir)).toEqual(onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, output: 'json' } } }));
     expect(modeOf(configPath(dir))).toBe(0o600);
     expect(modeOf(dir)).toBe(0o700);
   });
@@ -186,7 +188,7 @@ describe('a config.json that is a symbolic link (a dotfiles checkout)', () => {
     expect((await cli(dir, ['config', 'set', 'model', 'gpt-4o', '--profile', 'work'])).code).toBe(0);
     expect(fs.lstatSync(configPath(dir)).isSymbolicLink()).toBe(true);
     expect(fs.readlinkSync(configPath(dir))).toBe(target);
-    expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual({ profiles: { work: { output: 'json', model: 'gpt-4o' } } });
+    expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual(onDisk({ profiles: { work: { output: 'json', model: 'gpt-4o' } } }));
     expect(modeOf(target)).toBe(0o600);
     // the new file was made beside the target, and nothing was left behind on either side
     expect(fs.readdirSync(dotfiles)).toEqual(['superagent.json']);
@@ -200,7 +202,7 @@ describe('a config.json that is a symbolic link (a dotfiles checkout)', () => {
     fs.symlinkSync(target, configPath(dir));
     expect((await cli(dir, ['config', 'set', 'output', 'json'])).code).toBe(0);
     expect(fs.lstatSync(configPath(dir)).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual({ profiles: { default: { output: 'json' } } });
+    expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual(onDisk({ profiles: { default: { output: 'json' } } }));
   });
 });
 
@@ -247,7 +249,7 @@ describe('the config lock (several processes: test/e2e/config-lock.test.ts)', ()
     leaveLock(dir, dead);
     const r = await runLine(undefined, ['config', 'set', 'output', 'json'], { world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) } });
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(readConfig(dir)).toEqual({ profiles: { default: { output: 'json' } } });
+    expect(readConfig(dir)).toEqual(onDisk({ profiles: { default: { output: 'json' } } }));
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
   });
 
@@ -276,5 +278,71 @@ describe('the config lock (several processes: test/e2e/config-lock.test.ts)', ()
     });
     await expect(write).rejects.toThrow(`the config file ${configPath(dir)} was changed by another command meanwhile`);
     expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
+  });
+});
+
+describe('the version field and its migrations', () => {
+  /** A file as a version before `version` existed wrote it (version 1): a key in the file, one in the keychain. */
+  const legacy = {
+    active_profile: 'work',
+    profiles: { work: { base_url: 'https://api.example.com', api_key: KEY }, ci: { api_key_store: 'keychain' } },
+  };
+
+  function fileWith(data: object): string {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(configPath(dir), JSON.stringify(data), { mode: 0o600 });
+    return dir;
+  }
+
+  it('a file without one (version 1) is read as it is, and unchanged by reading', async () => {
+    const dir = fileWith(legacy);
+    const r = await cli(dir, ['config', 'get', 'base_url']);
+    expect(r).toMatchObject({ code: 0, stdout: 'https://api.example.com\n', stderr: '' });
+    expect(readConfig(dir)).toEqual(legacy);
+  });
+
+  it('the first write migrates it to the current version: every profile kept, the change made, 0600', async () => {
+    const dir = fileWith(legacy);
+    expect((await cli(dir, ['config', 'set', 'output', 'json'])).code).toBe(0);
+    const profiles = { ...legacy.profiles, work: { ...legacy.profiles.work, output: 'json' } };
+    expect(readConfig(dir)).toEqual(onDisk({ active_profile: 'work', profiles }));
+    expect(modeOf(configPath(dir))).toBe(0o600);
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('a file of a later version than this one knows: read, but never written over; exit 2 naming it', async () => {
+    const later = { version: CONFIG_VERSION + 1, profiles: { default: { output: 'json' } } };
+    const dir = fileWith(later);
+    expect((await cli(dir, ['config', 'get', 'output'])).stdout).toBe('json\n');
+    const r = await cli(dir, ['config', 'set', 'output', 'table']);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `Error: the config file ${configPath(dir)} is of version ${CONFIG_VERSION + 1}, ` +
+        `newer than this superagent knows (${CONFIG_VERSION}) (upgrade superagent, then try again)\n`,
+    ]);
+    expect(readConfig(dir)).toEqual(later);
+  });
+
+  const notWhole = [['"2"'], ['0'], ['1.5'], ['null']];
+  it.each(notWhole)('a version that is not a whole number from 1 (%s) is corrupt, named', async (v) => {
+    const text = `{"version": ${v}, "profiles": {}}`;
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(configPath(dir), text);
+    const r = await cli(dir, ['config', 'list']);
+    const why = '"version" is not a whole number from 1';
+    const hint = "fix it, or move it aside and run 'superagent login' again";
+    expect([r.code, r.stderr]).toEqual([2, `Error: the config file ${configPath(dir)} is corrupt: ${why} (${hint})\n`]);
+    expect(fs.readFileSync(configPath(dir), 'utf8')).toBe(text);
+  });
+});
+
+describe('conf, loaded to write the file', () => {
+  it('leaves no handler of a signal behind (a Ctrl-C in the REPL afterwards is handled once)', async () => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const before = signals.map((s) => process.listenerCount(s));
+    expect((await cli(freshDir(), ['config', 'set', 'output', 'json'])).code).toBe(0);
+    expect(signals.map((s) => process.listenerCount(s))).toEqual(before);
   });
 });

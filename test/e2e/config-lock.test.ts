@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_LOCK } from '../../src/config/file.js';
+import { CONFIG_LOCK, CONFIG_VERSION } from '../../src/config/file.js';
 import { Locks } from '../../src/core/file-lock.js';
 import { runCli } from '../helpers/cli.js';
 import { perTest } from '../helpers/service-support.js';
@@ -29,7 +29,7 @@ describe('config writes from several processes', () => {
     });
     const r = await child;
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
-    expect(readConfig(dir)).toEqual({ profiles: { a: { model: 'gpt-4o' }, b: { output: 'json' } } });
+    expect(readConfig(dir)).toEqual({ version: CONFIG_VERSION, profiles: { a: { model: 'gpt-4o' }, b: { output: 'json' } } });
   });
 
   it('eight processes setting eight profiles at once: all eight are saved', async () => {
