@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { asEnvironmentError } from '../core/errors.js';
-import type { ConfigData } from './file.js';
+import type { ConfigData } from './shape.js';
 
 /** The shape of the config file now; a file without a `version` field is version 1. */
 export const CONFIG_VERSION = 2;

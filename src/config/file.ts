@@ -9,28 +9,11 @@ import { LocalStateError, UsageError, asEnvironmentError } from '../core/errors.
 import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { LockTimeoutError, Locks, type HeldLock, type LockOptions } from '../core/file-lock.js';
 import { CONFIG_VERSION, migrate, saveWithConf, versionOf } from './conf-store.js';
+import type { ConfigData, Profile } from './shape.js';
 
 export { CONFIG_VERSION };
 
-export interface Profile {
-  base_url?: string;
-  api_key?: string;
-  /** `keychain`: the key is in the OS keychain (config/keychain.ts), not in this file */
-  api_key_store?: 'keychain';
-  output?: 'table' | 'json';
-  /** what `launch` sends when no --model / --provider is given */
-  model?: string;
-  provider?: string;
-  /** Markdown rendering of replies on a terminal */
-  render?: 'markdown' | 'raw';
-}
-
-export interface ConfigData {
-  /** the file's shape (conf-store.ts migrates an older one); none: version 1 */
-  version?: number;
-  active_profile?: string;
-  profiles?: Record<string, Profile>;
-}
+export type { ConfigData, Profile };
 
 /** Where the settings live; a test gives one in memory. */
 export interface ConfigStore {
