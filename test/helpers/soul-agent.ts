@@ -42,6 +42,8 @@ export interface SoulEdit extends SoulAgent {
   data: string;
   /** a command on the service, run with this test's data dir */
   cli(argv: string | string[], o?: RunOptions): ReturnType<ReturnType<typeof cliFor>>;
+  /** The kept edit of demo that stderr, one line starting `said` (a signal's name), names twice alike. */
+  keptIn(stderr: string, said: string): string;
 }
 
 /** useSoulAgent, and for each test a TMPDIR of its own (os.tmpdir() reads the process's TMPDIR) and a data dir. */
@@ -53,6 +55,19 @@ export function useSoulEdit(start: string): SoulEdit {
     data: '',
     cli: (argv: string | string[], o: RunOptions = {}) =>
       base(argv, { ...o, env: { SUPERAGENT_DATA_DIR: edit.data, ...o.env } }),
+    keptIn(stderr: string, said: string): string {
+      const m = new RegExp(
+        `^${said}; soul\\.md not uploaded, your edit is kept in (\\S+) ` +
+          "\\('superagent soul edit demo' offers to resume it; " +
+          'to upload it as it is: superagent soul set (\\S+) --file (\\S+)\\)\\n$',
+      ).exec(stderr);
+      expect(m, stderr).not.toBeNull();
+      const [, file, id, fileAgain] = m!;
+      expect([id, fileAgain]).toEqual([edit.demo, file]);
+      const kept = `^${edit.data}/soul-edits/[0-9a-f]{16}/${edit.demo}\\.\\d+\\.[0-9a-f]+/demo\\.soul\\.md$`;
+      expect(file).toMatch(new RegExp(kept));
+      return file!;
+    },
   });
   beforeEach(() => {
     edit.tmp = temp.scratch('superagent-soul-tmp-');
