@@ -31,11 +31,16 @@ const FULL = 'the disk is full (free some space on it, then try again)';
 const READ_ONLY = 'the file system is read-only (use a directory on a file system you can write)';
 
 describe.skipIf(noMounts)(`the config dir${skipped}`, () => {
-  it('full: exit 2 naming config.json, the old file whole, no temp file left', async () => {
+  /** A small file system holding a config dir with one setting, and config.json's text as written. */
+  const diskWithConfig = async () => {
     const disk = smallFs();
     const configDir = path.join(disk.dir, 'config');
     expect((await withDirs({ configDir }, 'config set model gpt-4o')).code).toBe(0);
-    const before = fs.readFileSync(path.join(configDir, 'config.json'), 'utf8');
+    return { disk, configDir, before: fs.readFileSync(path.join(configDir, 'config.json'), 'utf8') };
+  };
+
+  it('full: exit 2 naming config.json, the old file whole, no temp file left', async () => {
+    const { disk, configDir, before } = await diskWithConfig();
     disk.fill();
     const r = await withDirs({ configDir }, 'config set model gpt-4.1');
     expect([r.code, r.stderr]).toEqual([2, `Error: cannot write ${configDir}/config.json: ${FULL}\n`]);
@@ -44,10 +49,7 @@ describe.skipIf(noMounts)(`the config dir${skipped}`, () => {
   });
 
   it('read-only: exit 2 naming config.json, unchanged', async () => {
-    const disk = smallFs();
-    const configDir = path.join(disk.dir, 'config');
-    expect((await withDirs({ configDir }, 'config set model gpt-4o')).code).toBe(0);
-    const before = fs.readFileSync(path.join(configDir, 'config.json'), 'utf8');
+    const { disk, configDir, before } = await diskWithConfig();
     disk.readOnly();
     const r = await withDirs({ configDir }, 'config set model gpt-4.1');
     expect([r.code, r.stderr]).toEqual([2, `Error: cannot write ${configDir}/config.json: ${READ_ONLY}\n`]);
@@ -81,6 +83,15 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
     expect(r.code, r.stderr).toBe(0);
   };
 
+  /** A small file system holding a data dir with one agent ('first') and its config dir. */
+  const diskWithState = async () => {
+    const disk = smallFs();
+    const dataDir = path.join(disk.dir, 'data');
+    const configDir = path.join(disk.dir, 'config');
+    await stateIn(dataDir, configDir);
+    return { disk, dataDir, configDir };
+  };
+
   it.each([
     ['not made yet', false],
     ['holding state', true],
@@ -98,10 +109,7 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
   });
 
   it('read-only, holding state: a command on the embedded service exits 2 naming it', async () => {
-    const disk = smallFs();
-    const dataDir = path.join(disk.dir, 'data');
-    const configDir = path.join(disk.dir, 'config');
-    await stateIn(dataDir, configDir);
+    const { disk, dataDir, configDir } = await diskWithState();
     disk.readOnly();
     const r = await withDirs({ configDir, dataDir }, 'list');
     expect([r.code, r.stdout, r.stderr]).toEqual([
@@ -112,10 +120,7 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
   });
 
   it('full during a launch: exit 2 naming the file and the cause, nothing left; made once there is room', async () => {
-    const disk = smallFs();
-    const dataDir = path.join(disk.dir, 'data');
-    const configDir = path.join(disk.dir, 'config');
-    await stateIn(dataDir, configDir);
+    const { disk, dataDir, configDir } = await diskWithState();
     const before = filesUnder(disk.dir);
     disk.fill();
     const r = await withDirs({ configDir, dataDir }, 'launch --name second');
@@ -130,10 +135,7 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
   });
 
   it('full: what only reads still works, also when the hourly tidy-up is due (it is skipped)', async () => {
-    const disk = smallFs();
-    const dataDir = path.join(disk.dir, 'data');
-    const configDir = path.join(disk.dir, 'config');
-    await stateIn(dataDir, configDir);
+    const { disk, dataDir, configDir } = await diskWithState();
     fs.rmSync(path.join(dataDir, 'records', 'tidied')); // when the last tidy-up was: never
     disk.fill();
     const list = await withDirs({ configDir, dataDir }, 'list --json');
@@ -142,10 +144,7 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
   });
 
   it('full: a pause and a chat (its new session, beside the reply) exit 2 naming the file, not a bug', async () => {
-    const disk = smallFs();
-    const dataDir = path.join(disk.dir, 'data');
-    const configDir = path.join(disk.dir, 'config');
-    await stateIn(dataDir, configDir);
+    const { disk, dataDir, configDir } = await diskWithState();
     const before = filesUnder(disk.dir);
     disk.fill();
     const pause = await withDirs({ configDir, dataDir }, 'pause first');

@@ -7,19 +7,14 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { FakeClock, runLine } from '../helpers/context.js';
-import { startHostedMock, type Route } from '../helpers/hosted-mock.js';
+import { startHostedMock, type Agent, type Route } from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 
 const t = perTest();
 const KEY = 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c';
 
-interface Held {
-  agent_id: string;
-  name: string;
-  description: string;
-  status: string;
-  model: string;
-  created_at: string;
+/** An agent as the hosted list gives it, and what the stand-in keeps beside it. */
+interface Held extends Agent {
   soul: string;
   disabled: string[];
 }

@@ -8,15 +8,14 @@
 // may have it or not: the kept edit, resumed, shows what is left to upload).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EventEmitter } from 'node:events';
 import { processSignals, type SignalTarget } from '../../src/cli/run.js';
 import { TerminatedError } from '../../src/core/errors.js';
 import { EditorError } from '../../src/ui/editor.js';
-import { FakeSignals, MemoryConfig, cliFor, fakeEditor, runLine, type RunOptions } from '../helpers/context.js';
+import { FakeSignals, MemoryConfig, fakeEditor, runLine, type RunOptions } from '../helpers/context.js';
 import { AGENT_ID, hostileServices } from '../helpers/hostile-service.js';
-import { perTest } from '../helpers/service-support.js';
-import { useSoulAgent } from '../helpers/soul-agent.js';
+import { useSoulEdit } from '../helpers/soul-agent.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
 const START = 'I am demo.\nBe careful.\n';
@@ -24,25 +23,11 @@ const BOLD = 'I am demo.\nBe bold.\n';
 const BOLDER = 'I am demo.\nBe bold.\nAnd quick.\n';
 const THEIRS = 'I am demo.\nBe patient.\n';
 
-const fixture = useSoulAgent(START);
-let service: TestService;
-let demo: string;
-beforeAll(() => void ({ service, demo } = fixture));
-let tmp: string;
-let data: string;
-const temp = perTest();
-const base = cliFor(() => service);
+const fixture = useSoulEdit(START);
+let service: TestService, demo: string, tmp: string, data: string;
+beforeEach(() => void ({ service, demo, tmp, data } = fixture));
 /** every run with this test's data dir, where kept edits live */
-const cli = (argv: string[], o: RunOptions = {}) => base(argv, { ...o, env: { SUPERAGENT_DATA_DIR: data, ...o.env } });
-
-beforeEach(() => {
-  tmp = temp.scratch('superagent-soul-tmp-');
-  data = temp.scratch('superagent-soul-data-');
-  vi.stubEnv('TMPDIR', tmp);
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const cli = fixture.cli;
 
 const soulOnService = async () => (await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md as string;
 
@@ -85,14 +70,7 @@ describe('SIGHUP with the editor open', () => {
     const signals = new FakeSignals();
     const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: hungUpEditor(signals, content), signals });
     expect([r.code, r.stdout]).toEqual([129, '']);
-    const m = new RegExp(
-      "^Hung up; soul\\.md not uploaded, your edit is kept in (\\S+) \\('superagent soul edit demo' offers to resume it; " +
-        'to upload it as it is: superagent soul set (\\S+) --file (\\S+)\\)\\n$',
-    ).exec(r.stderr);
-    expect(m, r.stderr).not.toBeNull();
-    const [, file, id, fileAgain] = m!;
-    expect([id, fileAgain]).toEqual([demo, file]);
-    expect(file).toMatch(new RegExp(`^${data}/soul-edits/[0-9a-f]{16}/${demo}\\.\\d+\\.[0-9a-f]+/demo\\.soul\\.md$`));
+    const file = fixture.keptIn(r.stderr, 'Hung up');
     expect(fs.readFileSync(file!, 'utf8')).toBe(content ?? START);
     expect(fs.readFileSync(path.join(path.dirname(file!), '.demo.soul.md.swp'), 'utf8')).toBe('swap');
     // private: the directory 0700, the file as the editor left it (0600)

@@ -5,33 +5,19 @@
 // same: soul-edit-hangup.test.ts, with the offer). SIGTERM is FakeSignals; the editor is a function
 // of the file that waits to be told to stop.
 import fs from 'node:fs';
-import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { EditorError } from '../../src/ui/editor.js';
 import { FakeSignals, cliFor, fakeEditor } from '../helpers/context.js';
-import { perTest } from '../helpers/service-support.js';
-import { useSoulAgent } from '../helpers/soul-agent.js';
+import { useSoulEdit } from '../helpers/soul-agent.js';
 import type { TestService } from '../helpers/service.js';
 
 const START = 'I am demo.\nBe careful.\n';
 const BOLD = 'I am demo.\nBe bold.\n';
 
-const fixture = useSoulAgent(START);
-let service: TestService;
-let demo: string;
-beforeAll(() => void ({ service, demo } = fixture));
-let tmp: string;
-let data: string;
-const temp = perTest();
+const fixture = useSoulEdit(START);
+let service: TestService, demo: string, tmp: string, data: string;
+beforeEach(() => void ({ service, demo, tmp, data } = fixture));
 const cli = cliFor(() => service);
-
-beforeEach(() => {
-  tmp = temp.scratch('superagent-soul-tmp-');
-  data = temp.scratch('superagent-soul-data-');
-  vi.stubEnv('TMPDIR', tmp);
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
 
 /** An editor that writes `content` (if any), then gets SIGTERM and exits as a real one does when told to stop. */
 function terminatedEditor(signals: FakeSignals, content?: string) {
@@ -51,14 +37,7 @@ it.each([
   const editor = terminatedEditor(signals, content);
   const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals, env: { SUPERAGENT_DATA_DIR: data } });
   expect(r.code).toBe(143);
-  const m = new RegExp(
-    "^Terminated; soul\\.md not uploaded, your edit is kept in (\\S+) \\('superagent soul edit demo' offers to resume it; " +
-      'to upload it as it is: superagent soul set (\\S+) --file (\\S+)\\)\\n$',
-  ).exec(r.stderr);
-  expect(m, r.stderr).not.toBeNull();
-  const [, file, id, fileAgain] = m!;
-  expect([id, fileAgain]).toEqual([demo, file]);
-  expect(file).toMatch(new RegExp(`^${data}/soul-edits/[0-9a-f]{16}/${demo}\\.\\d+\\.[0-9a-f]+/demo\\.soul\\.md$`));
+  const file = fixture.keptIn(r.stderr, 'Terminated');
   expect(fs.readdirSync(tmp)).toEqual([]);
   expect(fs.readFileSync(file!, 'utf8')).toBe(content ?? START);
   expect(service.cliRequests().map((q) => q.method)).toEqual(['GET', 'GET']);

@@ -7,13 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/core/errors.js';
 import { EditorError } from '../../src/ui/editor.js';
 import { maskKey } from '../../src/ui/mask.js';
-import { FakeClock, cliFor, fakeEditor, runLine, type RunOptions } from '../helpers/context.js';
+import { FakeClock, fakeEditor, runLine, type RunOptions } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { useSoulAgent } from '../helpers/soul-agent.js';
+import { useSoulEdit } from '../helpers/soul-agent.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
 const START = 'I am demo.\nBe careful.\nWatch the tape.\n';
@@ -30,26 +30,11 @@ const CHANGE_DIFF = [
   '',
 ].join('\n');
 
-const fixture = useSoulAgent(START);
-let service: TestService;
-let demo: string;
-beforeAll(() => void ({ service, demo } = fixture));
-/** TMPDIR of this test: the private file the CLI makes lands here (os.tmpdir() reads the process's TMPDIR) */
-let tmp: string;
-/** the data dir of this test, where edits not uploaded are kept */
-let data: string;
+const fixture = useSoulEdit(START);
+let service: TestService, demo: string, tmp: string, data: string;
+beforeEach(() => void ({ service, demo, tmp, data } = fixture));
 const temp = perTest();
-const base = cliFor(() => service);
-const cli = (argv: string[], o: RunOptions = {}) => base(argv, { ...o, env: { SUPERAGENT_DATA_DIR: data, ...o.env } });
-
-beforeEach(async () => {
-  tmp = temp.scratch('superagent-soul-tmp-');
-  data = temp.scratch('superagent-soul-data-');
-  vi.stubEnv('TMPDIR', tmp);
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const cli = fixture.cli;
 
 async function soulOf(id: string, svc = service): Promise<string> {
   const r = await svc.call('GET', `/v1/superagents/${id}/files`);

@@ -1,28 +1,20 @@
 // A hosted service whose certificate the CLI refuses, as a user meets it: one line saying what is
 // wrong in words and what to do (exit 7), the connection not tried again. Real HTTPS servers on
 // loopback with certificates made by openssl at test time (test/helpers/tls.ts).
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, runLine } from '../helpers/context.js';
 import { stopService } from '../helpers/service-support.js';
 import { startTestService } from '../helpers/service.js';
-import { HAS_OPENSSL, NEEDS_OPENSSL, httpsService, makeCerts, type HttpsService, type KeyPair, type TestCerts } from '../helpers/tls.js';
+import { HAS_OPENSSL, NEEDS_OPENSSL, useHttps, type KeyPair, type TestCerts } from '../helpers/tls.js';
 
 const KEY = 'sa_sk_' + 'T'.repeat(32);
 
 describe.skipIf(!HAS_OPENSSL)(`a certificate the CLI refuses${NEEDS_OPENSSL}`, () => {
+  const tls = useHttps();
   let certs: TestCerts;
-  const open: HttpsService[] = [];
-  beforeAll(() => {
-    certs = makeCerts();
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => s.close()));
-  });
-  const serve = async (pair: KeyPair) => {
-    const s = await httpsService(pair, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"agents":[]}'));
-    open.push(s);
-    return s;
-  };
+  beforeAll(() => void ({ certs } = tls));
+  const serve = (pair: KeyPair) =>
+    tls.serve(pair, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"agents":[]}'));
 
   it('self-signed: untrusted, NODE_EXTRA_CA_CERTS named for a private authority, one connection', async () => {
     const s = await serve(certs.selfSigned);

@@ -2,27 +2,18 @@
 // private certificate authority, is read by Node at start-up. With it the built binary trusts the
 // test's authority; then a certificate of another host and a redirect from https to plain http are
 // what fails. (Self-signed and expired: test/commands/tls.test.ts.)
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { HAS_OPENSSL, NEEDS_OPENSSL, httpsService, makeCerts, type HttpsService, type TestCerts } from '../helpers/tls.js';
+import { HAS_OPENSSL, NEEDS_OPENSSL, useHttps, type TestCerts } from '../helpers/tls.js';
 
 const KEY = 'sa_sk_' + 'E'.repeat(32);
 const AGENT = { agent_id: 'a1b2c3d4-5678-90ab-cdef-1234567890ab', name: 'tls-demo', status: 'running' };
 
 describe.skipIf(!HAS_OPENSSL)(`HTTPS with a private certificate authority${NEEDS_OPENSSL}`, () => {
+  const tls = useHttps();
   let certs: TestCerts;
-  const open: HttpsService[] = [];
-  beforeAll(() => {
-    certs = makeCerts();
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => s.close()));
-  });
-  const serve = async (pair: TestCerts['good'], handler: Parameters<typeof httpsService>[1]) => {
-    const s = await httpsService(pair, handler);
-    open.push(s);
-    return s;
-  };
+  beforeAll(() => void ({ certs } = tls));
+  const serve = tls.serve;
   const list = (url: string, extraCa = certs.caFile) => runCli(['list', '--json'], { target: { url, key: KEY }, env: { NODE_EXTRA_CA_CERTS: extraCa } });
 
   it('with the authority named in NODE_EXTRA_CA_CERTS, its certificate is trusted: the advice works', async () => {

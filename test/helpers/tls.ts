@@ -7,6 +7,7 @@ import https from 'node:https';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { afterEach, beforeAll } from 'vitest';
 import { removeAfterFile } from './after-file.js';
 import { tempDir } from './service.js';
 
@@ -84,4 +85,27 @@ export async function httpsService(pair: KeyPair, handler: (req: http.IncomingMe
     requests,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
+}
+
+/**
+ * For a describe: its certificates (made once, before its tests) and HTTPS servers on them, each
+ * closed after its test.
+ */
+export function useHttps() {
+  const open: HttpsService[] = [];
+  const tls = {
+    certs: undefined as unknown as TestCerts,
+    async serve(pair: KeyPair, handler: Parameters<typeof httpsService>[1]): Promise<HttpsService> {
+      const s = await httpsService(pair, handler);
+      open.push(s);
+      return s;
+    },
+  };
+  beforeAll(() => {
+    tls.certs = makeCerts();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  return tls;
 }

@@ -5,12 +5,12 @@
 // whose scheme is not what its port speaks: said, with the URL to use. Each code Node reports, in
 // words: the table at the end. A certificate of another host needs one the client trusts:
 // test/e2e/tls.test.ts.
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as errors from '../../src/api/errors.js';
 import { certificateProblem } from '../../src/api/tls.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { failure, get, httpHarness, post, sequence } from '../helpers/http-scripted.js';
-import { NEEDS_OPENSSL, HAS_OPENSSL, httpsService, makeCerts, type HttpsService, type TestCerts } from '../helpers/tls.js';
+import { NEEDS_OPENSSL, HAS_OPENSSL, useHttps, type TestCerts } from '../helpers/tls.js';
 
 const h = httpHarness();
 const PRIVATE_CA = "if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to a PEM file of that authority's certificate";
@@ -19,19 +19,11 @@ const EXPIRED = "the service's operator must renew it; if it should still be val
 const BAD_ADVICE = /http:\/\/|NODE_TLS_REJECT_UNAUTHORIZED|rejectUnauthorized|insecure|that the service is running/i;
 
 describe.skipIf(!HAS_OPENSSL)(`ApiClient: a certificate it refuses${NEEDS_OPENSSL}`, () => {
+  const tls = useHttps();
   let certs: TestCerts;
-  const open: HttpsService[] = [];
-  beforeAll(() => {
-    certs = makeCerts();
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => s.close()));
-  });
-  const serve = async (pair: TestCerts['good']) => {
-    const s = await httpsService(pair, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
-    open.push(s);
-    return s;
-  };
+  beforeAll(() => void ({ certs } = tls));
+  const serve = (pair: TestCerts['good']) =>
+    tls.serve(pair, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
 
   it.each<[string, keyof TestCerts, string, string]>([
     ['self-signed', 'selfSigned', 'its certificate is not trusted (self-signed)', PRIVATE_CA],
@@ -72,14 +64,9 @@ describe.skipIf(!HAS_OPENSSL)(`ApiClient: a certificate it refuses${NEEDS_OPENSS
 });
 
 describe.skipIf(!HAS_OPENSSL)(`ApiClient: a base URL whose scheme is not what its port speaks${NEEDS_OPENSSL}`, () => {
+  const tls = useHttps();
   let certs: TestCerts;
-  beforeAll(() => {
-    certs = makeCerts();
-  });
-  const open: HttpsService[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => s.close()));
-  });
+  beforeAll(() => void ({ certs } = tls));
 
   const calls = [['GET', get], ['POST', post]] as const;
 
@@ -98,8 +85,7 @@ describe.skipIf(!HAS_OPENSSL)(`ApiClient: a base URL whose scheme is not what it
   });
 
   it.each(calls)('http:// at an HTTPS port (%s): said, with the https:// URL to use; not retried', async (_, call) => {
-    const s = await httpsService(certs.selfSigned, (_req, res) => res.end('[]'));
-    open.push(s);
+    const s = await tls.serve(certs.selfSigned, (_req, res) => res.end('[]'));
     const wrong = s.url.replace('https://', 'http://');
     const c = h.client(wrong);
     const err = await failure(c.client.json(call()));
