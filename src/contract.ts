@@ -1,4 +1,4 @@
-// Wire constants shared by the client and the embedded service (API-CONTRACT.md).
+// Wire constants shared by the client and the embedded service (docs/api.md).
 // Kept in one place so a difference found in the hosted service is a one-line change.
 
 export const PROVIDERS = ['openai', 'anthropic', 'xai', 'openrouter', 'venice'] as const;

@@ -1,4 +1,4 @@
-// The one map from failure to exit code (CLI.md "Exit codes"). Every other module raises classes
+// The one map from failure to exit code (docs/cli.md "Exit codes"). Every other module raises classes
 // that say what went wrong (src/core/errors.ts, src/api/errors.ts); only this file knows numbers.
 import * as api from '../api/errors.js';
 import * as core from '../core/errors.js';

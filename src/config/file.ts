@@ -1,5 +1,5 @@
 // The config file: named profiles (base URL, key, default output, launch model) plus the active
-// profile's name. JSON, written atomically, 0600 in a 0700 dir (CLI.md). Every change is a
+// profile's name. JSON, written atomically, 0600 in a 0700 dir (docs/cli.md). Every change is a
 // read-modify-write under a lock beside the file, so two commands at once both keep their change;
 // reading takes no lock (the rename shows a reader the old file or the new one, never half).
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Where the config file and the embedded service's state live (CLI.md variables win over the platform's dirs).
+// Where the config file and the embedded service's state live (docs/cli.md variables win over the platform's dirs).
 import path from 'node:path';
 import envPaths from 'env-paths';
 

@@ -1,6 +1,6 @@
-// Where a command connects, resolved in one place (CLI.md precedence):
+// Where a command connects, resolved in one place (docs/cli.md precedence):
 // flag → SUPERAGENT_* variable → the active profile → the embedded local service.
-// A key with no base URL never lands on the wrong account (CLI.md): a hosted key (gb_sk_) goes to
+// A key with no base URL never lands on the wrong account (docs/cli.md): a hosted key (gb_sk_) goes to
 // the hosted service, one the embedded service issued (sa_sk_) to the embedded one, any other fails.
 // A key given for the command (--api-key, SUPERAGENT_API_KEY) goes to a profile's base URL only when
 // that URL is one for its kind of key (profileUrlTakes); else where its prefix says.

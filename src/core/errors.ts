@@ -1,5 +1,5 @@
 // The failures the tool reports, as classes that say what went wrong, not how to exit: only
-// src/cli/exit-codes.ts turns a class into an exit code (CLI.md "Exit codes"). The HTTP layer's own
+// src/cli/exit-codes.ts turns a class into an exit code (docs/cli.md "Exit codes"). The HTTP layer's own
 // classes, one per kind of answer, are in src/api/errors.ts and extend SuperagentError too.
 
 /** A failure the user can act on: one line of message, and an optional hint saying what to do. */

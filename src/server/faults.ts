@@ -1,4 +1,4 @@
-// Faults on demand for client tests (CLI.md `server --fault-*`); all off by default.
+// Faults on demand for client tests (docs/cli.md `server --fault-*`); all off by default.
 import { ApiError } from './http.js';
 import type { Interruption } from './sse.js';
 

@@ -58,7 +58,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
 
   const piped = () => readSecretStdin(ctx, 'the API key', `pipe in the key alone, e.g. '${EXAMPLE}'`);
   const apiKey = keyFrom(withToken ? await piped() : await askKey(ctx, baseUrl!));
-  // a hosted key needs no base URL: it can only belong to the hosted service (CLI.md)
+  // a hosted key needs no base URL: it can only belong to the hosted service (docs/cli.md)
   if (baseUrl === undefined && apiKey.startsWith(HOSTED_KEY_PREFIX)) baseUrl = hostedBaseUrl(ctx.env);
   if (baseUrl === undefined) throw new UsageError(`no base URL to log in to for profile '${name}'`, NO_URL_HINT);
 

@@ -1,4 +1,4 @@
-// `superagent server`: the embedded service in the foreground (CLI.md).
+// `superagent server`: the embedded service in the foreground (docs/cli.md).
 import { PROVIDERS, type Provider } from '../../contract.js';
 import { dataDir as defaultDataDir } from '../../config/paths.js';
 import type { Context } from '../context.js';

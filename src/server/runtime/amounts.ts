@@ -1,4 +1,4 @@
-// The figures a message names (API-CONTRACT.md §9): dollars, leverage, a token amount. Pure.
+// The figures a message names (docs/api.md): dollars, leverage, a token amount. Pure.
 //
 // Every pattern here runs on user text of up to 32 KiB, so each is linear: its quantifiers are
 // bounded, so the work from any one position is bounded too. An unbounded `[\d,]*` once let

@@ -1,4 +1,4 @@
-// The assistant's structured answers (API-CONTRACT.md §5, §9): a JSON string with exactly the keys
+// The assistant's structured answers (docs/api.md): a JSON string with exactly the keys
 // asked for, in their order, each with a value plausible for its name. Pure.
 import {
   ASSETS,

@@ -1,4 +1,4 @@
-// How the assistant reads a question (API-CONTRACT.md §5): which specialists it goes to (by keywords)
+// How the assistant reads a question (docs/api.md): which specialists it goes to (by keywords)
 // and whether it asks for JSON (`Respond as JSON with:` / `Respond as JSON array with:`).
 // Pure: no clock, no Math.random(), no I/O.
 

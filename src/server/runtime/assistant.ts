@@ -1,4 +1,4 @@
-// The market-intelligence assistant (API-CONTRACT.md §5, §9): routes a query to specialists by
+// The market-intelligence assistant (docs/api.md): routes a query to specialists by
 // keywords, answers with a plain-text brief, or — when the message says `Respond as JSON with:` /
 // `Respond as JSON array with:` — with a JSON string holding exactly the requested keys.
 // Pure: no clock, no Math.random(), no I/O.

@@ -1,4 +1,4 @@
-// What a message asks of an agent (API-CONTRACT.md §9): the intents that route it to skills, and
+// What a message asks of an agent (docs/api.md): the intents that route it to skills, and
 // the soul rule most related to it. Pure.
 import { assetInfo, findSymbols } from './market.js';
 import type { AgentForReply } from './agent.js';

@@ -1,4 +1,4 @@
-// A simulated market: deterministic quotes seeded from the caller's inputs (API-CONTRACT.md §9).
+// A simulated market: deterministic quotes seeded from the caller's inputs (docs/api.md).
 // Pure: no clock, no Math.random(), no I/O. Every variation comes from sha256 of the seed.
 
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The plan a reply gives for each intent whose skills are enabled (API-CONTRACT.md §9): simulated
+// The plan a reply gives for each intent whose skills are enabled (docs/api.md): simulated
 // trades, bets and look-ups whose figures come from the market snapshot and the tools' results. Pure.
 import { between, findSymbols, formatNumber, formatPct, formatQuote, formatUsd, intBetween, pick, quoteOf, roundSig, toneOf, type Quote } from './market.js';
 import { leverageCap, requestedAmount, requestedLeverage, requestedUsd } from './amounts.js';

@@ -1,4 +1,4 @@
-// A SuperAgent's simulated reply (API-CONTRACT.md §9): deterministic for the same agent, session
+// A SuperAgent's simulated reply (docs/api.md): deterministic for the same agent, session
 // history and message; built from the soul (identity and rules), the enabled skills and a
 // simulated market snapshot. Pure: no clock, no Math.random(), no I/O.
 import type { AgentForReply } from './agent.js';

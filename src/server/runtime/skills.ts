@@ -1,4 +1,4 @@
-// The skills catalogue of a SuperAgent (API-CONTRACT.md §7, §9). Descriptions are our wording.
+// The skills catalogue of a SuperAgent (docs/api.md). Descriptions are our wording.
 
 export interface SkillInfo {
   name: string;

@@ -1,4 +1,4 @@
-// The soul of a SuperAgent (API-CONTRACT.md §9): the identity and the rules its soul.md states,
+// The soul of a SuperAgent (docs/api.md): the identity and the rules its soul.md states,
 // read from any markdown without failing. Pure.
 import { clipWords, plainInline } from './text.js';
 

@@ -1,4 +1,4 @@
-// Text helpers of the reply runtime (API-CONTRACT.md §9), shared by agent replies and the assistant:
+// Text helpers of the reply runtime (docs/api.md), shared by agent replies and the assistant:
 // word counts and clipping, and the small pieces a reply is streamed in. Pure.
 
 export interface Turn {

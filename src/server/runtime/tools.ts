@@ -1,4 +1,4 @@
-// Simulated tool calls of a SuperAgent's reply (API-CONTRACT.md §6, §9): one per enabled skill the
+// Simulated tool calls of a SuperAgent's reply (docs/api.md): one per enabled skill the
 // reply draws on, each with its arguments, a short JSON result and a duration. Pure and
 // deterministic: every figure comes from the reply's seed and its simulated market snapshot, so a
 // price a tool returns is the price the reply quotes.

@@ -1,4 +1,4 @@
-// `<agent>` references (CLI.md): a uuid, a unique id prefix of at least 4 characters, or a unique
+// `<agent>` references (docs/cli.md): a uuid, a unique id prefix of at least 4 characters, or a unique
 // name (in any case or Unicode form: sameAgentName). A uuid costs no request; anything else is
 // matched against one list call.
 import type { ApiClient } from '../../../api/client.js';
