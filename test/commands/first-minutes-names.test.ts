@@ -2,8 +2,9 @@
 // since issue 19), what a name costs (item 5: one request), and argument handling (item 7: unknown flags,
 // typos and extra words answered in one line in our voice, exit 2 before any request).
 import { randomUUID } from 'node:crypto';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/context.js';
+import { eachWithDemo } from '../helpers/demo-agent.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 
@@ -12,12 +13,7 @@ let demo: string;
 const scratch = perTest();
 const cli = cliFor(() => service);
 
-// a service per test, with one live agent named demo
-beforeEach(async () => {
-  service = await scratch.service();
-  demo = (await launchAgent(service, { name: 'demo' })).agent_id;
-  service.cliRequests();
-});
+eachWithDemo(scratch, (s, id) => ((service = s), (demo = id)));
 
 const requests = () => service.cliRequests().map((r) => `${r.method} ${r.path}`);
 const LIST = 'GET /v1/superagents';

@@ -1,22 +1,19 @@
 // A new user's first ten minutes on a fresh clone and home: narrow terminals, piped rows, fleet
 // tokens from the environment, what `get` shows after `launch`, the assistant's unknown fields.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StartSpinner } from '../../src/cli/context.js';
 import { cliFor, runLine } from '../helpers/context.js';
 import { HOSTED_AGENT, startHostedMock } from '../helpers/hosted-mock.js';
+import { eachWithDemo } from '../helpers/demo-agent.js';
 import { perTest } from '../helpers/service-support.js';
-import { launchAgent, type TestService } from '../helpers/service.js';
+import type { TestService } from '../helpers/service.js';
 
 let service: TestService;
 let demo: string;
 const scratch = perTest();
 const cli = cliFor(() => service);
 
-beforeEach(async () => {
-  service = await scratch.service();
-  demo = (await launchAgent(service, { name: 'demo' })).agent_id;
-  service.cliRequests();
-});
+eachWithDemo(scratch, (s, id) => ((service = s), (demo = id)));
 
 describe('item 1: narrow terminals leave columns out, never wrap them', () => {
   const heads = async (words: string, columns: number) => {
