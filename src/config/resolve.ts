@@ -86,7 +86,7 @@ export function hostedBaseUrl(env: NodeJS.ProcessEnv): string {
 export function keyProblem(key: string): string | undefined {
   if (/[\r\n]/.test(key)) return 'contains a line break';
   if (/[\s]/.test(key)) return 'contains a space';
-  // eslint-disable-next-line no-control-regex
+   
   if (/[\u0000-\u001f\u007f]/.test(key)) return 'contains a control character';
   if (/[^\u0021-\u007e]/.test(key)) return 'contains a character outside ASCII (a quote or dash pasted from a document?)';
   return undefined;

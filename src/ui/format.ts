@@ -51,7 +51,7 @@ export function yesNo(printer: Printer, value: boolean, yes = 'yes', no = 'no'):
   return value ? printer.out.green(yes) : printer.out.red(no);
 }
 
-// eslint-disable-next-line no-control-regex
+ 
 const SGR = /\u001b\[[0-9;]*m/g;
 
 /**

@@ -14,7 +14,6 @@
 
 /** the bidirectional embeddings, overrides and isolates (a character class's contents) */
 export const BIDI = '\u202a-\u202e\u2066-\u2069';
-// eslint-disable-next-line no-control-regex
 const CONTROLS = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}]`, 'g');
 
 /** `cat -v` notation for one control character; a bidirectional control as <U+202E>. */

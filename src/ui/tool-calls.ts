@@ -9,7 +9,7 @@ const ERROR_CHARS = 80;
 
 /** One line of text, whatever the service put in it (controls and line breaks become spaces). */
 function flat(text: string): string {
-  // eslint-disable-next-line no-control-regex
+   
   return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
 

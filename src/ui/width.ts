@@ -25,7 +25,6 @@ export function codePointWidth(ch: string): number {
   return EMOJI.test(ch) ? 2 : eastAsianWidth(ch.codePointAt(0)!);
 }
 
-// eslint-disable-next-line no-control-regex
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Columns `text` takes on a terminal, counted no further than `cap` (text from the service may be of any size). */

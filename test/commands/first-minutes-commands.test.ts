@@ -2,7 +2,6 @@
 // a destroyed agent, resume --all, chat --continue, what memory.md keeps, 'already paused', the agent
 // limit before the questions) and the small ones (item 12: config path --json, the provider hint on
 // the embedded service, classic update by id prefix, get's long description wrapped on words).
-import fs from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accountId, hashKey } from '../../src/server/auth.js';
 import { Store } from '../../src/server/index.js';

@@ -94,7 +94,7 @@ describe('a name of megabytes', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^n+…  a1b2c3d4  running  gpt-4o$/);
+    expect(lines[1]).toMatch(/^n+… {2}a1b2c3d4 {2}running {2}gpt-4o$/);
     expect(lines[1]!.length).toBeLessThan(100);
   });
 

@@ -43,12 +43,12 @@ afterAll(async () => {
 const cli = cliFor(() => ({ url: mock.url, key: 'gb_sk_test_0123456789abcdef' }));
 const TTY: RunOptions = { tty: { stdout: true, stderr: true } };
 
-// eslint-disable-next-line no-control-regex
+ 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex
+ 
 const OUR_COLOURS = /\u001b\[[0-9;]*m/g;
 // what the Markdown view writes to redraw its tail: CR + erase line, cursor up, and its hyperlinks
-// eslint-disable-next-line no-control-regex
+ 
 const OUR_REDRAWS = /\r(?=\u001b\[2K)|\u001b\[[0-9]*[AK]|\u001b\]8;;[^\u0000-\u001f\u007f-\u009f]*\u001b\\/g;
 
 /** Nothing a terminal would act on, other than our own colour codes and redraws. */

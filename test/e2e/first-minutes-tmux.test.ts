@@ -21,7 +21,7 @@ const SPINNER_FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const scratch = perTest();
-let panes: Pane[] = [];
+const panes: Pane[] = [];
 afterEach(() => {
   for (const p of panes.splice(0)) p.close();
 });

@@ -55,7 +55,7 @@ describe('fleet as code in CI', () => {
     expect([again.exitCode, again.stdout]).toEqual([0, `No changes: the service matches ${file} (3 agents).\n`]);
 
     // beta leaves the file: only --prune destroys it
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/  - name: beta\n(    .*\n)*/, ''));
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/ {2}- name: beta\n( {4}.*\n)*/, ''));
     const pruned = await sa(['apply', '-f', file, '--yes', '--prune']);
     expect(pruned.exitCode, pruned.stderr).toBe(0);
     expect(pruned.stdout).toContain('[1/1] destroy beta: done\n');

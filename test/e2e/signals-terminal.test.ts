@@ -12,8 +12,8 @@ import { HAS_TMUX, Pane } from '../helpers/tmux.js';
 
 describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'signals leave the terminal as it was (tmux)' : 'signals and the terminal: SKIPPED, tmux is not installed', () => {
   let service: TestService;
-  let panes: Pane[] = [];
-  let dirs: string[] = [];
+  const panes: Pane[] = [];
+  const dirs: string[] = [];
 
   beforeAll(async () => {
     service = await startTestService({ tokenDelayMs: 0 });

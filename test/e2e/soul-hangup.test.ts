@@ -38,9 +38,9 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
   () => {
     let service: TestService;
     let demo: string;
-    let panes: Pane[] = [];
-    let dirs: string[] = [];
-    let pids: number[] = [];
+    const panes: Pane[] = [];
+    const dirs: string[] = [];
+    const pids: number[] = [];
 
     beforeAll(async () => {
       service = await startTestService();

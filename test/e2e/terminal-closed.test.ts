@@ -32,8 +32,8 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
   () => {
     let service: TestService;
     let demo: string;
-    let panes: Pane[] = [];
-    let dirs: string[] = [];
+    const panes: Pane[] = [];
+    const dirs: string[] = [];
 
     beforeAll(async () => {
       service = await startTestService({ tokenDelayMs: 0 });

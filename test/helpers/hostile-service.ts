@@ -15,7 +15,7 @@ export type Reply = { status?: number; type?: string | null; body: unknown } | (
 export type Routes = Record<string, Reply>;
 
 /** Sends `body` as it is when it is text or bytes; anything else as its JSON. */
-function answer(res: http.ServerResponse, r: Exclude<Reply, Function>): void {
+function answer(res: http.ServerResponse, r: Exclude<Reply, (...args: never[]) => unknown>): void {
   const raw = typeof r.body === 'string' || Buffer.isBuffer(r.body) ? r.body : JSON.stringify(r.body);
   const headers: Record<string, string> = {};
   const type = r.type === undefined ? 'application/json' : r.type;

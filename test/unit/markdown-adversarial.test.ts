@@ -12,7 +12,7 @@ import { terminalSafe } from '../../src/ui/terminal-safe.js';
 const MB = 1024 * 1024;
 /** most inputs are a quarter of a megabyte (bench/markdown.js times them up to 1 MB, to show the growth is linear) */
 const QUARTER = MB / 4;
-// eslint-disable-next-line no-control-regex
+ 
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 const HOSTILE: Array<[string, () => string]> = [

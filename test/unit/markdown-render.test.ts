@@ -63,7 +63,7 @@ describe('inline text', () => {
 });
 
 describe('nothing from the service becomes a control character', () => {
-  // eslint-disable-next-line no-control-regex
+   
   const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
   const hostile = [
     'CR by entity: over&#13;write, ESC by entity: &#27;[2J, C1: &#x9b;31m, FF: &#12;',

@@ -296,6 +296,7 @@ describe('errors and Ctrl-C', () => {
   it('explainError rewrites a failed turn\'s error', async () => {
     const send: SendFn = () =>
       (async function* (): AsyncGenerator<ReplyEvent> {
+        yield* [];
         throw new StreamCutError('raw');
       })();
     const r = startRepl({ send, explainError: () => new StreamCutError('explained', 'do this') });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TerminalSafeStream, caret, jsonForTerminal, ours, terminalSafe, toTerminal, unmark } from '../../src/ui/terminal-safe.js';
 
-// eslint-disable-next-line no-control-regex
+ 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe('terminalSafe', () => {

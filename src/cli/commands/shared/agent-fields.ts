@@ -6,9 +6,9 @@ import { UsageError } from '../../../core/errors.js';
 const chars = (s: string) => [...s].length;
 
 /** C0, DEL and C1: what a terminal acts on instead of showing; none belongs in one line of text */
-// eslint-disable-next-line no-control-regex
+ 
 export const NAME_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex
+ 
 const DESCRIPTION_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** What is wrong with a name, or undefined when it is fine (also the prompt's validator). */
