@@ -44,6 +44,17 @@ describe('item 3: the embedded service says where its state is, once per data di
     expect(r.stderr.startsWith(BANNER(elsewhere))).toBe(true);
   });
 
+  it('a first command piped keeps the banner for the first command on a terminal', async () => {
+    const env = home();
+    const piped = await runLine(undefined, ['list', '--json'], { env });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe('');
+    const first = await runLine(undefined, ['list'], { env, tty: true });
+    expect(first.stderr.startsWith(BANNER('~/data'))).toBe(true);
+    const again = await runLine(undefined, ['list'], { env, tty: true });
+    expect(again.stderr).not.toContain('embedded local service');
+  });
+
   it('whoami always says which service and where its state is', async () => {
     const env = home();
     await runLine(undefined, ['list'], { env, tty: true });

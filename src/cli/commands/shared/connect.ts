@@ -1,5 +1,6 @@
 // Opens the API a command talks to: the configured service, or (nothing configured) the embedded
 // service started in-process on a loopback port with its state in the data dir.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiClient } from '../../../api/client.js';
 import { dataDir } from '../../../config/paths.js';
@@ -123,6 +124,18 @@ export function homeRelative(dir: string, env: NodeJS.ProcessEnv): string {
 /** Two short lines: where the state is, and how to use another service. */
 export function embeddedBanner(dir: string, env: NodeJS.ProcessEnv): string {
   return `Using the embedded local service; its state is in ${homeRelative(dir, env)}\n'superagent login' connects to a hosted one.`;
+}
+
+const BANNER_MARK = '.banner-shown';
+const bannerShown = (dir: string) => fs.existsSync(path.join(dir, BANNER_MARK));
+
+/** Best effort: a data dir that takes no mark shows the banner again, nothing worse. */
+function markBannerShown(dir: string): void {
+  try {
+    fs.writeFileSync(path.join(dir, BANNER_MARK), '', { mode: 0o600 });
+  } catch {
+    // said again next time
+  }
 }
 
 const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside';
@@ -259,7 +272,7 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
   if (baseUrl === null) {
     const dir = dataDir(env);
     const log = new ServiceLog(globals.debug ? (line) => printer.stderrWrite(printer.err.dim(`service: ${line}`) + '\n') : undefined);
-    const { key: own, created, server, knows } = await startEmbedded(dir, apiKey, log);
+    const { key: own, server, knows } = await startEmbedded(dir, apiKey, log);
     if (apiKey !== null && !knows(apiKey)) {
       await server.close();
       throw unknownEmbeddedKey(ctx, connection, apiKey, own, homeRelative(dir, env));
@@ -267,8 +280,12 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
     embedded = { url: server.url, dataDir: dir, close: () => server.close(), explain: (err) => log.explain(err), leftOut: () => log.leftOut() };
     baseUrl = server.url;
     apiKey ??= own;
-    // said the first time a data dir is used (its key is made then); `whoami` always says it
-    if (created && !options.quiet) printer.status(printer.err.dim(embeddedBanner(dir, env)));
+    // said once per data dir, the first time someone can see it (a piped first command does not use
+    // it up); `whoami` always says it
+    if (!options.quiet && printer.chatty && !bannerShown(dir)) {
+      printer.status(printer.err.dim(embeddedBanner(dir, env)));
+      markBannerShown(dir);
+    }
   } else if (apiKey === null) {
     throw noKeyError(baseUrl);
   }
