@@ -191,6 +191,15 @@ export class Printer {
   }
 
   /**
+   * A change a log should record (where a key was kept): stderr unless --quiet, piped too; ✓ on a
+   * terminal.
+   */
+  done(text: string): void {
+    if (this.chatty) this.success(text);
+    else if (!this.options.quiet) emit(this.stderr, `${maskUrls(text)}\n`);
+  }
+
+  /**
    * A warning about a surprising state (a key that still wins after logout): stderr unless --quiet,
    * also in CI logs, where that surprise costs most.
    */

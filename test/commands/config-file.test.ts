@@ -64,7 +64,8 @@ describe('where the file lives', () => {
 describe('login and logout on disk', () => {
   it('login --with-token --insecure-storage saves the key and base URL in a 0600 file in a 0700 dir, and later commands use them', async () => {
     const dir = freshDir();
-    expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    const kept = `Logged in to ${svc.url} as profile default (key sa_sk_…${KEY.slice(-4)}, kept in the config file)\n`;
+    expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: kept, asked: [] });
     expect(readConfig(dir)).toEqual(onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } }));
     expect(modeOf(configPath(dir))).toBe(0o600);
     expect(modeOf(dir)).toBe(0o700);

@@ -20,6 +20,9 @@ const NO_KEYCHAIN_WORDS = 'no Secret Service in this session (DBUS_SESSION_BUS_A
 const DISMISSED_WORDS = 'the keyring is locked (its unlock prompt was dismissed)';
 /** the OS keychain, as messages name it on this platform */
 const KEYCHAIN = keychainWords();
+/** what login says once it kept the key, piped too */
+const loggedIn = (where: 'the OS keychain' | 'the config file', masked = MASKED) =>
+  `Logged in to ${svc.url} as profile default (key ${masked}, kept in ${where})\n`;
 
 let svc: TestService;
 beforeAll(async () => {
@@ -45,7 +48,7 @@ function keptInKeychain(key = KEY, keychain = new MemoryKeychain()): MemoryConfi
 describe('login keeps the key in the OS keychain', () => {
   it('the file records only that it is there, and commands read it from there', async () => {
     const config = new MemoryConfig();
-    expect(await login(config, KEY)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(await login(config, KEY)).toEqual({ code: 0, stdout: '', stderr: loggedIn('the OS keychain'), asked: [] });
     expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } });
     expect(JSON.stringify(config.data)).not.toContain(KEY);
     expect([...config.keychain.entries]).toEqual([[account(config), KEY]]);
@@ -62,7 +65,8 @@ describe('login keeps the key in the OS keychain', () => {
       stdout: '',
       stderr:
         '! No Secret Service in this session (DBUS_SESSION_BUS_ADDRESS is not set): ' +
-        `the key is kept in ${config.path} (mode 0600) instead (--insecure-storage asks for that without this notice)\n`,
+        `the key is kept in ${config.path} (mode 0600) instead (--insecure-storage asks for that without this notice)\n` +
+        loggedIn('the config file'),
       asked: [],
     });
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: KEY });
@@ -74,7 +78,8 @@ describe('login keeps the key in the OS keychain', () => {
     expect([r.code, r.stderr]).toEqual([
       0,
       `! The keyring is locked (its unlock prompt was dismissed): the key is kept in ${config.path} (mode 0600) instead ` +
-        '(unlock the keyring and log in again to move it there)\n',
+        '(unlock the keyring and log in again to move it there)\n' +
+        loggedIn('the config file'),
     ]);
   });
 
@@ -86,9 +91,10 @@ describe('login keeps the key in the OS keychain', () => {
     expect((await login(new MemoryConfig({}, new MemoryKeychain(NO_KEYCHAIN)), KEY)).stderr).not.toContain('X11');
   });
 
-  it('--insecure-storage: the file, nothing said, the keychain not touched', async () => {
+  it('--insecure-storage: the file, no notice, the keychain not touched', async () => {
     const config = new MemoryConfig();
-    expect(await login(config, KEY, ['--insecure-storage'])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    const r = await login(config, KEY, ['--insecure-storage']);
+    expect(r).toEqual({ code: 0, stdout: '', stderr: loggedIn('the config file'), asked: [] });
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: KEY });
     expect(config.keychain.calls).toEqual([]);
   });
@@ -292,7 +298,8 @@ describe.skipIf(process.platform !== 'linux')('a D-Bus session bus that never an
       stderr:
         waiting(10) +
         `! The OS keychain (D-Bus session bus at ${BUS}) did not answer within 10 s: ` +
-        `the key is kept in ${config.path} (mode 0600) instead (--insecure-storage asks for that without this notice)\n`,
+        `the key is kept in ${config.path} (mode 0600) instead (--insecure-storage asks for that without this notice)\n` +
+        loggedIn('the config file'),
       asked: [],
     });
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: KEY });
@@ -386,7 +393,8 @@ describe('a key left in the keychain by an earlier login', () => {
       stderr:
         `! ${CAP_NO_KEYCHAIN_WORDS}: the key is kept in ${config.path} (mode 0600) instead, and the key it replaces stays ` +
         "in the OS keychain ('superagent login' from a session with the keychain moves the new key there, " +
-        "'superagent logout' there removes both)\n",
+        "'superagent logout' there removes both)\n" +
+        loggedIn('the config file', 'sa_sk_…q0Pw'),
       asked: [],
     });
     const unset = await cli(['config', 'unset', 'api_key'], config);
@@ -450,7 +458,8 @@ describe('a key left in the keychain by an earlier login', () => {
     expect([r.code, r.stderr]).toEqual([
       0,
       `! The old key of profile 'default' stays in the OS keychain (${NO_KEYCHAIN_WORDS}): ` +
-        "'superagent logout' from a session with the keychain removes it (and the new key in the file)\n",
+        "'superagent logout' from a session with the keychain removes it (and the new key in the file)\n" +
+        loggedIn('the config file', 'sa_sk_…q0Pw'),
     ]);
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: OTHER_KEY });
   });

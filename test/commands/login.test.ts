@@ -60,7 +60,8 @@ const KEY_CHECK = [{ method: 'GET', path: '/v1/superagents', body: undefined }];
 describe('login --with-token', () => {
   it('checks the key with one request, then saves it (in the keychain) and the base URL (without /v1); the first profile becomes the active one', async () => {
     const config = new MemoryConfig();
-    expect(await login(config, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    const said = `Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`;
+    expect(await login(config, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: said, asked: [] });
     expect(svc.cliRequests()).toEqual(KEY_CHECK);
     expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
     expect(inKeychain(config)).toBe(KEY);
@@ -90,7 +91,8 @@ describe('login --with-token', () => {
 
   it('warns when SUPERAGENT_API_KEY is set, as it wins over the stored key', async () => {
     const r = await login(new MemoryConfig(), KEY, ['--base-url', svc.url], { SUPERAGENT_API_KEY: OTHER_KEY });
-    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '! SUPERAGENT_API_KEY is set and wins over the stored key\n' });
+    const said = `Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`;
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: said + '! SUPERAGENT_API_KEY is set and wins over the stored key\n' });
     expectNoWholeKey(r, KEY, OTHER_KEY);
   });
 
@@ -99,7 +101,8 @@ describe('login --with-token', () => {
     const hosted = { SUPERAGENT_HOSTED_URL: svc.url };
     const config = new MemoryConfig();
     const r = await login(config, HOSTED_KEY, [], hosted);
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    const said = `Logged in to ${svc.url} as profile default (key ${MASKED_HOSTED}, kept in the OS keychain)\n`;
+    expect(r).toEqual({ code: 0, stdout: '', stderr: said, asked: [] });
     expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
     expect(inKeychain(config)).toBe(HOSTED_KEY);
     const who = await cli(['whoami', '--json'], config, { env: hosted });

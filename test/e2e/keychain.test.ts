@@ -45,7 +45,8 @@ describe.skipIf(MISSING.length > 0)(`a Secret Service${MISSING.length ? ` (skipp
     const dir = temp.scratch('superagent-config-');
     const o = { configDir: dir, dataDir: temp.scratch('superagent-data-'), env: secrets.env };
     const login = await runCli(['login', '--with-token', '--base-url', svc.url], { ...o, input: `${KEY}\n` });
-    expect([login.exitCode, withoutWaits(login.stderr)]).toEqual([0, '']);
+    const kept = `Logged in to ${svc.url} as profile default (key sa_sk_…${KEY.slice(-4)}, kept in the OS keychain)\n`;
+    expect([login.exitCode, withoutWaits(login.stderr)]).toEqual([0, kept]);
     expect(await secrets.lookup({ service: 'superagent', username: account(dir) })).toBe(KEY);
     expect(fs.readFileSync(configFile(dir), 'utf8')).not.toContain(KEY.slice(6));
     expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({ base_url: svc.url, api_key_store: 'keychain' });
@@ -77,7 +78,7 @@ describe.skipIf(MISSING.length > 0)(`a Secret Service${MISSING.length ? ` (skipp
     const login = await runCli(['login', '--with-token', '--base-url', svc.url], { configDir: dir, env: secrets.env, input: KEY });
     expect(login.exitCode).toBe(0);
     const noKeyring = 'No unlocked keyring to keep it in \\(the prompt to unlock or create one was dismissed\\)';
-    expect(login.stderr).toMatch(new RegExp(`^! ${noKeyring}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead [^\\n]+\\n$`));
+    expect(login.stderr).toMatch(new RegExp(`^! ${noKeyring}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead [^\\n]+\\nLogged in to [^\\n]+, kept in the config file\\)\\n$`));
     expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({ base_url: svc.url, api_key: KEY });
     expect(fs.statSync(configFile(dir)).mode & 0o777).toBe(0o600);
   });
@@ -175,7 +176,8 @@ describe.skipIf(process.platform !== 'linux')('no keychain to be had (Linux)', (
     // runCli's environment has no DBUS_SESSION_BUS_ADDRESS
     const login = await runCli(['login', '--with-token', '--base-url', svc.url], { configDir: dir, input: KEY });
     expect(login.exitCode).toBe(0);
-    expect(login.stderr.split('\n')).toHaveLength(2);
+    // the notice, then the line every login ends with
+    expect(login.stderr.split('\n')).toHaveLength(3);
     expect(login.stderr).toMatch(new RegExp(`^! N${NO_BUS.slice(1)}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead `));
     expect(login.stderr).not.toMatch(/X11|autolaunch/);
     expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({ base_url: svc.url, api_key: KEY });

@@ -94,7 +94,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
 
   const p = ctx.printer;
   const where = keyStoreWords(kept.store);
-  p.success(`Logged in to ${baseUrl} as profile ${name} (key ${maskKey(apiKey)}, kept in ${where})`);
+  p.done(`Logged in to ${baseUrl} as profile ${name} (key ${maskKey(apiKey)}, kept in ${where})`);
   if (madeActive && name !== 'default') p.status(`Profile '${name}' is now the active profile.`);
   if (ctx.globals.apiKey || ctx.env.SUPERAGENT_API_KEY) {
     p.warn(`${ctx.globals.apiKey ? '--api-key' : 'SUPERAGENT_API_KEY'} is set and wins over the stored key`);
