@@ -1,4 +1,4 @@
-// The Markdown renderer's time on hostile input (issue 13: "renders in linear time"): each kind at a
+// The Markdown renderer's time on hostile input (goal: it renders in linear time): each kind at a
 // quarter, a half and a whole megabyte, rendered whole and streamed in 4 KiB pieces, and the growth
 // from ¼ to 1 MB (4× the text: linear is ~4×, quadratic ~16×). Also the fixture replies
 // (test/fixtures/markdown), whole and streamed one character at a time. The renderer is bundled from

@@ -12,7 +12,7 @@
 // CLI through an env file that its shell sources, never through arguments.
 //
 // The terminal is a real one (TERM=xterm-256color, colour on), so every reply is rendered as Markdown
-// as it streams (issue 13): the renderer's per-reply state must not pile up across turns.
+// as it streams: the renderer's per-reply state must not pile up across turns.
 //
 // Goal: peak after 1,000 turns ≤ 1.3 × peak after 10 turns. Exits 1 when missed. Linux only.
 import { spawn, spawnSync } from 'node:child_process';

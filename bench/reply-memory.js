@@ -9,13 +9,13 @@
 //
 // The reply comes from a scripted SSE server in this process, made as the client reads it (nothing of
 // it is held here either) by the tests' own generator (test/helpers/long-reply.ts, bundled), in the
-// shape the hosted service sends (contract §6): session_info, RunContent pieces of 7 to 3,000
+// shape the hosted service sends (docs/api.md, Streaming replies): session_info, RunContent pieces of 7 to 3,000
 // characters (ASCII and some é, €, 日本), then RunCompleted whose `content` is the whole reply again,
 // stream_complete and [DONE]. The CLI's peak resident set is process.resourceUsage().maxRSS (and its
 // CPU time, user + system, which a busy machine moves less than the wall time), written to a file at
 // its exit by a --require hook (test/helpers/peak-rss.cjs); its stdout is counted and hashed here as
 // it arrives, and checked against the reply's own hash.
-// Goal (issue 19): piped, a 300 MB reply within 200 MB peak; --json past its cap exits 7.
+// Goal: piped, a 300 MB reply within 200 MB peak; --json past its cap exits 7.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The reply runtime's text analysis on the worst inputs found (issue 11, item 3): each function on
+// The reply runtime's text analysis on the worst inputs found: each function on
 // each input of test/helpers/hostile-text.ts, median and max over RUNS calls. Goal: no function
 // takes more than 50 ms (median) on any input of up to the 32 KiB message limit.
 //
@@ -98,7 +98,8 @@ for (const [name, fn] of Object.entries(FUNCTIONS)) {
   results.push({ function: name, worst: rows[0] });
 }
 
-// The pattern requestedUsd had before issue 11, on the issue's input: the figure the fix removed.
+// The pattern requestedUsd had before it was made linear, on the input that showed it: the figure the
+// fix removed.
 if (process.env.BENCH_LEGACY === '1') {
   const legacy = /\b(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\s*(?:usd|usdc|usdt|dollars|bucks)\b/i;
   const start = process.hrtime.bigint();

@@ -11,7 +11,7 @@
 //    median of the per-round ratios; the body of every answer is checked (mismatches count as errors).
 // 2. 100 concurrent streamed chats (POST /v1/superagents/{id}/chat, stream: true, token delay 5 ms)
 //    over 10 agents and 2 keys: each must end with RunCompleted whose content equals the concatenated
-//    RunContent pieces, then stream_complete and `data: [DONE]` (API-CONTRACT.md §6).
+//    RunContent pieces, then stream_complete and `data: [DONE]` (docs/api.md, Streaming replies).
 //
 // Exits 1 when service/bare < MIN_RATIO, any non-2xx / error / timeout / mismatch occurred, or a stream failed.
 // Loopback only; every loop is bounded; children stop on SIGTERM, when this process goes away, or after
@@ -225,7 +225,7 @@ function median(values) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/** The service's data-only SSE (§6): the JSON of each `data:` line (its name in `event`), `[DONE]` as the string. */
+/** The service's data-only SSE: the JSON of each `data:` line (its name in `event`), `[DONE]` as the string. */
 function parseSse(text) {
   const events = [];
   for (const line of text.replace(/\r\n/g, '\n').split('\n')) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Write latency and size on disk of the embedded service's store (issue 11) as the state grows.
+// Write latency and size on disk of the embedded service's store (one file per record) as the state grows.
 //
 //   npm run build && node bench/store.js
 //

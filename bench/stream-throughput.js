@@ -40,7 +40,7 @@ function cases(where, size, t, pieces, env) {
       name: `curl -sN, ${size}, ${where}`,
       ...wrap(curl),
       env,
-      // data-only lines (§6): a piece is a RunContent event, the end is `data: [DONE]`
+      // data-only lines: a piece is a RunContent event, the end is `data: [DONE]`
       check: sse,
     },
     {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 10's suite-time comparison, the same checks before and after: the suite of commit 7449675
-# (the parent of issue 10's first commit: 1058 tests) against today's test files that descend from
-# its 41 files (files created later, for issues 11-14 and their reviews, are left out; the tests
-# added since to the files kept are counted). Runs alternate, so machine load hits both alike.
+# The suite-time comparison of the restructuring, the same checks before and after: the suite of
+# commit 7449675 (the parent of the restructuring's first commit: 1058 tests) against today's test
+# files that descend from its 41 files (files created later are left out; the tests added since to
+# the files kept are counted). Runs alternate, so machine load hits both alike.
 # Wall time and the machine's CPU seconds (from /proc/stat) of each run.
 #
 #   npm run build && bash bench/suite-vs-baseline.sh [PAIRS]

@@ -1,7 +1,8 @@
-// Builds dist/ with esbuild. The CLI's own code is one file (dist/cli/main.cjs: one module to load, CommonJS so that no ESM loader runs on the way
-// instead of dozens, bench/get.js); what only some paths need is a file of its own, loaded on first
-// use: each third-party package under src/vendor/ (chalk, ora, prompts) and
-// the embedded service (dist/server/index.js, also the programmatic entry for tools and tests).
+// Builds dist/ with esbuild. The CLI's own code is one file, dist/cli/main.cjs: the entry, run.ts and
+// every command in one CommonJS bundle (one module to load instead of dozens, and no ESM loader on the
+// way: bench/get.js). What only some paths need is a file of its own, imported on first use: each
+// third-party package under src/vendor/ (chalk, ora, inquirer, undici…) and the embedded service
+// (dist/server/index.js, also the programmatic entry for tools and tests).
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,8 +40,9 @@ const separateFiles = {
 fs.rmSync('dist', { recursive: true, force: true });
 const vendors = fs.readdirSync(path.join(src, 'vendor')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')); // a .d.ts is typings only
 await Promise.all([
-  // the entry answers --version and --help alone; each dynamic import (run.ts, every command the
-  // registry loads) becomes a file of its own, shared code goes into chunks: a command loads what it uses
+  // no code splitting: esbuild inlines the dynamic imports of our own modules (run.ts, every command the
+  // registry loads), which then run on first use but load with the bundle; only src/vendor/ and the
+  // service stay imports of files of their own (separateFiles)
   // CommonJS, required by bin/superagent.js: no ESM loader on the way to the first byte (its modules
   // cost a few ms on every start; the vendor bundles and the service are still ESM, imported on use)
   build({

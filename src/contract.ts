@@ -106,7 +106,8 @@ export const EMBEDDED_KEY_PREFIX = 'sa_sk_';
 export const HOSTED_KEY_PREFIX = 'gb_sk_';
 export const HOSTED_BASE_URL = 'https://api.gigabrain.gg';
 
-/** [hosted / ours] the `event` field of the embedded service's data-only SSE lines (§6): Agno's names. */
+/** [hosted / ours] the `event` field of the embedded service's data-only SSE lines: Agno's names
+ * (docs/api.md, Streaming replies). */
 export const SSE_EVENTS = {
   session: 'session_info',
   runStarted: 'RunStarted',
@@ -123,6 +124,6 @@ export const SSE_EVENTS = {
 /** [hosted] the data of the very last SSE line: `data: [DONE]` */
 export const SSE_DONE = '[DONE]';
 
-/** [ours] classic agents (§8) */
+/** [ours] classic agents (docs/api.md, Endpoints: Classic agents) */
 export const CLASSIC_CRONS = ['*/5 * * * *', '*/15 * * * *', '0 * * * *', '0 */4 * * *', '0 0 * * *'] as const;
 export const CLASSIC_DEFAULT_LIMIT = 50;

@@ -1,5 +1,6 @@
-// The two chats: an agent's (`POST /v1/superagents/{id}/chat`, contract §7) and the assistant
-// (`POST /v1/chat`, §5). One thin call each, as JSON or as a stream of reply events (§6).
+// The two chats: an agent's (`POST /v1/superagents/{id}/chat`) and the assistant's (`POST /v1/chat`):
+// docs/api.md, Chat, sessions and the assistant. One thin call each, as JSON or as a stream of reply
+// events (docs/api.md, Streaming replies).
 import type { ApiClient } from './client.js';
 import { readReplyStream, type StreamEvent } from './sse.js';
 import type { ChatResult } from './types.js';

@@ -1,4 +1,4 @@
-// /v1/agents: classic agents (contract §8), each answer checked against its hosted-openapi shape.
+// /v1/agents: classic agents (docs/api.md, Endpoints), each answer checked against its hosted-openapi shape.
 import type { ApiClient } from './client.js';
 import { unwrapList } from './lists.js';
 import { may, mayBeNull, need, shaped, type Shape } from './shape.js';

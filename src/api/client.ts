@@ -275,7 +275,7 @@ export class ApiClient {
         this.trace(`  ${JSON.stringify(redactHeaders(data.headers))}`);
       }
       if (status >= 300 && status < 400) {
-        // redirects are not followed: the base URL is not the service's own (http → https, a path)
+        // not followed (the key would travel with it): the base URL is not the service's own (http → https, a path)
         settle();
         data.body.resume();
         throw redirectError(this.target(opts.path), opts.path, status, header(data.headers, 'location'));

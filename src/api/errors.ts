@@ -23,7 +23,7 @@ export class AuthError extends ApiError {}
 export class NotFoundError extends ApiError {}
 /** 404 for a chat session (unknown, expired, or another agent's), not for the agent. */
 export class SessionNotFoundError extends NotFoundError {}
-/** 400 for a custom model whose provider has no key connected on the account (contract §4). */
+/** 400 for a custom model whose provider has no key connected on the account (docs/api.md, Errors). */
 export class ProviderNotConnectedError extends BadRequestError {}
 /** 409: the agent is in the wrong state for the call. */
 export class ConflictError extends ApiError {}
@@ -119,7 +119,7 @@ export function statusError(status: number, body: unknown, ctx: StatusContext = 
   const { requestId } = ctx;
   if (status === 400 && /no api key connected for provider/i.test(message)) return new ProviderNotConnectedError(message, hint, status, requestId);
   if ([400, 413, 415, 422, 431].includes(status)) return new BadRequestError(message, hint, status, requestId);
-  // the contract gives one 403, one 404 and one 409 that only their words tell apart (§2)
+  // a 403, a 404 and a 409 that only their words tell apart (docs/api.md, From an answer to an exit code)
   if (status === 403 && /\bagent limit\b/i.test(message)) {
     return new AgentLimitError(message, AGENT_LIMIT_HINT, status, requestId);
   }

@@ -1,4 +1,5 @@
-// A list answer read leniently (contract §7): a bare array, or one wrapped under a known key.
+// A list answer read leniently (docs/api.md, Rules the client follows: Shapes): a bare array, or one
+// wrapped under a known key.
 import { BadAnswerError } from '../core/errors.js';
 
 export function unwrapList(body: unknown, keys: readonly string[], what: string): unknown[] {

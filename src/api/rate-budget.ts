@@ -1,5 +1,5 @@
 // Pacing a run of many requests (`apply` on a fleet) to the service's limit of requests a minute
-// (contract §3), so it never meets a 429 of its own making. The window slides over the times the
+// (docs/api.md, Rate limits), so it never meets a 429 of its own making. The window slides over the times the
 // answers came back: the service counted each request before answering it, so a request sent a full
 // window after the previous answer can never share a fixed window of the service with it.
 

@@ -1,4 +1,4 @@
-// The client's reading of one streamed event (contract §6, "The client"): what an event means,
+// The client's reading of one streamed event (docs/api.md, Streaming replies): what an event means,
 // whatever dialect the service speaks — ours of old (`event: delta`), Agno's (`RunContent`,
 // `RunCompleted`, `ToolCallStarted`…), the hosted web app's (`AssistantResponse`, `tool_calls`,
 // `tool_executions`), OpenAI's chunks, or plain text. Pure: no I/O, no state (sse.ts keeps that).
@@ -25,7 +25,7 @@ const TOOL_STARTED = 'toolcallstarted';
 const TOOL_COMPLETED = 'toolcallcompleted';
 const TOOL_ERROR = 'toolcallerror';
 
-/** One tool call as the service reported it (any of the shapes in §6). */
+/** One tool call as the service reported it (any of the shapes docs/api.md, Streaming replies, lists). */
 export interface ToolReport {
   id?: string;
   name?: string;

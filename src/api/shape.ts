@@ -3,7 +3,7 @@
 // cannot do without, is the service's fault (exit 7, one line naming the field), never a crash or a
 // wrong word further on. Every other field may be missing: the command shows it as unknown
 // (`–`), and be null where the document says it may. Fields it does not give are kept as they came
-// (contract §7).
+// (docs/api.md, Records and field rules).
 import { notAsDescribed } from './answer-checks.js';
 import { isObject } from './reply-events.js';
 

@@ -1,5 +1,5 @@
-// SSE bytes → typed reply events (contract §6), leniently: a StringDecoder (a UTF-8 character split
-// between chunks survives; a third of TextDecoder's cost in stream mode, which matters on a
+// SSE bytes → typed reply events (docs/api.md, Streaming replies), leniently: a StringDecoder (a UTF-8
+// character split between chunks survives; a third of TextDecoder's cost in stream mode, which matters on a
 // 20,000-piece reply; a leading byte-order mark is dropped as TextDecoder would) → eventsource-parser
 // (a line or event past ANSWER_LIMITS.eventChars is cut off) → what each event means
 // (reply-events.ts). Text is given once: a completion event's `content` (Agno's `RunCompleted`

@@ -1,4 +1,4 @@
-// Reading a streamed reply (contract §6) from a response body, as it arrives: SSE through
+// Reading a streamed reply (docs/api.md, Streaming replies) from a response body, as it arrives: SSE through
 // sse-decoder.ts, or a body that is JSON or plain text instead. --timeout is the longest wait for
 // reply text; a body that is neither a stream nor a reply, or a reply without any text, is exit 7.
 import { ConnectionError, StreamCutError, TimeoutError } from './errors.js';
@@ -17,7 +17,7 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /**
    * --timeout for a stream: the longest wait for the next piece of reply text that is not blank.
-   * Pings, blank or white-space data, tool calls and other events do not count (issue 11), so a
+   * Pings, blank or white-space data, tool calls and other events do not count, so a
    * service cannot hold the reply open without saying anything; a JSON answer must come whole in it.
    */
   idleMs?: number;

@@ -1,4 +1,4 @@
-// /v1/superagents: one thin call per route (contract §7), each answer checked against the shape
+// /v1/superagents: one thin call per route (docs/api.md, Endpoints), each answer checked against the shape
 // hosted-openapi.json gives it (shape.ts) where it is read.
 import type { ApiClient } from './client.js';
 import type {
@@ -47,7 +47,7 @@ const HEALTH: Shape = { agent_id: may('string'), healthy: need('boolean') };
 const asRecord = (body: unknown, where = ''): AgentRecord => shaped<AgentRecord>(body, RECORD, where);
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
-/** The list answer: a bare array, or one wrapped in `agents`, `superagents` or `data` (§7). */
+/** The list answer: a bare array, or one wrapped in `agents`, `superagents` or `data`. */
 export function listFrom(body: unknown): AgentRecord[] {
   return unwrapList(body, ['agents', 'superagents', 'data'], 'agent list').map((item, i) => asRecord(item, `agents[${i}]`));
 }
@@ -99,7 +99,7 @@ export const superagents = {
   /** `quiet`: no waiting spinner (a Tab completion: it would draw over the line being typed) */
   skills: (c: ApiClient, id: string, opts: { quiet?: boolean } = {}) =>
     checked<SkillsResult>(c.json({ method: 'GET', path: `${one(id)}/skills`, ...(opts.quiet ? { showWaiting: false } : {}) }), SKILLS),
-  /** the whole set of disabled skills; every other one is enabled (contract §7) */
+  /** the whole set of disabled skills; every other one is enabled (docs/api.md, Records and field rules) */
   setDisabledSkills: (c: ApiClient, id: string, disabled: string[]) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/skills`, body: { disabled } }), STATUS),
   files: (c: ApiClient, id: string, o: { signal?: AbortSignal } = {}) =>

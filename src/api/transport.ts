@@ -3,7 +3,8 @@
 // parser holds the process ~100 ms after the last request unless a process-wide V8 flag is set
 // (measured before the switch: bench/README.md). node:http has neither cost; what undici added here
 // (pooling, time-outs, abort) is a few lines. A request a proxy variable applies to goes through
-// undici's EnvHttpProxyAgent instead (proxy.ts), loaded then only; its answers are read the same way.
+// undici's EnvHttpProxyAgent instead (proxy.ts), loaded then only from its own bundle, which sets that
+// V8 flag (src/vendor/undici.ts); its answers are read the same way.
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { EnvHttpProxyAgent } from 'undici';

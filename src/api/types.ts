@@ -1,10 +1,10 @@
-// Wire types of the contract (§5, §7, §8). The client reads them leniently: extra fields are ignored.
+// Wire types (docs/api.md, Endpoints). The client reads them leniently: extra fields are ignored.
 
 export type AgentStatus = 'running' | 'paused' | 'destroyed' | (string & {});
 
 /**
  * The hosted record (`SuperAgentSummary`) carries only agent_id, name, description, status, model
- * and created_at, the last three nullable; the rest may be missing (contract §7).
+ * and created_at, the last three nullable; the rest may be missing (docs/api.md, Records and field rules).
  */
 export interface AgentRecord {
   agent_id: string;
@@ -20,7 +20,7 @@ export interface AgentRecord {
 
 export interface LaunchBody {
   name: string;
-  /** both required by the hosted service (contract §7) */
+  /** both required by the hosted service (docs/api.md, Endpoints) */
   model: string;
   model_provider: string;
   soul_md?: string;
@@ -61,7 +61,7 @@ export interface FilesResult {
   memory_md: string;
 }
 
-/** Either address may be null on the hosted service (contract §7). */
+/** Either address may be null on the hosted service (its `SuperAgentWallet` schema). */
 export interface WalletResult {
   evm_address?: string | null;
   solana_address?: string | null;

@@ -1,7 +1,7 @@
 // The Context is a command's only door to the world: streams, environment, parsed globals, the
 // printer, the config store, the OS keychain, the prompter, the editor, the spinner, the clock, signals and the API.
-// The real world is wired in by `Context.forProcess`-style defaults below (each loaded when first
-// used); a test builds one from buffers, a TTY switch, a fake clock and a scripted prompter
+// The real world is wired in by `runChosen` in run.ts (the World; the connection to the service
+// made on first use); a test builds one from buffers, a TTY switch, a fake clock and a scripted prompter
 // (test/helpers/context.ts), and points `api` at an in-process embedded service.
 import type { ConnectOptions, OpenedApi } from './commands/shared/opened-api.js';
 import type { GlobalOptions } from './globals.js';
@@ -15,7 +15,7 @@ import { terminalSafe } from '../ui/terminal-safe.js';
 import { BadAnswerError, NoMatchError } from '../core/errors.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** chat and assistant replies take minutes on the hosted service (contract §5) */
+/** chat and assistant replies take minutes on the hosted service (docs/api.md, Rules the client follows) */
 export const LONG_TIMEOUT_MS = 600_000;
 
 export interface InStream extends NodeJS.ReadableStream {

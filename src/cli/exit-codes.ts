@@ -96,7 +96,7 @@ export function errorLine(err: unknown): string {
   return maskSecrets(err instanceof Error ? err.message : String(err));
 }
 
-/** Renders a failure on stderr (one line; plus a JSON object with --json, STYLE 7) and gives its exit code. */
+/** Renders a failure on stderr (one line; plus a JSON object with --json, for scripts) and gives its exit code. */
 export function reportError(err: unknown, stderr: OutStream, opts: { json: boolean; debug: boolean; colour?: (s: string) => string }): ExitCode {
   const code = exitCodeFor(err);
   if (code === EXIT.interrupted || err instanceof core.TerminatedError) {
@@ -126,7 +126,7 @@ function isTold(err: unknown): boolean {
   return err instanceof core.SuperagentError && (err.message !== bare.message || err.hint !== undefined);
 }
 
-/** The error as a JSON object on stderr (STYLE 7): on a terminal, DEL and C1 escaped too. */
+/** The error as a JSON object on stderr: on a terminal, DEL and C1 escaped too. */
 function writeJsonError(stderr: OutStream, message: string, code: ExitCode): void {
   const text = JSON.stringify({ error: { message, exit_code: code } }) + '\n';
   stderr.write(stderr.isTTY ? jsonForTerminal(text) : text);

@@ -1,5 +1,7 @@
 // The entry: `--version` is answered here, loading nothing else; every other line (the overview
 // too) is handed to run.ts and commander. bin/superagent.js answers both from texts the build baked.
+// The build puts this file, run.ts and every command in one bundle (scripts/build.mjs): a dynamic
+// import of ours defers running a module, not loading a file.
 import type { Writable } from 'node:stream';
 import type { IO } from './context.js';
 

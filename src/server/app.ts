@@ -1,5 +1,5 @@
 // The request pipeline: faults → rate limit → route → auth → handler, with every failure
-// turned into the contract's error body (§2) in one place.
+// turned into the error body of docs/api.md (Errors) in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountId, presentedKey, type KeyRing } from './auth.js';
 import { ApiError, answerFor, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, LoggedFailure, failureReporter, readJsonBody, sendError } from './http.js';
@@ -70,12 +70,12 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
   let body: Record<string, unknown>;
   try {
     assertBodyAcceptable(req);
-    // read for every route, also those that ignore their body: a body that is not JSON is 400 everywhere (§1)
+    // read for every route, also those that ignore their body: a body that is not JSON is 400 everywhere
     body = await readJsonBody(req, deps.bodyTimeoutMs ?? CONNECTION_LIMITS.bodyTimeoutMs);
   } catch (err) {
     throw fault ?? err;
   }
-  // a drawn fault fails before the answer unless a stream will have begun (§6: then in-band)
+  // a drawn fault fails before the answer unless a stream will have begun (then in-band)
   if (fault && body.stream !== true) throw fault;
   await match.handler({
     req,
@@ -91,7 +91,7 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
 
 function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unknown): void {
   if (err instanceof ClientGone) {
-    // the client's doing, not a bug of ours: one line, no stack (issue 11)
+    // the client's doing, not a bug of ours: one line, no stack
     deps.log(`request dropped: ${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}: ${err.message}`);
     return;
   }
@@ -99,7 +99,7 @@ function fail(deps: AppDeps, req: IncomingMessage, res: ServerResponse, err: unk
   else (deps.failed ?? failureReporter(deps.log))(err);
   const apiError = answerFor(err);
   if (res.headersSent) {
-    // A stream already began: report in-band, then close (§6).
+    // A stream already began: report in-band (docs/api.md, Streaming replies), then close.
     if (!res.writableEnded && !res.destroyed) {
       res.end(sseFrame(errorEvent(apiError.statusCode, apiError.message)));
     }

@@ -1,4 +1,4 @@
-// Who may hold one of the service's connections (issue 6 of the review): sockets that say nothing
+// Who may hold one of the service's connections: sockets that say nothing
 // must not lock real clients out. Node's own `maxConnections` refuses the newcomer, so 256 silent
 // sockets kept open (reconnecting when closed) turned every CLI command away; here the newcomer
 // stays and an idle connection makes room, and a connection that sends no byte is closed soon.

@@ -1,4 +1,4 @@
-// Sends a composed reply the way the caller asked: one JSON body, or SSE pieces (§6).
+// Sends a composed reply the way the caller asked: one JSON body, or SSE pieces (docs/api.md, Streaming replies).
 import { ApiError, sendJson } from './http.js';
 import type { RouteContext } from './router.js';
 import { splitIntoPieces } from './runtime/text.js';

@@ -1,5 +1,5 @@
 // Small helpers for answering over node:http: the error type every route throws,
-// JSON answers, and the body reader with the contract's limits (§1, §2).
+// JSON answers, and the body reader with its limits (docs/api.md, Basics; Records and field rules).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { LIMITS, LEFT_OUT_HEADER } from '../contract.js';
@@ -16,7 +16,7 @@ export class ApiError extends Error {
 }
 
 /**
- * [ours] limits on slow and many clients (issue 11): a stalled request no longer holds a socket for
+ * [ours] limits on slow and many clients: a stalled request no longer holds a socket for
  * 300 s; a connection that says nothing goes after 2 s (a real client writes as it connects).
  */
 export const CONNECTION_LIMITS = {

@@ -1,4 +1,4 @@
-// Fixed one-minute windows per key (per remote address without a valid key), contract §3.
+// Fixed one-minute windows per key (per remote address without a valid key) (docs/api.md, Rate limits).
 // A window opens with a bucket's first request and closes 60 s later.
 const WINDOW_MS = 60_000;
 

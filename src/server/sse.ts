@@ -1,5 +1,6 @@
-// Server-Sent Events as the embedded service sends them (contract §6): data-only lines whose JSON
-// names the event in an `event` field (no `event:` lines), `data: [DONE]` last, `: ping` while idle.
+// Server-Sent Events as the embedded service sends them (docs/api.md, Streaming replies): data-only
+// lines whose JSON names the event in an `event` field (no `event:` lines), `data: [DONE]` last, `: ping`
+// while idle.
 import type { ServerResponse } from 'node:http';
 import { SSE_DONE, SSE_EVENTS } from '../contract.js';
 
@@ -139,7 +140,7 @@ export class SseWriter {
   }
 }
 
-/** Streams a finished reply: the script's head, its pieces, its tail, then `[DONE]` (§6). */
+/** Streams a finished reply: the script's head, its pieces, its tail, then `[DONE]`. */
 export async function streamReply(res: ServerResponse, script: StreamScript, pieces: string[], options: StreamOptions): Promise<void> {
   const sse = new SseWriter(res, options.pingIntervalMs);
   const started = Date.now();

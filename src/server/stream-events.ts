@@ -1,6 +1,7 @@
-// The two streams of contract §6 as the events around a reply's pieces. Agent chat speaks the run
-// events of the Agno framework the hosted runtime is built on; the assistant speaks what its
-// authors' own reader (`intel_client.py`) expects. Every object names its event in `event`, first.
+// The two streams of docs/api.md (Streaming replies) as the events around a reply's pieces. Agent
+// chat speaks the run events of the Agno framework the hosted runtime is built on; the assistant speaks
+// what its authors' own reader (`intel_client.py`) expects. Every object names its event in `event`,
+// first.
 import { SSE_EVENTS } from '../contract.js';
 import { toolCompletedLine, type ToolCall } from './runtime/tools.js';
 import type { StreamScript } from './sse.js';

@@ -6,7 +6,7 @@ import { PROVIDERS, invisibleIn, isProvider, type Provider } from '../contract.j
 type Body = Record<string, unknown>;
 
 /**
- * Control characters a terminal acts on instead of showing (issue 11): C0, DEL and C1 (which holds
+ * Control characters a terminal acts on instead of showing: C0, DEL and C1 (which holds
  * CSI, U+009B); ESC starts every escape sequence, so refusing it refuses them all. A `line` (a
  * name) holds none; a `text` (a description) may hold tabs and line breaks.
  */

@@ -1,4 +1,4 @@
-// Editing text in the user's editor: $VISUAL, else $EDITOR, else vi (STYLE 12), split like a shell
+// Editing text in the user's editor: $VISUAL, else $EDITOR, else vi (as git does), split like a shell
 // would split it so `code --wait` and `vim -c 'set tw=80'` work, run on the terminal we were given,
 // on a private file in a 0700 directory of its own.
 import fs from 'node:fs';

@@ -1,4 +1,5 @@
-// Tool calls on stderr (contract §6): one dim line per call, `⚙ get_funding_rate(symbol=ETH) ✓ 0.2 s`.
+// Tool calls on stderr (docs/api.md, Streaming replies): one dim line per call,
+// `⚙ get_funding_rate(symbol=ETH) ✓ 0.2 s`.
 // On a terminal the line opens when the call starts and is finished when it ends; in a log
 // (--verbose without a terminal) each line is written whole when the call ends.
 import type { ToolCall } from '../api/sse.js';

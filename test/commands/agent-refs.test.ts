@@ -1,6 +1,7 @@
-// Ambiguous <agent> references (CLI.md "<agent>"): destroy, update and model exit 4 naming the
-// candidates, and change nothing; a longer id prefix picks one. A reference that is one agent's name
-// and another's id prefix is ambiguous too; a full uuid always means the agent with that id.
+// Ambiguous <agent> references (docs/cli.md: uuid, unique id prefix or unique name): destroy, update and
+// model exit 4 naming the candidates, and change nothing; a longer id prefix picks one. A reference that
+// is one agent's name and another's id prefix is ambiguous too; a full uuid always means the agent with
+// that id.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accountId, hashKey } from '../../src/server/auth.js';
 import { Store } from '../../src/server/index.js';

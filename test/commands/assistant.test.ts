@@ -1,4 +1,5 @@
-// `superagent assistant ask` through the commands layer (CLI.md `assistant ask`, contract §4, §5, §6):
+// `superagent assistant ask` through the commands layer (docs/cli.md; docs/api.md, Chat, sessions and
+// the assistant):
 // streamed answers, stdin, --fields / --array parsed, --json, sessions, --model / --provider checked
 // before any request, and a hosted-style stream whose "JSON" is not JSON (raw text kept, exit 7).
 import http from 'node:http';

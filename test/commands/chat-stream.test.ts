@@ -1,4 +1,4 @@
-// `superagent chat` against streams that do not simply end (CLI.md `chat`, contract §6): a stream the
+// `superagent chat` against streams that do not simply end (docs/api.md, Streaming replies): a stream the
 // service cuts (its error event: exit 7, the partial text kept, also under --json), a slow stream
 // printed piece by piece as it arrives, and Ctrl-C mid-reply (exit 130, the text so far kept).
 // Ctrl-C here is FakeSignals; a real SIGINT to the binary is test/e2e/chat-sigint.test.ts.
@@ -84,7 +84,7 @@ describe('chat against a stream cut after 3 pieces (--fault-cut-stream)', () => 
     expect(r.stdout).toBe(`${partial}\n`);
     const [sessionLine, errorLine, ...rest] = r.stderr.split('\n');
     expect(sessionLine).toMatch(new RegExp(`^Session: ${UUID}$`));
-    // the service's own words from its error event (contract §6), then what became of the text
+    // the service's own words from its error event, then what became of the text
     expect(errorLine).toBe(`Error: ${CUT_STREAM_MESSAGE} (the reply stopped there; what arrived is kept)`);
     expect(rest).toEqual(['']);
   });

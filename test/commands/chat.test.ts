@@ -1,5 +1,5 @@
-// `superagent chat <agent> MESSAGE…` one-shot through the commands layer (CLI.md `chat`, contract §6,
-// §7): the reply on stdout, the session on stderr, piped stdin, sessions, --json with its tool calls,
+// `superagent chat <agent> MESSAGE…` one-shot through the commands layer (docs/cli.md, superagent chat):
+// the reply on stdout, the session on stderr, piped stdin, sessions, --json with its tool calls,
 // tool lines with --verbose, memory, and the failures that exit before or after the request.
 // Streams that break or are interrupted: chat-stream.test.ts.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// classic list / get / update through the commands layer (CLI.md "Commands", contract §8): classic
+// classic list / get / update through the commands layer (docs/cli.md, superagent classic …): classic
 // ids are uuids (no name lookup), checked before any request like every other bad input.
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The config file on disk (CLI.md: JSON, 0600 in a 0700 dir, SUPERAGENT_CONFIG_DIR): the real store
+// The config file on disk (JSON, 0600 in a 0700 dir, SUPERAGENT_CONFIG_DIR): the real store
 // (src/config/file.ts) under login, logout and config, in a fresh dir per test; and a corrupt file,
 // which every command that reads it refuses with one line naming it, leaving it as it was.
 import { spawnSync } from 'node:child_process';

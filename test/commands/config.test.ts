@@ -1,4 +1,4 @@
-// `superagent config list|get|set|unset` through the commands layer (CLI.md, the configuration rows),
+// `superagent config list|get|set|unset` through the commands layer (docs/cli.md, superagent config …),
 // on an in-memory config file: what is printed piped, on a terminal and with --json, what is stored,
 // and that a refused value writes nothing. The file on disk (its modes, `config path`, a corrupt
 // file) is config-file.test.ts.

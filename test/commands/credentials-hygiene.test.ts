@@ -1,4 +1,4 @@
-// Issue 11, item 7 (CLI side): credentials in a base URL never appear in --debug, error lines,
+// Credentials in a base URL never appear in --debug, error lines,
 // whoami or config output; a key that cannot be an HTTP header value (a line break, a character
 // outside ASCII) is refused before any request, exit 3, saying what is wrong, without printing it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

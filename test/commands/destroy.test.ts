@@ -1,4 +1,4 @@
-// `superagent destroy` through the commands layer (CLI.md "Commands", contract §7): a script says
+// `superagent destroy` through the commands layer (docs/cli.md, superagent destroy): a script says
 // --yes, a person on a terminal types the agent's name. Refused input exits 2 and sends nothing.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/core/errors.js';

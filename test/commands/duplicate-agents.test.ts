@@ -1,5 +1,5 @@
 // Two runs at once must not make two agents of one name, and the agent limit is a conflict, not a
-// bad key (issue 19, items 2 and 5). The embedded service refuses a second live name (409); against
+// bad key. The embedded service refuses a second live name (409); against
 // a service that does not (a hosted stand-in), launch and apply on one machine take turns (and stop
 // if another run took their turn), and read the list again after their launches.
 import fs from 'node:fs';

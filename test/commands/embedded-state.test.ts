@@ -1,4 +1,4 @@
-// The embedded service's data dir when it cannot be used (CLI.md "Exit codes": 2 is the user's to
+// The embedded service's data dir when it cannot be used (docs/cli.md, Exit codes: 2 is the user's to
 // fix): a file where the dir should be, an unreadable record, a legacy state.json that is not JSON.
 // Each is one line naming the path and what to do, exit 2, no stack trace; the service's own log
 // lines show only with --debug.

@@ -1,4 +1,4 @@
-// CLI.md's exit codes as a user meets them, and the output conventions every command shares,
+// The exit codes of docs/cli.md as a user meets them, and the output conventions every command shares,
 // through the commands layer. (1, a bug, has no honest outside trigger: test/unit/exit-codes.test.ts.)
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,7 +30,7 @@ async function fixedService(status: number, body: unknown, headers: Record<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-describe('exit codes (CLI.md)', () => {
+describe('exit codes', () => {
   it('0: success', async () => {
     expect((await cli('list')).code).toBe(0);
   });

@@ -1,7 +1,7 @@
-// Issue 12, a new user's first ten minutes: commands that stopped short (item 11: health --watch on
-// a destroyed agent, resume --all, chat --continue, what memory.md keeps, 'already paused', the agent
-// limit before the questions) and the small ones (item 12: config path --json, the provider hint on
-// the embedded service, classic update by id prefix, get's long description wrapped on words).
+// A new user's first ten minutes: commands that stopped short (health --watch on a destroyed agent,
+// resume --all, chat --continue, what memory.md keeps, 'already paused', the agent limit before the
+// questions) and small ones (config path --json, the provider hint on the embedded service, classic
+// update by id prefix, get's long description wrapped on words).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accountId, hashKey } from '../../src/server/auth.js';
 import { Store } from '../../src/server/index.js';
@@ -25,7 +25,7 @@ async function useService(options: Parameters<typeof scratch.service>[0] = {}): 
 
 const status = async (id: string) => (await service.call('GET', `/v1/superagents/${id}`)).json.status;
 
-describe('item 11: health --watch', () => {
+describe('health --watch', () => {
   beforeEach(() => useService());
 
   /** A clock whose first wait is when the agent is destroyed elsewhere. */
@@ -47,7 +47,7 @@ describe('item 11: health --watch', () => {
   });
 });
 
-describe('item 11: pause and resume', () => {
+describe('pause and resume', () => {
   beforeEach(() => useService());
 
   it("pause on a paused agent: '✗ demo: already paused' with the way back, exit 6", async () => {
@@ -100,7 +100,7 @@ describe('item 11: pause and resume', () => {
   });
 });
 
-describe('item 11: chat --continue', () => {
+describe('chat --continue', () => {
   let dataDir: string;
   const chat = (args: string[], config = new MemoryConfig()) => cli(['chat', 'demo', ...args], { env: { SUPERAGENT_DATA_DIR: dataDir }, config });
   /** the session_id each chat request asked for */
@@ -142,7 +142,7 @@ describe('item 11: chat --continue', () => {
   });
 });
 
-describe('item 11: memory.md keeps what matters, not every chat session', () => {
+describe('memory.md keeps what matters, not every chat session', () => {
   beforeEach(() => useService());
 
   it('launch, three chats and a "remember": two lines, the launch and what to remember', async () => {
@@ -159,7 +159,7 @@ describe('item 11: memory.md keeps what matters, not every chat session', () => 
   });
 });
 
-describe('item 11: the agent limit is checked before any question', () => {
+describe('the agent limit is checked before any question', () => {
   beforeEach(() => useService());
 
   it('the 11th launch on a terminal fails at once: nothing asked, the limit and "destroy one first"', async () => {
@@ -177,7 +177,7 @@ describe('item 11: the agent limit is checked before any question', () => {
   });
 });
 
-describe('item 12: small ones', () => {
+describe('small things a new user meets', () => {
   it('config path --json prints an object naming the path', async () => {
     const config = new MemoryConfig();
     const r = await runLine(undefined, ['config', 'path', '--json'], { config });

@@ -1,6 +1,6 @@
-// Issue 12, a new user's first ten minutes: names (item 1: no two live agents of one name; exit 6
-// since issue 19), what a name costs (item 5: one request), and argument handling (item 7: unknown flags,
-// typos and extra words answered in one line in our voice, exit 2 before any request).
+// A new user's first ten minutes: names (no two live agents of one name, exit 6), what a name costs
+// (one request), and argument handling (unknown flags, typos and extra words answered in one line in
+// our voice, exit 2 before any request).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/context.js';
@@ -23,7 +23,7 @@ async function names(): Promise<string[]> {
   return ((await service.call('GET', '/v1/superagents')).json.agents as Array<{ name: string }>).map((a) => a.name).sort();
 }
 
-describe('item 1: a name a live agent has is refused', () => {
+describe('a name a live agent has is refused', () => {
   it.each([['demo'], ['DEMO'], ['  demo ']])('launch --name %j: exit 6 naming the live agent, nothing sent but the list', async (name) => {
     const r = await cli(['launch', '--name', name]);
     expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo), asked: [] });
@@ -78,7 +78,7 @@ describe('item 1: a name a live agent has is refused', () => {
   });
 });
 
-describe('item 5: a name costs one request', () => {
+describe('a name costs one request', () => {
   it('get NAME reads the list only, and shows the record the list gave', async () => {
     const r = await cli(['get', 'demo', '--json']);
     expect(r.code).toBe(0);
@@ -94,7 +94,7 @@ describe('item 5: a name costs one request', () => {
   });
 });
 
-describe('item 7: argument handling', () => {
+describe('argument handling', () => {
   it('an unknown global flag is exit 2 in one line, pointing at --help; nothing runs', async () => {
     const r = await cli(['--foo']);
     expect(r).toEqual({ code: 2, stdout: '', stderr: "Error: unknown option '--foo' (see 'superagent --help')\n", asked: [] });

@@ -1,7 +1,7 @@
-// Issue 12, a new user's first ten minutes: what a person sees while waiting and when something is
-// off. Item 3: the embedded service's banner, once per data dir, short, with ~. Item 4: a spinner on
-// any wait, a rate-limit wait said even in a pipe and counted down on a terminal. Item 6: a base URL
-// that is not a SuperAgents service. Item 9: no vi without a terminal; a cancelled prompt is quiet.
+// A new user's first ten minutes: what a person sees while waiting and when something is off. The
+// embedded service's banner, once per data dir, short, with ~; a spinner on any wait, a rate-limit
+// wait said even in a pipe and counted down on a terminal; a base URL that is not a SuperAgents
+// service; no vi without a terminal; a cancelled prompt is quiet.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { launchAgent, type TestService } from '../helpers/service.js';
 
 const scratch = perTest();
 
-describe('item 3: the embedded service says where its state is, once per data dir', () => {
+describe('the embedded service says where its state is, once per data dir', () => {
   const BANNER = (shown: string) => `Using the embedded local service; its state is in ${shown}\n'superagent login' connects to a hosted one.\n`;
 
   /** A fresh home with the data dir in it, as the README's reader has. */
@@ -68,7 +68,7 @@ describe('item 3: the embedded service says where its state is, once per data di
   });
 });
 
-describe('item 4: waits', () => {
+describe('waits', () => {
   let service: TestService;
   const cli = cliFor(() => service);
 
@@ -136,7 +136,7 @@ describe('item 4: waits', () => {
   });
 });
 
-describe('item 6: a base URL that is not a SuperAgents service', () => {
+describe('a base URL that is not a SuperAgents service', () => {
   const PAGE = '<!DOCTYPE HTML>\n<html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>\n';
 
   async function webServer(status: number): Promise<string> {
@@ -165,7 +165,7 @@ describe('item 6: a base URL that is not a SuperAgents service', () => {
   });
 });
 
-describe('item 9: editors and signals', () => {
+describe('editors and signals', () => {
   let service: TestService;
   let demo: string;
   const cli = cliFor(() => service);

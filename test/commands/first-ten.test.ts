@@ -15,7 +15,7 @@ const cli = cliFor(() => service);
 
 eachWithDemo(scratch, (s, id) => ((service = s), (demo = id)));
 
-describe('item 1: narrow terminals leave columns out, never wrap them', () => {
+describe('narrow terminals leave columns out, never wrap them', () => {
   const heads = async (words: string, columns: number) => {
     const r = await cli(words, { tty: { stdout: true, stderr: true, columns } });
     expect(r.code).toBe(0);
@@ -37,7 +37,7 @@ describe('item 1: narrow terminals leave columns out, never wrap them', () => {
   });
 });
 
-describe('item 2: one piped row shape per command, no trailing tab', () => {
+describe('one piped row shape per command, no trailing tab', () => {
   it('pause, resume and restart: id, name, status, outcome, the name empty when given by uuid', async () => {
     const rows = [];
     for (const words of [['pause', demo], ['resume', demo.slice(0, 6)], ['pause', 'demo'], ['restart', demo]]) {
@@ -59,7 +59,7 @@ describe('item 2: one piped row shape per command, no trailing tab', () => {
   });
 });
 
-describe("item 4: the waiting spinner counts the command's whole wait", () => {
+describe("the waiting spinner counts the command's whole wait", () => {
   afterEach(() => vi.useRealTimers());
 
   it('each request after the first counts on from the waits before it, not from zero', async () => {
@@ -78,7 +78,7 @@ describe("item 4: the waiting spinner counts the command's whole wait", () => {
   });
 });
 
-describe('item 5: get leaves out what its answer never carries', () => {
+describe('get leaves out what its answer never carries', () => {
   it('right after launch: no `Bot: –` nor `Wallet: –`; the wallet row says where the addresses are', async () => {
     const tty = await cli('get demo', { tty: true });
     expect(tty.code).toBe(0);
@@ -91,7 +91,7 @@ describe('item 5: get leaves out what its answer never carries', () => {
   });
 });
 
-describe('item 6: the simulated assistant says null for a field it cannot know', () => {
+describe('the simulated assistant says null for a field it cannot know', () => {
   it('assistant ask --fields price,foo: a price, and foo null (never "foo for ETH")', async () => {
     const r = await cli(['assistant', 'ask', 'ETH?', '--fields', 'price,foo']);
     expect(r.code, r.stderr).toBe(0);
@@ -102,7 +102,7 @@ describe('item 6: the simulated assistant says null for a field it cannot know',
   });
 });
 
-describe('item 8: completion offers agent names, an id only where a name is ambiguous', () => {
+describe('completion offers agent names, an id only where a name is ambiguous', () => {
   it('one value per agent: its name, or its id when another agent has the same name', async () => {
     const agent = (n: number, name: string) => ({ ...HOSTED_AGENT, agent_id: n + HOSTED_AGENT.agent_id.slice(1), name });
     const agents = [agent(1, 'demo'), agent(2, 'Twin'), agent(3, 'twin')];
@@ -116,7 +116,7 @@ describe('item 8: completion offers agent names, an id only where a name is ambi
   });
 });
 
-describe('item 9: piped input to the assistant, as to chat', () => {
+describe('piped input to the assistant, as to chat', () => {
   const questions = () =>
     service
       .cliRequests()

@@ -1,4 +1,4 @@
-// apply when things go wrong or get big (issue 14): a failure mid-apply stops it, saying what was
+// apply when things go wrong or get big: a failure mid-apply stops it, saying what was
 // and was not done, and a second apply converges; a launch that may have reached the service is
 // never sent again; a 10-agent fleet stays within 60 requests a minute (a fake clock shared with
 // the service's limiter: no test waits in real time); the account limit and bot tokens are checked

@@ -1,4 +1,4 @@
-// A fleet file with problems (issue 14): each is exit 2 naming the file, the line and the column and
+// A fleet file with problems: each is exit 2 naming the file, the line and the column and
 // what is wrong, before any request; and the schema that `superagent schema` prints is the one used.
 import fs from 'node:fs';
 import path from 'node:path';

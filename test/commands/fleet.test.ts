@@ -1,4 +1,4 @@
-// The fleet as code through the commands layer (issue 14): export → plan shows nothing; each field
+// The fleet as code through the commands layer: export → plan shows nothing; each field
 // edited → plan shows exactly it → apply → plan shows nothing; a second apply makes no write;
 // --prune destroys only what is not in the file; consent (a terminal, or --yes).
 import fs from 'node:fs';

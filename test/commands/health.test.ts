@@ -1,5 +1,5 @@
-// `superagent health <agent> [--watch [SECONDS]]` through the commands layer (CLI.md "Commands",
-// "Exit codes"): one check (exit 8 when unhealthy), or a check every SECONDS until Ctrl-C. The watch
+// `superagent health <agent> [--watch [SECONDS]]` through the commands layer (docs/cli.md, superagent
+// health; Exit codes): one check (exit 8 when unhealthy), or a check every SECONDS until Ctrl-C. The watch
 // runs on a FakeClock (its waits return at once and are recorded) and ends by --count or by a
 // Ctrl-C pressed through FakeSignals: no test waits in real time.
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 // The commands against a loopback stand-in for the hosted service (test/helpers/hosted-mock.ts),
-// answering in hosted-openapi.json's shapes and streaming recorded hosted streams: the wire of
-// issue 9 as a user meets it, through the commands layer. No request ever leaves loopback, and with
+// answering in hosted-openapi.json's shapes and streaming recorded hosted streams: the hosted wire
+// as a user meets it, through the commands layer. No request ever leaves loopback, and with
 // a hosted key the embedded service is never started (its data dir stays empty after every run).
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// No limit on what the service can send (issue 11's adversarial review, item 4): a name of many
+// No limit on what the service can send: a name of many
 // megabytes, an SSE event that never ends its line, a JSON answer that never ends. Each is cut off
 // at a bounded size (exit 7, one line) or shown from a bounded prefix, never read until the heap dies.
 import type http from 'node:http';

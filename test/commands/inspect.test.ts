@@ -1,5 +1,5 @@
-// memory, skills (list/enable/disable) and wallet through the commands layer (CLI.md "Commands",
-// contract §7): piped lines for scripts, the API answer with --json, tables and fields on a terminal.
+// memory, skills (list/enable/disable) and wallet through the commands layer (docs/cli.md): piped lines
+// for scripts, the API answer with --json, tables and fields on a terminal.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';

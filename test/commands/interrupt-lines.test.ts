@@ -1,5 +1,5 @@
-// Ctrl-C or SIGTERM mid-reply on a terminal ends the lines it cut once, never with a blank line more
-// (attack review): after an open tool line (the ^C echoed on it is ended with it), after a rendered
+// Ctrl-C or SIGTERM mid-reply on a terminal ends the lines it cut once, never with a blank line more:
+// after an open tool line (the ^C echoed on it is ended with it), after a rendered
 // reply (its redraw took the ^C with the tail), and after the Session line of a SIGTERM.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliFor, FakeSignals, type RunOptions } from '../helpers/context.js';

@@ -1,6 +1,6 @@
-// `superagent launch` through the commands layer (CLI.md, contract §4, §7): the real parser, Context
-// and exit-code map in this process, against an embedded service on loopback. Bad input must exit 2
-// before any request.
+// `superagent launch` through the commands layer (docs/cli.md; docs/api.md, Rules the client follows):
+// the real parser, Context and exit-code map in this process, against an embedded service on loopback.
+// Bad input must exit 2 before any request.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// `superagent login` and `logout` through the commands layer (CLI.md "Where it connects"), on an
+// `superagent login` and `logout` through the commands layer (docs/cli.md, superagent login), on an
 // in-memory config file against a real embedded service on loopback. The key reaches the command
 // only through stdin (--with-token), the masked prompt or the environment, never through arguments;
 // and a key is saved only after the service accepted it. The file's modes on disk: config-file.test.ts.

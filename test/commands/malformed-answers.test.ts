@@ -1,4 +1,4 @@
-// Answers that are not what the hosted API describes (issue 11's adversarial review, item 7): each is
+// Answers that are not what the hosted API describes: each is
 // the service's fault, exit 7 in one line naming what is wrong, never exit 1 "This is a bug" or a
 // wrong word on the screen. Fields the document marks optional may be missing: shown as unknown.
 import type http from 'node:http';

@@ -1,4 +1,4 @@
-// Issue 13, the attack review: replies that broke the streaming renderer on a terminal. A fence the
+// Replies that broke the streaming renderer on a terminal. A fence the
 // stream did not hold back for the highlighter (in a list in a quote), a character split between two
 // pieces, code past what one reply may colour, Ctrl-C while a reply that had all arrived was still
 // being drawn, SIGTERM mid-reply, a terminal too small to lay out.

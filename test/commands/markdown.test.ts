@@ -1,4 +1,4 @@
-// Issue 13: replies, soul.md and memory.md rendered as Markdown on a terminal, as the reply streams;
+// Replies, soul.md and memory.md rendered as Markdown on a terminal, as the reply streams;
 // piped output, --json and --fields byte for byte as before; --raw, the profile's `render raw` and
 // TERM=dumb turn it off; NO_COLOR keeps the layout without colour. Against a loopback stand-in for
 // the hosted service that streams a fixture reply in pieces.

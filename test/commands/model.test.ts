@@ -1,5 +1,5 @@
-// `superagent model <agent> [MODEL] [--provider P]` through the commands layer (CLI.md "Commands",
-// contract §7): show the model, or switch it with the provider sent too. Refused input exits 2 and
+// `superagent model <agent> [MODEL] [--provider P]` through the commands layer (docs/cli.md,
+// superagent model): show the model, or switch it with the provider sent too. Refused input exits 2 and
 // sends nothing.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/core/errors.js';

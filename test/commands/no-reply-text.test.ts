@@ -1,4 +1,4 @@
-// A reply with no text is not a success (issue 11's adversarial review, item 8): an empty stream, a
+// A reply with no text is not a success: an empty stream, a
 // body that is an image or bytes, a web page, a run that paused, a JSON answer whose content is not
 // text: each is exit 7 in one line. What the service's dialects do carry is read: JSON without a
 // Content-Type, Agno 1's `RunResponse` pieces, and structured output (content that is an object),

@@ -1,5 +1,5 @@
 // One run of every registered command, with --debug, whose whole output is searched for the API key
-// and the bot token: neither may appear (CLI.md: a key shows as its prefix and last four characters).
+// and the bot token: neither may appear (a key shows as its prefix and last four characters).
 // A command added to the registry (src/cli/registry.ts) without a run here fails the first test.
 import fs from 'node:fs';
 import path from 'node:path';

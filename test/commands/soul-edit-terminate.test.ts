@@ -1,4 +1,4 @@
-// Review issue 9c: SIGTERM while `soul edit`'s editor is open. The editor is told to stop, nothing
+// SIGTERM while `soul edit`'s editor is open. The editor is told to stop, nothing
 // is uploaded, and before exiting 143 the command says where the edit is kept and how to upload it,
 // as it does whenever an edit is not uploaded (it used to die silently, the draft left in /tmp). The
 // edit is kept under the data dir, where the next `soul edit` offers to resume it (SIGHUP does the

@@ -1,4 +1,4 @@
-// `soul edit` through the commands layer (CLI.md `soul edit`): the editor is a function of the file
+// `soul edit` through the commands layer (docs/cli.md, superagent soul edit): the editor is a function of the file
 // (fakeEditor: it rewrites it, leaves it, or fails), the confirmation prompt is scripted. The diff,
 // the upload only after a yes, never over someone else's change, and never a lost edit: whenever
 // nothing is uploaded the edit is kept in the data dir, the printed command uploads it, and the next

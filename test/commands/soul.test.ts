@@ -1,4 +1,4 @@
-// `soul show` and `soul set` through the commands layer against an embedded service (CLI.md `soul`):
+// `soul show` and `soul set` through the commands layer against an embedded service (docs/cli.md):
 // soul.md byte for byte, the round trip show > file, set --file file, standard input, and every
 // refusal before any request. `soul edit`: soul-edit.test.ts.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Review issue 15: what the user types that would spoof a terminal is refused with exit 2 before any
+// What the user types that would spoof a terminal is refused with exit 2 before any
 // request: in names, bidi overrides, zero-width and invisible format characters and line separators
 // (they show nothing but change what the rest shows); in a model id, and a classic agent's goal and
 // instructions, control characters (an escape sequence; tab and newline stay fine in goal and instructions).

@@ -1,4 +1,4 @@
-// Issue 11, item 6: --timeout on a stream is the longest wait for the next piece of reply text. A
+// --timeout on a stream is the longest wait for the next piece of reply text. A
 // service that keeps the connection busy with pings, blank or white-space data, or tool calls, and
 // never sends text, is given up on after --timeout (exit 7, what arrived kept); one that keeps
 // sending text is not cut off, however long the whole reply takes. A JSON answer must come whole.

@@ -1,4 +1,4 @@
-// Issue 11, item 1: text from the service never reaches a terminal raw. A hostile service puts
+// Text from the service never reaches a terminal raw. A hostile service puts
 // escape sequences (OSC 52 clipboard write, title change, screen clear), BEL, bare CR, DEL and C1
 // controls in names, descriptions, files, replies, tool calls and error messages; on a terminal each
 // is shown as `cat -v` would, and our own colours still work; piped and --json output stay exact.

@@ -1,5 +1,5 @@
-// `superagent update <agent> --name/--description` through the commands layer (CLI.md "Commands",
-// contract §7). Refused input exits 2 and sends nothing.
+// `superagent update <agent> --name/--description` through the commands layer (docs/cli.md; docs/api.md,
+// Records and field rules). Refused input exits 2 and sends nothing.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';

@@ -1,4 +1,4 @@
-// `superagent whoami` through the commands layer (CLI.md "Where it connects"): the profile, the
+// `superagent whoami` through the commands layer (docs/cli.md, superagent whoami): the profile, the
 // service and what chose it, the base URL, the key masked and its source, and one request that says
 // whether the key works. Exit 3 for a missing or rejected key, 7 for a service out of reach; the same
 // codes any command gives for the same faults.

@@ -1,5 +1,5 @@
-// Conformance of exchanges to the hosted service's OpenAPI document (a copy of
-// /work/shared/spec/hosted-openapi.json beside this file): every answer of the embedded service, and
+// Conformance of exchanges to the hosted service's OpenAPI document (its copy, hosted-openapi.json,
+// beside this file): every answer of the embedded service, and
 // every request body the CLI sends, must have exactly the document's shapes. Our departures are
 // allowed only through EXTENSIONS (extensions.ts).
 import fs from 'node:fs';
@@ -74,7 +74,7 @@ function inlined(schema: Json): Json {
   return structuredClone(ref ? defs[ref] : schema);
 }
 
-/** The document's Error; on 429 also `retryAfter` and `resetAt` (contract §2). */
+/** The document's Error; on 429 also `retryAfter` and `resetAt` (docs/api.md, Errors). */
 function errorSchema(status: number): Json {
   const error = inlined({ $ref: `${DEF}Error` });
   if (status === 429) error.properties = { ...error.properties, retryAfter: { type: 'integer' }, resetAt: { type: 'string', format: 'date-time' } };
@@ -142,7 +142,10 @@ function validateJson(text: string, v: ValidateFunction): string | undefined {
   return v(value) ? undefined : explain(v.errors);
 }
 
-/** The SSE extension (§6): data-only lines, each `[DONE]` or a JSON object with a string `event`. */
+/**
+ * The SSE extension (docs/api.md, Streaming replies): data-only lines, each `[DONE]` or a JSON object
+ * with a string `event`.
+ */
 export function checkSse(text: string): string[] {
   const problems: string[] = [];
   for (const line of text.split(/\r\n|\r|\n/)) {

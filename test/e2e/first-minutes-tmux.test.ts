@@ -1,10 +1,9 @@
-// Issue 12, a new user's first ten minutes, where only a real terminal shows it (tmux, the built
-// binary): item 2, tables that fit 80 and 120 columns; item 3, the embedded service's banner once per
-// data dir; item 4, a spinner on a slow service that leaves nothing behind; item 9, Ctrl-C in a
-// one-shot chat and at a question; item 10, the chat REPL
+// A new user's first ten minutes, where only a real terminal shows it (tmux, the built binary):
+// tables that fit 80 and 120 columns; the embedded service's banner once per data dir; a spinner on
+// a slow service that leaves nothing behind; Ctrl-C in a one-shot chat and at a question; the chat REPL
 // (a paste is one message, a multi-line message is one history entry, Tab, --json refused, and a
 // reply piped through tee is not overwritten by the prompt). And the README's completion install
-// lines in a fresh home (item 12).
+// lines in a fresh home.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,7 +39,7 @@ function open(service: TestService | undefined, args: string[], options: PaneOpt
 }
 
 describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' : 'first minutes in a real terminal: SKIPPED, tmux is not installed', () => {
-  describe('item 2: tables fit the terminal', () => {
+  describe('tables fit the terminal', () => {
     const LONG = 'a-very-long-agent-name-that-someone-typed-for-their-btc-swing-trader-x';
 
     async function agents(service: TestService) {
@@ -86,7 +85,7 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
     });
   });
 
-  describe('item 3: the banner, once per data dir', () => {
+  describe('the banner, once per data dir', () => {
     const LINE_1 = 'Using the embedded local service; its state is in ~/data';
     const LINE_2 = "'superagent login' connects to a hosted one.";
 
@@ -110,14 +109,14 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
       const lines = screen.split('\n');
       expect(lines.slice(0, 2)).toEqual([LINE_1, LINE_2]);
       expect(lines.findIndex((l) => l.includes('Name'))).toBeGreaterThan(1);
-      // Ctrl-C at the question: the line ended, nothing more said (item 9)
+      // Ctrl-C at the question: the line ended, nothing more said
       pane.keys('C-c');
       expect(await pane.exitCode()).toBe(130);
       expect(pane.screen()).not.toMatch(/Error|Interrupted/);
     });
   });
 
-  describe('item 4: a slow service', () => {
+  describe('a slow service', () => {
     /** every answer of the service 2 s late, as with `superagent server --fault-latency 2000` */
     const slowService = () => scratch.service({ faults: { latencyMs: 2000 } });
 
@@ -149,7 +148,7 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
     });
   });
 
-  describe('item 9: Ctrl-C during a one-shot chat', () => {
+  describe('Ctrl-C during a one-shot chat', () => {
     const isText = (l: string) => l.trim() !== '' && !l.startsWith('⚙');
 
     it.each([
@@ -170,7 +169,7 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
     });
   });
 
-  describe('item 10: the chat REPL', () => {
+  describe('the chat REPL', () => {
     async function repl(options: PaneOptions & { args?: string[]; service?: Parameters<typeof scratch.service>[0] } = {}) {
       const service = await scratch.service(options.service);
       const { agent_id: id } = await launchAgent(service, { name: 'demo' });
@@ -249,7 +248,7 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
       const pane = open(service, ['chat', 'demo', '--json']);
       expect(await pane.exitCode()).toBe(2);
       const reason = "--json is for one message, not the REPL (give the message: superagent chat AGENT --json 'message')";
-      // the reason in one line; under --json the same error follows as a JSON object (STYLE 7)
+      // the reason in one line; under --json the same error follows as a JSON object, for scripts
       expect(pane.screen().split('\n')).toEqual([`Error: ${reason}`, JSON.stringify({ error: { message: reason, exit_code: 2 } })]);
     });
 
@@ -296,7 +295,7 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'first minutes in a real terminal (tmux)' 
   });
 });
 
-describe("item 12: the README's completion install lines work in a fresh home", () => {
+describe("the README's completion install lines work in a fresh home", () => {
   it('each line of the Shell completion block runs, and leaves the three scripts where it says', () => {
     const readme = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../README.md'), 'utf8');
     const section = readme.split('## Shell completion')[1]!;

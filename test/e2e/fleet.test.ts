@@ -1,4 +1,4 @@
-// The fleet cycle as a CI job runs it (issue 14): the built binary, no terminal, CI=true, against
+// The fleet cycle as a CI job runs it: the built binary, no terminal, CI=true, against
 // the embedded service on a data dir of its own: export, plan (exit 9 while changes are pending),
 // apply --yes, plan (exit 0), apply again (nothing to do), apply --prune.
 import fs from 'node:fs';

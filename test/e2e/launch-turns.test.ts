@@ -1,4 +1,4 @@
-// Two real processes at once (issue 19, item 2): two `launch --name X` make one X, also against a
+// Two real processes at once: two `launch --name X` make one X, also against a
 // service that would make two (the processes take turns through a lock file), and two `apply --yes`
 // of one file against the embedded service make each agent once. And the real SIGINT and SIGTERM
 // while a launch is on its way: handled by our code (the commands layer shows the rest with

@@ -1,4 +1,4 @@
-// Issue 13 in a real terminal: the built binary in tmux, a reply with a list, a table and a code
+// Replies rendered as Markdown in a real terminal: the built binary in tmux, a reply with a list, a table and a code
 // block streaming in slowly from a loopback stand-in for the hosted service. While it streams, the
 // blocks already complete are on the screen rendered; at the end, the screen is the whole reply
 // rendered, at 80 and at 120 columns. With --raw, and piped, the reply's bytes as before.

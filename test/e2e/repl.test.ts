@@ -160,7 +160,7 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'the REPL in a real terminal (tmux)' : 'th
       expect(m![1]).toBe(`⚙ ${t.tool_name}(${args})`);
       expect(Math.abs(Number(m![2]) - t.metrics.duration)).toBeLessThanOrEqual(0.05 + 1e-9);
     });
-    // the reply itself, once (rendered as Markdown: issue 13), without the tool lines or Agno's "completed in" text
+    // the reply itself, once (rendered as Markdown), without the tool lines or Agno's "completed in" text
     expect(lines.filter((l) => !l.startsWith('⚙ ')).join('\n')).toBe(await screenText(renderWhole(content, 120, { colour: true }), 120));
     expect(turn).not.toContain('completed in');
     pane.keys('C-d');

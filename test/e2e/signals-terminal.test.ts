@@ -1,4 +1,4 @@
-// Review issue 9: a SIGTERM or SIGHUP sent from elsewhere (`kill`) leaves the terminal as it was
+// A SIGTERM or SIGHUP sent from elsewhere (`kill`) leaves the terminal as it was
 // found. The REPL switches bracketed paste off again (left on, every later paste into the shell
 // arrives wrapped in ESC[200~ … ESC[201~), and a prompt shows the cursor it hid. Only a real
 // terminal shows either: the built binary in tmux.

@@ -1,5 +1,5 @@
 // Durability of the embedded service's store with real processes: state survives a restart,
-// several processes writing one data dir lose nothing (also when one of them is slow: issue 11),
+// several processes writing one data dir lose nothing (also when one of them is slow),
 // and kill -9 mid-write never leaves a torn record or a lock nobody can take again.
 // Runs the built CLI (bin/superagent.js → dist/): `npm test` builds first; alone, `npm run build` first.
 import fs from 'node:fs';
@@ -293,13 +293,13 @@ describe('store durability (real processes)', () => {
   }, 50_000);
 });
 
-describe('a slow writer among fast ones (issue 11: acknowledged writes were lost)', () => {
+describe('a slow writer among fast ones loses no acknowledged write', () => {
   const FAST_PROCESSES = 6;
   const WRITES_EACH = 3;
 
   /**
    * One agent, launched through a CLI server, then written by store scripts: `memory_md` gets a line
-   * per acknowledged write. The store before issue 11 had one whole-state update(); the scripts use it
+   * per acknowledged write. The old store had one whole-state update(); the scripts use it
    * when it is there, so this test can be run against that store (it loses the fast writes).
    */
   async function setUp(options: string) {

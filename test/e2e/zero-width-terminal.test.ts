@@ -1,4 +1,4 @@
-// Issue 11, item 2: under a pseudo-terminal nobody gave a size (0 columns, as `script` makes one),
+// Under a pseudo-terminal nobody gave a size (0 columns, as `script` makes one),
 // the spinner used to redraw forever (16 MB in 15 s, Ctrl-C ignored): ora divides by the width.
 // Only a real pty shows it, so this runs the built binary under `script`.
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// For the commands tests against a hostile service (issue 11's adversarial review): a node:http server
+// For the commands tests against a hostile service: a node:http server
 // on loopback answering each `METHOD /path` as the test scripts it (any body, any Content-Type, raw
 // writes over time), and the key and agent id the CLI is pointed at. Closed after each test.
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// Hostile text for the reply runtime (issue 11, item 3): the units a property test repeats up to the
+// Hostile text for the reply runtime: the units a property test repeats up to the
 // message limit, and the worst whole inputs found by hand. Shared by test/unit/runtime-adversarial.test.ts
 // and bench/runtime-text.js (which bundles this file), so the test and the benchmark try the same.
 
@@ -36,7 +36,7 @@ function manyFields(prefix: string): string {
 
 /** The worst inputs for the runtime's patterns, each at most MESSAGE_CHARS characters. */
 export const WORST_INPUTS: ReadonlyArray<{ name: string; text: string }> = [
-  { name: 'commas after a trade ("1,1,1,…", issue 11)', text: 'long bet swap ' + '1,'.repeat(16370) },
+  { name: 'commas after a trade ("1,1,1,…")', text: 'long bet swap ' + '1,'.repeat(16370) },
   { name: 'a figure, then spaces', text: fill('long bet swap 1', ' ', 'x') },
   { name: 'dollar figures', text: fill('long bet swap ', '$1,') },
   { name: 'decimal points', text: fill('long bet swap ', '1.') },

@@ -1,10 +1,11 @@
 // A streamed reply of any length, made as it is sent and never held (neither here nor by the test), for
-// the tests of what the CLI holds of a reply (test/commands/reply-size.test.ts, test/e2e/reply-memory.test.ts)
-// and bench/reply-memory.js (which bundles this file, so the test and the benchmark send the same).
-// The stream has the shape the hosted service sends (contract §6): session_info, RunContent pieces of
-// 7 to 3,000 characters (ASCII with some é, € and 日本), RunCompleted whose `content` is the whole reply
-// again, stream_complete, [DONE]. The same length gives the same text every time: its digest is
-// computed apart, so what a client printed can be checked without keeping either.
+// the tests of what the CLI holds of a reply (test/commands/reply-size.test.ts,
+// test/e2e/reply-memory.test.ts) and bench/reply-memory.js (which bundles this file, so the test and the
+// benchmark send the same). The stream has the shape the hosted service sends (docs/api.md, Streaming
+// replies): session_info, RunContent pieces of 7 to 3,000 characters (ASCII with some é, € and 日本),
+// RunCompleted whose `content` is the whole reply again, stream_complete, [DONE]. The same length gives
+// the same text every time: its digest is computed apart, so what a client printed can be checked
+// without keeping either.
 import crypto from 'node:crypto';
 import type http from 'node:http';
 

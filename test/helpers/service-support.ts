@@ -1,5 +1,5 @@
 // Shared by the service's e2e tests. The service's streams as they must cross the wire
-// (API-CONTRACT.md §6), read strictly: data-only SSE blocks of one `data:` line each, JSON naming
+// (docs/api.md, Streaming replies), read strictly: data-only SSE blocks of one `data:` line each, JSON naming
 // its event in `event`, `data: [DONE]` last, and no comment but `: ping` (test/helpers/service.ts
 // `parseSse` reads `event:` lines and cannot read `[DONE]`). And stopping a test service for good.
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 // Fixtures of the SuperAgent service tests (test/service: superagents, agent-config, agent-chat,
 // access): keys, a service per test (or per describe), launch and read helpers, and independent
-// checks of what the service sends (API-CONTRACT.md §2, §7).
+// checks of what the service sends (docs/api.md, Endpoints and Errors).
 import { STATUS_CODES } from 'node:http';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
@@ -104,7 +104,7 @@ export async function chat(svc: TestService, id: string, body: Record<string, un
   return svc.call('POST', agentPath(id, '/chat'), { body, key });
 }
 
-/** An error answer exactly as §2 describes it: `{ statusCode, message, error }`, nothing else. */
+/** An error answer exactly as docs/api.md (Errors) describes it: `{ statusCode, message, error }`, nothing else. */
 export function expectError(res: CallResult, status: number, message: string): void {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json\b/);

@@ -1,4 +1,4 @@
-// Who may call what (API-CONTRACT.md §1, §2): keys, ownership per key, unknown routes.
+// Who may call what (docs/api.md, Keys and authentication): keys, ownership per key, unknown routes.
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   AGENT_ROUTES, agentPath, chat, expectError, files, getJson, KEY_A, KEY_B, launch, type Launched,

@@ -1,4 +1,4 @@
-// Chat with a SuperAgent over real HTTP (API-CONTRACT.md §6, §7, §9): JSON answers, sessions and
+// Chat with a SuperAgent over real HTTP (docs/api.md, Chat, sessions and the assistant): JSON answers, sessions and
 // memory, and the SSE stream event by event, tool calls included.
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';

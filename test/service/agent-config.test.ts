@@ -1,4 +1,4 @@
-// One SuperAgent's lifecycle and configuration over real HTTP (API-CONTRACT.md §7): pause, resume,
+// One SuperAgent's lifecycle and configuration over real HTTP (docs/api.md, Endpoints): pause, resume,
 // restart, profile, soul, model, skills, files, wallet, health.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseWire } from '../helpers/service-support.js';

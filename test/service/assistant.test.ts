@@ -1,4 +1,4 @@
-// POST /v1/chat against a real embedded service (API-CONTRACT.md §2, §4, §5, §6).
+// POST /v1/chat against a real embedded service (docs/api.md, Chat, sessions and the assistant).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestService, type TestService } from '../helpers/service.js';

@@ -1,4 +1,4 @@
-// /v1/agents (classic agents) against a real embedded service (API-CONTRACT.md §2, §8).
+// /v1/agents (classic agents) against a real embedded service (docs/api.md, Endpoints: Classic agents).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startTestService, type TestService } from '../helpers/service.js';

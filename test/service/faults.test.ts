@@ -1,4 +1,5 @@
-// The embedded service's faults on demand (§9) and SSE keep-alive (§6) over real HTTP: injected
+// The embedded service's faults on demand and SSE keep-alive (docs/api.md, What the embedded service
+// adds; Streaming replies) over real HTTP: injected
 // failures before an answer and in-band once a stream has begun, cut streams, pings while idle.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,7 +57,7 @@ function rawPost(url: string, urlPath: string, key: string, body: unknown): Prom
   });
 }
 
-describe('faults (§9)', () => {
+describe('faults on demand', () => {
   it('errorRate 1: every request answers 500 or 503 with the error body; both codes appear', async () => {
     const svc = await service({ faults: { errorRate: 1 } });
     const seen = new Set<number>();
@@ -260,7 +261,7 @@ describe('faults (§9)', () => {
   });
 });
 
-describe('SSE keep-alive (§6)', () => {
+describe('SSE keep-alive', () => {
   it('sends `: ping` comment lines while idle, and the stream still parses to the same reply', async () => {
     const expected = await wholeReply();
     // the first two gaps between pieces last long enough for pings; the rest pass at once

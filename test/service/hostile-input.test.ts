@@ -1,7 +1,6 @@
-// Issue 11: hostile input to the embedded service. Control characters in names and descriptions
-// (item 1), a client that leaves mid-body, a body or headers that never end, too many connections
-// (item 7). Raw sockets, small limits; no test measures time: a limit that does not fire leaves the
-// socket open past the test's timeout.
+// Hostile input to the embedded service: control characters in names and descriptions, a client that
+// leaves mid-body, a body or headers that never end, too many connections. Raw sockets, small limits; no
+// test measures time: a limit that does not fire leaves the socket open past the test's timeout.
 import net from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
@@ -20,7 +19,7 @@ async function agentCount(svc: TestService): Promise<number> {
   return (await svc.call('GET', '/v1/superagents')).json.agents.length;
 }
 
-describe('control characters in names and descriptions (issue 11, item 1)', () => {
+describe('control characters in names and descriptions', () => {
   // each a name a terminal would act on: OSC 52 to the clipboard, clear screen, CSI as one C1 byte, …
   const badNames = [`evil${OSC52}`, 'a\u001b[2Jb', 'a\u009b2Jb', 'a\u007fb', 'a\u0000b', 'a\rb', 'a\nb', 'a\tb', 'a\u0085b'];
   const badDescriptions = [`d${OSC52}`, 'a\u001b[2Jb', 'a\u009b2Jb', 'a\u007fb', 'a\rb', 'a\u0008b'];
@@ -72,7 +71,7 @@ describe('control characters in names and descriptions (issue 11, item 1)', () =
   });
 });
 
-describe('control and spoofing characters in model ids, names, goals and instructions (review, issue 15)', () => {
+describe('control and spoofing characters in model ids, names, goals and instructions', () => {
   // each changes what a terminal shows while showing nothing itself: right-to-left override, LRI,
   // zero-width space, word joiner, BOM, line and paragraph separators, Arabic letter mark
   const spoofs = ['U+202E', 'U+2066', 'U+200B', 'U+2060', 'U+FEFF', 'U+2028', 'U+2029', 'U+061C'];
@@ -142,7 +141,7 @@ describe('control and spoofing characters in model ids, names, goals and instruc
   });
 });
 
-describe('control characters in what the service quotes back (issue 11, item 1)', () => {
+describe('control characters in what the service quotes back', () => {
   const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
   it('keeps them out of replies and memory, whatever the soul and the message hold', async () => {
@@ -207,7 +206,7 @@ function head(svc: RunningServer, lines: string[]): string {
 }
 const jsonBodyOf = (length: number) => ['Content-Type: application/json', `Content-Length: ${length}`, '', ''];
 
-describe('a client that leaves mid-body (issue 11, item 7)', () => {
+describe('a client that leaves mid-body', () => {
   it('costs one line in the log, without a stack trace', async () => {
     const lines: string[] = [];
     const svc = await rawService({ log: (line) => lines.push(line) });
@@ -222,7 +221,7 @@ describe('a client that leaves mid-body (issue 11, item 7)', () => {
   });
 });
 
-describe('limits on slow and many connections (issue 11, item 7)', () => {
+describe('limits on slow and many connections', () => {
   it('answers 408 and closes the connection when a body stops arriving', { timeout: 5_000 }, async () => {
     const svc = await rawService({ bodyTimeoutMs: 150 });
     const client = await connect(svc);
@@ -327,7 +326,7 @@ async function askList(svc: RunningServer, client: RawClient): Promise<void> {
   await vi.waitFor(() => expect(client.received().slice(before)).toMatch(/^HTTP\/1\.1 200 [^]*\{"agents":\[\]\}$/));
 }
 
-/** `count` sockets that never send a byte, each opened again when the service closes it (issue 6 of the review). */
+/** `count` sockets that never send a byte, each opened again when the service closes it. */
 function silentCrowd(svc: RunningServer, count: number): { full: Promise<void>; stop(): void } {
   let stopped = false;
   const sockets = new Set<net.Socket>();

@@ -1,5 +1,5 @@
-// The embedded service's rate limit (§3), the programmatic entry and the built `superagent server`
-// command (CLI.md) over real HTTP. Faults and keep-alive are in server-faults.test.ts.
+// The embedded service's rate limit (docs/api.md, Rate limits), the programmatic entry and the built
+// `superagent server` command (docs/cli.md) over real HTTP. Faults and keep-alive are in server-faults.test.ts.
 // The CLI part runs bin/superagent.js → dist/: `npm test` builds first; alone, `npm run build` first.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ const RATE_HEADERS = ['x-ratelimit-limit-minute', 'x-ratelimit-remaining-minute'
 
 const { service, scratch, closeAfter } = perTest();
 
-describe('rate limit (§3)', () => {
+describe('rate limit', () => {
   it('60 requests per minute per key, then 429 with retryAfter, resetAt and Retry-After', async () => {
     const svc = await service({ rateLimit: 60, keys: [KEY_A, KEY_B] });
     const startedAt = Date.now();
@@ -152,7 +152,7 @@ describe('programmatic entry: startServer', () => {
     expect(second.keyCreated).toBe(false);
     expect(second.key).toBe(first.key);
     expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(first.key);
-    // state survived the restart (§9)
+    // state survived the restart
     const list = await callService(second.url, 'GET', '/v1/agents', { key: second.key });
     expect(list.status).toBe(200);
     expect(list.json.map((a: any) => a.name)).toEqual(['Persisted']);

@@ -1,4 +1,4 @@
-// SuperAgents over real HTTP against the embedded service (API-CONTRACT.md §1, §2, §7, §9): launch,
+// SuperAgents over real HTTP against the embedded service (docs/api.md, Endpoints): launch,
 // the agent limit, list, read, destroy, persistence. Every test starts its own service (fresh data
 // dir), so agent counts and the 10-agent limit of one test never leak into another, in any order.
 import fs from 'node:fs';

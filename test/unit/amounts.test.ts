@@ -1,10 +1,11 @@
-// The figures a message names (src/server/runtime/amounts.ts). Its patterns were made linear for
-// issue 11: on ordinary text, within their bounds, they must read exactly what the old ones read.
+// The figures a message names (src/server/runtime/amounts.ts). Its patterns were made linear (the
+// old ones were quadratic on long input): on ordinary text, within their bounds, they must read
+// exactly what the old ones read.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leverageCap, requestedAmount, requestedLeverage, requestedUsd } from '../../src/server/runtime/amounts.js';
 
-/** The patterns before issue 11, as the oracle (quadratic on long input, fine on short). */
+/** The old patterns, as the oracle (quadratic on long input, fine on short). */
 const legacy = {
   usd(message: string): number | null {
     const m =

@@ -1,4 +1,4 @@
-// The layering of src/ (issue 10), checked from the source text: which folder may import which, no
+// The layering of src/ (ARCHITECTURE.md), checked from the source text: which folder may import which, no
 // import cycles, small files and a small top level of src/cli. Each failure names the files.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Where a command connects (CLI.md "Where it connects"): one test per precedence row.
+// Where a command connects (docs/api.md, Keys and authentication): one test per precedence row.
 import { describe, expect, it } from 'vitest';
 import type { ConfigData } from '../../src/config/file.js';
 import { normaliseBaseUrl, profileName, resolveConnection, type ConnectionFlags } from '../../src/config/resolve.js';

@@ -1,4 +1,4 @@
-// Every row of CLI.md's exit-code table, through the one map (src/cli/exit-codes.ts): each error
+// Every row of docs/cli.md's exit-code table (Exit codes), through the one map (src/cli/exit-codes.ts): each error
 // class of src/core/errors.ts and src/api/errors.ts, the class statusError picks for each status,
 // and how a failure is reported on stderr.
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { EXIT, ISSUES_URL, errorLine, exitCodeFor, isExpected, reportError } fro
 import * as core from '../../src/core/errors.js';
 import type { OutStream } from '../../src/ui/printer.js';
 
-describe('EXIT: the codes of CLI.md', () => {
+describe('EXIT: the documented exit codes', () => {
   it('names every row with its number', () => {
     expect(EXIT).toEqual({
       ok: 0,
@@ -29,7 +29,7 @@ describe('EXIT: the codes of CLI.md', () => {
 
 type AnyClass = abstract new (...args: never[]) => Error;
 
-/** What CLI.md says each class means. A class added to either file without a row here fails below. */
+/** What docs/cli.md (Exit codes) says each class means. A class added to either file without a row here fails below. */
 const CODES = new Map<AnyClass, number>([
   [core.UsageError, 2],
   [core.LocalStateError, 2],
@@ -44,7 +44,7 @@ const CODES = new Map<AnyClass, number>([
   [core.InterruptedError, 130],
   // 128 + the signal's number, as a shell reports it (SIGHUP: 129, below)
   [core.TerminatedError, 143],
-  // the base class alone is no row of CLI.md: thrown bare it is a bug
+  // the base class alone is no row of the table: thrown bare it is a bug
   [core.SuperagentError, 1],
   [api.ApiError, 7],
   [api.BadRequestError, 2],
@@ -76,7 +76,7 @@ function instance(cls: AnyClass): Error {
 const classesOf = (mod: Record<string, unknown>) =>
   Object.entries(mod).filter((e): e is [string, AnyClass] => typeof e[1] === 'function' && e[1].prototype instanceof Error);
 
-describe('exitCodeFor: every error class → its CLI.md code', () => {
+describe('exitCodeFor: every error class → its documented code', () => {
   it('every class of the two files has a row', () => {
     const all = [...classesOf(core), ...classesOf(api)];
     expect(all.length).toBe(CODES.size);

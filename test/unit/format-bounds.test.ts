@@ -1,4 +1,4 @@
-// Text from the service may be of any size (issue 11's adversarial review: a 100 MB agent name killed
+// Text from the service may be of any size (a 100 MB agent name once killed
 // `list` on a terminal with "JavaScript heap out of memory"). Measuring and cutting text for the
 // terminal looks at a bounded prefix only: a width is counted no further than any terminal is wide.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The client's side of the hosted wire (issue 9), as pure functions: which service a key goes to,
+// The client's side of the hosted wire, as pure functions: which service a key goes to,
 // what launch and model send, the disabled set skills send, and how tool calls are shown.
 import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/config/resolve.js';

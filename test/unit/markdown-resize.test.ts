@@ -1,4 +1,4 @@
-// A terminal resized while a reply streams (issue 13, attack review): the tail's plain rows, re-wrapped
+// A terminal resized while a reply streams: the tail's plain rows, re-wrapped
 // by the terminal, are all erased (none left stale), and the blocks after the resize are laid out at
 // the new width. On xterm.js, which re-wraps rows on resize as tmux, VTE, iTerm2 and kitty do.
 import xterm from '@xterm/headless';

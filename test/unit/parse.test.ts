@@ -200,7 +200,7 @@ describe('the global options', () => {
     expect((await parse(['soul', ...flags, 'show', 'demo']))?.globals).toEqual({ ...GLOBALS_OFF, ...expected });
   });
 
-  it('every global of CLI.md is declared', () => {
+  it('every documented global option is declared', () => {
     expect(Object.keys(GLOBALS).sort()).toEqual(['apiKey', 'baseUrl', 'color', 'debug', 'input', 'json', 'profile', 'quiet', 'raw', 'timeout', 'verbose', 'yes']);
   });
 });

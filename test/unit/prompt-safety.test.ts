@@ -1,5 +1,5 @@
 // The prompt library writes a question straight to the terminal: an agent's name in it (the destroy
-// confirmation names the agent) is made safe first, our own markers put back (issue 11 item 1).
+// confirmation names the agent) is made safe first, our own markers put back.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { terminalPrompter } from '../../src/ui/prompt.js';

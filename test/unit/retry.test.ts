@@ -1,5 +1,6 @@
-// The retry policy (STYLE 8) as the pure function src/api/retry.ts: every method × outcome × budget
-// row, the backoff with a fixed `random`, and where a 429's wait comes from.
+// The retry policy (docs/api.md, Rules the client follows: Retries) as the pure function
+// src/api/retry.ts: every method × outcome × budget row, the backoff with a fixed `random`, and where a
+// 429's wait comes from.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, backoffMs, decideRetry, retryAfterSeconds, type Decision, type Outcome, type RetryPolicy, type Spent } from '../../src/api/retry.js';
 

@@ -1,4 +1,4 @@
-// Issue 11, item 3: every text-analysis function of the reply runtime finishes on hostile text up to
+// Every text-analysis function of the reply runtime finishes on hostile text up to
 // the 32 KiB message limit and gives a sane answer. Nothing here measures time: each test runs
 // under a tight vitest timeout instead, so a pattern that backtracks (the old `requestedUsd` held
 // the event loop ~7 s on "1,1,1,…") fails it. The timings themselves: bench/runtime-text.js.
@@ -208,7 +208,7 @@ describe('splitIntoPieces past the segmenter window', () => {
   });
 });
 
-// Issue 11, item 1: what a reply quotes (name, description, soul, history, message) reaches a terminal.
+// What a reply quotes (name, description, soul, history, message) reaches a terminal.
 describe('the runtime quotes no control character', () => {
   const hostile = `${OSC52}evil\u001b[2J\u009b2J\r\u007fname`;
   const agent: AgentForReply = {

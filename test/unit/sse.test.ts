@@ -1,4 +1,4 @@
-// The SSE reader (contract §6) fed every tolerance the client promises, plus property tests: the
+// The SSE reader (docs/api.md, Streaming replies) fed every tolerance the client promises, plus property tests: the
 // same stream split at random places (inside lines, CRLF pairs and UTF-8 characters) always gives
 // the same text.
 import fc from 'fast-check';
@@ -110,7 +110,7 @@ describe('readReplyStream: the embedded service’s own events', () => {
   });
 });
 
-describe('readReplyStream: tolerances of §6', () => {
+describe('readReplyStream: the dialects and lenient reading the client promises', () => {
   it.each(['content', 'delta', 'text', 'token'])('unnamed events with the text in `%s`', async (field) => {
     const events = await collect([`data: {"${field}":"one "}\n\ndata: {"${field}":"two"}\n\n`]);
     expect(textOf(events)).toBe('one two');

@@ -149,7 +149,7 @@ describe('destroyed agents', () => {
     expect(store.agents.find('b'.repeat(24), 'gone')).toBeUndefined(); // not 403 either
   });
 
-  it('are purged by a store opening past their grace time, at most once an hour (an agent destroyed before issue 11 counts from its last update)', async () => {
+  it('are purged by a store opening past their grace time, at most once an hour (an agent destroyed with no destruction time recorded counts from its last update)', async () => {
     const first = new Store(dir, { now: () => T0 }).open();
     await destroyedAt(first, 'recent', T0);
     await first.launchAgent(ACCOUNT, agent('old', { status: 'destroyed', updated_at: new Date(T0 - DESTROYED_GRACE_MS).toISOString() }), () => undefined);

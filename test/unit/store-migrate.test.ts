@@ -1,4 +1,4 @@
-// A data dir from before issue 11 (one state.json) opens in the per-record layout: everything in
+// A data dir in the old layout (one state.json) opens in the per-record layout: everything in
 // it is there afterwards, the old file is kept as state.json.migrated, and a migration cut short at
 // any point is done again (or finished) by the next open without losing anything.
 import fs from 'node:fs';

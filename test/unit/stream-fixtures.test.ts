@@ -128,7 +128,7 @@ describe.each(FIXTURES)('recorded stream $name', ({ bytes, expected }) => {
   });
 });
 
-it('covers every shape the issue names', () => {
+it('covers every stream dialect the client reads: Agno, the web app, OpenAI chunks, old deltas, errors', () => {
   expect(FIXTURES.map((f) => f.name).sort()).toEqual(
     expect.arrayContaining(['agno2-agent-chat-tools', 'agno1-assistant', 'webapp-reader', 'openai-chunks', 'old-delta-frames', 'error-midstream', 'agno-run-error']),
   );

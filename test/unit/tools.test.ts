@@ -1,4 +1,4 @@
-// The simulated tool calls of an agent's reply (API-CONTRACT.md §6, §9): which tools, with what,
+// The simulated tool calls of an agent's reply (docs/api.md, Streaming replies): which tools, with what,
 // and that what they return agrees with the reply and the market snapshot.
 import { describe, expect, it } from 'vitest';
 import { formatPct, formatUsd, marketSnapshot, quoteOf } from '../../src/server/runtime/market.js';

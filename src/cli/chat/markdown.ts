@@ -17,7 +17,7 @@ function loadHighlighter(): Promise<typeof import('../../vendor/highlight.js')> 
   return import('../../vendor/highlight.js');
 }
 
-/** The message asks for structured output (contract §5): its answer is JSON, not Markdown. */
+/** The message asks for structured output (docs/api.md, Chat, sessions and the assistant): its answer is JSON. */
 export const asksForJson = (message: string): boolean => /respond as json/i.test(message);
 
 export async function rendersMarkdown(ctx: Context): Promise<boolean> {

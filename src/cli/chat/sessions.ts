@@ -18,7 +18,10 @@ export function explainChatError(err: unknown, ctx: Context): unknown {
   return ctx.explainFailure(err);
 }
 
-/** The hosted assistant keeps no conversations (contract §5): a session asked for may come back as a new one. */
+/**
+ * The hosted assistant keeps no conversations (docs/api.md, Chat, sessions and the assistant): a
+ * session asked for may come back as a new one.
+ */
 export function notContinued(asked: string, got: string): string {
   return `the service did not continue session ${asked}: it answered in a new session (${got}), without the earlier messages`;
 }

@@ -1,5 +1,5 @@
 // What a chat turn yields, whatever is on the other end (an agent or the assistant), so the REPL and
-// the one-shot printer know nothing of HTTP (STYLE 10).
+// the one-shot printer know nothing of HTTP.
 import type { StreamEvent, ToolCall } from '../../api/sse.js';
 
 export type ReplyEvent = StreamEvent;

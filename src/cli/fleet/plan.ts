@@ -64,7 +64,7 @@ function at(err: unknown, where: string): unknown {
   return err instanceof SuperagentError ? rephrased(err, `${where}: ${err.message}`) : err;
 }
 
-/** The model and provider a change or launch sends (contract §7: always both). */
+/** The model and provider a change or launch sends (always both: docs/api.md, Rules the client follows). */
 function modelFor(d: DesiredAgent, profile: Profile | undefined): { model: string; provider: Provider } {
   const choice = launchModel({ model: d.model, provider: d.provider }, profile);
   if (!choice.provider) {

@@ -1,4 +1,4 @@
-// The interactive loop behind `chat <agent>` and `assistant` (STYLE 10, after llm's `_run_chat`). It
+// The interactive loop behind `chat <agent>` and `assistant` (after llm's `_run_chat`). It
 // knows nothing of HTTP: it gets a SendFn, a renderer that prints a reply's pieces on stdout as they
 // arrive, and a table of slash commands. readline draws the prompt and echoes typing on stderr, and is
 // muted while a reply streams so keys typed meanwhile cannot break into the reply's text.
@@ -311,7 +311,7 @@ class Repl implements ReplSession {
   /** said once the reply is over: written while it streams, it would split the reply's line */
   private afterReply: string | undefined;
 
-  /** The session the service answered in; a different one than asked for is said once (contract §5). */
+  /** The session the service answered in; a different one than asked for is said once. */
   private sessionNamed(id: string): void {
     if (this.sessionId && id !== this.sessionId && !this.warnedNewSession) {
       this.warnedNewSession = true;

@@ -30,7 +30,7 @@ async function chat(ctx: RouteContext): Promise<void> {
     message,
     compose: (history) => composeAgentReply(agent, history, message),
     // the agent as it is now: paused or destroyed meanwhile, no turn. Only what the agent learned goes
-    // to memory.md (a new session alone is no event: issue 12), so a turn with nothing to remember
+    // to memory.md (a new session alone is no event), so a turn with nothing to remember
     // reads the record and writes nothing (a write and its fsync were most of a turn's time)
     beforeWrite: async (_opened, composed) => {
       const check = (draft: StoredAgent | undefined) => {

@@ -1,4 +1,4 @@
-// /v1/superagents/{id}: profile, soul, model and skills (contract §7).
+// /v1/superagents/{id}: profile, soul, model and skills (docs/api.md, Endpoints).
 import { LIMITS } from '../../contract.js';
 import { badRequest, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';

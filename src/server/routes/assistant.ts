@@ -1,4 +1,4 @@
-// POST /v1/chat: the market-intelligence assistant (contract §5).
+// POST /v1/chat: the market-intelligence assistant (docs/api.md, Chat, sessions and the assistant).
 import { LIMITS } from '../../contract.js';
 import { deliverReply } from '../deliver.js';
 import { badRequest } from '../http.js';

@@ -1,4 +1,5 @@
-// /v1/agents: classic agents (contract §8): PATCH from the specification, the rest as the hosted service documents.
+// /v1/agents: classic agents (docs/api.md, Endpoints): PATCH from the specification, the rest as the
+// hosted service documents.
 import { randomUUID } from 'node:crypto';
 import { CLASSIC_CRONS, CLASSIC_DEFAULT_LIMIT, LIMITS, UUID_PATTERN } from '../../contract.js';
 import { ApiError, badRequest, listing, notFound, sendJson } from '../http.js';

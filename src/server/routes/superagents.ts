@@ -1,4 +1,4 @@
-// /v1/superagents: launch, list, read and lifecycle (contract §7).
+// /v1/superagents: launch, list, read and lifecycle (docs/api.md, Endpoints).
 import { randomUUID } from 'node:crypto';
 import { BOT_TOKEN_PATTERN, LIMITS, UUID_PATTERN, sameAgentName } from '../../contract.js';
 import { ApiError, badRequest, conflict, listing, notFound, sendJson } from '../http.js';

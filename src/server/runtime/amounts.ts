@@ -2,7 +2,7 @@
 //
 // Every pattern here runs on user text of up to 32 KiB, so each is linear: its quantifiers are
 // bounded, so the work from any one position is bounded too. An unbounded `[\d,]*` once let
-// "1,1,1,…" (32 KB) hold the event loop for seconds (issue 11).
+// "1,1,1,…" (32 KB) hold the event loop for seconds.
 
 /** [ours] a figure: at most 31 digits and commas, then at most 10 decimals */
 const FIGURE = String.raw`\d[\d,]{0,30}(?:\.\d{1,10})?`;

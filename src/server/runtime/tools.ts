@@ -6,7 +6,7 @@
 import { assetInfo, between, digest, formatUsd, intBetween, pick, quoteOf, round2, roundSig, seededRng, type Quote } from './market.js';
 import { singleLine, withoutControls } from './text.js';
 
-/** A call as the stream reports it (Agno's `tool` object, §6). */
+/** A call as the stream reports it (Agno's `tool` object; docs/api.md, Streaming replies). */
 export interface ToolCall {
   tool_call_id: string;
   tool_name: string;

@@ -1,5 +1,5 @@
 // The store's directory, made once: empty, or from a data dir's old single document (state.json,
-// the layout before issue 11). It is built whole in a temp directory and renamed into place, so a
+// the earlier layout). It is built whole in a temp directory and renamed into place, so a
 // crash mid-way leaves the old file in charge and the next start migrates again; the old file is then
 // kept as state.json.migrated.
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
-// `superagent assistant ask [QUESTION…]`: one question to the market-intelligence assistant (contract
-// §5), streamed; with --fields the answer is asked for as JSON and printed parsed.
+// `superagent assistant ask [QUESTION…]`: one question to the market-intelligence assistant (docs/api.md,
+// Chat, sessions and the assistant), streamed; with --fields the answer is asked for as JSON and printed parsed.
 import { PROVIDERS } from '../../../contract.js';
 import { printTable } from '../../../ui/format.js';
 import type { Printer } from '../../../ui/printer.js';
@@ -68,7 +68,10 @@ export function modelFrom(input: { model?: string; provider?: string }): Assista
   return { model, provider: providerFor(model, input.provider) };
 }
 
-/** The question as sent: with --fields, the structured-output request appended (contract §5). */
+/**
+ * The question as sent: with --fields, the structured-output request appended (docs/api.md, Chat,
+ * sessions and the assistant).
+ */
 export function withJsonRequest(question: string, s: Structured | undefined): string {
   if (!s) return question;
   return `${question}\n\nRespond as JSON${s.array ? ' array' : ''} with: ${s.fields.join(', ')}`;

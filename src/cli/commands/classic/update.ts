@@ -23,7 +23,10 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
-/** Goal and instructions as the service will check them (contract §8): not empty, not too long, no escape sequence. */
+/**
+ * Goal and instructions as the service will check them (docs/api.md, Records and field rules): not
+ * empty, not too long, no escape sequence.
+ */
 function parseText(flag: string, value: unknown, max: number): string {
   const text = String(value);
   if (text.trim() === '') throw new UsageError(`${flag} must not be empty`);

@@ -1,5 +1,5 @@
-// An agent's name and description as the user types them, checked against the contract's limits
-// (§7) before any request. Shared by launch, update and the launch prompt.
+// An agent's name and description as the user types them, checked against the service's limits
+// (docs/api.md, Records and field rules) before any request. Shared by launch, update and the launch prompt.
 import { LIMITS, invisibleIn } from '../../../contract.js';
 import { UsageError } from '../../../core/errors.js';
 

@@ -1,5 +1,5 @@
-// Model providers on the command line (contract §4): checking --provider, and telling a model id's
-// provider from its spelling so `--model gpt-4o` needs no `--provider openai`.
+// Model providers on the command line (docs/api.md, Rules the client follows): checking --provider,
+// and telling a model id's provider from its spelling so `--model gpt-4o` needs no `--provider openai`.
 import { DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, isProvider, type Provider } from '../../../contract.js';
 import type { Profile } from '../../../config/file.js';
 import { UsageError } from '../../../core/errors.js';
@@ -70,7 +70,7 @@ export interface ModelChoice {
 }
 
 /**
- * What `launch` sends (contract §7: always both): the flags, else the profile's `model` /
+ * What `launch` sends (always both: docs/api.md, Rules the client follows): the flags, else the profile's `model` /
  * `provider` settings, else DEFAULT_MODEL with DEFAULT_PROVIDER. A provider alone brings its house
  * model; a model alone its inferred provider. Undefined provider: the model's provider cannot be told.
  */

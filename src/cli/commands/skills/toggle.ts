@@ -1,6 +1,7 @@
-// `skills enable` and `skills disable`. The service takes the whole set of disabled skills (contract
-// §7), so: read the list (a typo fails here naming the valid skills, before any write), send the new
-// disabled set (nothing when nothing would change), then read again to confirm it took effect.
+// `skills enable` and `skills disable`. The service takes the whole set of disabled skills (docs/api.md,
+// Records and field rules), so: read the list (a typo fails here naming the valid skills, before any
+// write), send the new disabled set (nothing when nothing would change), then read again to confirm it
+// took effect.
 import { superagents } from '../../../api/superagents.js';
 import type { Skill } from '../../../api/types.js';
 import { tsvRow } from '../../../ui/format.js';
