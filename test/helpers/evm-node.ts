@@ -65,7 +65,13 @@ export async function startEvmNode(chainId: number): Promise<EvmNode> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const url = await listening(child);
+  // a worker that ends without the file's afterAll does not leave the node running
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  const url = await listening(child).catch((err: unknown) => {
+    process.removeListener('exit', kill);
+    throw err;
+  });
   const startMs = Math.round(performance.now() - began);
   let id = 0;
   const rpc = async (method: string, params: unknown[] = []) => {
@@ -97,6 +103,7 @@ export async function startEvmNode(chainId: number): Promise<EvmNode> {
       await rpc('hardhat_setCode', [MULTICALL3, runtime]);
     },
     async stop() {
+      process.removeListener('exit', kill);
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

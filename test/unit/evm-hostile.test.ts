@@ -121,3 +121,29 @@ describe('readEvm refuses an address', () => {
     expect(requests).toEqual([]);
   });
 });
+
+describe('readEvm leaves nothing behind', () => {
+  it('stops when the caller aborts', async () => {
+    const { url } = await standIn('eth_getBalance', null);
+    const stop = new AbortController();
+    const read = readEvm('polygon', url, HOLDER, http.json, stop.signal, { multicall: false });
+    setTimeout(() => stop.abort(), 20);
+    const err = await failure(read);
+    expect(err.name).toBe('AbortError');
+  });
+
+  it('ends its other requests once one has failed', async () => {
+    const open = new Set<unknown>();
+    const { url } = await harness.scripted((req, res, seen) => {
+      const asked = JSON.parse(seen.body) as { id: number; method: string; params: Array<{ to?: string }> };
+      const reply = (body: unknown) => res.end(JSON.stringify({ jsonrpc: '2.0', id: asked.id, ...(body as object) }));
+      if (asked.method === 'eth_chainId') return reply({ result: '0x89' });
+      if (asked.method === 'eth_getBalance') return reply({ result: '0xZZ' });
+      open.add(res); // the token calls hang until their client gives up
+      res.on('close', () => open.delete(res));
+    });
+    await failure(readEvm('polygon', url, HOLDER, http.json, undefined, { multicall: false }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(open.size).toBe(0);
+  });
+});

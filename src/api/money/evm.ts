@@ -55,6 +55,9 @@ export async function readEvm(
   if (!isAddress(address)) throw new UsageError(`${chain}: ${address} is not an EVM address`);
   const holder: Address = address;
   const host = hostOf(url);
+  // once one request has failed, the others are ended with it (and all of them when the caller aborts)
+  const failed = new AbortController();
+  const ended = signal ? AbortSignal.any([signal, failed.signal]) : failed.signal;
   const refuse = (what: string) => new BadAnswerError(`${chain}: ${host} sent ${what}`);
   // viem wraps what the transport throws in messages of several lines: the first failure is kept to
   // be thrown as it is
@@ -76,7 +79,7 @@ export async function readEvm(
   };
 
   const send = (method: string, params: unknown) =>
-    json({ url, method: 'POST', body: { jsonrpc: '2.0', id: ++id, method, params: params ?? [] }, signal });
+    json({ url, method: 'POST', body: { jsonrpc: '2.0', id: ++id, method, params: params ?? [] }, signal: ended });
 
   /** the answer's result when it has the shape `method` answers with */
   const checked = (method: string, answer: unknown): unknown => {
@@ -132,6 +135,8 @@ export async function readEvm(
     const units = (multicall3 && (await throughMulticall3(multicall3))) || (await oneByOne());
     return holdings(chain, units);
   } catch (err) {
+    failed.abort();
+    if (signal?.aborted) throw signal.reason;
     throw first ?? named(err);
   }
 
