@@ -128,7 +128,7 @@ export async function readEvm(
       const serves = `${served}${other ? ` (${other})` : ''}`;
       throw new BadAnswerError(
         `${chain}: ${host} serves chain ${serves}, not ${chain} (${VIEM_CHAINS[chain].id});` +
-          ` set the ${chain} endpoint to a ${chain} RPC`,
+          ` point the ${chain} endpoint at a node of chain ${VIEM_CHAINS[chain].id}`,
       );
     }
     const multicall3 = options.multicall === false ? undefined : VIEM_CHAINS[chain].contracts?.multicall3?.address;
