@@ -37,7 +37,6 @@ const WORD_CHARS = 2 + 64;
 
 /** Text a node sent, made fit for a one-line message: no control characters, short. */
 function oneLine(text: string, max = 100): string {
-  // eslint-disable-next-line no-control-regex
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\s]+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
