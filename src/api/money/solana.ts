@@ -3,6 +3,7 @@
 import { address, createSolanaRpcFromTransport, type RpcTransport } from '@solana/kit';
 import { BadAnswerError, SuperagentError } from '../../core/errors.js';
 import { formatUnits, isZero, add, parseDecimal } from './decimal.js';
+import { record } from './shape.js';
 import { hostOf } from './source-http.js';
 import type { Holding, JsonRequest } from './types.js';
 
@@ -45,13 +46,6 @@ function transportTo(url: string, json: JsonRequest): RpcTransport {
 function oneLine(err: unknown, host: string): unknown {
   if (err instanceof SuperagentError || (err instanceof Error && err.name === 'AbortError')) return err;
   return new BadAnswerError(`${host} sent an answer that could not be read`);
-}
-
-function record(value: unknown, what: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new BadAnswerError(`${what} is missing or not an object`);
-  }
-  return value as Record<string, unknown>;
 }
 
 function lamportsOf(value: unknown, host: string): string {
