@@ -38,7 +38,8 @@ function fixtureFor(method: string, url: URL, body: any): string | null {
     if (body?.method === 'getBalance') return 'solana-getBalance';
     if (body?.method === 'getTokenAccountsByOwner') {
       const program = body.params?.[1]?.programId;
-      return program === SPL_TOKEN_PROGRAM ? 'solana-getTokenAccountsByOwner' : 'solana-getTokenAccountsByOwner-token2022';
+      const suffix = program === SPL_TOKEN_PROGRAM ? '' : '-token2022';
+      return `solana-getTokenAccountsByOwner${suffix}`;
     }
   }
   if (method === 'POST' && url.pathname === '/hyperliquid/info' && typeof body?.type === 'string') {

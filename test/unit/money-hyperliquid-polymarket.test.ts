@@ -54,7 +54,8 @@ describe('Hyperliquid', () => {
       ['ETH', 'sell', '3800', '0.5'],
     ]);
     const portfolio = await readHlPortfolio(s.hyperliquid, EVM_OWNER, json);
-    expect(portfolio.map((p) => p.period)).toEqual(['day', 'week', 'month', 'allTime', 'perpDay', 'perpWeek', 'perpMonth', 'perpAllTime']);
+    const periods = ['day', 'week', 'month', 'allTime', 'perpDay', 'perpWeek', 'perpMonth', 'perpAllTime'];
+    expect(portfolio.map((p) => p.period)).toEqual(periods);
     expect(portfolio[0]!.pnlHistory.at(-1)).toEqual([1764214800000, '50.1']);
     const mids = await readAllMids(s.hyperliquid, json);
     expect(mids.get('ETH')).toBe('3450.1');
@@ -77,8 +78,16 @@ describe('Hyperliquid', () => {
   });
 
   it.each([
-    ['an account value in exponent form', (st: any) => (st.marginSummary.accountValue = '1e5'), /clearinghouseState accountValue is not a decimal number \("1e5"\)/],
-    ['a missing szi', (st: any) => delete st.assetPositions[0].position.szi, /clearinghouseState ETH szi is not a decimal number/],
+    [
+      'an account value in exponent form',
+      (st: any) => (st.marginSummary.accountValue = '1e5'),
+      /clearinghouseState accountValue is not a decimal number \("1e5"\)/,
+    ],
+    [
+      'a missing szi',
+      (st: any) => delete st.assetPositions[0].position.szi,
+      /clearinghouseState ETH szi is not a decimal number/,
+    ],
     ['positions that are not a list', (st: any) => (st.assetPositions = {}), /assetPositions is missing or not a list/],
     ['a NaN withdrawable', (st: any) => (st.withdrawable = 'NaN'), /withdrawable is not a decimal number/],
   ])('fails the source in one line on %s', async (_name, spoil, message) => {
@@ -96,7 +105,8 @@ describe('Hyperliquid', () => {
     s.overrides.set('hyperliquid-allMids', { ETH: '34,50.1' });
     expect((await rejection(readAllMids(s.hyperliquid, s.http.json))).message).toMatch(/allMids ETH is not a decimal/);
     s.overrides.set('hyperliquid-openOrders', [{ ...fixture('hyperliquid-openOrders')[0], side: 'X' }]);
-    expect((await rejection(readHlOrders(s.hyperliquid, EVM_OWNER, s.http.json))).message).toMatch(/side is neither B nor A/);
+    const orders = await rejection(readHlOrders(s.hyperliquid, EVM_OWNER, s.http.json));
+    expect(orders.message).toMatch(/side is neither B nor A/);
     s.overrides.set('hyperliquid-portfolio', [['day', { accountValueHistory: [[1, 'x']], pnlHistory: [], vlm: '0' }]]);
     const err = await rejection(readHlPortfolio(s.hyperliquid, EVM_OWNER, s.http.json));
     expect(err.message).toMatch(/portfolio day accountValueHistory value is not a decimal number \("x"\)/);
@@ -131,10 +141,12 @@ describe('Polymarket', () => {
   it('fails on a value that is a string of words or a position without a size', async () => {
     const s = await start();
     s.overrides.set('polymarket-value', [{ user: EVM_OWNER, value: 'lots' }]);
-    expect((await rejection(readPmValue(s.polymarket, EVM_OWNER, s.http.json))).message).toMatch(/value value is not a decimal number \("lots"\)/);
+    const value = await rejection(readPmValue(s.polymarket, EVM_OWNER, s.http.json));
+    expect(value.message).toMatch(/value value is not a decimal number \("lots"\)/);
     const positions = fixture('polymarket-positions');
     delete positions[0].size;
     s.overrides.set('polymarket-positions', positions);
-    expect((await rejection(readPmPositions(s.polymarket, EVM_OWNER, s.http.json))).message).toMatch(/positions "Will ETH close above \$4,000 on [^"]*" size is not a decimal number/);
+    const sizeless = await rejection(readPmPositions(s.polymarket, EVM_OWNER, s.http.json));
+    expect(sizeless.message).toMatch(/positions "Will ETH close above \$4,000 on [^"]*" size is not a decimal number/);
   });
 });

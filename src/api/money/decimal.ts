@@ -72,7 +72,8 @@ export function parseDecimal(value: unknown, what: string): string {
 /** An integer count of a token's smallest units as a decimal amount: 1500000n, 6 → "1.5". */
 export function formatUnits(raw: bigint, decimals: number): string {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) {
-    throw new BadAnswerError(`a token's decimals must be a whole number from 0 to ${MAX_DECIMALS} (${preview(decimals)})`);
+    const range = `a whole number from 0 to ${MAX_DECIMALS}`;
+    throw new BadAnswerError(`a token's decimals must be ${range} (${preview(decimals)})`);
   }
   return textOf({ n: raw, places: decimals });
 }

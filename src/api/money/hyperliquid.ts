@@ -71,13 +71,21 @@ function position(entry: unknown, where: string): HlPosition {
     entryPrice: decimal(p.entryPx, `${at} entryPx`),
     positionValue: decimal(p.positionValue, `${at} positionValue`),
     unrealizedPnl: decimal(p.unrealizedPnl, `${at} unrealizedPnl`),
-    leverage: { type: text(leverage.type, `${at} leverage type`, 20), value: decimal(leverage.value, `${at} leverage`) },
+    leverage: {
+      type: text(leverage.type, `${at} leverage type`, 20),
+      value: decimal(leverage.value, `${at} leverage`),
+    },
     liquidationPrice: p.liquidationPx === null ? null : decimal(p.liquidationPx, `${at} liquidationPx`),
   };
 }
 
 /** The perp account: its value (margin summary), what can be withdrawn, and the open positions. */
-export async function readHlAccount(base: string, user: string, json: JsonRequest, signal?: AbortSignal): Promise<HlAccount> {
+export async function readHlAccount(
+  base: string,
+  user: string,
+  json: JsonRequest,
+  signal?: AbortSignal,
+): Promise<HlAccount> {
   const { answer, where } = await info(base, 'clearinghouseState', user, json, signal);
   const state = record(answer, where);
   const summary = record(state.marginSummary, `${where} marginSummary`);
@@ -90,7 +98,12 @@ export async function readHlAccount(base: string, user: string, json: JsonReques
   };
 }
 
-export async function readHlSpot(base: string, user: string, json: JsonRequest, signal?: AbortSignal): Promise<HlSpotBalance[]> {
+export async function readHlSpot(
+  base: string,
+  user: string,
+  json: JsonRequest,
+  signal?: AbortSignal,
+): Promise<HlSpotBalance[]> {
   const { answer, where } = await info(base, 'spotClearinghouseState', user, json, signal);
   return list(record(answer, where).balances, `${where} balances`).map((entry) => {
     const b = record(entry, `${where}: a balance`);
@@ -99,7 +112,12 @@ export async function readHlSpot(base: string, user: string, json: JsonRequest, 
   });
 }
 
-export async function readHlOrders(base: string, user: string, json: JsonRequest, signal?: AbortSignal): Promise<HlOrder[]> {
+export async function readHlOrders(
+  base: string,
+  user: string,
+  json: JsonRequest,
+  signal?: AbortSignal,
+): Promise<HlOrder[]> {
   const { answer, where } = await info(base, 'openOrders', user, json, signal);
   return list(answer, where).map((entry) => {
     const o: Fields = record(entry, `${where}: an order`);

@@ -48,7 +48,12 @@ export async function readPmPositions(
 }
 
 /** The dollar value of the user's positions: the answer is a list of {user, value}, empty for a new user. */
-export async function readPmValue(base: string, user: string, json: JsonRequest, signal?: AbortSignal): Promise<string> {
+export async function readPmValue(
+  base: string,
+  user: string,
+  json: JsonRequest,
+  signal?: AbortSignal,
+): Promise<string> {
   const where = `${hostOf(base)} value`;
   const rows = list(await json({ url: urlOf(base, 'value', user), method: 'GET', signal }), where);
   if (rows.length > 1) throw new BadAnswerError(`${where} lists more than one user`);

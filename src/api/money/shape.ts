@@ -19,7 +19,8 @@ export function list(value: unknown, what: string): unknown[] {
 
 /** A short printable string (a coin, a title), at most `max` characters. */
 export function text(value: unknown, what: string, max = 200): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > max || /[^\x20-\x7e\u00a0-\uffff]/.test(value)) {
+  const printable = typeof value === 'string' && !/[^\x20-\x7e\u00a0-\uffff]/.test(value);
+  if (!printable || value.length === 0 || value.length > max) {
     throw new BadAnswerError(`${what} is missing or not a short text`);
   }
   return value;
@@ -29,6 +30,8 @@ export const decimal = parseDecimal;
 
 /** An integer a source uses as an id or a time in ms. */
 export function integer(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new BadAnswerError(`${what} is not a whole number`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    throw new BadAnswerError(`${what} is not a whole number`);
+  }
   return value;
 }

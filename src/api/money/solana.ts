@@ -1,6 +1,6 @@
 // SOL and SPL token balances of a Solana address, read with @solana/kit over our own HTTP layer (a custom
 // RpcTransport calling `json`), so the proxy variables, the time-out and the size limit apply to it too.
-import { address, createSolanaRpcFromTransport, type RpcTransport } from '@solana/kit';
+import type { RpcTransport } from '@solana/kit';
 import { BadAnswerError, SuperagentError } from '../../core/errors.js';
 import { formatUnits, isZero, add, parseDecimal } from './decimal.js';
 import { record } from './shape.js';
@@ -67,15 +67,23 @@ function tokenAccount(entry: unknown, host: string): { mint: string; amount: str
   if (typeof mint !== 'string' || !BASE58.test(mint)) throw new BadAnswerError(`${what}'s mint is not an address`);
   const tokenAmount = record(info.tokenAmount, `${what}'s tokenAmount`);
   const raw = parseDecimal(tokenAmount.amount, `${what}'s amount`);
-  if (raw.includes('.') || raw.startsWith('-')) throw new BadAnswerError(`${what}'s amount is not a whole count of units`);
+  if (raw.includes('.') || raw.startsWith('-')) {
+    throw new BadAnswerError(`${what}'s amount is not a whole count of units`);
+  }
   const decimals = typeof tokenAmount.decimals === 'bigint' ? Number(tokenAmount.decimals) : tokenAmount.decimals;
   if (typeof decimals !== 'number') throw new BadAnswerError(`${what}'s decimals are missing`);
   return { mint, amount: formatUnits(BigInt(raw), decimals) };
 }
 
 /** SOL (always, even 0) and every non-empty SPL token account, amounts summed per mint. */
-export async function readSolana(url: string, owner: string, json: JsonRequest, signal?: AbortSignal): Promise<Holding[]> {
+export async function readSolana(
+  url: string,
+  owner: string,
+  json: JsonRequest,
+  signal?: AbortSignal,
+): Promise<Holding[]> {
   const host = hostOf(url);
+  const { address, createSolanaRpcFromTransport } = await import('../../vendor/solana-kit.js');
   let who;
   try {
     who = address(owner);
@@ -113,7 +121,8 @@ export async function readSolana(url: string, owner: string, json: JsonRequest, 
   for (const [mint, amount] of byMint) {
     if (isZero(amount)) continue;
     const known = SOLANA_TOKENS[mint];
-    holdings.push({ chain: 'solana', asset: known?.asset ?? shortMint(mint), amount, priceKey: known?.priceKey ?? null });
+    const asset = known?.asset ?? shortMint(mint);
+    holdings.push({ chain: 'solana', asset, amount, priceKey: known?.priceKey ?? null });
   }
   return holdings;
 }
