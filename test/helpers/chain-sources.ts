@@ -7,9 +7,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { createSourceHttp, type SourceHttp } from '../../src/api/money/source-http.js';
-import { SPL_TOKEN_PROGRAM } from '../../src/api/money/solana.js';
 
 const FIXTURES = new URL('../fixtures/chains/', import.meta.url);
+
+/** The two token programs' documented ids, written out here so a wrong id in the reader is caught. */
+const TOKEN_PROGRAMS: Record<string, string> = {
+  TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA: '',
+  TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb: '-token2022',
+};
 
 export const SOLANA_OWNER = 'vines1vzrYbzLMRdu58ou5XTby4qAqVRLmqo36NKPTg';
 export const EVM_OWNER = '0x56687bf447db6ffa42ffe2204a05edaa20f55839';
@@ -37,9 +42,8 @@ function fixtureFor(method: string, url: URL, body: any): string | null {
   if (method === 'POST' && url.pathname === '/solana') {
     if (body?.method === 'getBalance') return 'solana-getBalance';
     if (body?.method === 'getTokenAccountsByOwner') {
-      const program = body.params?.[1]?.programId;
-      const suffix = program === SPL_TOKEN_PROGRAM ? '' : '-token2022';
-      return `solana-getTokenAccountsByOwner${suffix}`;
+      const suffix = TOKEN_PROGRAMS[body.params?.[1]?.programId];
+      return suffix === undefined ? null : `solana-getTokenAccountsByOwner${suffix}`;
     }
   }
   if (method === 'POST' && url.pathname === '/hyperliquid/info' && typeof body?.type === 'string') {

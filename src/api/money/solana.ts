@@ -8,7 +8,7 @@ import { hostOf } from './source-http.js';
 import type { Holding, JsonRequest } from './types.js';
 
 export const SPL_TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
-export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAhS5Uz9iRaXvZZyFx4Q6qZ8';
+export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 
 /** The mints we name and price: dollar stablecoins, priced at 1. */
 export const SOLANA_TOKENS: Readonly<Record<string, { asset: string; priceKey: string | null }>> = {
