@@ -37,6 +37,10 @@ describe('parseDecimal', () => {
     },
   );
 
+  it('names a huge non-number briefly', () => {
+    expect(() => parseDecimal('7'.repeat(4_000_000), 'the value')).toThrow(/^the value is not a decimal number \("7{23}…\)$/);
+  });
+
   it('round-trips every canonical decimal', () => {
     fc.assert(fc.property(decimalArb, (d) => parseDecimal(d, 'x') === d));
   });

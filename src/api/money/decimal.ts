@@ -18,7 +18,8 @@ const pow10 = (k: number): bigint => TEN ** BigInt(k);
 
 /** A short, printable preview of what a source sent, for a message. */
 function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  // cut first: a hostile answer may send megabytes where a number belongs
+  const text = typeof value === 'string' ? JSON.stringify(value.slice(0, 30)) : String(value).slice(0, 30);
   const printable = text.replace(/[^\x20-\x7e]/g, '?');
   return printable.length > 24 ? `${printable.slice(0, 24)}…` : printable;
 }
