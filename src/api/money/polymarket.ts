@@ -1,0 +1,61 @@
+// Polymarket's public data API: a user's open positions (GET <base>/positions?user=…) and their total
+// value (GET <base>/value?user=…). Its numbers are JSON numbers; each goes through the one decimal check.
+import { BadAnswerError } from '../../core/errors.js';
+import { decimal, list, record, text } from './shape.js';
+import { hostOf } from './source-http.js';
+import type { JsonRequest } from './types.js';
+
+export interface PmPosition {
+  title: string;
+  outcome: string;
+  /** shares held */
+  size: string;
+  avgPrice: string;
+  curPrice: string;
+  /** dollars */
+  currentValue: string;
+  cashPnl: string;
+}
+
+function urlOf(base: string, path: 'positions' | 'value', user: string): string {
+  const url = new URL(`${base.replace(/\/+$/, '')}/${path}`);
+  url.searchParams.set('user', user);
+  return url.toString();
+}
+
+export async function readPmPositions(
+  base: string,
+  user: string,
+  json: JsonRequest,
+  signal?: AbortSignal,
+): Promise<PmPosition[]> {
+  const where = `${hostOf(base)} positions`;
+  const answer = await json({ url: urlOf(base, 'positions', user), method: 'GET', signal });
+  return list(answer, where).map((entry) => {
+    const p = record(entry, `${where}: a position`);
+    const title = text(p.title, `${where}: a position's title`, 300);
+    const at = `${where} "${title.slice(0, 40)}"`;
+    return {
+      title,
+      outcome: text(p.outcome, `${at} outcome`, 100),
+      size: decimal(p.size, `${at} size`),
+      avgPrice: decimal(p.avgPrice, `${at} avgPrice`),
+      curPrice: decimal(p.curPrice, `${at} curPrice`),
+      currentValue: decimal(p.currentValue, `${at} currentValue`),
+      cashPnl: decimal(p.cashPnl, `${at} cashPnl`),
+    };
+  });
+}
+
+/** The dollar value of the user's positions: the answer is a list of {user, value}, empty for a new user. */
+export async function readPmValue(
+  base: string,
+  user: string,
+  json: JsonRequest,
+  signal?: AbortSignal,
+): Promise<string> {
+  const where = `${hostOf(base)} value`;
+  const rows = list(await json({ url: urlOf(base, 'value', user), method: 'GET', signal }), where);
+  if (rows.length > 1) throw new BadAnswerError(`${where} lists more than one user`);
+  return rows.length === 0 ? '0' : decimal(record(rows[0], `${where} row`).value, `${where} value`);
+}
