@@ -140,6 +140,7 @@ export class Store {
     const at = new Date(this.now());
     fs.utimesSync(stamp, at, at);
     this.layout.sweepTemps();
+    this.sim.sweepTemps();
     for (const account of this.layout.accountIds()) this.liveAgents(account);
   }
 

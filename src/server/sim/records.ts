@@ -2,7 +2,7 @@
 //   records/sim/paper.<address>.json   an agent's paper Hyperliquid account (made at launch, removed at destroy)
 //   records/sim/seed.<address>.json    holdings a test or demo gave an address
 // Versioned record files like the rest of the store (store/records.ts), each under its own lock.
-import { makeDir } from '../../core/atomic-write.js';
+import { makeDir, removeStaleTemps } from '../../core/atomic-write.js';
 import type { Locks } from '../../core/file-lock.js';
 import { safeName } from '../store/layout.js';
 import { readRecord, type RecordFiles } from '../store/records.js';
@@ -62,6 +62,12 @@ export class SimRecords {
   /** Read-modify-write (RecordFiles.update): `change` gets undefined when there is none. */
   update<T, R>(kind: SimKind, address: string, change: (draft: T | undefined) => R): Promise<R> {
     return this.files.update(this.lock(kind, address), this.file(kind, address), change);
+  }
+
+  /** Temp files of writers killed before their rename (Store.tidy). */
+  sweepTemps(): void {
+    removeStaleTemps(this.dir, 'paper');
+    removeStaleTemps(this.dir, 'seed');
   }
 
   remove(kind: SimKind, address: string): Promise<void> {
