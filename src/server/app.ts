@@ -9,6 +9,7 @@ import { agentChatRoutes } from './routes/agent-chat.js';
 import { agentConfigRoutes } from './routes/agent-config.js';
 import { assistantRoutes } from './routes/assistant.js';
 import { classicRoutes } from './routes/classic.js';
+import { simRoutes } from './routes/sim.js';
 import { superagentRoutes } from './routes/superagents.js';
 import type { Service } from './service.js';
 import { errorEvent, sseFrame } from './sse.js';
@@ -30,6 +31,7 @@ const router = new Router().add([
   ...agentChatRoutes,
   ...assistantRoutes,
   ...classicRoutes,
+  ...simRoutes,
 ]);
 
 export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -64,7 +66,7 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
   if (!match) {
     throw new ApiError(404, `Cannot ${method} ${path}`);
   }
-  if (!keyHash) {
+  if (!keyHash && !match.public) {
     throw new ApiError(401, 'Invalid or revoked API key');
   }
   let body: Record<string, unknown>;
@@ -83,7 +85,7 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
     body,
     params: match.params,
     query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
-    account: accountId(keyHash),
+    account: keyHash ? accountId(keyHash) : '', // '' only on a public route, which reads no account
     service,
     fault,
   });

@@ -12,6 +12,8 @@ import { observed, type Exchange } from './observe.js';
 import { PendingWrites } from './pending-writes.js';
 import { RateLimiter } from './rate-limit.js';
 import { Store } from './store.js';
+import type { SeededHolding } from './sim/records.js';
+import { Simulation } from './sim/simulation.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -50,6 +52,14 @@ export interface ServerOptions {
   onFailure?: (failure: ServiceFailure) => void;
   /** called once per answered request with what crossed the wire (conformance tests) */
   onExchange?: (exchange: Exchange) => void;
+  /** USDC on each launched agent's paper Hyperliquid account (default 10000) */
+  paperBalanceUsd?: number;
+  /** the clock the simulated market moves with (tests move a fake one instead of waiting) */
+  simClock?: () => number;
+  /** the simulated market's seed: the same seed and clock, the same prices and trades */
+  simSeed?: string;
+  /** simulated market minutes per minute of the clock (demos: faster trading); default 1 */
+  simSpeed?: number;
 }
 
 export interface RunningServer {
@@ -63,6 +73,8 @@ export interface RunningServer {
   /** where the data dir's default key is kept; undefined when keys were given */
   keyFile?: string;
   dataDir: string;
+  /** gives an address an amount of a listed asset on a simulated chain (tests, demos) */
+  seedHoldings(address: string, holding: SeededHolding): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,6 +87,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = new Store(options.dataDir, { onLeftOut: (message) => failed.report({ kind: 'left-out', message }) }).open();
   const keys = new KeyRing(options.keys ?? []);
   const pendingWrites = new PendingWrites(failed);
+  const sim = new Simulation(store, {
+    paperBalanceUsd: options.paperBalanceUsd,
+    clock: options.simClock,
+    seed: options.simSeed,
+    speed: options.simSpeed,
+  });
   const handler = createApp({
     service: {
       store,
@@ -86,6 +104,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       assistantTimeLimitMs: options.assistantTimeLimitMs ?? 600_000,
       connectedProviders: new Set(options.connectedProviders ?? []),
       replyPieces: options.replyPieces,
+      sim,
     },
     keys,
     limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute, options.rateClock),
@@ -148,6 +167,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keyCreated: defaultKey?.created ?? false,
     keyFile: defaultKey?.file,
     dataDir: options.dataDir,
+    seedHoldings: (address, holding) => sim.seedHoldings(address, holding),
     close,
   };
 }
@@ -157,3 +177,5 @@ export { Store } from './store.js';
 export { keyHasAccount, loadOrCreateDefaultKey } from './auth.js';
 export type { Exchange } from './observe.js';
 export type { ServiceFailure } from './http.js';
+export type { SeededHolding } from './sim/records.js';
+export { DEFAULT_PAPER_BALANCE_USD } from './sim/simulation.js';

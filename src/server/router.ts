@@ -25,6 +25,8 @@ export interface Route {
   handler: Handler;
   /** may answer with a stream (`stream: true` in the body), so an injected fault can fail in-band */
   streams?: boolean;
+  /** answers without a key: the simulated chains stand for public sources */
+  public?: boolean;
 }
 
 interface CompiledRoute extends Route {
@@ -47,7 +49,10 @@ export class Router {
     return this;
   }
 
-  match(method: string, path: string): { handler: Handler; streams: boolean; params: Record<string, string> } | null {
+  match(
+    method: string,
+    path: string,
+  ): { handler: Handler; streams: boolean; public: boolean; params: Record<string, string> } | null {
     for (const route of this.routes) {
       if (route.method !== method) continue;
       const m = route.regex.exec(path);
@@ -56,7 +61,7 @@ export class Router {
       route.names.forEach((name, i) => {
         params[name] = safeDecode(m[i + 1]!);
       });
-      return { handler: route.handler, streams: route.streams === true, params };
+      return { handler: route.handler, streams: route.streams === true, public: route.public === true, params };
     }
     return null;
   }

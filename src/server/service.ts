@@ -2,6 +2,7 @@
 import type { Provider } from '../contract.js';
 import type { Faults } from './faults.js';
 import type { PendingWrites } from './pending-writes.js';
+import type { Simulation } from './sim/simulation.js';
 import type { Store } from './store.js';
 
 export interface Service {
@@ -17,4 +18,6 @@ export interface Service {
   replyPieces?: number;
   /** writes promised to a client and still under way (a new session): close() waits for them */
   pendingWrites: PendingWrites;
+  /** the simulated chains the agents' money lives on (sim/simulation.ts) */
+  sim: Simulation;
 }

@@ -15,6 +15,7 @@ import { ensureLayout } from './store/migrate.js';
 import { OwnedRecords, accountLock, type Listed } from './store/owned.js';
 import { RecordFiles, type WriteHooks } from './store/records.js';
 import { SessionFiles } from './store/session-files.js';
+import { SimRecords } from './sim/records.js';
 
 export { HISTORY_KEPT, SESSIONS_KEPT } from './store/caps.js';
 export { StoreCorruptError, type Stored, type WriteHooks } from './store/records.js';
@@ -87,6 +88,8 @@ export class Store {
   readonly agents: OwnedRecords<StoredAgent>;
   readonly classic: OwnedRecords<StoredClassic>;
   readonly sessions: SessionFiles;
+  /** the simulated chains' state: paper accounts and seeded holdings (sim/records.ts) */
+  readonly sim: SimRecords;
   readonly now: () => number;
   private readonly graceMs: number;
   private readonly locks: Locks;
@@ -103,6 +106,7 @@ export class Store {
     this.agents = new OwnedRecords(this.layout, files, locks, 'agent', options.onLeftOut);
     this.classic = new OwnedRecords(this.layout, files, locks, 'classic', options.onLeftOut);
     this.sessions = new SessionFiles(this.layout, files, locks, options.sessionsKept ?? SESSIONS_KEPT);
+    this.sim = new SimRecords(path.join(this.layout.root, 'sim'), files, locks);
   }
 
   /**
@@ -136,6 +140,7 @@ export class Store {
     const at = new Date(this.now());
     fs.utimesSync(stamp, at, at);
     this.layout.sweepTemps();
+    this.sim.sweepTemps();
     for (const account of this.layout.accountIds()) this.liveAgents(account);
   }
 

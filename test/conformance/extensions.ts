@@ -9,7 +9,9 @@ export type Extension =
   /** a `text/event-stream` 200 (checked as data-only SSE instead of against a schema) */
   | { kind: 'sse'; method: string; path: string; reason: string }
   /** an error status on a path whose document entry does not list it; the body must be an `Error` */
-  | { kind: 'error-status'; status: number; reason: string };
+  | { kind: 'error-status'; status: number; reason: string }
+  /** paths of ours outside /v1 that answer in someone else's public shape: not checked against the document */
+  | { kind: 'own-path'; prefix: string; reason: string };
 
 export const EXTENSIONS: readonly Extension[] = [
   { kind: 'request-field', method: 'POST', path: '/v1/chat', field: 'session_id', schema: { type: 'string', format: 'uuid' }, reason: 'continue an assistant conversation (ours)' },
@@ -27,4 +29,5 @@ export const EXTENSIONS: readonly Extension[] = [
   { kind: 'error-status', status: 502, reason: 'upstream runtime failure' },
   { kind: 'error-status', status: 503, reason: 'overload, injected fault' },
   { kind: 'error-status', status: 504, reason: 'assistant query past the time limit' },
+  { kind: 'own-path', prefix: '/sim/', reason: 'the simulated chains (docs/api.md, What the embedded service adds)' },
 ];

@@ -79,6 +79,14 @@ describe('responses', () => {
     expect(checkExchange(json('GET', '/x', 404, { statusCode: 404, message: 'Cannot GET /x', error: 'Not Found' }))).toEqual([]);
   });
 
+  it('the simulated chains under /sim/ are ours (their public shapes), and nothing else outside /v1 is', () => {
+    const request = { type: 'clearinghouseState', user: EVM };
+    expect(checkExchange(json('POST', '/sim/hyperliquid/info', 200, { marginSummary: {} }, request))).toEqual([]);
+    expect(checkExchange(json('GET', '/sim/polymarket/value', 200, [{ user: EVM, value: 0 }]))).toEqual([]);
+    expect(checkExchange(json('GET', '/simulated', 200, {})).join()).toContain('no such route');
+    expect(checkExchange(json('GET', '/v1/sim/x', 200, {})).join()).toContain('no such route');
+  });
+
   it('an answer with a body but no Content-Type fails', () => {
     const health = { ...json('GET', `/v1/superagents/${ID}/health`, 200, { agent_id: ID, healthy: true }), contentType: undefined };
     expect(checkExchange(health).join()).toContain('no Content-Type');

@@ -10,6 +10,7 @@ import { CUT_STREAM_MESSAGE, Faults } from '../../src/server/faults.js';
 import { Store } from '../../src/server/index.js';
 import { PendingWrites } from '../../src/server/pending-writes.js';
 import { RateLimiter } from '../../src/server/rate-limit.js';
+import { Simulation } from '../../src/server/sim/simulation.js';
 import type { Interruption } from '../../src/server/sse.js';
 import { eventNames, expectAssistantStream, parseWire, perTest, splitAtError } from '../helpers/service-support.js';
 
@@ -232,9 +233,10 @@ describe('faults on demand', () => {
     }
     const dataDir = scratch();
     const logged: string[] = [];
+    const store = new Store(dataDir).open();
     const app = createApp({
       service: {
-        store: new Store(dataDir).open(),
+        store,
         faults: new BreakingFaults(),
         tokenDelayMs: 0,
         sleep: async () => undefined,
@@ -242,6 +244,7 @@ describe('faults on demand', () => {
         assistantTimeLimitMs: 60_000,
         connectedProviders: new Set(),
         pendingWrites: new PendingWrites(() => undefined),
+        sim: new Simulation(store),
       },
       keys: new KeyRing([KEY_A]),
       limiter: new RateLimiter(0),

@@ -23,6 +23,16 @@ export const spec = {
     rateLimit: { type: 'string', value: 'n', description: 'requests per minute per key; 0 turns the limit off (default 60)' },
     tokenDelay: { type: 'string', value: 'ms', description: 'delay before each streamed piece of a reply (default 20)' },
     connectProvider: { type: 'strings', value: 'provider', choices: PROVIDERS, description: 'mark a model provider key as connected (repeatable)' },
+    paperBalance: {
+      type: 'string',
+      value: 'usd',
+      description: 'paper USDC each launched agent gets on its simulated Hyperliquid (default 10000)',
+    },
+    simSpeed: {
+      type: 'string',
+      value: 'n',
+      description: 'run the simulated market N times faster than the clock, for demos (default 1)',
+    },
     faultLatency: { type: 'string', value: 'ms', description: 'add this latency to every answer' },
     faultErrorRate: { type: 'string', value: 'r', description: 'answer a share R (0..1) of requests with 500/503' },
     faultCutStream: { type: 'string', value: 'n', description: 'cut every stream after N pieces' },
@@ -46,6 +56,10 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     rateLimit: input.rateLimit === undefined ? undefined : parseInteger('--rate-limit', input.rateLimit, { min: 0 }),
     tokenDelayMs: input.tokenDelay === undefined ? undefined : parseInteger('--token-delay', input.tokenDelay, { min: 0, max: 60_000 }),
     connectedProviders: input.connectProvider as Provider[],
+    paperBalanceUsd: input.paperBalance === undefined
+      ? undefined
+      : parseNumber('--paper-balance', input.paperBalance, { min: 0, max: 1e12 }),
+    simSpeed: input.simSpeed === undefined ? undefined : parseNumber('--sim-speed', input.simSpeed, { min: 0.001, max: 100_000 }),
     faults: {
       latencyMs: input.faultLatency === undefined ? 0 : parseInteger('--fault-latency', input.faultLatency, { min: 0, max: 600_000 }),
       errorRate: input.faultErrorRate === undefined ? 0 : parseNumber('--fault-error-rate', input.faultErrorRate, { min: 0, max: 1 }),

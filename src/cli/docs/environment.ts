@@ -19,6 +19,11 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: "where the embedded local service keeps its state (default: the platform's data directory)",
   },
   {
+    name: 'SUPERAGENT_PAPER_BALANCE',
+    description:
+      'the paper USDC each agent launched on the embedded local service gets on its simulated Hyperliquid (default 10000)',
+  },
+  {
     name: 'SUPERAGENT_HOSTED_URL',
     description: 'where a gb_sk_ key with no base URL goes, instead of the hosted service (a local mock, in tests)',
   },

@@ -6,7 +6,7 @@ import { SKILLS, SKILL_NAMES, isSkillName } from '../runtime/skills.js';
 import type { StoredAgent } from '../store.js';
 import { NAME_RULES, optionalString, requiredProvider, requiredString } from '../validate.js';
 import { appendMemory, dated } from '../store/caps.js';
-import { assertNameFree, changeAgent, ownedAgent } from './superagents.js';
+import { assertNameFree, changeAgent, ownedAgent, settle } from './superagents.js';
 
 async function profile(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
@@ -25,6 +25,7 @@ async function profile(ctx: RouteContext): Promise<void> {
 async function soul(ctx: RouteContext): Promise<void> {
   const body = ctx.body;
   const soulMd = requiredString(body, 'soul_md', LIMITS.soulBytes, { bytes: true });
+  await settle(ctx); // it traded under the rules it had until now
   await changeAgent(ctx, (agent) => {
     if (agent.soul_md !== soulMd) remember(ctx, agent, 'soul.md updated');
     agent.soul_md = soulMd;
@@ -73,6 +74,7 @@ function parseDisabled(body: Record<string, unknown>): Set<string> {
 
 async function putSkills(ctx: RouteContext): Promise<void> {
   const disabled = parseDisabled(ctx.body);
+  await settle(ctx); // it traded with the skills it had until now
   await changeAgent(ctx, (agent) => {
     // every skill not named is enabled: `[]` enables all
     for (const name of SKILL_NAMES) agent.skills[name] = !disabled.has(name);

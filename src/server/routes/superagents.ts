@@ -127,11 +127,19 @@ async function launch(ctx: RouteContext): Promise<void> {
     container_started_at: now,
     restarts: 0,
   };
-  await ctx.service.store.launchAgent(ctx.account, record, (live) => {
-    if (live.length >= LIMITS.agentsPerAccount) throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
-    // under the account's lock, like the limit: two launches of one name at once make one agent
-    assertNameFree(live, name);
-  });
+  // its paper money on the simulated Hyperliquid, before the agent exists: a disk that refuses it refuses the launch
+  const { sim } = ctx.service;
+  await sim.open(record);
+  try {
+    await ctx.service.store.launchAgent(ctx.account, record, (live) => {
+      if (live.length >= LIMITS.agentsPerAccount) throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
+      // under the account's lock, like the limit: two launches of one name at once make one agent
+      assertNameFree(live, name);
+    });
+  } catch (err) {
+    await sim.close(record).catch(() => undefined); // the refusal is what the caller hears
+    throw err;
+  }
   sendJson(ctx.res, 200, {
     agent_id: record.agent_id,
     name: record.name,
@@ -156,7 +164,9 @@ async function get(ctx: RouteContext): Promise<void> {
 
 async function destroy(ctx: RouteContext): Promise<void> {
   const { store } = ctx.service;
+  let addresses: Pick<StoredAgent, 'evm_address' | 'solana_address'> | undefined;
   const answer = await applyToAgent(ctx, (agent) => {
+    addresses = { evm_address: agent.evm_address, solana_address: agent.solana_address };
     agent.status = 'destroyed';
     agent.telegram_bot_token = null;
     agent.destroyed_at = new Date(store.now()).toISOString(); // purged DESTROYED_GRACE_MS later
@@ -164,10 +174,18 @@ async function destroy(ctx: RouteContext): Promise<void> {
   });
   // a destroyed agent's conversations go with it
   await store.sessions.forgetAgent(ctx.account, answer.agent_id as string);
+  // and its money on the simulated chains
+  if (addresses) await ctx.service.sim.close(addresses);
   sendJson(ctx.res, 200, answer);
 }
 
+/** The agent's paper account brought up to now before its state changes (it traded until then). */
+export async function settle(ctx: RouteContext): Promise<void> {
+  await ctx.service.sim.settle(ownedAgent(ctx.service.store, ctx.params.id!, ctx.account));
+}
+
 async function pause(ctx: RouteContext): Promise<void> {
+  await settle(ctx);
   await changeAgent(ctx, (agent) => {
     if (agent.status !== 'running') throw conflict('Agent is not running');
     agent.status = 'paused';
@@ -176,6 +194,7 @@ async function pause(ctx: RouteContext): Promise<void> {
 }
 
 async function resume(ctx: RouteContext): Promise<void> {
+  await settle(ctx);
   await changeAgent(ctx, (agent) => {
     if (agent.status !== 'paused') throw conflict('Agent is not paused');
     agent.status = 'running';
@@ -184,6 +203,7 @@ async function resume(ctx: RouteContext): Promise<void> {
 }
 
 async function restart(ctx: RouteContext): Promise<void> {
+  await settle(ctx);
   await changeAgent(ctx, (agent, now) => {
     agent.status = 'running';
     agent.restarts += 1;

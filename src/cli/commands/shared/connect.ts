@@ -17,6 +17,7 @@ import { proxyOf, unusableProxy } from '../../../api/proxy.js';
 import type { ServiceFailure } from '../../../server/index.js';
 import type { ConnectOptions, OpenedApi } from './opened-api.js';
 import { resolveWithStoredKey } from './stored-key.js';
+import { parseNumber } from './numbers.js';
 
 export type { ConnectOptions, OpenedApi };
 
@@ -138,6 +139,13 @@ function markBannerShown(dir: string): void {
   }
 }
 
+/** SUPERAGENT_PAPER_BALANCE: the paper USDC each agent launched on the embedded service gets (default 10000). */
+export function paperBalanceFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env.SUPERAGENT_PAPER_BALANCE;
+  if (value === undefined || value === '') return undefined;
+  return parseNumber('SUPERAGENT_PAPER_BALANCE', value, { min: 0, max: 1e12 });
+}
+
 const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside';
 
 /**
@@ -145,11 +153,15 @@ const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write,
  * should be, no permission, state that cannot be read) is the user's to fix, not a bug: exit 2
  * naming the path.
  */
-async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog) {
+async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog, env: NodeJS.ProcessEnv) {
   const { startServer, loadOrCreateDefaultKey, keyHasAccount } = await import('../../../server/index.js');
+  const paperBalanceUsd = paperBalanceFromEnv(env);
   try {
     const { key, created } = loadOrCreateDefaultKey(dir);
-    const server = await startServer({ dataDir: dir, port: 0, keys: apiKey && apiKey !== key ? [key, apiKey] : [key], log: log.line, onFailure: log.failed });
+    const keys = apiKey && apiKey !== key ? [key, apiKey] : [key];
+    const server = await startServer({
+      dataDir: dir, port: 0, keys, log: log.line, onFailure: log.failed, paperBalanceUsd,
+    });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
     const refused = dataDirFailure(err, dir, 'the embedded service', EMBEDDED_DIR_HINT);
@@ -272,7 +284,7 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
   if (baseUrl === null) {
     const dir = dataDir(env);
     const log = new ServiceLog(globals.debug ? (line) => printer.stderrWrite(printer.err.dim(`service: ${line}`) + '\n') : undefined);
-    const { key: own, server, knows } = await startEmbedded(dir, apiKey, log);
+    const { key: own, server, knows } = await startEmbedded(dir, apiKey, log, env);
     if (apiKey !== null && !knows(apiKey)) {
       await server.close();
       throw unknownEmbeddedKey(ctx, connection, apiKey, own, homeRelative(dir, env));

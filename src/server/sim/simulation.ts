@@ -1,0 +1,154 @@
+// The simulated chains an agent's money lives on, evaluated lazily: nothing runs in the background.
+// Reading an agent's Hyperliquid account brings it to the service clock's current step (paper.ts),
+// trading only while the agent runs with its `hyperliquid` skill on, and writes it back.
+import { leverageCap } from '../runtime/amounts.js';
+import { parseSoul } from '../runtime/soul.js';
+import type { Store, StoredAgent } from '../store.js';
+import { advance, DEFAULT_MAX_LEVERAGE, newAccount, type PaperAccount } from './paper.js';
+import { STEP_MS } from './prices.js';
+import type { PaperRecord, SeededHolding, SeedRecord } from './records.js';
+import { addressKey, findToken, isEvmChain, type SimChain, type SimToken } from './tokens.js';
+import { toUnits } from './prices.js';
+
+export interface SimOptions {
+  /** what each agent launched gets on its paper Hyperliquid account, in USDC */
+  paperBalanceUsd: number;
+  /** the service clock the market moves with (tests move it instead of waiting) */
+  clock: () => number;
+  /** the market's seed: the same seed and clock give the same prices and trades */
+  seed: string;
+  /** simulated market minutes per real minute (demos) */
+  speed: number;
+}
+
+export const DEFAULT_PAPER_BALANCE_USD = 10_000;
+export const DEFAULT_SIM_SEED = 'superagent-sim';
+const LEVERAGE_LIMIT = 50;
+
+/** An account as read: brought to `step`, with the clock time it stands for. */
+export interface PaperView {
+  paper: PaperAccount;
+  step: number;
+  now: number;
+}
+
+export class Simulation {
+  readonly options: SimOptions;
+
+  constructor(
+    private readonly store: Store,
+    options: Partial<SimOptions> = {},
+  ) {
+    this.options = {
+      paperBalanceUsd: options.paperBalanceUsd ?? DEFAULT_PAPER_BALANCE_USD,
+      clock: options.clock ?? Date.now,
+      seed: options.seed ?? DEFAULT_SIM_SEED,
+      speed: options.speed && options.speed > 0 ? options.speed : 1,
+    };
+  }
+
+  get seed(): string {
+    return this.options.seed;
+  }
+
+  get stepMs(): number {
+    return STEP_MS / this.options.speed;
+  }
+
+  now(): number {
+    return this.options.clock();
+  }
+
+  step(): number {
+    return Math.floor(this.now() / this.stepMs);
+  }
+
+  /** A newly launched agent's paper account, funded with the paper balance. */
+  async open(agent: StoredAgent): Promise<void> {
+    const record: PaperRecord = {
+      account: agent.owner,
+      agent_id: agent.agent_id,
+      address: agent.evm_address,
+      paper: newAccount(this.options.paperBalanceUsd, this.step(), this.stepMs),
+    };
+    await this.store.sim.put('paper', agent.evm_address, record);
+  }
+
+  /** A destroyed agent's accounts and holdings are gone. */
+  async close(agent: Pick<StoredAgent, 'evm_address' | 'solana_address'>): Promise<void> {
+    await this.store.sim.remove('paper', agent.evm_address);
+    await this.store.sim.remove('seed', agent.evm_address);
+    await this.store.sim.remove('seed', agent.solana_address);
+  }
+
+  /** Brings the agent's account up to now as it stands (before a pause, a resume or a skill change). */
+  async settle(agent: Pick<StoredAgent, 'evm_address'>): Promise<void> {
+    await this.paper(agent.evm_address);
+  }
+
+  /** The paper account at `address`, brought to now; undefined for an address that is no live agent's. */
+  async paper(address: string): Promise<PaperView | undefined> {
+    const found = this.store.sim.read<PaperRecord>('paper', address);
+    if (!found) return undefined;
+    const agent = this.store.agents.find(found.account, found.agent_id)?.record;
+    if (!agent || agent.status === 'destroyed') return undefined;
+    const ctx = {
+      seed: this.seed,
+      who: addressKey(address),
+      trading: agent.status === 'running' && agent.skills?.hyperliquid === true,
+      maxLeverage: maxLeverageOf(agent.soul_md),
+      stepMs: this.stepMs,
+    };
+    const step = this.step();
+    const paper = await this.store.sim.update<PaperRecord, PaperAccount | undefined>('paper', address, (draft) => {
+      if (!draft) return undefined;
+      advance(draft.paper, step, ctx);
+      return draft.paper;
+    });
+    return paper && { paper, step, now: this.now() };
+  }
+
+  /** Gives `address` an amount of a listed asset on a chain (replacing what it had of it). */
+  async seedHoldings(address: string, holding: SeededHolding): Promise<void> {
+    const token = findToken(holding.chain, holding.asset);
+    if (!token) throw new Error(`no ${holding.asset} on the simulated ${holding.chain}`);
+    toUnits(holding.amount, token.decimals); // a malformed amount fails here, not at the read
+    const entry: SeededHolding = { chain: holding.chain, asset: token.symbol, amount: holding.amount };
+    await this.store.sim.update<SeedRecord, void>('seed', address, (draft) => {
+      if (!draft) return;
+      draft.holdings = [...draft.holdings.filter((h) => h.chain !== entry.chain || h.asset !== entry.asset), entry];
+    });
+    // update() writes nothing for a record that is not there: the first seed makes it
+    if (!this.store.sim.read<SeedRecord>('seed', address)) {
+      await this.store.sim.put<SeedRecord>('seed', address, { holdings: [entry] });
+    }
+  }
+
+  /** What was seeded at `address` on `chain`, in base units of each token. */
+  holdings(address: string, chain: SimChain): Array<{ token: SimToken; units: bigint }> {
+    const seeded = this.store.sim.read<SeedRecord>('seed', address)?.holdings ?? [];
+    const out: Array<{ token: SimToken; units: bigint }> = [];
+    for (const h of seeded) {
+      const token = h.chain === chain ? findToken(chain, h.asset) : undefined;
+      if (token) out.push({ token, units: toUnits(h.amount, token.decimals) });
+    }
+    return out;
+  }
+
+  /** The units of one token (null: the native asset) an address holds on an EVM chain. */
+  evmBalance(address: string, chain: SimChain, tokenAddress: string | null): bigint {
+    if (!isEvmChain(chain)) return 0n;
+    const wanted = tokenAddress?.toLowerCase() ?? null;
+    const hit = this.holdings(address, chain).find((h) => (h.token.address?.toLowerCase() ?? null) === wanted);
+    return hit?.units ?? 0n;
+  }
+}
+
+/** The soul's leverage rule, if it has one; else a modest default. */
+export function maxLeverageOf(soul: string): number {
+  for (const rule of parseSoul(soul).rules) {
+    const cap = leverageCap(rule);
+    if (cap !== null) return Math.min(LEVERAGE_LIMIT, cap);
+  }
+  return DEFAULT_MAX_LEVERAGE;
+}

@@ -1,0 +1,167 @@
+// The paper Hyperliquid account of each agent launched on the embedded service: funded at launch,
+// traded by a running agent with the hyperliquid skill as the (fake) service clock moves, held
+// while paused, gone when destroyed, kept across restarts of the service.
+import { describe, expect, it } from 'vitest';
+import { launchAgent, type TestService } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+import { agentPath } from '../helpers/superagent-fixtures.js';
+import { fakeClock, hlInfo } from '../helpers/sim.js';
+
+const t = perTest();
+
+async function withHyperliquid(svc: TestService, name = 'Perp Trader') {
+  const agent = await launchAgent(svc, { name });
+  const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled: [] } });
+  expect(res.status, res.text).toBe(200);
+  return agent;
+}
+
+/** Moves the clock `steps` at a time until the account holds a position (a bounded number of tries). */
+async function untilPositions(svc: TestService, clock: ReturnType<typeof fakeClock>, user: string): Promise<any> {
+  for (let i = 0; i < 50; i++) {
+    clock.advance(120);
+    const state = await hlInfo(svc, 'clearinghouseState', user);
+    if (state.assetPositions.length > 0) return state;
+  }
+  throw new Error('no position opened in 100 simulated hours');
+}
+
+const allTime = (portfolio: any[]) => portfolio.find(([name]) => name === 'allTime')[1];
+const positionsOf = (state: any) =>
+  state.assetPositions.map(({ position: p }: any) => [p.coin, p.szi, p.entryPx]);
+
+describe('the paper account', () => {
+  it('a launched agent has 10000 USDC of account value on its simulated Hyperliquid, read without a key', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    const { wallet_address } = await launchAgent(svc, { name: 'Funded' });
+    const state = await hlInfo(svc, 'clearinghouseState', wallet_address);
+    const summary = { accountValue: '10000.0', totalNtlPos: '0.0', totalRawUsd: '10000.0', totalMarginUsed: '0.0' };
+    expect(state.marginSummary).toEqual(summary);
+    expect(state.crossMarginSummary).toEqual(state.marginSummary);
+    expect(state.withdrawable).toBe('10000.0');
+    expect(state.assetPositions).toEqual([]);
+    expect(typeof state.time).toBe('number');
+    expect(await hlInfo(svc, 'spotClearinghouseState', wallet_address)).toEqual({ balances: [] });
+  });
+
+  it('the paper balance is a server option', async () => {
+    const svc = await t.service({ simClock: fakeClock().now, paperBalanceUsd: 250.5 });
+    const { wallet_address } = await launchAgent(svc, { name: 'Small' });
+    expect((await hlInfo(svc, 'clearinghouseState', wallet_address)).marginSummary.accountValue).toBe('250.5');
+  });
+
+  it('an address that is no agent answers as an empty account', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    const user = '0x' + '12'.repeat(20);
+    const state = await hlInfo(svc, 'clearinghouseState', user);
+    expect(state.marginSummary.accountValue).toBe('0.0');
+    expect(state.assetPositions).toEqual([]);
+    expect(await hlInfo(svc, 'openOrders', user)).toEqual([]);
+    const portfolio = await hlInfo(svc, 'portfolio', user);
+    const periods = ['day', 'week', 'month', 'allTime', 'perpDay', 'perpWeek', 'perpMonth', 'perpAllTime'];
+    expect(portfolio.map(([name]: [string]) => name)).toEqual(periods);
+    expect(allTime(portfolio)).toEqual({ accountValueHistory: [], pnlHistory: [], vlm: '0.0' });
+  });
+
+  it('a running agent with the hyperliquid skill trades as simulated time passes: positions, orders', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withHyperliquid(svc);
+    const before = allTime(await hlInfo(svc, 'portfolio', user)).accountValueHistory.length;
+    const state = await untilPositions(svc, clock, user);
+    const position = state.assetPositions[0];
+    expect(position.type).toBe('oneWay');
+    expect(position.position.szi).toMatch(/^-?\d+\.\d+$/);
+    expect(position.position.leverage.type).toBe('cross');
+    // the default soul says "Never use more than 3x leverage"
+    expect(position.position.leverage.value).toBeLessThanOrEqual(3);
+    let sawOrder = false;
+    for (let i = 0; i < 60 && !sawOrder; i++) {
+      clock.advance(60);
+      sawOrder = (await hlInfo(svc, 'openOrders', user)).length > 0;
+    }
+    expect(sawOrder).toBe(true);
+    const history = allTime(await hlInfo(svc, 'portfolio', user));
+    expect(history.accountValueHistory.length).toBeGreaterThan(before + 10);
+    expect(history.pnlHistory.length).toBe(history.accountValueHistory.length);
+    expect(Number(history.vlm)).toBeGreaterThan(0);
+  });
+
+  it('an agent without the hyperliquid skill (off by default) does not trade', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await launchAgent(svc, { name: 'Idle' });
+    clock.advance(3_000);
+    const state = await hlInfo(svc, 'clearinghouseState', user);
+    expect(state.assetPositions).toEqual([]);
+    expect(state.marginSummary.accountValue).toBe('10000.0');
+  });
+
+  it('a paused agent keeps its positions and stops trading; resumed, it trades again', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { agent_id, wallet_address: user } = await withHyperliquid(svc);
+    await untilPositions(svc, clock, user);
+    expect((await svc.call('POST', `${agentPath(agent_id)}/pause`)).status).toBe(200);
+    const held = positionsOf(await hlInfo(svc, 'clearinghouseState', user));
+    const vlm = allTime(await hlInfo(svc, 'portfolio', user)).vlm;
+    clock.advance(3_000);
+    const later = await hlInfo(svc, 'clearinghouseState', user);
+    expect(positionsOf(later)).toEqual(held);
+    expect(allTime(await hlInfo(svc, 'portfolio', user)).vlm).toBe(vlm);
+    expect((await svc.call('POST', `${agentPath(agent_id)}/resume`)).status).toBe(200);
+    clock.advance(3_000);
+    expect(allTime(await hlInfo(svc, 'portfolio', user)).vlm).not.toBe(vlm);
+  });
+
+  it('destroying the agent removes its account', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { agent_id, wallet_address: user } = await withHyperliquid(svc);
+    await untilPositions(svc, clock, user);
+    expect((await svc.call('DELETE', agentPath(agent_id))).status).toBe(200);
+    const state = await hlInfo(svc, 'clearinghouseState', user);
+    expect(state.marginSummary.accountValue).toBe('0.0');
+    expect(state.assetPositions).toEqual([]);
+    expect(allTime(await hlInfo(svc, 'portfolio', user)).accountValueHistory).toEqual([]);
+  });
+
+  it('the account is kept in the data dir: a restarted service answers the same', async () => {
+    const clock = fakeClock();
+    const first = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withHyperliquid(first);
+    const state = await untilPositions(first, clock, user);
+    await first.close();
+    const again = await t.serviceOn(first.dataDir, { simClock: clock.now });
+    expect(await hlInfo(again, 'clearinghouseState', user)).toEqual(state);
+  });
+
+  it('a clock jump of 10000 steps and one of years are answered, the history bounded', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withHyperliquid(svc);
+    clock.advance(10_000);
+    expect((await hlInfo(svc, 'clearinghouseState', user)).marginSummary.accountValue).toMatch(/^\d+\.\d+$/);
+    clock.advance(5 * 365 * 24 * 60);
+    await hlInfo(svc, 'clearinghouseState', user);
+    expect(allTime(await hlInfo(svc, 'portfolio', user)).accountValueHistory.length).toBeLessThanOrEqual(601);
+  });
+
+  it('allMids quotes every simulated coin as a decimal string', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    const mids = await hlInfo(svc, 'allMids');
+    for (const coin of ['BTC', 'ETH', 'SOL', 'HYPE', 'BONK', 'PEPE']) expect(mids[coin]).toMatch(/^\d+\.\d+$/);
+  });
+
+  it('a request Hyperliquid would not understand is refused with 422', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    const bodies = [
+      { type: 'userFills', user: '0x' + '1'.repeat(40) },
+      { type: 'clearinghouseState', user: 'nobody' },
+      { type: 'openOrders' },
+    ];
+    for (const body of bodies) {
+      expect((await svc.call('POST', '/sim/hyperliquid/info', { body, key: null })).status).toBe(422);
+    }
+  });
+});

@@ -1,0 +1,68 @@
+// The paper trading engine (src/server/sim/paper.ts): deterministic from the seed and the steps,
+// bounded work per advance whatever the gap, the soul's leverage rule obeyed.
+import { describe, expect, it } from 'vitest';
+import { advance, HISTORY_KEPT, MAX_STEPS_PER_ADVANCE, newAccount } from '../../src/server/sim/paper.js';
+import type { AdvanceContext } from '../../src/server/sim/paper.js';
+import { dec, priceAt } from '../../src/server/sim/prices.js';
+import { maxLeverageOf } from '../../src/server/sim/simulation.js';
+
+const ctx = (over: Partial<AdvanceContext> = {}): AdvanceContext => ({
+  seed: 's', who: '0xabc', trading: true, maxLeverage: 3, stepMs: 60_000, ...over,
+});
+
+describe('advance', () => {
+  it('the same seed and steps give the same account; another agent trades otherwise', () => {
+    const a = newAccount(10_000, 0);
+    const b = newAccount(10_000, 0);
+    const c = newAccount(10_000, 0);
+    advance(a, 1_500, ctx());
+    advance(b, 1_500, ctx());
+    advance(c, 1_500, ctx({ who: '0xdef' }));
+    expect(a).toEqual(b);
+    expect(a.positions.length + a.orders.length).toBeGreaterThan(0);
+    expect(c).not.toEqual(a);
+  });
+
+  it('walks at most MAX_STEPS_PER_ADVANCE steps, however far the clock jumped, and keeps the history bounded', () => {
+    const a = newAccount(10_000, 0);
+    expect(advance(a, 10_000, ctx())).toBe(MAX_STEPS_PER_ADVANCE);
+    expect(advance(a, 10_000 + 1e12, ctx())).toBe(MAX_STEPS_PER_ADVANCE);
+    expect(a.step).toBe(10_000 + 1e12);
+    for (let i = 1; i <= 30; i++) advance(a, 10_000 + 1e12 + i * MAX_STEPS_PER_ADVANCE, ctx());
+    expect(a.history.length).toBeLessThanOrEqual(HISTORY_KEPT);
+  });
+
+  it('a clock set back starts again from there, walking nothing', () => {
+    const a = newAccount(10_000, 5_000);
+    expect(advance(a, 100, ctx())).toBe(0);
+    expect(a.step).toBe(100);
+  });
+
+  it('not trading, it opens nothing; its leverage never passes the cap', () => {
+    const idle = newAccount(10_000, 0);
+    advance(idle, 2_000, ctx({ trading: false }));
+    expect(idle.positions).toEqual([]);
+    expect(idle.balance).toBe(10_000);
+    const capped = newAccount(10_000, 0);
+    advance(capped, 2_000, ctx({ maxLeverage: 2 }));
+    for (const p of capped.positions) expect(p.leverage).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('the market and the soul', () => {
+  it('prices are positive, near their base, and written without exponents', () => {
+    for (const step of [0, 1, 1e6, 3e7]) {
+      expect(priceAt('s', 'BTC', step)).toBeGreaterThan(60_000);
+      expect(priceAt('s', 'BTC', step)).toBeLessThan(140_000);
+      expect(dec(priceAt('s', 'PEPE', step))).toMatch(/^0\.0000\d+$/);
+    }
+    expect(dec(1e-9, 8)).toMatch(/^0\.000000001$/);
+    expect(dec(-0)).toBe('0.0');
+  });
+
+  it("the soul's leverage rule caps it; without one, 3x", () => {
+    expect(maxLeverageOf('# A\n\n## Rules\n- Never use more than 5x leverage.\n')).toBe(5);
+    expect(maxLeverageOf('# A\n\n## Rules\n- No leverage, ever.\n')).toBe(1);
+    expect(maxLeverageOf('just vibes')).toBe(3);
+  });
+});
