@@ -12,17 +12,35 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: {
-        process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly',
-        clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly',
-        URL: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly',
-        TextDecoder: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', fetch: 'readonly',
-        performance: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        structuredClone: 'readonly',
+        queueMicrotask: 'readonly',
+        fetch: 'readonly',
+        performance: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
       },
     },
     rules: {
       // sanitising terminal text is matching control characters on purpose
       'no-control-regex': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   // the CommonJS launcher (bin/, loaded before any ESM) and CommonJS test helpers

@@ -5,13 +5,20 @@
 import http from 'node:http';
 
 const [url, message] = process.argv.slice(2);
-const req = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${process.env.SUPERAGENT_API_KEY}`, 'content-type': 'application/json' } }, (res) => {
-  let held = [];
-  res.on('data', (chunk) => {
-    if (held.length === 0) setImmediate(() => process.stdout.write(Buffer.concat(held.splice(0))));
-    held.push(chunk);
-  });
-});
+const req = http.request(
+  url,
+  {
+    method: 'POST',
+    headers: { authorization: `Bearer ${process.env.SUPERAGENT_API_KEY}`, 'content-type': 'application/json' },
+  },
+  (res) => {
+    let held = [];
+    res.on('data', (chunk) => {
+      if (held.length === 0) setImmediate(() => process.stdout.write(Buffer.concat(held.splice(0))));
+      held.push(chunk);
+    });
+  },
+);
 req.on('error', (e) => {
   console.error(e.message);
   process.exitCode = 7;

@@ -42,7 +42,13 @@ const server = await startBenchServer();
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-bench-config-'));
 try {
   const t = await benchAgent(server.url, MESSAGE);
-  const base = { ...process.env, SUPERAGENT_BASE_URL: t.url, SUPERAGENT_API_KEY: BENCH_KEY, SUPERAGENT_CONFIG_DIR: configDir, SUPERAGENT_DATA_DIR: configDir };
+  const base = {
+    ...process.env,
+    SUPERAGENT_BASE_URL: t.url,
+    SUPERAGENT_API_KEY: BENCH_KEY,
+    SUPERAGENT_CONFIG_DIR: configDir,
+    SUPERAGENT_DATA_DIR: configDir,
+  };
   const piped = { ...base, NO_COLOR: '1' };
   const terminal = { ...base, TERM: 'xterm-256color' };
   delete terminal.NO_COLOR;
@@ -56,7 +62,12 @@ try {
   if (HAS_SCRIPT) {
     cases.push(
       { name: 'get --json, terminal', ...inPty(process.execPath, getArgs), env: terminal, check: isGet },
-      { name: 'chat, terminal (rendered)', ...inPty(process.execPath, chatArgs), env: terminal, check: (o) => o.length > 40 },
+      {
+        name: 'chat, terminal (rendered)',
+        ...inPty(process.execPath, chatArgs),
+        env: terminal,
+        check: (o) => o.length > 40,
+      },
     );
   }
   const times = cases.map(() => ({ first: [], whole: [] }));
@@ -68,9 +79,16 @@ try {
       times[j].whole.push(r.whole);
     }
   }
-  const results = cases.map((c, j) => ({ name: c.name, firstByte: median(times[j].first), whole: median(times[j].whole) }));
+  const results = cases.map((c, j) => ({
+    name: c.name,
+    firstByte: median(times[j].first),
+    whole: median(times[j].whole),
+  }));
   console.log(`\nFirst byte of a short reply (${runs} runs each, medians, ms)`);
-  for (const r of results) console.log(`  ${r.name.padEnd(28)} first byte ${r.firstByte.toFixed(1).padStart(6)}   whole ${r.whole.toFixed(1).padStart(6)}`);
+  for (const r of results)
+    console.log(
+      `  ${r.name.padEnd(28)} first byte ${r.firstByte.toFixed(1).padStart(6)}   whole ${r.whole.toFixed(1).padStart(6)}`,
+    );
   const verdicts = [];
   for (const where of ['piped', 'terminal']) {
     const get = results.find((r) => r.name === `get --json, ${where}`);
@@ -82,7 +100,9 @@ try {
     // rounds, often more than the difference itself, then falls out
     const [g, c] = [get, chat].map((r) => results.indexOf(r));
     const paired = median(times[c].first.map((first, i) => first - times[g].whole[i]));
-    console.log(`  ${where}: chat's first byte − get's whole = ${(chat.firstByte - get.whole).toFixed(1)} ms   ${ok ? 'ok (goal ≤ 0)' : 'MISSES goal ≤ 0'}   (median of the per-round differences ${paired.toFixed(1)} ms)`);
+    console.log(
+      `  ${where}: chat's first byte − get's whole = ${(chat.firstByte - get.whole).toFixed(1)} ms   ${ok ? 'ok (goal ≤ 0)' : 'MISSES goal ≤ 0'}   (median of the per-round differences ${paired.toFixed(1)} ms)`,
+    );
   }
   const ok = verdicts.every(Boolean);
   console.log(JSON.stringify({ bench: 'first-byte', runs, results, ok }));

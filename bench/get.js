@@ -13,7 +13,12 @@ try {
   const check = (out) => JSON.parse(out).agent_id === id;
   const results = timeCases(
     [
-      { name: 'node:http GET script', cmd: process.execPath, args: [path.join(ROOT, 'bench', 'baseline-get.mjs'), id], check },
+      {
+        name: 'node:http GET script',
+        cmd: process.execPath,
+        args: [path.join(ROOT, 'bench', 'baseline-get.mjs'), id],
+        check,
+      },
       { name: 'superagent get <id> --json', cmd: process.execPath, args: [BIN, 'get', id, '--json'], check },
     ],
     { runs, env: { ...process.env, ...env } },

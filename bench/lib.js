@@ -23,7 +23,8 @@ export function timeCases(cases, { runs = 30, warmup = 3, env = process.env } = 
       const r = spawnSync(c.cmd, c.args, { env: { ...env, ...c.env }, encoding: 'utf8', input: c.input ?? '' });
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
-      if (c.check && !c.check(r.stdout)) throw new Error(`${c.name} printed something unexpected: ${r.stdout.slice(0, 200)}`);
+      if (c.check && !c.check(r.stdout))
+        throw new Error(`${c.name} printed something unexpected: ${r.stdout.slice(0, 200)}`);
       if (i >= warmup) times[j].push(ms);
     });
   }
@@ -36,7 +37,9 @@ export function report(title, results, baselineName, goal) {
   for (const r of results) {
     const ratio = r.median / base.median;
     const verdict = r === base ? 'baseline' : ratio <= goal ? `ok (goal ≤ ${goal}×)` : `MISSES goal ≤ ${goal}×`;
-    console.log(`  ${r.name.padEnd(34)} median ${r.median.toFixed(1).padStart(6)} ms   ratio ${ratio.toFixed(2)}   ${verdict}`);
+    console.log(
+      `  ${r.name.padEnd(34)} median ${r.median.toFixed(1).padStart(6)} ms   ratio ${ratio.toFixed(2)}   ${verdict}`,
+    );
   }
   return results.filter((r) => r !== base).every((r) => r.median / base.median <= goal);
 }
@@ -50,9 +53,27 @@ export const benchHeaders = { authorization: `Bearer ${BENCH_KEY}`, 'content-typ
  */
 export async function startBenchServer(extra = []) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-bench-'));
-  const child = spawn(process.execPath, [BIN, 'server', '--port', '0', '--rate-limit', '0', '--token-delay', '0', '--data-dir', dataDir, '--key', BENCH_KEY, ...extra], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'server',
+      '--port',
+      '0',
+      '--rate-limit',
+      '0',
+      '--token-delay',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--key',
+      BENCH_KEY,
+      ...extra,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const stop = () => {
     child.kill('SIGTERM');
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -76,8 +97,16 @@ export async function startBenchServer(extra = []) {
 /** An agent launched on the server at `url`, and its whole reply to `message` (one JSON answer). */
 export async function benchAgent(url, message) {
   const launch = { name: 'bench', model: 'gpt-4o', model_provider: 'openai' };
-  const { agent_id: id } = await fetch(`${url}/v1/superagents`, { method: 'POST', headers: benchHeaders, body: JSON.stringify(launch) }).then((r) => r.json());
-  const whole = await fetch(`${url}/v1/superagents/${id}/chat`, { method: 'POST', headers: benchHeaders, body: JSON.stringify({ message }) }).then((r) => r.json());
+  const { agent_id: id } = await fetch(`${url}/v1/superagents`, {
+    method: 'POST',
+    headers: benchHeaders,
+    body: JSON.stringify(launch),
+  }).then((r) => r.json());
+  const whole = await fetch(`${url}/v1/superagents/${id}/chat`, {
+    method: 'POST',
+    headers: benchHeaders,
+    body: JSON.stringify({ message }),
+  }).then((r) => r.json());
   return { url, id, expected: whole.content };
 }
 

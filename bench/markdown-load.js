@@ -39,7 +39,16 @@ try {
   for (const [name, contents] of Object.entries(PARTS)) {
     const outfile = path.join(dir, `${name.split(' ')[0]}.mjs`);
     try {
-      await build({ stdin: { contents, resolveDir: ROOT, loader: 'js' }, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' });
+      await build({
+        stdin: { contents, resolveDir: ROOT, loader: 'js' },
+        bundle: true,
+        minify: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        outfile,
+        logLevel: 'silent',
+      });
       files[name] = outfile;
     } catch (err) {
       // string-width is here only for the record, while another package still installs it
@@ -75,7 +84,9 @@ try {
     const size = fs.statSync(files[c.name]).size;
     const r = { name: c.name, kb: Math.round(size / 1024), load: median(times[j].load), first: median(times[j].first) };
     const extra = FIRST_USE[c.name] ? `   first use ${r.first.toFixed(1)}` : '';
-    console.log(`  ${c.name.padEnd(38)} ${String(r.kb).padStart(4)} KiB   import ${r.load.toFixed(1).padStart(5)}${extra}`);
+    console.log(
+      `  ${c.name.padEnd(38)} ${String(r.kb).padStart(4)} KiB   import ${r.load.toFixed(1).padStart(5)}${extra}`,
+    );
     return r;
   });
   console.log(JSON.stringify({ bench: 'markdown-load', runs, results }));

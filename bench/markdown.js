@@ -25,14 +25,15 @@ const HOSTILE = {
   'unclosed fence': (size) => '```python\n' + 'x = """\n'.repeat(size / 8),
   'list markers on one line': (size) => '- '.repeat(size / 2) + 'x',
   'quote markers on one line': (size) => '> '.repeat(size / 2) + 'x',
-  'list nested by indentation': (size) => Array.from({ length: Math.sqrt(size) | 0 }, (_, i) => `${' '.repeat(i)}- x`).join('\n'),
+  'list nested by indentation': (size) =>
+    Array.from({ length: Math.sqrt(size) | 0 }, (_, i) => `${' '.repeat(i)}- x`).join('\n'),
   'one table row': (size) => `| a | b |\n|---|---|\n| ${'word '.repeat(size / 5)} | x |\n`,
   'table of many columns': (size) => `${'| a '.repeat(size / 8)}|\n${'|-'.repeat(size / 8)}|\n| 1 |\n`,
   'one long word': (size) => 'x'.repeat(size),
   'wide characters': (size) => '東'.repeat(size / 2),
   'emphasis markers': (size) => '*_'.repeat(size / 4) + ' **a' + '*'.repeat(size / 2),
   'nested brackets': (size) => '['.repeat(size / 2) + 'a' + ']('.repeat(size / 4),
-  'entities': (size) => '&#13;&#27;&amp;'.repeat(size / 16),
+  entities: (size) => '&#13;&#27;&amp;'.repeat(size / 16),
   'blank lines': (size) => '\n'.repeat(size),
   'many short items': (size) => '- item with **bold** and `code`\n'.repeat(size / 32),
 };
@@ -48,7 +49,16 @@ try {
     ].join('\n'),
   );
   const outfile = path.join(dir, 'markdown.mjs');
-  await build({ entryPoints: [entry], bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'warning' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+  });
   const { markdownDocument, blockPainter, MarkdownStream } = await import(pathToFileURL(outfile).href);
   const layout = { width: 80, rows: 40, colour: true, hyperlinks: true, mark: (s) => s };
 
@@ -69,7 +79,9 @@ try {
   };
 
   console.log(`\nHostile Markdown, 80 columns (${RUNS} runs each, medians, ms)`);
-  console.log(`  ${'input'.padEnd(28)} ${'how'.padEnd(9)} ${'¼ MB'.padStart(8)} ${'½ MB'.padStart(8)} ${'1 MB'.padStart(8)}   growth ¼→1`);
+  console.log(
+    `  ${'input'.padEnd(28)} ${'how'.padEnd(9)} ${'¼ MB'.padStart(8)} ${'½ MB'.padStart(8)} ${'1 MB'.padStart(8)}   growth ¼→1`,
+  );
   const results = [];
   let ok = true;
   for (const [name, make] of Object.entries(HOSTILE)) {
@@ -82,7 +94,9 @@ try {
       const fine = growth <= GOAL || ms[2] < 20;
       ok &&= fine;
       results.push({ name, how, ms, growth: Number(growth.toFixed(2)) });
-      console.log(`  ${name.padEnd(28)} ${how.padEnd(9)} ${ms.map((m) => m.toFixed(1).padStart(8)).join(' ')}   ${growth.toFixed(1)}×${fine ? '' : `  MISSES goal ≤ ${GOAL}×`}`);
+      console.log(
+        `  ${name.padEnd(28)} ${how.padEnd(9)} ${ms.map((m) => m.toFixed(1).padStart(8)).join(' ')}   ${growth.toFixed(1)}×${fine ? '' : `  MISSES goal ≤ ${GOAL}×`}`,
+      );
     }
   }
 
@@ -93,7 +107,9 @@ try {
     const w = time(whole(text));
     const s = time(streamed(text, 1));
     results.push({ name: file, how: 'fixture', ms: [w, s] });
-    console.log(`  ${file.padEnd(20)} ${String(text.length).padStart(6)} characters   whole ${w.toFixed(2).padStart(6)}   streamed a character at a time ${s.toFixed(2).padStart(6)}`);
+    console.log(
+      `  ${file.padEnd(20)} ${String(text.length).padStart(6)} characters   whole ${w.toFixed(2).padStart(6)}   streamed a character at a time ${s.toFixed(2).padStart(6)}`,
+    );
   }
   console.log(JSON.stringify({ bench: 'markdown', runs: RUNS, results, ok }));
   process.exitCode = ok ? 0 : 1;

@@ -34,7 +34,11 @@ async function service(mode) {
   const asked = new Map();
   const json = (res, status, body, headers = {}) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   };
   const server = http.createServer((req, res) => {
@@ -55,13 +59,22 @@ async function service(mode) {
       if (mode === 'always' || n === 1) {
         seen.refused++;
         const resetAt = new Date(Date.now() + RETRY_AFTER * 1000).toISOString();
-        return json(res, 429, { statusCode: 429, message: 'Rate limit exceeded', retryAfter: RETRY_AFTER, resetAt }, { 'retry-after': String(RETRY_AFTER) });
+        return json(
+          res,
+          429,
+          { statusCode: 429, message: 'Rate limit exceeded', retryAfter: RETRY_AFTER, resetAt },
+          { 'retry-after': String(RETRY_AFTER) },
+        );
       }
       json(res, 200, { agent_id: pause[1], status: 'paused' });
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, seen, close: () => (server.closeAllConnections(), server.close()) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    seen,
+    close: () => (server.closeAllConnections(), server.close()),
+  };
 }
 
 async function runCase(mode) {
@@ -88,7 +101,15 @@ async function runCase(mode) {
     const notices = stderr.split('\n').filter((l) => l.includes('Rate limited')).length;
     const c = CASES[mode];
     const ok = code === c.expectCode && seconds <= c.limitS;
-    return { mode, seconds: Number(seconds.toFixed(1)), code, paused, notices, requests: { ...svc.seen, total: svc.seen.lists + svc.seen.pauses + svc.seen.other }, ok };
+    return {
+      mode,
+      seconds: Number(seconds.toFixed(1)),
+      code,
+      paused,
+      notices,
+      requests: { ...svc.seen, total: svc.seen.lists + svc.seen.pauses + svc.seen.other },
+      ok,
+    };
   } finally {
     svc.close();
     fs.rmSync(configDir, { recursive: true, force: true });

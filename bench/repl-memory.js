@@ -38,7 +38,10 @@ if (process.platform !== 'linux' || spawnSync('script', ['--version']).status !=
 }
 
 function descendants(pid) {
-  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number);
   return children.flatMap((c) => [c, ...descendants(c)]);
 }
 
@@ -64,8 +67,14 @@ async function session(server, turns, dir) {
     { mode: 0o600 },
   );
   const script = path.join(dir, 'run.sh');
-  fs.writeFileSync(script, `. ${quote(envFile)}\nstty cols 120 rows 40\nexec ${quote(process.execPath)} ${quote(BIN)} chat bench\n`);
-  const child = spawn('script', ['-qfec', `sh ${quote(script)}`, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], cwd: ROOT });
+  fs.writeFileSync(
+    script,
+    `. ${quote(envFile)}\nstty cols 120 rows 40\nexec ${quote(process.execPath)} ${quote(BIN)} chat bench\n`,
+  );
+  const child = spawn('script', ['-qfec', `sh ${quote(script)}`, '/dev/null'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    cwd: ROOT,
+  });
   let screen = '';
   let prompts = 0;
   child.stdout.setEncoding('utf8');
@@ -101,7 +110,9 @@ async function session(server, turns, dir) {
   const args = fs.readFileSync(`/proc/${cli}/cmdline`, 'utf8');
   if (args.includes(server.key)) throw new Error('the API key is in the CLI process arguments');
   const peak = peakKb(cli);
-  const history = fs.readFileSync(path.join(dataDir, 'history', fs.readdirSync(path.join(dataDir, 'history'))[0]), 'utf8').split('\n').length - 1;
+  const history =
+    fs.readFileSync(path.join(dataDir, 'history', fs.readdirSync(path.join(dataDir, 'history'))[0]), 'utf8').split('\n')
+      .length - 1;
   child.stdin.write('\x04'); // Ctrl-D
   const code = await Promise.race([exited, sleep(10_000).then(() => 'timeout')]);
   if (code !== 0) {
@@ -114,7 +125,13 @@ async function session(server, turns, dir) {
 async function main() {
   const { startServer } = await import(pathToFileURL(path.join(ROOT, 'dist', 'server', 'index.js')).href);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-repl-bench-'));
-  const server = await startServer({ dataDir: path.join(dir, 'service'), keys: [KEY], rateLimit: 0, tokenDelayMs: 0, log: () => undefined });
+  const server = await startServer({
+    dataDir: path.join(dir, 'service'),
+    keys: [KEY],
+    rateLimit: 0,
+    tokenDelayMs: 0,
+    log: () => undefined,
+  });
   try {
     const launched = await fetch(`${server.url}/v1/superagents`, {
       method: 'POST',

@@ -70,7 +70,8 @@ const FUNCTIONS = {
   parseJsonRequest: (t) => rt.parseJsonRequest(t),
   splitIntoPieces: (t) => rt.splitIntoPieces(t),
   'text helpers': (t) => [rt.clipWords(t, 8, 80), rt.singleLine(t), rt.wordCount(t), rt.withoutControls(t)],
-  'simulateTool (all)': (t) => rt.SKILL_NAMES.map((s) => rt.simulateTool(s, { seed: 'bench', message: t, symbols: rt.findSymbols(t), snapshot })),
+  'simulateTool (all)': (t) =>
+    rt.SKILL_NAMES.map((s) => rt.simulateTool(s, { seed: 'bench', message: t, symbols: rt.findSymbols(t), snapshot })),
   composeAgentReply: (t) => rt.composeAgentReply(hostileAgent(t), [{ role: 'user', content: t }], t),
   composeAssistantReply: (t) => rt.composeAssistantReply([{ role: 'user', content: t }], t),
 };
@@ -91,9 +92,13 @@ console.log(`Reply runtime on hostile text (${rt.WORST_INPUTS.length} inputs of 
 console.log(`  ${'function'.padEnd(24)} ${'worst input'.padEnd(44)} ${'median'.padStart(8)} ${'max'.padStart(8)}`);
 const results = [];
 for (const [name, fn] of Object.entries(FUNCTIONS)) {
-  const rows = rt.WORST_INPUTS.map((input) => ({ input: input.name, ...time(fn, input.text) })).sort((a, b) => b.median - a.median);
+  const rows = rt.WORST_INPUTS.map((input) => ({ input: input.name, ...time(fn, input.text) })).sort(
+    (a, b) => b.median - a.median,
+  );
   for (const row of all ? rows : rows.slice(0, 1)) {
-    console.log(`  ${name.padEnd(24)} ${row.input.padEnd(44)} ${row.median.toFixed(2).padStart(8)} ${row.max.toFixed(2).padStart(8)}`);
+    console.log(
+      `  ${name.padEnd(24)} ${row.input.padEnd(44)} ${row.median.toFixed(2).padStart(8)} ${row.max.toFixed(2).padStart(8)}`,
+    );
   }
   results.push({ function: name, worst: rows[0] });
 }
@@ -104,7 +109,9 @@ if (process.env.BENCH_LEGACY === '1') {
   const legacy = /\b(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\s*(?:usd|usdc|usdt|dollars|bucks)\b/i;
   const start = process.hrtime.bigint();
   legacy.exec(rt.WORST_INPUTS[0].text);
-  console.log(`  legacy requestedUsd pattern on "${rt.WORST_INPUTS[0].name}": ${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms (one run)`);
+  console.log(
+    `  legacy requestedUsd pattern on "${rt.WORST_INPUTS[0].name}": ${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms (one run)`,
+  );
 }
 
 const ok = results.every((r) => r.worst.median <= GOAL_MS);

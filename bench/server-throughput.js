@@ -76,7 +76,14 @@ function exitWithParent(close) {
 
 async function runServiceChild([dataDir, tokenDelay, ...keys]) {
   const { startServer } = await import(pathToFileURL(DIST_SERVER).href);
-  const server = await startServer({ dataDir, port: 0, host: HOST, keys, rateLimit: 0, tokenDelayMs: Number(tokenDelay) });
+  const server = await startServer({
+    dataDir,
+    port: 0,
+    host: HOST,
+    keys,
+    rateLimit: 0,
+    tokenDelayMs: Number(tokenDelay),
+  });
   exitWithParent(() => server.close());
   process.stdout.write(`Listening on ${server.url}\n`);
 }
@@ -105,7 +112,11 @@ async function runBareChild() {
 const children = new Set();
 
 function startChild(args, env = {}) {
-  const child = spawn(process.execPath, [SELF, '--child', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [SELF, '--child', ...args], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   children.add(child);
   let out = '';
   let err = '';
@@ -166,7 +177,11 @@ function killChildren() {
 async function call(url, method, urlPath, key, body) {
   const headers = { authorization: `Bearer ${key}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url + urlPath, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url + urlPath, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${urlPath} → ${res.status}: ${text}`);
   return { status: res.status, text, json: JSON.parse(text) };
@@ -253,7 +268,8 @@ async function oneStream(url, agent, i) {
   const done = events.filter((e) => e.event === 'RunCompleted');
   const tail = events.slice(-2).map((e) => e.event ?? e);
   if (!session) return { ok: false, ms, why: 'no session_info event' };
-  if (done.length !== 1 || tail.join() !== 'stream_complete,[DONE]') return { ok: false, ms, why: `no final stream_complete, [DONE] (last: ${tail})` };
+  if (done.length !== 1 || tail.join() !== 'stream_complete,[DONE]')
+    return { ok: false, ms, why: `no final stream_complete, [DONE] (last: ${tail})` };
   if (done[0].session_id !== session.session_id) return { ok: false, ms, why: 'RunCompleted.session_id differs' };
   if (deltas.length === 0) return { ok: false, ms, why: 'no RunContent pieces' };
   if (done[0].content !== deltas.join('')) return { ok: false, ms, why: 'RunCompleted.content != concatenated pieces' };
@@ -265,7 +281,8 @@ const fmt = (n, d = 0) => (typeof n === 'number' ? n.toFixed(d) : String(n));
 
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  const line = (r) => r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ');
+  const line = (r) =>
+    r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ');
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -276,7 +293,13 @@ async function main() {
   }
   const { default: autocannon } = await import('autocannon');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-bench-'));
-  const summary = { node: process.version, cpus: os.cpus().length, connections: CONNECTIONS, duration_s: DURATION_S, warmup_s: WARMUP_S };
+  const summary = {
+    node: process.version,
+    cpus: os.cpus().length,
+    connections: CONNECTIONS,
+    duration_s: DURATION_S,
+    warmup_s: WARMUP_S,
+  };
   const problems = [];
   try {
     // ---- the service: one agent per (key, slot), the first one is the GET target
@@ -285,7 +308,11 @@ async function main() {
     const agents = [];
     for (let a = 0; a < STREAM_AGENTS; a++) {
       const key = KEYS[a % STREAM_KEYS];
-      const { json } = await call(serviceUrl, 'POST', '/v1/superagents', key, { name: `bench-agent-${a}`, model: 'gpt-4o', model_provider: 'openai' });
+      const { json } = await call(serviceUrl, 'POST', '/v1/superagents', key, {
+        name: `bench-agent-${a}`,
+        model: 'gpt-4o',
+        model_provider: 'openai',
+      });
       agents.push({ id: json.agent_id, key });
     }
     const target = agents[0];
@@ -324,16 +351,38 @@ async function main() {
     summary.bare_cpu_us_per_req = Number(bar.cpu_us_per_req.toFixed(1));
     summary.service_round_rps = svc.round_rps;
     summary.bare_round_rps = bar.round_rps;
-    summary.service = { p50_ms: svc.latency_p50_ms, p99_ms: svc.latency_p99_ms, non2xx: svc.non2xx, errors: svc.errors, timeouts: svc.timeouts, mismatches: svc.mismatches };
-    summary.bare = { p50_ms: bar.latency_p50_ms, p99_ms: bar.latency_p99_ms, non2xx: bar.non2xx, errors: bar.errors, timeouts: bar.timeouts, mismatches: bar.mismatches };
+    summary.service = {
+      p50_ms: svc.latency_p50_ms,
+      p99_ms: svc.latency_p99_ms,
+      non2xx: svc.non2xx,
+      errors: svc.errors,
+      timeouts: svc.timeouts,
+      mismatches: svc.mismatches,
+    };
+    summary.bare = {
+      p50_ms: bar.latency_p50_ms,
+      p99_ms: bar.latency_p99_ms,
+      non2xx: bar.non2xx,
+      errors: bar.errors,
+      timeouts: bar.timeouts,
+      mismatches: bar.mismatches,
+    };
     if (ratio < MIN_RATIO) problems.push(`ratio ${ratio.toFixed(3)} < ${MIN_RATIO}`);
-    for (const r of [svc, bar]) if (r.failures > 0) problems.push(`${r.title}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r.mismatches} mismatches`);
+    for (const r of [svc, bar])
+      if (r.failures > 0)
+        problems.push(
+          `${r.title}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts, ${r.mismatches} mismatches`,
+        );
 
     // ---- 100 concurrent SSE streams over 10 agents
     const started = performance.now();
     const streams = await Promise.all(
       Array.from({ length: STREAMS }, (_, i) =>
-        oneStream(serviceUrl, agents[i % agents.length], i).catch((err) => ({ ok: false, ms: performance.now() - started, why: String(err) })),
+        oneStream(serviceUrl, agents[i % agents.length], i).catch((err) => ({
+          ok: false,
+          ms: performance.now() - started,
+          why: String(err),
+        })),
       ),
     );
     const wallMs = performance.now() - started;
@@ -359,7 +408,18 @@ async function main() {
     console.log('');
     console.log(
       table([
-        ['target', 'req/s', 'rounds req/s', 'CPU µs/req', 'p50 ms', 'max p99 ms', 'non-2xx', 'errors', 'timeouts', 'mismatch'],
+        [
+          'target',
+          'req/s',
+          'rounds req/s',
+          'CPU µs/req',
+          'p50 ms',
+          'max p99 ms',
+          'non-2xx',
+          'errors',
+          'timeouts',
+          'mismatch',
+        ],
         ...[svc, bar].map((r) => [
           r.title,
           fmt(r.rps),
@@ -378,7 +438,9 @@ async function main() {
       `\nratio service/bare: ${ratio.toFixed(3)} (median of rounds ${summary.round_ratios.join(', ')}; ` +
         `totals ${summary.ratio_of_totals}; minimum ${MIN_RATIO})`,
     );
-    console.log(`server CPU per request: service ${fmt(svc.cpu_us_per_req, 1)} µs, bare ${fmt(bar.cpu_us_per_req, 1)} µs (less sensitive to machine load than req/s)`);
+    console.log(
+      `server CPU per request: service ${fmt(svc.cpu_us_per_req, 1)} µs, bare ${fmt(bar.cpu_us_per_req, 1)} µs (less sensitive to machine load than req/s)`,
+    );
     console.log(
       `SSE: ${ok.length}/${STREAMS} streams complete with RunCompleted == the RunContent pieces over ${agents.length} agents / ${STREAM_KEYS} keys, ` +
         `${summary.sse.wall_ms} ms wall, per stream p50 ${summary.sse.stream_p50_ms} ms, max ${summary.sse.stream_max_ms} ms, ` +

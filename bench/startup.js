@@ -5,8 +5,18 @@ const runs = Number(process.env.RUNS ?? 40);
 const results = timeCases(
   [
     { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
-    { name: 'superagent --version', cmd: process.execPath, args: [BIN, '--version'], check: (o) => o.startsWith('superagent ') },
-    { name: 'superagent --help', cmd: process.execPath, args: [BIN, '--help'], check: (o) => o.includes('Usage: superagent') },
+    {
+      name: 'superagent --version',
+      cmd: process.execPath,
+      args: [BIN, '--version'],
+      check: (o) => o.startsWith('superagent '),
+    },
+    {
+      name: 'superagent --help',
+      cmd: process.execPath,
+      args: [BIN, '--help'],
+      check: (o) => o.includes('Usage: superagent'),
+    },
   ],
   { runs },
 );

@@ -54,7 +54,8 @@ function p95(values) {
 
 function agentRecord(account, n, now) {
   let memory = `# Memory of agent ${n}\n\n`;
-  for (let i = 0; Buffer.byteLength(memory) < MEMORY_BYTES - 120; i++) memory += `- 2030-01-01: remembered note ${i} about BTC, SOL and risk limits\n`;
+  for (let i = 0; Buffer.byteLength(memory) < MEMORY_BYTES - 120; i++)
+    memory += `- 2030-01-01: remembered note ${i} about BTC, SOL and risk limits\n`;
   return {
     agent_id: uuid(),
     owner: account,
@@ -80,8 +81,14 @@ function agentRecord(account, n, now) {
 function fullSession(account, agentId, now) {
   const history = [];
   for (let t = 0; t < HISTORY_TURNS / 2; t++) {
-    history.push({ role: 'user', content: `question ${t}: ${'how are BTC and SOL doing against my positions today? '.repeat(4)}` });
-    history.push({ role: 'agent', content: `answer ${t}: ${'BTC is range-bound; SOL leads; your exposure is within the 2% rule. '.repeat(12)}` });
+    history.push({
+      role: 'user',
+      content: `question ${t}: ${'how are BTC and SOL doing against my positions today? '.repeat(4)}`,
+    });
+    history.push({
+      role: 'agent',
+      content: `answer ${t}: ${'BTC is range-bound; SOL leads; your exposure is within the 2% rule. '.repeat(12)}`,
+    });
   }
   return { session_id: uuid(), owner: account, agent_id: agentId, created_at: now, turns: 40, history };
 }
@@ -135,11 +142,21 @@ function call(base, method, urlPath, k, body) {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       `${base}${urlPath}`,
-      { method, agent, headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json', ...(data ? { 'content-length': Buffer.byteLength(data) } : {}) } },
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${k}`,
+          'content-type': 'application/json',
+          ...(data ? { 'content-length': Buffer.byteLength(data) } : {}),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (c) => (text += c));
-        res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${method} ${urlPath}: ${res.statusCode} ${text}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(text) : reject(new Error(`${method} ${urlPath}: ${res.statusCode} ${text}`)),
+        );
       },
     );
     req.on('error', reject);
@@ -179,7 +196,9 @@ async function measure(scale) {
     // what every in-process CLI command pays before its request (tidied within the hour: no sweep)
     const opens = [];
     for (let i = 0; i < 20; i++) await timed(opens, async () => new Store(dir).open());
-    const launchKeys = Array.from({ length: Math.ceil(SAMPLES / (AGENTS_PER_ACCOUNT - 1)) }, (_, i) => key(scale, 90_000 + i));
+    const launchKeys = Array.from({ length: Math.ceil(SAMPLES / (AGENTS_PER_ACCOUNT - 1)) }, (_, i) =>
+      key(scale, 90_000 + i),
+    );
     const keys = [...new Set(targets.map((t) => t.key)), ...launchKeys];
     const server = await startServer({ dataDir: dir, keys, rateLimit: 0, tokenDelayMs: 0, log: () => undefined });
     const pick = (i) => targets[(i * 7919) % targets.length];
@@ -188,7 +207,9 @@ async function measure(scale) {
       for (let i = 0; i < SAMPLES; i++) {
         const t = pick(i);
         await timed(times.get, () => call(server.url, 'GET', `/v1/superagents/${t.agentId}`, t.key));
-        await timed(times.profile, () => call(server.url, 'PUT', `/v1/superagents/${t.agentId}/profile`, t.key, { description: `bench ${i}` }));
+        await timed(times.profile, () =>
+          call(server.url, 'PUT', `/v1/superagents/${t.agentId}/profile`, t.key, { description: `bench ${i}` }),
+        );
         // the same write without HTTP, the route and the request's JSON: the store's own cost
         await timed(times['profile, store only'], () =>
           store.agents.update(accountOf(t.key), t.agentId, (a) => {
@@ -197,10 +218,19 @@ async function measure(scale) {
           }),
         );
         await timed(times.chat, () =>
-          call(server.url, 'POST', `/v1/superagents/${t.agentId}/chat`, t.key, { message: `remember note ${i}. how is SOL?`, session_id: t.sessionId }),
+          call(server.url, 'POST', `/v1/superagents/${t.agentId}/chat`, t.key, {
+            message: `remember note ${i}. how is SOL?`,
+            session_id: t.sessionId,
+          }),
         );
         const lk = launchKeys[Math.floor(i / (AGENTS_PER_ACCOUNT - 1))];
-        await timed(times.launch, () => call(server.url, 'POST', '/v1/superagents', lk, { name: `new ${i}`, model: 'gpt-4o', model_provider: 'openai' }));
+        await timed(times.launch, () =>
+          call(server.url, 'POST', '/v1/superagents', lk, {
+            name: `new ${i}`,
+            model: 'gpt-4o',
+            model_provider: 'openai',
+          }),
+        );
       }
     } finally {
       await server.close();
@@ -221,11 +251,14 @@ async function measure(scale) {
 }
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-const row = (name, values) => `  ${name.padEnd(40)} median ${median(values).toFixed(2).padStart(8)} ms   p95 ${p95(values).toFixed(2).padStart(8)} ms`;
+const row = (name, values) =>
+  `  ${name.padEnd(40)} median ${median(values).toFixed(2).padStart(8)} ms   p95 ${p95(values).toFixed(2).padStart(8)} ms`;
 const summary = [];
 for (const scale of SCALES) {
   const r = await measure(scale);
-  console.log(`\n${scale} agents, ${scale / AGENTS_PER_ACCOUNT} accounts × ${SESSIONS_PER_ACCOUNT} sessions × ${HISTORY_TURNS} turns (seeded in ${(r.seedMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `\n${scale} agents, ${scale / AGENTS_PER_ACCOUNT} accounts × ${SESSIONS_PER_ACCOUNT} sessions × ${HISTORY_TURNS} turns (seeded in ${(r.seedMs / 1000).toFixed(1)} s)`,
+  );
   console.log(`  store on disk: ${mb(r.size.bytes)} in ${r.size.files} files (${mb(r.size.allocated)} allocated)`);
   console.log(row('open the store', r.opens));
   console.log(row('GET one agent (read)', r.times.get));
@@ -236,8 +269,12 @@ for (const scale of SCALES) {
     bytes: r.size.bytes,
     files: r.size.files,
     open: { median: +median(r.opens).toFixed(2), p95: +p95(r.opens).toFixed(2) },
-    ...Object.fromEntries(Object.entries(r.times).map(([op, v]) => [op, { median: +median(v).toFixed(2), p95: +p95(v).toFixed(2) }])),
-    floor: Object.fromEntries(Object.entries(r.floors).map(([op, v]) => [op, { median: +median(v).toFixed(2), p95: +p95(v).toFixed(2) }])),
+    ...Object.fromEntries(
+      Object.entries(r.times).map(([op, v]) => [op, { median: +median(v).toFixed(2), p95: +p95(v).toFixed(2) }]),
+    ),
+    floor: Object.fromEntries(
+      Object.entries(r.floors).map(([op, v]) => [op, { median: +median(v).toFixed(2), p95: +p95(v).toFixed(2) }]),
+    ),
   });
 }
 agent.destroy();

@@ -28,11 +28,37 @@ const MESSAGE = 'Give me the full market overview';
 
 function cases(where, size, t, pieces, env) {
   const body = JSON.stringify({ message: MESSAGE, stream: true });
-  const curl = ['curl', ['-sN', '-H', `authorization: Bearer ${BENCH_KEY}`, '-H', 'content-type: application/json', '-d', body, `${t.url}/v1/superagents/${t.id}/chat`]];
+  const curl = [
+    'curl',
+    [
+      '-sN',
+      '-H',
+      `authorization: Bearer ${BENCH_KEY}`,
+      '-H',
+      'content-type: application/json',
+      '-d',
+      body,
+      `${t.url}/v1/superagents/${t.id}/chat`,
+    ],
+  ];
   const chat = [process.execPath, [BIN, 'chat', '-q', t.id, MESSAGE]];
   const wrap = ([cmd, args]) => (where === 'terminal' ? inPty(cmd, args) : { cmd, args });
-  const sse = (out) => (pieces === null || (out.match(/^data: \{"event":"RunContent",/gm) ?? []).length === pieces) && out.trimEnd().endsWith('data: [DONE]');
-  const bare = where === 'piped' ? [{ key: `${where}/node/${size}`, name: `node:http alone, ${size}, ${where}`, cmd: process.execPath, args: [path.join(ROOT, 'bench', 'baseline-stream.mjs'), `${t.url}/v1/superagents/${t.id}/chat`, MESSAGE], env, check: sse }] : [];
+  const sse = (out) =>
+    (pieces === null || (out.match(/^data: \{"event":"RunContent",/gm) ?? []).length === pieces) &&
+    out.trimEnd().endsWith('data: [DONE]');
+  const bare =
+    where === 'piped'
+      ? [
+          {
+            key: `${where}/node/${size}`,
+            name: `node:http alone, ${size}, ${where}`,
+            cmd: process.execPath,
+            args: [path.join(ROOT, 'bench', 'baseline-stream.mjs'), `${t.url}/v1/superagents/${t.id}/chat`, MESSAGE],
+            env,
+            check: sse,
+          },
+        ]
+      : [];
   return [
     ...bare,
     {
@@ -50,7 +76,10 @@ function cases(where, size, t, pieces, env) {
       env,
       // piped: the reply byte for byte, its line ended (a reply that ends one gets no second newline);
       // rendered: as long, give or take the Markdown marks
-      check: (out) => (where === 'piped' ? out === (t.expected.endsWith('\n') ? t.expected : `${t.expected}\n`) : out.length > t.expected.length * 0.5),
+      check: (out) =>
+        where === 'piped'
+          ? out === (t.expected.endsWith('\n') ? t.expected : `${t.expected}\n`)
+          : out.length > t.expected.length * 0.5,
     },
   ];
 }
@@ -68,7 +97,9 @@ function timeInterleaved(all) {
       if (i >= warmup) times[j].push(ms);
     });
   }
-  return Object.fromEntries(all.map((c, j) => [c.key, { name: c.name, median: median(times[j]), min: Math.min(...times[j]) }]));
+  return Object.fromEntries(
+    all.map((c, j) => [c.key, { name: c.name, median: median(times[j]), min: Math.min(...times[j]) }]),
+  );
 }
 
 const longServer = await startBenchServer(['--bench-reply-pieces', String(PIECES)]);
@@ -78,40 +109,77 @@ try {
   const long = await benchAgent(longServer.url, MESSAGE);
   const short = await benchAgent(shortServer.url, MESSAGE);
   const envFor = (t, where) => {
-    const env = { ...process.env, SUPERAGENT_BASE_URL: t.url, SUPERAGENT_API_KEY: BENCH_KEY, SUPERAGENT_CONFIG_DIR: configDir, SUPERAGENT_DATA_DIR: configDir, TERM: 'xterm-256color' };
+    const env = {
+      ...process.env,
+      SUPERAGENT_BASE_URL: t.url,
+      SUPERAGENT_API_KEY: BENCH_KEY,
+      SUPERAGENT_CONFIG_DIR: configDir,
+      SUPERAGENT_DATA_DIR: configDir,
+      TERM: 'xterm-256color',
+    };
     if (where === 'piped') env.NO_COLOR = '1';
     else delete env.NO_COLOR;
     return env;
   };
   // WHERE=piped or WHERE=terminal measures one of the two (both by default, where `script` exists)
-  const places = (HAS_SCRIPT ? ['piped', 'terminal'] : ['piped']).filter((w) => !process.env.WHERE || w === process.env.WHERE);
-  const all = [{ key: 'node', name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'], env: process.env, check: () => true }];
-  for (const where of places) all.push(...cases(where, `${PIECES} pieces`, long, PIECES, envFor(long, where)), ...cases(where, 'short reply', short, null, envFor(short, where)));
+  const places = (HAS_SCRIPT ? ['piped', 'terminal'] : ['piped']).filter(
+    (w) => !process.env.WHERE || w === process.env.WHERE,
+  );
+  const all = [
+    { key: 'node', name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'], env: process.env, check: () => true },
+  ];
+  for (const where of places)
+    all.push(
+      ...cases(where, `${PIECES} pieces`, long, PIECES, envFor(long, where)),
+      ...cases(where, 'short reply', short, null, envFor(short, where)),
+    );
   const r = timeInterleaved(all);
-  console.log(`\nA ${PIECES}-piece reply (${long.expected.length} characters), no token delay (${runs} runs each, medians, ms)`);
+  console.log(
+    `\nA ${PIECES}-piece reply (${long.expected.length} characters), no token delay (${runs} runs each, medians, ms)`,
+  );
   for (const c of Object.values(r)) console.log(`  ${c.name.padEnd(44)} ${c.median.toFixed(1).padStart(7)}`);
   const summary = {};
   let ok = true;
   for (const where of places) {
     const m = (what, size) => r[`${where}/${what}/${size}`].median;
-    const [cl, cs, sl, ss] = [m('chat', `${PIECES} pieces`), m('chat', 'short reply'), m('curl', `${PIECES} pieces`), m('curl', 'short reply')];
+    const [cl, cs, sl, ss] = [
+      m('chat', `${PIECES} pieces`),
+      m('chat', 'short reply'),
+      m('curl', `${PIECES} pieces`),
+      m('curl', 'short reply'),
+    ];
     const whole = cl / (r.node.median + sl);
     const stream = (cl - cs) / (sl - ss);
     const verdict = (v, goal) => (v <= goal ? `ok (goal ≤ ${goal}×)` : `MISSES goal ≤ ${goal}×`);
     console.log(`  ${where}${where === 'terminal' ? ' (rendered)' : ''}:`);
-    console.log(`    whole: chat ${cl.toFixed(1)} / (node -e 0 ${r.node.median.toFixed(1)} + curl ${sl.toFixed(1)}) = ${whole.toFixed(2)}   ${verdict(whole, GOAL_WHOLE)}`);
-    console.log(`    the stream alone: chat ${(cl - cs).toFixed(1)} / curl ${(sl - ss).toFixed(1)} = ${stream.toFixed(2)}   ${verdict(stream, GOAL_STREAM)}`);
+    console.log(
+      `    whole: chat ${cl.toFixed(1)} / (node -e 0 ${r.node.median.toFixed(1)} + curl ${sl.toFixed(1)}) = ${whole.toFixed(2)}   ${verdict(whole, GOAL_WHOLE)}`,
+    );
+    console.log(
+      `    the stream alone: chat ${(cl - cs).toFixed(1)} / curl ${(sl - ss).toFixed(1)} = ${stream.toFixed(2)}   ${verdict(stream, GOAL_STREAM)}`,
+    );
     ok &&= whole <= GOAL_WHOLE && stream <= GOAL_STREAM;
     summary[where] = { whole: Number(whole.toFixed(3)), streamOnly: Number(stream.toFixed(3)) };
     if (r[`${where}/node/short reply`]) {
       const [nl, ns] = [m('node', `${PIECES} pieces`), m('node', 'short reply')];
       const bareWhole = nl / (r.node.median + sl);
       const bareStream = (nl - ns) / (sl - ss);
-      console.log(`    for reference, bare node:http printing the stream: whole ${bareWhole.toFixed(2)}, the stream alone ${bareStream.toFixed(2)}`);
+      console.log(
+        `    for reference, bare node:http printing the stream: whole ${bareWhole.toFixed(2)}, the stream alone ${bareStream.toFixed(2)}`,
+      );
       summary[where].bareNode = { whole: Number(bareWhole.toFixed(3)), streamOnly: Number(bareStream.toFixed(3)) };
     }
   }
-  console.log(JSON.stringify({ bench: 'stream-throughput', pieces: PIECES, runs, results: Object.values(r), ratios: summary, ok }));
+  console.log(
+    JSON.stringify({
+      bench: 'stream-throughput',
+      pieces: PIECES,
+      runs,
+      results: Object.values(r),
+      ratios: summary,
+      ok,
+    }),
+  );
   process.exitCode = ok ? 0 : 1;
 } finally {
   longServer.stop();

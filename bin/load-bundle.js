@@ -33,11 +33,17 @@ function loadBundle() {
   // Node's own modules by require(): their named exports are all the bundle takes, and an import()
   // would start the ESM loader (~3 ms) on the way to every request (the transport loads node:http so)
   const importFrom = (specifier) =>
-    specifier.startsWith('node:') ? Promise.resolve(require(specifier)) : import(pathToFileURL(path.resolve(dir, specifier)).href);
+    specifier.startsWith('node:')
+      ? Promise.resolve(require(specifier))
+      : import(pathToFileURL(path.resolve(dir, specifier)).href);
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, createRequire(FILE), module, FILE, dir, importFrom);
   const cacheRejected = cachedData === undefined || script.cachedDataRejected === true;
-  return { exports: module.exports, cacheRejected, saveCache: () => fs.writeFileSync(CACHE, script.createCachedData()) };
+  return {
+    exports: module.exports,
+    cacheRejected,
+    saveCache: () => fs.writeFileSync(CACHE, script.createCachedData()),
+  };
 }
 
 module.exports = { loadBundle };

@@ -41,7 +41,7 @@ _superagent_spec() {
         'restart') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent...' ;;
         'resume') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
         'schema') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
+        'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
         'skills') _sa_subs='enable disable' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'skills disable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill...' ;;
         'skills enable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill...' ;;

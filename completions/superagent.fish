@@ -70,7 +70,7 @@ function __superagent_spec
             set -g __sa_args 'agent...'
         case 'schema'
         case 'server'
-            set -g __sa_vopts --port --host --data-dir --key --rate-limit --token-delay --connect-provider --fault-latency --fault-error-rate --fault-cut-stream
+            set -g __sa_vopts --port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream
         case 'skills'
             set -g __sa_subs enable disable
             set -g __sa_args 'agent'
@@ -273,6 +273,8 @@ complete -c superagent -n '__superagent_is server' -l key -x -d 'accept this API
 complete -c superagent -n '__superagent_is server' -l rate-limit -x -d 'requests per minute per key; 0 turns the limit off (default 60)'
 complete -c superagent -n '__superagent_is server' -l token-delay -x -d 'delay before each streamed piece of a reply (default 20)'
 complete -c superagent -n '__superagent_is server' -l connect-provider -x -a 'openai anthropic xai openrouter venice' -d 'mark a model provider key as connected (repeatable)'
+complete -c superagent -n '__superagent_is server' -l paper-balance -x -d 'paper USDC each launched agent gets on its simulated Hyperliquid (default 10000)'
+complete -c superagent -n '__superagent_is server' -l sim-speed -x -d 'run the simulated market N times faster than the clock, for demos (default 1)'
 complete -c superagent -n '__superagent_is server' -l fault-latency -x -d 'add this latency to every answer'
 complete -c superagent -n '__superagent_is server' -l fault-error-rate -x -d 'answer a share R (0..1) of requests with 500/503'
 complete -c superagent -n '__superagent_is server' -l fault-cut-stream -x -d 'cut every stream after N pieces'

@@ -18,7 +18,9 @@ const common = {
   target: 'node20',
   logLevel: 'warning',
   // bundled CommonJS packages call require() for Node's built-ins
-  banner: { js: "import { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);",
+  },
 };
 
 /** Imports of a vendor file or of the service stay imports of their own built file. */
@@ -61,7 +63,13 @@ await Promise.all([
   // third-party code is minified: less to parse at start-up, and nobody debugs it from dist/
   // a package with a native binary (the keychain's) is imported from node_modules as it is
   ...vendors.map((f) =>
-    build({ ...common, minify: true, external: NATIVE, entryPoints: [`src/vendor/${f}`], outfile: `dist/vendor/${f.replace(/\.ts$/, '.js')}` }),
+    build({
+      ...common,
+      minify: true,
+      external: NATIVE,
+      entryPoints: [`src/vendor/${f}`],
+      outfile: `dist/vendor/${f.replace(/\.ts$/, '.js')}`,
+    }),
   ),
 ]);
 
@@ -73,7 +81,8 @@ const bundled = fs.readFileSync(bundleFile, 'utf8');
 const dynamic = /(?<![\w$.])import\(/g;
 // `_mport(` is as long as `import(`: the source map's columns stay right
 const rewritten = bundled.replace(dynamic, '_mport(');
-if (rewritten === bundled) throw new Error(`${bundleFile}: no dynamic import found to rewrite (has the bundle's format changed?)`);
+if (rewritten === bundled)
+  throw new Error(`${bundleFile}: no dynamic import found to rewrite (has the bundle's format changed?)`);
 fs.writeFileSync(bundleFile, rewritten);
 const { loadBundle } = createRequire(import.meta.url)(path.resolve('bin/load-bundle.js'));
 fs.rmSync(`${bundleFile}.cache`, { force: true });
@@ -87,7 +96,9 @@ fs.writeFileSync('dist/cli/fast-paths.json', JSON.stringify({ version, overview 
 // The commands most run, run once against a throw-away embedded service, so that the code cache
 // holds their functions compiled too (V8 compiles a function on its first call; a cached one costs
 // nothing to compile): a `get` or a `chat` reply starts sooner (bench/first-byte.js)
-await warmCommonPaths(main).catch((err) => process.stderr.write(`build: the code cache holds less than it could: warming it, ${err.message}\n`));
+await warmCommonPaths(main).catch((err) =>
+  process.stderr.write(`build: the code cache holds less than it could: warming it, ${err.message}\n`),
+);
 // V8's code cache of the bundle, for bin/load-bundle.js: what compiling and running it once made
 loaded.saveCache();
 
@@ -98,8 +109,18 @@ async function warmCommonPaths(run) {
   let server;
   try {
     const key = `sa_sk_${'W'.repeat(32)}`;
-    server = await startServer({ dataDir: path.join(dir, 'service'), keys: [key], rateLimit: 0, tokenDelayMs: 0, log: () => undefined });
-    const own = { SUPERAGENT_CONFIG_DIR: path.join(dir, 'config'), SUPERAGENT_DATA_DIR: path.join(dir, 'data'), NO_COLOR: '1' };
+    server = await startServer({
+      dataDir: path.join(dir, 'service'),
+      keys: [key],
+      rateLimit: 0,
+      tokenDelayMs: 0,
+      log: () => undefined,
+    });
+    const own = {
+      SUPERAGENT_CONFIG_DIR: path.join(dir, 'config'),
+      SUPERAGENT_DATA_DIR: path.join(dir, 'data'),
+      NO_COLOR: '1',
+    };
     const remote = { ...own, SUPERAGENT_BASE_URL: server.url, SUPERAGENT_API_KEY: key };
     let said = '';
     const sink = { write: (s) => ((said = (said + s).slice(-300)), true), isTTY: false };

@@ -43,7 +43,10 @@ export function compressedAnswer(contentEncoding: string | undefined): BadAnswer
 
 /** A reply (streamed or JSON) that ended without a word: not a success. */
 export function noReplyText(): BadAnswerError {
-  return new BadAnswerError('the service ended the reply without any text', "try again; --debug shows what the service sent");
+  return new BadAnswerError(
+    'the service ended the reply without any text',
+    'try again; --debug shows what the service sent',
+  );
 }
 
 /** Whether JSON text has objects and lists more than `max` deep (strings skipped); linear, no recursion. */

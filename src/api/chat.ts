@@ -31,18 +31,42 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(v) ? v[0] : v;
 }
 
-async function streamCall(c: ApiClient, path: string, body: object, opts: CallOptions): Promise<AsyncGenerator<StreamEvent>> {
-  const res = await c.stream({ method: 'POST', path, body: { ...body, stream: true }, timeoutMs: opts.timeoutMs, signal: opts.signal });
-  return readReplyStream(res.body, { contentType: header(res.headers, 'content-type'), signal: opts.signal, idleMs: opts.timeoutMs });
+async function streamCall(
+  c: ApiClient,
+  path: string,
+  body: object,
+  opts: CallOptions,
+): Promise<AsyncGenerator<StreamEvent>> {
+  const res = await c.stream({
+    method: 'POST',
+    path,
+    body: { ...body, stream: true },
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+  });
+  return readReplyStream(res.body, {
+    contentType: header(res.headers, 'content-type'),
+    signal: opts.signal,
+    idleMs: opts.timeoutMs,
+  });
 }
 
 function jsonCall(c: ApiClient, path: string, body: object, opts: CallOptions): Promise<ChatResult> {
-  return c.json<ChatResult>({ method: 'POST', path, body: { ...body, stream: false }, timeoutMs: opts.timeoutMs, signal: opts.signal, showWaiting: false });
+  return c.json<ChatResult>({
+    method: 'POST',
+    path,
+    body: { ...body, stream: false },
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    showWaiting: false,
+  });
 }
 
 export const chat = {
-  agent: (c: ApiClient, agentId: string, body: AgentChatBody, opts: CallOptions) => jsonCall(c, agentPath(agentId), body, opts),
-  agentStream: (c: ApiClient, agentId: string, body: AgentChatBody, opts: CallOptions) => streamCall(c, agentPath(agentId), body, opts),
+  agent: (c: ApiClient, agentId: string, body: AgentChatBody, opts: CallOptions) =>
+    jsonCall(c, agentPath(agentId), body, opts),
+  agentStream: (c: ApiClient, agentId: string, body: AgentChatBody, opts: CallOptions) =>
+    streamCall(c, agentPath(agentId), body, opts),
   assistant: (c: ApiClient, body: AssistantBody, opts: CallOptions) => jsonCall(c, ASSISTANT_PATH, body, opts),
   assistantStream: (c: ApiClient, body: AssistantBody, opts: CallOptions) => streamCall(c, ASSISTANT_PATH, body, opts),
 };

@@ -12,7 +12,13 @@ const RECORD: Shape = {
   user_id: may('string'),
   name: may('string'),
   description: mayBeNull('string'),
-  data: may('object', { goal: may('string'), instructions: may('string'), model: may('string'), memory_enabled: may('boolean'), trading_enabled: may('boolean') }),
+  data: may('object', {
+    goal: may('string'),
+    instructions: may('string'),
+    model: may('string'),
+    memory_enabled: may('boolean'),
+    trading_enabled: may('boolean'),
+  }),
   triggers: may('list'),
   enabled: may('boolean'),
   stats: mayBeNull('object'),
@@ -25,8 +31,11 @@ const record = async (call: Promise<unknown>) => shaped<ClassicRecord>(await cal
 export const classic = {
   list: async (c: ApiClient, limit?: number) => {
     const body = await c.json<unknown>({ method: 'GET', path: `/v1/agents${limit ? `?limit=${limit}` : ''}` });
-    return unwrapList(body, ['agents', 'data'], 'classic agent list').map((item, i) => shaped<ClassicRecord>(item, RECORD, `[${i}]`));
+    return unwrapList(body, ['agents', 'data'], 'classic agent list').map((item, i) =>
+      shaped<ClassicRecord>(item, RECORD, `[${i}]`),
+    );
   },
   get: (c: ApiClient, id: string) => record(c.json({ method: 'GET', path: one(id) })),
-  update: (c: ApiClient, id: string, patch: ClassicPatch) => record(c.json({ method: 'PATCH', path: one(id), body: patch })),
+  update: (c: ApiClient, id: string, patch: ClassicPatch) =>
+    record(c.json({ method: 'PATCH', path: one(id), body: patch })),
 };

@@ -3,77 +3,48 @@
 import { BadAnswerError, InterruptedError } from '../core/errors.js';
 import { compressedAnswer, header, looksLikeHtml, nestsDeeperThan, parseAnswer } from './answer-checks.js';
 import { connectionFailure, unreadableAnswer, UNCERTAIN, type ProxyError } from './connection-failure.js';
-import { ApiError, NotTheServiceError, RateLimitError, TimeoutError, statusError, type ConnectionError } from './errors.js';
+import {
+  ApiError,
+  NotTheServiceError,
+  RateLimitError,
+  TimeoutError,
+  statusError,
+  type ConnectionError,
+} from './errors.js';
 import { cutForTrace, redactHeaders, redactText } from './redact.js';
 import { redirectError } from './redirect.js';
-import type { Pacer } from './rate-budget.js';
-import { DEFAULT_RETRY_POLICY, NOTHING_SPENT, decideRetry, retryAfterSeconds, type Decision, type Outcome, type RetryPolicy, type Spent } from './retry.js';
+import type { ClientOptions, RawResponse, RequestOptions } from './client-types.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  NOTHING_SPENT,
+  decideRetry,
+  retryAfterSeconds,
+  type Decision,
+  type Outcome,
+  type RetryPolicy,
+  type Spent,
+} from './retry.js';
 import { otherScheme } from './other-scheme.js';
 import { certificateProblem } from './tls.js';
-import { Transport, bodyText, type Headers } from './transport.js';
+import { Transport, bodyText } from './transport.js';
 
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
-export interface ClientOptions {
-  baseUrl: string;
-  apiKey: string | null;
-  timeoutMs: number;
-  userAgent: string;
-  /** --debug: one call per traced line, already redacted */
-  trace?: (text: string) => void;
-  /** a notice for the user (retry waits), on stderr; `rateLimited` for a 429 wait */
-  notice?: (text: string, kind: { rateLimited: boolean; waitMs: number }) => void;
-  retry?: Partial<RetryPolicy>;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now?: () => number;
-  /** shown while a JSON call waits for its answer (a spinner that appears only if the wait is long) */
-  waiting?: () => { stop(): void };
-  /** paces every attempt to a budget of requests a minute (apply on a fleet) */
-  pacer?: Pacer;
-  /** told of every answer's headers (a list the service left records out of says so in one) */
-  onAnswer?: (headers: RawResponse['headers']) => void;
-  /** NODE_EXTRA_CA_CERTS as the process has it: the advice for an untrusted certificate says it is set */
-  extraCaCerts?: string;
-  /** where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy.ts): the command's environment */
-  proxyEnv?: Readonly<Record<string, string | undefined>>;
-}
-
-export interface RequestOptions {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  body?: unknown;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** told to the user when a POST fails in a way that may have reached the service */
-  afterUncertainPost?: string;
-  /** false: no waiting spinner (the caller shows its own, as the chats do) */
-  showWaiting?: boolean;
-  /**
-   * false: a 429 is thrown at once (RateLimitError), for a caller that sends several requests at
-   * once and waits out their 429s together (together.ts), not one after the other
-   */
-  waitOnRateLimit?: boolean;
-}
-
-export interface RawResponse {
-  status: number;
-  headers: Headers;
-  body: AsyncIterable<Buffer | string> & { destroy(err?: Error): unknown };
-  /** stops the request's time-out timer (a stream's reader keeps its own limit) */
-  settle(): void;
-  /** why the request was ended from this side (its time-out), if it was */
-  failure(): ApiError | undefined;
-}
+export type { ClientOptions, RequestOptions, RawResponse } from './client-types.js';
 
 const NO_RETRY: Decision = { retry: false };
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new InterruptedError());
+      },
+      { once: true },
+    );
   });
 
 export class ApiClient {
@@ -253,7 +224,13 @@ export class ApiClient {
       }
       let data: Awaited<ReturnType<Transport['request']>>;
       try {
-        data = await transport.request({ url: this.target(opts.path), method: opts.method, headers, body: payload, signal: controller.signal });
+        data = await transport.request({
+          url: this.target(opts.path),
+          method: opts.method,
+          headers,
+          body: payload,
+          signal: controller.signal,
+        });
       } catch (err) {
         settle();
         this.options.pacer?.afterRequest();
@@ -281,7 +258,8 @@ export class ApiClient {
         throw redirectError(this.target(opts.path), opts.path, status, header(data.headers, 'location'));
       }
       // a failure after the answer began (the time-out, say) is what reading the body reports
-      const failure = () => (controller.signal.aborted && !opts.signal?.aborted ? (controller.signal.reason as ApiError) : undefined);
+      const failure = () =>
+        controller.signal.aborted && !opts.signal?.aborted ? (controller.signal.reason as ApiError) : undefined;
       const compressed = compressedAnswer(header(data.headers, 'content-encoding'));
       if (status < 300 && compressed) {
         settle();
@@ -311,17 +289,24 @@ export class ApiClient {
       // an error body too deep to print says no more than its status does
       const body = nestsDeeperThan(text) ? undefined : parseAnswer(text);
       const requestId = header(data.headers, 'x-request-id');
-      const retryAfter = status === 429 ? retryAfterSeconds(header(data.headers, 'retry-after'), body, this.now()) : undefined;
+      const retryAfter =
+        status === 429 ? retryAfterSeconds(header(data.headers, 'retry-after'), body, this.now()) : undefined;
       const outcome: Outcome = { kind: 'status', status, retryAfterSeconds: retryAfter };
       // a 429 the caller waits out itself (together.ts) is its at once
       const callerWaits = status === 429 && opts.waitOnRateLimit === false;
       const decision = callerWaits ? NO_RETRY : await this.again(opts, outcome, spent);
       if (decision.retry) continue;
       const error =
-        status === 429 ? this.rateLimitFailure(body, decision, { requestId, retryAfter })
+        status === 429
+          ? this.rateLimitFailure(body, decision, { requestId, retryAfter })
           : statusError(status, body, { requestId });
       if (opts.method === 'POST' && status >= 502) {
-        throw new (error.constructor as typeof ApiError)(`${error.message}${UNCERTAIN}`, opts.afterUncertainPost ?? error.hint, status, requestId);
+        throw new (error.constructor as typeof ApiError)(
+          `${error.message}${UNCERTAIN}`,
+          opts.afterUncertainPost ?? error.hint,
+          status,
+          requestId,
+        );
       }
       throw error;
     }
@@ -347,4 +332,3 @@ export class ApiClient {
     return connectionFailure(err, { url, method, timeoutMs, timedOut, afterUncertainPost, extraCaCerts });
   }
 }
-

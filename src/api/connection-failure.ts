@@ -31,7 +31,12 @@ export interface FailedRequest {
 
 /** The proxy refused or failed the request: said so, naming it; `lasting` ones are not retried. */
 export class ProxyError extends ConnectionError {
-  constructor(message: string, hint: string, code: string, readonly lasting: boolean) {
+  constructor(
+    message: string,
+    hint: string,
+    code: string,
+    readonly lasting: boolean,
+  ) {
     super(message, hint, code);
   }
 }

@@ -38,7 +38,13 @@ export class DuplicateNameError extends ConflictError {}
 export class AgentLimitError extends ConflictError {}
 /** 429, still after the retries the client allows. */
 export class RateLimitError extends ApiError {
-  constructor(message: string, hint: string | undefined, status: number, requestId: string | undefined, readonly retryAfter: number) {
+  constructor(
+    message: string,
+    hint: string | undefined,
+    status: number,
+    requestId: string | undefined,
+    readonly retryAfter: number,
+  ) {
     super(message, hint, status, requestId);
   }
 }
@@ -46,7 +52,11 @@ export class RateLimitError extends ApiError {
 export class ServerError extends ApiError {}
 /** No answer at all: refused, host not found, reset, TLS. */
 export class ConnectionError extends ApiError {
-  constructor(message: string, hint?: string, readonly code?: string) {
+  constructor(
+    message: string,
+    hint?: string,
+    readonly code?: string,
+  ) {
     super(message, hint);
   }
 }
@@ -117,18 +127,25 @@ export function statusError(status: number, body: unknown, ctx: StatusContext = 
   const message = messageFromBody(body, `the service answered ${status}${reason}`);
   const hint = HINTS[status] ?? (status >= 500 ? 'the service failed; try again later' : undefined);
   const { requestId } = ctx;
-  if (status === 400 && /no api key connected for provider/i.test(message)) return new ProviderNotConnectedError(message, hint, status, requestId);
+  if (status === 400 && /no api key connected for provider/i.test(message))
+    return new ProviderNotConnectedError(message, hint, status, requestId);
   if ([400, 413, 415, 422, 431].includes(status)) return new BadRequestError(message, hint, status, requestId);
   // a 403, a 404 and a 409 that only their words tell apart (docs/api.md, From an answer to an exit code)
   if (status === 403 && /\bagent limit\b/i.test(message)) {
     return new AgentLimitError(message, AGENT_LIMIT_HINT, status, requestId);
   }
   if (status === 401 || status === 403) return new AuthError(message, hint, status, requestId);
-  if (status === 404) return /\bsession\b/i.test(message) ? new SessionNotFoundError(message, hint, status, requestId) : new NotFoundError(message, hint, status, requestId);
+  if (status === 404)
+    return /\bsession\b/i.test(message)
+      ? new SessionNotFoundError(message, hint, status, requestId)
+      : new NotFoundError(message, hint, status, requestId);
   if (status === 409 && /\balready exists\b/i.test(message)) {
     return new DuplicateNameError(message, 'choose another name', status, requestId);
   }
-  if (status === 409) return /\bis paused\b/i.test(message) ? new AgentPausedError(message, hint, status, requestId) : new ConflictError(message, hint, status, requestId);
+  if (status === 409)
+    return /\bis paused\b/i.test(message)
+      ? new AgentPausedError(message, hint, status, requestId)
+      : new ConflictError(message, hint, status, requestId);
   if (status === 429) return new RateLimitError(message, rateLimitHint(ctx), status, requestId, ctx.retryAfter ?? 1);
   return new ServerError(message, hint, status, requestId);
 }

@@ -10,5 +10,8 @@ export function unwrapList(body: unknown, keys: readonly string[], what: string)
       if (Array.isArray(inner)) return inner;
     }
   }
-  throw new BadAnswerError(`the service answered the ${what} with something that is not a list`, 'check the base URL points at a SuperAgents service');
+  throw new BadAnswerError(
+    `the service answered the ${what} with something that is not a list`,
+    'check the base URL points at a SuperAgents service',
+  );
 }

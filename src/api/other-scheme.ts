@@ -40,13 +40,19 @@ function wrongScheme(base: URL, speaks: string, not: string, scheme: 'http:' | '
   const given = maskUrl(base.href.replace(/\/$/, ''));
   const use = maskUrl(withScheme(base, scheme));
   // a key sent over plain HTTP to another machine can be read on the way
-  const remote = scheme === 'http:' && !isLoopback(base.hostname) ? ' (the key then crosses the network unencrypted)' : '';
-  return new OtherSchemeError(`the service at ${given} speaks ${speaks}, not ${not}`, `use ${use} as the base URL${remote}`);
+  const remote =
+    scheme === 'http:' && !isLoopback(base.hostname) ? ' (the key then crosses the network unencrypted)' : '';
+  return new OtherSchemeError(
+    `the service at ${given} speaks ${speaks}, not ${not}`,
+    `use ${use} as the base URL${remote}`,
+  );
 }
 
 /** The handshake met bytes that are no TLS record (an HTTP answer, most often). */
 function looksLikePlainAnswer(e: FailureFields): boolean {
-  return e.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || (e.code === 'EPROTO' && /wrong version number/i.test(e.message ?? ''));
+  return (
+    e.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || (e.code === 'EPROTO' && /wrong version number/i.test(e.message ?? ''))
+  );
 }
 
 /** The request was dropped unanswered, or answered with a TLS record (0x15 alert, 0x16 handshake). */

@@ -4,7 +4,11 @@ import { maskBotToken, maskBotTokens, maskKey, maskKeys, maskUrls } from '../cor
 const SECRET_FIELDS = /"(telegram_bot_token|api_key|apiKey|token)"\s*:\s*"([^"]*)"/g;
 
 export function redactText(text: string, secrets: string[] = []): string {
-  let out = text.replace(SECRET_FIELDS, (_, field: string, value: string) => `"${field}":"${field === 'telegram_bot_token' ? maskBotToken(value) : maskKey(value)}"`);
+  let out = text.replace(
+    SECRET_FIELDS,
+    (_, field: string, value: string) =>
+      `"${field}":"${field === 'telegram_bot_token' ? maskBotToken(value) : maskKey(value)}"`,
+  );
   out = maskKeys(maskBotTokens(out));
   for (const secret of secrets) if (secret) out = out.split(secret).join(maskKey(secret));
   return maskUrls(out);
@@ -16,7 +20,11 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : value;
     const lower = name.toLowerCase();
-    if (lower === 'authorization') out[name] = text.replace(/^(\w+\s+)?(.*)$/, (_, scheme: string | undefined, key: string) => `${scheme ?? ''}${maskKey(key)}`);
+    if (lower === 'authorization')
+      out[name] = text.replace(
+        /^(\w+\s+)?(.*)$/,
+        (_, scheme: string | undefined, key: string) => `${scheme ?? ''}${maskKey(key)}`,
+      );
     else if (lower === 'x-api-key') out[name] = maskKey(text);
     else out[name] = text;
   }

@@ -7,7 +7,7 @@ import { redactText } from './redact.js';
 import { NotTheServiceError } from './errors.js';
 
 const CHECK_BASE = "check the base URL: the service's address, without /v1";
-const SAME_BASE = "the base URL is right, but the service sends its own API elsewhere: ask its operator why";
+const SAME_BASE = 'the base URL is right, but the service sends its own API elsewhere: ask its operator why';
 const DOWNGRADE =
   "not followed: check the base URL, and ask the service's operator why it sends https requests to plain http";
 
@@ -42,6 +42,7 @@ export function redirectError(
     return new NotTheServiceError(`${said}, from https to plain http`, DOWNGRADE, status);
   }
   const base = target && impliedBase(target, contractPath);
-  if (base !== undefined && base === impliedBase(requestUrl, contractPath)) return new NotTheServiceError(said, SAME_BASE, status);
+  if (base !== undefined && base === impliedBase(requestUrl, contractPath))
+    return new NotTheServiceError(said, SAME_BASE, status);
   return new NotTheServiceError(said, base ? `use ${base} as the base URL` : CHECK_BASE, status);
 }

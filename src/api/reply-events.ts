@@ -10,7 +10,15 @@ export function isObject(value: unknown): value is Json {
 }
 
 /** Events whose `content` (or other text field) is a piece of the reply (Agno 1 named its pieces `RunResponse`). */
-const TEXT_EVENTS = new Set(['runcontent', 'runresponse', 'runresponsecontent', 'assistantresponse', 'runcontentdelta', 'delta', 'message']);
+const TEXT_EVENTS = new Set([
+  'runcontent',
+  'runresponse',
+  'runresponsecontent',
+  'assistantresponse',
+  'runcontentdelta',
+  'delta',
+  'message',
+]);
 /** The reply is over; their `content` is the whole reply again, used only when nothing streamed. */
 const COMPLETION_EVENTS = new Set(['runcompleted', 'done', 'stream_complete']);
 /** Whether an event of this name ends the reply (its `content`, if any, the whole reply again). */
@@ -57,7 +65,8 @@ export function textOf(obj: Json): string | undefined {
     if (isObject(v) && typeof v.content === 'string') return v.content;
   }
   const choice = Array.isArray(obj.choices) ? obj.choices[0] : undefined;
-  if (isObject(choice) && isObject(choice.delta) && typeof choice.delta.content === 'string') return choice.delta.content;
+  if (isObject(choice) && isObject(choice.delta) && typeof choice.delta.content === 'string')
+    return choice.delta.content;
   return undefined;
 }
 
@@ -94,7 +103,8 @@ function toolError(flag: unknown, result: unknown): string | undefined {
 /** Agno: `tool: { tool_call_id, tool_name, tool_args, result, tool_call_error, metrics: { duration } }`. */
 function agnoTool(t: Json): ToolReport {
   const metrics = isObject(t.metrics) ? t.metrics : undefined;
-  const seconds = typeof metrics?.duration === 'number' && Number.isFinite(metrics.duration) ? metrics.duration : undefined;
+  const seconds =
+    typeof metrics?.duration === 'number' && Number.isFinite(metrics.duration) ? metrics.duration : undefined;
   return {
     id: str(t.tool_call_id) ?? str(t.id),
     name: str(t.tool_name) ?? str(t.name),
@@ -108,7 +118,11 @@ function agnoTool(t: Json): ToolReport {
 /** Web app: `tool_calls: [{ id, function: { name, arguments } }]`. */
 function startedCall(c: Json): ToolReport {
   const fn = isObject(c.function) ? c.function : undefined;
-  return { id: str(c.id) ?? str(c.tool_call_id), name: str(fn?.name) ?? str(c.tool_name) ?? str(c.name), args: fn?.arguments ?? c.tool_args ?? c.arguments };
+  return {
+    id: str(c.id) ?? str(c.tool_call_id),
+    name: str(fn?.name) ?? str(c.tool_name) ?? str(c.name),
+    args: fn?.arguments ?? c.tool_args ?? c.arguments,
+  };
 }
 
 /** Web app: `tool_executions: [{ tool_call_id, tool_name, result, tool_call_error }]`. */
@@ -139,10 +153,11 @@ export function meaningOf(sseName: string | undefined, obj: Json | undefined, pl
   if ((!sseName || sseName === 'message') && obj?.event === 'RunContent' && typeof obj.content === 'string') {
     return obj.content ? { kind: 'text', text: obj.content } : { kind: 'none' };
   }
-  const named = sseName && sseName !== 'message' ? sseName : str(obj?.event) ?? str(obj?.type);
+  const named = sseName && sseName !== 'message' ? sseName : (str(obj?.event) ?? str(obj?.type));
   const name = named?.toLowerCase();
   if (name === undefined) {
-    if (obj && carriesError(obj)) return { kind: 'failure', message: failureMessage(obj, undefined, 'the service reported an error') };
+    if (obj && carriesError(obj))
+      return { kind: 'failure', message: failureMessage(obj, undefined, 'the service reported an error') };
     if (obj?.done === true) return { kind: 'complete', content: str(obj.content), timestamp: str(obj.timestamp) };
     const text = obj ? textOf(obj) : plain;
     return text ? { kind: 'text', text } : { kind: 'none' };
@@ -151,8 +166,17 @@ export function meaningOf(sseName: string | undefined, obj: Json | undefined, pl
     const text = obj ? pieceText(obj) : plain;
     return text ? { kind: 'text', text } : { kind: 'none' };
   }
-  if (COMPLETION_EVENTS.has(name)) return { kind: 'complete', content: str(obj?.content) ?? structuredText(obj?.content), timestamp: str(obj?.timestamp) };
-  if (name === PAUSED_EVENT) return { kind: 'failure', message: 'the agent paused its run to wait for a confirmation or input, which a chat here cannot give' };
+  if (COMPLETION_EVENTS.has(name))
+    return {
+      kind: 'complete',
+      content: str(obj?.content) ?? structuredText(obj?.content),
+      timestamp: str(obj?.timestamp),
+    };
+  if (name === PAUSED_EVENT)
+    return {
+      kind: 'failure',
+      message: 'the agent paused its run to wait for a confirmation or input, which a chat here cannot give',
+    };
   if (FAILURE_EVENTS.has(name)) {
     const fallback = name === 'runcancelled' ? 'the service cancelled the reply' : 'the service reported an error';
     return { kind: 'failure', message: failureMessage(obj, plain, fallback) };

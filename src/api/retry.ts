@@ -46,7 +46,13 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
   return Math.round(base * (1 - random() * 0.25));
 }
 
-export function decideRetry(method: string, outcome: Outcome, spent: Spent, policy: RetryPolicy = DEFAULT_RETRY_POLICY, random: () => number = Math.random): Decision {
+export function decideRetry(
+  method: string,
+  outcome: Outcome,
+  spent: Spent,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  random: () => number = Math.random,
+): Decision {
   if (outcome.kind === 'status' && outcome.status === 429) {
     const secs = Math.max(0, outcome.retryAfterSeconds ?? 1);
     const waitMs = secs * 1000;
@@ -76,7 +82,13 @@ export function decideRetry(method: string, outcome: Outcome, spent: Spent, poli
     return { retry: false };
   }
   const waitMs = backoffMs(spent.retries, random);
-  return { retry: true, waitMs, rateLimited: false, spent: { ...spent, retries: spent.retries + 1 }, notice: `${why}; retrying in ${(waitMs / 1000).toFixed(1)} s` };
+  return {
+    retry: true,
+    waitMs,
+    rateLimited: false,
+    spent: { ...spent, retries: spent.retries + 1 },
+    notice: `${why}; retrying in ${(waitMs / 1000).toFixed(1)} s`,
+  };
 }
 
 /** Seconds to wait from a 429: the Retry-After header (seconds or a date), else the body's retryAfter, else 1. */

@@ -28,7 +28,12 @@ export const may = (kind: Kind, of?: Shape): Field => ({ kind, of });
 /** A field the answer may leave out or send as null. */
 export const mayBeNull = (kind: Kind): Field => ({ kind, nullable: true });
 
-const NAMES: Record<Kind, string> = { string: 'a string', boolean: 'true or false', object: 'an object', list: 'a list' };
+const NAMES: Record<Kind, string> = {
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'an object',
+  list: 'a list',
+};
 
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
@@ -54,7 +59,14 @@ function difference(value: unknown, shape: Shape, where: string): string | undef
     }
     if (v === null && field.nullable) continue;
     if (!fits(v, field.kind)) return `${at} is ${kindOf(v)}, not ${NAMES[field.kind]}`;
-    const wrong = field.of && (Array.isArray(v) ? v.reduce<string | undefined>((found, item, i) => found ?? difference(item, field.of!, `${at}[${i}]`), undefined) : difference(v, field.of, at));
+    const wrong =
+      field.of &&
+      (Array.isArray(v)
+        ? v.reduce<string | undefined>(
+            (found, item, i) => found ?? difference(item, field.of!, `${at}[${i}]`),
+            undefined,
+          )
+        : difference(v, field.of, at));
     if (wrong) return wrong;
   }
   return undefined;

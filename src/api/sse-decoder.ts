@@ -181,10 +181,22 @@ export class SseDecoder {
     if (this.over) return;
     const { data } = message;
     if (data.length < 16 && data.trim() === '[DONE]') return this.complete(undefined, undefined);
-    if (nestsDeeperThan(data)) return this.fail(new BadAnswerError(`the service sent an event nested more than ${ANSWER_LIMITS.jsonDepth} deep`, 'what arrived is kept above'));
+    if (nestsDeeperThan(data))
+      return this.fail(
+        new BadAnswerError(
+          `the service sent an event nested more than ${ANSWER_LIMITS.jsonDepth} deep`,
+          'what arrived is kept above',
+        ),
+      );
     const { obj, plain, broken } = parseData(data);
     // `data: {"event":"RunCont` and the connection closed: a reply cut short, not text to show
-    if (broken && this.ending) return this.fail(new StreamCutError('the reply was cut short (its last event ended part-way)', 'what arrived is kept above; try again'));
+    if (broken && this.ending)
+      return this.fail(
+        new StreamCutError(
+          'the reply was cut short (its last event ended part-way)',
+          'what arrived is kept above; try again',
+        ),
+      );
     const sid = obj?.session_id ?? obj?.sessionId;
     if (typeof sid === 'string' && sid !== '' && sid !== this.sessionId) {
       this.sessionId = sid;

@@ -82,7 +82,14 @@ export async function* readReplyStream(body: Body, opts: ReadOptions = {}): Asyn
   signal?.addEventListener('abort', onAbort, { once: true });
   const secs = (opts.idleMs ?? 0) / 1000;
   const idle = opts.idleMs
-    ? new IdleLimit(opts.idleMs, () => body.destroy?.(new TimeoutError(`no reply text within ${secs} s`, 'what arrived is kept above; raise the limit with --timeout SECONDS')))
+    ? new IdleLimit(opts.idleMs, () =>
+        body.destroy?.(
+          new TimeoutError(
+            `no reply text within ${secs} s`,
+            'what arrived is kept above; raise the limit with --timeout SECONDS',
+          ),
+        ),
+      )
     : undefined;
   let texts = false;
   try {
@@ -127,7 +134,10 @@ async function* readJsonBody(body: Body): AsyncGenerator<StreamEvent> {
   try {
     obj = JSON.parse(text);
   } catch {
-    throw new BadAnswerError('the service answered with JSON that could not be read', 'check the base URL points at a SuperAgents service');
+    throw new BadAnswerError(
+      'the service answered with JSON that could not be read',
+      'check the base URL points at a SuperAgents service',
+    );
   }
   yield* replyFromJson(obj);
 }
@@ -136,7 +146,11 @@ async function* readJsonBody(body: Body): AsyncGenerator<StreamEvent> {
 async function* readSniffed(body: Body): AsyncGenerator<StreamEvent> {
   const chunks = body[Symbol.asyncIterator]();
   const first = await chunks.next();
-  const start = first.done ? '' : typeof first.value === 'string' ? first.value : Buffer.from(first.value).subarray(0, 64).toString('utf8');
+  const start = first.done
+    ? ''
+    : typeof first.value === 'string'
+      ? first.value
+      : Buffer.from(first.value).subarray(0, 64).toString('utf8');
   const rest: Body = {
     async *[Symbol.asyncIterator]() {
       if (!first.done) yield first.value;
@@ -151,11 +165,16 @@ async function* readSniffed(body: Body): AsyncGenerator<StreamEvent> {
  * Content that is an object or a list (structured output) is its JSON text; any other type is refused.
  */
 export function replyFromJson(obj: unknown): StreamEvent[] {
-  if (!isObject(obj)) throw new BadAnswerError('the service answered with something that is not a reply', 'check the base URL points at a SuperAgents service');
+  if (!isObject(obj))
+    throw new BadAnswerError(
+      'the service answered with something that is not a reply',
+      'check the base URL points at a SuperAgents service',
+    );
   const sid = obj.session_id ?? obj.sessionId;
   const sessionId = typeof sid === 'string' && sid !== '' ? sid : undefined;
   const content = textOf(obj) ?? structuredText(obj.content);
-  if (content === undefined && obj.content !== undefined) throw notAsDescribed(`content is ${obj.content === null ? 'null' : `a ${typeof obj.content}`}, not text`);
+  if (content === undefined && obj.content !== undefined)
+    throw notAsDescribed(`content is ${obj.content === null ? 'null' : `a ${typeof obj.content}`}, not text`);
   if (content === undefined || !hasText(content)) throw noReplyText();
   const timestamp = typeof obj.timestamp === 'string' ? obj.timestamp : undefined;
   const events: StreamEvent[] = [];
@@ -176,4 +195,3 @@ async function* readPlainBody(body: Body): AsyncGenerator<StreamEvent> {
   if (rest) yield { type: 'text', text: rest };
   yield { type: 'done' };
 }
-

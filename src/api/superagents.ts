@@ -33,11 +33,20 @@ const RECORD: Shape = {
   wallet_address: mayBeNull('string'),
 };
 /** `LaunchSuperagentResponse`: the new agent's id is what launch reports. */
-const LAUNCHED: Shape = { agent_id: need('string'), name: may('string'), status: may('string'), bot_username: mayBeNull('string'), wallet_address: mayBeNull('string') };
+const LAUNCHED: Shape = {
+  agent_id: need('string'),
+  name: may('string'),
+  status: may('string'),
+  bot_username: mayBeNull('string'),
+  wallet_address: mayBeNull('string'),
+};
 /** `SuperAgentStatus`; the PUTs give no schema, but an answer that is no object is no answer. */
 const STATUS: Shape = { agent_id: may('string'), status: may('string') };
 /** The skills: a list of `SuperAgentSkill`, each named (the toggles send names back). */
-const SKILLS: Shape = { agent_id: may('string'), skills: need('list', { name: need('string'), description: may('string'), enabled: may('boolean') }) };
+const SKILLS: Shape = {
+  agent_id: may('string'),
+  skills: need('list', { name: need('string'), description: may('string'), enabled: may('boolean') }),
+};
 /** soul.md and memory.md: the commands that ask for them print them. */
 const FILES: Shape = { agent_id: may('string'), soul_md: need('string'), memory_md: need('string') };
 const WALLET: Shape = { evm_address: mayBeNull('string'), solana_address: mayBeNull('string') };
@@ -49,7 +58,9 @@ const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 /** The list answer: a bare array, or one wrapped in `agents`, `superagents` or `data`. */
 export function listFrom(body: unknown): AgentRecord[] {
-  return unwrapList(body, ['agents', 'superagents', 'data'], 'agent list').map((item, i) => asRecord(item, `agents[${i}]`));
+  return unwrapList(body, ['agents', 'superagents', 'data'], 'agent list').map((item, i) =>
+    asRecord(item, `agents[${i}]`),
+  );
 }
 
 /** pause, resume or restart one agent */
@@ -98,12 +109,17 @@ export const superagents = {
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/model`, body }), STATUS),
   /** `quiet`: no waiting spinner (a Tab completion: it would draw over the line being typed) */
   skills: (c: ApiClient, id: string, opts: { quiet?: boolean } = {}) =>
-    checked<SkillsResult>(c.json({ method: 'GET', path: `${one(id)}/skills`, ...(opts.quiet ? { showWaiting: false } : {}) }), SKILLS),
+    checked<SkillsResult>(
+      c.json({ method: 'GET', path: `${one(id)}/skills`, ...(opts.quiet ? { showWaiting: false } : {}) }),
+      SKILLS,
+    ),
   /** the whole set of disabled skills; every other one is enabled (docs/api.md, Records and field rules) */
   setDisabledSkills: (c: ApiClient, id: string, disabled: string[]) =>
     checked<StatusResult>(c.json({ method: 'PUT', path: `${one(id)}/skills`, body: { disabled } }), STATUS),
   files: (c: ApiClient, id: string, o: { signal?: AbortSignal } = {}) =>
     checked<FilesResult>(c.json({ method: 'GET', path: `${one(id)}/files`, signal: o.signal }), FILES),
-  wallet: (c: ApiClient, id: string) => checked<WalletResult>(c.json({ method: 'GET', path: `${one(id)}/wallet` }), WALLET),
-  health: (c: ApiClient, id: string) => checked<HealthResult>(c.json({ method: 'GET', path: `${one(id)}/health` }), HEALTH),
+  wallet: (c: ApiClient, id: string) =>
+    checked<WalletResult>(c.json({ method: 'GET', path: `${one(id)}/wallet` }), WALLET),
+  health: (c: ApiClient, id: string) =>
+    checked<HealthResult>(c.json({ method: 'GET', path: `${one(id)}/health` }), HEALTH),
 };

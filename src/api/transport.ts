@@ -34,7 +34,10 @@ export interface TransportResponse {
 }
 
 /** The whole body as UTF-8 text; one larger than `maxBytes` is dropped there (the connection with it). */
-export async function bodyText(body: AsyncIterable<Uint8Array | string>, maxBytes = ANSWER_LIMITS.jsonBytes): Promise<string> {
+export async function bodyText(
+  body: AsyncIterable<Uint8Array | string>,
+  maxBytes = ANSWER_LIMITS.jsonBytes,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -71,9 +74,13 @@ export class Transport {
     this.agent ??= new http.Agent({ keepAlive: true, maxSockets: AT_ONCE, keepAliveMsecs: 4_000 });
     const agent = this.agent;
     return new Promise<TransportResponse>((resolve, reject) => {
-      const r = http.request(req.url, { method: req.method, headers: req.headers, agent, signal: req.signal }, (res) => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
-      });
+      const r = http.request(
+        req.url,
+        { method: req.method, headers: req.headers, agent, signal: req.signal },
+        (res) => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+        },
+      );
       r.once('error', reject);
       r.end(req.body);
     });

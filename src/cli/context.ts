@@ -60,7 +60,10 @@ interface SpinnerEntry {
   handle: Spinner;
 }
 
-export type StartSpinner = (label: string, options: Omit<SpinnerOptions, 'colour' | 'enabled'> & { enabled?: boolean }) => Spinner;
+export type StartSpinner = (
+  label: string,
+  options: Omit<SpinnerOptions, 'colour' | 'enabled'> & { enabled?: boolean },
+) => Spinner;
 
 /** What a Context is made of; anything left out gets the real thing. */
 export interface World {
@@ -143,7 +146,10 @@ export class Context {
     const embedded = this.connected?.embedded?.leftOut();
     if (embedded || this.leftOutByService === 0) return embedded;
     const n = this.leftOutByService;
-    return new BadAnswerError(`the service left out ${n} record${n === 1 ? '' : 's'} it cannot read`, "its log names them; the list shown lacks them");
+    return new BadAnswerError(
+      `the service left out ${n} record${n === 1 ? '' : 's'} it cannot read`,
+      'its log names them; the list shown lacks them',
+    );
   }
 
   private leftOutByService = 0;
@@ -177,7 +183,11 @@ export class Context {
     // Ctrl-C while a spinner turns and no command listens (a request on its way): the spinner's line
     // is erased before the process ends, not left on the screen
     if (this.spinners.length === 0) this.stopTidying = this.signals.onInterruptTidy(() => this.stopSpinners());
-    const entry: SpinnerEntry = { label, options: { ...options, startedAt: options.startedAt ?? Date.now() }, handle: { stop() {} } };
+    const entry: SpinnerEntry = {
+      label,
+      options: { ...options, startedAt: options.startedAt ?? Date.now() },
+      handle: { stop() {} },
+    };
     entry.handle = this.drawSpinner(entry);
     this.spinners.push(entry);
     let stopped = false;
@@ -205,7 +215,10 @@ export class Context {
 
   private drawSpinner(entry: SpinnerEntry): Spinner {
     // the spinner draws its label itself: an agent's name in it is made safe first
-    return this.startSpinner(terminalSafe(entry.label), { ...entry.options, enabled: (entry.options.enabled ?? true) && this.printer.chatty });
+    return this.startSpinner(terminalSafe(entry.label), {
+      ...entry.options,
+      enabled: (entry.options.enabled ?? true) && this.printer.chatty,
+    });
   }
 
   /** A person is there to answer: stdin and stderr are terminals and prompting is allowed. */
@@ -219,7 +232,12 @@ export class Context {
     const opened = await this.opened.catch(() => undefined);
     await opened?.client.close();
     // the service finishes a session write it began (its store may wait on another process's lock)
-    if (opened?.embedded) await this.sayIfSlow(opened.embedded.close(), () => this.printer.warn('Waiting for the local service to finish a write before exiting (Ctrl-C quits now, without it)'));
+    if (opened?.embedded)
+      await this.sayIfSlow(opened.embedded.close(), () =>
+        this.printer.warn(
+          'Waiting for the local service to finish a write before exiting (Ctrl-C quits now, without it)',
+        ),
+      );
   }
 
   /** `work`; if it is still under way after SLOW_WAIT_MS, `say()` once (a wait worth announcing, also in a pipe). */

@@ -29,7 +29,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   0: 'success',
   1: 'unexpected error (a bug: please report it)',
-  2: 'usage: bad flag, missing argument, invalid input, or the service answered 400/413/415; also a full disk, ' +
+  2:
+    'usage: bad flag, missing argument, invalid input, or the service answered 400/413/415; also a full disk, ' +
     'a read-only file system or a permission refused under the config, data or temp dir',
   3: 'authentication: no key, or 401/403',
   4: 'not found: 404, or an agent reference that matches none or several',
@@ -97,7 +98,11 @@ export function errorLine(err: unknown): string {
 }
 
 /** Renders a failure on stderr (one line; plus a JSON object with --json, for scripts) and gives its exit code. */
-export function reportError(err: unknown, stderr: OutStream, opts: { json: boolean; debug: boolean; colour?: (s: string) => string }): ExitCode {
+export function reportError(
+  err: unknown,
+  stderr: OutStream,
+  opts: { json: boolean; debug: boolean; colour?: (s: string) => string },
+): ExitCode {
   const code = exitCodeFor(err);
   if (code === EXIT.interrupted || err instanceof core.TerminatedError) {
     // Ctrl-C (or a SIGTERM) needs no message: the line it interrupted (a prompt, a reply) is ended,

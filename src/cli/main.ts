@@ -14,7 +14,11 @@ const processIO = (): IO => ({
   },
 });
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: IO = processIO()): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: IO = processIO(),
+): Promise<number> {
   let outputFailure: NodeJS.ErrnoException | undefined;
   if (io.stdout === process.stdout) {
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -63,7 +67,11 @@ async function answer(argv: string[], env: NodeJS.ProcessEnv, io: IO): Promise<n
 }
 
 /** A write to stdout the machine refused (a full disk): exit 2 naming it (bin/superagent.js's baked answers too). */
-export async function reportOutputFailure(err: NodeJS.ErrnoException, argv: string[], io: Pick<IO, 'stderr'>): Promise<number> {
+export async function reportOutputFailure(
+  err: NodeJS.ErrnoException,
+  argv: string[],
+  io: Pick<IO, 'stderr'>,
+): Promise<number> {
   const { reportError } = await import('./exit-codes.js');
   const { asEnvironmentError } = await import('../core/errors.js');
   const failure = asEnvironmentError(err, { path: 'standard output', action: 'cannot write' }) ?? err;

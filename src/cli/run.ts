@@ -161,7 +161,12 @@ function outlivingTerminal(io: IO): IO {
   };
 }
 
-export async function run(argv: string[], env: NodeJS.ProcessEnv, io: IO, overrides: WorldOverrides = {}): Promise<number> {
+export async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: IO,
+  overrides: WorldOverrides = {},
+): Promise<number> {
   if (overrides.signals) return runIn(argv, env, io, overrides, overrides.signals); // a test's world
   // this process: its terminal may hang up under the command
   const terminals = terminalFds();

@@ -25,9 +25,14 @@ type OptionValue<O> = O extends { type: 'boolean' }
 
 type ArgValue<A> = A extends { variadic: true } ? string[] : A extends { required: true } ? string : string | undefined;
 
-type OptionsOf<S extends Spec> = S['options'] extends Readonly<Record<string, OptionDef>> ? { -readonly [K in keyof S['options']]: OptionValue<S['options'][K]> } : unknown;
+type OptionsOf<S extends Spec> =
+  S['options'] extends Readonly<Record<string, OptionDef>>
+    ? { -readonly [K in keyof S['options']]: OptionValue<S['options'][K]> }
+    : unknown;
 
-type ArgsOf<S extends Spec> = S['args'] extends readonly ArgDef[] ? { [A in S['args'][number] as A['name']]: ArgValue<A> } : unknown;
+type ArgsOf<S extends Spec> = S['args'] extends readonly ArgDef[]
+  ? { [A in S['args'][number] as A['name']]: ArgValue<A> }
+  : unknown;
 
 /** What `run` gets: each argument by its name, each option by its key, typed from the spec. */
 export type Input<S extends Spec> = ArgsOf<S> & OptionsOf<S>;

@@ -27,7 +27,15 @@ export const CONFIG_NAME = 'config';
 /** The lock every change of the config file takes (a file beside it: lock.config) */
 export const CONFIG_LOCK = 'config';
 
-const PROFILE_KEYS = ['base_url', 'api_key', 'api_key_store', 'output', 'model', 'provider', 'render'] as const satisfies ReadonlyArray<keyof Profile>;
+const PROFILE_KEYS = [
+  'base_url',
+  'api_key',
+  'api_key_store',
+  'output',
+  'model',
+  'provider',
+  'render',
+] as const satisfies ReadonlyArray<keyof Profile>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -36,14 +44,16 @@ function wrongField(data: Record<string, unknown>): string | undefined {
   const { version } = data;
   const wholeFromOne = Number.isInteger(version) && (version as number) >= 1;
   if (version !== undefined && !wholeFromOne) return '"version" is not a whole number from 1';
-  if (data.active_profile !== undefined && typeof data.active_profile !== 'string') return '"active_profile" is not a string';
+  if (data.active_profile !== undefined && typeof data.active_profile !== 'string')
+    return '"active_profile" is not a string';
   if (data.profiles === undefined) return undefined;
   if (!isObject(data.profiles)) return '"profiles" is not an object';
   for (const [name, profile] of Object.entries(data.profiles)) {
     if (!isObject(profile)) return `"profiles.${name}" is not an object`;
     // every setting is text (settings.ts checks the values themselves when they are set)
     for (const key of PROFILE_KEYS) {
-      if (profile[key] !== undefined && typeof profile[key] !== 'string') return `"profiles.${name}.${key}" is not a string`;
+      if (profile[key] !== undefined && typeof profile[key] !== 'string')
+        return `"profiles.${name}.${key}" is not a string`;
     }
     // where the key is: a value this version does not know would leave the profile with no key
     if (profile.api_key_store !== undefined && profile.api_key_store !== 'keychain') {
@@ -87,7 +97,10 @@ export class ConfigFile implements ConfigStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
       if (err instanceof NotRegularFileError) {
-        throw new UsageError(`the config file ${this.path} is ${err.kind}, not a regular file`, "move it aside, then run 'superagent login' again");
+        throw new UsageError(
+          `the config file ${this.path} is ${err.kind}, not a regular file`,
+          "move it aside, then run 'superagent login' again",
+        );
       }
       throw asEnvironmentError(err, { path: this.path, action: 'cannot read' }) ?? err;
     }
@@ -115,11 +128,16 @@ export class ConfigFile implements ConfigStore {
     this.warned = true;
     const how = mode & 0o044 ? 'read' : 'change';
     const [file, octal] = [this.path, `0${mode.toString(8)}`];
-    this.options.warn(`The config file ${file} holds an API key and others can ${how} it (mode ${octal}): run 'chmod 600 ${file}'`);
+    this.options.warn(
+      `The config file ${file} holds an API key and others can ${how} it (mode ${octal}): run 'chmod 600 ${file}'`,
+    );
   }
 
   private corrupt(why: string): UsageError {
-    return new UsageError(`the config file ${this.path} is corrupt: ${why}`, `fix it, or move it aside and run 'superagent login' again`);
+    return new UsageError(
+      `the config file ${this.path} is corrupt: ${why}`,
+      `fix it, or move it aside and run 'superagent login' again`,
+    );
   }
 
   async write(change: (data: ConfigData) => void): Promise<void> {
@@ -135,7 +153,10 @@ export class ConfigFile implements ConfigStore {
       change(data);
       // a holder stopped for longer than the lock's staleness lost it: the change of the command that took it over stands
       if (!lock.stillHeld()) {
-        throw new LocalStateError(`the config file ${this.path} was changed by another command meanwhile`, 'nothing saved: run this one again');
+        throw new LocalStateError(
+          `the config file ${this.path} was changed by another command meanwhile`,
+          'nothing saved: run this one again',
+        );
       }
       // through a symbolic link (a dotfiles checkout): the file it points to is replaced, the link stays
       await saveWithConf(linkTarget(this.path), data);
@@ -149,7 +170,8 @@ export class ConfigFile implements ConfigStore {
       return await this.locks.acquire(CONFIG_LOCK);
     } catch (err) {
       // the lock is ours to know of: a disk that refuses it refuses the config file
-      if (!(err instanceof LockTimeoutError)) throw asEnvironmentError(err, { path: this.path, action: 'cannot write' }) ?? err;
+      if (!(err instanceof LockTimeoutError))
+        throw asEnvironmentError(err, { path: this.path, action: 'cannot write' }) ?? err;
       const lockFile = this.locks.fileFor(CONFIG_LOCK);
       const held = err.message.charAt(0).toLowerCase() + err.message.slice(1);
       const hint = `try again; if no superagent command is running, remove ${lockFile}`;

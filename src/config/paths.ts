@@ -14,6 +14,7 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
 
 /** Throw-away files (the completion cache): XDG_CACHE_HOME from the command's environment, else the platform's. */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
-  if (env.XDG_CACHE_HOME && process.platform !== 'darwin' && process.platform !== 'win32') return path.join(env.XDG_CACHE_HOME, 'superagent');
+  if (env.XDG_CACHE_HOME && process.platform !== 'darwin' && process.platform !== 'win32')
+    return path.join(env.XDG_CACHE_HOME, 'superagent');
   return platform().cache;
 }

@@ -36,11 +36,19 @@ export interface Connection {
   output: 'table' | 'json';
 }
 
-export function profileName(globals: Pick<ConnectionFlags, 'profile'>, env: NodeJS.ProcessEnv, config: ConfigData): string {
+export function profileName(
+  globals: Pick<ConnectionFlags, 'profile'>,
+  env: NodeJS.ProcessEnv,
+  config: ConfigData,
+): string {
   return globals.profile || env.SUPERAGENT_PROFILE || config.active_profile || 'default';
 }
 
-function pick(flag: string | undefined, envValue: string | undefined, profileValue: string | undefined): [string | null, Source | null] {
+function pick(
+  flag: string | undefined,
+  envValue: string | undefined,
+  profileValue: string | undefined,
+): [string | null, Source | null] {
   if (flag) return [flag, 'flag'];
   if (envValue) return [envValue, 'env'];
   if (profileValue) return [profileValue, 'profile'];
@@ -54,7 +62,8 @@ export function normaliseBaseUrl(raw: string): string {
   } catch {
     throw new UsageError(`'${maskUrl(raw)}' is not a URL`, 'give the service address like https://api.example.com');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${maskUrl(raw)}' must start with http:// or https://`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`'${maskUrl(raw)}' must start with http:// or https://`);
   // every request's path is put after the base URL: a query would come before it, a fragment cut it off
   // (an empty `?` or `#` is kept in the href, not in search or hash; in a password it is escaped)
   if (/[?#]/.test(url.href)) {
@@ -86,9 +95,10 @@ export function hostedBaseUrl(env: NodeJS.ProcessEnv): string {
 export function keyProblem(key: string): string | undefined {
   if (/[\r\n]/.test(key)) return 'contains a line break';
   if (/[\s]/.test(key)) return 'contains a space';
-   
+
   if (/[\u0000-\u001f\u007f]/.test(key)) return 'contains a control character';
-  if (/[^\u0021-\u007e]/.test(key)) return 'contains a character outside ASCII (a quote or dash pasted from a document?)';
+  if (/[^\u0021-\u007e]/.test(key))
+    return 'contains a character outside ASCII (a quote or dash pasted from a document?)';
   return undefined;
 }
 
@@ -104,13 +114,23 @@ function keyKind(key: string | undefined): 'hosted' | 'embedded' | undefined {
  * A key with no base URL (or a profile's URL not for it: `why` says so): which service it belongs
  * to, or exit 3 when its prefix does not say.
  */
-function serviceForKey(apiKey: string, keyFrom: string, env: NodeJS.ProcessEnv, why = ' and no base URL is set'): Where {
+function serviceForKey(
+  apiKey: string,
+  keyFrom: string,
+  env: NodeJS.ProcessEnv,
+  why = ' and no base URL is set',
+): Where {
   if (apiKey.startsWith(HOSTED_KEY_PREFIX)) {
     const reason = `a ${HOSTED_KEY_PREFIX} key comes from ${keyFrom}${why}`;
     return { baseUrl: hostedBaseUrl(env), baseUrlSource: 'key', service: 'hosted', reason };
   }
   if (apiKey.startsWith(EMBEDDED_KEY_PREFIX)) {
-    return { baseUrl: null, baseUrlSource: null, service: 'embedded', reason: `an ${EMBEDDED_KEY_PREFIX} key comes from ${keyFrom}${why}` };
+    return {
+      baseUrl: null,
+      baseUrlSource: null,
+      service: 'embedded',
+      reason: `an ${EMBEDDED_KEY_PREFIX} key comes from ${keyFrom}${why}`,
+    };
   }
   throw new CredentialsError(
     `the key ${maskKey(apiKey)} (from ${keyFrom}) is neither a hosted key (${HOSTED_KEY_PREFIX}…) nor one the embedded service issued (${EMBEDDED_KEY_PREFIX}…), and no base URL says where it belongs`,
@@ -127,7 +147,12 @@ function serviceForKey(apiKey: string, keyFrom: string, env: NodeJS.ProcessEnv, 
  * be one for hosted keys; a key of neither kind has nowhere else to go. A key in the keychain is not
  * read for this (it is never touched when the command gives a key).
  */
-function profileUrlTakes(apiKey: string, url: string, profile: Profile | undefined, env: NodeJS.ProcessEnv): string | false {
+function profileUrlTakes(
+  apiKey: string,
+  url: string,
+  profile: Profile | undefined,
+  env: NodeJS.ProcessEnv,
+): string | false {
   const kind = keyKind(apiKey);
   const hostedUrl = url === hostedBaseUrl(env);
   const ownKind = keyKind(profile?.api_key);
@@ -155,26 +180,41 @@ export function keySourceWords(c: Pick<Connection, 'apiKeySource' | 'profileName
  * The profile whose key this command line takes from the OS keychain, or undefined: a flag or a
  * variable gives the key (the keychain is then never touched), or the profile keeps none there.
  */
-export function keychainProfile(globals: ConnectionFlags, env: NodeJS.ProcessEnv, config: ConfigData): string | undefined {
+export function keychainProfile(
+  globals: ConnectionFlags,
+  env: NodeJS.ProcessEnv,
+  config: ConfigData,
+): string | undefined {
   if (globals.apiKey || env.SUPERAGENT_API_KEY) return undefined;
   const name = profileName(globals, env, config);
   return keyStoreOf(config.profiles?.[name]) === 'keychain' ? name : undefined;
 }
 
 /** `keychainKey`: the profile's key, read from the OS keychain when keychainProfile named it. */
-export function resolveConnection(globals: ConnectionFlags, env: NodeJS.ProcessEnv, config: ConfigData, keychainKey?: string): Connection {
+export function resolveConnection(
+  globals: ConnectionFlags,
+  env: NodeJS.ProcessEnv,
+  config: ConfigData,
+  keychainKey?: string,
+): Connection {
   const name = profileName(globals, env, config);
   const profile = config.profiles?.[name];
   const explicit = globals.profile || env.SUPERAGENT_PROFILE;
   if (explicit && !profile) {
-    throw new UsageError(`there is no profile '${name}' in the config file`, `create it with 'superagent login --profile ${name}', or see 'superagent config list'`);
+    throw new UsageError(
+      `there is no profile '${name}' in the config file`,
+      `create it with 'superagent login --profile ${name}', or see 'superagent config list'`,
+    );
   }
   const [baseUrl, baseUrlSource] = pick(globals.baseUrl, env.SUPERAGENT_BASE_URL, profile?.base_url);
   const [rawKey, apiKeySource] = pick(globals.apiKey, env.SUPERAGENT_API_KEY, profile?.api_key ?? keychainKey);
   const apiKey = rawKey?.trim() || null;
   const problem = apiKey === null ? undefined : keyProblem(apiKey);
   if (problem) {
-    throw new CredentialsError(`the API key from ${SOURCE_WORDS[apiKeySource!]('key', name)} ${problem}`, 'a key is one word of printable ASCII: copy it again from where it was issued');
+    throw new CredentialsError(
+      `the API key from ${SOURCE_WORDS[apiKeySource!]('key', name)} ${problem}`,
+      'a key is one word of printable ASCII: copy it again from where it was issued',
+    );
   }
   let where: Where;
   const url = baseUrl === null ? null : normaliseBaseUrl(baseUrl);

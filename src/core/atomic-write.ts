@@ -83,7 +83,8 @@ function existingDir(at: string): boolean {
     if (code === 'ENOTDIR') return false;
     if (code !== 'ENOENT') throw asEnvironmentError(err, { path: at, action: MKDIR }) ?? err;
     // a link whose target does not exist: no directory can be made in its place
-    if (fs.lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) throw new EnvironmentError(at, 'EDANGLING', MKDIR);
+    if (fs.lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new EnvironmentError(at, 'EDANGLING', MKDIR);
     return false;
   }
   if (!stat.isDirectory()) throw new EnvironmentError(at, 'ENOTDIR', MKDIR);

@@ -103,7 +103,11 @@ function fromOtherBundle(err: unknown): EnvironmentError | undefined {
   if (!(err instanceof Error) || err.name !== 'EnvironmentError') return undefined;
   const { path, code, action } = err as Partial<EnvironmentError>;
   if (typeof code !== 'string') return undefined;
-  return new EnvironmentError(typeof path === 'string' ? path : undefined, code, typeof action === 'string' ? action : undefined);
+  return new EnvironmentError(
+    typeof path === 'string' ? path : undefined,
+    code,
+    typeof action === 'string' ? action : undefined,
+  );
 }
 
 /** No key for the service, or a key that cannot say which service it belongs to. */

@@ -4,12 +4,15 @@
 export function distance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;
@@ -35,7 +38,11 @@ export function closest(word: string, candidates: Iterable<string>): string | un
 }
 
 /** `did you mean 'x'?`, or undefined when nothing is close. */
-export function didYouMean(word: string, candidates: Iterable<string>, quote = (s: string) => `'${s}'`): string | undefined {
+export function didYouMean(
+  word: string,
+  candidates: Iterable<string>,
+  quote = (s: string) => `'${s}'`,
+): string | undefined {
   const match = closest(word, candidates);
   return match === undefined ? undefined : `did you mean ${quote(match)}?`;
 }

@@ -2,7 +2,17 @@
 // turned into the error body of docs/api.md (Errors) in one place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { accountId, presentedKey, type KeyRing } from './auth.js';
-import { ApiError, answerFor, assertBodyAcceptable, ClientGone, CONNECTION_LIMITS, LoggedFailure, failureReporter, readJsonBody, sendError } from './http.js';
+import {
+  ApiError,
+  answerFor,
+  assertBodyAcceptable,
+  ClientGone,
+  CONNECTION_LIMITS,
+  LoggedFailure,
+  failureReporter,
+  readJsonBody,
+  sendError,
+} from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import { Router } from './router.js';
 import { agentChatRoutes } from './routes/agent-chat.js';

@@ -18,7 +18,6 @@ export interface Delivery {
   record?: () => Promise<void>;
 }
 
-
 /**
  * Benchmarking aid (`server --bench-reply-pieces N`): the reply's pieces repeated until there are
  * `count` of them, so a client can be timed on a long stream. Only what is sent grows; the session
@@ -35,7 +34,8 @@ export async function deliverReply(ctx: RouteContext, d: Delivery): Promise<void
   if (d.stream) {
     // after this tick: a response corks its socket until then (the head and the first pieces leave
     // first), and the write holds the event loop; tracked from now, so close() waits for it
-    const recorded = d.record && pendingWrites.track(new Promise<void>((resolve) => setImmediate(resolve)).then(d.record));
+    const recorded =
+      d.record && pendingWrites.track(new Promise<void>((resolve) => setImmediate(resolve)).then(d.record));
     await streamReply(ctx.res, d.script, pieces, {
       tokenDelayMs,
       sleep,

@@ -39,7 +39,10 @@ export class Faults {
     if (errorRate <= 0 || this.random() >= errorRate) return undefined;
     // alternate so clients meet both a crash (500) and an overload (503)
     const status = this.served++ % 2 === 0 ? 503 : 500;
-    return new ApiError(status, status === 503 ? 'Service temporarily unavailable (injected fault)' : 'Internal server error (injected fault)');
+    return new ApiError(
+      status,
+      status === 503 ? 'Service temporarily unavailable (injected fault)' : 'Internal server error (injected fault)',
+    );
   }
 
   get cutStreamAfter(): number | undefined {

@@ -59,7 +59,9 @@ export function failureOf(err: unknown): ServiceFailure | undefined {
   if (refused) return { kind: 'storage', message: `${refused.message}${refused.hint ? ` (${refused.hint})` : ''}` };
   if (isStoreProblem(err)) return { kind: 'store', message: err.message };
   if (err instanceof ApiError) return undefined;
-  return err instanceof Error ? { kind: 'error', message: err.message, stack: err.stack } : { kind: 'error', message: String(err) };
+  return err instanceof Error
+    ? { kind: 'error', message: err.message, stack: err.stack }
+    : { kind: 'error', message: String(err) };
 }
 
 /** The log line of a failure: one line, but a bug's with its stack. */
@@ -76,10 +78,13 @@ export function failureReporter(
     log(failureLine(f));
     onFailure?.(f);
   };
-  return Object.assign((err: unknown) => {
-    const failure = failureOf(err);
-    if (failure) report(failure);
-  }, { report });
+  return Object.assign(
+    (err: unknown) => {
+      const failure = failureOf(err);
+      if (failure) report(failure);
+    },
+    { report },
+  );
 }
 
 /**
@@ -171,7 +176,10 @@ function readText(req: IncomingMessage, idleMs: number): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     // a body at rest holds a socket and its buffered bytes: give up on it (Node's requestTimeout caps a trickle)
-    const stalled = setTimeout(() => reject(new ApiError(408, `Request body stalled: nothing arrived for ${idleMs} ms`)), idleMs);
+    const stalled = setTimeout(
+      () => reject(new ApiError(408, `Request body stalled: nothing arrived for ${idleMs} ms`)),
+      idleMs,
+    );
     stalled.unref();
     req.on('data', (chunk: Buffer) => {
       stalled.refresh();

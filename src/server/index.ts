@@ -84,7 +84,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const failed = failureReporter(log, options.onFailure);
-  const store = new Store(options.dataDir, { onLeftOut: (message) => failed.report({ kind: 'left-out', message }) }).open();
+  const store = new Store(options.dataDir, {
+    onLeftOut: (message) => failed.report({ kind: 'left-out', message }),
+  }).open();
   const keys = new KeyRing(options.keys ?? []);
   const pendingWrites = new PendingWrites(failed);
   const sim = new Simulation(store, {

@@ -42,7 +42,8 @@ export function observed(handler: Handler, onExchange: (exchange: Exchange) => v
     let contentType: string | undefined;
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((...args: unknown[]) => {
-      const headers = args.find((a, i) => i > 0 && typeof a === 'object' && a !== null && !Array.isArray(a)) as Record<string, unknown> | undefined;
+      const headers = args.find((a, i) => i > 0 && typeof a === 'object' && a !== null && !Array.isArray(a)) as
+        Record<string, unknown> | undefined;
       const type = headers && Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
       if (typeof type === 'string') contentType = type;
       return writeHead(...args);

@@ -17,7 +17,10 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
 
-  constructor(private readonly perMinute: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get enabled(): boolean {
     return this.perMinute > 0;

@@ -22,9 +22,18 @@ function sessionNotFound(): ApiError {
 }
 
 /** Continues `sessionId` (which must belong to this owner and agent) as it is now, or opens a new session. */
-export function openSession(store: Store, sessionId: string | undefined, owner: string, agentId: string | null, now: string): OpenedSession {
+export function openSession(
+  store: Store,
+  sessionId: string | undefined,
+  owner: string,
+  agentId: string | null,
+  now: string,
+): OpenedSession {
   if (sessionId === undefined) {
-    return { base: undefined, session: { session_id: randomUUID(), owner, agent_id: agentId, created_at: now, turns: 0, history: [] } };
+    return {
+      base: undefined,
+      session: { session_id: randomUUID(), owner, agent_id: agentId, created_at: now, turns: 0, history: [] },
+    };
   }
   const base = UUID_PATTERN.test(sessionId) ? store.sessions.get(owner, sessionId.toLowerCase()) : undefined;
   const session = base?.record;

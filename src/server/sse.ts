@@ -48,7 +48,6 @@ export function errorEvent(statusCode: number, message: string): object {
   return { event: SSE_EVENTS.error, message, statusCode };
 }
 
-
 export class SseWriter {
   private pingTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -56,7 +55,10 @@ export class SseWriter {
   private lastWrite: Promise<void> = Promise.resolve();
   private readonly gone: Promise<void>;
 
-  constructor(private readonly res: ServerResponse, private readonly pingIntervalMs: number) {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly pingIntervalMs: number,
+  ) {
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -141,7 +143,12 @@ export class SseWriter {
 }
 
 /** Streams a finished reply: the script's head, its pieces, its tail, then `[DONE]`. */
-export async function streamReply(res: ServerResponse, script: StreamScript, pieces: string[], options: StreamOptions): Promise<void> {
+export async function streamReply(
+  res: ServerResponse,
+  script: StreamScript,
+  pieces: string[],
+  options: StreamOptions,
+): Promise<void> {
   const sse = new SseWriter(res, options.pingIntervalMs);
   const started = Date.now();
   const send = async (data: object | string) => {
@@ -165,7 +172,13 @@ export async function streamReply(res: ServerResponse, script: StreamScript, pie
 }
 
 /** The head, then the pieces at the token delay; false when the stream ended before the last (client gone, a fault, the time limit). */
-async function sendHeadAndPieces(sse: SseWriter, script: StreamScript, pieces: string[], options: StreamOptions & { started: number }, send: (data: object) => Promise<void>): Promise<boolean> {
+async function sendHeadAndPieces(
+  sse: SseWriter,
+  script: StreamScript,
+  pieces: string[],
+  options: StreamOptions & { started: number },
+  send: (data: object) => Promise<void>,
+): Promise<boolean> {
   for (const event of script.head) {
     if (sse.isClosed) return false;
     await send(event);

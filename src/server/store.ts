@@ -161,7 +161,9 @@ export class Store {
 
   /** Adds an agent under its account's lock, after `guard` (which may throw: the limit, the name) saw the live ones. */
   launchAgent(account: string, agent: StoredAgent, guard: (live: StoredAgent[]) => void): Promise<void> {
-    return this.agents.insert(account, agent.agent_id, agent, () => guard(this.liveAgents(account).map((e) => e.record)));
+    return this.agents.insert(account, agent.agent_id, agent, () =>
+      guard(this.liveAgents(account).map((e) => e.record)),
+    );
   }
 
   /**

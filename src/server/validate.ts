@@ -33,7 +33,12 @@ interface StringRules {
 /** An agent's name: trimmed, one line, nothing that spoofs what a terminal shows. */
 export const NAME_RULES = { trim: true, noControls: 'line', noInvisibles: true } as const satisfies StringRules;
 
-export function optionalString(body: Body, field: string, max: number, opts: StringRules & { min?: number } = {}): string | undefined {
+export function optionalString(
+  body: Body,
+  field: string,
+  max: number,
+  opts: StringRules & { min?: number } = {},
+): string | undefined {
   const raw = body[field];
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string') throw badRequest(`${field} must be a string`);
@@ -44,7 +49,8 @@ export function optionalString(body: Body, field: string, max: number, opts: Str
   if (size > max) throw badRequest(`${field} must be at most ${max} ${opts.bytes ? 'bytes' : 'characters'}`);
   if (opts.noControls) assertNoControls(field, value, opts.noControls);
   const invisible = opts.noInvisibles ? invisibleIn(value) : undefined;
-  if (invisible) throw badRequest(`${field} must not contain invisible or direction-changing characters (${invisible})`);
+  if (invisible)
+    throw badRequest(`${field} must not contain invisible or direction-changing characters (${invisible})`);
   return value;
 }
 
@@ -73,4 +79,3 @@ export function optionalProvider(body: Body, field = 'model_provider'): Provider
   if (!isProvider(value)) throw badRequest(`${field} must be one of: ${PROVIDERS.join(', ')}`);
   return value;
 }
-

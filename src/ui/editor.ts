@@ -48,7 +48,11 @@ export function editorCommand(env: NodeJS.ProcessEnv): EditorCommand {
     try {
       argv = shellSplit(line);
     } catch (err) {
-      if (err instanceof ShellSplitError) throw new EditorError(`${source} is not a command the CLI can run: ${err.message}`, `check the quotes in ${source}`);
+      if (err instanceof ShellSplitError)
+        throw new EditorError(
+          `${source} is not a command the CLI can run: ${err.message}`,
+          `check the quotes in ${source}`,
+        );
       throw err;
     }
     if (argv.length > 0 && argv[0] !== '') return { source, line, argv };
@@ -113,7 +117,12 @@ const STOP_GRACE_MS = 3_000;
  * Opens `file` in the editor (from `editorCommand`) on this terminal and waits for it to exit. Ctrl-C belongs to the editor
  * while it runs (as in git), so it does not end the CLI under it.
  */
-export async function runEditor(cmd: EditorCommand, env: NodeJS.ProcessEnv, file: string, stop?: AbortSignal): Promise<void> {
+export async function runEditor(
+  cmd: EditorCommand,
+  env: NodeJS.ProcessEnv,
+  file: string,
+  stop?: AbortSignal,
+): Promise<void> {
   const { spawn } = await import('node:child_process');
   const ignore = () => undefined;
   process.on('SIGINT', ignore);

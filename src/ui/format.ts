@@ -51,7 +51,6 @@ export function yesNo(printer: Printer, value: boolean, yes = 'yes', no = 'no'):
   return value ? printer.out.green(yes) : printer.out.red(no);
 }
 
- 
 const SGR = /\u001b\[[0-9;]*m/g;
 
 /**
@@ -79,14 +78,20 @@ export const MIN_SHRUNK = 8;
  * Widths that fit `room`: the widest column that may shrink gives up columns first, never below a
  * few characters; columns in `fixed` (ids, statuses) keep their width.
  */
-export function fitWidths(widths: number[], room: number, fixed: readonly number[] = [], last: readonly number[] = []): number[] {
+export function fitWidths(
+  widths: number[],
+  room: number,
+  fixed: readonly number[] = [],
+  last: readonly number[] = [],
+): number[] {
   const out = [...widths];
   let over = out.reduce((a, w) => a + w, 0) - room;
   // the `last` columns shrink only once the others are as narrow as they go
   for (const spared of [[...fixed, ...last], fixed]) {
     while (over > 0) {
       let widest = -1;
-      for (let i = 0; i < out.length; i++) if (!spared.includes(i) && out[i]! > MIN_SHRUNK && (widest < 0 || out[i]! > out[widest]!)) widest = i;
+      for (let i = 0; i < out.length; i++)
+        if (!spared.includes(i) && out[i]! > MIN_SHRUNK && (widest < 0 || out[i]! > out[widest]!)) widest = i;
       if (widest < 0) break;
       const second = Math.max(MIN_SHRUNK, ...out.filter((w, i) => i !== widest && !spared.includes(i)));
       const cut = Math.min(over, out[widest]! - second || 1, out[widest]! - MIN_SHRUNK);
@@ -114,7 +119,12 @@ function positions(shown: readonly number[], list: readonly number[] = []): numb
 /** Widths of the `shown` columns that fit `room`; `keepFixed` false: the fixed ones may be cut too. */
 function fitShown(natural: number[], shown: number[], room: number, options: TableOptions, keepFixed = true): number[] {
   const fixed = keepFixed ? positions(shown, options.fixed) : [];
-  return fitWidths(shown.map((c) => natural[c]!), room, fixed, positions(shown, options.last));
+  return fitWidths(
+    shown.map((c) => natural[c]!),
+    room,
+    fixed,
+    positions(shown, options.last),
+  );
 }
 
 const sum = (widths: number[]) => widths.reduce((a, w) => a + w, 0);
@@ -186,12 +196,31 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
     truncate: '…',
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': PAD },
     chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '',
     },
   });
   table.push(...cells.map((row) => shown.map((c) => row[c] ?? '')));
-  printer.writeSafe(table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n');
+  printer.writeSafe(
+    table
+      .toString()
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n') + '\n',
+  );
 }
 
 /** A field the service did not send: `–` for people, an empty value for scripts (never "none"). */

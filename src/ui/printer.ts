@@ -40,7 +40,9 @@ export function colourAllowed(stream: OutStream, opts: PrinterOptions): boolean 
 }
 
 /** A styler that leaves text as it is, at any depth of chaining (`plain.red.bold('x') === 'x'`). */
-export const plain: ChalkInstance = new Proxy(((text: unknown) => String(text)) as unknown as ChalkInstance, { get: () => plain });
+export const plain: ChalkInstance = new Proxy(((text: unknown) => String(text)) as unknown as ChalkInstance, {
+  get: () => plain,
+});
 
 /** Creates the printer, loading chalk only when some stream will actually show colour. */
 export async function createPrinter(stdout: OutStream, stderr: OutStream, options: PrinterOptions): Promise<Printer> {
@@ -48,7 +50,13 @@ export async function createPrinter(stdout: OutStream, stderr: OutStream, option
   const errColour = colourAllowed(stderr, options);
   if (!outColour && !errColour) return new Printer(stdout, stderr, options, plain, plain);
   const { Chalk } = await import('../vendor/chalk.js');
-  return new Printer(stdout, stderr, options, outColour ? marked(new Chalk({ level: 1 })) : plain, errColour ? marked(new Chalk({ level: 1 })) : plain);
+  return new Printer(
+    stdout,
+    stderr,
+    options,
+    outColour ? marked(new Chalk({ level: 1 })) : plain,
+    errColour ? marked(new Chalk({ level: 1 })) : plain,
+  );
 }
 
 /**

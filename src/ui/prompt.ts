@@ -7,7 +7,10 @@ import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
   /** `expect`: whether an answer is the one a confirmation wants (a name typed to destroy): any other is marked ✘, not ✔ */
-  text(message: string, opts?: { default?: string; validate?: (v: string) => true | string; expect?: (answer: string) => boolean }): Promise<string>;
+  text(
+    message: string,
+    opts?: { default?: string; validate?: (v: string) => true | string; expect?: (answer: string) => boolean },
+  ): Promise<string>;
   secret(message: string): Promise<string>;
   choice<T extends string>(message: string, choices: readonly T[], def?: T): Promise<T>;
   confirm(message: string, def?: boolean): Promise<boolean>;
@@ -47,7 +50,8 @@ async function asking<T>(
     return await ask(ended.signal);
   } catch (err) {
     if (ended.signal.aborted) throw new TerminatedError(ended.signal.reason === 'SIGHUP' ? 'SIGHUP' : 'SIGTERM');
-    if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError') throw new InterruptedError();
+    if ((err as Error)?.name === 'ExitPromptError' || (err as Error)?.name === 'AbortPromptError')
+      throw new InterruptedError();
     throw err;
   } finally {
     for (const stop of unlisten) stop?.();
@@ -86,7 +90,12 @@ function expecting(wanted: ((answer: string) => boolean) | undefined) {
 export function terminalPrompter(io: Streams, stops?: TerminateSignal): Prompter {
   const prompts = () => import('../vendor/inquirer.js');
   const ask = <T>(question: (signal: AbortSignal) => Promise<T>) => asking(io.stdin, question, stops);
-  const streams = (signal: AbortSignal) => ({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, clearPromptOnDone: false, signal });
+  const streams = (signal: AbortSignal) => ({
+    input: io.stdin,
+    output: io.stderr as NodeJS.WritableStream,
+    clearPromptOnDone: false,
+    signal,
+  });
   return {
     async text(message, opts = {}) {
       const { input } = await prompts();
@@ -101,7 +110,11 @@ export function terminalPrompter(io: Streams, stops?: TerminateSignal): Prompter
     },
     async choice(message, choices, def) {
       const { select } = await prompts();
-      const options = { message: shown(message), choices: choices.map((value) => ({ value, name: shown(value) })), default: def };
+      const options = {
+        message: shown(message),
+        choices: choices.map((value) => ({ value, name: shown(value) })),
+        default: def,
+      };
       return ask((signal) => select(options, streams(signal)));
     },
     async confirm(message, def = false) {

@@ -30,7 +30,8 @@ export function startSpinner(stream: OutStream, label: string, options: SpinnerO
   // forever, so a terminal without a usable width gets no spinner at all
   if (!options.enabled || usableColumns(stream) === undefined) return NONE;
   const started = options.startedAt ?? Date.now();
-  const text = () => (options.text ? options.text(Date.now() - started) : `${label} ${Math.floor((Date.now() - started) / 1000)}s`);
+  const text = () =>
+    options.text ? options.text(Date.now() - started) : `${label} ${Math.floor((Date.now() - started) / 1000)}s`;
   let stopped = false;
   let ora: { stop(): unknown; text: string } | undefined;
   let ticker: NodeJS.Timeout | undefined;
@@ -38,7 +39,14 @@ export function startSpinner(stream: OutStream, label: string, options: SpinnerO
     const { default: createOra } = await import('../vendor/ora.js');
     if (stopped) return;
     // discardStdin off: a REPL owns stdin; hideCursor off: no exit hook needed to restore it
-    ora = createOra({ text: text(), stream: stream as unknown as NodeJS.WritableStream, discardStdin: false, hideCursor: false, isEnabled: true, color: options.colour ? 'cyan' : false }).start();
+    ora = createOra({
+      text: text(),
+      stream: stream as unknown as NodeJS.WritableStream,
+      discardStdin: false,
+      hideCursor: false,
+      isEnabled: true,
+      color: options.colour ? 'cyan' : false,
+    }).start();
     ticker = setInterval(() => {
       if (ora) ora.text = text();
     }, 1000);

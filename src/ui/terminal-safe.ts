@@ -34,12 +34,17 @@ const MARK = new RegExp(`\uE000${NONCE}([0-9a-f]{2})\uE001`, 'g');
 
 /** Control characters of our own (colours, `\r\x1b[2K`): kept as markers until written. */
 export function ours(sequence: string): string {
-  return sequence.replace(/[\u0000-\u001f\u007f]/g, (c) => `\uE000${NONCE}${c.charCodeAt(0).toString(16).padStart(2, '0')}\uE001`);
+  return sequence.replace(
+    /[\u0000-\u001f\u007f]/g,
+    (c) => `\uE000${NONCE}${c.charCodeAt(0).toString(16).padStart(2, '0')}\uE001`,
+  );
 }
 
 /** Our markers as the control characters they stand for (a stream that is not a terminal gets just this). */
 export function unmark(text: string): string {
-  return text.includes('\uE000') ? text.replace(MARK, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text;
+  return text.includes('\uE000')
+    ? text.replace(MARK, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    : text;
 }
 
 /** What a terminal may be given: the text made safe, then our own styling put back. */

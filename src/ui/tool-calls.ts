@@ -10,7 +10,6 @@ const ERROR_CHARS = 80;
 
 /** One line of text, whatever the service put in it (controls and line breaks become spaces). */
 function flat(text: string): string {
-   
   return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
 
@@ -19,7 +18,7 @@ function clip(text: string, max: number): string {
 }
 
 function argValue(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
 }
 
 /** `symbol=ETH, interval=1h` from an object or its JSON text; anything else as JSON. */
@@ -35,7 +34,9 @@ export function shortArgs(args: unknown): string {
   if (value === undefined || value === null) return '';
   const text =
     typeof value === 'object' && !Array.isArray(value)
-      ? Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${argValue(v)}`).join(', ')
+      ? Object.entries(value as Record<string, unknown>)
+          .map(([k, v]) => `${k}=${argValue(v)}`)
+          .join(', ')
       : argValue(value);
   return clip(flat(text), ARGS_CHARS);
 }

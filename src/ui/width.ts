@@ -13,7 +13,18 @@ const EMOJI = /^\p{Emoji_Presentation}$/u;
  * Format and filler characters terminals draw anyway (measured in tmux): the soft hyphen, Arabic
  * number signs, the Hangul fillers; a lone surrogate is drawn as U+FFFD.
  */
-const DRAWN: Record<number, number> = { 0xad: 1, 0x600: 1, 0x601: 1, 0x602: 1, 0x603: 1, 0x604: 1, 0x605: 1, 0x115f: 2, 0x3164: 2, 0xffa0: 1 };
+const DRAWN: Record<number, number> = {
+  0xad: 1,
+  0x600: 1,
+  0x601: 1,
+  0x602: 1,
+  0x603: 1,
+  0x604: 1,
+  0x605: 1,
+  0x115f: 2,
+  0x3164: 2,
+  0xffa0: 1,
+};
 
 export function codePointWidth(ch: string): number {
   const c = ch.charCodeAt(0);

@@ -15,6 +15,7 @@ const md = () => (parser ??= createParser());
 export const blockPainter = (layout: Layout): BlockRenderer => new BlockRenderer(layout, md());
 
 /** A whole document, rendered: its lines, each to be ended with \n (the highlighter needed when it has a fence: hasFence). */
-export const markdownDocument = (text: string, layout: Layout, highlighter?: Highlighter): string[] => renderMarkdown(text, layout, md(), highlighter);
+export const markdownDocument = (text: string, layout: Layout, highlighter?: Highlighter): string[] =>
+  renderMarkdown(text, layout, md(), highlighter);
 
 export type { Highlighter, Layout };

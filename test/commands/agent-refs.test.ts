@@ -39,7 +39,10 @@ beforeEach(async () => {
   // allows twins (or state from before the check) has them
   const second = store.agents.fresh(account, twins[1]!)!;
   store.agents.write(account, twins[1]!, { ...second, record: { ...second.record, name: 'Twin' } });
-  for (const [from, to] of [[x, A], [y, B]] as const) {
+  for (const [from, to] of [
+    [x, A],
+    [y, B],
+  ] as const) {
     const stored = store.agents.fresh(account, from)!;
     store.agents.write(account, to, { ...stored, record: { ...stored.record, agent_id: to } });
     store.agents.removeNow(account, from);
@@ -65,9 +68,12 @@ describe('ambiguous references exit 4 naming the candidates', () => {
     // the order of the twins is the list's (newest first)
     const [older, newer] = twins.map((id) => id.slice(0, 8));
     const candidates = [`Twin (${newer})`, `twin (${older})`].join(', ');
-    expect(r.stderr).toBe(`Error: '${argv[1]}' names several agents: ${candidates} (use the id, or a longer id prefix)\n`);
+    expect(r.stderr).toBe(
+      `Error: '${argv[1]}' names several agents: ${candidates} (use the id, or a longer id prefix)\n`,
+    );
     onlyListed();
-    for (const id of twins) expect(await record(id)).toMatchObject({ status: 'running', model: CLAUDE.model, description: '' });
+    for (const id of twins)
+      expect(await record(id)).toMatchObject({ status: 'running', model: CLAUDE.model, description: '' });
     expect((await record(twins[0]!)).name).toBe('twin');
   });
 
@@ -85,7 +91,9 @@ describe('ambiguous references exit 4 naming the candidates', () => {
       const r = await cli(argv);
       expect([r.code, r.stdout]).toEqual([4, '']);
       // candidates in list order, newest first
-      expect(r.stderr).toBe(`Error: '${argv[1]}' matches several agents: beta (abcd2222), alpha (abcd1111) (use a longer id prefix)\n`);
+      expect(r.stderr).toBe(
+        `Error: '${argv[1]}' matches several agents: beta (abcd2222), alpha (abcd1111) (use a longer id prefix)\n`,
+      );
       onlyListed();
       expect(await record(A)).toMatchObject({ status: 'running', description: '', model: CLAUDE.model });
       expect(await record(B)).toMatchObject({ status: 'running', description: '', model: CLAUDE.model });

@@ -80,7 +80,9 @@ describe('assistant ask', () => {
     expect(Object.keys(parsed)).toEqual(['symbol', 'outlook', 'confidence']);
     expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(content), null, 2)}\n`);
     sessionFrom(r.stderr);
-    expect(asked()).toEqual([{ message: 'ETH outlook\n\nRespond as JSON with: symbol, outlook, confidence', stream: true }]);
+    expect(asked()).toEqual([
+      { message: 'ETH outlook\n\nRespond as JSON with: symbol, outlook, confidence', stream: true },
+    ]);
   });
 
   it('--fields --array prints the parsed array (JSON when piped)', async () => {
@@ -91,7 +93,9 @@ describe('assistant ask', () => {
     expect(parsed.length).toBeGreaterThan(0);
     for (const row of parsed) expect(Object.keys(row)).toEqual(['symbol', 'funding_rate']);
     expect(r.stdout).toBe(`${JSON.stringify(parsed, null, 2)}\n`);
-    expect(asked()).toEqual([{ message: 'Top perps by funding\n\nRespond as JSON array with: symbol, funding_rate', stream: true }]);
+    expect(asked()).toEqual([
+      { message: 'Top perps by funding\n\nRespond as JSON array with: symbol, funding_rate', stream: true },
+    ]);
   });
 
   it('--json prints the API answer { session_id, content, timestamp } with its tool_calls (none: the assistant streams no tool events), and nothing on stderr', async () => {
@@ -123,7 +127,12 @@ describe('assistant ask', () => {
     const ok = await cli(['assistant', 'ask', '--model', 'claude-sonnet-4-20250514', 'hello']);
     expect(ok.code, ok.stderr).toBe(0);
     const refused = await cli(['assistant', 'ask', '--model', 'gpt-4o', '--provider', 'openai', 'hello']);
-    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: "Error: No API key connected for provider 'openai', which --model gpt-4o needs (connect a key for openai to your account, or choose another --model)\n" });
+    expect(refused).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        "Error: No API key connected for provider 'openai', which --model gpt-4o needs (connect a key for openai to your account, or choose another --model)\n",
+    });
     // the provider inferred from the model, or as given
     expect(asked()).toEqual([
       { message: 'hello', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic', stream: true },
@@ -132,13 +141,48 @@ describe('assistant ask', () => {
   });
 
   it.each<[string, string[], string | undefined, string]>([
-    ['an unknown --provider', ['--provider', 'acme', '--model', 'x', 'hi'], undefined, "Error: --provider must be one of: openai, anthropic, xai, openrouter, venice; not 'acme'\n"],
-    ['--provider without --model', ['--provider', 'openai', 'hi'], undefined, 'Error: --provider needs --model (e.g. --model gpt-4o --provider openai)\n'],
-    ['a model whose provider cannot be told', ['--model', 'mystery-model', 'hi'], undefined, "Error: cannot tell which provider serves model 'mystery-model' (add --provider, one of: openai, anthropic, xai, openrouter, venice)\n"],
-    ['--array without --fields', ['--array', 'hi'], undefined, 'Error: --array needs --fields (e.g. --fields symbol,price --array)\n'],
-    ['--fields without a name', ['--fields', ' , ', 'hi'], undefined, 'Error: --fields needs at least one field name (e.g. --fields symbol,price,outlook)\n'],
-    ['a --session that cannot be an id', ['--session', 'two words', 'hi'], undefined, "Error: --session needs a session id as printed by an earlier reply, not 'two words'\n"],
-    ['an empty question on stdin', [], '', "Error: the question is empty (give it as arguments, superagent assistant ask 'question', or pipe it on stdin)\n"],
+    [
+      'an unknown --provider',
+      ['--provider', 'acme', '--model', 'x', 'hi'],
+      undefined,
+      "Error: --provider must be one of: openai, anthropic, xai, openrouter, venice; not 'acme'\n",
+    ],
+    [
+      '--provider without --model',
+      ['--provider', 'openai', 'hi'],
+      undefined,
+      'Error: --provider needs --model (e.g. --model gpt-4o --provider openai)\n',
+    ],
+    [
+      'a model whose provider cannot be told',
+      ['--model', 'mystery-model', 'hi'],
+      undefined,
+      "Error: cannot tell which provider serves model 'mystery-model' (add --provider, one of: openai, anthropic, xai, openrouter, venice)\n",
+    ],
+    [
+      '--array without --fields',
+      ['--array', 'hi'],
+      undefined,
+      'Error: --array needs --fields (e.g. --fields symbol,price --array)\n',
+    ],
+    [
+      '--fields without a name',
+      ['--fields', ' , ', 'hi'],
+      undefined,
+      'Error: --fields needs at least one field name (e.g. --fields symbol,price,outlook)\n',
+    ],
+    [
+      'a --session that cannot be an id',
+      ['--session', 'two words', 'hi'],
+      undefined,
+      "Error: --session needs a session id as printed by an earlier reply, not 'two words'\n",
+    ],
+    [
+      'an empty question on stdin',
+      [],
+      '',
+      "Error: the question is empty (give it as arguments, superagent assistant ask 'question', or pipe it on stdin)\n",
+    ],
   ])('refuses %s before any request (exit 2)', async (_, args, input, message) => {
     const r = await cli(['assistant', 'ask', ...args], { input });
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: message });
@@ -148,7 +192,11 @@ describe('assistant ask', () => {
   it('an unknown session exits 4', async () => {
     const sid = randomUUID();
     const r = await cli(['assistant', 'ask', '--session', sid, 'hi']);
-    expect(r).toMatchObject({ code: 4, stdout: '', stderr: `Error: session ${sid} not found (leave out --session to start a new conversation)\n` });
+    expect(r).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: `Error: session ${sid} not found (leave out --session to start a new conversation)\n`,
+    });
   });
 });
 
@@ -182,7 +230,11 @@ describe('assistant ask against a hosted-style stream', () => {
 
   it('plain answer: the pieces joined, and the request asked for a stream', async () => {
     const r = await hosted(['assistant', 'ask', 'anything']);
-    expect(r).toMatchObject({ code: 0, stdout: 'Sorry, no JSON today.\n', stderr: 'Session: 9d1c4f7e-0000-4000-8000-000000000001\n' });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: 'Sorry, no JSON today.\n',
+      stderr: 'Session: 9d1c4f7e-0000-4000-8000-000000000001\n',
+    });
     expect(seen.at(-1)).toEqual({ message: 'anything', stream: true });
   });
 

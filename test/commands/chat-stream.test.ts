@@ -8,7 +8,16 @@ import type { InStream } from '../../src/cli/context.js';
 import { run } from '../../src/cli/run.js';
 import { CUT_STREAM_MESSAGE } from '../../src/server/faults.js';
 import { splitIntoPieces } from '../../src/server/runtime/replies.js';
-import { Capture, FakeSignals, MemoryConfig, ScriptedPrompter, cliFor, fakeEditor, runLine, testEnv } from '../helpers/context.js';
+import {
+  Capture,
+  FakeSignals,
+  MemoryConfig,
+  ScriptedPrompter,
+  cliFor,
+  fakeEditor,
+  runLine,
+  testEnv,
+} from '../helpers/context.js';
 import { stopService } from '../helpers/service-support.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
 
@@ -38,19 +47,29 @@ class WatchedStdout extends Capture {
  * A command line as `runLine` runs it (piped, no prompts, no editor), with stdout watched: what
  * runLine cannot do, since it makes its streams itself.
  */
-async function runWatched(svc: TestService, argv: string[], onWrite: (chunk: string) => void, signals = new FakeSignals()) {
+async function runWatched(
+  svc: TestService,
+  argv: string[],
+  onWrite: (chunk: string) => void,
+  signals = new FakeSignals(),
+) {
   const stdout = new WatchedStdout(onWrite);
   const stderr = new Capture(false);
   const stdin = Readable.from([]) as unknown as InStream;
-  const code = await run(argv, testEnv(svc), { stdout, stderr, stdin }, {
-    config: new MemoryConfig(),
-    prompter: new ScriptedPrompter(),
-    editor: fakeEditor(() => {
-      throw new Error('no editor here');
-    }),
-    signals,
-    spinner: () => ({ stop() {} }),
-  });
+  const code = await run(
+    argv,
+    testEnv(svc),
+    { stdout, stderr, stdin },
+    {
+      config: new MemoryConfig(),
+      prompter: new ScriptedPrompter(),
+      editor: fakeEditor(() => {
+        throw new Error('no editor here');
+      }),
+      signals,
+      spinner: () => ({ stop() {} }),
+    },
+  );
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -124,7 +143,9 @@ describe('chat against a slow stream (--token-delay)', () => {
     expect(pieces.length).toBeGreaterThan(10);
     svc.exchanges.splice(0);
     const writes: Array<{ chunk: string; streamDone: boolean }> = [];
-    const r = await runWatched(svc, ['chat', 'slowpoke', message], (chunk) => writes.push({ chunk, streamDone: chatsDone(svc, id).length > 0 }));
+    const r = await runWatched(svc, ['chat', 'slowpoke', message], (chunk) =>
+      writes.push({ chunk, streamDone: chatsDone(svc, id).length > 0 }),
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`${pieces.join('')}\n`);
     // one write per piece, then the final newline: nothing held back to be printed together

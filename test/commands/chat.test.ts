@@ -60,7 +60,13 @@ describe('chat one-shot', () => {
     expect(r.stdout).toBe(`${expected}\n`);
     sessionFrom(r.stderr);
     // the words joined by spaces, streamed
-    expect(chatRequests()).toEqual([{ method: 'POST', path: `/v1/superagents/${id}/chat`, body: { message: 'What do you think of BTC today?', stream: true } }]);
+    expect(chatRequests()).toEqual([
+      {
+        method: 'POST',
+        path: `/v1/superagents/${id}/chat`,
+        body: { message: 'What do you think of BTC today?', stream: true },
+      },
+    ]);
   });
 
   it('a message piped on stdin (its final newline dropped), the agent named by id prefix', async () => {
@@ -89,7 +95,9 @@ describe('chat one-shot', () => {
     expect(sessionFrom(second.stderr)).toBe(sid);
     expect(second.stdout).not.toBe(`${fresh}\n`);
     expect(chatRequests().at(-1)!.body).toEqual({ message: 'And SOL?', session_id: sid, stream: true });
-    const session = await service.call('POST', `/v1/superagents/${id}/chat`, { body: { message: 'ok', session_id: sid } });
+    const session = await service.call('POST', `/v1/superagents/${id}/chat`, {
+      body: { message: 'ok', session_id: sid },
+    });
     expect(session.json.session_id).toBe(sid);
   });
 
@@ -135,7 +143,9 @@ describe('chat one-shot', () => {
     const toolLines = lines.slice(0, -2);
     expect(toolLines).toHaveLength(tools.length);
     tools.forEach((t, i) => {
-      const args = Object.entries(t.tool_args).map(([k, v]) => `${k}=${v}`).join(', ');
+      const args = Object.entries(t.tool_args)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ');
       const m = /^(.*) ✓ (\d+\.\d) s$/.exec(toolLines[i]!);
       expect(m, toolLines[i]).not.toBeNull();
       expect(m![1]).toBe(`⚙ ${t.tool_name}(${args})`);
@@ -154,7 +164,11 @@ describe('chat one-shot', () => {
     const r = await cli(['chat', 'talker', '--json', 'status report']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ content: expected, session_id: expect.stringMatching(new RegExp(`^${UUID}$`)), tool_calls: [] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      content: expected,
+      session_id: expect.stringMatching(new RegExp(`^${UUID}$`)),
+      tool_calls: [],
+    });
   });
 
   it('--no-stream prints the same reply from one JSON answer', async () => {
@@ -163,7 +177,9 @@ describe('chat one-shot', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${expected}\n`);
     sessionFrom(r.stderr);
-    expect(chatRequests()).toEqual([{ method: 'POST', path: `/v1/superagents/${id}/chat`, body: { message: 'quick one', stream: false } }]);
+    expect(chatRequests()).toEqual([
+      { method: 'POST', path: `/v1/superagents/${id}/chat`, body: { message: 'quick one', stream: false } },
+    ]);
   });
 
   it('--quiet leaves the session line out', async () => {
@@ -186,22 +202,55 @@ describe('chat one-shot failures', () => {
     const paused = (await launchAgent(service, { name: 'sleepy' })).agent_id;
     await service.call('POST', `/v1/superagents/${paused}/pause`);
     const r = await cli(['chat', 'sleepy', 'hello?']);
-    expect(r).toMatchObject({ code: 6, stdout: '', stderr: 'Error: sleepy is paused (resume it first: superagent resume sleepy)\n' });
+    expect(r).toMatchObject({
+      code: 6,
+      stdout: '',
+      stderr: 'Error: sleepy is paused (resume it first: superagent resume sleepy)\n',
+    });
     await service.call('DELETE', `/v1/superagents/${paused}`);
   });
 
   it('an unknown session: exit 4 naming it', async () => {
     const sid = randomUUID();
     const r = await cli(['chat', 'talker', '--session', sid, 'hi']);
-    expect(r).toMatchObject({ code: 4, stdout: '', stderr: `Error: session ${sid} not found (leave out --session to start a new conversation)\n` });
+    expect(r).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: `Error: session ${sid} not found (leave out --session to start a new conversation)\n`,
+    });
   });
 
   it.each<[string, string[], string | undefined, string]>([
-    ['--session with --new', ['talker', '--session', randomUUID(), '--new', 'hi'], undefined, 'Error: give one of --session, --continue and --new\n'],
-    ['a blank message', ['talker', '   '], undefined, "Error: the message is empty (give it as arguments, superagent chat AGENT 'message', or pipe it on stdin)\n"],
-    ['blank stdin', ['talker'], '\n\n', "Error: the message is empty (give it as arguments, superagent chat AGENT 'message', or pipe it on stdin)\n"],
-    ['a --session that cannot be an id', ['talker', '--session', 'not an id', 'hi'], undefined, "Error: --session needs a session id as printed by an earlier reply, not 'not an id'\n"],
-    ['a message over the limit', ['talker', 'x'.repeat(40_000)], undefined, 'Error: the message is 40000 characters; at most 32768 are accepted\n'],
+    [
+      '--session with --new',
+      ['talker', '--session', randomUUID(), '--new', 'hi'],
+      undefined,
+      'Error: give one of --session, --continue and --new\n',
+    ],
+    [
+      'a blank message',
+      ['talker', '   '],
+      undefined,
+      "Error: the message is empty (give it as arguments, superagent chat AGENT 'message', or pipe it on stdin)\n",
+    ],
+    [
+      'blank stdin',
+      ['talker'],
+      '\n\n',
+      "Error: the message is empty (give it as arguments, superagent chat AGENT 'message', or pipe it on stdin)\n",
+    ],
+    [
+      'a --session that cannot be an id',
+      ['talker', '--session', 'not an id', 'hi'],
+      undefined,
+      "Error: --session needs a session id as printed by an earlier reply, not 'not an id'\n",
+    ],
+    [
+      'a message over the limit',
+      ['talker', 'x'.repeat(40_000)],
+      undefined,
+      'Error: the message is 40000 characters; at most 32768 are accepted\n',
+    ],
     ['no agent', [], undefined, 'Error: missing <agent> (usage: superagent chat <agent> [message...] [options])\n'],
   ])('refuses %s before any request (exit 2)', async (_, args, input, message) => {
     const r = await cli(['chat', ...args], { input });
@@ -216,7 +265,11 @@ describe('chat one-shot failures', () => {
     }
     const r = await cli(['chat', 'talker'], { input: endless() });
     expect(taken).toBeLessThan(1024 * 1024);
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'Error: the message is over 32768 characters; at most 32768 are accepted\n' });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: the message is over 32768 characters; at most 32768 are accepted\n',
+    });
     expect(service.cliRequests()).toEqual([]);
   });
 

@@ -74,7 +74,11 @@ function pipedRecord(r: any, triggers: string): string {
 }
 
 /** `Label:  value` lines of a terminal, as [label, value]. */
-const fieldsOf = (stdout: string) => stdout.trimEnd().split('\n').map((l) => /^(\S+):\s+(.*)$/.exec(l)?.slice(1) ?? ['', l]);
+const fieldsOf = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => /^(\S+):\s+(.*)$/.exec(l)?.slice(1) ?? ['', l]);
 
 /** Refused before any request: exit 2, one line on stderr, nothing sent. */
 async function expectRefused(argv: string[], stderr: string): Promise<void> {
@@ -88,7 +92,12 @@ describe('classic list', () => {
   it('piped: id, name, enabled, updated, newest first', async () => {
     const [w, n] = [await record(whale.agent_id), await record(news.agent_id)];
     const r = await cli('classic list');
-    expect(r).toEqual({ code: 0, stdout: `${n.id}\tNews Desk\tno\t${n.updated_at}\n${w.id}\tWhale Watcher\tyes\t${w.updated_at}\n`, stderr: '', asked: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: `${n.id}\tNews Desk\tno\t${n.updated_at}\n${w.id}\tWhale Watcher\tyes\t${w.updated_at}\n`,
+      stderr: '',
+      asked: [],
+    });
   });
 
   it('--limit 1 shows the newest only; --json prints the API answer', async () => {
@@ -104,7 +113,10 @@ describe('classic list', () => {
   it('on a terminal: a table with a header and relative times', async () => {
     const r = await cli('classic list', { tty: true });
     expect([r.code, r.stderr]).toEqual([0, '']);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split(/ {2,}/));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(/ {2,}/));
     expect(rows.map((row) => row.slice(0, 3))).toEqual([
       ['ID', 'NAME', 'ENABLED'],
       [news.agent_id, 'News Desk', 'no'],
@@ -115,7 +127,11 @@ describe('classic list', () => {
   });
 
   it('--limit outside 1–100 exits 2 before any request', async () => {
-    for (const value of ['0', '101', 'ten']) await expectRefused(['classic', 'list', '--limit', value], `--limit must be a whole number from 1 to 100, not '${value}'`);
+    for (const value of ['0', '101', 'ten'])
+      await expectRefused(
+        ['classic', 'list', '--limit', value],
+        `--limit must be a whole number from 1 to 100, not '${value}'`,
+      );
   });
 });
 
@@ -142,9 +158,18 @@ describe('classic get', () => {
     const lines = r.stdout.trimEnd().split('\n');
     const at = lines.findIndex((l) => l.startsWith('Instructions:'));
     // the labels are padded to 'Instructions:' and two spaces: 15 columns
-    expect(lines.slice(at, at + 2)).toEqual(['Instructions:  Alert on transfers above $1M.', `${' '.repeat(15)}Ignore exchange wallets.`]);
+    expect(lines.slice(at, at + 2)).toEqual([
+      'Instructions:  Alert on transfers above $1M.',
+      `${' '.repeat(15)}Ignore exchange wallets.`,
+    ]);
     const fields = Object.fromEntries(fieldsOf(lines.filter((_, i) => i !== at + 1).join('\n')));
-    expect(fields).toMatchObject({ Name: 'Whale Watcher', ID: w.id, Enabled: 'yes', Description: 'Tracks whales', Triggers: 'scheduled (*/15 * * * *)' });
+    expect(fields).toMatchObject({
+      Name: 'Whale Watcher',
+      ID: w.id,
+      Enabled: 'yes',
+      Description: 'Tracks whales',
+      Triggers: 'scheduled (*/15 * * * *)',
+    });
     expect(fields.Created).toMatch(RELATIVE);
   });
 
@@ -154,13 +179,18 @@ describe('classic get', () => {
       service.cliRequests();
       const r = await cli(['classic', 'get', ref]);
       expect(r, ref).toEqual({ code: 0, stdout: pipedRecord(w, 'scheduled (*/15 * * * *)'), stderr: '', asked: [] });
-      expect(service.cliRequests().map((q) => `${q.method} ${q.path}`), ref).toEqual([
-        'GET /v1/agents',
-        `GET /v1/agents/${whale.agent_id}`,
-      ]);
+      expect(
+        service.cliRequests().map((q) => `${q.method} ${q.path}`),
+        ref,
+      ).toEqual(['GET /v1/agents', `GET /v1/agents/${whale.agent_id}`]);
     }
     const r = await cli(['classic', 'get', 'Whale Wtacher']);
-    expect(r).toEqual({ code: 4, stdout: '', stderr: "Error: no classic agent matches 'Whale Wtacher' (did you mean 'Whale Watcher'?)\n", asked: [] });
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: "Error: no classic agent matches 'Whale Wtacher' (did you mean 'Whale Watcher'?)\n",
+      asked: [],
+    });
     const short = await cli(['classic', 'get', 'ab1']);
     expect(short.stderr).toBe("Error: no classic agent matches 'ab1' (an id prefix needs at least 4 characters)\n");
     const unknown = await cli(['classic', 'get', 'zzzz']);
@@ -186,7 +216,12 @@ describe('classic get', () => {
   it('an unknown uuid exits 4', async () => {
     const missing = randomUUID();
     const r = await cli(['classic', 'get', missing]);
-    expect(r).toEqual({ code: 4, stdout: '', stderr: `Error: no classic agent with id ${missing} (see 'superagent classic list')\n`, asked: [] });
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `Error: no classic agent with id ${missing} (see 'superagent classic list')\n`,
+      asked: [],
+    });
   });
 });
 
@@ -194,7 +229,15 @@ describe('classic update', () => {
   it('changes only the given fields and prints the updated record', async () => {
     const before = await record(news.agent_id);
     await pause();
-    const r = await cli(['classic', 'update', news.agent_id, '--name', 'News Desk 2', '--goal', 'Summarise crypto news']);
+    const r = await cli([
+      'classic',
+      'update',
+      news.agent_id,
+      '--name',
+      'News Desk 2',
+      '--goal',
+      'Summarise crypto news',
+    ]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(service.cliRequests().map((e) => e.body)).toEqual([{ name: 'News Desk 2', goal: 'Summarise crypto news' }]);
     const after = await record(news.agent_id);
@@ -207,7 +250,16 @@ describe('classic update', () => {
   });
 
   it('--json prints the updated record; --description "" clears it', async () => {
-    const r = await cli(['classic', 'update', whale.agent_id, '--description', '', '--instructions', 'Only above $5M', '--json']);
+    const r = await cli([
+      'classic',
+      'update',
+      whale.agent_id,
+      '--description',
+      '',
+      '--instructions',
+      'Only above $5M',
+      '--json',
+    ]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const after = await record(whale.agent_id);
     expect(JSON.parse(r.stdout)).toEqual(after);
@@ -240,13 +292,23 @@ describe('classic update', () => {
     ];
     for (const [args, message] of cases) await expectRefused(['classic', 'update', id, ...args], message);
     const r = await cli(['classic', 'update', 'whale', '--name', 'X']);
-    expect(r).toEqual({ code: 4, stdout: '', stderr: "Error: no classic agent matches 'whale' (did you mean 'Whale Watcher'?)\n", asked: [] });
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: "Error: no classic agent matches 'whale' (did you mean 'Whale Watcher'?)\n",
+      asked: [],
+    });
     expect(await record(whale.agent_id)).toEqual(before);
   });
 
   it('an unknown uuid exits 4', async () => {
     const missing = randomUUID();
     const r = await cli(['classic', 'update', missing, '--name', 'Ghost']);
-    expect(r).toEqual({ code: 4, stdout: '', stderr: `Error: no classic agent with id ${missing} (see 'superagent classic list')\n`, asked: [] });
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `Error: no classic agent with id ${missing} (see 'superagent classic list')\n`,
+      asked: [],
+    });
   });
 });

@@ -39,21 +39,32 @@ function cli(dir: string, argv: string[], o: { input?: string; env?: Record<stri
 }
 
 /** `login` keeping the key in the file (the keychain's side: test/commands/keychain.test.ts). */
-const login = (dir: string, key: string, args: string[] = ['--base-url', svc.url]) => cli(dir, ['login', '--with-token', '--insecure-storage', ...args], { input: `${key}\n` });
+const login = (dir: string, key: string, args: string[] = ['--base-url', svc.url]) =>
+  cli(dir, ['login', '--with-token', '--insecure-storage', ...args], { input: `${key}\n` });
 
 describe('where the file lives', () => {
   // no store given: the command builds its own from the environment, as the binary does
-  const fromEnv = (dir: string, argv: string[]) => runLine(undefined, argv, { env: { SUPERAGENT_CONFIG_DIR: dir }, world: { config: undefined } });
+  const fromEnv = (dir: string, argv: string[]) =>
+    runLine(undefined, argv, { env: { SUPERAGENT_CONFIG_DIR: dir }, world: { config: undefined } });
 
   it("'config path' prints SUPERAGENT_CONFIG_DIR/config.json and creates nothing", async () => {
     const dir = freshDir();
-    expect(await fromEnv(dir, ['config', 'path'])).toEqual({ code: 0, stdout: `${configPath(dir)}\n`, stderr: '', asked: [] });
+    expect(await fromEnv(dir, ['config', 'path'])).toEqual({
+      code: 0,
+      stdout: `${configPath(dir)}\n`,
+      stderr: '',
+      asked: [],
+    });
     expect(fs.existsSync(dir)).toBe(false);
   });
 
   it('config set writes there: 0600 in a 0700 dir, the URL without /v1', async () => {
     const dir = freshDir();
-    expect(await fromEnv(dir, ['config', 'set', 'base_url', 'https://api.example.com/v1/'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await fromEnv(dir, ['config', 'set', 'base_url', 'https://api.example.com/v1/'])).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
     expect(readConfig(dir)).toEqual(onDisk({ profiles: { default: { base_url: 'https://api.example.com' } } }));
     expect(modeOf(configPath(dir))).toBe(0o600);
     expect(modeOf(dir)).toBe(0o700);
@@ -65,8 +76,15 @@ describe('login and logout on disk', () => {
   it('login --with-token --insecure-storage saves the key and base URL in a 0600 file in a 0700 dir, and later commands use them', async () => {
     const dir = freshDir();
     const kept = `Logged in to ${svc.url} as profile default (key sa_sk_…${KEY.slice(-4)}, kept in the config file)\n`;
-    expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: kept, asked: [] });
-    expect(readConfig(dir)).toEqual(onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } }));
+    expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: kept,
+      asked: [],
+    });
+    expect(readConfig(dir)).toEqual(
+      onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } }),
+    );
     expect(modeOf(configPath(dir))).toBe(0o600);
     expect(modeOf(dir)).toBe(0o700);
 
@@ -109,7 +127,9 @@ describe('login and logout on disk', () => {
     expect((await login(dir, KEY)).code).toBe(0);
     expect((await cli(dir, ['config', 'set', 'output', 'json'])).code).toBe(0);
     expect(await cli(dir, ['logout'])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
-    expect(readConfig(dir)).toEqual(onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, output: 'json' } } }));
+    expect(readConfig(dir)).toEqual(
+      onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, output: 'json' } } }),
+    );
     expect(modeOf(configPath(dir))).toBe(0o600);
     expect(modeOf(dir)).toBe(0o700);
   });
@@ -129,18 +149,30 @@ describe('a corrupt config file', () => {
     return dir;
   }
 
-  const lines = [['list'], ['config', 'list'], ['whoami'], ['login', '--with-token'], ['logout'], ['config', 'get', 'output'], ['config', 'set', 'output', 'json'], ['config', 'unset', 'output']];
-  it.each(lines.map((l) => [l.join(' '), l]))("makes '%s' exit 2 with one line naming the file, which stays as it was", async (_name, argv) => {
-    const dir = corrupt('{"profiles": {');
-    const r = await cli(dir, argv as string[], { input: `${KEY}\n` });
-    expect(r).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: `Error: the config file ${configPath(dir)} is corrupt: it is not valid JSON (fix it, or move it aside and run 'superagent login' again)\n`,
-      asked: [],
-    });
-    expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{"profiles": {');
-  });
+  const lines = [
+    ['list'],
+    ['config', 'list'],
+    ['whoami'],
+    ['login', '--with-token'],
+    ['logout'],
+    ['config', 'get', 'output'],
+    ['config', 'set', 'output', 'json'],
+    ['config', 'unset', 'output'],
+  ];
+  it.each(lines.map((l) => [l.join(' '), l]))(
+    "makes '%s' exit 2 with one line naming the file, which stays as it was",
+    async (_name, argv) => {
+      const dir = corrupt('{"profiles": {');
+      const r = await cli(dir, argv as string[], { input: `${KEY}\n` });
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `Error: the config file ${configPath(dir)} is corrupt: it is not valid JSON (fix it, or move it aside and run 'superagent login' again)\n`,
+        asked: [],
+      });
+      expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{"profiles": {');
+    },
+  );
 
   it('JSON that is not an object, or whose profiles are not one, is corrupt too', async () => {
     for (const [text, why] of [
@@ -150,7 +182,9 @@ describe('a corrupt config file', () => {
       const dir = corrupt(text!);
       const r = await cli(dir, ['config', 'list']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`Error: the config file ${configPath(dir)} is corrupt: ${why} (fix it, or move it aside and run 'superagent login' again)\n`);
+      expect(r.stderr).toBe(
+        `Error: the config file ${configPath(dir)} is corrupt: ${why} (fix it, or move it aside and run 'superagent login' again)\n`,
+      );
     }
   });
 
@@ -167,14 +201,24 @@ describe('a corrupt config file', () => {
     const dir = corrupt(text);
     for (const argv of [['list'], ['config', 'list'], ['whoami']]) {
       const r = await cli(dir, argv);
-      expect(r).toEqual({ code: 2, stdout: '', stderr: `Error: the config file ${configPath(dir)} is corrupt: ${why} (fix it, or move it aside and run 'superagent login' again)\n`, asked: [] });
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `Error: the config file ${configPath(dir)} is corrupt: ${why} (fix it, or move it aside and run 'superagent login' again)\n`,
+        asked: [],
+      });
     }
     expect(fs.readFileSync(configPath(dir), 'utf8')).toBe(text);
   });
 
   it("still lets 'config path' say where it is", async () => {
     const dir = corrupt('not json');
-    expect(await cli(dir, ['config', 'path'])).toEqual({ code: 0, stdout: `${configPath(dir)}\n`, stderr: '', asked: [] });
+    expect(await cli(dir, ['config', 'path'])).toEqual({
+      code: 0,
+      stdout: `${configPath(dir)}\n`,
+      stderr: '',
+      asked: [],
+    });
   });
 });
 
@@ -189,7 +233,9 @@ describe('a config.json that is a symbolic link (a dotfiles checkout)', () => {
     expect((await cli(dir, ['config', 'set', 'model', 'gpt-4o', '--profile', 'work'])).code).toBe(0);
     expect(fs.lstatSync(configPath(dir)).isSymbolicLink()).toBe(true);
     expect(fs.readlinkSync(configPath(dir))).toBe(target);
-    expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual(onDisk({ profiles: { work: { output: 'json', model: 'gpt-4o' } } }));
+    expect(JSON.parse(fs.readFileSync(target, 'utf8'))).toEqual(
+      onDisk({ profiles: { work: { output: 'json', model: 'gpt-4o' } } }),
+    );
     expect(modeOf(target)).toBe(0o600);
     // the new file was made beside the target, and nothing was left behind on either side
     expect(fs.readdirSync(dotfiles)).toEqual(['superagent.json']);
@@ -209,7 +255,8 @@ describe('a config.json that is a symbolic link (a dotfiles checkout)', () => {
 
 describe('a config file others can read', () => {
   // no store given: run() builds the real one, which warns through the command's printer
-  const fromEnv = (dir: string, argv: string[]) => runLine(undefined, argv, { env: { SUPERAGENT_CONFIG_DIR: dir }, world: { config: undefined } });
+  const fromEnv = (dir: string, argv: string[]) =>
+    runLine(undefined, argv, { env: { SUPERAGENT_CONFIG_DIR: dir }, world: { config: undefined } });
 
   function fileWith(data: object, mode: number): string {
     const dir = freshDir();
@@ -220,7 +267,10 @@ describe('a config file others can read', () => {
   }
 
   it('holding a key: one line on stderr saying how to fix it, and the command still runs', async () => {
-    const dir = fileWith({ profiles: { default: { base_url: 'https://api.example.com', api_key: KEY }, other: {} } }, 0o644);
+    const dir = fileWith(
+      { profiles: { default: { base_url: 'https://api.example.com', api_key: KEY }, other: {} } },
+      0o644,
+    );
     const r = await fromEnv(dir, ['config', 'get', 'base_url']);
     expect(r).toEqual({
       code: 0,
@@ -241,14 +291,17 @@ describe('a config file others can read', () => {
 
 describe('the config lock (several processes: test/e2e/config-lock.test.ts)', () => {
   const lockFile = (dir: string) => new Locks(dir).fileFor(CONFIG_LOCK);
-  const leaveLock = (dir: string, pid: number) => fs.writeFileSync(lockFile(dir), JSON.stringify({ pid, host: os.hostname(), token: 'left-behind' }));
+  const leaveLock = (dir: string, pid: number) =>
+    fs.writeFileSync(lockFile(dir), JSON.stringify({ pid, host: os.hostname(), token: 'left-behind' }));
 
   it('a lock left by a process that died is taken over at once', async () => {
     const dir = freshDir();
     fs.mkdirSync(dir, { recursive: true });
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     leaveLock(dir, dead);
-    const r = await runLine(undefined, ['config', 'set', 'output', 'json'], { world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) } });
+    const r = await runLine(undefined, ['config', 'set', 'output', 'json'], {
+      world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) },
+    });
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(readConfig(dir)).toEqual(onDisk({ profiles: { default: { output: 'json' } } }));
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
@@ -259,7 +312,9 @@ describe('the config lock (several processes: test/e2e/config-lock.test.ts)', ()
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(configPath(dir), '{}');
     leaveLock(dir, process.pid);
-    const r = await runLine(undefined, ['config', 'set', 'output', 'json'], { world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) } });
+    const r = await runLine(undefined, ['config', 'set', 'output', 'json'], {
+      world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       `Error: cannot change the config file ${configPath(dir)}: the lock ${lockFile(dir)} is held by process ${process.pid} on ${os.hostname()} ` +

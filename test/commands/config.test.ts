@@ -15,7 +15,11 @@ const SETTINGS_LIST = 'the settings are base_url, api_key, output, model, provid
 const scratch = perTest();
 
 /** Runs `config …` (or any line) on `config`, with nothing else configured. */
-function cli(argv: string[], config: MemoryConfig, o: { env?: Record<string, string>; tty?: boolean } = {}): Promise<CliRun> {
+function cli(
+  argv: string[],
+  config: MemoryConfig,
+  o: { env?: Record<string, string>; tty?: boolean } = {},
+): Promise<CliRun> {
   return runLine(undefined, argv, { config, ...o });
 }
 
@@ -43,7 +47,11 @@ describe('config unset base_url while the profile still has a key', () => {
       { api_key: KEY },
       `its key (${MASKED}): with no base URL it goes to the embedded service, which takes only a key it issued; ${logout}`,
     ],
-    ['a gb_sk_ key in the file', { api_key: GB_KEY }, `its key (gb_sk_…z0Ab): with no base URL it goes to the hosted service; ${logout}`],
+    [
+      'a gb_sk_ key in the file',
+      { api_key: GB_KEY },
+      `its key (gb_sk_…z0Ab): with no base URL it goes to the hosted service; ${logout}`,
+    ],
     [
       'a key in the keychain (not read for this)',
       { api_key_store: 'keychain' as const },
@@ -65,7 +73,12 @@ describe('config unset base_url while the profile still has a key', () => {
   });
 
   it('no key: nothing more said', async () => {
-    expect(await cli(['config', 'unset', 'base_url'], withKey({}))).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(await cli(['config', 'unset', 'base_url'], withKey({}))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+      asked: [],
+    });
   });
 
   it('the next command: exit 3, the error names the commands that remove the key', async () => {
@@ -86,7 +99,12 @@ describe('config unset base_url while the profile still has a key', () => {
 describe('config set, get and unset', () => {
   it('a base_url is stored without a trailing /v1, read back, and removed', async () => {
     const config = new MemoryConfig();
-    expect(await cli(['config', 'set', 'base_url', `${URL}/v1/`], config)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(await cli(['config', 'set', 'base_url', `${URL}/v1/`], config)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+      asked: [],
+    });
     expect(config.data).toEqual({ profiles: { default: { base_url: URL } } });
     expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 0, stdout: `${URL}\n`, stderr: '' });
 
@@ -94,28 +112,55 @@ describe('config set, get and unset', () => {
     expect(config.data).toEqual({ profiles: { default: {} } });
     // unset: nothing printed piped (a terminal is told it is not set)
     expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(await cli(['config', 'get', 'base_url'], config, { tty: true })).toMatchObject({ code: 0, stdout: '', stderr: "base_url is not set in profile 'default'.\n" });
+    expect(await cli(['config', 'get', 'base_url'], config, { tty: true })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: "base_url is not set in profile 'default'.\n",
+    });
   });
 
   it('on a terminal, set and unset say what they did', async () => {
     const config = new MemoryConfig();
-    expect(await cli(['config', 'set', 'model', 'gpt-4o'], config, { tty: true })).toMatchObject({ code: 0, stdout: '', stderr: '✓ Set model to gpt-4o in new profile default\n' });
-    expect(await cli(['config', 'set', 'provider', 'openai'], config, { tty: true })).toMatchObject({ code: 0, stderr: '✓ Set provider to openai in profile default\n' });
-    expect(await cli(['config', 'unset', 'model'], config, { tty: true })).toMatchObject({ code: 0, stderr: '✓ Removed model from profile default\n' });
-    expect(await cli(['config', 'unset', 'model'], config, { tty: true })).toMatchObject({ code: 0, stderr: "model is not set in profile 'default'; nothing to do.\n" });
+    expect(await cli(['config', 'set', 'model', 'gpt-4o'], config, { tty: true })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '✓ Set model to gpt-4o in new profile default\n',
+    });
+    expect(await cli(['config', 'set', 'provider', 'openai'], config, { tty: true })).toMatchObject({
+      code: 0,
+      stderr: '✓ Set provider to openai in profile default\n',
+    });
+    expect(await cli(['config', 'unset', 'model'], config, { tty: true })).toMatchObject({
+      code: 0,
+      stderr: '✓ Removed model from profile default\n',
+    });
+    expect(await cli(['config', 'unset', 'model'], config, { tty: true })).toMatchObject({
+      code: 0,
+      stderr: "model is not set in profile 'default'; nothing to do.\n",
+    });
     expect(config.data).toEqual({ profiles: { default: { provider: 'openai' } } });
   });
 
   it('model and provider: set, get, listed and unset like the others; a provider must be a known one, a model not empty', async () => {
     const config = new MemoryConfig();
     expect(await cli(['config', 'set', 'model', 'gpt-4o'], config)).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(await cli(['config', 'set', 'provider', 'openai'], config)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await cli(['config', 'set', 'provider', 'openai'], config)).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
     expect(config.data).toEqual({ profiles: { default: { model: 'gpt-4o', provider: 'openai' } } });
     expect((await cli(['config', 'get', 'model'], config)).stdout).toBe('gpt-4o\n');
     expect((await cli(['config', 'get', 'provider'], config)).stdout).toBe('openai\n');
-    expect((await cli(['config', 'list'], config)).stdout).toBe('active_profile\tdefault\ndefault.model\tgpt-4o\ndefault.provider\topenai\n');
+    expect((await cli(['config', 'list'], config)).stdout).toBe(
+      'active_profile\tdefault\ndefault.model\tgpt-4o\ndefault.provider\topenai\n',
+    );
 
-    await expectRefused(['config', 'set', 'provider', 'acme'], config, "provider must be one of: openai, anthropic, xai, openrouter, venice, not 'acme'");
+    await expectRefused(
+      ['config', 'set', 'provider', 'acme'],
+      config,
+      "provider must be one of: openai, anthropic, xai, openrouter, venice, not 'acme'",
+    );
     await expectRefused(['config', 'set', 'model', ''], config, 'model must not be empty');
 
     expect((await cli(['config', 'unset', 'model'], config)).code).toBe(0);
@@ -126,7 +171,11 @@ describe('config set, get and unset', () => {
     const config = new MemoryConfig();
     expect((await cli(['config', 'get', 'output'], config)).stdout).toBe('table\n');
     expect((await cli(['config', 'get', 'active_profile'], config)).stdout).toBe('default\n');
-    expect(await cli(['config', 'get', 'base_url', '--json'], config)).toMatchObject({ code: 0, stdout: 'null\n', stderr: '' });
+    expect(await cli(['config', 'get', 'base_url', '--json'], config)).toMatchObject({
+      code: 0,
+      stdout: 'null\n',
+      stderr: '',
+    });
     expect((await cli(['config', 'get', 'output', '--json'], config)).stdout).toBe('"table"\n');
     expect(config.writes).toBe(0);
   });
@@ -160,7 +209,11 @@ describe('config set, get and unset', () => {
 
   it('an unknown setting exits 2 listing the valid ones', async () => {
     const config = new MemoryConfig({ profiles: { default: { output: 'json' } } });
-    for (const args of [['get', 'colour'], ['set', 'colour', 'red'], ['unset', 'colour']]) {
+    for (const args of [
+      ['get', 'colour'],
+      ['set', 'colour', 'red'],
+      ['unset', 'colour'],
+    ]) {
       await expectRefused(['config', ...args], config, `unknown setting 'colour' (${SETTINGS_LIST})`);
     }
   });
@@ -168,12 +221,24 @@ describe('config set, get and unset', () => {
   it('refuses an output other than table or json, and a base_url that is not http(s)', async () => {
     const config = new MemoryConfig();
     await expectRefused(['config', 'set', 'output', 'yaml'], config, "output must be table or json, not 'yaml'");
-    await expectRefused(['config', 'set', 'base_url', 'file:///etc/passwd'], config, "'file:///etc/passwd' must start with http:// or https://");
-    await expectRefused(['config', 'set', 'base_url', 'not a url'], config, "'not a url' is not a URL (give the service address like https://api.example.com)");
+    await expectRefused(
+      ['config', 'set', 'base_url', 'file:///etc/passwd'],
+      config,
+      "'file:///etc/passwd' must start with http:// or https://",
+    );
+    await expectRefused(
+      ['config', 'set', 'base_url', 'not a url'],
+      config,
+      "'not a url' is not a URL (give the service address like https://api.example.com)",
+    );
   });
 
   it('a missing value is a usage error naming it', async () => {
-    await expectRefused(['config', 'set', 'model'], new MemoryConfig(), 'missing <value> (usage: superagent config set <key> <value> [options])');
+    await expectRefused(
+      ['config', 'set', 'model'],
+      new MemoryConfig(),
+      'missing <value> (usage: superagent config set <key> <value> [options])',
+    );
   });
 });
 
@@ -201,23 +266,44 @@ describe('profiles', () => {
 
   it('get and unset on a profile that does not exist exit 2 (--profile or SUPERAGENT_PROFILE)', async () => {
     const config = new MemoryConfig({ profiles: { default: { base_url: URL } } });
-    const noSuch = "Error: there is no profile 'nope' in the config file (create it with 'superagent login --profile nope', or see 'superagent config list')\n";
-    expect(await cli(['config', 'get', 'base_url', '--profile', 'nope'], config)).toMatchObject({ code: 2, stdout: '', stderr: noSuch });
-    expect(await cli(['config', 'unset', 'base_url'], config, { env: { SUPERAGENT_PROFILE: 'nope' } })).toMatchObject({ code: 2, stdout: '', stderr: noSuch });
+    const noSuch =
+      "Error: there is no profile 'nope' in the config file (create it with 'superagent login --profile nope', or see 'superagent config list')\n";
+    expect(await cli(['config', 'get', 'base_url', '--profile', 'nope'], config)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: noSuch,
+    });
+    expect(await cli(['config', 'unset', 'base_url'], config, { env: { SUPERAGENT_PROFILE: 'nope' } })).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: noSuch,
+    });
     expect(config.writes).toBe(0);
   });
 
   it('SUPERAGENT_PROFILE picks the profile get reads', async () => {
     const config = new MemoryConfig({ profiles: { default: { output: 'table' }, ci: { output: 'json' } } });
-    expect((await cli(['config', 'get', 'output'], config, { env: { SUPERAGENT_PROFILE: 'ci' } })).stdout).toBe('json\n');
-    expect((await cli(['config', 'get', 'output', '--profile', 'default'], config, { env: { SUPERAGENT_PROFILE: 'ci' } })).stdout).toBe('table\n');
+    expect((await cli(['config', 'get', 'output'], config, { env: { SUPERAGENT_PROFILE: 'ci' } })).stdout).toBe(
+      'json\n',
+    );
+    expect(
+      (await cli(['config', 'get', 'output', '--profile', 'default'], config, { env: { SUPERAGENT_PROFILE: 'ci' } }))
+        .stdout,
+    ).toBe('table\n');
   });
 });
 
 describe('config list', () => {
   // a key in the file (default), one in the keychain (kc: not read to be listed), none (ci)
   const twoProfiles = () =>
-    new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: URL, api_key: KEY }, kc: { base_url: URL, api_key_store: 'keychain' }, ci: { output: 'json' } } });
+    new MemoryConfig({
+      active_profile: 'default',
+      profiles: {
+        default: { base_url: URL, api_key: KEY },
+        kc: { base_url: URL, api_key_store: 'keychain' },
+        ci: { output: 'json' },
+      },
+    });
 
   it('piped: every profile with keys masked and where each is kept; --json as an object', async () => {
     const config = twoProfiles();
@@ -234,7 +320,11 @@ describe('config list', () => {
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({
       active_profile: 'default',
-      profiles: { default: { base_url: URL, api_key: MASKED, api_key_store: 'file' }, kc: { base_url: URL, api_key_store: 'keychain' }, ci: { output: 'json' } },
+      profiles: {
+        default: { base_url: URL, api_key: MASKED, api_key_store: 'file' },
+        kc: { base_url: URL, api_key_store: 'keychain' },
+        ci: { output: 'json' },
+      },
     });
     for (const out of [r, json]) expect(out.stdout + out.stderr).not.toContain(KEY);
     expect(config.keychain.calls).toEqual([]);
@@ -244,7 +334,10 @@ describe('config list', () => {
     // (with the json profile ci in use, the answer would be JSON: see 'output json' below)
     const r = await cli(['config', 'list'], twoProfiles(), { tty: true, env: { SUPERAGENT_PROFILE: 'default' } });
     expect(r.code).toBe(0);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.trim().split(/\s{2,}/));
     expect(rows).toEqual([
       ['PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
       ['*', 'default', URL, `${MASKED} (file)`, 'table', 'markdown', 'default'],
@@ -252,7 +345,12 @@ describe('config list', () => {
       ['ci', 'embedded', 'none', 'json', 'markdown', 'default'],
     ]);
     const empty = await cli(['config', 'list'], new MemoryConfig(), { tty: true });
-    expect(empty).toMatchObject({ code: 0, stdout: '', stderr: "No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.\n" });
+    expect(empty).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr:
+        "No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.\n",
+    });
   });
 
   it('on a terminal: the profile in use is marked even when it has no settings of its own', async () => {
@@ -260,7 +358,10 @@ describe('config list', () => {
     for (const env of [{}, { SUPERAGENT_PROFILE: 'work' }] as Array<Record<string, string>>) {
       const r = await cli(['config', 'list'], config, { tty: true, env });
       expect(r.code).toBe(0);
-      const rows = r.stdout.trimEnd().split('\n').map((l) => l.trim().split(/\s{2,}/));
+      const rows = r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trim().split(/\s{2,}/));
       const marked = ['*', env.SUPERAGENT_PROFILE ?? 'default', 'embedded', 'none', 'table', 'markdown', 'default'];
       expect(rows.filter((row) => row[0] === '*')).toEqual([marked]);
       expect(rows.map((row) => row.at(-6))).toContain('kc');
@@ -288,7 +389,10 @@ describe('output json', () => {
     const config = new MemoryConfig({ profiles: { default: { output: 'json' }, other: {} } });
     const r = await cli(['config', 'list'], config);
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(JSON.parse(r.stdout)).toEqual({ active_profile: 'default', profiles: { default: { output: 'json' }, other: {} } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      active_profile: 'default',
+      profiles: { default: { output: 'json' }, other: {} },
+    });
     // another profile in use: its own output setting (none: the lines for a pipe)
     const other = await cli(['config', 'list', '--profile', 'other'], config);
     expect(other.stdout).toBe('active_profile\tdefault\ndefault.output\tjson\n');

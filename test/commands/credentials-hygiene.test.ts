@@ -30,14 +30,19 @@ describe('a base URL with a user and password', () => {
   });
 
   it('an error line names the URL without them', async () => {
-    const r = await runLine({ url: withCredentials('http://127.0.0.1:9'), key: service.key }, 'list', { world: { clock: { now: Date.now, sleep: async () => undefined } } });
+    const r = await runLine({ url: withCredentials('http://127.0.0.1:9'), key: service.key }, 'list', {
+      world: { clock: { now: Date.now, sleep: async () => undefined } },
+    });
     expect(r.code).toBe(7);
     expect(r.stderr).toContain('cannot reach http://…@127.0.0.1:9/v1/superagents');
     expect(r.stderr).not.toContain(PASSWORD);
   });
 
   it('whoami and config list/get show it masked', async () => {
-    const config = new MemoryConfig({ active_profile: 'p', profiles: { p: { base_url: withCredentials(service.url), api_key: service.key } } });
+    const config = new MemoryConfig({
+      active_profile: 'p',
+      profiles: { p: { base_url: withCredentials(service.url), api_key: service.key } },
+    });
     for (const argv of ['whoami', 'whoami --json', 'config list', 'config list --json', 'config get base_url']) {
       const r = await runLine(undefined, argv, { config });
       expect([argv, r.code]).toEqual([argv, 0]);
@@ -52,13 +57,27 @@ describe('a service that echoes the key back', () => {
 
   it.each([
     ['a 401 naming the key', KEY, 'list', 401, (k: string) => ({ statusCode: 401, message: `Invalid API key: ${k}` })],
-    ['a 400 quoting the header', KEY, 'list', 400, (k: string) => ({ statusCode: 400, message: `bad header Authorization: Bearer ${k}` })],
-    ['a 500 with the key in it', OTHER_FORM, 'list', 500, (k: string) => ({ statusCode: 500, message: `failed for key=${k}` })],
+    [
+      'a 400 quoting the header',
+      KEY,
+      'list',
+      400,
+      (k: string) => ({ statusCode: 400, message: `bad header Authorization: Bearer ${k}` }),
+    ],
+    [
+      'a 500 with the key in it',
+      OTHER_FORM,
+      'list',
+      500,
+      (k: string) => ({ statusCode: 500, message: `failed for key=${k}` }),
+    ],
   ])('%s: the error line and the --json error show it masked', async (_, key, argv, status, body) => {
     const mock = await startHostedMock(() => ({ status, json: body(key) }));
     try {
       for (const line of [argv, `${argv} --json`]) {
-        const r = await runLine({ url: mock.url, key }, line, { world: { clock: { now: Date.now, sleep: async () => undefined } } });
+        const r = await runLine({ url: mock.url, key }, line, {
+          world: { clock: { now: Date.now, sleep: async () => undefined } },
+        });
         expect(r.code, r.stderr).not.toBe(0);
         expect(r.stderr).toContain('…');
         expect(r.stdout + r.stderr).not.toContain(key);
@@ -69,7 +88,11 @@ describe('a service that echoes the key back', () => {
   });
 
   it('a redirect whose URL carries the key names it masked (and is not followed)', async () => {
-    const mock = await startHostedMock(() => ({ status: 302, headers: { location: `http://evil.example/steal?k=${KEY}` }, json: {} }));
+    const mock = await startHostedMock(() => ({
+      status: 302,
+      headers: { location: `http://evil.example/steal?k=${KEY}` },
+      json: {},
+    }));
     try {
       const r = await runLine({ url: mock.url, key: KEY }, 'list');
       expect(r.code).toBe(7);
@@ -81,7 +104,9 @@ describe('a service that echoes the key back', () => {
   });
 
   it('a base URL that is not a URL, with a password in it, is named masked', async () => {
-    const r = await runLine(undefined, ['list'], { env: { SUPERAGENT_BASE_URL: `http://alice:S3c#ret${PASSWORD}@127.0.0.1:x`, SUPERAGENT_API_KEY: KEY } });
+    const r = await runLine(undefined, ['list'], {
+      env: { SUPERAGENT_BASE_URL: `http://alice:S3c#ret${PASSWORD}@127.0.0.1:x`, SUPERAGENT_API_KEY: KEY },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('http://…@127.0.0.1:x');
     expect(r.stderr).not.toContain(PASSWORD);
@@ -100,35 +125,54 @@ describe('a service that echoes the key back', () => {
   // WHATWG ends the host at the first `/`: `alice:<password>` is then a host and a port, and no
   // parse finds the credentials; the error line masks them all the same
   it.each([
-    ['SUPERAGENT_BASE_URL on list', ['list'], { SUPERAGENT_BASE_URL: `http://alice:${PASSWORD}/x@127.0.0.1`, SUPERAGENT_API_KEY: KEY }],
+    [
+      'SUPERAGENT_BASE_URL on list',
+      ['list'],
+      { SUPERAGENT_BASE_URL: `http://alice:${PASSWORD}/x@127.0.0.1`, SUPERAGENT_API_KEY: KEY },
+    ],
     ['config set base_url', ['config', 'set', 'base_url', `http://alice:${PASSWORD}/x@127.0.0.1`], {}],
     ['login --base-url', ['login', '--with-token', '--base-url', `http://alice:${PASSWORD}/x@127.0.0.1`], {}],
-    ['--json', ['list', '--json'], { SUPERAGENT_BASE_URL: `https://alice:${PASSWORD}?x@127.0.0.1`, SUPERAGENT_API_KEY: KEY }],
-  ])('a password with a slash or a question mark in a URL that does not parse (%s) is masked', async (_what, argv, env) => {
-    const r = await runLine(undefined, argv, { env, input: `${KEY}\n` });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('://…@127.0.0.1');
-    expect(r.stderr).not.toContain(PASSWORD);
-    expect(r.stderr).not.toContain('alice');
-  });
+    [
+      '--json',
+      ['list', '--json'],
+      { SUPERAGENT_BASE_URL: `https://alice:${PASSWORD}?x@127.0.0.1`, SUPERAGENT_API_KEY: KEY },
+    ],
+  ])(
+    'a password with a slash or a question mark in a URL that does not parse (%s) is masked',
+    async (_what, argv, env) => {
+      const r = await runLine(undefined, argv, { env, input: `${KEY}\n` });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('://…@127.0.0.1');
+      expect(r.stderr).not.toContain(PASSWORD);
+      expect(r.stderr).not.toContain('alice');
+    },
+  );
 });
 
 describe('a key that cannot be sent', () => {
   it.each([
     ['a line break', 'sa_sk_0123456789abcdef\n0123456789abcdef', 'contains a line break'],
-    ['a character outside Latin-1', 'sa_sk_0123456789abcdef\u20130123456789abcdef', 'contains a character outside ASCII (a quote or dash pasted from a document?)'],
+    [
+      'a character outside Latin-1',
+      'sa_sk_0123456789abcdef\u20130123456789abcdef',
+      'contains a character outside ASCII (a quote or dash pasted from a document?)',
+    ],
     ['a control character', 'sa_sk_0123456789abcdef\u00010123456789abcdef', 'contains a control character'],
   ])('%s: exit 3 before any request, saying so, the key not shown', async (_what, key, problem) => {
     service.cliRequests();
     const r = await runLine(undefined, 'list', { env: { SUPERAGENT_BASE_URL: service.url, SUPERAGENT_API_KEY: key } });
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`Error: the API key from SUPERAGENT_API_KEY ${problem} (a key is one word of printable ASCII: copy it again from where it was issued)\n`);
+    expect(r.stderr).toBe(
+      `Error: the API key from SUPERAGENT_API_KEY ${problem} (a key is one word of printable ASCII: copy it again from where it was issued)\n`,
+    );
     expect(r.stderr).not.toContain('0123456789abcdef');
     expect(service.cliRequests()).toEqual([]);
   });
 
   it('login refuses it too, before checking it', async () => {
-    const r = await runLine(undefined, ['login', '--with-token', '--base-url', service.url], { input: 'sa_sk_0123456789abcdef\u2013xyz\n' });
+    const r = await runLine(undefined, ['login', '--with-token', '--base-url', service.url], {
+      input: 'sa_sk_0123456789abcdef\u2013xyz\n',
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the API key contains a character outside ASCII');
   });

@@ -38,7 +38,11 @@ describe('destroy --yes (scripts)', () => {
     const byId = await cli(['get', id]);
     expect([byId.code, byId.stdout]).toEqual([4, '']);
     const byName = await cli('get doomed');
-    expect(byName).toMatchObject({ code: 4, stdout: '', stderr: "Error: no agent matches 'doomed' (see 'superagent list')\n" });
+    expect(byName).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: "Error: no agent matches 'doomed' (see 'superagent list')\n",
+    });
   });
 
   it('-y --json by uuid prints the API answer; a second destroy exits 4', async () => {
@@ -53,7 +57,11 @@ describe('destroy --yes (scripts)', () => {
   it('an unknown agent exits 4 and destroys nothing', async () => {
     const id = await launch('bystander');
     const r = await cli('destroy nobody --yes');
-    expect(r).toMatchObject({ code: 4, stdout: '', stderr: "Error: no agent matches 'nobody' (see 'superagent list')\n" });
+    expect(r).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: "Error: no agent matches 'nobody' (see 'superagent list')\n",
+    });
     const ghost = await cli(['destroy', GHOST, '--yes']);
     expect([ghost.code, ghost.stdout]).toEqual([4, '']);
     expect(await statusOf(id)).toBe('running');
@@ -79,7 +87,10 @@ describe('destroy refuses before any request', () => {
     const id = await launch('keeper');
     const refusal = 'Error: --yes required when not running interactively (superagent destroy keeper --yes)\n';
     await expectRefused('destroy keeper', refusal);
-    await expectRefused(`destroy ${id} --no-input`, `Error: --yes required when not running interactively (superagent destroy ${id} --yes)\n`);
+    await expectRefused(
+      `destroy ${id} --no-input`,
+      `Error: --yes required when not running interactively (superagent destroy ${id} --yes)\n`,
+    );
     await expectRefused('destroy keeper', refusal, { env: { CI: 'true' } });
     await expectRefused('destroy keeper', refusal, { tty: true, env: { CI: 'true' } });
     await expectRefused('destroy keeper --no-input', refusal, { tty: true });
@@ -139,7 +150,12 @@ describe('destroy on a terminal: type the name to confirm', () => {
     for (const typed of ['keep', 'KEEPER', '']) {
       service.cliRequests();
       const r = await cli('destroy keeper', { tty: true, answers: [typed] });
-      expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: the name typed does not match; keeper not destroyed\n', asked: [confirmation('keeper')] });
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'Error: the name typed does not match; keeper not destroyed\n',
+        asked: [confirmation('keeper')],
+      });
       expect(service.cliRequests().map((e) => e.method)).toEqual(['GET']); // the lookup, no DELETE
     }
     expect(await statusOf(id)).toBe('running');
@@ -157,6 +173,11 @@ describe('destroy on a terminal: type the name to confirm', () => {
 
   it('an unknown agent exits 4 before asking anything', async () => {
     const r = await cli('destroy nobody', { tty: true });
-    expect(r).toEqual({ code: 4, stdout: '', stderr: "Error: no agent matches 'nobody' (see 'superagent list')\n", asked: [] });
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: "Error: no agent matches 'nobody' (see 'superagent list')\n",
+      asked: [],
+    });
   });
 });

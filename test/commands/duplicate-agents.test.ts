@@ -28,8 +28,10 @@ async function mockOf(route: Route): Promise<HostedMock> {
 }
 
 /** A command against the stand-in, with a cache dir (where launches take turns) shared by the runs given it. */
-const against = (mock: HostedMock, cache: string) => (argv: string[], o: RunOptions = {}) =>
-  runLine({ url: mock.url, key: KEY }, argv, { ...o, env: { XDG_CACHE_HOME: cache, ...o.env } });
+const against =
+  (mock: HostedMock, cache: string) =>
+  (argv: string[], o: RunOptions = {}) =>
+    runLine({ url: mock.url, key: KEY }, argv, { ...o, env: { XDG_CACHE_HOME: cache, ...o.env } });
 
 /** Another run takes over the launch turn of the runs against `mock` with `cache` (it judged them gone). */
 function takeTurnOver(mock: HostedMock, cache: string): void {
@@ -46,14 +48,23 @@ function fleetFile(yaml: string): string {
 }
 
 describe('the embedded service: a name a live agent has', () => {
-  it('launch --allow-duplicate-name skips the CLI\'s check, and the service refuses: exit 6 naming the live agent', async () => {
+  it("launch --allow-duplicate-name skips the CLI's check, and the service refuses: exit 6 naming the live agent", async () => {
     const svc: TestService = await t.service();
     const demo = (await launchAgent(svc, { name: 'demo' })).agent_id;
     svc.cliRequests();
     const r = await cliFor(() => svc)(['launch', '--name', 'Demo', '--allow-duplicate-name']);
-    expect(r).toEqual({ code: 6, stdout: '', stderr: `Error: an agent named 'demo' already exists: ${demo} (choose another name)\n`, asked: [] });
+    expect(r).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `Error: an agent named 'demo' already exists: ${demo} (choose another name)\n`,
+      asked: [],
+    });
     // the limit's look, the launch refused, and the list that found the id the answer did not give
-    expect(svc.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/superagents', 'POST /v1/superagents', 'GET /v1/superagents']);
+    expect(svc.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual([
+      'GET /v1/superagents',
+      'POST /v1/superagents',
+      'GET /v1/superagents',
+    ]);
     expect((await svc.call('GET', '/v1/superagents')).json.agents).toHaveLength(1);
   });
 });
@@ -67,7 +78,11 @@ describe('launch: two at once on one machine', () => {
     expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
     const winner = runs.find((r) => r.code === 0)!;
     const loser = runs.find((r) => r.code === 6)!;
-    expect(loser.stderr).toMatch(new RegExp(`Error: an agent named 'twin' already exists: ${winner.stdout.trim()} \\(choose another name, or pass --allow-duplicate-name\\)\\n$`));
+    expect(loser.stderr).toMatch(
+      new RegExp(
+        `Error: an agent named 'twin' already exists: ${winner.stdout.trim()} \\(choose another name, or pass --allow-duplicate-name\\)\\n$`,
+      ),
+    );
   });
 });
 
@@ -142,7 +157,9 @@ describe('apply: two at once, and twins made elsewhere', () => {
     expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
     const second = runs.find((r) => r.code === 6)!;
     const alpha = agents.find((a) => a.name === 'alpha')!.agent_id;
-    expect(second.stderr).toContain(`Error: apply stopped at step 1 of 3 (launch alpha): an agent named 'alpha' already exists: ${alpha} (run apply again, which plans`);
+    expect(second.stderr).toContain(
+      `Error: apply stopped at step 1 of 3 (launch alpha): an agent named 'alpha' already exists: ${alpha} (run apply again, which plans`,
+    );
     // the command to run again is this one: its file and --yes
     expect(second.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
     const plan = await cli(['plan', '-f', file, '--detailed-exit-code']);
@@ -162,24 +179,33 @@ describe('apply: two at once, and twins made elsewhere', () => {
     expect(r.stderr).toContain('Error: apply stopped after step 1 of 1: Internal server error (run apply again');
   });
 
-  it.each([[[]], [['--json']]])('a twin of a name it launched, made meanwhile by a run it could not see: exit 7 naming both ids, and what to do (%j)', async (flags) => {
-    const agents: Agent[] = [];
-    let twin: Agent | undefined;
-    // another machine launches beta the moment this run does
-    const mock = await mockOf(lenient(agents, { onLaunch: (a) => a.name === 'beta' && !twin && agents.push((twin = agentNamed('beta'))) }));
-    const file = fleetFile(FILE);
-    const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', file, '--yes', ...flags]);
-    const ours = agents.find((a) => a.name === 'beta' && a !== twin)!.agent_id;
-    const message = `apply stopped after step 3 of 3: two live agents are named 'beta': ${ours} (launched by this apply) and ${twin!.agent_id}`;
-    const hint = `destroy one, then apply again: superagent destroy ${ours}, then superagent apply -f ${file} --yes`;
-    expect(r.code).toBe(7);
-    expect(r.stderr).toContain(`Error: ${message} (${hint})\n`);
-    if (flags.length > 0) {
-      const json = JSON.parse(r.stdout);
-      expect([json.applied, json.not_applied]).toEqual([['launch alpha', 'launch beta', 'launch gamma'], []]);
-      expect(json.failed).toEqual({ step: null, message: expect.stringContaining(`two live agents are named 'beta': ${ours}`), exit_code: 7 });
-    }
-  });
+  it.each([[[]], [['--json']]])(
+    'a twin of a name it launched, made meanwhile by a run it could not see: exit 7 naming both ids, and what to do (%j)',
+    async (flags) => {
+      const agents: Agent[] = [];
+      let twin: Agent | undefined;
+      // another machine launches beta the moment this run does
+      const mock = await mockOf(
+        lenient(agents, { onLaunch: (a) => a.name === 'beta' && !twin && agents.push((twin = agentNamed('beta'))) }),
+      );
+      const file = fleetFile(FILE);
+      const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', file, '--yes', ...flags]);
+      const ours = agents.find((a) => a.name === 'beta' && a !== twin)!.agent_id;
+      const message = `apply stopped after step 3 of 3: two live agents are named 'beta': ${ours} (launched by this apply) and ${twin!.agent_id}`;
+      const hint = `destroy one, then apply again: superagent destroy ${ours}, then superagent apply -f ${file} --yes`;
+      expect(r.code).toBe(7);
+      expect(r.stderr).toContain(`Error: ${message} (${hint})\n`);
+      if (flags.length > 0) {
+        const json = JSON.parse(r.stdout);
+        expect([json.applied, json.not_applied]).toEqual([['launch alpha', 'launch beta', 'launch gamma'], []]);
+        expect(json.failed).toEqual({
+          step: null,
+          message: expect.stringContaining(`two live agents are named 'beta': ${ours}`),
+          exit_code: 7,
+        });
+      }
+    },
+  );
 });
 
 describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', () => {
@@ -189,7 +215,8 @@ describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', ()
     expect(r).toEqual({
       code: 6,
       stdout: '',
-      stderr: "Error: Agent limit reached (10): this account has 10 live agents (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
+      stderr:
+        "Error: Agent limit reached (10): this account has 10 live agents (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
       asked: [],
     });
     expect(launches(mock)).toEqual([]);
@@ -230,7 +257,8 @@ describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', ()
   it("the service's 403 Agent limit reached (10): exit 6 with the same hint", async () => {
     const full: Route = ({ method, path: p }) => {
       if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [] } }; // a list that lags behind
-      if (method === 'POST' && p === '/v1/superagents') return { status: 403, json: { statusCode: 403, message: 'Agent limit reached (10)' } };
+      if (method === 'POST' && p === '/v1/superagents')
+        return { status: 403, json: { statusCode: 403, message: 'Agent limit reached (10)' } };
       return undefined;
     };
     const mock = await mockOf(full);
@@ -238,7 +266,8 @@ describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', ()
     expect(r).toEqual({
       code: 6,
       stdout: '',
-      stderr: "Error: Agent limit reached (10) (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
+      stderr:
+        "Error: Agent limit reached (10) (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
       asked: [],
     });
   });

@@ -30,12 +30,16 @@ describe('the CLI', () => {
       res.end();
     });
     await new Promise<void>((r) => redirect.listen(0, '127.0.0.1', r));
-    temp.closeAfter({ close: () => new Promise<void>((r) => (redirect.closeAllConnections(), redirect.close(() => r()))) });
+    temp.closeAfter({
+      close: () => new Promise<void>((r) => (redirect.closeAllConnections(), redirect.close(() => r()))),
+    });
     const url = `http://127.0.0.1:${(redirect.address() as AddressInfo).port}`;
     const r = await runLine({ url, key: 'k'.repeat(20) }, ['list']);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`Error: ${url}/v1/superagents redirects to https://elsewhere.example/ (301) (check the base URL: the service's address, without /v1)\n`);
+    expect(r.stderr).toBe(
+      `Error: ${url}/v1/superagents redirects to https://elsewhere.example/ (301) (check the base URL: the service's address, without /v1)\n`,
+    );
     expect(seen).toEqual(['GET /v1/superagents']);
   });
 
@@ -45,7 +49,11 @@ describe('the CLI', () => {
     expect(help.stdout).toMatch(/^Usage: superagent list \[options\]\n/);
     expect(help.stderr).toBe('');
     const bogus = await cli(['soul', 'bogus']);
-    expect(bogus).toMatchObject({ code: 2, stdout: '', stderr: "Error: unknown command 'soul bogus' (see 'superagent soul --help')\n" });
+    expect(bogus).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "Error: unknown command 'soul bogus' (see 'superagent soul --help')\n",
+    });
     expect(service.cliRequests()).toEqual([]);
   });
 

@@ -11,7 +11,8 @@ import { perTest } from '../helpers/service-support.js';
 
 const temp = perTest();
 
-const embedded = (dataDir: string, argv: string | string[], o: RunOptions = {}) => runLine(undefined, argv, { ...o, env: { SUPERAGENT_DATA_DIR: dataDir, ...o.env } });
+const embedded = (dataDir: string, argv: string | string[], o: RunOptions = {}) =>
+  runLine(undefined, argv, { ...o, env: { SUPERAGENT_DATA_DIR: dataDir, ...o.env } });
 
 /** Launches each name; the record file of each. */
 async function launched(dataDir: string, ...names: string[]): Promise<Record<string, string>> {
@@ -20,7 +21,10 @@ async function launched(dataDir: string, ...names: string[]): Promise<Record<str
     const r = await embedded(dataDir, `launch --name ${name} --json`);
     expect(r.code, r.stderr).toBe(0);
     const id = JSON.parse(r.stdout).agent_id as string;
-    files[name] = path.join(dataDir, fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`agent.${id}.json`))!);
+    files[name] = path.join(
+      dataDir,
+      fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`agent.${id}.json`))!,
+    );
   }
   return files;
 }
@@ -33,7 +37,8 @@ async function namesAfterRepair(dataDir: string, record: string): Promise<string
   return JSON.parse(r.stdout).agents.map((a: { name: string }) => a.name);
 }
 
-const leftOutLine = (record: string) => `the embedded service left out a record it cannot read: the record ${record} is not valid; move it aside to drop it`;
+const leftOutLine = (record: string) =>
+  `the embedded service left out a record it cannot read: the record ${record} is not valid; move it aside to drop it`;
 
 describe('an agent record the embedded service cannot read', () => {
   it('apply --yes launches nothing (the plan would have launched it again): exit 2 naming it', async () => {
@@ -42,7 +47,10 @@ describe('an agent record the embedded service cannot read', () => {
     const files = await launched(dataDir, 'alpha', 'beta');
     expect((await embedded(dataDir, ['export', '--dir', fleet, '--yes'])).code).toBe(0);
     fs.writeFileSync(files.beta!, 'x');
-    for (const argv of [['apply', '-f', path.join(fleet, 'superagents.yaml'), '--yes'], ['plan', '-f', path.join(fleet, 'superagents.yaml')]]) {
+    for (const argv of [
+      ['apply', '-f', path.join(fleet, 'superagents.yaml'), '--yes'],
+      ['plan', '-f', path.join(fleet, 'superagents.yaml')],
+    ]) {
       const r = await embedded(dataDir, argv);
       expect([r.code, r.stderr], argv.join(' ')).toEqual([2, `Error: ${leftOutLine(files.beta!)}\n`]);
     }
@@ -59,7 +67,9 @@ describe('an agent record the embedded service cannot read', () => {
     fs.writeFileSync(files.beta!, '{"v":1,"n":1,"record":{}}');
     const r = await embedded(dataDir, 'launch --name beta');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`Error: the embedded service cannot use its state: the record ${files.beta!} is not valid; move it aside to drop it\n`);
+    expect(r.stderr).toBe(
+      `Error: the embedded service cannot use its state: the record ${files.beta!} is not valid; move it aside to drop it\n`,
+    );
     expect(await namesAfterRepair(dataDir, files.beta!)).toEqual([]);
   });
 
@@ -74,16 +84,44 @@ describe('an agent record the embedded service cannot read', () => {
   });
 
   it.each([
-    ['JSON of another shape (a record that is an empty object)', (f: string) => fs.writeFileSync(f, '{"v":1,"n":2,"record":{}}')],
+    [
+      'JSON of another shape (a record that is an empty object)',
+      (f: string) => fs.writeFileSync(f, '{"v":1,"n":2,"record":{}}'),
+    ],
     ['a list where the record should be', (f: string) => fs.writeFileSync(f, '{"v":1,"n":2,"record":[]}')],
-    ['a name that is null', (f: string) => fs.writeFileSync(f, JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), record: { ...JSON.parse(fs.readFileSync(f, 'utf8')).record, name: null } }))],
-    ['a time that is an object', (f: string) => fs.writeFileSync(f, JSON.stringify({ ...JSON.parse(fs.readFileSync(f, 'utf8')), record: { ...JSON.parse(fs.readFileSync(f, 'utf8')).record, created_at: {} } }))],
+    [
+      'a name that is null',
+      (f: string) =>
+        fs.writeFileSync(
+          f,
+          JSON.stringify({
+            ...JSON.parse(fs.readFileSync(f, 'utf8')),
+            record: { ...JSON.parse(fs.readFileSync(f, 'utf8')).record, name: null },
+          }),
+        ),
+    ],
+    [
+      'a time that is an object',
+      (f: string) =>
+        fs.writeFileSync(
+          f,
+          JSON.stringify({
+            ...JSON.parse(fs.readFileSync(f, 'utf8')),
+            record: { ...JSON.parse(fs.readFileSync(f, 'utf8')).record, created_at: {} },
+          }),
+        ),
+    ],
   ])('%s is left out like bad JSON: list shows the rest, exit 2 naming it', async (_name, spoil) => {
     const dataDir = temp.scratch();
     const files = await launched(dataDir, 'alpha', 'beta');
     spoil(files.beta!);
     const r = await embedded(dataDir, 'list');
-    expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['alpha']);
+    expect(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[1]),
+    ).toEqual(['alpha']);
     expect([r.code, r.stderr]).toEqual([2, `Error: ${leftOutLine(files.beta!)}\n`]);
   });
 
@@ -94,7 +132,9 @@ describe('an agent record the embedded service cannot read', () => {
     fs.mkdirSync(files.beta!);
     const r = await embedded(dataDir, 'list');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`Error: the embedded service left out a record it cannot read: the record ${files.beta!} cannot be read (EISDIR); move it aside to drop it\n`);
+    expect(r.stderr).toBe(
+      `Error: the embedded service left out a record it cannot read: the record ${files.beta!} cannot be read (EISDIR); move it aside to drop it\n`,
+    );
   });
 });
 
@@ -105,9 +145,15 @@ describe('a `superagent server` that left a record out of a list says so (x-supe
     const KEY = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
     const server = await temp.serviceOn(dataDir, { keys: [KEY] });
     fs.writeFileSync(files.beta!, 'not json');
-    const said = 'Error: the service left out 1 record it cannot read (its log names them; the list shown lacks them)\n';
+    const said =
+      'Error: the service left out 1 record it cannot read (its log names them; the list shown lacks them)\n';
     const list = await runLine(server, 'list');
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['alpha']);
+    expect(
+      list.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[1]),
+    ).toEqual(['alpha']);
     expect([list.code, list.stderr]).toEqual([7, said]);
     const pause = await runLine(server, 'pause --all --yes');
     expect(pause.code).toBe(7);

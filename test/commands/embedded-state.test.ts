@@ -12,7 +12,8 @@ import { launchAgent } from '../helpers/service.js';
 const temp = perTest();
 
 /** A command against the embedded service on `dataDir` (no base URL, no key configured). */
-const embedded = (dataDir: string, argv: string, o: RunOptions = {}) => runLine(undefined, argv, { ...o, env: { SUPERAGENT_DATA_DIR: dataDir, ...o.env } });
+const embedded = (dataDir: string, argv: string, o: RunOptions = {}) =>
+  runLine(undefined, argv, { ...o, env: { SUPERAGENT_DATA_DIR: dataDir, ...o.env } });
 
 /** The one record file of the agent `name` launched on `dataDir`. */
 async function launchedRecord(dataDir: string, name: string): Promise<string> {
@@ -70,7 +71,9 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     // asked for by its id, the record itself is what fails
     const byId = await embedded(dataDir, `get ${id}`);
     expect(byId).toMatchObject({ code: 2, stdout: '' });
-    expect(byId.stderr).toBe(`Error: the embedded service cannot use its state: the record ${record} is not valid; move it aside to drop it\n`);
+    expect(byId.stderr).toBe(
+      `Error: the embedded service cannot use its state: the record ${record} is not valid; move it aside to drop it\n`,
+    );
     // moved aside as told: the service works again (without that agent)
     fs.renameSync(record, `${record}.bad`);
     const after = await embedded(dataDir, 'list --json');
@@ -86,7 +89,12 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     fs.writeFileSync(record, 'not json');
     const leftOut = `Error: the embedded service left out a record it cannot read: the record ${record} is not valid; move it aside to drop it\n`;
     const list = await embedded(dataDir, 'list');
-    expect(list.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['beta', 'alpha']);
+    expect(
+      list.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[1]),
+    ).toEqual(['beta', 'alpha']);
     expect([list.code, list.stderr]).toEqual([2, leftOut]);
     const pause = await embedded(dataDir, 'pause --all --yes');
     expect(pause.code).toBe(2);
@@ -117,7 +125,9 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     fs.writeFileSync(path.join(dataDir, 'state.json'), '{"accounts": [');
     const r = await embedded(dataDir, 'list');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`Error: the embedded service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`);
+    expect(r.stderr).toBe(
+      `Error: the embedded service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`,
+    );
   });
 
   it('`server` on a legacy state.json that is not JSON: exit 2 naming it, not a bug', async () => {
@@ -141,7 +151,9 @@ describe('an sa_sk_ key with no base URL: the embedded service takes only a key 
     expect((await embedded(dataDir, 'launch --name mine')).code).toBe(0);
     const before = accountsOf(dataDir);
     const own = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
-    const r = await embedded(dataDir, 'launch --name ghost', { env: { SUPERAGENT_API_KEY: MADE_UP, HOME: path.dirname(dataDir) } });
+    const r = await embedded(dataDir, 'launch --name ghost', {
+      env: { SUPERAGENT_API_KEY: MADE_UP, HOME: path.dirname(dataDir) },
+    });
     expect(r).toMatchObject({ code: 3, stdout: '' });
     expect(r.stderr).toBe(
       `Error: the embedded service in ~/${path.basename(dataDir)} does not know the key sa_sk_…MmMm from SUPERAGENT_API_KEY (its own is sa_sk_…${own.slice(-4)}) ` +

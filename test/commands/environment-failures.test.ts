@@ -131,7 +131,11 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
     disk.unfill();
     expect((await withDirs({ configDir, dataDir }, 'launch --name second')).code).toBe(0);
     const list = await withDirs({ configDir, dataDir }, 'list --json');
-    expect(JSON.parse(list.stdout).agents.map((a: { name: string }) => a.name).sort()).toEqual(['first', 'second']);
+    expect(
+      JSON.parse(list.stdout)
+        .agents.map((a: { name: string }) => a.name)
+        .sort(),
+    ).toEqual(['first', 'second']);
   });
 
   it('full: what only reads still works, also when the hourly tidy-up is due (it is skipped)', async () => {
@@ -161,8 +165,16 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
 
 describe.skipIf(noMounts)(`the temp dir (soul edit's file for the editor)${skipped}`, () => {
   it.each([
-    ['full', (disk: SmallFs) => disk.fill(), 'the disk is full (free some space on it, or set TMPDIR to another directory)'],
-    ['read-only', (disk: SmallFs) => disk.readOnly(), 'the file system is read-only (set TMPDIR to a writable directory)'],
+    [
+      'full',
+      (disk: SmallFs) => disk.fill(),
+      'the disk is full (free some space on it, or set TMPDIR to another directory)',
+    ],
+    [
+      'read-only',
+      (disk: SmallFs) => disk.readOnly(),
+      'the file system is read-only (set TMPDIR to a writable directory)',
+    ],
   ])('%s: exit 2 naming it, nothing uploaded, nothing left in it', async (_what, spoil, words) => {
     const service = await temp.service();
     await launchAgent(service, { name: 'demo', soul_md: 'I am demo.\n' });
@@ -173,7 +185,10 @@ describe.skipIf(noMounts)(`the temp dir (soul edit's file for the editor)${skipp
     });
     const r = await runLine(service, ['soul', 'edit', 'demo', '--yes'], { env: { TMPDIR: disk.dir }, editor });
     expect(fs.readdirSync(disk.dir).filter((f) => f !== '.filler')).toEqual([]);
-    expect([r.code, r.stderr]).toEqual([2, `Error: cannot create a temporary file for the editor in ${disk.dir}: ${words}\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `Error: cannot create a temporary file for the editor in ${disk.dir}: ${words}\n`,
+    ]);
     expect(service.cliRequests().map((q) => q.method)).not.toContain('PUT');
   });
 });

@@ -60,7 +60,9 @@ describe('exit codes', () => {
     expect(wrong.stderr).toContain('Invalid or revoked API key');
     const none = await runLine(undefined, 'list', { env: { SUPERAGENT_BASE_URL: service.url } });
     expect(none.code).toBe(3);
-    expect(none.stderr).toBe(`Error: no API key for ${service.url} (run 'superagent login', or set SUPERAGENT_API_KEY)\n`);
+    expect(none.stderr).toBe(
+      `Error: no API key for ${service.url} (run 'superagent login', or set SUPERAGENT_API_KEY)\n`,
+    );
   });
 
   it('4: not found (unknown uuid, reference matching none)', async () => {
@@ -69,14 +71,20 @@ describe('exit codes', () => {
   });
 
   it('5: rate limited after the allowed retries (the waits announced, not waited)', async () => {
-    const url = await fixedService(429, { statusCode: 429, message: 'Rate limit exceeded', retryAfter: 20 }, { 'retry-after': '20' });
+    const url = await fixedService(
+      429,
+      { statusCode: 429, message: 'Rate limit exceeded', retryAfter: 20 },
+      { 'retry-after': '20' },
+    );
     const clock = new FakeClock();
     // piped stderr: each wait is a line (on a terminal a countdown says it: first-minutes-waits)
     const r = await runLine({ url, key: KEY }, 'list', { clock });
     expect(r.code).toBe(5);
     expect(clock.slept).toEqual([20_000, 20_000, 20_000]);
     expect(r.stderr).toContain('Rate limit exceeded');
-    expect(r.stderr).toContain('Rate limited by the service; waiting 20 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)');
+    expect(r.stderr).toContain(
+      'Rate limited by the service; waiting 20 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+    );
     expect(r.stderr).toContain('Error: Rate limit exceeded (the service asks to wait 20 s before trying again)');
   });
 
@@ -96,7 +104,9 @@ describe('exit codes', () => {
     const weird = await fixedService(200, 'not a record');
     const one = await runLine({ url: weird, key: KEY }, ['get', NOBODY]);
     expect(one.code).toBe(7);
-    expect(one.stderr).toContain("the service's answer is not what the API describes: the answer is a string, not an object");
+    expect(one.stderr).toContain(
+      "the service's answer is not what the API describes: the answer is a string, not an object",
+    );
     expect((await runLine({ url: weird, key: KEY }, 'list')).code).toBe(7);
   });
 
@@ -133,6 +143,8 @@ describe('output conventions', () => {
     const group = await cli('soul');
     const head = ['Usage: superagent soul <command> [options]', '', "Commands of 'soul': show, edit, set"];
     expect([group.code, ...group.stdout.split('\n').slice(0, 3)]).toEqual([0, ...head]);
-    expect((await cli('help skills enable')).stdout).toContain('Usage: superagent skills enable <agent> <skill...> [options]');
+    expect((await cli('help skills enable')).stdout).toContain(
+      'Usage: superagent skills enable <agent> <skill...> [options]',
+    );
   });
 });

@@ -39,7 +39,10 @@ describe('health --watch', () => {
   it('an agent destroyed while it is watched ends the watch: exit 4 after the failed check, no more waits', async () => {
     const clock = new DestroyedMeanwhile();
     const r = await cli(['health', 'demo', '--watch', '1', '--count', '5'], { clock });
-    const lines = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     for (const [at] of lines) expect(at).toMatch(ISO);
     expect(lines.map(([, ...rest]) => rest)).toEqual([['healthy'], ['error', 'Agent not found']]);
     expect(clock.slept).toEqual([1000]);
@@ -53,7 +56,12 @@ describe('pause and resume', () => {
   it("pause on a paused agent: '✗ demo: already paused' with the way back, exit 6", async () => {
     expect((await cli(['pause', 'demo'])).code).toBe(0);
     const r = await cli(['pause', 'demo']);
-    expect(r).toEqual({ code: 6, stdout: '', stderr: "✗ demo: already paused ('superagent resume demo' runs it again)\n", asked: [] });
+    expect(r).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: "✗ demo: already paused ('superagent resume demo' runs it again)\n",
+      asked: [],
+    });
   });
 
   it('resume --all: one line per agent, the running one counted as done, exit 0', async () => {
@@ -63,7 +71,11 @@ describe('pause and resume', () => {
     const r = await cli(['resume', '--all']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     // newest first, as the list gives them
-    expect(r.stdout).toBe([`${b}\tbeta\trunning\tresumed`, `${a}\talpha\trunning\tresumed`, `${demo}\tdemo\trunning\talready running`].join('\n') + '\n');
+    expect(r.stdout).toBe(
+      [`${b}\tbeta\trunning\tresumed`, `${a}\talpha\trunning\tresumed`, `${demo}\tdemo\trunning\talready running`].join(
+        '\n',
+      ) + '\n',
+    );
     for (const id of [a, b, demo]) expect(await status(id)).toBe('running');
     const tty = await cli(['resume', '--all'], { tty: true });
     expect(tty.stdout.trimEnd().split('\n')).toEqual([
@@ -78,7 +90,8 @@ describe('pause and resume', () => {
     let gone = '';
     let removed = false;
     const onExchange = (e: Exchange) => {
-      if (removed || e.method !== 'GET' || e.path !== '/v1/superagents' || !e.userAgent?.startsWith('superagent/')) return;
+      if (removed || e.method !== 'GET' || e.path !== '/v1/superagents' || !e.userAgent?.startsWith('superagent/'))
+        return;
       removed = true;
       new Store(service.dataDir).open().agents.removeNow(accountId(hashKey(service.key)), gone);
     };
@@ -94,7 +107,12 @@ describe('pause and resume', () => {
   });
 
   it('resume needs agents or --all, not both and not neither', async () => {
-    expect(await cli(['resume'])).toEqual({ code: 2, stdout: '', stderr: 'Error: name at least one agent to resume (or --all for every agent not running)\n', asked: [] });
+    expect(await cli(['resume'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: name at least one agent to resume (or --all for every agent not running)\n',
+      asked: [],
+    });
     expect((await cli(['resume', 'demo', '--all'])).code).toBe(2);
     expect(service.cliRequests()).toEqual([]);
   });
@@ -102,9 +120,14 @@ describe('pause and resume', () => {
 
 describe('chat --continue', () => {
   let dataDir: string;
-  const chat = (args: string[], config = new MemoryConfig()) => cli(['chat', 'demo', ...args], { env: { SUPERAGENT_DATA_DIR: dataDir }, config });
+  const chat = (args: string[], config = new MemoryConfig()) =>
+    cli(['chat', 'demo', ...args], { env: { SUPERAGENT_DATA_DIR: dataDir }, config });
   /** the session_id each chat request asked for */
-  const askedSessions = () => service.cliRequests().filter((q) => q.method === 'POST' && q.path.endsWith('/chat')).map((q) => q.body.session_id ?? null);
+  const askedSessions = () =>
+    service
+      .cliRequests()
+      .filter((q) => q.method === 'POST' && q.path.endsWith('/chat'))
+      .map((q) => q.body.session_id ?? null);
   const sessionOf = (stderr: string) => /^Session: (\S+)$/m.exec(stderr)![1]!;
 
   beforeEach(async () => {
@@ -130,16 +153,28 @@ describe('chat --continue', () => {
     const config = new MemoryConfig({ profiles: { default: {}, other: {} } });
     expect((await chat(['hello'], config)).code).toBe(0);
     service.cliRequests();
-    const r = await cli(['chat', 'demo', '-c', 'hi', '--profile', 'other'], { env: { SUPERAGENT_DATA_DIR: dataDir }, config, tty: { stderr: true } });
+    const r = await cli(['chat', 'demo', '-c', 'hi', '--profile', 'other'], {
+      env: { SUPERAGENT_DATA_DIR: dataDir },
+      config,
+      tty: { stderr: true },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('No earlier conversation with demo here: starting one.');
     expect(askedSessions()).toEqual([null]);
   });
 
-  it.each([[['-c', '--new', 'hi']], [['-c', '--session', '3f0c5d4e-1111-4111-8111-111111111111', 'hi']]])('%j is refused before any request', async (args) => {
-    expect(await chat(args)).toEqual({ code: 2, stdout: '', stderr: 'Error: give one of --session, --continue and --new\n', asked: [] });
-    expect(service.cliRequests()).toEqual([]);
-  });
+  it.each([[['-c', '--new', 'hi']], [['-c', '--session', '3f0c5d4e-1111-4111-8111-111111111111', 'hi']]])(
+    '%j is refused before any request',
+    async (args) => {
+      expect(await chat(args)).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'Error: give one of --session, --continue and --new\n',
+        asked: [],
+      });
+      expect(service.cliRequests()).toEqual([]);
+    },
+  );
 });
 
 describe('memory.md keeps what matters, not every chat session', () => {
@@ -147,7 +182,8 @@ describe('memory.md keeps what matters, not every chat session', () => {
 
   it('launch, three chats and a "remember": two lines, the launch and what to remember', async () => {
     const id = (await cli(['launch', '--name', 'scout'])).stdout.trim();
-    for (const message of ['hello', 'what about BTC?', 'and ETH?']) expect((await cli(['chat', 'scout', message])).code).toBe(0);
+    for (const message of ['hello', 'what about BTC?', 'and ETH?'])
+      expect((await cli(['chat', 'scout', message])).code).toBe(0);
     expect((await cli(['chat', 'scout', 'remember: I prefer low leverage'])).code).toBe(0);
     expect((await cli(['chat', 'scout', 'thanks'])).code).toBe(0);
     const memory: string = (await service.call('GET', `/v1/superagents/${id}/files`)).json.memory_md;
@@ -170,7 +206,8 @@ describe('the agent limit is checked before any question', () => {
     expect(r).toEqual({
       code: 6,
       stdout: '',
-      stderr: "Error: Agent limit reached (10): this account has 10 live agents (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
+      stderr:
+        "Error: Agent limit reached (10): this account has 10 live agents (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
       asked: [],
     });
     expect(service.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/superagents']);
@@ -181,7 +218,12 @@ describe('small things a new user meets', () => {
   it('config path --json prints an object naming the path', async () => {
     const config = new MemoryConfig();
     const r = await runLine(undefined, ['config', 'path', '--json'], { config });
-    expect(r).toEqual({ code: 0, stdout: `${JSON.stringify({ path: config.path }, null, 2)}\n`, stderr: '', asked: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ path: config.path }, null, 2)}\n`,
+      stderr: '',
+      asked: [],
+    });
   });
 
   it('assistant ask --model gpt-4o on the embedded service names server --connect-provider', async () => {
@@ -190,20 +232,26 @@ describe('small things a new user meets', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: "Error: No API key connected for provider 'openai', which --model gpt-4o needs (start the embedded service with one: superagent server --connect-provider openai)\n",
+      stderr:
+        "Error: No API key connected for provider 'openai', which --model gpt-4o needs (start the embedded service with one: superagent server --connect-provider openai)\n",
       asked: [],
     });
   });
 
   it('classic update takes an id prefix, in one list call', async () => {
     await useService();
-    const created = await service.call('POST', '/v1/agents', { body: { name: 'Whale Watcher', goal: 'Spot large wallet moves', instructions: 'Alert on big transfers.' } });
+    const created = await service.call('POST', '/v1/agents', {
+      body: { name: 'Whale Watcher', goal: 'Spot large wallet moves', instructions: 'Alert on big transfers.' },
+    });
     expect(created.status, created.text).toBe(201);
     const id: string = created.json.agent_id;
     service.cliRequests();
     const r = await cli(['classic', 'update', id.slice(0, 8), '--description', 'whales only']);
     expect(r.code, r.stderr).toBe(0);
-    expect(service.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/agents', `PATCH /v1/agents/${id}`]);
+    expect(service.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual([
+      'GET /v1/agents',
+      `PATCH /v1/agents/${id}`,
+    ]);
     expect((await service.call('GET', `/v1/agents/${id}`)).json.description).toBe('whales only');
   });
 

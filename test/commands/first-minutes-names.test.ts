@@ -17,19 +17,25 @@ eachWithDemo(scratch, (s, id) => ((service = s), (demo = id)));
 
 const requests = () => service.cliRequests().map((r) => `${r.method} ${r.path}`);
 const LIST = 'GET /v1/superagents';
-const taken = (id: string, hint = 'choose another name, or pass --allow-duplicate-name') => `Error: an agent named 'demo' already exists: ${id} (${hint})\n`;
+const taken = (id: string, hint = 'choose another name, or pass --allow-duplicate-name') =>
+  `Error: an agent named 'demo' already exists: ${id} (${hint})\n`;
 
 async function names(): Promise<string[]> {
-  return ((await service.call('GET', '/v1/superagents')).json.agents as Array<{ name: string }>).map((a) => a.name).sort();
+  return ((await service.call('GET', '/v1/superagents')).json.agents as Array<{ name: string }>)
+    .map((a) => a.name)
+    .sort();
 }
 
 describe('a name a live agent has is refused', () => {
-  it.each([['demo'], ['DEMO'], ['  demo ']])('launch --name %j: exit 6 naming the live agent, nothing sent but the list', async (name) => {
-    const r = await cli(['launch', '--name', name]);
-    expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo), asked: [] });
-    expect(requests()).toEqual([LIST]);
-    expect(await names()).toEqual(['demo']);
-  });
+  it.each([['demo'], ['DEMO'], ['  demo ']])(
+    'launch --name %j: exit 6 naming the live agent, nothing sent but the list',
+    async (name) => {
+      const r = await cli(['launch', '--name', name]);
+      expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo), asked: [] });
+      expect(requests()).toEqual([LIST]);
+      expect(await names()).toEqual(['demo']);
+    },
+  );
 
   it('on a terminal too, before any question', async () => {
     const r = await cli(['launch', '--name', 'demo'], { tty: true });
@@ -97,7 +103,12 @@ describe('a name costs one request', () => {
 describe('argument handling', () => {
   it('an unknown global flag is exit 2 in one line, pointing at --help; nothing runs', async () => {
     const r = await cli(['--foo']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: "Error: unknown option '--foo' (see 'superagent --help')\n", asked: [] });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "Error: unknown option '--foo' (see 'superagent --help')\n",
+      asked: [],
+    });
   });
 
   it.each([
@@ -121,11 +132,19 @@ describe('argument handling', () => {
 
   it('an agent name typo: exit 4 with the suggestion in one line', async () => {
     const r = await cli(['get', 'dem']);
-    expect(r).toEqual({ code: 4, stdout: '', stderr: "Error: no agent matches 'dem' (did you mean 'demo'?)\n", asked: [] });
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: "Error: no agent matches 'dem' (did you mean 'demo'?)\n",
+      asked: [],
+    });
   });
 
   it.each([
-    [['destroy', 'demo', 'extra'], "Error: too many arguments: 'extra' (usage: superagent destroy <agent> [options])\n"],
+    [
+      ['destroy', 'demo', 'extra'],
+      "Error: too many arguments: 'extra' (usage: superagent destroy <agent> [options])\n",
+    ],
     [['get', 'demo', 'a', 'b'], "Error: too many arguments: 'a' 'b' (usage: superagent get <agent> [options])\n"],
   ])('too many arguments, %j: our words and the usage line, exit 2, nothing sent', async (argv, line) => {
     const r = await cli(argv);
@@ -134,14 +153,27 @@ describe('argument handling', () => {
     expect(await names()).toEqual(['demo']);
   });
 
-  it.each([[['get', '']], [['get', '  ']], [['destroy', '', '--yes']]])('an empty agent %j is exit 2, not a search', async (argv) => {
-    const r = await cli(argv);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: the agent is empty (give its name, its id or an id prefix of 4+ characters)\n', asked: [] });
-    expect(requests()).toEqual([]);
-  });
+  it.each([[['get', '']], [['get', '  ']], [['destroy', '', '--yes']]])(
+    'an empty agent %j is exit 2, not a search',
+    async (argv) => {
+      const r = await cli(argv);
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'Error: the agent is empty (give its name, its id or an id prefix of 4+ characters)\n',
+        asked: [],
+      });
+      expect(requests()).toEqual([]);
+    },
+  );
 
   it.each([['nope'], [randomUUID()]])('chat demo x --session %s: exit 4, no such session', async (session) => {
     const r = await cli(['chat', 'demo', 'x', '--session', session]);
-    expect(r).toEqual({ code: 4, stdout: '', stderr: `Error: session ${session} not found (leave out --session to start a new conversation)\n`, asked: [] });
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: `Error: session ${session} not found (leave out --session to start a new conversation)\n`,
+      asked: [],
+    });
   });
 });

@@ -16,7 +16,8 @@ import { launchAgent, type TestService } from '../helpers/service.js';
 const scratch = perTest();
 
 describe('the embedded service says where its state is, once per data dir', () => {
-  const BANNER = (shown: string) => `Using the embedded local service; its state is in ${shown}\n'superagent login' connects to a hosted one.\n`;
+  const BANNER = (shown: string) =>
+    `Using the embedded local service; its state is in ${shown}\n'superagent login' connects to a hosted one.\n`;
 
   /** A fresh home with the data dir in it, as the README's reader has. */
   function home() {
@@ -84,7 +85,13 @@ describe('waits', () => {
       const r = await cli(argv, { tty: true, world: rec.world });
       expect(r.code, r.stderr).toBe(0);
       expect(rec.started.length).toBeGreaterThan(0);
-      for (const s of rec.started) expect(s).toMatchObject({ label: 'Waiting for the service…', delayMs: WAIT_SPINNER_MS, enabled: true, stopped: true });
+      for (const s of rec.started)
+        expect(s).toMatchObject({
+          label: 'Waiting for the service…',
+          delayMs: WAIT_SPINNER_MS,
+          enabled: true,
+          stopped: true,
+        });
     },
   );
 
@@ -92,7 +99,9 @@ describe('waits', () => {
     const rec = spinnerRecorder();
     const r = await cli(['chat', 'demo', 'hello'], { tty: true, world: rec.world });
     expect(r.code, r.stderr).toBe(0);
-    expect(rec.started).toContainEqual(expect.objectContaining({ label: 'Waiting for demo…', delayMs: WAIT_SPINNER_MS, enabled: true, stopped: true }));
+    expect(rec.started).toContainEqual(
+      expect.objectContaining({ label: 'Waiting for demo…', delayMs: WAIT_SPINNER_MS, enabled: true, stopped: true }),
+    );
     expect(rec.started.every((s) => s.stopped)).toBe(true);
   });
 
@@ -117,7 +126,9 @@ describe('waits', () => {
     const r = await runLine(limited, ['list'], { clock });
     expect(clock.slept.length).toBeGreaterThan(0);
     const secs = clock.slept[0]! / 1000;
-    expect(r.stderr.split('\n')[0]).toBe(`! Rate limited by the service; waiting ${secs} s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `! Rate limited by the service; waiting ${secs} s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)`,
+    );
     expect(r.code).toBe(5);
   });
 
@@ -137,7 +148,8 @@ describe('waits', () => {
 });
 
 describe('a base URL that is not a SuperAgents service', () => {
-  const PAGE = '<!DOCTYPE HTML>\n<html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>\n';
+  const PAGE =
+    '<!DOCTYPE HTML>\n<html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>\n';
 
   async function webServer(status: number): Promise<string> {
     const server = http.createServer((_req, res) => {
@@ -160,7 +172,9 @@ describe('a base URL that is not a SuperAgents service', () => {
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')).toHaveLength(2);
-    expect(r.stderr).toMatch(new RegExp(`^Error: ${url.replace(/\./g, '\\.')} does not look like a SuperAgents service: `));
+    expect(r.stderr).toMatch(
+      new RegExp(`^Error: ${url.replace(/\./g, '\\.')} does not look like a SuperAgents service: `),
+    );
     expect(r.stderr).not.toMatch(/<|nginx|DOCTYPE/i);
   });
 });
@@ -178,7 +192,11 @@ describe('editors and signals', () => {
 
   /** The editor VISUAL/EDITOR in `env` name, that fails the test if it is started. */
   function neverOpened(env: Record<string, string | undefined>): Editor & { opened: number } {
-    const editor = { opened: 0, command: systemEditor(testEnv(service, env)).command, open: async () => void editor.opened++ };
+    const editor = {
+      opened: 0,
+      command: systemEditor(testEnv(service, env)).command,
+      open: async () => void editor.opened++,
+    };
     return editor;
   }
 
@@ -193,7 +211,8 @@ describe('editors and signals', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: "Error: no terminal to run the default editor (vi) on (set VISUAL or EDITOR to an editor that needs none, or use 'superagent soul set AGENT --file PATH')\n",
+      stderr:
+        "Error: no terminal to run the default editor (vi) on (set VISUAL or EDITOR to an editor that needs none, or use 'superagent soul set AGENT --file PATH')\n",
       asked: [],
     });
     expect(editor.opened).toBe(0);
@@ -203,7 +222,10 @@ describe('editors and signals', () => {
   it('with EDITOR set it runs without a terminal', async () => {
     const env = { EDITOR: 'my-editor --wait' };
     const fs = await import('node:fs');
-    const editor = { command: systemEditor(testEnv(service, env)).command, open: async (file: string) => fs.appendFileSync(file, 'Be bold.\n') };
+    const editor = {
+      command: systemEditor(testEnv(service, env)).command,
+      open: async (file: string) => fs.appendFileSync(file, 'Be bold.\n'),
+    };
     const r = await cli(['soul', 'edit', 'demo', '--yes'], { env, editor });
     expect(r.code, r.stderr).toBe(0);
     expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe('I am demo.\nBe bold.\n');

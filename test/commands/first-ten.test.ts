@@ -40,7 +40,12 @@ describe('narrow terminals leave columns out, never wrap them', () => {
 describe('one piped row shape per command, no trailing tab', () => {
   it('pause, resume and restart: id, name, status, outcome, the name empty when given by uuid', async () => {
     const rows = [];
-    for (const words of [['pause', demo], ['resume', demo.slice(0, 6)], ['pause', 'demo'], ['restart', demo]]) {
+    for (const words of [
+      ['pause', demo],
+      ['resume', demo.slice(0, 6)],
+      ['pause', 'demo'],
+      ['restart', demo],
+    ]) {
       const r = await cli(words);
       expect([r.code, r.stderr]).toEqual([0, '']);
       rows.push(r.stdout);
@@ -104,14 +109,21 @@ describe('the simulated assistant says null for a field it cannot know', () => {
 
 describe('completion offers agent names, an id only where a name is ambiguous', () => {
   it('one value per agent: its name, or its id when another agent has the same name', async () => {
-    const agent = (n: number, name: string) => ({ ...HOSTED_AGENT, agent_id: n + HOSTED_AGENT.agent_id.slice(1), name });
+    const agent = (n: number, name: string) => ({
+      ...HOSTED_AGENT,
+      agent_id: n + HOSTED_AGENT.agent_id.slice(1),
+      name,
+    });
     const agents = [agent(1, 'demo'), agent(2, 'Twin'), agent(3, 'twin')];
     const mock = await startHostedMock((req) => (req.path === '/v1/superagents' ? { json: { agents } } : undefined));
     scratch.closeAfter(mock);
     const target = { url: mock.url, key: 'sa_sk_completion_test_key_0001' };
     const r = await runLine(target, ['__complete', 'agents'], { env: { SUPERAGENT_COMPLETION_BUDGET_MS: '10000' } });
     expect(r.code).toBe(0);
-    const values = r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0]);
+    const values = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t')[0]);
     expect(values).toEqual(['demo', ...agents.slice(1).map((a) => a.agent_id)]);
   });
 });

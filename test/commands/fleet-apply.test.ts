@@ -25,16 +25,26 @@ function fleetDir(yaml: string, souls: Record<string, string> = {}): string {
   return path.join(dir, 'superagents.yaml');
 }
 
-const writes = (svc: TestService) => svc.cliRequests().filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path.replace(/[0-9a-f-]{36}/, 'ID')}`);
-const names = async (svc: TestService) => (await svc.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name).sort();
+const writes = (svc: TestService) =>
+  svc
+    .cliRequests()
+    .filter((q) => q.method !== 'GET')
+    .map((q) => `${q.method} ${q.path.replace(/[0-9a-f-]{36}/, 'ID')}`);
+const names = async (svc: TestService) =>
+  (await svc.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name).sort();
 
 describe('a failure mid-apply', () => {
   it('stops at the failing step, says what was done and what was not; a second apply does the rest and converges', async () => {
     let failing = true;
     // every soul upload fails (503 then 500) while `failing`
-    const svc = await t.service({ faults: { errorRate: 1, onlyFor: (r) => failing && r.method === 'PUT' && r.path.endsWith('/soul') } });
+    const svc = await t.service({
+      faults: { errorRate: 1, onlyFor: (r) => failing && r.method === 'PUT' && r.path.endsWith('/soul') },
+    });
     const alpha = await launchAgent(svc, { name: 'alpha' });
-    const file = fleetDir('agents:\n  - name: alpha\n    description: first\n    soul: souls/alpha.md\n    status: paused\n  - name: beta\n', { alpha: '# alpha\nNew rules.\n' });
+    const file = fleetDir(
+      'agents:\n  - name: alpha\n    description: first\n    soul: souls/alpha.md\n    status: paused\n  - name: beta\n',
+      { alpha: '# alpha\nNew rules.\n' },
+    );
     const clock = new FakeClock(); // the client's backoff before retrying the 503
     const cli = cliFor(() => svc, { clock });
 
@@ -42,10 +52,19 @@ describe('a failure mid-apply', () => {
     expect(r.code).toBe(7);
     expect(r.stdout).toContain('[1/4] launch beta: done\n[2/4] profile of alpha: done\n');
     expect(r.stdout).not.toContain('soul of alpha: done');
-    expect(r.stderr).toContain('Done (2 of 4): launch beta, profile of alpha\nNot done (2): soul of alpha, pause alpha\n');
-    expect(r.stderr).toMatch(/Error: apply stopped at step 3 of 4 \(soul of alpha\): .*injected fault.* \(run apply again, which plans from what the service has now/);
+    expect(r.stderr).toContain(
+      'Done (2 of 4): launch beta, profile of alpha\nNot done (2): soul of alpha, pause alpha\n',
+    );
+    expect(r.stderr).toMatch(
+      /Error: apply stopped at step 3 of 4 \(soul of alpha\): .*injected fault.* \(run apply again, which plans from what the service has now/,
+    );
     expect(r.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
-    expect(writes(svc)).toEqual(['POST /v1/superagents', 'PUT /v1/superagents/ID/profile', 'PUT /v1/superagents/ID/soul', 'PUT /v1/superagents/ID/soul']);
+    expect(writes(svc)).toEqual([
+      'POST /v1/superagents',
+      'PUT /v1/superagents/ID/profile',
+      'PUT /v1/superagents/ID/soul',
+      'PUT /v1/superagents/ID/soul',
+    ]);
     expect((await svc.call('GET', `/v1/superagents/${alpha.agent_id}`)).json.status).toBe('running'); // pause not reached
 
     failing = false;
@@ -61,7 +80,10 @@ describe('a failure mid-apply', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     // the launch is held before the service handles it, until the client has given up on it
-    const svc = await t.service({ faults: { latencyMs: 1, onlyFor: (r) => r.method === 'POST' && r.path === '/v1/superagents' }, sleep: () => gate });
+    const svc = await t.service({
+      faults: { latencyMs: 1, onlyFor: (r) => r.method === 'POST' && r.path === '/v1/superagents' },
+      sleep: () => gate,
+    });
     const file = fleetDir('agents:\n  - name: gamma\n    status: paused\n');
     const cli = cliFor(() => svc);
 
@@ -70,7 +92,8 @@ describe('a failure mid-apply', () => {
     expect(r.stderr).toContain('Not done (2): launch gamma, pause gamma\n');
     expect(r.stderr).toContain('the request may have reached the service and was not repeated');
     release();
-    for (let i = 0; i < 500 && !(await names(svc)).includes('gamma'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 500 && !(await names(svc)).includes('gamma'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await names(svc)).toEqual(['gamma']);
     // the one launch held, sent once (recorded if its answer went out at all)
     expect(writes(svc).filter((w) => w !== 'POST /v1/superagents')).toEqual([]);
@@ -104,7 +127,8 @@ describe('the rate budget', () => {
         )
         .join('\n') +
       '\n';
-    const souls = (round: number) => Object.fromEntries(agents.map((name) => [`${name}-${round}`, `# ${name}\nRound ${round}.\n`]));
+    const souls = (round: number) =>
+      Object.fromEntries(agents.map((name) => [`${name}-${round}`, `# ${name}\nRound ${round}.\n`]));
 
     const first = await cli(['apply', '-f', fleetDir(yaml(1), souls(1)), '--yes']);
     expect(first.code, first.stderr).toBe(0);
@@ -122,8 +146,12 @@ describe('the rate budget', () => {
     // it waited for the minute to turn, said so on stderr, and never more than that
     expect(clock.slept.length).toBeGreaterThan(0);
     expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(60_000);
-    expect(second.stderr).toMatch(/Waiting \d+ s to stay within the service's limit of requests a minute \(\d+ steps? to go\)\n/);
-    expect(second.stdout).toContain('50 steps, at most 81 requests in all (the plan\'s 21 included; retries not counted); at 60 requests a minute, that takes at least 1 minute.\n');
+    expect(second.stderr).toMatch(
+      /Waiting \d+ s to stay within the service's limit of requests a minute \(\d+ steps? to go\)\n/,
+    );
+    expect(second.stdout).toContain(
+      "50 steps, at most 81 requests in all (the plan's 21 included; retries not counted); at 60 requests a minute, that takes at least 1 minute.\n",
+    );
     expect(second.stdout).toContain('Applied 50 steps (81 requests).\n');
     svc.cliRequests();
     expect((await cli(['plan', '-f', file, '--detailed-exit-code'])).code).toBe(0);
@@ -134,7 +162,9 @@ describe('checked before the first write', () => {
   it('the account limit: 9 live agents and 2 new ones in the file is exit 6 (a conflict, not a bad key), nothing launched', async () => {
     const svc = await t.service();
     for (let i = 0; i < 9; i++) await launchAgent(svc, { name: `a${i}` });
-    const file = fleetDir(`agents:\n${Array.from({ length: 9 }, (_, i) => `  - name: a${i}\n    description: changed\n`).join('')}  - name: b1\n  - name: b2\n`);
+    const file = fleetDir(
+      `agents:\n${Array.from({ length: 9 }, (_, i) => `  - name: a${i}\n    description: changed\n`).join('')}  - name: b1\n  - name: b2\n`,
+    );
     const r = await cliFor(() => svc)(['apply', '-f', file, '--yes']);
     expect(r.code).toBe(6);
     const limit = 'Error: Agent limit reached (10): the service has 9 live agents and the file adds 2';
@@ -145,12 +175,16 @@ describe('checked before the first write', () => {
   it('a bot token comes from its variable only: launched with it, never printed; unset is exit 2 before any write', async () => {
     const svc = await t.service();
     await launchAgent(svc, { name: 'alpha' });
-    const file = fleetDir('agents:\n  - name: alpha\n    description: changed\n  - name: bot\n    bot_token_env: BOT_TOKEN_FOR_FLEET\n');
+    const file = fleetDir(
+      'agents:\n  - name: alpha\n    description: changed\n  - name: bot\n    bot_token_env: BOT_TOKEN_FOR_FLEET\n',
+    );
     const cli = cliFor(() => svc);
 
     const unset = await cli(['apply', '-f', file, '--yes']);
     expect(unset.code).toBe(2);
-    expect(unset.stderr).toMatch(/superagents\.yaml:5:20: BOT_TOKEN_FOR_FLEET is not set, and bot is launched with the bot token it holds/);
+    expect(unset.stderr).toMatch(
+      /superagents\.yaml:5:20: BOT_TOKEN_FOR_FLEET is not set, and bot is launched with the bot token it holds/,
+    );
     expect(writes(svc)).toEqual([]);
     const bad = await cli(['apply', '-f', file, '--yes'], { env: { BOT_TOKEN_FOR_FLEET: 'not-a-token' } });
     expect(bad.stderr).toContain('the value of BOT_TOKEN_FOR_FLEET is not a valid Telegram bot token');
@@ -175,7 +209,11 @@ describe('a bot token from the environment is checked by plan too', () => {
     const cli = cliFor(() => svc);
     const where = /^Error: .*superagents\.yaml:3:20: /;
     for (const env of [{}, { SOL_SWING_BOT_TOKEN: 'not-a-token' }]) {
-      for (const words of [['plan', '-f', file], ['plan', '-f', file, '--json'], ['apply', '-f', file, '--yes']]) {
+      for (const words of [
+        ['plan', '-f', file],
+        ['plan', '-f', file, '--json'],
+        ['apply', '-f', file, '--yes'],
+      ]) {
         const r = await cli(words, { env });
         expect([r.code, r.stdout], words.join(' ')).toEqual([2, '']);
         expect(r.stderr).toMatch(where);
@@ -195,8 +233,12 @@ describe('on a terminal', () => {
     const file = fleetDir('agents:\n  - name: delta\n    status: paused\n');
     const r = await cliFor(() => svc)(['apply', '-f', file, '--yes'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('+ delta: launch\n    model: claude-sonnet-4-20250514 (anthropic)\n    soul: the service\'s default\n    status: paused (paused after the launch)\nPlan: 1 to launch.\n');
-    expect(r.stderr).toContain('2 steps, at most 5 requests in all (the plan\'s 1 included; retries not counted).\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ');
+    expect(r.stdout).toBe(
+      "+ delta: launch\n    model: claude-sonnet-4-20250514 (anthropic)\n    soul: the service's default\n    status: paused (paused after the launch)\nPlan: 1 to launch.\n",
+    );
+    expect(r.stderr).toContain(
+      "2 steps, at most 5 requests in all (the plan's 1 included; retries not counted).\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ",
+    );
   });
 });
 

@@ -23,7 +23,14 @@ interface Held extends Agent {
 /** `failOnce`: the first request whose method and path end so is answered 503 (and retried). */
 function keeping(agents: Held[], o: { failOnce?: string } = {}): Route {
   const summary = ({ soul: _s, disabled: _d, ...rest }: Held) => rest;
-  const skills = (a: Held) => ({ agent_id: a.agent_id, skills: ['alpha-skill', 'beta-skill'].map((name) => ({ name, description: name, enabled: !a.disabled.includes(name) })) });
+  const skills = (a: Held) => ({
+    agent_id: a.agent_id,
+    skills: ['alpha-skill', 'beta-skill'].map((name) => ({
+      name,
+      description: name,
+      enabled: !a.disabled.includes(name),
+    })),
+  });
   let failing = o.failOnce;
   return ({ method, path: p, body }) => {
     if (failing && `${method} ${p}`.replace(/ \/v1\/superagents\/[^/]+/, ' ') === failing) {
@@ -32,24 +39,50 @@ function keeping(agents: Held[], o: { failOnce?: string } = {}): Route {
     }
     if (p === '/v1/superagents' && method === 'GET') return { json: { agents: agents.map(summary) } };
     if (p === '/v1/superagents' && method === 'POST') {
-      const a: Held = { agent_id: randomUUID(), name: body.name, description: body.description ?? '', status: 'running', model: body.model, created_at: '2026-03-15T10:00:00Z', soul: body.soul_md ?? '# soul\n', disabled: [] };
+      const a: Held = {
+        agent_id: randomUUID(),
+        name: body.name,
+        description: body.description ?? '',
+        status: 'running',
+        model: body.model,
+        created_at: '2026-03-15T10:00:00Z',
+        soul: body.soul_md ?? '# soul\n',
+        disabled: [],
+      };
       agents.unshift(a);
-      return { json: { agent_id: a.agent_id, name: a.name, bot_username: null, wallet_address: null, status: 'running' } };
+      return {
+        json: { agent_id: a.agent_id, name: a.name, bot_username: null, wallet_address: null, status: 'running' },
+      };
     }
     const m = /^\/v1\/superagents\/([^/]+)(?:\/(\w+))?$/.exec(p);
     const a = m && agents.find((x) => x.agent_id === m[1]);
     if (!m || !a) return undefined;
     const ok = { json: { agent_id: a.agent_id, status: a.status } };
     switch (`${method} ${m[2] ?? ''}`) {
-      case 'GET files': return { json: { agent_id: a.agent_id, soul_md: a.soul, memory_md: '' } };
-      case 'GET skills': return { json: skills(a) };
-      case 'PUT skills': a.disabled = body.disabled; return ok;
-      case 'PUT profile': Object.assign(a, body); return ok;
-      case 'PUT model': a.model = body.model; return ok;
-      case 'PUT soul': a.soul = body.soul_md; return ok;
-      case 'POST pause': a.status = 'paused'; return ok;
-      case 'DELETE ': agents.splice(agents.indexOf(a), 1); return { json: { agent_id: a.agent_id, status: 'destroyed' } };
-      default: return undefined;
+      case 'GET files':
+        return { json: { agent_id: a.agent_id, soul_md: a.soul, memory_md: '' } };
+      case 'GET skills':
+        return { json: skills(a) };
+      case 'PUT skills':
+        a.disabled = body.disabled;
+        return ok;
+      case 'PUT profile':
+        Object.assign(a, body);
+        return ok;
+      case 'PUT model':
+        a.model = body.model;
+        return ok;
+      case 'PUT soul':
+        a.soul = body.soul_md;
+        return ok;
+      case 'POST pause':
+        a.status = 'paused';
+        return ok;
+      case 'DELETE ':
+        agents.splice(agents.indexOf(a), 1);
+        return { json: { agent_id: a.agent_id, status: 'destroyed' } };
+      default:
+        return undefined;
     }
   };
 }
@@ -68,15 +101,35 @@ function fleet(): string {
 }
 
 const held = (): Held[] => [
-  { agent_id: randomUUID(), name: 'old', description: '', status: 'running', model: 'gpt-4o', created_at: '2026-03-14T10:00:00Z', soul: '# old\n', disabled: [] },
-  { agent_id: randomUUID(), name: 'stray', description: '', status: 'running', model: 'gpt-4o', created_at: '2026-03-13T10:00:00Z', soul: '# stray\n', disabled: [] },
+  {
+    agent_id: randomUUID(),
+    name: 'old',
+    description: '',
+    status: 'running',
+    model: 'gpt-4o',
+    created_at: '2026-03-14T10:00:00Z',
+    soul: '# old\n',
+    disabled: [],
+  },
+  {
+    agent_id: randomUUID(),
+    name: 'stray',
+    description: '',
+    status: 'running',
+    model: 'gpt-4o',
+    created_at: '2026-03-13T10:00:00Z',
+    soul: '# stray\n',
+    disabled: [],
+  },
 ];
 
 async function applyAgainst(route: Route) {
   const mock = await startHostedMock(route);
   t.closeAfter(mock);
   // a fake clock: the backoff before a retry takes no time
-  const r = await runLine({ url: mock.url, key: KEY }, ['apply', '-f', fleet(), '--prune', '--yes'], { clock: new FakeClock() });
+  const r = await runLine({ url: mock.url, key: KEY }, ['apply', '-f', fleet(), '--prune', '--yes'], {
+    clock: new FakeClock(),
+  });
   return { r, sent: mock.requests.length };
 }
 
@@ -86,7 +139,7 @@ describe("apply's budget line", () => {
     expect(r.code, r.stderr).toBe(0);
     // the plan: the list, old's soul and skills (3); the launch turn's two lists; 9 steps making 12
     expect(sent).toBe(17);
-    expect(r.stdout).toContain('9 steps, at most 17 requests in all (the plan\'s 3 included; retries not counted).\n');
+    expect(r.stdout).toContain("9 steps, at most 17 requests in all (the plan's 3 included; retries not counted).\n");
     expect(r.stdout).toContain('Applied 9 steps (17 requests).\n');
   });
 

@@ -54,8 +54,17 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { what: 'an absolute path outside the directory', soul: (s) => path.join(s.root, 'secret.txt'), message: () => `${OUTSIDE}: ${MUST}` },
-  { what: '/proc/self/environ (the environment, key included)', soul: () => '/proc/self/environ', message: () => `${OUTSIDE}: ${MUST}`, skip: !fs.existsSync('/proc/self/environ') },
+  {
+    what: 'an absolute path outside the directory',
+    soul: (s) => path.join(s.root, 'secret.txt'),
+    message: () => `${OUTSIDE}: ${MUST}`,
+  },
+  {
+    what: '/proc/self/environ (the environment, key included)',
+    soul: () => '/proc/self/environ',
+    message: () => `${OUTSIDE}: ${MUST}`,
+    skip: !fs.existsSync('/proc/self/environ'),
+  },
   { what: 'a relative path out of the directory', soul: () => '../secret.txt', message: () => `${OUTSIDE}: ${MUST}` },
   {
     what: 'a link under souls/ to a file outside',
@@ -115,7 +124,11 @@ describe('a soul path that leads anywhere but a regular file in the fleet dir: e
     const fifo = make?.(s);
     s.svc.cliRequests();
     const r = await s.cli(argv(s.file));
-    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `Error: ${s.file}:3:11: soul file '${soul(s)}' ${message(s)}${HINT}\n`]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `Error: ${s.file}:3:11: soul file '${soul(s)}' ${message(s)}${HINT}\n`,
+    ]);
     expect(s.svc.cliRequests()).toEqual([]);
     expect(fifo?.opened() ?? false).toBe(false);
   });
@@ -182,35 +195,50 @@ describe('a soul file swapped between its check and its read is not read', () =>
   }
 
   const swaps: Array<[string, (s: Setup, file: string) => void]> = [
-    ['by a link to a file outside', (s, file) => {
-      fs.unlinkSync(file);
-      fs.symlinkSync(path.join(s.root, 'secret.txt'), file);
-    }],
-    ['by another file (renamed over it)', (_, file) => {
-      fs.writeFileSync(`${file}.new`, '# a\nSUPERAGENT_API_KEY=swapped in\n');
-      fs.renameSync(`${file}.new`, file);
-    }],
-    ['souls/ by a link to a directory outside holding an a.md', (s, file) => {
-      fs.mkdirSync(path.join(s.root, 'elsewhere'));
-      fs.writeFileSync(path.join(s.root, 'elsewhere/a.md'), SECRET);
-      fs.renameSync(path.dirname(file), path.join(s.fleet, 'souls.checked'));
-      fs.symlinkSync(path.join(s.root, 'elsewhere'), path.dirname(file));
-    }],
+    [
+      'by a link to a file outside',
+      (s, file) => {
+        fs.unlinkSync(file);
+        fs.symlinkSync(path.join(s.root, 'secret.txt'), file);
+      },
+    ],
+    [
+      'by another file (renamed over it)',
+      (_, file) => {
+        fs.writeFileSync(`${file}.new`, '# a\nSUPERAGENT_API_KEY=swapped in\n');
+        fs.renameSync(`${file}.new`, file);
+      },
+    ],
+    [
+      'souls/ by a link to a directory outside holding an a.md',
+      (s, file) => {
+        fs.mkdirSync(path.join(s.root, 'elsewhere'));
+        fs.writeFileSync(path.join(s.root, 'elsewhere/a.md'), SECRET);
+        fs.renameSync(path.dirname(file), path.join(s.fleet, 'souls.checked'));
+        fs.symlinkSync(path.join(s.root, 'elsewhere'), path.dirname(file));
+      },
+    ],
   ];
   if (process.platform === 'linux') {
     // the very file checked (a hard link to it), but reached outside: only where it lies tells (/proc/self/fd)
-    swaps.push(['souls/ by a link to a directory outside holding the checked file itself (hard link)', (s, file) => {
-      fs.mkdirSync(path.join(s.root, 'elsewhere'));
-      fs.linkSync(file, path.join(s.root, 'elsewhere/a.md'));
-      fs.renameSync(path.dirname(file), path.join(s.fleet, 'souls.checked'));
-      fs.symlinkSync(path.join(s.root, 'elsewhere'), path.dirname(file));
-    }]);
+    swaps.push([
+      'souls/ by a link to a directory outside holding the checked file itself (hard link)',
+      (s, file) => {
+        fs.mkdirSync(path.join(s.root, 'elsewhere'));
+        fs.linkSync(file, path.join(s.root, 'elsewhere/a.md'));
+        fs.renameSync(path.dirname(file), path.join(s.fleet, 'souls.checked'));
+        fs.symlinkSync(path.join(s.root, 'elsewhere'), path.dirname(file));
+      },
+    ]);
   }
   if (process.platform !== 'win32') {
-    swaps.push(['by a FIFO (opened without waiting for a writer, never read)', (s, file) => {
-      fs.unlinkSync(file);
-      watchedFifo(file, s.root);
-    }]);
+    swaps.push([
+      'by a FIFO (opened without waiting for a writer, never read)',
+      (s, file) => {
+        fs.unlinkSync(file);
+        watchedFifo(file, s.root);
+      },
+    ]);
   }
 
   it.each(swaps)('the file replaced %s: exit 2 at its place, nothing of it shown, no request', async (_, swap) => {
@@ -229,7 +257,11 @@ describe('a plan never shows a key or a bot token whole; apply sends the soul as
 
   async function fleetWithKeys(): Promise<Setup> {
     const s = await setup(() => 'souls/a.md');
-    await s.svc.call('PUT', `/v1/superagents/${(await s.svc.call('GET', '/v1/superagents')).json.agents[0].agent_id}/soul`, { body: { soul_md: `# a\nUse ${OLD_KEY} for the hosted service.\n` } });
+    await s.svc.call(
+      'PUT',
+      `/v1/superagents/${(await s.svc.call('GET', '/v1/superagents')).json.agents[0].agent_id}/soul`,
+      { body: { soul_md: `# a\nUse ${OLD_KEY} for the hosted service.\n` } },
+    );
     fs.writeFileSync(path.join(s.fleet, 'souls/a.md'), SOUL);
     fs.writeFileSync(s.file, `agents:\n  - name: a\n    description: "key ${NEW_KEY}"\n    soul: souls/a.md\n`);
     return s;
@@ -254,7 +286,9 @@ describe('a plan never shows a key or a bot token whole; apply sends the soul as
     expectMasked(json.stdout);
     const changes = JSON.parse(json.stdout).agents[0].changes;
     expect(changes.find((c: { field: string }) => c.field === 'description').to).toBe(`key ${maskKey(NEW_KEY)}`);
-    expect(changes.find((c: { field: string }) => c.field === 'soul').diff).toContain(`-Use ${maskKey(OLD_KEY)} for the hosted service.\n+Use ${maskKey(NEW_KEY)} for the hosted service.\n+Bot: 7123456789:…\n`);
+    expect(changes.find((c: { field: string }) => c.field === 'soul').diff).toContain(
+      `-Use ${maskKey(OLD_KEY)} for the hosted service.\n+Use ${maskKey(NEW_KEY)} for the hosted service.\n+Bot: 7123456789:…\n`,
+    );
   });
 
   it('apply: the plan it shows is masked, and the service gets the soul and description as written', async () => {
@@ -304,28 +338,37 @@ describe('export writes only inside its directory', () => {
     fs.symlinkSync(outside, path.join(dir, 'souls'));
 
     const r = await cli(['export', '--dir', dir, '--yes']);
-    expect([r.code, r.stderr]).toEqual([2, `Error: cannot write ${path.join(dir, 'souls/alpha.md')}: it leads to ${path.join(outside, 'alpha.md')}, outside ${dir} (export writes only inside the directory it is given)\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `Error: cannot write ${path.join(dir, 'souls/alpha.md')}: it leads to ${path.join(outside, 'alpha.md')}, outside ${dir} (export writes only inside the directory it is given)\n`,
+    ]);
     expect([tree(outside), tree(dir)]).toEqual([[], ['souls']]);
 
     fs.unlinkSync(path.join(dir, 'souls'));
     fs.writeFileSync(path.join(outside, 'profile.sh'), 'echo hi\n');
     fs.symlinkSync(path.join(outside, 'profile.sh'), path.join(dir, 'superagents.yaml'));
     const again = await cli(['export', '--dir', dir, '--yes']);
-    expect([again.code, again.stderr]).toEqual([2, `Error: cannot write ${path.join(dir, 'superagents.yaml')}: it leads to ${path.join(outside, 'profile.sh')}, outside ${dir} (export writes only inside the directory it is given)\n`]);
+    expect([again.code, again.stderr]).toEqual([
+      2,
+      `Error: cannot write ${path.join(dir, 'superagents.yaml')}: it leads to ${path.join(outside, 'profile.sh')}, outside ${dir} (export writes only inside the directory it is given)\n`,
+    ]);
     expect(fs.readFileSync(path.join(outside, 'profile.sh'), 'utf8')).toBe('echo hi\n');
     expect(tree(dir)).toEqual(['superagents.yaml']);
   });
 
-  it.skipIf(process.platform === 'win32')('a FIFO where a soul file goes is replaced, never opened (opening one waits for a writer)', async () => {
-    const svc = await t.service();
-    await launchAgent(svc, { name: 'alpha', soul_md: '# alpha\nRules.\n' });
-    const dir = t.scratch('superagent-fleet-export-');
-    fs.mkdirSync(path.join(dir, 'souls'));
-    const fifo = watchedFifo(path.join(dir, 'souls/alpha.md'), t.scratch());
+  it.skipIf(process.platform === 'win32')(
+    'a FIFO where a soul file goes is replaced, never opened (opening one waits for a writer)',
+    async () => {
+      const svc = await t.service();
+      await launchAgent(svc, { name: 'alpha', soul_md: '# alpha\nRules.\n' });
+      const dir = t.scratch('superagent-fleet-export-');
+      fs.mkdirSync(path.join(dir, 'souls'));
+      const fifo = watchedFifo(path.join(dir, 'souls/alpha.md'), t.scratch());
 
-    const r = await cliFor(() => svc)(['export', '--dir', dir, '--yes']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(fifo.opened()).toBe(false);
-    expect(fs.readFileSync(path.join(dir, 'souls/alpha.md'), 'utf8')).toBe('# alpha\nRules.\n');
-  });
+      const r = await cliFor(() => svc)(['export', '--dir', dir, '--yes']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(fifo.opened()).toBe(false);
+      expect(fs.readFileSync(path.join(dir, 'souls/alpha.md'), 'utf8')).toBe('# alpha\nRules.\n');
+    },
+  );
 });

@@ -21,9 +21,16 @@ function fleetFile(names: string[]): string {
   return path.join(dir, 'superagents.yaml');
 }
 
-const requests = () => svc.cliRequests().map((q) => `${q.method} ${q.path.replace(/[0-9a-f-]{36}/, (id) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? 'ID')}`);
+const requests = () =>
+  svc
+    .cliRequests()
+    .map(
+      (q) =>
+        `${q.method} ${q.path.replace(/[0-9a-f-]{36}/, (id) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? 'ID')}`,
+    );
 const writes = () => requests().filter((r) => !r.startsWith('GET '));
-const names = async () => (await svc.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name).sort();
+const names = async () =>
+  (await svc.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name).sort();
 
 beforeEach(async () => {
   svc = await t.service();
@@ -40,8 +47,10 @@ describe('apply --prune at the limit', () => {
     expect(await names()).toEqual(['fresh', 'fresher', 'x1']);
     // the two newest of the agents not in the file go first (the plan lists them newest first)
     expect(writes()).toEqual([
-      'DELETE /v1/superagents/x10', 'DELETE /v1/superagents/x9',
-      'POST /v1/superagents', 'POST /v1/superagents',
+      'DELETE /v1/superagents/x10',
+      'DELETE /v1/superagents/x9',
+      'POST /v1/superagents',
+      'POST /v1/superagents',
       ...['x8', 'x7', 'x6', 'x5', 'x4', 'x3', 'x2'].map((n) => `DELETE /v1/superagents/${n}`),
     ]);
     expect(r.stdout).toContain('[1/11] destroy x10: done\n[2/11] destroy x9: done\n[3/11] launch fresh: done\n');
@@ -61,7 +70,9 @@ describe('apply --prune at the limit', () => {
   it('plan --prune says which agents apply destroys before the launches, and why', async () => {
     const r = await cli(['plan', '-f', fleetFile(['x1', 'fresh']), '--prune', '--detailed-exit-code']);
     expect(r.code, r.stderr).toBe(9);
-    expect(r.stdout).toContain('note: apply destroys x10 before the launches: the service holds at most 10 live agents\n');
+    expect(r.stdout).toContain(
+      'note: apply destroys x10 before the launches: the service holds at most 10 live agents\n',
+    );
   });
 });
 
@@ -83,7 +94,9 @@ describe('over the limit', () => {
       const r = await cli(['plan', '-f', file, ...extra]);
       expect(r.code).toBe(6);
       expect(r.stdout).toContain('+ fresh: launch\n');
-      expect(r.stderr).toContain('Error: Agent limit reached (10): the service has 10 live agents and the file adds 1 (');
+      expect(r.stderr).toContain(
+        'Error: Agent limit reached (10): the service has 10 live agents and the file adds 1 (',
+      );
     }
     expect(writes()).toEqual([]);
   });
@@ -93,7 +106,9 @@ describe('over the limit', () => {
     for (const command of ['plan', 'apply']) {
       const r = await cli([command, '-f', file, '--prune', '--yes']);
       expect(r.code).toBe(6);
-      expect(r.stderr).toContain('Error: Agent limit reached (10): the file holds 11 agents (take some out of the file)\n');
+      expect(r.stderr).toContain(
+        'Error: Agent limit reached (10): the file holds 11 agents (take some out of the file)\n',
+      );
     }
     expect(writes()).toEqual([]);
     expect(await names()).toHaveLength(10);

@@ -31,7 +31,13 @@ async function exported(): Promise<Fleet> {
   const r = await cli(['export', '--dir', dir]);
   expect(r.code, r.stderr).toBe(0);
   svc.cliRequests();
-  return { svc, dir, file: path.join(dir, 'superagents.yaml'), cli, ids: { alpha: alpha.agent_id, beta: beta.agent_id } };
+  return {
+    svc,
+    dir,
+    file: path.join(dir, 'superagents.yaml'),
+    cli,
+    ids: { alpha: alpha.agent_id, beta: beta.agent_id },
+  };
 }
 
 /** Changes the file as a person would, through a YAML document (comments and layout kept). */
@@ -55,11 +61,27 @@ describe('export, then plan', () => {
     const f = await exported();
     const doc = parseDocument(fs.readFileSync(f.file, 'utf8')).toJS();
     expect(doc.agents).toEqual([
-      { name: 'alpha', description: 'ETH momentum', model: 'gpt-4o', soul: 'souls/alpha.md', skills: { enabled: ['evm-wallet', 'solana-wallet', 'portfolio-tracker', 'market-intel'] }, status: 'running' },
-      { name: 'beta', description: '', model: 'claude-sonnet-4-20250514', soul: 'souls/beta.md', skills: { enabled: ['evm-wallet', 'solana-wallet', 'portfolio-tracker', 'market-intel'] }, status: 'paused' },
+      {
+        name: 'alpha',
+        description: 'ETH momentum',
+        model: 'gpt-4o',
+        soul: 'souls/alpha.md',
+        skills: { enabled: ['evm-wallet', 'solana-wallet', 'portfolio-tracker', 'market-intel'] },
+        status: 'running',
+      },
+      {
+        name: 'beta',
+        description: '',
+        model: 'claude-sonnet-4-20250514',
+        soul: 'souls/beta.md',
+        skills: { enabled: ['evm-wallet', 'solana-wallet', 'portfolio-tracker', 'market-intel'] },
+        status: 'paused',
+      },
     ]);
     expect(fs.readFileSync(path.join(f.dir, 'souls/alpha.md'), 'utf8')).toBe(SOUL);
-    expect(fs.readFileSync(path.join(f.dir, 'souls/beta.md'), 'utf8')).toBe((await f.svc.call('GET', `/v1/superagents/${f.ids.beta}/files`)).json.soul_md);
+    expect(fs.readFileSync(path.join(f.dir, 'souls/beta.md'), 'utf8')).toBe(
+      (await f.svc.call('GET', `/v1/superagents/${f.ids.beta}/files`)).json.soul_md,
+    );
 
     const r = await f.cli(['plan', '-f', f.file, '--detailed-exit-code']);
     expect([r.code, r.stdout, r.stderr]).toEqual([0, `No changes: the service matches ${f.file} (2 agents).\n`, '']);
@@ -111,7 +133,10 @@ const FIELDS: FieldCase[] = [
     field: 'soul',
     change: (f) => fs.writeFileSync(path.join(f.dir, 'souls/alpha.md'), SOUL.replace('2%', '1%')),
     writes: ['PUT /v1/superagents/ID/soul'],
-    check: async (f) => expect((await f.svc.call('GET', `/v1/superagents/${f.ids.alpha}/files`)).json.soul_md).toBe(SOUL.replace('2%', '1%')),
+    check: async (f) =>
+      expect((await f.svc.call('GET', `/v1/superagents/${f.ids.alpha}/files`)).json.soul_md).toBe(
+        SOUL.replace('2%', '1%'),
+      ),
   },
   {
     field: 'skills',
@@ -159,25 +184,56 @@ describe('each field edited: plan shows exactly it, apply makes it, plan then sh
     edit(f, (d) => d.setIn(['agents', 0, 'model'], 'gpt-4.1'));
     const r = await f.cli(['plan', '-f', f.file]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`~ alpha (${f.ids.alpha!.slice(0, 8)})\n    model: gpt-4o → gpt-4.1 (openai)\n    soul: souls/alpha.md\n`);
+    expect(r.stdout).toContain(
+      `~ alpha (${f.ids.alpha!.slice(0, 8)})\n    model: gpt-4o → gpt-4.1 (openai)\n    soul: souls/alpha.md\n`,
+    );
     expect(r.stdout).toContain('      --- alpha/soul.md (on the service)\n      +++ souls/alpha.md\n');
-    expect(r.stdout).toContain('      -- Never risk more than 2% on one trade.\n      +- Never risk more than 1% on one trade.\n');
+    expect(r.stdout).toContain(
+      '      -- Never risk more than 2% on one trade.\n      +- Never risk more than 1% on one trade.\n',
+    );
     expect(r.stdout.endsWith('Plan: 1 to change, 1 unchanged.\n')).toBe(true);
   });
 
   it('a new agent is launched with its model, provider, description, soul and skills, then paused', async () => {
     const f = await exported();
     fs.writeFileSync(path.join(f.dir, 'souls/gamma.md'), '# gamma\nScalp SOL.\n');
-    edit(f, (d) => d.addIn(['agents'], d.createNode({ name: 'gamma', description: 'SOL scalper', model: 'gpt-4o-mini', soul: 'souls/gamma.md', skills: { enabled: ['solana-swap'] }, status: 'paused' })));
+    edit(f, (d) =>
+      d.addIn(
+        ['agents'],
+        d.createNode({
+          name: 'gamma',
+          description: 'SOL scalper',
+          model: 'gpt-4o-mini',
+          soul: 'souls/gamma.md',
+          skills: { enabled: ['solana-swap'] },
+          status: 'paused',
+        }),
+      ),
+    );
     const plan = await planJson(f);
-    expect(plan.agents.find((a: any) => a.name === 'gamma')).toMatchObject({ action: 'create', launch: { model: 'gpt-4o-mini', provider: 'openai', soul: 'souls/gamma.md' } });
+    expect(plan.agents.find((a: any) => a.name === 'gamma')).toMatchObject({
+      action: 'create',
+      launch: { model: 'gpt-4o-mini', provider: 'openai', soul: 'souls/gamma.md' },
+    });
     const r = await f.cli(['apply', '-f', f.file, '--yes']);
     expect(r.code, r.stderr).toBe(0);
     const sent = f.svc.cliRequests().filter((q) => q.method !== 'GET');
-    expect(sent.map(route)).toEqual(['POST /v1/superagents', 'PUT /v1/superagents/ID/skills', 'POST /v1/superagents/ID/pause']);
-    expect(sent[0]!.body).toEqual({ name: 'gamma', model: 'gpt-4o-mini', model_provider: 'openai', description: 'SOL scalper', soul_md: '# gamma\nScalp SOL.\n' });
+    expect(sent.map(route)).toEqual([
+      'POST /v1/superagents',
+      'PUT /v1/superagents/ID/skills',
+      'POST /v1/superagents/ID/pause',
+    ]);
+    expect(sent[0]!.body).toEqual({
+      name: 'gamma',
+      model: 'gpt-4o-mini',
+      model_provider: 'openai',
+      description: 'SOL scalper',
+      soul_md: '# gamma\nScalp SOL.\n',
+    });
     expect(sent[1]!.body.disabled).not.toContain('solana-swap');
-    expect(r.stdout).toContain('[1/3] launch gamma: done\n[2/3] skills of gamma: done\n[3/3] pause gamma: done\nApplied 3 steps');
+    expect(r.stdout).toContain(
+      '[1/3] launch gamma: done\n[2/3] skills of gamma: done\n[3/3] pause gamma: done\nApplied 3 steps',
+    );
     expect((await f.cli(['plan', '-f', f.file, '--detailed-exit-code'])).code).toBe(0);
   });
 
@@ -197,13 +253,26 @@ describe('each field edited: plan shows exactly it, apply makes it, plan then sh
 describe('--json', () => {
   it('plan and apply give the plan as data, apply with what it applied', async () => {
     const f = await exported();
-    expect(await planJson(f)).toMatchObject({ changes_pending: false, prune: false, agents: [{ name: 'alpha', action: 'none', changes: [] }, { name: 'beta', action: 'none', changes: [] }] });
+    expect(await planJson(f)).toMatchObject({
+      changes_pending: false,
+      prune: false,
+      agents: [
+        { name: 'alpha', action: 'none', changes: [] },
+        { name: 'beta', action: 'none', changes: [] },
+      ],
+    });
     edit(f, (d) => d.setIn(['agents', 1, 'status'], 'running'));
     const r = await f.cli(['apply', '-f', f.file, '--yes', '--json']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ changes_pending: true, applied: ['resume beta'], not_applied: [] });
-    expect(out.agents[1]).toEqual({ name: 'beta', agent_id: f.ids.beta, action: 'update', changes: [{ field: 'status', from: 'paused', to: 'running' }], notes: [] });
+    expect(out.agents[1]).toEqual({
+      name: 'beta',
+      agent_id: f.ids.beta,
+      action: 'update',
+      changes: [{ field: 'status', from: 'paused', to: 'running' }],
+      notes: [],
+    });
   });
 });
 
@@ -213,7 +282,9 @@ describe('agents only on the service', () => {
     const extra = await launchAgent(f.svc, { name: 'stray' });
     const shown = await f.cli(['plan', '-f', f.file, '--detailed-exit-code']);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`? stray (${extra.agent_id.slice(0, 8)}): not in the file; \`apply --prune\` would destroy it\n`);
+    expect(shown.stdout).toContain(
+      `? stray (${extra.agent_id.slice(0, 8)}): not in the file; \`apply --prune\` would destroy it\n`,
+    );
     expect((await f.cli(['plan', '-f', f.file, '--prune', '--detailed-exit-code'])).code).toBe(9);
 
     expect((await f.cli(['apply', '-f', f.file, '--yes'])).code).toBe(0);
@@ -232,7 +303,9 @@ describe('consent', () => {
     edit(f, (d) => d.setIn(['agents', 0, 'description'], 'changed'));
     const r = await f.cli(['apply', '-f', f.file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`Error: --yes required to apply when not running interactively (superagent apply -f ${f.file} --yes)\n`);
+    expect(r.stderr).toBe(
+      `Error: --yes required to apply when not running interactively (superagent apply -f ${f.file} --yes)\n`,
+    );
     expect(f.svc.cliRequests()).toEqual([]);
   });
 
@@ -242,7 +315,7 @@ describe('consent', () => {
     const r = await f.cli(['apply', '-f', f.file], { tty: true, answers: [false] });
     expect(r.code).toBe(0);
     expect(r.asked).toEqual([`Apply these changes to ${f.svc.url} (1 step)?`]);
-    expect(r.stderr).toContain('1 step, at most 6 requests in all (the plan\'s 5 included; retries not counted).\n');
+    expect(r.stderr).toContain("1 step, at most 6 requests in all (the plan's 5 included; retries not counted).\n");
     expect(r.stdout).toContain('description: "ETH momentum" → "changed"');
     expect(r.stderr).toContain('Nothing applied.');
     expect(writes(f.svc)).toEqual([]);
@@ -252,7 +325,10 @@ describe('consent', () => {
     const f = await exported();
     await launchAgent(f.svc, { name: 'stray' });
     const wrong = await f.cli(['apply', '-f', f.file, '--prune'], { tty: true, answers: [true, 'stary'] });
-    expect([wrong.code, wrong.stderr]).toEqual([2, '1 step, at most 6 requests in all (the plan\'s 5 included; retries not counted).\nError: the name typed does not match stray; nothing applied\n']);
+    expect([wrong.code, wrong.stderr]).toEqual([
+      2,
+      "1 step, at most 6 requests in all (the plan's 5 included; retries not counted).\nError: the name typed does not match stray; nothing applied\n",
+    ]);
     expect(writes(f.svc)).toEqual([]);
     const right = await f.cli(['apply', '-f', f.file, '--prune'], { tty: true, answers: [true, 'stray'] });
     expect(right.code, right.stderr).toBe(0);

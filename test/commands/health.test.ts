@@ -35,7 +35,10 @@ class CtrlCOnWait extends FakeClock {
 /** Piped watch output as [time, word, ...rest] per line; every time an ISO timestamp. */
 function watchLines(stdout: string): string[][] {
   expect(stdout.endsWith('\n')).toBe(true);
-  const lines = stdout.slice(0, -1).split('\n').map((l) => l.split('\t'));
+  const lines = stdout
+    .slice(0, -1)
+    .split('\n')
+    .map((l) => l.split('\t'));
   for (const [at] of lines) expect(at).toMatch(ISO);
   return lines.map(([, ...rest]) => rest);
 }
@@ -51,7 +54,12 @@ describe('health <agent>: a healthy agent', () => {
     const json = await cli('health demo --json');
     expect([json.code, json.stderr]).toEqual([0, '']);
     expect(JSON.parse(json.stdout)).toEqual({ agent_id: id, healthy: true });
-    expect(await cli('health demo', { tty: true })).toEqual({ code: 0, stdout: 'demo is healthy\n', stderr: '', asked: [] });
+    expect(await cli('health demo', { tty: true })).toEqual({
+      code: 0,
+      stdout: 'demo is healthy\n',
+      stderr: '',
+      asked: [],
+    });
   });
 
   it('--watch 1 --count 2 piped: one timestamped line per check, the interval waited between them', async () => {
@@ -75,7 +83,12 @@ describe('health <agent>: a healthy agent', () => {
 
   it('--watch --json prints each answer as one JSON line', async () => {
     const r = await cli('health demo --watch 1 --count 2 --json', { clock: new FakeClock() });
-    expect(r).toEqual({ code: 0, stdout: `${JSON.stringify({ agent_id: id, healthy: true })}\n`.repeat(2), stderr: '', asked: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ agent_id: id, healthy: true })}\n`.repeat(2),
+      stderr: '',
+      asked: [],
+    });
   });
 
   it('an agent gone during --watch (404) ends the watch at once: exit 4', async () => {
@@ -119,14 +132,24 @@ describe('health <agent>: a healthy agent', () => {
   it('--watch abc names --watch when another option follows too', async () => {
     service.cliRequests();
     const r = await cli('health demo --watch abc --debug', { clock: new FakeClock() });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: "Error: --watch takes a number of seconds, not 'abc' (see 'superagent health --help')\n", asked: [] });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "Error: --watch takes a number of seconds, not 'abc' (see 'superagent health --help')\n",
+      asked: [],
+    });
     expect(service.cliRequests()).toEqual([]);
   });
 
   it('--count 0 exits 2 before any request', async () => {
     service.cliRequests();
     const r = await cli('health demo --watch 1 --count 0', { clock: new FakeClock() });
-    expect(r).toEqual({ code: 2, stdout: '', stderr: "Error: --count must be a whole number at least 1, not '0'\n", asked: [] });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "Error: --count must be a whole number at least 1, not '0'\n",
+      asked: [],
+    });
     expect(service.cliRequests()).toEqual([]);
   });
 });
@@ -171,7 +194,10 @@ describe('health --watch and Ctrl-C', () => {
   });
 
   it('on a narrow terminal the line is clipped to fit', async () => {
-    const r = await cli('health demo --watch 1 --count 1', { tty: { stdout: true, stderr: true, columns: 40 }, clock: new FakeClock() });
+    const r = await cli('health demo --watch 1 --count 1', {
+      tty: { stdout: true, stderr: true, columns: 40 },
+      clock: new FakeClock(),
+    });
     expect(r.code).toBe(0);
     const draw = r.stdout.slice('\r\x1b[2K'.length, -1);
     // one column spare, or a carriage return would redraw only the last row
@@ -187,7 +213,12 @@ describe('health against an unhealthy agent', () => {
   });
 
   it('prints unhealthy and exits 8, the restart hint on stderr', async () => {
-    expect(await cli('health sick')).toEqual({ code: 8, stdout: 'unhealthy\n', stderr: `Error: sick is unhealthy (${SICK_HINT})\n`, asked: [] });
+    expect(await cli('health sick')).toEqual({
+      code: 8,
+      stdout: 'unhealthy\n',
+      stderr: `Error: sick is unhealthy (${SICK_HINT})\n`,
+      asked: [],
+    });
     const tty = await cli('health sick', { tty: true });
     expect([tty.code, tty.stdout]).toEqual([8, 'sick is unhealthy\n']);
   });

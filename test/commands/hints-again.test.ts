@@ -47,16 +47,28 @@ describe('export over local changes', () => {
 describe('apply stopped by a failure', () => {
   it('the hint to run it again repeats -f FILE, --prune, --yes and --base-url', async () => {
     // every soul upload fails (503 then 500)
-    const svc = await t.service({ faults: { errorRate: 1, onlyFor: (r) => r.method === 'PUT' && r.path.endsWith('/soul') } });
+    const svc = await t.service({
+      faults: { errorRate: 1, onlyFor: (r) => r.method === 'PUT' && r.path.endsWith('/soul') },
+    });
     await launchAgent(svc, { name: 'alpha' });
     const dir = t.scratch('superagent-hints-apply-');
     fs.mkdirSync(path.join(dir, 'souls'));
     fs.writeFileSync(path.join(dir, 'souls', 'alpha.md'), '# alpha\nNew rules.\n');
     const file = path.join(dir, 'prod fleet.yaml');
     fs.writeFileSync(file, 'agents:\n  - name: alpha\n    soul: souls/alpha.md\n');
-    const r = await cliFor(() => svc, { clock: new FakeClock() })(['--base-url', svc.url, 'apply', '-f', file, '--prune', '--yes']);
+    const r = await cliFor(() => svc, { clock: new FakeClock() })([
+      '--base-url',
+      svc.url,
+      'apply',
+      '-f',
+      file,
+      '--prune',
+      '--yes',
+    ]);
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/Error: apply stopped at step 1 of 1 \(soul of alpha\): .*\(run apply again, which plans from what the service has now/);
+    expect(r.stderr).toMatch(
+      /Error: apply stopped at step 1 of 1 \(soul of alpha\): .*\(run apply again, which plans from what the service has now/,
+    );
     expect(r.stderr).toContain(`: superagent --base-url ${svc.url} apply -f '${file}' --prune --yes)\n`);
   });
 });

@@ -12,11 +12,21 @@ import { perTest } from '../helpers/service-support.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/streams');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, `${name}.sse`));
-const expected = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.expected.json`), 'utf8')) as { text: string; message?: string };
+const expected = (name: string) =>
+  JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.expected.json`), 'utf8')) as {
+    text: string;
+    message?: string;
+  };
 
 const HOSTED_KEY = 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c';
 const ID = HOSTED_AGENT.agent_id;
-const PAUSED = { ...HOSTED_AGENT, agent_id: 'b2c3d4e5-6789-01ab-cdef-2345678901bc', name: 'Degen Trader', status: 'paused', model: null };
+const PAUSED = {
+  ...HOSTED_AGENT,
+  agent_id: 'b2c3d4e5-6789-01ab-cdef-2345678901bc',
+  name: 'Degen Trader',
+  status: 'paused',
+  model: null,
+};
 
 const SKILLS = [
   { name: 'hyperliquid', description: 'Trade perpetuals on HyperLiquid', enabled: false },
@@ -31,15 +41,33 @@ function hosted(opts: { ignoreSkills?: boolean; wallet?: unknown; stream?: Uint8
     if (method === 'GET' && p === '/v1/superagents') return { json: { agents: [HOSTED_AGENT, PAUSED] } };
     if (method === 'GET' && p === `/v1/superagents/${ID}`) return { json: HOSTED_AGENT };
     if (method === 'POST' && /\/pause$/.test(p)) return { json: { agent_id: p.split('/')[3], status: 'paused' } };
-    if (method === 'GET' && p === `/v1/superagents/${ID}/wallet`) return { json: opts.wallet ?? { evm_address: '0x1a2B3c4D5e6F7a8B9c0D1e2F3a4B5c6D7e8F9a0B', solana_address: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' } };
-    if (method === 'GET' && p === `/v1/superagents/${ID}/skills`) return { json: { agent_id: ID, skills: SKILLS.map((s) => ({ ...s, enabled: !disabled.includes(s.name) })) } };
+    if (method === 'GET' && p === `/v1/superagents/${ID}/wallet`)
+      return {
+        json: opts.wallet ?? {
+          evm_address: '0x1a2B3c4D5e6F7a8B9c0D1e2F3a4B5c6D7e8F9a0B',
+          solana_address: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+        },
+      };
+    if (method === 'GET' && p === `/v1/superagents/${ID}/skills`)
+      return { json: { agent_id: ID, skills: SKILLS.map((s) => ({ ...s, enabled: !disabled.includes(s.name) })) } };
     if (method === 'PUT' && p === `/v1/superagents/${ID}/skills`) {
-      if (!Array.isArray(body?.disabled)) return { status: 400, json: { statusCode: 400, message: ['disabled must be an array'] } };
+      if (!Array.isArray(body?.disabled))
+        return { status: 400, json: { statusCode: 400, message: ['disabled must be an array'] } };
       if (!opts.ignoreSkills) disabled = body.disabled;
       return { json: { agent_id: ID, status: 'updated' } };
     }
-    if (method === 'POST' && p === '/v1/superagents') return { json: { agent_id: 'c3d4e5f6-7890-12ab-cdef-3456789012cd', name: body?.name, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' } };
-    if (method === 'POST' && (p === `/v1/superagents/${ID}/chat` || p === '/v1/chat') && opts.stream) return { sse: opts.stream };
+    if (method === 'POST' && p === '/v1/superagents')
+      return {
+        json: {
+          agent_id: 'c3d4e5f6-7890-12ab-cdef-3456789012cd',
+          name: body?.name,
+          bot_username: null,
+          wallet_address: '0x1234...abcd',
+          status: 'running',
+        },
+      };
+    if (method === 'POST' && (p === `/v1/superagents/${ID}/chat` || p === '/v1/chat') && opts.stream)
+      return { sse: opts.stream };
     return undefined;
   };
 }
@@ -57,7 +85,10 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
   /** as a user with a hosted key and no base URL: the key's prefix chooses the (mocked) hosted service */
   async function cli(argv: string[], o: RunOptions = {}) {
     const dataDir = temp.scratch('superagent-hosted-data-');
-    const r = await runLine(undefined, argv, { ...o, env: { SUPERAGENT_API_KEY: HOSTED_KEY, SUPERAGENT_HOSTED_URL: mock.url, SUPERAGENT_DATA_DIR: dataDir, ...o.env } });
+    const r = await runLine(undefined, argv, {
+      ...o,
+      env: { SUPERAGENT_API_KEY: HOSTED_KEY, SUPERAGENT_HOSTED_URL: mock.url, SUPERAGENT_DATA_DIR: dataDir, ...o.env },
+    });
     // the embedded service was never started: nothing was written to its data dir
     expect(fs.readdirSync(dataDir)).toEqual([]);
     return r;
@@ -67,7 +98,10 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
     await useMock(hosted());
     const r = await cli(['pause', '--all']);
     expect(r.code, r.stderr).toBe(0);
-    expect(mock.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/superagents', `POST /v1/superagents/${ID}/pause`]);
+    expect(mock.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+      'GET /v1/superagents',
+      `POST /v1/superagents/${ID}/pause`,
+    ]);
     expect(mock.requests.every((q) => q.authorization === `Bearer ${HOSTED_KEY}`)).toBe(true);
   });
 
@@ -75,10 +109,17 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
     await useMock(hosted());
     const who = await cli(['whoami', '--json']);
     expect(who.code, who.stderr).toBe(0);
-    expect(JSON.parse(who.stdout)).toMatchObject({ service: 'hosted', base_url: mock.url, reason: 'a gb_sk_ key comes from SUPERAGENT_API_KEY and no base URL is set', authenticated: true });
+    expect(JSON.parse(who.stdout)).toMatchObject({
+      service: 'hosted',
+      base_url: mock.url,
+      reason: 'a gb_sk_ key comes from SUPERAGENT_API_KEY and no base URL is set',
+      authenticated: true,
+    });
     const debug = await cli(['list', '--debug']);
     expect(debug.code, debug.stderr).toBe(0);
-    expect(debug.stderr.split('\n')[0]).toBe(`superagent: using the hosted service at ${mock.url}: a gb_sk_ key comes from SUPERAGENT_API_KEY and no base URL is set`);
+    expect(debug.stderr.split('\n')[0]).toBe(
+      `superagent: using the hosted service at ${mock.url}: a gb_sk_ key comes from SUPERAGENT_API_KEY and no base URL is set`,
+    );
     expect(debug.stderr).toContain('GET'); // the trace ran, and…
     expect(debug.stderr).not.toContain(HOSTED_KEY); // …never shows the key whole
   });
@@ -98,7 +139,12 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
     await useMock(hosted());
     const r = await cli(['get', ID]);
     expect(r.code, r.stderr).toBe(0);
-    const fields = Object.fromEntries(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')));
+    const fields = Object.fromEntries(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')),
+    );
     expect(fields).toMatchObject({ name: 'ETH Scalper', model: 'gpt-4o' });
     expect(Object.keys(fields)).not.toContain('bot');
     expect(Object.keys(fields)).not.toContain('wallet');
@@ -106,14 +152,20 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
   });
 
   it('a list item with a status the client does not know is shown as it is', async () => {
-    await useMock((req) => (req.method === 'GET' && req.path === '/v1/superagents' ? { json: { agents: [{ ...HOSTED_AGENT, status: 'stopped', model: null }] } } : undefined));
+    await useMock((req) =>
+      req.method === 'GET' && req.path === '/v1/superagents'
+        ? { json: { agents: [{ ...HOSTED_AGENT, status: 'stopped', model: null }] } }
+        : undefined,
+    );
     const r = await cli(['list']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\t')).toEqual([ID, 'ETH Scalper', 'stopped', '', '2026-03-15T10:00:00Z\n']);
   });
 
   it('wallet with a null address says so and exits 7', async () => {
-    await useMock(hosted({ wallet: { evm_address: '0x1a2B3c4D5e6F7a8B9c0D1e2F3a4B5c6D7e8F9a0B', solana_address: null } }));
+    await useMock(
+      hosted({ wallet: { evm_address: '0x1a2B3c4D5e6F7a8B9c0D1e2F3a4B5c6D7e8F9a0B', solana_address: null } }),
+    );
     const r = await cli(['wallet', ID]);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('evm\t0x1a2B3c4D5e6F7a8B9c0D1e2F3a4B5c6D7e8F9a0B\nsolana\t\n');
@@ -125,7 +177,11 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
     const r = await cli(['skills', 'enable', ID, 'hyperliquid']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('hyperliquid\ton\n');
-    expect(mock.requests.map((q) => `${q.method} ${q.path.split('/').pop()}`)).toEqual(['GET skills', 'PUT skills', 'GET skills']);
+    expect(mock.requests.map((q) => `${q.method} ${q.path.split('/').pop()}`)).toEqual([
+      'GET skills',
+      'PUT skills',
+      'GET skills',
+    ]);
     expect(mock.requests[1]!.body).toEqual({ disabled: ['polymarket'] });
   });
 
@@ -159,14 +215,19 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
     const plain = await cli(['launch', '--name', 'scout'], { config });
     expect(plain.code, plain.stderr).toBe(0);
     expect(launched()).toEqual({ name: 'scout', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
-    for (const [k, v] of [['model', 'llama-3.3-70b'], ['provider', 'venice']]) {
+    for (const [k, v] of [
+      ['model', 'llama-3.3-70b'],
+      ['provider', 'venice'],
+    ]) {
       const set = await cli(['config', 'set', k!, v!], { config });
       expect(set.code, set.stderr).toBe(0);
     }
     const fromProfile = await cli(['launch', '--name', 'scout2'], { config });
     expect(fromProfile.code, fromProfile.stderr).toBe(0);
     expect(launched()).toEqual({ name: 'scout2', model: 'llama-3.3-70b', model_provider: 'venice' });
-    const mismatched = await cli(['launch', '--name', 'scout3', '--model', 'gpt-4o', '--provider', 'anthropic'], { config });
+    const mismatched = await cli(['launch', '--name', 'scout3', '--model', 'gpt-4o', '--provider', 'anthropic'], {
+      config,
+    });
     expect(mismatched.code, mismatched.stderr).toBe(0);
     expect(mismatched.stderr).toMatch(/gpt-4o.*openai/);
     expect(launched()).toEqual({ name: 'scout3', model: 'gpt-4o', model_provider: 'anthropic' });
@@ -188,7 +249,8 @@ describe('recorded hosted streams', () => {
     return runLine(target(), ['chat', ID, 'what now?', ...args]);
   };
   /** An assistant stream of data-only blocks, as the hosted service sends them. */
-  const sse = (events: object[], done = false) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '');
+  const sse = (events: object[], done = false) =>
+    events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '');
 
   it('an Agno agent stream with tool calls and RunCompleted: the reply once, tool calls on stderr with --verbose', async () => {
     const r = await chat('agno2-agent-chat-tools', ['--verbose']);
@@ -207,7 +269,9 @@ describe('recorded hosted streams', () => {
     expect(json.code, json.stderr).toBe(0);
     const out = JSON.parse(json.stdout);
     expect(out.content).toBe(expected('agno2-agent-chat-tools').text);
-    expect(out.tool_calls.map((c: { name: string; status: string; arguments: unknown }) => [c.name, c.status, c.arguments])).toEqual([
+    expect(
+      out.tool_calls.map((c: { name: string; status: string; arguments: unknown }) => [c.name, c.status, c.arguments]),
+    ).toEqual([
       ['get_funding_rate', 'done', { symbol: 'ETH' }],
       ['get_price', 'done', { symbol: 'ETH', interval: '5m' }],
     ]);
@@ -229,7 +293,14 @@ describe('recorded hosted streams', () => {
   it('assistant ask --fields against an Agno assistant stream prints the JSON once and exits 0', async () => {
     const answer = '{"direction":"long","confidence":0.7}';
     const pieces = ['{"direction":', '"long","confidence"', ':0.7}'];
-    await useMock(hosted({ stream: sse([...pieces.map((p) => ({ event: 'RunResponseContent', content: p, session_id: 's1' })), { event: 'RunCompleted', content: answer, session_id: 's1' }]) }));
+    await useMock(
+      hosted({
+        stream: sse([
+          ...pieces.map((p) => ({ event: 'RunResponseContent', content: p, session_id: 's1' })),
+          { event: 'RunCompleted', content: answer, session_id: 's1' },
+        ]),
+      }),
+    );
     const r = await runLine(target(), ['assistant', 'ask', 'ETH?', '--fields', 'direction,confidence']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ direction: 'long', confidence: 0.7 });
@@ -237,7 +308,9 @@ describe('recorded hosted streams', () => {
   });
 
   it('assistant ask --session that comes back as another session says so once on stderr', async () => {
-    await useMock(hosted({ stream: sse([{ event: 'RunResponseContent', content: 'Hi', session_id: 'new-session' }], true) }));
+    await useMock(
+      hosted({ stream: sse([{ event: 'RunResponseContent', content: 'Hi', session_id: 'new-session' }], true) }),
+    );
     const r = await runLine(target(), ['assistant', 'ask', 'and ETH?', '--session', 'old-session']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('Hi\n');

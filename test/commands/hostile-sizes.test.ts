@@ -67,14 +67,17 @@ describe('a streamed event is read up to 4 MiB', () => {
 describe('a completion event past 4 MiB (Agno’s RunCompleted repeats the whole reply)', () => {
   const completed = (event: string) => `data: {"event":"${event}","session_id":"s-1","content":"`;
 
-  it.each(['RunCompleted', 'stream_complete'])('%s after the text: the reply is done there (exit 0), its content not read', async (event) => {
-    const first = `data: ${JSON.stringify({ event: 'RunContent', content: 'the reply' })}\n\n`;
-    const body = endless('text/event-stream', `${first}${completed(event)}`, 'x');
-    const target = await h.serve({ [`POST /v1/superagents/${AGENT_ID}/chat`]: body.handler });
-    const r = await runLine(target, ['chat', AGENT_ID, 'hi', '--timeout', '20']);
-    expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'the reply\n', stderr: '' });
-    expect(body.sent()).toBeLessThan(12 * MiB);
-  });
+  it.each(['RunCompleted', 'stream_complete'])(
+    '%s after the text: the reply is done there (exit 0), its content not read',
+    async (event) => {
+      const first = `data: ${JSON.stringify({ event: 'RunContent', content: 'the reply' })}\n\n`;
+      const body = endless('text/event-stream', `${first}${completed(event)}`, 'x');
+      const target = await h.serve({ [`POST /v1/superagents/${AGENT_ID}/chat`]: body.handler });
+      const r = await runLine(target, ['chat', AGENT_ID, 'hi', '--timeout', '20']);
+      expect(r, r.stderr).toMatchObject({ code: 0, stdout: 'the reply\n', stderr: '' });
+      expect(body.sent()).toBeLessThan(12 * MiB);
+    },
+  );
 
   it('with no text before it, its content would be the reply: too large to read, exit 7 as before', async () => {
     const body = endless('text/event-stream', completed('RunCompleted'), 'x');
@@ -87,7 +90,11 @@ describe('a completion event past 4 MiB (Agno’s RunCompleted repeats the whole
 
 describe('a name of megabytes', () => {
   const name = `${'n'.repeat(12 * MiB)}END`;
-  const routes = { 'GET /v1/superagents': { body: { agents: [{ agent_id: AGENT_ID, name, status: 'running', model: 'gpt-4o', created_at: null }] } } };
+  const routes = {
+    'GET /v1/superagents': {
+      body: { agents: [{ agent_id: AGENT_ID, name, status: 'running', model: 'gpt-4o', created_at: null }] },
+    },
+  };
 
   it('on a terminal, list shows it cut to the table', async () => {
     const r = await runLine(await h.serve(routes), ['list'], { tty: { stdout: true, stderr: true, columns: 100 } });

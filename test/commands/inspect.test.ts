@@ -40,7 +40,9 @@ const launchStates = () => Object.fromEntries(CATALOGUE.map((n) => [n, ON_AT_LAU
 
 describe('memory <agent>', () => {
   it('prints memory.md byte for byte, including what a chat asked to remember', async () => {
-    const chat = await service.call('POST', `/v1/superagents/${id}/chat`, { body: { message: 'remember that I prefer SOL over ETH' } });
+    const chat = await service.call('POST', `/v1/superagents/${id}/chat`, {
+      body: { message: 'remember that I prefer SOL over ETH' },
+    });
     expect(chat.status, chat.text).toBe(200);
     const files = await service.call('GET', `/v1/superagents/${id}/files`);
     expect(files.json.memory_md).toMatch(/- \d{4}-\d{2}-\d{2}: I prefer SOL over ETH\n$/);
@@ -59,7 +61,12 @@ describe('memory <agent>', () => {
 
   it('an unknown agent exits 4', async () => {
     const r = await cli('memory nobody');
-    expect(r).toEqual({ code: 4, stdout: '', stderr: "Error: no agent matches 'nobody' (see 'superagent list')\n", asked: [] });
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr: "Error: no agent matches 'nobody' (see 'superagent list')\n",
+      asked: [],
+    });
   });
 });
 
@@ -83,7 +90,9 @@ describe('skills <agent>', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     const [head, ...rows] = r.stdout.trimEnd().split('\n');
     expect(head).toMatch(/^NAME {2,}ENABLED {2}DESCRIPTION$/);
-    expect(rows.map((row) => row.split(/ {2,}/).slice(0, 2))).toEqual(CATALOGUE.map((n) => [n, ON_AT_LAUNCH.includes(n) ? 'on' : 'off']));
+    expect(rows.map((row) => row.split(/ {2,}/).slice(0, 2))).toEqual(
+      CATALOGUE.map((n) => [n, ON_AT_LAUNCH.includes(n) ? 'on' : 'off']),
+    );
     for (const row of rows) expect([...row].length).toBeLessThanOrEqual(columns);
     expect(rows.some((row) => row.endsWith('…'))).toBe(true); // at 90 columns some descriptions are cut
     expect(r.stdout).not.toContain('\x1b['); // TERM=dumb: no colour
@@ -95,7 +104,9 @@ describe('skills <agent>', () => {
     expect(r.stdout).toContain('\x1b[32mon\x1b[39m');
     expect(r.stdout).toContain('\x1b[31moff\x1b[39m');
     expect((await cli('skills demo --no-color', colour)).stdout).not.toContain('\x1b[');
-    expect((await cli('skills demo', { ...colour, env: { ...colour.env, NO_COLOR: '1' } })).stdout).not.toContain('\x1b[');
+    expect((await cli('skills demo', { ...colour, env: { ...colour.env, NO_COLOR: '1' } })).stdout).not.toContain(
+      '\x1b[',
+    );
   });
 });
 
@@ -117,7 +128,12 @@ describe('skills enable / disable', () => {
 
   it('on a terminal: a line per skill, saying what changed and what already was so', async () => {
     const r = await cli('skills enable demo hyperliquid evm-wallet', { tty: true });
-    expect(r).toEqual({ code: 0, stdout: '✓ Enabled hyperliquid on demo\n✓ evm-wallet was already enabled on demo\n', stderr: '', asked: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '✓ Enabled hyperliquid on demo\n✓ evm-wallet was already enabled on demo\n',
+      stderr: '',
+      asked: [],
+    });
     const off = await cli('skills disable demo market-intel', { tty: true });
     expect(off.stdout).toBe('✓ Disabled market-intel on demo\n');
     expect(await skillStates()).toEqual({ ...launchStates(), hyperliquid: true, 'market-intel': false });
@@ -140,14 +156,22 @@ describe('skills enable / disable', () => {
       asked: [],
     });
     // the skills were read to check the names; nothing was written
-    expect(service.cliRequests().map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/superagents', `GET /v1/superagents/${id}/skills`]);
+    expect(service.cliRequests().map((e) => `${e.method} ${e.path}`)).toEqual([
+      'GET /v1/superagents',
+      `GET /v1/superagents/${id}/skills`,
+    ]);
     expect(await skillStates()).toEqual(launchStates());
   });
 
   it('no skill named exits 2 before any request', async () => {
     service.cliRequests();
     const r = await cli('skills disable demo');
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: missing <skill> (usage: superagent skills disable <agent> <skill...> [options])\n', asked: [] });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: missing <skill> (usage: superagent skills disable <agent> <skill...> [options])\n',
+      asked: [],
+    });
     expect(service.cliRequests()).toEqual([]);
   });
 });
@@ -157,7 +181,12 @@ describe('wallet <agent>', () => {
     const api = await service.call('GET', `/v1/superagents/${id}/wallet`);
     expect(api.json.evm_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     const piped = await cli('wallet demo');
-    expect(piped).toEqual({ code: 0, stdout: `evm\t${api.json.evm_address}\nsolana\t${api.json.solana_address}\n`, stderr: '', asked: [] });
+    expect(piped).toEqual({
+      code: 0,
+      stdout: `evm\t${api.json.evm_address}\nsolana\t${api.json.solana_address}\n`,
+      stderr: '',
+      asked: [],
+    });
     const json = await cli('wallet demo --json');
     expect([json.code, json.stderr]).toEqual([0, '']);
     expect(JSON.parse(json.stdout)).toEqual(api.json);
@@ -166,7 +195,12 @@ describe('wallet <agent>', () => {
   it('on a terminal: aligned fields', async () => {
     const api = await service.call('GET', `/v1/superagents/${id}/wallet`);
     const r = await cli('wallet demo', { tty: true });
-    expect(r).toEqual({ code: 0, stdout: `EVM:     ${api.json.evm_address}\nSolana:  ${api.json.solana_address}\n`, stderr: '', asked: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: `EVM:     ${api.json.evm_address}\nSolana:  ${api.json.solana_address}\n`,
+      stderr: '',
+      asked: [],
+    });
   });
 
   it('an unknown agent exits 4', async () => {

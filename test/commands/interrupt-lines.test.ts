@@ -7,7 +7,10 @@ import { HOSTED_AGENT, startHostedMock, type HostedMock } from '../helpers/hoste
 
 const ID = HOSTED_AGENT.agent_id;
 const frame = (e: unknown) => `data: ${JSON.stringify(e)}\n\n`;
-const STARTED = frame({ event: 'ToolCallStarted', tool: { tool_call_id: 't1', tool_name: 'get_price', tool_args: { symbol: 'ETH' } } });
+const STARTED = frame({
+  event: 'ToolCallStarted',
+  tool: { tool_call_id: 't1', tool_name: 'get_price', tool_args: { symbol: 'ETH' } },
+});
 
 let mock: HostedMock;
 beforeAll(async () => {
@@ -15,7 +18,11 @@ beforeAll(async () => {
     if (method === 'GET' && path === `/v1/superagents/${ID}`) return { json: HOSTED_AGENT };
     if (method !== 'POST' || path !== `/v1/superagents/${ID}/chat`) return undefined;
     // text, then a tool call that stays open, then nothing for a long while
-    const pieces = [frame({ event: 'RunContent', content: 'Looking at ETH now.\n', session_id: 's-1' }), ...(body?.message === 'tool' ? [STARTED] : []), ...Array(40).fill(': ping\n\n')];
+    const pieces = [
+      frame({ event: 'RunContent', content: 'Looking at ETH now.\n', session_id: 's-1' }),
+      ...(body?.message === 'tool' ? [STARTED] : []),
+      ...Array(40).fill(': ping\n\n'),
+    ];
     return { sse: pieces, delayMs: 50 };
   });
 });
@@ -24,7 +31,10 @@ afterAll(async () => {
 });
 
 const cli = cliFor(() => ({ url: mock.url, key: 'gb_sk_test_0123456789abcdef' }));
-const TTY: RunOptions = { tty: { stdout: true, stderr: true, columns: 80 }, env: { TERM: 'xterm-256color', NO_COLOR: '1' } };
+const TTY: RunOptions = {
+  tty: { stdout: true, stderr: true, columns: 80 },
+  env: { TERM: 'xterm-256color', NO_COLOR: '1' },
+};
 
 describe('an interrupted reply ends its lines once', () => {
   it('Ctrl-C while a tool line is open (--raw): the tool line ends, no blank line on stdout', async () => {
@@ -48,7 +58,11 @@ describe('an interrupted reply ends its lines once', () => {
   it('SIGTERM: the Session line is the last, with no blank line after it', async () => {
     const signals = new FakeSignals();
     let sent = false;
-    const r = await cli(['chat', ID, 'plain'], { ...TTY, signals, onStdout: (_c, all) => void (all.includes('ETH now') && !sent && (sent = signals.terminate())) });
+    const r = await cli(['chat', ID, 'plain'], {
+      ...TTY,
+      signals,
+      onStdout: (_c, all) => void (all.includes('ETH now') && !sent && (sent = signals.terminate())),
+    });
     expect(sent).toBe(true);
     expect(r.code).toBe(143);
     expect(r.stderr.endsWith('Session: s-1\n')).toBe(true);

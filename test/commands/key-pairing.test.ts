@@ -26,7 +26,8 @@ beforeEach(() => {
   hosted.exchanges.splice(0);
 });
 
-const atLocal = () => new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: local.url, api_key: LOCAL_KEY } } });
+const atLocal = () =>
+  new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: local.url, api_key: LOCAL_KEY } } });
 const cli = (argv: string[], o: RunOptions = {}) =>
   runLine(undefined, argv, { config: atLocal(), ...o, env: { SUPERAGENT_HOSTED_URL: hosted.url, ...o.env } });
 
@@ -47,16 +48,25 @@ describe('a gb_sk_ key from SUPERAGENT_API_KEY while the profile points at a loc
   it('whoami says so', async () => {
     const r = await cli(['whoami', '--json'], { env: { SUPERAGENT_API_KEY: HOSTED_KEY } });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ base_url: hosted.url, key_source: 'env', service: 'hosted', reason: reason() });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      base_url: hosted.url,
+      key_source: 'env',
+      service: 'hosted',
+      reason: reason(),
+    });
     expect(local.cliRequests()).toEqual([]);
   });
 
   it('--api-key likewise; SUPERAGENT_BASE_URL (or --base-url) sends it to the local server when asked', async () => {
     expect((await cli(['list', '--api-key', HOSTED_KEY])).code).toBe(0);
     expect(local.cliRequests()).toEqual([]);
-    const asked = await cli(['list', '--debug'], { env: { SUPERAGENT_API_KEY: HOSTED_KEY, SUPERAGENT_BASE_URL: local.url } });
+    const asked = await cli(['list', '--debug'], {
+      env: { SUPERAGENT_API_KEY: HOSTED_KEY, SUPERAGENT_BASE_URL: local.url },
+    });
     expect(asked.code, asked.stderr).toBe(0);
-    expect(asked.stderr.split('\n')[0]).toBe(`superagent: using the service at ${local.url}: the base URL comes from SUPERAGENT_BASE_URL`);
+    expect(asked.stderr.split('\n')[0]).toBe(
+      `superagent: using the service at ${local.url}: the base URL comes from SUPERAGENT_BASE_URL`,
+    );
     expect(local.cliRequests()).toHaveLength(1);
   });
 });

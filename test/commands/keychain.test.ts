@@ -36,11 +36,15 @@ beforeEach(() => {
 });
 
 const cli = (argv: string[], config: MemoryConfig, o: RunOptions = {}) => runLine(undefined, argv, { config, ...o });
-const login = (config: MemoryConfig, key: string, more: string[] = []) => cli(['login', '--with-token', '--base-url', svc.url, ...more], config, { input: `${key}\n` });
+const login = (config: MemoryConfig, key: string, more: string[] = []) =>
+  cli(['login', '--with-token', '--base-url', svc.url, ...more], config, { input: `${key}\n` });
 const account = (config: MemoryConfig, name = 'default') => `${name}@${config.path}`;
 /** A config file whose profile says its key is in the keychain, and a keychain that holds it. */
 function keptInKeychain(key = KEY, keychain = new MemoryKeychain()): MemoryConfig {
-  const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }, keychain);
+  const config = new MemoryConfig(
+    { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } },
+    keychain,
+  );
   keychain.entries.set(account(config), key);
   return config;
 }
@@ -49,7 +53,10 @@ describe('login keeps the key in the OS keychain', () => {
   it('the file records only that it is there, and commands read it from there', async () => {
     const config = new MemoryConfig();
     expect(await login(config, KEY)).toEqual({ code: 0, stdout: '', stderr: loggedIn('the OS keychain'), asked: [] });
-    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } });
+    expect(config.data).toEqual({
+      active_profile: 'default',
+      profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } },
+    });
     expect(JSON.stringify(config.data)).not.toContain(KEY);
     expect([...config.keychain.entries]).toEqual([[account(config), KEY]]);
     const list = await cli(['list'], config);
@@ -100,7 +107,10 @@ describe('login keeps the key in the OS keychain', () => {
   });
 
   it('a key already in the file keeps working without the keychain, and login again moves it there', async () => {
-    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY, output: 'json' } } });
+    const config = new MemoryConfig({
+      active_profile: 'default',
+      profiles: { default: { base_url: svc.url, api_key: KEY, output: 'json' } },
+    });
     expect((await cli(['list'], config)).code).toBe(0);
     expect(config.keychain.calls).toEqual([]);
     expect((await login(config, KEY)).code).toBe(0);
@@ -121,7 +131,12 @@ describe('login keeps the key in the OS keychain', () => {
     const other = Object.assign(new MemoryConfig({}, keychain), { path: '/virtual/other/config.json' });
     expect((await login(one, KEY)).code).toBe(0);
     expect((await login(other, OTHER_KEY)).code).toBe(0);
-    expect(keychain.entries).toEqual(new Map([[account(one), KEY], [account(other), OTHER_KEY]]));
+    expect(keychain.entries).toEqual(
+      new Map([
+        [account(one), KEY],
+        [account(other), OTHER_KEY],
+      ]),
+    );
   });
 });
 
@@ -166,7 +181,10 @@ describe('a key kept in the keychain that cannot be had', () => {
     const config = keptInKeychain();
     config.keychain.entries.clear();
     const r = await cli(['list'], config);
-    expect([r.code, r.stderr]).toEqual([3, "Error: the key of profile 'default' should be in the OS keychain, but it is not there (run 'superagent login --profile default' again)\n"]);
+    expect([r.code, r.stderr]).toEqual([
+      3,
+      "Error: the key of profile 'default' should be in the OS keychain, but it is not there (run 'superagent login --profile default' again)\n",
+    ]);
   });
 });
 
@@ -187,7 +205,8 @@ describe('a keychain that never answers (a locked keyring whose unlock prompt no
     const clock = new FakeClock();
     const r = await cli(argv, config, { clock });
     // whoami still says what it knows (whoami.test.ts)
-    const stdout = argv[0] === 'whoami' ? expect.stringContaining('key\tnone\nkey_source\tprofile\nkey_store\tkeychain\n') : '';
+    const stdout =
+      argv[0] === 'whoami' ? expect.stringContaining('key\tnone\nkey_source\tprofile\nkey_store\tkeychain\n') : '';
     expect(r).toEqual({ code: 3, stdout, stderr: waiting(30) + unreadable(30), asked: [] });
     expect(config.keychain.stopped).toEqual([`get ${account(config)}`]);
     expect(clock.slept).toContain(30_000);
@@ -265,7 +284,7 @@ describe.skipIf(process.platform !== 'linux')('a D-Bus session bus that never an
   const waiting = (seconds: number) => `! Waiting for ${KEYCHAIN_AT} to answer (giving up after ${seconds} s)\n`;
   const unreadable = (seconds: number) =>
     `Error: ${KEYCHAIN_AT} did not answer within ${seconds} s when asked for the key of profile 'default' ` +
-    "(that bus, or the keyring daemon on it, may be stopped or hung: run the command from a session whose keychain " +
+    '(that bus, or the keyring daemon on it, may be stopped or hung: run the command from a session whose keychain ' +
     "answers, or 'superagent login --profile default --insecure-storage' to keep a key in the config file)\n";
   const frozen = () => keptInKeychain(KEY, new MemoryKeychain().frozen());
 
@@ -364,14 +383,28 @@ describe('logout and config unset api_key', () => {
 describe('where the key is kept, as whoami and config say it', () => {
   it('whoami: the keychain, on a terminal, piped and in JSON', async () => {
     const config = keptInKeychain();
-    expect((await cli(['whoami'], config, { tty: true })).stdout).toContain(`Key:            ${MASKED} (from profile, kept in the OS keychain)\n`);
-    expect((await cli(['whoami'], config)).stdout).toContain(`key\t${MASKED}\nkey_source\tprofile\nkey_store\tkeychain\n`);
-    expect(JSON.parse((await cli(['whoami', '--json'], config)).stdout)).toMatchObject({ key: MASKED, key_source: 'profile', key_store: 'keychain', authenticated: true });
+    expect((await cli(['whoami'], config, { tty: true })).stdout).toContain(
+      `Key:            ${MASKED} (from profile, kept in the OS keychain)\n`,
+    );
+    expect((await cli(['whoami'], config)).stdout).toContain(
+      `key\t${MASKED}\nkey_source\tprofile\nkey_store\tkeychain\n`,
+    );
+    expect(JSON.parse((await cli(['whoami', '--json'], config)).stdout)).toMatchObject({
+      key: MASKED,
+      key_source: 'profile',
+      key_store: 'keychain',
+      authenticated: true,
+    });
   });
 
   it('config get api_key reads it from the keychain, masked', async () => {
     const config = keptInKeychain();
-    expect(await cli(['config', 'get', 'api_key'], config)).toEqual({ code: 0, stdout: `${MASKED}\n`, stderr: '', asked: [] });
+    expect(await cli(['config', 'get', 'api_key'], config)).toEqual({
+      code: 0,
+      stdout: `${MASKED}\n`,
+      stderr: '',
+      asked: [],
+    });
   });
 });
 
@@ -404,16 +437,23 @@ describe('a key left in the keychain by an earlier login', () => {
     keychain.unavailable = undefined; // back in the desktop session
     const out = await cli(['logout'], config, { tty: true });
     expect(out.code).toBe(0);
-    expect(out.stderr).toContain(`✓ Removed the key of profile default from the OS keychain, where an earlier login left it (${svc.url})\n`);
+    expect(out.stderr).toContain(
+      `✓ Removed the key of profile default from the OS keychain, where an earlier login left it (${svc.url})\n`,
+    );
     expect(keychain.entries.size).toBe(0);
   });
 
   it('config unset api_key removes such a copy too, with the key in the file', async () => {
-    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: OTHER_KEY } } });
+    const config = new MemoryConfig({
+      active_profile: 'default',
+      profiles: { default: { base_url: svc.url, api_key: OTHER_KEY } },
+    });
     config.keychain.entries.set(account(config), KEY);
     const r = await cli(['config', 'unset', 'api_key'], config, { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('✓ Removed api_key from profile default (it was in the config file, and an earlier login left a copy in the OS keychain)\n');
+    expect(r.stderr).toContain(
+      '✓ Removed api_key from profile default (it was in the config file, and an earlier login left a copy in the OS keychain)\n',
+    );
     expect(config.keychain.entries.size).toBe(0);
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
   });
@@ -426,7 +466,10 @@ describe('a key left in the keychain by an earlier login', () => {
   });
 
   it('no keychain in this session, and a profile that does not keep its key there: the file key goes, nothing said of the keychain', async () => {
-    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } }, new MemoryKeychain(NO_KEYCHAIN));
+    const config = new MemoryConfig(
+      { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } },
+      new MemoryKeychain(NO_KEYCHAIN),
+    );
     expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
     // --debug says the keychain was not looked in, and why

@@ -50,7 +50,9 @@ describe('the launch turn', () => {
       },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe(`! Waiting for another superagent launch or apply (pid ${process.pid}) to finish launching on this service (up to 2 minutes)…\n`);
+    expect(r.stderr).toBe(
+      `! Waiting for another superagent launch or apply (pid ${process.pid}) to finish launching on this service (up to 2 minutes)…\n`,
+    );
     expect([sent, posts(mock).length]).toEqual([0, 1]);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
@@ -79,7 +81,10 @@ describe('the launch turn', () => {
     const { mock, dir, name, launch } = await setUp();
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, `lock.${name}`), JSON.stringify({ pid: dead, host: os.hostname(), token: 'left-behind' }));
+    fs.writeFileSync(
+      path.join(dir, `lock.${name}`),
+      JSON.stringify({ pid: dead, host: os.hostname(), token: 'left-behind' }),
+    );
     const r = await launch();
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(posts(mock)).toHaveLength(1);
@@ -107,24 +112,35 @@ describe('the launch turn', () => {
     }
   });
 
-  it.skipIf(process.platform !== 'linux')('a cache dir where no dir can be made (/proc): exit 2 in words, not ENOENT', async () => {
-    const mock = await emptyService();
-    const cache = '/proc/self/superagent-cache';
-    const r = await runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], { env: { XDG_CACHE_HOME: cache } });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^Error: cannot keep the launch lock in \/proc\/self\/superagent-cache\/superagent\/locks: the system takes no new directory there \(/);
-    expect(mock.requests).toEqual([]);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'a cache dir where no dir can be made (/proc): exit 2 in words, not ENOENT',
+    async () => {
+      const mock = await emptyService();
+      const cache = '/proc/self/superagent-cache';
+      const r = await runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], {
+        env: { XDG_CACHE_HOME: cache },
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        /^Error: cannot keep the launch lock in \/proc\/self\/superagent-cache\/superagent\/locks: the system takes no new directory there \(/,
+      );
+      expect(mock.requests).toEqual([]);
+    },
+  );
 
   it('a cache dir that cannot hold the lock: exit 2 naming it, nothing sent', async () => {
     const mock = await emptyService();
     const file = path.join(t.scratch('superagent-cache-'), 'not-a-dir');
     fs.writeFileSync(file, '');
-    const r = await runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], { env: { XDG_CACHE_HOME: file } });
+    const r = await runLine({ url: mock.url, key: KEY }, ['launch', '--name', 'scout'], {
+      env: { XDG_CACHE_HOME: file },
+    });
     expect(r.code).toBe(2);
     const dir = path.join(file, 'superagent', 'locks');
     const hint = 'make it writable, or set XDG_CACHE_HOME to a directory you can write';
-    expect(r.stderr).toBe(`Error: cannot keep the launch lock in ${dir}: a part of the path is not a directory (${hint})\n`);
+    expect(r.stderr).toBe(
+      `Error: cannot keep the launch lock in ${dir}: a part of the path is not a directory (${hint})\n`,
+    );
     expect(mock.requests).toEqual([]);
   });
 });
@@ -155,7 +171,7 @@ describe('Ctrl-C or SIGTERM while a launch is on its way', () => {
   );
 
   it.each(SIGNALS)(
-    'launch on a terminal, %s: the wait\'s spinner erased before the line why',
+    "launch on a terminal, %s: the wait's spinner erased before the line why",
     async (_what, _code, word, press) => {
       const signals = new FakeSignals();
       const { launch } = await setUp({ onLaunch: () => press(signals), launchDelayMs: () => LATE_MS });

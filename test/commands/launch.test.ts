@@ -29,7 +29,13 @@ beforeEach(() => {
 
 /** What the CLI sent to launch, and what it got back (the record itself has no provider or bot). */
 function launchOf(id: string): { sent: any; answer: any } {
-  const found = service.exchanges.filter((e) => e.method === 'POST' && e.path === '/v1/superagents' && e.status === 200 && JSON.parse(e.responseBody).agent_id === id);
+  const found = service.exchanges.filter(
+    (e) =>
+      e.method === 'POST' &&
+      e.path === '/v1/superagents' &&
+      e.status === 200 &&
+      JSON.parse(e.responseBody).agent_id === id,
+  );
   expect(found).toHaveLength(1);
   return { sent: JSON.parse(found[0]!.requestBody!), answer: JSON.parse(found[0]!.responseBody) };
 }
@@ -64,7 +70,12 @@ describe('launch: success', () => {
     const id = r.stdout.trim();
     expect(r.stdout).toBe(`${id}\n`);
     expect(id).toMatch(UUID);
-    expect(await record(id)).toMatchObject({ agent_id: id, name: 'scout', status: 'running', model: 'claude-sonnet-4-20250514' });
+    expect(await record(id)).toMatchObject({
+      agent_id: id,
+      name: 'scout',
+      status: 'running',
+      model: 'claude-sonnet-4-20250514',
+    });
     const { sent, answer } = launchOf(id);
     expect(sent).toEqual({ name: 'scout', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
     expect(answer.bot_username).toBeNull();
@@ -72,9 +83,16 @@ describe('launch: success', () => {
   });
 
   it('on a terminal: the fields of the answer, and a hint on stderr', async () => {
-    const r = await cli(['launch', '--name', 'tty-agent', '--model', 'gpt-4o'], { tty: { stdout: true, stderr: true } });
+    const r = await cli(['launch', '--name', 'tty-agent', '--model', 'gpt-4o'], {
+      tty: { stdout: true, stderr: true },
+    });
     expect(r.code).toBe(0);
-    const fields = Object.fromEntries(r.stdout.trimEnd().split('\n').map((l) => l.split(/:\s+/)));
+    const fields = Object.fromEntries(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(/:\s+/)),
+    );
     expect(fields).toMatchObject({ Name: 'tty-agent', Status: 'running', Bot: 'none' });
     expect(fields.ID).toMatch(UUID);
     expect(fields.Wallet).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -171,13 +189,17 @@ describe('launch on a terminal asks for what is missing', () => {
 
   it.each([
     ['--yes', ['launch', '--yes'], ['Name']],
-    ['--name (the README\'s first command)', ['launch', '--name', 'quick'], []],
+    ["--name (the README's first command)", ['launch', '--name', 'quick'], []],
   ])('%s takes the default model and provider without asking for them', async (_, argv, asked) => {
     const r = await cli(argv, { ...tty, answers: asked.length ? ['quick'] : [] });
     expect(r.code, r.stderr).toBe(0);
     expect(r.asked).toEqual(asked);
     const id = /ID:\s+(\S+)/.exec(r.stdout)![1]!;
-    expect(launchOf(id).sent).toMatchObject({ name: 'quick', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
+    expect(launchOf(id).sent).toMatchObject({
+      name: 'quick',
+      model: 'claude-sonnet-4-20250514',
+      model_provider: 'anthropic',
+    });
     await destroy(id);
   });
 
@@ -204,7 +226,12 @@ describe('launch: bad input exits 2 and sends nothing', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  async function expectRefused(args: string[], message: string | RegExp, input?: string | Buffer, env?: Record<string, string | undefined>) {
+  async function expectRefused(
+    args: string[],
+    message: string | RegExp,
+    input?: string | Buffer,
+    env?: Record<string, string | undefined>,
+  ) {
     const r = await cli(['launch', ...args], { input, env });
     expect(r.stdout).toBe('');
     if (typeof message === 'string') expect(r.stderr).toContain(message);
@@ -231,11 +258,17 @@ describe('launch: bad input exits 2 and sends nothing', () => {
   });
 
   it('a description over 500 characters', async () => {
-    await expectRefused(['--name', 'x', '--description', 'd'.repeat(501)], '--description must be at most 500 characters (it has 501)');
+    await expectRefused(
+      ['--name', 'x', '--description', 'd'.repeat(501)],
+      '--description must be at most 500 characters (it has 501)',
+    );
   });
 
   it('an unknown --provider lists the five', async () => {
-    await expectRefused(['--name', 'x', '--provider', 'mistral'], "--provider must be one of: openai, anthropic, xai, openrouter, venice; not 'mistral'");
+    await expectRefused(
+      ['--name', 'x', '--provider', 'mistral'],
+      "--provider must be one of: openai, anthropic, xai, openrouter, venice; not 'mistral'",
+    );
     await expectRefused(['--name', 'x', '--provider', 'openia'], "(did you mean 'openai'?)");
   });
 
@@ -244,7 +277,10 @@ describe('launch: bad input exits 2 and sends nothing', () => {
   });
 
   it('a --model whose provider cannot be told asks for --provider', async () => {
-    const r = await expectRefused(['--name', 'x', '--model', 'llama-3.3-70b'], "cannot tell which provider serves model 'llama-3.3-70b'");
+    const r = await expectRefused(
+      ['--name', 'x', '--model', 'llama-3.3-70b'],
+      "cannot tell which provider serves model 'llama-3.3-70b'",
+    );
     expect(r.stderr).toContain('add --provider, one of: openai, anthropic, xai, openrouter, venice');
     await expectRefused(['--name', 'x', '--model', '  '], '--model must not be empty');
     await expectRefused(['--name', 'x', '--model', 'gpt-' + 'x'.repeat(200)], '--model must be at most 200 characters');
@@ -265,7 +301,10 @@ describe('launch: bad input exits 2 and sends nothing', () => {
     await expectRefused(['--name', 'x', '--soul-file', blank], `soul file '${blank}' is empty`);
     const big = path.join(dir, 'big.md');
     fs.writeFileSync(big, 'x'.repeat(SOUL_LIMIT + 1));
-    await expectRefused(['--name', 'x', '--soul-file', big], `soul file '${big}' is 257 KiB; a soul may be at most 256 KiB`);
+    await expectRefused(
+      ['--name', 'x', '--soul-file', big],
+      `soul file '${big}' is 257 KiB; a soul may be at most 256 KiB`,
+    );
   });
 
   it.skipIf(process.getuid?.() === 0)('an unreadable soul file', async () => {
@@ -276,24 +315,50 @@ describe('launch: bad input exits 2 and sends nothing', () => {
 
   it('a soul on standard input that is empty, not UTF-8 or too big', async () => {
     await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is empty', '');
-    await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is not valid UTF-8 text', Buffer.from([0xff, 0xfe, 0x41]));
-    await expectRefused(['--name', 'x', '--soul-file', '-'], 'the soul on standard input is over 256 KiB', 'y'.repeat(SOUL_LIMIT + 1));
+    await expectRefused(
+      ['--name', 'x', '--soul-file', '-'],
+      'the soul on standard input is not valid UTF-8 text',
+      Buffer.from([0xff, 0xfe, 0x41]),
+    );
+    await expectRefused(
+      ['--name', 'x', '--soul-file', '-'],
+      'the soul on standard input is over 256 KiB',
+      'y'.repeat(SOUL_LIMIT + 1),
+    );
   });
 
-  it.skipIf(!fs.existsSync('/dev/zero'))('a soul file that never ends (/dev/zero) is read no further than the limit, then refused', async () => {
-    await expectRefused(['--name', 'x', '--soul-file', '/dev/zero'], "soul file '/dev/zero' is over 256 KiB; a soul may be at most 256 KiB");
-  });
+  it.skipIf(!fs.existsSync('/dev/zero'))(
+    'a soul file that never ends (/dev/zero) is read no further than the limit, then refused',
+    async () => {
+      await expectRefused(
+        ['--name', 'x', '--soul-file', '/dev/zero'],
+        "soul file '/dev/zero' is over 256 KiB; a soul may be at most 256 KiB",
+      );
+    },
+  );
 
   it('--soul-file - with --bot-token-stdin', async () => {
-    await expectRefused(['--name', 'x', '--soul-file', '-', '--bot-token-stdin'], '--soul-file - and --bot-token-stdin cannot both read standard input', BOT_TOKEN);
+    await expectRefused(
+      ['--name', 'x', '--soul-file', '-', '--bot-token-stdin'],
+      '--soul-file - and --bot-token-stdin cannot both read standard input',
+      BOT_TOKEN,
+    );
   });
 
   it('a bad or missing bot token, never echoed', async () => {
     const wrong = '7123456789:short_secret_value';
-    const r = await expectRefused(['--name', 'x', '--bot-token-stdin'], 'the bot token on standard input is not a valid Telegram bot token', wrong);
+    const r = await expectRefused(
+      ['--name', 'x', '--bot-token-stdin'],
+      'the bot token on standard input is not a valid Telegram bot token',
+      wrong,
+    );
     expect(r.stderr).not.toContain('short_secret_value');
     const spaced = `7123456789:${BOT_SECRET.slice(0, 20)} ${BOT_SECRET.slice(20)}`;
-    const s = await expectRefused(['--name', 'x', '--bot-token-stdin', '--debug'], 'not a valid Telegram bot token', spaced);
+    const s = await expectRefused(
+      ['--name', 'x', '--bot-token-stdin', '--debug'],
+      'not a valid Telegram bot token',
+      spaced,
+    );
     expect(s.stderr).not.toContain(BOT_SECRET.slice(0, 20));
     await expectRefused(['--name', 'x', '--bot-token-stdin'], 'no bot token on standard input', '\n');
   });

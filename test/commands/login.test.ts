@@ -43,8 +43,12 @@ async function closedPortUrl(): Promise<string> {
 const cli = (argv: string[], config: MemoryConfig, o: RunOptions = {}) => runLine(undefined, argv, { config, ...o });
 
 /** `login --with-token` with the key on stdin. */
-const login = (config: MemoryConfig, key: string, args: string[] = ['--base-url', svc.url], env: Record<string, string> = {}) =>
-  cli(['login', '--with-token', ...args], config, { input: `${key}\n`, env });
+const login = (
+  config: MemoryConfig,
+  key: string,
+  args: string[] = ['--base-url', svc.url],
+  env: Record<string, string> = {},
+) => cli(['login', '--with-token', ...args], config, { input: `${key}\n`, env });
 
 /** The key the keychain holds for profile `name` of this config file (login keeps it there). */
 const inKeychain = (config: MemoryConfig, name = 'default') => config.keychain.entries.get(`${name}@${config.path}`);
@@ -61,7 +65,12 @@ describe('login --with-token', () => {
   it('checks the key with one request, then saves it (in the keychain) and the base URL (without /v1); the first profile becomes the active one', async () => {
     const config = new MemoryConfig();
     const said = `Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`;
-    expect(await login(config, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({ code: 0, stdout: '', stderr: said, asked: [] });
+    expect(await login(config, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: said,
+      asked: [],
+    });
     expect(svc.cliRequests()).toEqual(KEY_CHECK);
     expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
     expect(inKeychain(config)).toBe(KEY);
@@ -69,15 +78,26 @@ describe('login --with-token', () => {
   });
 
   it('with stderr on a terminal it says what it did, the key masked', async () => {
-    const shown = await cli(['login', '--with-token', '--base-url', svc.url], new MemoryConfig(), { input: KEY, tty: { stderr: true } });
-    expect(shown).toEqual({ code: 0, stdout: '', stderr: `Checking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`, asked: [] });
+    const shown = await cli(['login', '--with-token', '--base-url', svc.url], new MemoryConfig(), {
+      input: KEY,
+      tty: { stderr: true },
+    });
+    expect(shown).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `Checking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`,
+      asked: [],
+    });
   });
 
   it('takes the base URL from SUPERAGENT_BASE_URL and the profile from --profile, creating it without switching to it', async () => {
     const config = new MemoryConfig();
     expect((await login(config, KEY)).code).toBe(0);
     expect((await login(config, OTHER_KEY, ['--profile', 'staging'], { SUPERAGENT_BASE_URL: svc.url })).code).toBe(0);
-    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT }, staging: { base_url: svc.url, ...KEPT } } });
+    expect(config.data).toEqual({
+      active_profile: 'default',
+      profiles: { default: { base_url: svc.url, ...KEPT }, staging: { base_url: svc.url, ...KEPT } },
+    });
     expect([inKeychain(config), inKeychain(config, 'staging')]).toEqual([KEY, OTHER_KEY]);
   });
 
@@ -92,7 +112,11 @@ describe('login --with-token', () => {
   it('warns when SUPERAGENT_API_KEY is set, as it wins over the stored key', async () => {
     const r = await login(new MemoryConfig(), KEY, ['--base-url', svc.url], { SUPERAGENT_API_KEY: OTHER_KEY });
     const said = `Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`;
-    expect(r).toMatchObject({ code: 0, stdout: '', stderr: said + '! SUPERAGENT_API_KEY is set and wins over the stored key\n' });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: said + '! SUPERAGENT_API_KEY is set and wins over the stored key\n',
+    });
     expectNoWholeKey(r, KEY, OTHER_KEY);
   });
 
@@ -107,7 +131,14 @@ describe('login --with-token', () => {
     expect(inKeychain(config)).toBe(HOSTED_KEY);
     const who = await cli(['whoami', '--json'], config, { env: hosted });
     expect(who.code).toBe(0);
-    expect(JSON.parse(who.stdout)).toMatchObject({ base_url: svc.url, key: MASKED_HOSTED, key_source: 'profile', key_store: 'keychain', service: 'hosted', authenticated: true });
+    expect(JSON.parse(who.stdout)).toMatchObject({
+      base_url: svc.url,
+      key: MASKED_HOSTED,
+      key_source: 'profile',
+      key_store: 'keychain',
+      service: 'hosted',
+      authenticated: true,
+    });
     expectNoWholeKey(who, HOSTED_KEY);
   });
 });
@@ -128,11 +159,18 @@ describe('login on a terminal asks', () => {
 
   it('an empty answer takes the hosted service; --base-url or the profile’s URL skips the question', async () => {
     const config = new MemoryConfig();
-    const hosted = await cli(['login'], config, { tty: true, answers: ['', HOSTED_KEY], env: { SUPERAGENT_HOSTED_URL: svc.url } });
+    const hosted = await cli(['login'], config, {
+      tty: true,
+      answers: ['', HOSTED_KEY],
+      env: { SUPERAGENT_HOSTED_URL: svc.url },
+    });
     expect(hosted.code, hosted.stderr).toBe(0);
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url, ...KEPT });
     expect(inKeychain(config)).toBe(HOSTED_KEY);
-    const given = await cli(['login', '--base-url', svc.url, '--profile', 'two'], config, { tty: true, answers: [OTHER_KEY] });
+    const given = await cli(['login', '--base-url', svc.url, '--profile', 'two'], config, {
+      tty: true,
+      answers: [OTHER_KEY],
+    });
     expect(given.asked).toEqual([`API key for ${svc.url}`]);
     const stored = await cli(['login', '--profile', 'two'], config, { tty: true, answers: [KEY] });
     expect(stored.asked).toEqual([`API key for ${svc.url}`]);
@@ -152,7 +190,12 @@ describe('login on a terminal asks', () => {
 
 describe('login refuses, saving nothing', () => {
   /** A refusal: the exit code, nothing on stdout, nothing written, no key shown whole. */
-  async function expectNothingSaved(r: Promise<CliRun>, code: number, config: MemoryConfig, key = KEY): Promise<CliRun> {
+  async function expectNothingSaved(
+    r: Promise<CliRun>,
+    code: number,
+    config: MemoryConfig,
+    key = KEY,
+  ): Promise<CliRun> {
     const done = await r;
     expect(done.code).toBe(code);
     expect(done.stdout).toBe('');
@@ -164,11 +207,16 @@ describe('login refuses, saving nothing', () => {
   it('a rejected key: exit 3 naming it masked', async () => {
     const config = new MemoryConfig();
     const r = await expectNothingSaved(login(config, WRONG_KEY), 3, config, WRONG_KEY);
-    expect(r.stderr).toBe(`Error: ${svc.url} rejected the key sa_sk_…WWWW: Invalid or revoked API key (401) (check the key and the base URL, then run 'superagent login' again)\n`);
+    expect(r.stderr).toBe(
+      `Error: ${svc.url} rejected the key sa_sk_…WWWW: Invalid or revoked API key (401) (check the key and the base URL, then run 'superagent login' again)\n`,
+    );
   });
 
   it('a rejected key leaves the stored profile as it was', async () => {
-    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });
+    const config = new MemoryConfig({
+      active_profile: 'default',
+      profiles: { default: { base_url: svc.url, api_key: KEY } },
+    });
     const before = structuredClone(config.data);
     await expectNothingSaved(login(config, WRONG_KEY), 3, config, WRONG_KEY);
     expect(config.data).toEqual(before);
@@ -177,22 +225,32 @@ describe('login refuses, saving nothing', () => {
   it('an unreachable service: exit 7 after the retries (waited on the clock)', async () => {
     const config = new MemoryConfig();
     const clock = new FakeClock();
-    const r = await expectNothingSaved(cli(['login', '--with-token', '--base-url', unreachable], config, { input: KEY, clock }), 7, config);
-    expect(r.stderr).toBe(`Error: cannot reach ${unreachable}/v1/superagents: connection refused (check the base URL and that the service is running)\n`);
+    const r = await expectNothingSaved(
+      cli(['login', '--with-token', '--base-url', unreachable], config, { input: KEY, clock }),
+      7,
+      config,
+    );
+    expect(r.stderr).toBe(
+      `Error: cannot reach ${unreachable}/v1/superagents: connection refused (check the base URL and that the service is running)\n`,
+    );
     expect(clock.slept).toHaveLength(2);
   });
 
   it('without a terminal and without --with-token: exit 2 naming --with-token, before any request', async () => {
     const config = new MemoryConfig();
     const r = await expectNothingSaved(cli(['login', '--base-url', svc.url], config, { input: `${KEY}\n` }), 2, config);
-    expect(r.stderr).toBe("Error: no terminal to ask for the API key on (pipe it in with --with-token, e.g. 'superagent login --with-token < key.txt')\n");
+    expect(r.stderr).toBe(
+      "Error: no terminal to ask for the API key on (pipe it in with --with-token, e.g. 'superagent login --with-token < key.txt')\n",
+    );
     expect(svc.cliRequests()).toEqual([]);
   });
 
   it('an empty key, or one with spaces, on stdin: exit 2', async () => {
     const config = new MemoryConfig();
     const empty = await expectNothingSaved(login(config, '  '), 2, config);
-    expect(empty.stderr).toBe("Error: the API key is empty (pipe the key in, e.g. 'superagent login --with-token < key.txt')\n");
+    expect(empty.stderr).toBe(
+      "Error: the API key is empty (pipe the key in, e.g. 'superagent login --with-token < key.txt')\n",
+    );
     const spaced = await expectNothingSaved(login(config, `${KEY.slice(0, 10)} ${KEY.slice(10)}`), 2, config);
     expect(spaced.stderr).toBe('Error: the API key must be a single word without spaces or line breaks\n');
     expect(svc.cliRequests()).toEqual([]);
@@ -240,16 +298,25 @@ describe('login refuses, saving nothing', () => {
 
 describe('logout', () => {
   it("removes the profile's key and keeps the rest; without it the profile's service refuses to be used", async () => {
-    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY, output: 'json' } } });
+    const config = new MemoryConfig({
+      active_profile: 'default',
+      profiles: { default: { base_url: svc.url, api_key: KEY, output: 'json' } },
+    });
     expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
-    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, output: 'json' } } });
+    expect(config.data).toEqual({
+      active_profile: 'default',
+      profiles: { default: { base_url: svc.url, output: 'json' } },
+    });
     expect((await cli(['whoami'], config)).code).toBe(3);
   });
 
   it('on a terminal says which key went, masked', async () => {
     const config = new MemoryConfig({ profiles: { default: { base_url: svc.url, api_key: KEY } } });
     const r = await cli(['logout'], config, { tty: true });
-    expect(r).toMatchObject({ code: 0, stdout: '', stderr:
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr:
         `✓ Removed the key ${MASKED} of profile default from the config file (${svc.url})\n` +
         "'superagent login' stores a new key; 'superagent config unset base_url' goes back to the embedded service.\n",
     });
@@ -258,14 +325,22 @@ describe('logout', () => {
   it('with no key stored exits 0 and writes nothing', async () => {
     const config = new MemoryConfig({ profiles: { default: { base_url: svc.url } } });
     expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
-    expect((await cli(['logout'], config, { tty: true })).stderr).toBe("Profile 'default' has no stored key; nothing to do.\n");
+    expect((await cli(['logout'], config, { tty: true })).stderr).toBe(
+      "Profile 'default' has no stored key; nothing to do.\n",
+    );
     expect(config.writes).toBe(0);
   });
 
   it('acts on the profile named by --profile only, which must exist', async () => {
-    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY }, staging: { base_url: svc.url, api_key: OTHER_KEY } } });
+    const config = new MemoryConfig({
+      active_profile: 'default',
+      profiles: { default: { base_url: svc.url, api_key: KEY }, staging: { base_url: svc.url, api_key: OTHER_KEY } },
+    });
     expect((await cli(['logout', '--profile', 'staging'], config)).code).toBe(0);
-    expect(config.data.profiles).toEqual({ default: { base_url: svc.url, api_key: KEY }, staging: { base_url: svc.url } });
+    expect(config.data.profiles).toEqual({
+      default: { base_url: svc.url, api_key: KEY },
+      staging: { base_url: svc.url },
+    });
     const none = await cli(['logout', '--profile', 'nope'], config);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("there is no profile 'nope'");
@@ -273,6 +348,11 @@ describe('logout', () => {
 
   it('warns that SUPERAGENT_API_KEY still supplies a key', async () => {
     const r = await cli(['logout'], new MemoryConfig(), { env: { SUPERAGENT_API_KEY: KEY } });
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '! SUPERAGENT_API_KEY is still set: commands keep using that key\n', asked: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '! SUPERAGENT_API_KEY is still set: commands keep using that key\n',
+      asked: [],
+    });
   });
 });

@@ -25,28 +25,128 @@ const skill = (over: object = {}) => ({ name: 'hyperliquid', description: 'Trade
 
 describe('a malformed answer is exit 7 in one line', () => {
   it.each<[string, string[], Routes, string]>([
-    ['skills: an item without a name', ['skills', AGENT_ID], { [`GET ${A}/skills`]: { body: { agent_id: AGENT_ID, skills: [{ description: 'x', enabled: true }] } } }, 'skills[0].name is missing'],
-    ['skills: [null]', ['skills', AGENT_ID], { [`GET ${A}/skills`]: { body: { skills: [null] } } }, 'skills[0] is null, not an object'],
-    ['skills: {}', ['skills', AGENT_ID], { [`GET ${A}/skills`]: { body: { skills: {} } } }, 'skills is an object, not a list'],
-    ['skills: a name that is a number', ['skills', AGENT_ID], { [`GET ${A}/skills`]: { body: { skills: [skill({ name: 5 })] } } }, 'skills[0].name is a number, not a string'],
-    ['skills: enabled "no"', ['skills', AGENT_ID], { [`GET ${A}/skills`]: { body: { skills: [skill({ enabled: 'no' })] } } }, 'skills[0].enabled is a string, not true or false'],
-    ['skills: a null body', ['skills', AGENT_ID], { [`GET ${A}/skills`]: { body: 'null' } }, 'the answer is null, not an object'],
-    ['skills enable: a null body', ['skills', 'enable', AGENT_ID, 'hyperliquid'], { [`GET ${A}/skills`]: { body: 'null' } }, 'the answer is null, not an object'],
-    ['wallet: null', ['wallet', AGENT_ID], { [`GET ${A}/wallet`]: { body: 'null' } }, 'the answer is null, not an object'],
-    ['wallet: an address that is a number', ['wallet', AGENT_ID], { [`GET ${A}/wallet`]: { body: { evm_address: 5, solana_address: 'So1' } } }, 'evm_address is a number, not a string'],
+    [
+      'skills: an item without a name',
+      ['skills', AGENT_ID],
+      { [`GET ${A}/skills`]: { body: { agent_id: AGENT_ID, skills: [{ description: 'x', enabled: true }] } } },
+      'skills[0].name is missing',
+    ],
+    [
+      'skills: [null]',
+      ['skills', AGENT_ID],
+      { [`GET ${A}/skills`]: { body: { skills: [null] } } },
+      'skills[0] is null, not an object',
+    ],
+    [
+      'skills: {}',
+      ['skills', AGENT_ID],
+      { [`GET ${A}/skills`]: { body: { skills: {} } } },
+      'skills is an object, not a list',
+    ],
+    [
+      'skills: a name that is a number',
+      ['skills', AGENT_ID],
+      { [`GET ${A}/skills`]: { body: { skills: [skill({ name: 5 })] } } },
+      'skills[0].name is a number, not a string',
+    ],
+    [
+      'skills: enabled "no"',
+      ['skills', AGENT_ID],
+      { [`GET ${A}/skills`]: { body: { skills: [skill({ enabled: 'no' })] } } },
+      'skills[0].enabled is a string, not true or false',
+    ],
+    [
+      'skills: a null body',
+      ['skills', AGENT_ID],
+      { [`GET ${A}/skills`]: { body: 'null' } },
+      'the answer is null, not an object',
+    ],
+    [
+      'skills enable: a null body',
+      ['skills', 'enable', AGENT_ID, 'hyperliquid'],
+      { [`GET ${A}/skills`]: { body: 'null' } },
+      'the answer is null, not an object',
+    ],
+    [
+      'wallet: null',
+      ['wallet', AGENT_ID],
+      { [`GET ${A}/wallet`]: { body: 'null' } },
+      'the answer is null, not an object',
+    ],
+    [
+      'wallet: an address that is a number',
+      ['wallet', AGENT_ID],
+      { [`GET ${A}/wallet`]: { body: { evm_address: 5, solana_address: 'So1' } } },
+      'evm_address is a number, not a string',
+    ],
     ['health: {}', ['health', AGENT_ID], { [`GET ${A}/health`]: { body: {} } }, 'healthy is missing'],
-    ['health: null', ['health', AGENT_ID], { [`GET ${A}/health`]: { body: 'null' } }, 'the answer is null, not an object'],
-    ['health: healthy "yes"', ['health', AGENT_ID], { [`GET ${A}/health`]: { body: { healthy: 'yes' } } }, 'healthy is a string, not true or false'],
-    ['memory: null', ['memory', AGENT_ID], { [`GET ${A}/files`]: { body: 'null' } }, 'the answer is null, not an object'],
+    [
+      'health: null',
+      ['health', AGENT_ID],
+      { [`GET ${A}/health`]: { body: 'null' } },
+      'the answer is null, not an object',
+    ],
+    [
+      'health: healthy "yes"',
+      ['health', AGENT_ID],
+      { [`GET ${A}/health`]: { body: { healthy: 'yes' } } },
+      'healthy is a string, not true or false',
+    ],
+    [
+      'memory: null',
+      ['memory', AGENT_ID],
+      { [`GET ${A}/files`]: { body: 'null' } },
+      'the answer is null, not an object',
+    ],
     ['memory: {}', ['memory', AGENT_ID], { [`GET ${A}/files`]: { body: {} } }, 'soul_md is missing'],
-    ['memory: memory_md 5', ['memory', AGENT_ID], { [`GET ${A}/files`]: { body: { soul_md: '', memory_md: 5 } } }, 'memory_md is a number, not a string'],
-    ['update: null', ['update', AGENT_ID, '--description', 'd'], { [`PUT ${A}/profile`]: { body: 'null' } }, 'the answer is null, not an object'],
-    ['model set: null', ['model', AGENT_ID, 'gpt-4o'], { [`PUT ${A}/model`]: { body: 'null' } }, 'the answer is null, not an object'],
-    ['get: a name that is an object', ['get', AGENT_ID], { [`GET ${A}`]: { body: { agent_id: AGENT_ID, name: { first: 'x' }, status: 'running' } } }, 'name is an object, not a string'],
-    ['list: a record without its id', ['list'], { 'GET /v1/superagents': { body: { agents: [{ name: 'x', status: 'running' }] } } }, 'agents[0].agent_id is missing'],
-    ['classic get: null', ['classic', 'get', AGENT_ID], { [`GET /v1/agents/${AGENT_ID}`]: { body: 'null' } }, 'the answer is null, not an object'],
-    ['classic get: a goal that is a number', ['classic', 'get', AGENT_ID], { [`GET /v1/agents/${AGENT_ID}`]: { body: { id: AGENT_ID, name: 'w', data: { goal: 5 } } } }, 'data.goal is a number, not a string'],
-    ['classic list: a name that is a list', ['classic', 'list'], { 'GET /v1/agents': { body: [{ id: AGENT_ID, name: ['w'] }] } }, '[0].name is a list, not a string'],
+    [
+      'memory: memory_md 5',
+      ['memory', AGENT_ID],
+      { [`GET ${A}/files`]: { body: { soul_md: '', memory_md: 5 } } },
+      'memory_md is a number, not a string',
+    ],
+    [
+      'update: null',
+      ['update', AGENT_ID, '--description', 'd'],
+      { [`PUT ${A}/profile`]: { body: 'null' } },
+      'the answer is null, not an object',
+    ],
+    [
+      'model set: null',
+      ['model', AGENT_ID, 'gpt-4o'],
+      { [`PUT ${A}/model`]: { body: 'null' } },
+      'the answer is null, not an object',
+    ],
+    [
+      'get: a name that is an object',
+      ['get', AGENT_ID],
+      { [`GET ${A}`]: { body: { agent_id: AGENT_ID, name: { first: 'x' }, status: 'running' } } },
+      'name is an object, not a string',
+    ],
+    [
+      'list: a record without its id',
+      ['list'],
+      { 'GET /v1/superagents': { body: { agents: [{ name: 'x', status: 'running' }] } } },
+      'agents[0].agent_id is missing',
+    ],
+    [
+      'classic get: null',
+      ['classic', 'get', AGENT_ID],
+      { [`GET /v1/agents/${AGENT_ID}`]: { body: 'null' } },
+      'the answer is null, not an object',
+    ],
+    [
+      'classic get: a goal that is a number',
+      ['classic', 'get', AGENT_ID],
+      { [`GET /v1/agents/${AGENT_ID}`]: { body: { id: AGENT_ID, name: 'w', data: { goal: 5 } } } },
+      'data.goal is a number, not a string',
+    ],
+    [
+      'classic list: a name that is a list',
+      ['classic', 'list'],
+      { 'GET /v1/agents': { body: [{ id: AGENT_ID, name: ['w'] }] } },
+      '[0].name is a list, not a string',
+    ],
   ])('%s', async (_what, argv, routes, why) => {
     const r = await run(routes, argv);
     expect(r.stderr).toBe(notDescribed(why));
@@ -68,11 +168,17 @@ describe('a malformed answer is exit 7 in one line', () => {
     ['{"agent_id":5}', { agent_id: 5 }, 'agent_id is a number, not a string'],
   ])('pause answered %s: its line for the agent says so', async (_what, body, why) => {
     const r = await run({ [`POST ${A}/pause`]: { body } }, ['pause', AGENT_ID]);
-    expect(r).toMatchObject({ code: 7, stdout: '', stderr: `✗ ${AGENT_ID}: ${notDescribed(why).slice('Error: '.length)}` });
+    expect(r).toMatchObject({
+      code: 7,
+      stdout: '',
+      stderr: `✗ ${AGENT_ID}: ${notDescribed(why).slice('Error: '.length)}`,
+    });
   });
 
   it('soul set answered null', async () => {
-    const r = await run({ [`PUT ${A}/soul`]: { body: 'null' } }, ['soul', 'set', AGENT_ID, '--file', '-'], { input: '# soul\n' });
+    const r = await run({ [`PUT ${A}/soul`]: { body: 'null' } }, ['soul', 'set', AGENT_ID, '--file', '-'], {
+      input: '# soul\n',
+    });
     expect(r).toMatchObject({ code: 7, stdout: '', stderr: notDescribed('the answer is null, not an object') });
   });
 
@@ -82,7 +188,9 @@ describe('a malformed answer is exit 7 in one line', () => {
     const r = await run({ [`GET ${A}`]: { body } }, ['get', AGENT_ID, '--json']);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain("the service's answer is not what the API describes: it nests objects or lists more than 512 deep");
+    expect(r.stderr).toContain(
+      "the service's answer is not what the API describes: it nests objects or lists more than 512 deep",
+    );
   });
 });
 
@@ -96,15 +204,21 @@ describe('what the document marks optional may be missing', () => {
   });
 
   it('skills enable will not send a disabled set it has to guess: exit 7, nothing sent', async () => {
-    const target = await h.serve({ [`GET ${A}/skills`]: { body: { skills: [skill({ enabled: false }), { name: 'market-intel' }] } } });
+    const target = await h.serve({
+      [`GET ${A}/skills`]: { body: { skills: [skill({ enabled: false }), { name: 'market-intel' }] } },
+    });
     const r = await runLine(target, ['skills', 'enable', AGENT_ID, 'hyperliquid']);
     expect(r).toMatchObject({ code: 7, stdout: '' });
-    expect(r.stderr).toBe(`Error: the service did not say whether market-intel is enabled on ${AGENT_ID}; nothing was changed (check with 'superagent skills ${AGENT_ID}')\n`);
+    expect(r.stderr).toBe(
+      `Error: the service did not say whether market-intel is enabled on ${AGENT_ID}; nothing was changed (check with 'superagent skills ${AGENT_ID}')\n`,
+    );
     expect(target.seen).toEqual([`GET ${A}/skills`]);
   });
 
   it('a record without name or status: list shows them as unknown', async () => {
-    const r = await run({ 'GET /v1/superagents': { body: { agents: [{ agent_id: AGENT_ID }] } } }, ['list'], { tty: true });
+    const r = await run({ 'GET /v1/superagents': { body: { agents: [{ agent_id: AGENT_ID }] } } }, ['list'], {
+      tty: true,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[1]).toMatch(/^– +a1b2c3d4 +– *$/);
   });
@@ -122,10 +236,12 @@ describe('a launch answered 2xx that cannot be read: it may have been done, and 
   });
 
   it('cut short', async () => {
-    const target = await h.serve(launched((res) => {
-      res.writeHead(201, { 'content-type': 'application/json', 'content-length': '100' });
-      res.write('{"agent_id":', () => res.socket?.destroy());
-    }));
+    const target = await h.serve(
+      launched((res) => {
+        res.writeHead(201, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"agent_id":', () => res.socket?.destroy());
+      }),
+    );
     const r = await runLine(target, LAUNCH);
     expect(r).toMatchObject({ code: 7, stdout: '' });
     const answered = `the service answered 201 to POST ${target.url}/v1/superagents`;
@@ -144,7 +260,13 @@ describe('a launch answered 2xx that cannot be read: it may have been done, and 
 describe('a compressed answer the CLI did not ask for', () => {
   it('is named with its encoding (exit 7), not reported as an answer that is not what the API describes', async () => {
     const body = zlib.gzipSync(JSON.stringify({ agent_id: AGENT_ID, name: 'demo', status: 'running' }));
-    const r = await run({ [`GET ${A}`]: (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body) }, ['get', AGENT_ID]);
+    const r = await run(
+      {
+        [`GET ${A}`]: (_req, res) =>
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(body),
+      },
+      ['get', AGENT_ID],
+    );
     expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toBe(
       'Error: the service answered with a gzip-compressed body the client did not ask for (the client asks for uncompressed answers: check the base URL and any proxy on the way)\n',

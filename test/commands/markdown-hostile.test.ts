@@ -9,13 +9,18 @@ import { screenText } from '../helpers/screen.js';
 
 const ID = HOSTED_AGENT.agent_id;
 const events = (pieces: string[]) =>
-  [...pieces.map((content) => ({ event: 'RunContent', content, session_id: 's-1' })), { event: 'RunCompleted', content: pieces.join(''), session_id: 's-1' }]
+  [
+    ...pieces.map((content) => ({ event: 'RunContent', content, session_id: 's-1' })),
+    { event: 'RunCompleted', content: pieces.join(''), session_id: 's-1' },
+  ]
     .map((e) => `data: ${JSON.stringify(e)}\n\n`)
     .join('') + 'data: [DONE]\n\n';
 
 const CODE_LINE = 'def step(n): return "s" + str(n)  # a comment';
 /** ~80 KiB of python in fences of 100 lines, then one last fence whose line is findable */
-const LOTS_OF_CODE = Array.from({ length: 18 }, () => '```python\n' + `${CODE_LINE}\n`.repeat(100) + '```\n\n').join('') + '```python\ndef last_one(): return 1\n```\n';
+const LOTS_OF_CODE =
+  Array.from({ length: 18 }, () => '```python\n' + `${CODE_LINE}\n`.repeat(100) + '```\n\n').join('') +
+  '```python\ndef last_one(): return 1\n```\n';
 
 const REPLIES: Record<string, { pieces: string[]; delayMs?: number }> = {
   'nested fence': { pieces: ['> - a\n>   - b\n>     ~~~\n>     code here\n>     ~~~\n\nafter\n'] },
@@ -29,7 +34,11 @@ beforeAll(async () => {
   mock = await startHostedMock(({ method, path, body }) => {
     if (method === 'GET' && path === `/v1/superagents/${ID}`) return { json: HOSTED_AGENT };
     const reply = REPLIES[String(body?.message)];
-    if (method === 'POST' && path === `/v1/superagents/${ID}/chat` && reply) return { sse: reply.delayMs ? events(reply.pieces).split(/(?<=\n\n)/) : events(reply.pieces), delayMs: reply.delayMs };
+    if (method === 'POST' && path === `/v1/superagents/${ID}/chat` && reply)
+      return {
+        sse: reply.delayMs ? events(reply.pieces).split(/(?<=\n\n)/) : events(reply.pieces),
+        delayMs: reply.delayMs,
+      };
     return undefined;
   });
 });
@@ -73,7 +82,10 @@ describe('hostile replies on a terminal', () => {
   it('Ctrl-C while a reply that had all arrived is being drawn: exit 130, not 0', async () => {
     const signals = new FakeSignals();
     let pressed = false;
-    const r = await cli(['chat', ID, 'lots of code'], tty({ signals, onStdout: () => void (pressed ||= signals.interrupt()) }));
+    const r = await cli(
+      ['chat', ID, 'lots of code'],
+      tty({ signals, onStdout: () => void (pressed ||= signals.interrupt()) }),
+    );
     expect(pressed).toBe(true);
     expect(r.code).toBe(130);
   });
@@ -81,7 +93,14 @@ describe('hostile replies on a terminal', () => {
   it('SIGTERM mid-reply (timeout 60 superagent chat …): what came is drawn rendered, the session said, exit 143', async () => {
     const signals = new FakeSignals();
     let sent = false;
-    const r = await cli(['chat', ID, 'slow'], tty({ signals, onStdout: (_chunk, all) => void (all.includes('| 3 |') || all.includes('3 │') ? (sent ||= signals.terminate()) : undefined) }));
+    const r = await cli(
+      ['chat', ID, 'slow'],
+      tty({
+        signals,
+        onStdout: (_chunk, all) =>
+          void (all.includes('| 3 |') || all.includes('3 │') ? (sent ||= signals.terminate()) : undefined),
+      }),
+    );
     expect(sent).toBe(true);
     expect(r.code).toBe(143);
     expect(r.stderr).toContain('Session: s-1\n');

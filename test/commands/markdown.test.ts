@@ -16,8 +16,18 @@ const JSON_ANSWER = '{\n  "symbol": "ETH",\n  "direction": "long",\n  "comment":
 /** The reply as an Agno stream cut into pieces of `size`; `tool`: with a tool call after the first piece. */
 function stream(text: string, tool = false, size = 37): string {
   const events: unknown[] = [];
-  for (let i = 0; i < text.length; i += size) events.push({ event: 'RunContent', content: text.slice(i, i + size), session_id: 's-1' });
-  if (tool) events.splice(1, 0, { event: 'ToolCallStarted', tool: { tool_call_id: 't1', tool_name: 'get_price', tool_args: { symbol: 'ETH' } } }, { event: 'ToolCallCompleted', tool: { tool_call_id: 't1', tool_name: 'get_price', result: '3362', tool_call_error: false } });
+  for (let i = 0; i < text.length; i += size)
+    events.push({ event: 'RunContent', content: text.slice(i, i + size), session_id: 's-1' });
+  if (tool)
+    events.splice(
+      1,
+      0,
+      { event: 'ToolCallStarted', tool: { tool_call_id: 't1', tool_name: 'get_price', tool_args: { symbol: 'ETH' } } },
+      {
+        event: 'ToolCallCompleted',
+        tool: { tool_call_id: 't1', tool_name: 'get_price', result: '3362', tool_call_error: false },
+      },
+    );
   events.push({ event: 'RunCompleted', content: text, session_id: 's-1' });
   return events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + 'data: [DONE]\n\n';
 }
@@ -26,9 +36,12 @@ let mock: HostedMock;
 beforeAll(async () => {
   mock = await startHostedMock(({ method, path, body }) => {
     if (method === 'GET' && path === `/v1/superagents/${ID}`) return { json: HOSTED_AGENT };
-    if (method === 'GET' && path === `/v1/superagents/${ID}/files`) return { json: { agent_id: ID, soul_md: `${TABLE}\n`, memory_md: REPLY } };
-    if (method === 'POST' && path === `/v1/superagents/${ID}/chat`) return { sse: stream(REPLY, String(body?.message).includes('tools')) };
-    if (method === 'POST' && path === '/v1/chat') return { sse: stream(/respond as json/i.test(String(body?.message)) ? JSON_ANSWER : TABLE) };
+    if (method === 'GET' && path === `/v1/superagents/${ID}/files`)
+      return { json: { agent_id: ID, soul_md: `${TABLE}\n`, memory_md: REPLY } };
+    if (method === 'POST' && path === `/v1/superagents/${ID}/chat`)
+      return { sse: stream(REPLY, String(body?.message).includes('tools')) };
+    if (method === 'POST' && path === '/v1/chat')
+      return { sse: stream(/respond as json/i.test(String(body?.message)) ? JSON_ANSWER : TABLE) };
     return undefined;
   });
 });

@@ -27,7 +27,10 @@ async function modelOf(): Promise<string> {
 
 /** The model changes the CLI sent (the record does not show the provider), taken out. */
 function modelChanges(): unknown[] {
-  return service.cliRequests().filter((e) => e.method === 'PUT' && e.path.endsWith('/model')).map((e) => e.body);
+  return service
+    .cliRequests()
+    .filter((e) => e.method === 'PUT' && e.path.endsWith('/model'))
+    .map((e) => e.body);
 }
 
 // the service's record has no model_provider (the hosted SuperAgentSummary): the provider is unknown
@@ -45,7 +48,12 @@ describe('model <agent> shows', () => {
 
   it('on a terminal: aligned fields, the unknown provider shown as –', async () => {
     const r = await cli('model modeller', { tty: true });
-    expect(r).toEqual({ code: 0, stdout: 'Model:     claude-sonnet-4-20250514\nProvider:  –\n', stderr: '', asked: [] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: 'Model:     claude-sonnet-4-20250514\nProvider:  –\n',
+      stderr: '',
+      asked: [],
+    });
   });
 });
 
@@ -80,7 +88,12 @@ describe('model <agent> MODEL switches', () => {
 
   it('on a terminal a model whose provider cannot be told asks for it', async () => {
     const r = await cli('model modeller mixtral-8x7b', { tty: true, answers: ['venice'] });
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '✓ modeller now uses mixtral-8x7b (venice)\n', asked: ['Provider of mixtral-8x7b'] });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '✓ modeller now uses mixtral-8x7b (venice)\n',
+      asked: ['Provider of mixtral-8x7b'],
+    });
     expect(modelChanges()).toEqual([{ model: 'mixtral-8x7b', model_provider: 'venice' }]);
   });
 
@@ -100,11 +113,23 @@ describe('model refuses bad input before any request, and the model stays', () =
       ['mixtral-8x7b'],
       "cannot tell which provider serves model 'mixtral-8x7b' (add --provider, one of: openai, anthropic, xai, openrouter, venice)",
     ],
-    ['an unknown provider', ['gpt-4o', '--provider', 'mistral'], "--provider must be one of: openai, anthropic, xai, openrouter, venice; not 'mistral'"],
-    ['--provider without a MODEL', ['--provider', 'openai'], '--provider needs a MODEL to switch to (e.g. superagent model modeller gpt-4o --provider openai)'],
+    [
+      'an unknown provider',
+      ['gpt-4o', '--provider', 'mistral'],
+      "--provider must be one of: openai, anthropic, xai, openrouter, venice; not 'mistral'",
+    ],
+    [
+      '--provider without a MODEL',
+      ['--provider', 'openai'],
+      '--provider needs a MODEL to switch to (e.g. superagent model modeller gpt-4o --provider openai)',
+    ],
     ['a blank model id', ['  '], 'the model id must not be empty'],
     ['a model id of 204 characters', ['gpt-' + 'x'.repeat(200)], 'the model id must be at most 200 characters'],
-    ['too many arguments', ['gpt-4o', 'extra'], "too many arguments: 'extra' (usage: superagent model <agent> [model] [options])"],
+    [
+      'too many arguments',
+      ['gpt-4o', 'extra'],
+      "too many arguments: 'extra' (usage: superagent model <agent> [model] [options])",
+    ],
   ];
 
   it.each(cases)('%s', async (_, args, message) => {

@@ -49,16 +49,19 @@ beforeEach(async () => {
 });
 
 describe('launch and update refuse a name that only looks different', () => {
-  it.each([['é as one character', COMPOSED], ['in capitals', 'DE\u0301MO'], ['in full-width letters', FULL_WIDTH]])(
-    'launch --name (%s): exit 6 naming the live agent, nothing sent but the list',
-    async (_, name) => {
-      const r = await cli(['launch', '--name', name]);
-      expect(r.code).toBe(6);
-      expect(r.stderr).toBe(`Error: an agent named '${DECOMPOSED}' already exists: ${demo} (choose another name, or pass --allow-duplicate-name)\n`);
-      expect(requests()).toEqual([LIST]);
-      expect(await names()).toEqual([DECOMPOSED]);
-    },
-  );
+  it.each([
+    ['é as one character', COMPOSED],
+    ['in capitals', 'DE\u0301MO'],
+    ['in full-width letters', FULL_WIDTH],
+  ])('launch --name (%s): exit 6 naming the live agent, nothing sent but the list', async (_, name) => {
+    const r = await cli(['launch', '--name', name]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toBe(
+      `Error: an agent named '${DECOMPOSED}' already exists: ${demo} (choose another name, or pass --allow-duplicate-name)\n`,
+    );
+    expect(requests()).toEqual([LIST]);
+    expect(await names()).toEqual([DECOMPOSED]);
+  });
 
   it('update X --name in another form of a live name: exit 6, X keeps its name', async () => {
     const other = (await launchAgent(service, { name: 'other' })).agent_id;
@@ -87,7 +90,9 @@ describe('a reference finds the agent by any form of its name', () => {
     service.cliRequests();
     const r = await cli(['get', COMPOSED]);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`names several agents: ${COMPOSED} (${twin.slice(0, 8)}), ${DECOMPOSED} (${demo.slice(0, 8)})`);
+    expect(r.stderr).toContain(
+      `names several agents: ${COMPOSED} (${twin.slice(0, 8)}), ${DECOMPOSED} (${demo.slice(0, 8)})`,
+    );
   });
 });
 

@@ -160,7 +160,7 @@ describe('a proxy that refuses or is down: one line naming it, exit 7, advice ab
     expect([p.log.length, clock.slept]).toEqual([1, []]);
   });
 
-  it('502 from the proxy itself (its own page, not the service\'s JSON): named as the proxy\'s', async () => {
+  it("502 from the proxy itself (its own page, not the service's JSON): named as the proxy's", async () => {
     const svc = await each.service();
     const p = await proxy({ refuse: 502 });
     const r = await runLine(svc, 'list', { env: { HTTP_PROXY: p.url }, clock: new FakeClock() });

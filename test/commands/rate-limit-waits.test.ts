@@ -18,12 +18,19 @@ const AGENTS = Array.from({ length: 10 }, (_, i) => ({
 }));
 const ID = AGENTS.map((a) => a.agent_id);
 
-const limited = (secs: number) => ({ status: 429, json: { statusCode: 429, message: 'Rate limit exceeded', retryAfter: secs }, headers: { 'retry-after': String(secs) } });
+const limited = (secs: number) => ({
+  status: 429,
+  json: { statusCode: 429, message: 'Rate limit exceeded', retryAfter: secs },
+  headers: { 'retry-after': String(secs) },
+});
 const paused = (p: string) => ({ json: { agent_id: p.split('/')[3], status: 'paused' } });
 const PAUSE = /^\/v1\/superagents\/([^/]+)\/pause$/;
 
 /** A hosted stand-in with the ten agents; `pause` answers each pause (its id and how many times it was asked). */
-function fleet(pause: (path: string, nth: number) => ReturnType<Route>, list: (nth: number) => ReturnType<Route> = () => ({ json: { agents: AGENTS } })): Route {
+function fleet(
+  pause: (path: string, nth: number) => ReturnType<Route>,
+  list: (nth: number) => ReturnType<Route> = () => ({ json: { agents: AGENTS } }),
+): Route {
   const asked = new Map<string, number>();
   let lists = 0;
   return ({ method, path }) => {
@@ -46,11 +53,15 @@ async function cli(route: Route, argv: string[], o: RunOptions = {}) {
 }
 
 const pauses = (ids: string[]) => ids.map((id) => `POST /v1/superagents/${id}/pause`).sort();
-const NOTICE_20 = '! Rate limited by the service; waiting 20 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)';
+const NOTICE_20 =
+  '! Rate limited by the service; waiting 20 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)';
 
 describe('pause --all, the kill switch, against 429s', () => {
   it('10 agents, each pause refused once with Retry-After 20: one wait of 20 s for all, then all are paused', async () => {
-    const r = await cli(fleet((p, n) => (n === 1 ? limited(20) : paused(p))), ['pause', '--all']);
+    const r = await cli(
+      fleet((p, n) => (n === 1 ? limited(20) : paused(p))),
+      ['pause', '--all'],
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.slept).toEqual([20_000]);
     expect(r.stderr).toBe(`${NOTICE_20}\n`);
@@ -62,35 +73,53 @@ describe('pause --all, the kill switch, against 429s', () => {
   });
 
   it('a service that keeps answering 429: 60 s of waiting at most, then exit 5 with the real Retry-After on each line', async () => {
-    const r = await cli(fleet(() => limited(20)), ['pause', '--all']);
+    const r = await cli(
+      fleet(() => limited(20)),
+      ['pause', '--all'],
+    );
     expect(r.code).toBe(5);
     expect(r.slept).toEqual([20_000, 20_000, 20_000]);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines.filter((l) => l.startsWith('! Rate limited'))).toHaveLength(3);
-    expect(lines.filter((l) => l.startsWith('✗'))).toEqual(AGENTS.map((a) => `✗ ${a.name}: Rate limit exceeded (the service asks to wait 20 s before trying again)`));
+    expect(lines.filter((l) => l.startsWith('✗'))).toEqual(
+      AGENTS.map((a) => `✗ ${a.name}: Rate limit exceeded (the service asks to wait 20 s before trying again)`),
+    );
     expect(r.requests).toHaveLength(1 + 4 * 10);
   });
 
   it('--timeout 10 caps the waiting: a Retry-After of 20 s is not waited, exit 5 at once', async () => {
-    const r = await cli(fleet(() => limited(20)), ['pause', '--all', '--timeout', '10']);
+    const r = await cli(
+      fleet(() => limited(20)),
+      ['pause', '--all', '--timeout', '10'],
+    );
     expect(r.code).toBe(5);
     expect(r.slept).toEqual([]);
     expect(r.requests.slice(1).sort()).toEqual(pauses(ID));
-    const hint = 'the service asks to wait 20 s before trying again: more than is left of the 10 s this command may wait on rate limits';
+    const hint =
+      'the service asks to wait 20 s before trying again: more than is left of the 10 s this command may wait on rate limits';
     expect(r.stderr.trimEnd().split('\n')).toEqual(AGENTS.map((a) => `✗ ${a.name}: Rate limit exceeded (${hint})`));
   });
 
   it('the list’s wait counts too: after 50 s for it, a pause asked to wait 20 s more fails at once', async () => {
-    const r = await cli(fleet(() => limited(20), (n) => (n === 1 ? limited(50) : { json: { agents: AGENTS.slice(0, 2) } })), ['pause', '--all']);
+    const r = await cli(
+      fleet(
+        () => limited(20),
+        (n) => (n === 1 ? limited(50) : { json: { agents: AGENTS.slice(0, 2) } }),
+      ),
+      ['pause', '--all'],
+    );
     expect(r.code).toBe(5);
     expect(r.slept).toEqual([50_000]);
-    expect(r.stderr).toContain('✗ agent-0: Rate limit exceeded (the service asks to wait 20 s before trying again: more than is left of the 60 s this command may wait on rate limits)\n');
+    expect(r.stderr).toContain(
+      '✗ agent-0: Rate limit exceeded (the service asks to wait 20 s before trying again: more than is left of the 60 s this command may wait on rate limits)\n',
+    );
   });
 
   it('pauses go out before the request that explains a refusal (a 409 is explained after every pause is sent)', async () => {
     const route: Route = ({ method, path }) => {
-      if (method === 'POST' && path === `/v1/superagents/${ID[0]}/pause`) return { status: 409, json: { statusCode: 409, message: 'Agent is not running' } };
+      if (method === 'POST' && path === `/v1/superagents/${ID[0]}/pause`)
+        return { status: 409, json: { statusCode: 409, message: 'Agent is not running' } };
       if (method === 'POST' && PAUSE.test(path)) return paused(path);
       if (method === 'GET' && path === `/v1/superagents/${ID[0]}`) return { json: { ...AGENTS[0], status: 'paused' } };
       return undefined;
@@ -108,7 +137,9 @@ describe('any command: one budget of 60 s for its 429 waits', () => {
     const r = await cli(() => limited(61), ['list']);
     expect(r.code).toBe(5);
     expect(r.slept).toEqual([]);
-    expect(r.stderr).toBe('Error: Rate limit exceeded (the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits)\n');
+    expect(r.stderr).toBe(
+      'Error: Rate limit exceeded (the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits)\n',
+    );
   });
 });
 
@@ -117,7 +148,10 @@ describe('the chat REPL, where each line is a command of its own', () => {
     const agent = AGENTS[0]!;
     const chats = new Map<string, number>();
     const sse = (text: string) =>
-      [{ event: 'RunContent', content: text, session_id: 's-1' }, { event: 'RunCompleted', content: text, session_id: 's-1' }]
+      [
+        { event: 'RunContent', content: text, session_id: 's-1' },
+        { event: 'RunCompleted', content: text, session_id: 's-1' },
+      ]
         .map((e) => `data: ${JSON.stringify(e)}\n\n`)
         .join('') + 'data: [DONE]\n\n';
     const route: Route = ({ method, path, body }) => {
@@ -131,7 +165,10 @@ describe('the chat REPL, where each line is a command of its own', () => {
       }
       return undefined;
     };
-    const r = await cli(route, ['chat', agent.name], { tty: { stdin: true, stdout: true, stderr: true }, input: 'first\nsecond\n' });
+    const r = await cli(route, ['chat', agent.name], {
+      tty: { stdin: true, stdout: true, stderr: true },
+      input: 'first\nsecond\n',
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.slept).toEqual([40_000, 40_000]);
     expect(r.stdout).toContain('answer to first');

@@ -24,7 +24,11 @@ async function withAlpha(): Promise<{ dataDir: string; otherRecord: string }> {
   return { dataDir, otherRecord: path.join(dataDir, path.dirname(record), `agent.${randomUUID()}.json`) };
 }
 
-const listedNames = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1]);
+const listedNames = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[1]);
 
 describe('a device in place of an agent record', () => {
   it('list leaves it out and names it (exit 2); a `superagent server` counts it in x-superagent-left-out', async () => {

@@ -60,7 +60,11 @@ function invocations(agentId: string, classicId: string, soulFile: string, fleet
     health: { args: ['health', agentId], ...t },
     'soul show': { args: ['soul', 'show', agentId], ...t },
     'soul set': { args: ['soul', 'set', agentId, '--file', soulFile], ...t },
-    'soul edit': { args: ['soul', 'edit', agentId, '--yes'], editor: fakeEditor((file) => fs.appendFileSync(file, '- added by the editor\n')), ...t },
+    'soul edit': {
+      args: ['soul', 'edit', agentId, '--yes'],
+      editor: fakeEditor((file) => fs.appendFileSync(file, '- added by the editor\n')),
+      ...t,
+    },
     chat: { args: ['chat', agentId, 'remember that secrets stay secret'], ...t },
     // piped, the REPL reads each line as a question
     assistant: { args: ['assistant'], input: 'how is BTC?\n', ...t },
@@ -92,7 +96,8 @@ function invocations(agentId: string, classicId: string, soulFile: string, fleet
 describe('no command prints the key or the bot token whole, even with --debug', () => {
   it('every registered command is covered', () => {
     const covered = Object.keys(invocations('agent', 'classic', 'soul.md')).concat(RUN_ELSEWHERE);
-    for (const entry of ENTRIES) expect(covered, `add '${entry.path.join(' ')}' to invocations()`).toContain(entry.path.join(' '));
+    for (const entry of ENTRIES)
+      expect(covered, `add '${entry.path.join(' ')}' to invocations()`).toContain(entry.path.join(' '));
     expect(covered).toHaveLength(ENTRIES.length);
   });
 
@@ -106,9 +111,16 @@ describe('no command prints the key or the bot token whole, even with --debug', 
     try {
       const config = new MemoryConfig();
       const fleetDir = temp.scratch('superagent-fleet-');
-      fs.writeFileSync(path.join(fleetDir, 'fleet.yaml'), 'agents:\n  - name: keeper\n  - name: fleet-bot\n    bot_token_env: FLEET_BOT_TOKEN\n');
+      fs.writeFileSync(
+        path.join(fleetDir, 'fleet.yaml'),
+        'agents:\n  - name: keeper\n  - name: fleet-bot\n    bot_token_env: FLEET_BOT_TOKEN\n',
+      );
       const run = (args: string[], o: { input?: string; editor?: Editor } = {}) =>
-        runLine(service, [...args, '--debug'], { ...o, config, env: { SUPERAGENT_DATA_DIR: dataDir, FLEET_BOT_TOKEN: BOT_TOKEN } });
+        runLine(service, [...args, '--debug'], {
+          ...o,
+          config,
+          env: { SUPERAGENT_DATA_DIR: dataDir, FLEET_BOT_TOKEN: BOT_TOKEN },
+        });
 
       const outputs = new Map<string, CliRun>();
       const launched = await run(['launch', '--name', 'keeper', '--bot-token-stdin'], { input: BOT_TOKEN });
@@ -137,10 +149,13 @@ describe('no command prints the key or the bot token whole, even with --debug', 
       expect(outputs.get('apply')!.stderr).toContain('"telegram_bot_token":"7012345678:…"');
       for (const file of fs.readdirSync(fleetDir, { recursive: true, encoding: 'utf8' })) {
         const full = path.join(fleetDir, file);
-        if (fs.statSync(full).isFile()) expect(fs.readFileSync(full, 'utf8'), `${file} holds the bot token`).not.toContain(BOT_SECRET);
+        if (fs.statSync(full).isFile())
+          expect(fs.readFileSync(full, 'utf8'), `${file} holds the bot token`).not.toContain(BOT_SECRET);
       }
       // destroy took the agent it named; the fleet's own launch stays
-      expect((await service.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name)).toEqual(['fleet-bot']);
+      expect((await service.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name)).toEqual([
+        'fleet-bot',
+      ]);
     } finally {
       vi.unstubAllEnvs();
     }

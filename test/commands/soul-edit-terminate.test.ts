@@ -32,18 +32,21 @@ function terminatedEditor(signals: FakeSignals, content?: string) {
 it.each([
   ['a saved change', BOLD],
   ['nothing saved yet (the editor may keep its own rescue file beside it)', undefined],
-])('SIGTERM with the editor open, %s: exit 143 saying where the edit is kept; nothing uploaded', async (_what, content) => {
-  const signals = new FakeSignals();
-  const editor = terminatedEditor(signals, content);
-  const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals, env: { SUPERAGENT_DATA_DIR: data } });
-  expect(r.code).toBe(143);
-  const file = fixture.keptIn(r.stderr, 'Terminated');
-  expect(fs.readdirSync(tmp)).toEqual([]);
-  expect(fs.readFileSync(file!, 'utf8')).toBe(content ?? START);
-  expect(service.cliRequests().map((q) => q.method)).toEqual(['GET', 'GET']);
-  expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
-  expect(signals.terminateListeners).toBe(0);
-});
+])(
+  'SIGTERM with the editor open, %s: exit 143 saying where the edit is kept; nothing uploaded',
+  async (_what, content) => {
+    const signals = new FakeSignals();
+    const editor = terminatedEditor(signals, content);
+    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor, signals, env: { SUPERAGENT_DATA_DIR: data } });
+    expect(r.code).toBe(143);
+    const file = fixture.keptIn(r.stderr, 'Terminated');
+    expect(fs.readdirSync(tmp)).toEqual([]);
+    expect(fs.readFileSync(file!, 'utf8')).toBe(content ?? START);
+    expect(service.cliRequests().map((q) => q.method)).toEqual(['GET', 'GET']);
+    expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
+    expect(signals.terminateListeners).toBe(0);
+  },
+);
 
 it('after the editor, SIGTERM is no longer taken by soul edit', async () => {
   const signals = new FakeSignals();

@@ -105,11 +105,23 @@ describe('soul edit', () => {
     let seen: { dir: string; dirMode: number; name: string; fileMode: number; content: string } | undefined;
     const editor = fakeEditor((file) => {
       const dir = path.dirname(file);
-      seen = { dir, dirMode: fs.statSync(dir).mode & 0o777, name: path.basename(file), fileMode: fs.statSync(file).mode & 0o777, content: fs.readFileSync(file, 'utf8') };
+      seen = {
+        dir,
+        dirMode: fs.statSync(dir).mode & 0o777,
+        name: path.basename(file),
+        fileMode: fs.statSync(file).mode & 0o777,
+        content: fs.readFileSync(file, 'utf8'),
+      };
     });
     const r = await cli(['soul', 'edit', scout], { editor });
     expect(r.code, r.stderr).toBe(0);
-    expect(seen).toEqual({ dir: expect.stringMatching(new RegExp(`^${tmp}/superagent-[^/]+$`)), dirMode: 0o700, name: 'scout-uni-v2.soul.md', fileMode: 0o600, content: 'scout soul\n' });
+    expect(seen).toEqual({
+      dir: expect.stringMatching(new RegExp(`^${tmp}/superagent-[^/]+$`)),
+      dirMode: 0o700,
+      name: 'scout-uni-v2.soul.md',
+      fileMode: 0o600,
+      content: 'scout soul\n',
+    });
     expect(leftInTmp()).toEqual([]);
     await service.call('DELETE', `/v1/superagents/${scout}`);
   });
@@ -128,7 +140,11 @@ describe('soul edit', () => {
       throw new EditorError("the editor 'fake-editor' exited with code 3");
     });
     const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: "Error: the editor 'fake-editor' exited with code 3; nothing uploaded\n" });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "Error: the editor 'fake-editor' exited with code 3; nothing uploaded\n",
+    });
     expect(requests()).toEqual(look());
     expect(leftInTmp()).toEqual([]);
   });
@@ -156,7 +172,9 @@ describe('soul edit', () => {
     const r = await cli(['soul', 'edit', 'demo'], { editor: bold });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe(CHANGE_DIFF);
-    expect(r.stderr).toMatch(/^Error: --yes required to upload when not running interactively; soul.md not uploaded, your edit is kept in /);
+    expect(r.stderr).toMatch(
+      /^Error: --yes required to upload when not running interactively; soul.md not uploaded, your edit is kept in /,
+    );
     const { file, command } = keptFrom(r.stderr);
     expect(command).toBe(`superagent soul set ${demo} --file ${file}`);
     expect(await soulOf(demo)).toBe(START);
@@ -175,17 +193,28 @@ describe('soul edit', () => {
   });
 
   it('emptied by the editor: exit 2, nothing uploaded, the file removed', async () => {
-    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: fakeEditor((file) => fs.writeFileSync(file, '')) });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: "Error: the edited soul.md is empty; nothing uploaded (run 'superagent soul edit demo' again to start over)\n" });
+    const r = await cli(['soul', 'edit', 'demo', '--yes'], {
+      editor: fakeEditor((file) => fs.writeFileSync(file, '')),
+    });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        "Error: the edited soul.md is empty; nothing uploaded (run 'superagent soul edit demo' again to start over)\n",
+    });
     expect(await soulOf(demo)).toBe(START);
     expect(leftInTmp()).toEqual([]);
   });
 
   it('made non-UTF-8 by the editor: exit 2, nothing uploaded, the file kept', async () => {
     const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]);
-    const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: fakeEditor((file) => fs.writeFileSync(file, latin1)) });
+    const r = await cli(['soul', 'edit', 'demo', '--yes'], {
+      editor: fakeEditor((file) => fs.writeFileSync(file, latin1)),
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^Error: soul file '.*demo\.soul\.md' is not valid UTF-8 text \(convert it to UTF-8 first\); soul.md not uploaded, your edit is kept in /);
+    expect(r.stderr).toMatch(
+      /^Error: soul file '.*demo\.soul\.md' is not valid UTF-8 text \(convert it to UTF-8 first\); soul.md not uploaded, your edit is kept in /,
+    );
     const { file } = keptFrom(r.stderr);
     expect(fs.readFileSync(file)).toEqual(latin1);
     expect(await soulOf(demo)).toBe(START);
@@ -194,7 +223,9 @@ describe('soul edit', () => {
   it('the editor removes the file: exit 2, nothing uploaded', async () => {
     const r = await cli(['soul', 'edit', 'demo', '--yes'], { editor: fakeEditor((file) => fs.rmSync(file)) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^Error: the editor removed ${tmp}/superagent-\\w+/demo\\.soul\\.md; nothing uploaded\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^Error: the editor removed ${tmp}/superagent-\\w+/demo\\.soul\\.md; nothing uploaded\\n$`),
+    );
     expect(await soulOf(demo)).toBe(START);
     expect(leftInTmp()).toEqual([]);
   });
@@ -232,7 +263,9 @@ describe('soul edit on a terminal asks before uploading', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('sesame');
     const masked = `--base-url '${service.url.replace('//', '//…@')}'`;
-    expect(r.stderr).toContain(`'superagent ${masked} soul edit demo' offers to resume it; to upload it as it is: superagent ${masked} soul set `);
+    expect(r.stderr).toContain(
+      `'superagent ${masked} soul edit demo' offers to resume it; to upload it as it is: superagent ${masked} soul set `,
+    );
   });
 
   it('Ctrl-C at the question: exit 130, the file kept', async () => {
@@ -248,7 +281,9 @@ describe('a change made on the service while the editor is open', () => {
   /** An editor that first changes soul.md on the service (as someone else would), then edits the file. */
   const concurrent = (theirs: string) =>
     fakeEditor(async (file) => {
-      expect((await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: theirs } })).status).toBe(200);
+      expect((await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: theirs } })).status).toBe(
+        200,
+      );
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('careful', 'bold'));
     });
 

@@ -70,7 +70,10 @@ describe('soul edit with the system editor', () => {
     const dir = path.join(scripts, 'dir with space');
     fs.mkdirSync(dir);
     const editor = script('my editor.sh', `printf '[%s]\\n' "$@" > '${args}'\nsed -i 's/careful/bold/' "$3"`, dir);
-    const r = await edit(['demo', '--yes'], { VISUAL: `'${editor}' -c "set tw=80"`, EDITOR: script('never.sh', 'exit 99') });
+    const r = await edit(['demo', '--yes'], {
+      VISUAL: `'${editor}' -c "set tw=80"`,
+      EDITOR: script('never.sh', 'exit 99'),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(fs.readFileSync(args, 'utf8')).toMatch(/^\[-c\]\n\[set tw=80\]\n\[\/.*\/demo\.soul\.md\]\n$/);
     expect(await soulOf()).toBe(BOLD);
@@ -79,7 +82,11 @@ describe('soul edit with the system editor', () => {
   it('the editor exits non-zero without changes: its message, nothing uploaded, the file removed', async () => {
     const editor = script('fail.sh', 'exit 3');
     const r = await edit(['demo', '--yes'], { EDITOR: editor });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `Error: the editor '${editor}' exited with code 3; nothing uploaded\n` });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `Error: the editor '${editor}' exited with code 3; nothing uploaded\n`,
+    });
     // the name and the soul; no upload
     expect(requests()).toEqual(['GET /v1/superagents', `GET /v1/superagents/${demo}/files`]);
     expect(leftInTmp()).toEqual([]);
@@ -112,7 +119,12 @@ describe('soul edit with the system editor', () => {
 
   it('an EDITOR with an unterminated quote: exit 2 before any request', async () => {
     const r = await edit(['demo'], { EDITOR: "vim -c 'set tw=80" });
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: 'Error: EDITOR is not a command the CLI can run: unterminated single quote (check the quotes in EDITOR)\n' });
+    expect(r).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'Error: EDITOR is not a command the CLI can run: unterminated single quote (check the quotes in EDITOR)\n',
+    });
     expect(requests()).toEqual([]);
     expect(leftInTmp()).toEqual([]);
   });
@@ -125,7 +137,8 @@ describe('an editor told to stop', () => {
     const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
     try {
       // still the editor's sleep (its PID not given since to another process)
-      if (pid > 0 && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\x00600')) process.kill(pid, 'SIGKILL');
+      if (pid > 0 && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\x00600'))
+        process.kill(pid, 'SIGKILL');
     } catch {
       // stopped, as it should be
     }

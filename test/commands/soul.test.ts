@@ -120,11 +120,31 @@ describe('soul set', () => {
     new RegExp(`^Error: ${what} contains a NUL byte \\(\\\\0\\), on line 2 \\(.+\\)\\n$`);
   const WITH_NUL = '# soul\nbe\0 bold\n';
   const refusals: Array<[string, () => { args: string[]; input?: Buffer | string }, RegExp]> = [
-    ['an empty file', () => ({ args: ['--file', fileWith('empty.md', '')] }), /^Error: soul file '.*empty\.md' is empty\n$/],
-    ['a blank file', () => ({ args: ['--file', fileWith('blank.md', ' \n\t\n')] }), /^Error: soul file '.*blank\.md' is empty\n$/],
-    ['empty standard input', () => ({ args: ['--file', '-'], input: '' }), /^Error: the soul on standard input is empty\n$/],
-    ['a non-UTF-8 file', () => ({ args: ['--file', fileWith('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))] }), /^Error: soul file '.*latin1\.md' is not valid UTF-8 text \(convert it to UTF-8 first\)\n$/],
-    ['non-UTF-8 standard input', () => ({ args: ['--file', '-'], input: Buffer.from([0xff, 0xfe, 0x41]) }), /^Error: the soul on standard input is not valid UTF-8 text \(convert it to UTF-8 first\)\n$/],
+    [
+      'an empty file',
+      () => ({ args: ['--file', fileWith('empty.md', '')] }),
+      /^Error: soul file '.*empty\.md' is empty\n$/,
+    ],
+    [
+      'a blank file',
+      () => ({ args: ['--file', fileWith('blank.md', ' \n\t\n')] }),
+      /^Error: soul file '.*blank\.md' is empty\n$/,
+    ],
+    [
+      'empty standard input',
+      () => ({ args: ['--file', '-'], input: '' }),
+      /^Error: the soul on standard input is empty\n$/,
+    ],
+    [
+      'a non-UTF-8 file',
+      () => ({ args: ['--file', fileWith('latin1.md', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))] }),
+      /^Error: soul file '.*latin1\.md' is not valid UTF-8 text \(convert it to UTF-8 first\)\n$/,
+    ],
+    [
+      'non-UTF-8 standard input',
+      () => ({ args: ['--file', '-'], input: Buffer.from([0xff, 0xfe, 0x41]) }),
+      /^Error: the soul on standard input is not valid UTF-8 text \(convert it to UTF-8 first\)\n$/,
+    ],
     [
       'a file with a NUL byte',
       () => ({ args: ['--file', fileWith('nul.md', WITH_NUL)] }),
@@ -135,27 +155,56 @@ describe('soul set', () => {
       () => ({ args: ['--file', '-'], input: WITH_NUL }),
       NUL_REFUSED('the soul on standard input'),
     ],
-    ['a file over 256 KiB', () => ({ args: ['--file', fileWith('big.md', 'x'.repeat(SOUL_LIMIT + 1))] }), /^Error: soul file '.*big\.md' is 257 KiB; a soul may be at most 256 KiB\n$/],
-    ['standard input over 256 KiB', () => ({ args: ['--file', '-'], input: 'y'.repeat(SOUL_LIMIT + 1) }), /^Error: the soul on standard input is over 256 KiB; a soul may be at most 256 KiB\n$/],
+    [
+      'a file over 256 KiB',
+      () => ({ args: ['--file', fileWith('big.md', 'x'.repeat(SOUL_LIMIT + 1))] }),
+      /^Error: soul file '.*big\.md' is 257 KiB; a soul may be at most 256 KiB\n$/,
+    ],
+    [
+      'standard input over 256 KiB',
+      () => ({ args: ['--file', '-'], input: 'y'.repeat(SOUL_LIMIT + 1) }),
+      /^Error: the soul on standard input is over 256 KiB; a soul may be at most 256 KiB\n$/,
+    ],
     ...(fs.existsSync('/dev/zero')
-      ? [['a device that never ends (/dev/zero)', () => ({ args: ['--file', '/dev/zero'] }), /^Error: soul file '\/dev\/zero' is over 256 KiB; a soul may be at most 256 KiB\n$/] as (typeof refusals)[number]]
+      ? [
+          [
+            'a device that never ends (/dev/zero)',
+            () => ({ args: ['--file', '/dev/zero'] }),
+            /^Error: soul file '\/dev\/zero' is over 256 KiB; a soul may be at most 256 KiB\n$/,
+          ] as (typeof refusals)[number],
+        ]
       : []),
-    ['a missing file', () => ({ args: ['--file', path.join(temp.scratch('superagent-soul-'), 'nope.md')] }), /^Error: soul file '.*nope\.md' does not exist \(check the path given to --file\)\n$/],
-    ['no --file', () => ({ args: [] }), /^Error: --file is required \(superagent soul set demo --file soul\.md \(or --file - to read standard input\)\)\n$/],
-    ['--file without a value', () => ({ args: ['--file'] }), /^Error: --file needs a value \(e\.g\. --file <path>\)\n$/],
+    [
+      'a missing file',
+      () => ({ args: ['--file', path.join(temp.scratch('superagent-soul-'), 'nope.md')] }),
+      /^Error: soul file '.*nope\.md' does not exist \(check the path given to --file\)\n$/,
+    ],
+    [
+      'no --file',
+      () => ({ args: [] }),
+      /^Error: --file is required \(superagent soul set demo --file soul\.md \(or --file - to read standard input\)\)\n$/,
+    ],
+    [
+      '--file without a value',
+      () => ({ args: ['--file'] }),
+      /^Error: --file needs a value \(e\.g\. --file <path>\)\n$/,
+    ],
   ];
 
-  it.skipIf(process.platform === 'win32')('a pipe that keeps writing is read no further than the limit (one byte past it), then refused', async () => {
-    const fifo = path.join(temp.scratch('superagent-soul-'), 'endless.md');
-    execFileSync('mkfifo', [fifo]);
-    const written = feedUntilClosed(fifo, 8 * 1024 * 1024);
-    const r = await cli(['soul', 'set', 'demo', '--file', fifo]);
-    // what the command took: the limit and a byte, and no more than a pipe's buffer and a chunk beyond
-    expect(await written).toBeLessThan(SOUL_LIMIT + 2 * CHUNK + 1024 * 1024);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`Error: soul file '${fifo}' is over 256 KiB; a soul may be at most 256 KiB\n`);
-    expect(service.cliRequests()).toEqual([]);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'a pipe that keeps writing is read no further than the limit (one byte past it), then refused',
+    async () => {
+      const fifo = path.join(temp.scratch('superagent-soul-'), 'endless.md');
+      execFileSync('mkfifo', [fifo]);
+      const written = feedUntilClosed(fifo, 8 * 1024 * 1024);
+      const r = await cli(['soul', 'set', 'demo', '--file', fifo]);
+      // what the command took: the limit and a byte, and no more than a pipe's buffer and a chunk beyond
+      expect(await written).toBeLessThan(SOUL_LIMIT + 2 * CHUNK + 1024 * 1024);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`Error: soul file '${fifo}' is over 256 KiB; a soul may be at most 256 KiB\n`);
+      expect(service.cliRequests()).toEqual([]);
+    },
+  );
 
   it.each(refusals)('refuses %s: exit 2, no request sent', async (_, make, message) => {
     const { args, input } = make();

@@ -20,7 +20,11 @@ beforeEach(async () => {
 
 const SPOOFS = ['U+202E', 'U+202A', 'U+2069', 'U+200B', 'U+200F', 'U+2060', 'U+2064', 'U+FEFF', 'U+2028', 'U+2029'];
 const spoofed = (cp: string) => `ab${String.fromCodePoint(parseInt(cp.slice(2), 16))}cd`;
-const CLASSIC = { name: 'Whale Watcher', goal: 'Spot large wallet moves', instructions: 'Alert on transfers above $1M' };
+const CLASSIC = {
+  name: 'Whale Watcher',
+  goal: 'Spot large wallet moves',
+  instructions: 'Alert on transfers above $1M',
+};
 
 /** Runs `argv`; it must be exit 2 with `message` and no request. */
 async function refusedBeforeAnyRequest(argv: string[], message: string): Promise<void> {
@@ -47,7 +51,10 @@ describe('names that would spoof a terminal', () => {
     const dir = t.scratch('superagent-spoof-');
     const file = path.join(dir, 'superagents.yaml');
     fs.writeFileSync(file, 'agents:\n  - name: "pay\\u202Elive"\n');
-    await refusedBeforeAnyRequest(['plan', '-f', file], 'name must not contain control characters (escape sequences, tabs, line breaks), invisible or direction-changing ones');
+    await refusedBeforeAnyRequest(
+      ['plan', '-f', file],
+      'name must not contain control characters (escape sequences, tabs, line breaks), invisible or direction-changing ones',
+    );
   });
 
   it('letters of a right-to-left script are a name like any other', async () => {
@@ -60,8 +67,14 @@ describe('control characters in a model id, a goal and instructions', () => {
   it('launch --model, model and a fleet file refuse an escape sequence in the model id', async () => {
     const id = (await launchAgent(svc, { name: 'calm' })).agent_id;
     svc.cliRequests();
-    await refusedBeforeAnyRequest(['launch', '--name', 'x', '--model', `gpt${OSC52}`, '--provider', 'openai'], '--model must not contain control characters');
-    await refusedBeforeAnyRequest(['model', id, `gpt${OSC52}`, '--provider', 'openai'], 'the model id must not contain control characters');
+    await refusedBeforeAnyRequest(
+      ['launch', '--name', 'x', '--model', `gpt${OSC52}`, '--provider', 'openai'],
+      '--model must not contain control characters',
+    );
+    await refusedBeforeAnyRequest(
+      ['model', id, `gpt${OSC52}`, '--provider', 'openai'],
+      'the model id must not contain control characters',
+    );
     const file = path.join(t.scratch('superagent-spoof-'), 'superagents.yaml');
     fs.writeFileSync(file, 'agents:\n  - name: a\n    model: "gpt\\e]52;c;eA==\\a"\n');
     await refusedBeforeAnyRequest(['plan', '-f', file], 'model must not contain control characters');
@@ -72,7 +85,10 @@ describe('control characters in a model id, a goal and instructions', () => {
     svc.cliRequests();
     for (const flag of ['--goal', '--instructions']) {
       for (const text of [`spot ${OSC52}`, 'a\u001b[2Jb', 'a\rb', 'a\u009b2Jb']) {
-        await refusedBeforeAnyRequest(['classic', 'update', id, flag, text], `${flag} must not contain control characters other than tabs and line breaks`);
+        await refusedBeforeAnyRequest(
+          ['classic', 'update', id, flag, text],
+          `${flag} must not contain control characters other than tabs and line breaks`,
+        );
       }
     }
     const r = await cli(['classic', 'update', id, '--goal', 'one\n\ttwo']);

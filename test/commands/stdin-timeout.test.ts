@@ -68,37 +68,43 @@ describe('--timeout bounds the read of standard input', () => {
 });
 
 describe('a soul file that is a pipe (`--soul-file <(generate-soul)`) is bounded the same way', () => {
-  it.skipIf(process.platform === 'win32')('a FIFO whose writer stays open: exit 2 naming the file, nothing sent', async () => {
-    const fifo = path.join(scratch.scratch('superagent-fifo-'), 'soul.md');
-    execFileSync('mkfifo', [fifo]);
-    // read and write at once: opening it never waits for the other side, and it holds the writer open
-    const writer = fs.openSync(fifo, 'r+');
-    try {
-      fs.writeSync(writer, 'I am demo, and then nothing more');
-      const r = await cli(['soul', 'set', 'demo', '--file', fifo, '--timeout', '2'], { clock: new FakeClock() });
-      expect(r).toEqual({
-        code: 2,
-        stdout: '',
-        stderr:
-          `! Waiting for soul file '${fifo}' to end: is something still writing to it? (giving up after 2 s)\n` +
-          `Error: soul file '${fifo}' did not end within 2 s (close it when done writing, or allow longer with --timeout)\n`,
-        asked: [],
-      });
-      expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
-    } finally {
-      fs.closeSync(writer);
-    }
-  });
+  it.skipIf(process.platform === 'win32')(
+    'a FIFO whose writer stays open: exit 2 naming the file, nothing sent',
+    async () => {
+      const fifo = path.join(scratch.scratch('superagent-fifo-'), 'soul.md');
+      execFileSync('mkfifo', [fifo]);
+      // read and write at once: opening it never waits for the other side, and it holds the writer open
+      const writer = fs.openSync(fifo, 'r+');
+      try {
+        fs.writeSync(writer, 'I am demo, and then nothing more');
+        const r = await cli(['soul', 'set', 'demo', '--file', fifo, '--timeout', '2'], { clock: new FakeClock() });
+        expect(r).toEqual({
+          code: 2,
+          stdout: '',
+          stderr:
+            `! Waiting for soul file '${fifo}' to end: is something still writing to it? (giving up after 2 s)\n` +
+            `Error: soul file '${fifo}' did not end within 2 s (close it when done writing, or allow longer with --timeout)\n`,
+          asked: [],
+        });
+        expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
+      } finally {
+        fs.closeSync(writer);
+      }
+    },
+  );
 
-  it.skipIf(process.platform === 'win32')('a FIFO no writer ever opens: exit 2 naming the file, the FIFO let go', async () => {
-    // opening it to read would wait for a writer, in a thread nothing can cancel
-    const fifo = unwrittenFifo(path.join(scratch.scratch('superagent-fifo-'), 'soul.md'), scratch);
-    const r = await cli(['soul', 'set', 'demo', '--file', fifo, '--timeout', '2'], { clock: new FakeClock() });
-    expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toMatch(`\nError: soul file '${fifo}' did not end within 2 s (`);
-    expect(hasReader(fifo), 'nothing still waits to read it').toBe(false);
-    expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'a FIFO no writer ever opens: exit 2 naming the file, the FIFO let go',
+    async () => {
+      // opening it to read would wait for a writer, in a thread nothing can cancel
+      const fifo = unwrittenFifo(path.join(scratch.scratch('superagent-fifo-'), 'soul.md'), scratch);
+      const r = await cli(['soul', 'set', 'demo', '--file', fifo, '--timeout', '2'], { clock: new FakeClock() });
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toMatch(`\nError: soul file '${fifo}' did not end within 2 s (`);
+      expect(hasReader(fifo), 'nothing still waits to read it').toBe(false);
+      expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
+    },
+  );
 
   it.skipIf(process.platform === 'win32')('without --timeout, the default time-out (30 s) bounds it', async () => {
     const fifo = unwrittenFifo(path.join(scratch.scratch('superagent-fifo-'), 'soul.md'), scratch);

@@ -23,7 +23,8 @@ async function streaming(keepAlive: string, texts = 0) {
     res.write(`data: ${JSON.stringify({ event: 'RunContent', content: 'first words', session_id: 's-1' })}\n\n`);
     let sent = 0;
     const timer = setInterval(() => {
-      if (texts > 0 && sent < texts) res.write(`data: ${JSON.stringify({ event: 'RunContent', content: ` piece ${++sent}` })}\n\n`);
+      if (texts > 0 && sent < texts)
+        res.write(`data: ${JSON.stringify({ event: 'RunContent', content: ` piece ${++sent}` })}\n\n`);
       else if (texts > 0) {
         clearInterval(timer);
         res.end(`data: ${JSON.stringify({ event: 'RunCompleted' })}\n\ndata: [DONE]\n\n`);
@@ -58,13 +59,21 @@ describe('--timeout on a stream', () => {
     ['white-space data', 'data:   \n\n'],
     ['pieces of text that are only white space', `data: ${JSON.stringify({ event: 'RunContent', content: ' ' })}\n\n`],
     // a tool call shows progress but is no reply text: a service that only calls tools is given up on too
-    ['tool calls', `data: ${JSON.stringify({ event: 'ToolCallStarted', tool: { tool_name: 'get_price', tool_args: {} } })}\n\n`],
-  ])('a stream that keeps sending %s but no text ends after --timeout: exit 7, the text kept', async (_what, keepAlive) => {
-    const r = await runLine(await streaming(keepAlive), ['chat', ID, 'hi', '--timeout', '0.3']);
-    expect(r.code).toBe(7);
-    expect(r.stdout.trimEnd()).toBe('first words'); // white space sent is white space printed
-    expect(r.stderr).toContain('Error: no reply text within 0.3 s (what arrived is kept above; raise the limit with --timeout SECONDS)');
-  });
+    [
+      'tool calls',
+      `data: ${JSON.stringify({ event: 'ToolCallStarted', tool: { tool_name: 'get_price', tool_args: {} } })}\n\n`,
+    ],
+  ])(
+    'a stream that keeps sending %s but no text ends after --timeout: exit 7, the text kept',
+    async (_what, keepAlive) => {
+      const r = await runLine(await streaming(keepAlive), ['chat', ID, 'hi', '--timeout', '0.3']);
+      expect(r.code).toBe(7);
+      expect(r.stdout.trimEnd()).toBe('first words'); // white space sent is white space printed
+      expect(r.stderr).toContain(
+        'Error: no reply text within 0.3 s (what arrived is kept above; raise the limit with --timeout SECONDS)',
+      );
+    },
+  );
 
   it.each([
     ['streamed', []],

@@ -16,7 +16,10 @@ const stream = [
   { event: 'RunContent', content: `Hello ${CLIPBOARD.slice(0, 4)}` }, // a sequence split between two pieces
   { event: 'RunContent', content: `${CLIPBOARD.slice(4)} and ${CLEAR}done\r` },
   { event: 'ToolCallStarted', tool: { tool_call_id: 'c1', tool_name: `get${TITLE}`, tool_args: { q: EVIL } } },
-  { event: 'ToolCallCompleted', tool: { tool_call_id: 'c1', tool_name: `get${TITLE}`, result: EVIL, tool_call_error: false } },
+  {
+    event: 'ToolCallCompleted',
+    tool: { tool_call_id: 'c1', tool_name: `get${TITLE}`, result: EVIL, tool_call_error: false },
+  },
   { event: 'RunContent', content: '\nend' },
 ]
   .map((e) => `data: ${JSON.stringify(e)}\n\n`)
@@ -28,11 +31,14 @@ beforeAll(async () => {
     const evilAgent = { ...HOSTED_AGENT, name: `scalper${TITLE}`, description: `desc ${EVIL}` };
     if (method === 'GET' && path === '/v1/superagents') return { json: { agents: [evilAgent] } };
     if (method === 'GET' && path === `/v1/superagents/${ID}`) return { json: evilAgent };
-    if (method === 'GET' && path === `/v1/superagents/${ID}/files`) return { json: { agent_id: ID, soul_md: `# Soul\n${EVIL}\n`, memory_md: `- ${EVIL}\n` } };
+    if (method === 'GET' && path === `/v1/superagents/${ID}/files`)
+      return { json: { agent_id: ID, soul_md: `# Soul\n${EVIL}\n`, memory_md: `- ${EVIL}\n` } };
     if (method === 'POST' && path === `/v1/superagents/${ID}/chat`) return { sse: stream };
-    if (method === 'POST' && path === `/v1/superagents/${ID}/pause`) return { status: 409, json: { statusCode: 409, message: `Agent is ${EVIL}` } };
+    if (method === 'POST' && path === `/v1/superagents/${ID}/pause`)
+      return { status: 409, json: { statusCode: 409, message: `Agent is ${EVIL}` } };
     if (method === 'POST' && path === '/v1/superagents') return { json: { ...evilAgent, name: `LA${CLIPBOARD}B` } };
-    if (method === 'GET' && path === '/v1/nothing') return { status: 404, json: { statusCode: 404, message: `RAW${EVIL}` } };
+    if (method === 'GET' && path === '/v1/nothing')
+      return { status: 404, json: { statusCode: 404, message: `RAW${EVIL}` } };
     return undefined;
   });
 });
@@ -43,18 +49,20 @@ afterAll(async () => {
 const cli = cliFor(() => ({ url: mock.url, key: 'gb_sk_test_0123456789abcdef' }));
 const TTY: RunOptions = { tty: { stdout: true, stderr: true } };
 
- 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
- 
+
 const OUR_COLOURS = /\u001b\[[0-9;]*m/g;
 // what the Markdown view writes to redraw its tail: CR + erase line, cursor up, and its hyperlinks
- 
+
 const OUR_REDRAWS = /\r(?=\u001b\[2K)|\u001b\[[0-9]*[AK]|\u001b\]8;;[^\u0000-\u001f\u007f-\u009f]*\u001b\\/g;
 
 /** Nothing a terminal would act on, other than our own colour codes and redraws. */
 function expectTerminalSafe(text: string): void {
   const found = RAW_CONTROL.exec(text.replace(OUR_COLOURS, '').replace(OUR_REDRAWS, ''));
-  expect(found, `a raw control character U+${found?.[0].charCodeAt(0).toString(16).padStart(4, '0')} in ${JSON.stringify(text)}`).toBeNull();
+  expect(
+    found,
+    `a raw control character U+${found?.[0].charCodeAt(0).toString(16).padStart(4, '0')} in ${JSON.stringify(text)}`,
+  ).toBeNull();
 }
 
 describe('on a terminal, text from the service is made visible, never obeyed', () => {

@@ -15,7 +15,8 @@ beforeAll(async () => {
   mock = await startHostedMock(({ method, path }) => {
     if (method === 'GET' && path === '/v1/superagents') return { json: { agents: [agent] } };
     if (method === 'GET' && path === `/v1/superagents/${ID}`) return { json: agent };
-    if (method === 'POST' && path === `/v1/superagents/${ID}/pause`) return { json: { agent_id: ID, status: 'paused\nx' } };
+    if (method === 'POST' && path === `/v1/superagents/${ID}/pause`)
+      return { json: { agent_id: ID, status: 'paused\nx' } };
     const skills = [{ name: 'sk\tone', description: 'does\na thing', enabled: true }];
     if (method === 'GET' && path === `/v1/superagents/${ID}/skills`) return { json: { agent_id: ID, skills } };
     return undefined;

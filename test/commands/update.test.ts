@@ -26,7 +26,10 @@ async function record() {
 
 /** The profile changes the CLI sent. */
 function sentChanges(): unknown[] {
-  return service.cliRequests().filter((e) => e.method === 'PUT').map((e) => e.body);
+  return service
+    .cliRequests()
+    .filter((e) => e.method === 'PUT')
+    .map((e) => e.body);
 }
 
 describe('update', () => {
@@ -63,7 +66,11 @@ describe('update', () => {
 
   it('an unknown agent exits 4', async () => {
     const r = await cli(['update', 'nobody', '--name', 'x']);
-    expect(r).toMatchObject({ code: 4, stdout: '', stderr: "Error: no agent matches 'nobody' (see 'superagent list')\n" });
+    expect(r).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: "Error: no agent matches 'nobody' (see 'superagent list')\n",
+    });
     const ghost = await cli(['update', GHOST, '--name', 'x']);
     expect([ghost.code, ghost.stdout]).toEqual([4, '']);
     expect((await record()).name).toBe('editable');
@@ -93,8 +100,16 @@ describe('update refuses bad input before any request', () => {
     ['no flag', [], 'nothing to update: give --name, --description or both'],
     ['an empty name', ['--name', ''], '--name: the name must not be empty'],
     ['a blank name', ['--name', ' \t '], '--name: the name must not be empty'],
-    ['a name of 101 characters', ['--name', 'n'.repeat(101)], '--name: the name must be at most 100 characters (it has 101)'],
-    ['a description of 501 characters', ['--description', 'é'.repeat(501)], '--description must be at most 500 characters (it has 501)'],
+    [
+      'a name of 101 characters',
+      ['--name', 'n'.repeat(101)],
+      '--name: the name must be at most 100 characters (it has 101)',
+    ],
+    [
+      'a description of 501 characters',
+      ['--description', 'é'.repeat(501)],
+      '--description must be at most 500 characters (it has 501)',
+    ],
     ['--name without a value', ['--name'], '--name needs a value (e.g. --name <name>)'],
     ['an unknown option', ['--nmae', 'x'], "unknown option '--nmae' (did you mean '--name'?)"],
   ];
@@ -109,7 +124,12 @@ describe('update refuses bad input before any request', () => {
 
   it('a missing agent argument', async () => {
     const r = await cli(['update']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Error: missing <agent> (usage: superagent update <agent> [options])\n', asked: [] });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: missing <agent> (usage: superagent update <agent> [options])\n',
+      asked: [],
+    });
     expect(service.cliRequests()).toEqual([]);
   });
 });

@@ -44,7 +44,8 @@ async function closedPortUrl(): Promise<string> {
 }
 
 /** A config file after `login` to the test service. */
-const loggedIn = () => new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });
+const loggedIn = () =>
+  new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } });
 const cli = (argv: string[], config: MemoryConfig, o: RunOptions = {}) => runLine(undefined, argv, { config, ...o });
 
 function expectNoWholeKey(r: CliRun, ...keys: string[]): void {
@@ -102,17 +103,34 @@ describe('whoami with a stored key', () => {
   it('names the environment as the source of a key from SUPERAGENT_API_KEY (the base URL still from the profile)', async () => {
     const r = await cli(['whoami', '--json'], loggedIn(), { env: { SUPERAGENT_API_KEY: OTHER_KEY } });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ key: MASKED_OTHER, key_source: 'env', service: 'configured', reason: "the base URL comes from profile 'default'", authenticated: true, agents: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      key: MASKED_OTHER,
+      key_source: 'env',
+      service: 'configured',
+      reason: "the base URL comes from profile 'default'",
+      authenticated: true,
+      agents: 0,
+    });
     expectNoWholeKey(r, KEY, OTHER_KEY);
     const text = await cli(['whoami'], loggedIn(), { env: { SUPERAGENT_API_KEY: OTHER_KEY }, tty: true });
     expect(text.stdout).toContain(`Key:            ${MASKED_OTHER} (from SUPERAGENT_API_KEY)\n`);
   });
 
   it('--profile picks the profile; an output json profile answers in JSON', async () => {
-    const config = new MemoryConfig({ profiles: { default: { base_url: svc.url, api_key: KEY }, ci: { base_url: svc.url, api_key: OTHER_KEY, output: 'json' } } });
+    const config = new MemoryConfig({
+      profiles: {
+        default: { base_url: svc.url, api_key: KEY },
+        ci: { base_url: svc.url, api_key: OTHER_KEY, output: 'json' },
+      },
+    });
     const r = await cli(['whoami', '--profile', 'ci'], config);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ profile: 'ci', key: MASKED_OTHER, reason: "the base URL comes from profile 'ci'", agents: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      profile: 'ci',
+      key: MASKED_OTHER,
+      reason: "the base URL comes from profile 'ci'",
+      agents: 0,
+    });
   });
 });
 
@@ -145,7 +163,9 @@ describe('whoami with nothing configured', () => {
     // on a terminal, the data dir under the home is said with ~, as the banner says it
     const home = path.dirname(dataDir);
     const tty = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir, HOME: home }, tty: true });
-    expect(tty.stdout).toMatch(new RegExp(`^Base URL: +embedded local service \\(~/${path.basename(dataDir)}\\)$`, 'm'));
+    expect(tty.stdout).toMatch(
+      new RegExp(`^Base URL: +embedded local service \\(~/${path.basename(dataDir)}\\)$`, 'm'),
+    );
     expect(config.writes).toBe(0);
     // the embedded service keeps its key whole in the data dir; whoami shows it masked only
     const stored = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
@@ -157,7 +177,9 @@ describe('whoami with nothing configured', () => {
 
 describe('whoami when the key does not work', () => {
   it('a rejected key exits 3 with authenticated false', async () => {
-    const r = await cli(['whoami', '--json'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY } });
+    const r = await cli(['whoami', '--json'], new MemoryConfig(), {
+      env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY },
+    });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toEqual({
       profile: 'default',
@@ -176,21 +198,33 @@ describe('whoami when the key does not work', () => {
     });
     expect(r.stderr).toContain(`rejected the key sa_sk_…WWWW`);
     expectNoWholeKey(r, WRONG_KEY);
-    const text = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY } });
+    const text = await cli(['whoami'], new MemoryConfig(), {
+      env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY },
+    });
     expect(text.code).toBe(3);
-    expect(text.stdout).toContain(`authenticated\tno\nproblem\t${svc.url} rejected the key sa_sk_…WWWW: Invalid or revoked API key (401)\n`);
-    const tty = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY }, tty: true });
+    expect(text.stdout).toContain(
+      `authenticated\tno\nproblem\t${svc.url} rejected the key sa_sk_…WWWW: Invalid or revoked API key (401)\n`,
+    );
+    const tty = await cli(['whoami'], new MemoryConfig(), {
+      env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY },
+      tty: true,
+    });
     expect(tty.stdout).toContain('Authenticated:  no (the service rejected the key)\n');
   });
 
   it('an unreachable service exits 7, the check unknown', async () => {
     const clock = new FakeClock();
-    const r = await cli(['whoami'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: unreachable, SUPERAGENT_API_KEY: KEY }, clock });
+    const r = await cli(['whoami'], new MemoryConfig(), {
+      env: { SUPERAGENT_BASE_URL: unreachable, SUPERAGENT_API_KEY: KEY },
+      clock,
+    });
     expect(r.code).toBe(7);
     expect(r.stdout).toContain('authenticated\tunknown (the check failed)\n');
     expect(r.stdout).toContain(`problem\tcannot reach ${unreachable}/v1/superagents: connection refused\n`);
     expect(r.stdout).not.toMatch(/^agents\t/m);
-    expect(r.stderr).toBe(`Error: cannot reach ${unreachable}/v1/superagents: connection refused (check the base URL and that the service is running)\n`);
+    expect(r.stderr).toBe(
+      `Error: cannot reach ${unreachable}/v1/superagents: connection refused (check the base URL and that the service is running)\n`,
+    );
     expectNoWholeKey(r, KEY);
   });
 
@@ -214,7 +248,10 @@ describe('whoami when the key cannot be had or is not known', () => {
   const NO_BUS = 'no Secret Service in this session (DBUS_SESSION_BUS_ADDRESS is not set)';
   const unreadable = `the key of profile 'default' is in the OS keychain but it cannot be read here: ${NO_BUS}`;
   const inKeychain = (keychain: MemoryKeychain) =>
-    new MemoryConfig({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }, keychain);
+    new MemoryConfig(
+      { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } },
+      keychain,
+    );
 
   it('a keychain that cannot be read here: the profile, the service, where the key is and why not, then exit 3', async () => {
     const config = inKeychain(new MemoryKeychain(KEYCHAIN_SAYS.noBusAddress));
@@ -293,7 +330,9 @@ describe('whoami when the key cannot be had or is not known', () => {
 
 describe('any command: a missing or rejected key exits 3, a service out of reach 7', () => {
   it('a wrong key: exit 3 with the service’s message', async () => {
-    const r = await cli(['list'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY } });
+    const r = await cli(['list'], new MemoryConfig(), {
+      env: { SUPERAGENT_BASE_URL: svc.url, SUPERAGENT_API_KEY: WRONG_KEY },
+    });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Invalid or revoked API key');
@@ -302,12 +341,20 @@ describe('any command: a missing or rejected key exits 3, a service out of reach
 
   it('no key for a configured URL: exit 3 pointing at login and SUPERAGENT_API_KEY, before any request', async () => {
     const r = await cli(['list'], new MemoryConfig({ profiles: { default: { base_url: svc.url } } }));
-    expect(r).toEqual({ code: 3, stdout: '', stderr: `Error: no API key for ${svc.url} (run 'superagent login', or set SUPERAGENT_API_KEY)\n`, asked: [] });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `Error: no API key for ${svc.url} (run 'superagent login', or set SUPERAGENT_API_KEY)\n`,
+      asked: [],
+    });
     expect(svc.cliRequests()).toEqual([]);
   });
 
   it('connection refused: exit 7', async () => {
-    const r = await cli(['list'], new MemoryConfig(), { env: { SUPERAGENT_BASE_URL: unreachable, SUPERAGENT_API_KEY: KEY }, clock: new FakeClock() });
+    const r = await cli(['list'], new MemoryConfig(), {
+      env: { SUPERAGENT_BASE_URL: unreachable, SUPERAGENT_API_KEY: KEY },
+      clock: new FakeClock(),
+    });
     expect(r.code).toBe(7);
     expect(r.stderr).toContain(`cannot reach ${unreachable}/v1/superagents: connection refused`);
   });

@@ -14,14 +14,43 @@ export type Extension =
   | { kind: 'own-path'; prefix: string; reason: string };
 
 export const EXTENSIONS: readonly Extension[] = [
-  { kind: 'request-field', method: 'POST', path: '/v1/chat', field: 'session_id', schema: { type: 'string', format: 'uuid' }, reason: 'continue an assistant conversation (ours)' },
-  { kind: 'request-field', method: 'POST', path: '/v1/agents', field: 'description', schema: { type: 'string' }, reason: 'classic create takes a description; the document\'s AgentCreate names none' },
-  { kind: 'sse', method: 'POST', path: '/v1/chat', reason: 'stream: true answers SSE; the document describes the stream only in words' },
-  { kind: 'sse', method: 'POST', path: '/v1/superagents/{agent_id}/chat', reason: 'stream: true answers SSE; the document describes the stream only in words' },
+  {
+    kind: 'request-field',
+    method: 'POST',
+    path: '/v1/chat',
+    field: 'session_id',
+    schema: { type: 'string', format: 'uuid' },
+    reason: 'continue an assistant conversation (ours)',
+  },
+  {
+    kind: 'request-field',
+    method: 'POST',
+    path: '/v1/agents',
+    field: 'description',
+    schema: { type: 'string' },
+    reason: "classic create takes a description; the document's AgentCreate names none",
+  },
+  {
+    kind: 'sse',
+    method: 'POST',
+    path: '/v1/chat',
+    reason: 'stream: true answers SSE; the document describes the stream only in words',
+  },
+  {
+    kind: 'sse',
+    method: 'POST',
+    path: '/v1/superagents/{agent_id}/chat',
+    reason: 'stream: true answers SSE; the document describes the stream only in words',
+  },
   { kind: 'error-status', status: 400, reason: 'missing or invalid field, body not JSON' },
   { kind: 'error-status', status: 403, reason: 'agent of another key, agent limit reached' },
   { kind: 'error-status', status: 404, reason: 'unknown agent, unknown session, unknown route' },
-  { kind: 'error-status', status: 409, reason: 'pause/resume/chat in the wrong state; a launch or rename to a name a live agent of the account has (ours: "An agent named \'X\' already exists")' },
+  {
+    kind: 'error-status',
+    status: 409,
+    reason:
+      'pause/resume/chat in the wrong state; a launch or rename to a name a live agent of the account has (ours: "An agent named \'X\' already exists")',
+  },
   { kind: 'error-status', status: 413, reason: 'request body over 1 MiB' },
   { kind: 'error-status', status: 415, reason: 'request body not application/json' },
   { kind: 'error-status', status: 429, reason: 'rate limit on every path (body adds retryAfter and resetAt)' },

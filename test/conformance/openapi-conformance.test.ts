@@ -9,7 +9,14 @@ const ID = 'a1b2c3d4-5678-40ab-8def-1234567890ab';
 const CLI = 'superagent/0.1.0 node/v20.19.0';
 const EVM = '0x1a2B3c4D5e6F7a8B9c0D1e2F3a4B5c6D7e8F9a0B';
 const SOL = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
-const SUMMARY = { agent_id: ID, name: 'ETH Scalper', description: null, status: 'running', model: 'gpt-4o', created_at: '2026-03-15T10:00:00Z' };
+const SUMMARY = {
+  agent_id: ID,
+  name: 'ETH Scalper',
+  description: null,
+  status: 'running',
+  model: 'gpt-4o',
+  created_at: '2026-03-15T10:00:00Z',
+};
 const LAUNCH_BODY = { name: 'ETH Scalper', model: 'gpt-4o', model_provider: 'openai' };
 
 /** An answered JSON exchange; `request` makes it one the CLI sent. */
@@ -26,24 +33,42 @@ function json(method: string, path: string, status: number, body: unknown, reque
 }
 
 function sse(path: string, text: string): Exchange {
-  return { method: 'POST', path, userAgent: CLI, requestBody: JSON.stringify({ message: 'hi', stream: true }), status: 200, contentType: 'text/event-stream; charset=utf-8', responseBody: text };
+  return {
+    method: 'POST',
+    path,
+    userAgent: CLI,
+    requestBody: JSON.stringify({ message: 'hi', stream: true }),
+    status: 200,
+    contentType: 'text/event-stream; charset=utf-8',
+    responseBody: text,
+  };
 }
 
 const updated = { agent_id: ID, status: 'updated' };
 
 describe('responses', () => {
   it('a wallet answer with an extra agent_id fails; the bare addresses pass', () => {
-    const problems = checkExchange(json('GET', `/v1/superagents/${ID}/wallet`, 200, { agent_id: ID, evm_address: EVM, solana_address: SOL }));
+    const problems = checkExchange(
+      json('GET', `/v1/superagents/${ID}/wallet`, 200, { agent_id: ID, evm_address: EVM, solana_address: SOL }),
+    );
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain("'agent_id'");
     expect(problems[0]).toContain('GET /v1/superagents/{agent_id}/wallet → 200');
-    expect(checkExchange(json('GET', `/v1/superagents/${ID}/wallet`, 200, { evm_address: EVM, solana_address: null }))).toEqual([]);
+    expect(
+      checkExchange(json('GET', `/v1/superagents/${ID}/wallet`, 200, { evm_address: EVM, solana_address: null })),
+    ).toEqual([]);
   });
 
   it('an agent list must be {"agents": [...]} of summaries, nullable fields honoured', () => {
     expect(checkExchange(json('GET', '/v1/superagents', 200, [SUMMARY]))).not.toEqual([]);
-    expect(checkExchange(json('GET', '/v1/superagents', 200, { agents: [SUMMARY, { ...SUMMARY, model: null, created_at: null }] }))).toEqual([]);
-    const extra = checkExchange(json('GET', '/v1/superagents', 200, { agents: [{ ...SUMMARY, model_provider: 'openai' }] }));
+    expect(
+      checkExchange(
+        json('GET', '/v1/superagents', 200, { agents: [SUMMARY, { ...SUMMARY, model: null, created_at: null }] }),
+      ),
+    ).toEqual([]);
+    const extra = checkExchange(
+      json('GET', '/v1/superagents', 200, { agents: [{ ...SUMMARY, model_provider: 'openai' }] }),
+    );
     expect(extra.join()).toContain("'model_provider'");
   });
 
@@ -62,12 +87,21 @@ describe('responses', () => {
   it('an error status the document does not list passes with an Error body, and only with one', () => {
     const conflict = { statusCode: 409, message: 'Agent is not running', error: 'Conflict' };
     expect(checkExchange(json('POST', `/v1/superagents/${ID}/pause`, 409, conflict))).toEqual([]);
-    expect(checkExchange(json('POST', `/v1/superagents/${ID}/pause`, 409, { ...conflict, agent_id: ID }))).not.toEqual([]);
-    expect(checkExchange(json('POST', `/v1/superagents/${ID}/pause`, 418, { statusCode: 418, message: 'teapot' }))).not.toEqual([]);
+    expect(checkExchange(json('POST', `/v1/superagents/${ID}/pause`, 409, { ...conflict, agent_id: ID }))).not.toEqual(
+      [],
+    );
+    expect(
+      checkExchange(json('POST', `/v1/superagents/${ID}/pause`, 418, { statusCode: 418, message: 'teapot' })),
+    ).not.toEqual([]);
   });
 
   it('429 carries retryAfter and resetAt', () => {
-    const limited = { statusCode: 429, message: 'Rate limit exceeded', retryAfter: 12, resetAt: '2026-03-15T10:01:00.000Z' };
+    const limited = {
+      statusCode: 429,
+      message: 'Rate limit exceeded',
+      retryAfter: 12,
+      resetAt: '2026-03-15T10:01:00.000Z',
+    };
     expect(checkExchange(json('GET', '/v1/superagents', 429, limited))).toEqual([]);
     expect(checkExchange(json('GET', '/v1/agents', 429, limited))).toEqual([]);
     expect(checkExchange(json('GET', '/v1/superagents', 429, { ...limited, retryAfter: 'soon' }))).not.toEqual([]);
@@ -76,7 +110,9 @@ describe('responses', () => {
   it('an undocumented path or method fails; an unknown-route 404 with an Error body passes', () => {
     expect(checkExchange(json('GET', '/v1/superagents/' + ID + '/secrets', 200, {})).join()).toContain('no such route');
     expect(checkExchange(json('PATCH', `/v1/superagents/${ID}`, 200, SUMMARY)).join()).toContain('no such route');
-    expect(checkExchange(json('GET', '/x', 404, { statusCode: 404, message: 'Cannot GET /x', error: 'Not Found' }))).toEqual([]);
+    expect(
+      checkExchange(json('GET', '/x', 404, { statusCode: 404, message: 'Cannot GET /x', error: 'Not Found' })),
+    ).toEqual([]);
   });
 
   it('the simulated chains under /sim/ are ours (their public shapes), and nothing else outside /v1 is', () => {
@@ -88,12 +124,18 @@ describe('responses', () => {
   });
 
   it('an answer with a body but no Content-Type fails', () => {
-    const health = { ...json('GET', `/v1/superagents/${ID}/health`, 200, { agent_id: ID, healthy: true }), contentType: undefined };
+    const health = {
+      ...json('GET', `/v1/superagents/${ID}/health`, 200, { agent_id: ID, healthy: true }),
+      contentType: undefined,
+    };
     expect(checkExchange(health).join()).toContain('no Content-Type');
   });
 
   it('a JSON schema is not met by another content type', () => {
-    const ex = { ...json('GET', `/v1/superagents/${ID}/health`, 200, { agent_id: ID, healthy: true }), contentType: 'text/plain' };
+    const ex = {
+      ...json('GET', `/v1/superagents/${ID}/health`, 200, { agent_id: ID, healthy: true }),
+      contentType: 'text/plain',
+    };
     expect(checkExchange(ex).join()).toContain('not application/json');
   });
 });
@@ -107,7 +149,11 @@ describe('SSE', () => {
 
   it('data-only lines with an event field, comments and [DONE] pass', () => {
     expect(checkExchange(sse(agentChat, 'data: {"event":"RunContent","content":"x"}\n\n'))).toEqual([]);
-    expect(checkExchange(sse('/v1/chat', ': ping\n\ndata: {"event":"RunResponseContent","content":"x"}\r\n\r\ndata: [DONE]\n\n'))).toEqual([]);
+    expect(
+      checkExchange(
+        sse('/v1/chat', ': ping\n\ndata: {"event":"RunResponseContent","content":"x"}\r\n\r\ndata: [DONE]\n\n'),
+      ),
+    ).toEqual([]);
   });
 
   it('data that is not an object with a string event fails', () => {
@@ -126,30 +172,43 @@ describe('CLI requests', () => {
   const skills = `/v1/superagents/${ID}/skills`;
 
   it('skills PUT takes {"disabled": [...]}, not {"skills": [...]}', () => {
-    expect(checkExchange(json('PUT', skills, 200, updated, { skills: [{ name: 'polymarket', enabled: false }] })).join()).toContain('CLI request');
+    expect(
+      checkExchange(json('PUT', skills, 200, updated, { skills: [{ name: 'polymarket', enabled: false }] })).join(),
+    ).toContain('CLI request');
     expect(checkExchange(json('PUT', skills, 200, updated, { disabled: ['polymarket'] }))).toEqual([]);
   });
 
   it('launch without model_provider fails', () => {
     const answer = { agent_id: ID, name: 'x', bot_username: null, wallet_address: EVM, status: 'running' };
     const { model_provider: _omit, ...body } = LAUNCH_BODY;
-    expect(checkExchange(json('POST', '/v1/superagents', 200, answer, body)).join()).toContain("must have required property 'model_provider'");
+    expect(checkExchange(json('POST', '/v1/superagents', 200, answer, body)).join()).toContain(
+      "must have required property 'model_provider'",
+    );
     expect(checkExchange(json('POST', '/v1/superagents', 200, answer, LAUNCH_BODY))).toEqual([]);
   });
 
   it('session_id on the assistant is an extension; another unnamed field is not', () => {
     const answer = { session_id: ID, content: 'x', timestamp: '2026-03-15T10:00:00.000Z' };
     expect(checkExchange(json('POST', '/v1/chat', 200, answer, { message: 'hi', session_id: ID }))).toEqual([]);
-    expect(checkExchange(json('POST', '/v1/chat', 200, answer, { message: 'hi', session: ID })).join()).toContain("'session'");
+    expect(checkExchange(json('POST', '/v1/chat', 200, answer, { message: 'hi', session: ID })).join()).toContain(
+      "'session'",
+    );
   });
 
   it('a body where the document takes none, and a route the document lacks, fail', () => {
-    expect(checkExchange(json('POST', `/v1/superagents/${ID}/pause`, 200, { agent_id: ID, status: 'paused' }, {}))).not.toEqual([]);
-    expect(checkExchange(json('GET', '/v1/whoami', 404, { statusCode: 404, message: 'Cannot GET /v1/whoami' }, {})).join()).toContain('CLI request');
+    expect(
+      checkExchange(json('POST', `/v1/superagents/${ID}/pause`, 200, { agent_id: ID, status: 'paused' }, {})),
+    ).not.toEqual([]);
+    expect(
+      checkExchange(json('GET', '/v1/whoami', 404, { statusCode: 404, message: 'Cannot GET /v1/whoami' }, {})).join(),
+    ).toContain('CLI request');
   });
 
   it('a malformed request a test sends itself is never request-validated', () => {
-    const ex = { ...json('PUT', skills, 400, { statusCode: 400, message: 'disabled is required' }), requestBody: '{"skills":' };
+    const ex = {
+      ...json('PUT', skills, 400, { statusCode: 400, message: 'disabled is required' }),
+      requestBody: '{"skills":',
+    };
     expect(checkExchange(ex)).toEqual([]);
   });
 });
@@ -164,7 +223,12 @@ describe('the extension list', () => {
 
 describe('the copy of the hosted document', () => {
   const shared = new URL('../../../shared/spec/hosted-openapi.json', import.meta.url);
-  it.skipIf(!fs.existsSync(shared))('is the published hosted-openapi.json, byte for byte (refresh the copy when it changes)', () => {
-    expect(fs.readFileSync(new URL('./hosted-openapi.json', import.meta.url), 'utf8')).toBe(fs.readFileSync(shared, 'utf8'));
-  });
+  it.skipIf(!fs.existsSync(shared))(
+    'is the published hosted-openapi.json, byte for byte (refresh the copy when it changes)',
+    () => {
+      expect(fs.readFileSync(new URL('./hosted-openapi.json', import.meta.url), 'utf8')).toBe(
+        fs.readFileSync(shared, 'utf8'),
+      );
+    },
+  );
 });

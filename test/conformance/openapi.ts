@@ -19,7 +19,8 @@ const DEF = `${HOSTED}#/$defs/`;
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options']);
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-const mapValues = (o: Json, f: (v: any) => unknown): Json => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+const mapValues = (o: Json, f: (v: any) => unknown): Json =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 
 /**
  * A document schema made ready for ajv: refs pointed at our copy of the components; `nullable`
@@ -52,7 +53,8 @@ function prepare(node: unknown): unknown {
 function fromExample(value: unknown): Json {
   if (value === null) return { type: 'null' };
   if (Array.isArray(value)) return value.length ? { type: 'array', items: fromExample(value[0]) } : { type: 'array' };
-  if (isObject(value)) return { type: 'object', properties: mapValues(value, fromExample), additionalProperties: false };
+  if (isObject(value))
+    return { type: 'object', properties: mapValues(value, fromExample), additionalProperties: false };
   return { type: typeof value === 'number' ? 'number' : typeof value };
 }
 
@@ -70,14 +72,20 @@ function validator(key: string, build: () => unknown): ValidateFunction {
 
 /** A prepared schema with its top-level `$ref` (if any) inlined, so properties can be added to it. */
 function inlined(schema: Json): Json {
-  const ref = typeof schema.$ref === 'string' && schema.$ref.startsWith(DEF) ? schema.$ref.slice(DEF.length) : undefined;
+  const ref =
+    typeof schema.$ref === 'string' && schema.$ref.startsWith(DEF) ? schema.$ref.slice(DEF.length) : undefined;
   return structuredClone(ref ? defs[ref] : schema);
 }
 
 /** The document's Error; on 429 also `retryAfter` and `resetAt` (docs/api.md, Errors). */
 function errorSchema(status: number): Json {
   const error = inlined({ $ref: `${DEF}Error` });
-  if (status === 429) error.properties = { ...error.properties, retryAfter: { type: 'integer' }, resetAt: { type: 'string', format: 'date-time' } };
+  if (status === 429)
+    error.properties = {
+      ...error.properties,
+      retryAfter: { type: 'integer' },
+      resetAt: { type: 'string', format: 'date-time' },
+    };
   return error;
 }
 
@@ -106,12 +114,14 @@ function routeOf(method: string, path: string): Route | undefined {
   return ROUTES.find((r) => r.method === method && r.regex.test(path));
 }
 
-const extensions = <K extends Extension['kind']>(kind: K) => EXTENSIONS.filter((e): e is Extract<Extension, { kind: K }> => e.kind === kind);
+const extensions = <K extends Extension['kind']>(kind: K) =>
+  EXTENSIONS.filter((e): e is Extract<Extension, { kind: K }> => e.kind === kind);
 const extraErrorStatus = (status: number) => extensions('error-status').some((e) => e.status === status);
 /** a path of ours outside /v1 (the simulated chains): the document says nothing of it, in either direction */
 const ownPath = (path: string) =>
   !path.startsWith('/v1/') && extensions('own-path').some((e) => path.startsWith(e.prefix));
-const allowsSse = (route: Route) => extensions('sse').some((e) => e.method === route.method && e.path === route.template);
+const allowsSse = (route: Route) =>
+  extensions('sse').some((e) => e.method === route.method && e.path === route.template);
 
 /**
  * The answer's media type. The tap (src/server/observe.ts) reads it with res.getHeader, which misses
@@ -128,7 +138,8 @@ function mediaType(ex: Exchange): string {
 function explain(errors: ErrorObject[] | null | undefined): string {
   const lines = (errors ?? []).map((e) => {
     const at = e.instancePath || '/';
-    if (e.keyword === 'additionalProperties') return `${at} has a field the document does not name: '${e.params.additionalProperty}'`;
+    if (e.keyword === 'additionalProperties')
+      return `${at} has a field the document does not name: '${e.params.additionalProperty}'`;
     if (e.keyword === 'enum') return `${at} ${e.message} (${JSON.stringify(e.params.allowedValues)})`;
     return `${at} ${e.message}`;
   });
@@ -170,7 +181,9 @@ export function checkSse(text: string): string[] {
       parsed = undefined;
     }
     if (!isObject(parsed) || typeof parsed.event !== 'string') {
-      problems.push(`SSE data is neither [DONE] nor a JSON object with a string 'event': ${JSON.stringify(data.slice(0, 80))}`);
+      problems.push(
+        `SSE data is neither [DONE] nor a JSON object with a string 'event': ${JSON.stringify(data.slice(0, 80))}`,
+      );
     }
   }
   return [...new Set(problems)];
@@ -201,9 +214,13 @@ export function checkResponse(ex: Exchange): string[] {
     if (content?.schema) v = validator(key, () => prepare(content.schema));
     else if (content && 'example' in content) v = validator(key, () => fromExample(content.example));
     // listed without a body (e.g. 403, 504), or not listed but in the extension list: the document's Error
-    else if ((answer && ex.status >= 400) || (!answer && extraErrorStatus(ex.status))) v = validator(`error ${ex.status}`, () => errorSchema(ex.status));
+    else if ((answer && ex.status >= 400) || (!answer && extraErrorStatus(ex.status)))
+      v = validator(`error ${ex.status}`, () => errorSchema(ex.status));
     else if (answer) return problem('the document gives no body for this status');
-    else return problem(`status not documented for this route (documented: ${Object.keys(route.op.responses ?? {}).join(', ')})`);
+    else
+      return problem(
+        `status not documented for this route (documented: ${Object.keys(route.op.responses ?? {}).join(', ')})`,
+      );
   }
   if (media !== 'application/json') return problem(`content type ${ex.contentType ?? '(none)'}, not application/json`);
   const failure = validateJson(ex.responseBody, v);
@@ -224,7 +241,8 @@ export function checkRequest(ex: Exchange): string[] {
   const v = validator(`${where}`, () => {
     const prepared = inlined(prepare(schema) as Json);
     for (const e of extensions('request-field')) {
-      if (e.method === route.method && e.path === route.template) prepared.properties = { ...prepared.properties, [e.field]: e.schema };
+      if (e.method === route.method && e.path === route.template)
+        prepared.properties = { ...prepared.properties, [e.field]: e.schema };
     }
     return prepared;
   });

@@ -28,7 +28,11 @@ it('SIGINT mid-reply: exit 130, the text so far kept with a final newline, the s
   const whole = (await svc.call('POST', `/v1/superagents/${id}/chat`, { body: { message } })).json.content as string;
   svc.exchanges.splice(0);
   const child = execa(process.execPath, [BIN, 'chat', 'slowpoke', message], {
-    env: cleanEnv({ target: svc, configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') }),
+    env: cleanEnv({
+      target: svc,
+      configDir: temp.scratch('superagent-config-'),
+      dataDir: temp.scratch('superagent-data-'),
+    }),
     extendEnv: false,
     reject: false,
     input: '',

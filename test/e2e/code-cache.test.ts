@@ -11,7 +11,9 @@ const LOADER = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bi
 
 describe('the code cache of the built bundle', () => {
   it('is accepted by this Node', async () => {
-    const { stdout } = await execaNode('-e', [`process.stdout.write(String(require(${JSON.stringify(LOADER)}).loadBundle().cacheRejected))`]);
+    const { stdout } = await execaNode('-e', [
+      `process.stdout.write(String(require(${JSON.stringify(LOADER)}).loadBundle().cacheRejected))`,
+    ]);
     expect(stdout).toBe('false');
   });
 });

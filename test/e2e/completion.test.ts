@@ -19,7 +19,11 @@ import { perTest, stopService } from '../helpers/service-support.js';
 import { optionSyntax } from '../../src/cli/spec.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SCRIPTS = { bash: 'completions/superagent.bash', zsh: 'completions/_superagent', fish: 'completions/superagent.fish' } as const;
+const SCRIPTS = {
+  bash: 'completions/superagent.bash',
+  zsh: 'completions/_superagent',
+  fish: 'completions/superagent.fish',
+} as const;
 const ZSH_HARNESS = path.join(ROOT, 'test/helpers/zsh-complete.zsh');
 
 function installed(shell: string): boolean {
@@ -27,8 +31,14 @@ function installed(shell: string): boolean {
 }
 const HAS_ZSH = installed('zsh');
 const HAS_FISH = installed('fish');
-for (const [shell, has] of [['zsh', HAS_ZSH], ['fish', HAS_FISH]] as const) {
-  if (!has) console.warn(`completion.test: ${shell} is not installed, so its completion tests are skipped (apt-get install ${shell}; .ci/run installs it)`);
+for (const [shell, has] of [
+  ['zsh', HAS_ZSH],
+  ['fish', HAS_FISH],
+] as const) {
+  if (!has)
+    console.warn(
+      `completion.test: ${shell} is not installed, so its completion tests are skipped (apt-get install ${shell}; .ci/run installs it)`,
+    );
 }
 
 // the temp dirs a test makes (caches, each run's config and data dirs) are removed after it
@@ -39,7 +49,9 @@ const run = (args: string[], opts: RunOptions = {}) => runCli(args, { ...ownDirs
 /** A bin dir whose `superagent` runs the built CLI, as the installed package's would. */
 function binDir(): string {
   const dir = tempDir('superagent-bin-');
-  fs.writeFileSync(path.join(dir, 'superagent'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'superagent'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, {
+    mode: 0o755,
+  });
   return dir;
 }
 
@@ -50,7 +62,12 @@ function cacheHome(): string {
 
 function cacheFiles(home: string): string[] {
   const dir = path.join(home, 'superagent');
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f)) : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => path.join(dir, f))
+    : [];
 }
 
 /** Makes every cached answer look older than its 30 s life, as if the user came back later. */
@@ -89,7 +106,10 @@ const roomyEnv = () => ({ XDG_CACHE_HOME: cacheHome(), ...ROOMY });
  * The environment of a shell whose user has `superagent` installed and a service configured. The
  * refresh budget is raised: these tests are about the scripts, and a loaded CI machine can pass 1 s.
  */
-function shellEnv(cache: string, target: { url: string; key: string } | undefined = service): Record<string, string | undefined> {
+function shellEnv(
+  cache: string,
+  target: { url: string; key: string } | undefined = service,
+): Record<string, string | undefined> {
   return {
     ...cleanEnv({ target, ...ownDirs() }),
     PATH: `${bin}${path.delimiter}${process.env.PATH}`,
@@ -120,7 +140,9 @@ describe('completion <shell>', () => {
         for (const [key, o] of Object.entries(spec.options ?? {})) {
           if (o.hidden) continue;
           const long = /--[\w-]+/.exec(optionSyntax(key, o))![0];
-          expect(script, `${file}: ${entry.path.join(' ')} ${long}`).toContain(file.endsWith('.fish') ? `-l ${long.slice(2)}` : long);
+          expect(script, `${file}: ${entry.path.join(' ')} ${long}`).toContain(
+            file.endsWith('.fish') ? `-l ${long.slice(2)}` : long,
+          );
         }
       }
     }
@@ -187,7 +209,9 @@ describe('the hidden command behind agent names', () => {
   });
 
   it('never blocks on a slow service, nor fails on a broken one: it prints what the cache has and exits 0', async () => {
-    const fake = await fakeService([{ agent_id: '0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e', name: 'slowpoke', status: 'paused' }]);
+    const fake = await fakeService([
+      { agent_id: '0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e', name: 'slowpoke', status: 'paused' },
+    ]);
     const env = { XDG_CACHE_HOME: cacheHome() };
     const target = { url: fake.url, key: 'sa_sk_' + 'x'.repeat(24) };
     try {
@@ -227,8 +251,16 @@ describe('the hidden command behind agent names', () => {
 
   it('prints nothing and exits 0 for an unknown profile or kind', async () => {
     const env = roomyEnv();
-    expect(await run(['--profile', 'nope', '__complete', 'agents'], { target: service, env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
-    expect(await run(['__complete', 'wallets'], { target: service, env })).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await run(['--profile', 'nope', '__complete', 'agents'], { target: service, env })).toMatchObject({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(await run(['__complete', 'wallets'], { target: service, env })).toMatchObject({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('with nothing configured, starts the embedded service at most once per 30 s', async () => {
@@ -261,7 +293,11 @@ COMPREPLY=()
 "$fn" superagent "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
 printf '%s\\n' "\${COMPREPLY[@]}"
 `;
-  const r = await execa('bash', ['--norc', '--noprofile', '-c', harness, 'bash', path.join(ROOT, SCRIPTS.bash), line], { env, extendEnv: false, reject: false });
+  const r = await execa('bash', ['--norc', '--noprofile', '-c', harness, 'bash', path.join(ROOT, SCRIPTS.bash), line], {
+    env,
+    extendEnv: false,
+    reject: false,
+  });
   expect(r.stderr).toBe('');
   expect(r.exitCode).toBe(0);
   return lines(String(r.stdout));
@@ -283,11 +319,26 @@ describe('bash', () => {
   it('completes subcommands, options and their values', async () => {
     const env = shellEnv(cacheHome());
     expect(await bashComplete('superagent soul ', env)).toEqual(['show', 'edit', 'set']);
-    expect(await bashComplete('superagent skills ', env)).toEqual(expect.arrayContaining(['enable', 'disable', 'demo']));
-    expect(await bashComplete('superagent skills enable demo poly', env)).toEqual(['polymarket', 'polymarket-deep-research']);
-    expect(await bashComplete('superagent config set ', env)).toEqual(['base_url', 'output', 'model', 'provider', 'render', 'active_profile']);
+    expect(await bashComplete('superagent skills ', env)).toEqual(
+      expect.arrayContaining(['enable', 'disable', 'demo']),
+    );
+    expect(await bashComplete('superagent skills enable demo poly', env)).toEqual([
+      'polymarket',
+      'polymarket-deep-research',
+    ]);
+    expect(await bashComplete('superagent config set ', env)).toEqual([
+      'base_url',
+      'output',
+      'model',
+      'provider',
+      'render',
+      'active_profile',
+    ]);
     expect(await bashComplete('superagent launch --provider ', env)).toEqual([...PROVIDERS]);
-    expect(await bashComplete('superagent --json model demo gpt-4o --provider o', env)).toEqual(['openai', 'openrouter']);
+    expect(await bashComplete('superagent --json model demo gpt-4o --provider o', env)).toEqual([
+      'openai',
+      'openrouter',
+    ]);
     expect(await bashComplete('superagent completion ', env)).toEqual(['bash', 'zsh', 'fish']);
     expect(await bashComplete('superagent launch --so', env)).toEqual(['--soul-file']);
     expect(await bashComplete('superagent ls --js', env)).toEqual(['--json']);
@@ -320,7 +371,12 @@ describe('bash', () => {
 describe.skipIf(!HAS_ZSH)(`zsh${HAS_ZSH ? '' : ' (skipped: zsh is not installed)'}`, () => {
   /** Types each line into a real interactive zsh (zpty) and presses Tab; what was offered and what the line became. */
   async function zshComplete(lineList: string[], env: Record<string, string | undefined>) {
-    const r = await execa('zsh', ['-f', ZSH_HARNESS, path.join(ROOT, SCRIPTS.zsh), ...lineList], { env: { ...env, TERM: 'xterm' }, extendEnv: false, reject: false, timeout: 30_000 });
+    const r = await execa('zsh', ['-f', ZSH_HARNESS, path.join(ROOT, SCRIPTS.zsh), ...lineList], {
+      env: { ...env, TERM: 'xterm' },
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const results: Array<{ matches: string[]; buffer: string }> = [];
@@ -349,8 +405,16 @@ describe.skipIf(!HAS_FISH)(`fish${HAS_FISH ? '' : ' (skipped: fish is not instal
   async function fishComplete(line: string, env: Record<string, string | undefined>): Promise<string[]> {
     // fish makes its config and data dirs even with --no-config: in a home of the test's own, not the user's
     const home = temp.scratch('fish-home-');
-    const own = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local/share') };
-    const r = await execa('fish', ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', path.join(ROOT, SCRIPTS.fish), line], { env: { ...env, ...own }, extendEnv: false, reject: false });
+    const own = {
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local/share'),
+    };
+    const r = await execa(
+      'fish',
+      ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', path.join(ROOT, SCRIPTS.fish), line],
+      { env: { ...env, ...own }, extendEnv: false, reject: false },
+    );
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     return values(String(r.stdout)) as string[];
@@ -366,7 +430,10 @@ describe.skipIf(!HAS_FISH)(`fish${HAS_FISH ? '' : ' (skipped: fish is not instal
   it('completes subcommands, options and their values', async () => {
     const env = shellEnv(cacheHome());
     expect(await fishComplete('superagent soul ', env)).toEqual(['edit', 'set', 'show']);
-    expect(await fishComplete('superagent skills enable demo poly', env)).toEqual(['polymarket', 'polymarket-deep-research']);
+    expect(await fishComplete('superagent skills enable demo poly', env)).toEqual([
+      'polymarket',
+      'polymarket-deep-research',
+    ]);
     expect(await fishComplete('superagent launch --provider ', env)).toEqual([...PROVIDERS].sort());
     expect(await fishComplete('superagent completion ', env)).toEqual(['bash', 'fish', 'zsh']);
     expect(await fishComplete('superagent launch --so', env)).toEqual(['--soul-file']);

@@ -29,13 +29,18 @@ describe('config writes from several processes', () => {
     });
     const r = await child;
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
-    expect(readConfig(dir)).toEqual({ version: CONFIG_VERSION, profiles: { a: { model: 'gpt-4o' }, b: { output: 'json' } } });
+    expect(readConfig(dir)).toEqual({
+      version: CONFIG_VERSION,
+      profiles: { a: { model: 'gpt-4o' }, b: { output: 'json' } },
+    });
   });
 
   it('eight processes setting eight profiles at once: all eight are saved', async () => {
     const dir = temp.scratch('superagent-config-lock-');
     const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
-    const runs = await Promise.all(names.map((name) => runCli(['config', 'set', 'model', `model-${name}`, '--profile', name], { configDir: dir })));
+    const runs = await Promise.all(
+      names.map((name) => runCli(['config', 'set', 'model', `model-${name}`, '--profile', name], { configDir: dir })),
+    );
     expect(runs.map((r) => r.exitCode)).toEqual(names.map(() => 0));
     expect(Object.keys(readConfig(dir).profiles).sort()).toEqual(names);
     expect(fs.readdirSync(dir).sort()).toEqual(['config.json']);

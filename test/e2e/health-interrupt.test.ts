@@ -21,7 +21,11 @@ afterAll(async () => {
 
 it('SIGINT ends --watch with exit 130, the checks so far printed', async () => {
   const child = execa(process.execPath, [BIN, 'health', 'demo', '--watch', '1'], {
-    env: cleanEnv({ target: service, configDir: scratch.scratch('superagent-config-'), dataDir: scratch.scratch('superagent-data-') }),
+    env: cleanEnv({
+      target: service,
+      configDir: scratch.scratch('superagent-config-'),
+      dataDir: scratch.scratch('superagent-data-'),
+    }),
     extendEnv: false,
     reject: false,
     timeout: 20_000,

@@ -19,7 +19,8 @@ describe('a hosted key, as a process', () => {
   it('SUPERAGENT_API_KEY=gb_sk_… superagent pause --all goes to the hosted service and writes nothing to the data dir', async () => {
     const mock = await startHostedMock(({ method, path }) => {
       if (method === 'GET' && path === '/v1/superagents') return { json: { agents: [HOSTED_AGENT] } };
-      if (method === 'POST' && path === `/v1/superagents/${ID}/pause`) return { json: { agent_id: ID, status: 'paused' } };
+      if (method === 'POST' && path === `/v1/superagents/${ID}/pause`)
+        return { json: { agent_id: ID, status: 'paused' } };
       return undefined;
     });
     temp.closeAfter(mock);
@@ -30,7 +31,10 @@ describe('a hosted key, as a process', () => {
       env: { SUPERAGENT_API_KEY: HOSTED_KEY, SUPERAGENT_HOSTED_URL: mock.url },
     });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(mock.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/superagents', `POST /v1/superagents/${ID}/pause`]);
+    expect(mock.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+      'GET /v1/superagents',
+      `POST /v1/superagents/${ID}/pause`,
+    ]);
     expect(mock.requests.every((q) => q.authorization === `Bearer ${HOSTED_KEY}`)).toBe(true);
     // the embedded service was never started: it would have made its key and store there
     expect(fs.readdirSync(dataDir)).toEqual([]);
@@ -39,11 +43,15 @@ describe('a hosted key, as a process', () => {
 
 describe('server', () => {
   it('given the key with --key, shows it masked, --debug included', async () => {
-    const child = execa(process.execPath, [BIN, 'server', '--port', '0', '--data-dir', temp.scratch(), '--key', KEY, '--debug'], {
-      env: cleanEnv({ configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') }),
-      extendEnv: false,
-      reject: false,
-    });
+    const child = execa(
+      process.execPath,
+      [BIN, 'server', '--port', '0', '--data-dir', temp.scratch(), '--key', KEY, '--debug'],
+      {
+        env: cleanEnv({ configDir: temp.scratch('superagent-config-'), dataDir: temp.scratch('superagent-data-') }),
+        extendEnv: false,
+        reject: false,
+      },
+    );
     let seen = '';
     // the banner's key line, or the process ending without one (then the assertions below say why)
     await new Promise<void>((resolve) => {

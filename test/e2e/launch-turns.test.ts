@@ -19,7 +19,13 @@ describe('two processes at once', () => {
   it('two launch --name twin against a service that allows twins: one launch request; the other exits 6 naming the first', async () => {
     const agents: Array<{ agent_id: string; name: string }> = [];
     const mock = await startHostedMock(({ method, path: p, body }) => {
-      const records = agents.map((a) => ({ ...a, description: '', status: 'running', model: 'gpt-4o', created_at: '2026-03-15T10:00:00Z' }));
+      const records = agents.map((a) => ({
+        ...a,
+        description: '',
+        status: 'running',
+        model: 'gpt-4o',
+        created_at: '2026-03-15T10:00:00Z',
+      }));
       // both processes read the list before either could launch, were they not taking turns
       if (method === 'GET' && p === '/v1/superagents') return { json: { agents: records }, delayMs: 300 };
       if (method === 'POST' && p === '/v1/superagents') {
@@ -31,7 +37,10 @@ describe('two processes at once', () => {
     });
     t.closeAfter(mock);
     const opts = { target: { url: mock.url, key: KEY }, env: { XDG_CACHE_HOME: t.scratch('superagent-cache-') } };
-    const runs = await Promise.all([runCli(['launch', '--name', 'twin'], opts), runCli(['launch', '--name', 'twin'], opts)]);
+    const runs = await Promise.all([
+      runCli(['launch', '--name', 'twin'], opts),
+      runCli(['launch', '--name', 'twin'], opts),
+    ]);
     expect(mock.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
     expect(runs.map((r) => r.exitCode).sort()).toEqual([0, 6]);
     const loser = runs.find((r) => r.exitCode === 6)!;
@@ -44,10 +53,17 @@ describe('two processes at once', () => {
     const file = path.join(dir, 'superagents.yaml');
     fs.writeFileSync(file, 'agents:\n  - name: alpha\n  - name: beta\n  - name: gamma\n');
     const opts = { dataDir, env: { XDG_CACHE_HOME: t.scratch('superagent-cache-') }, timeout: 60_000 };
-    const runs = await Promise.all([runCli(['apply', '-f', file, '--yes'], opts), runCli(['apply', '-f', file, '--yes'], opts)]);
+    const runs = await Promise.all([
+      runCli(['apply', '-f', file, '--yes'], opts),
+      runCli(['apply', '-f', file, '--yes'], opts),
+    ]);
     expect(runs.map((r) => r.exitCode).sort(), runs.map((r) => r.stderr).join('\n')).toEqual([0, 6]);
     const list = await runCli(['list', '--json'], opts);
-    expect(JSON.parse(list.stdout).agents.map((a: { name: string }) => a.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    expect(
+      JSON.parse(list.stdout)
+        .agents.map((a: { name: string }) => a.name)
+        .sort(),
+    ).toEqual(['alpha', 'beta', 'gamma']);
   });
 });
 

@@ -27,7 +27,10 @@ beforeAll(async () => {
   mock = await startHostedMock(({ method, path: p, body }) => {
     const content = String(body?.message).startsWith('code') ? CODE : REPLY;
     if (method === 'GET' && p === `/v1/superagents/${ID}`) return { json: HOSTED_AGENT };
-    if (method === 'POST' && p === `/v1/superagents/${ID}/chat`) return { sse: `data: ${JSON.stringify({ event: 'RunCompleted', content, session_id: 's-1' })}\n\ndata: [DONE]\n\n` };
+    if (method === 'POST' && p === `/v1/superagents/${ID}/chat`)
+      return {
+        sse: `data: ${JSON.stringify({ event: 'RunCompleted', content, session_id: 's-1' })}\n\ndata: [DONE]\n\n`,
+      };
     return undefined;
   });
 });
@@ -45,12 +48,29 @@ async function run(args: string[], tty = false): Promise<{ stdout: string; vendo
   const argv = [process.execPath, '--import', HOOK, BIN, ...args];
   const r = tty
     ? // a sized terminal: one whose size is unknown (script's own pty is 0×0) gets replies as they came
-      await execa('script', ['-qfec', `stty cols 100 rows 30; exec ${argv.map(quote).join(' ')}`, '/dev/null'], { env, extendEnv: false, reject: false, timeout: 30_000, stripFinalNewline: false })
-    : await execa(argv[0]!, argv.slice(1), { env, extendEnv: false, reject: false, timeout: 30_000, stripFinalNewline: false });
+      await execa('script', ['-qfec', `stty cols 100 rows 30; exec ${argv.map(quote).join(' ')}`, '/dev/null'], {
+        env,
+        extendEnv: false,
+        reject: false,
+        timeout: 30_000,
+        stripFinalNewline: false,
+      })
+    : await execa(argv[0]!, argv.slice(1), {
+        env,
+        extendEnv: false,
+        reject: false,
+        timeout: 30_000,
+        stripFinalNewline: false,
+      });
   expect(r.exitCode, String(r.stderr)).toBe(0);
   const loaded = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n') : [];
   // chalk too on a terminal (the printer's colours): only the renderer's three bundles are looked at
-  return { stdout: String(r.stdout), vendors: loaded.filter((u) => /\/dist\/vendor\/(markdown-stream|markdown|highlight)\.js$/.test(u)).map((u) => path.basename(u)) };
+  return {
+    stdout: String(r.stdout),
+    vendors: loaded
+      .filter((u) => /\/dist\/vendor\/(markdown-stream|markdown|highlight)\.js$/.test(u))
+      .map((u) => path.basename(u)),
+  };
 }
 
 describe('the renderer is loaded only for a reply rendered on a terminal', () => {
@@ -62,15 +82,18 @@ describe('the renderer is loaded only for a reply rendered on a terminal', () =>
     expect(piped.vendors).toEqual([]);
   });
 
-  it.skipIf(!HAS_SCRIPT)('on a terminal: loaded and the reply rendered (the highlighter only for code); with --raw: neither', async () => {
-    const shown = await run(['chat', ID, 'plan?', '-q'], true);
-    expect(shown.vendors).toEqual(['markdown-stream.js', 'markdown.js']);
-    expect(shown.stdout).toContain('• ');
-    const code = await run(['chat', ID, 'code?', '-q'], true);
-    expect(code.vendors).toEqual(['markdown-stream.js', 'markdown.js', 'highlight.js']);
-    expect(code.stdout).toContain('\u001b[32m"buy"\u001b[0m');
-    const raw = await run(['chat', ID, 'plan?', '-q', '--raw'], true);
-    expect(raw.vendors).toEqual([]);
-    expect(raw.stdout).toContain('- ');
-  });
+  it.skipIf(!HAS_SCRIPT)(
+    'on a terminal: loaded and the reply rendered (the highlighter only for code); with --raw: neither',
+    async () => {
+      const shown = await run(['chat', ID, 'plan?', '-q'], true);
+      expect(shown.vendors).toEqual(['markdown-stream.js', 'markdown.js']);
+      expect(shown.stdout).toContain('• ');
+      const code = await run(['chat', ID, 'code?', '-q'], true);
+      expect(code.vendors).toEqual(['markdown-stream.js', 'markdown.js', 'highlight.js']);
+      expect(code.stdout).toContain('\u001b[32m"buy"\u001b[0m');
+      const raw = await run(['chat', ID, 'plan?', '-q', '--raw'], true);
+      expect(raw.vendors).toEqual([]);
+      expect(raw.stdout).toContain('- ');
+    },
+  );
 });

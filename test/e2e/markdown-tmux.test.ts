@@ -19,7 +19,8 @@ const PIECE_MS = 40;
 /** The reply in pieces of a few characters, as an Agno stream, a piece every PIECE_MS. */
 function pieces(text: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i < text.length; i += 9) out.push(`data: ${JSON.stringify({ event: 'RunContent', content: text.slice(i, i + 9), session_id: 's-1' })}\n\n`);
+  for (let i = 0; i < text.length; i += 9)
+    out.push(`data: ${JSON.stringify({ event: 'RunContent', content: text.slice(i, i + 9), session_id: 's-1' })}\n\n`);
   out.push(`data: ${JSON.stringify({ event: 'RunCompleted', content: text, session_id: 's-1' })}\n\ndata: [DONE]\n\n`);
   return out;
 }
@@ -56,31 +57,44 @@ const open = (args: string[], columns: number) => {
 /** The screen without the stderr lines (the session id) after the reply. */
 const replyOf = (screen: string) => screen.replace(/\n?Session: s-1$/, '');
 
-describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'a streamed reply in a real terminal (tmux)' : 'a streamed reply in a real terminal: SKIPPED, tmux is not installed', () => {
-  it.each([80, 120])('at %i columns: rendered block by block while it streams, the whole reply rendered at the end', async (columns) => {
-    const expected = await screenText(renderWhole(REPLY, columns, { colour: true }), columns);
-    const pane = open(['chat', ID, 'SOL setup?'], columns);
-    // the list is drawn rendered (its bullets) while the end of the reply has not arrived yet
-    const early = await pane.waitFor('the list, rendered', (s) => s.includes('• Open interest rose 22.9% in a day'));
-    expect(early).not.toContain('Simulation only');
-    expect(early).not.toContain('**Funding**');
-    expect(await pane.exitCode(20_000)).toBe(0);
-    const screen = replyOf(pane.screen());
-    expect(screen).toBe(expected);
-    expect(screen).toContain('Entry  │ $185.10 │ after a retest of the breakout');
-    expect(screen).toContain('def size(balance, risk=0.01, stop=0.03):');
-    expect(screen).not.toContain('|--');
-  });
+describe.skipIf(!HAS_TMUX)(
+  HAS_TMUX
+    ? 'a streamed reply in a real terminal (tmux)'
+    : 'a streamed reply in a real terminal: SKIPPED, tmux is not installed',
+  () => {
+    it.each([80, 120])(
+      'at %i columns: rendered block by block while it streams, the whole reply rendered at the end',
+      async (columns) => {
+        const expected = await screenText(renderWhole(REPLY, columns, { colour: true }), columns);
+        const pane = open(['chat', ID, 'SOL setup?'], columns);
+        // the list is drawn rendered (its bullets) while the end of the reply has not arrived yet
+        const early = await pane.waitFor('the list, rendered', (s) =>
+          s.includes('• Open interest rose 22.9% in a day'),
+        );
+        expect(early).not.toContain('Simulation only');
+        expect(early).not.toContain('**Funding**');
+        expect(await pane.exitCode(20_000)).toBe(0);
+        const screen = replyOf(pane.screen());
+        expect(screen).toBe(expected);
+        expect(screen).toContain('Entry  │ $185.10 │ after a retest of the breakout');
+        expect(screen).toContain('def size(balance, risk=0.01, stop=0.03):');
+        expect(screen).not.toContain('|--');
+      },
+    );
 
-  it('--raw: the reply as the service sent it, line for line', async () => {
-    const pane = open(['chat', ID, 'SOL setup?', '--raw'], 120);
-    expect(await pane.exitCode(20_000)).toBe(0);
-    expect(replyOf(pane.screen())).toBe(REPLY.trimEnd());
-  });
+    it('--raw: the reply as the service sent it, line for line', async () => {
+      const pane = open(['chat', ID, 'SOL setup?', '--raw'], 120);
+      expect(await pane.exitCode(20_000)).toBe(0);
+      expect(replyOf(pane.screen())).toBe(REPLY.trimEnd());
+    });
 
-  it('piped: byte for byte what the service sent', async () => {
-    const r = await runCli(['chat', ID, 'SOL setup?'], { target: { url: mock.url, key: KEY }, env: { TERM: 'xterm-256color' } });
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe(REPLY);
-  });
-});
+    it('piped: byte for byte what the service sent', async () => {
+      const r = await runCli(['chat', ID, 'SOL setup?'], {
+        target: { url: mock.url, key: KEY },
+        env: { TERM: 'xterm-256color' },
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe(REPLY);
+    });
+  },
+);

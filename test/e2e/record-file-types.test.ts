@@ -30,7 +30,10 @@ async function withAgent(): Promise<{ dataDir: string; configDir: string; agents
   const r = await runCli(['launch', '--name', 'alpha'], dirs);
   expect(r.exitCode, r.stderr).toBe(0);
   const under = fs.readdirSync(dirs.dataDir, { recursive: true, encoding: 'utf8' });
-  const agentsDir = path.join(dirs.dataDir, under.find((f) => f.endsWith(`${path.sep}agents`))!);
+  const agentsDir = path.join(
+    dirs.dataDir,
+    under.find((f) => f.endsWith(`${path.sep}agents`))!,
+  );
   return { ...dirs, agentsDir };
 }
 
@@ -112,7 +115,7 @@ describe('a FIFO where the data dir keeps a file', () => {
     expect(r.stderr).toMatch(new RegExp(`^Error: cannot read ${configFile.replace(/[.]/g, '\\.')}: (?!EISDIR)`));
   });
 
-  it("`superagent server`: the list says one record is left out, and Ctrl-C still stops it", async () => {
+  it('`superagent server`: the list says one record is left out, and Ctrl-C still stops it', async () => {
     const dirs = await withAgent();
     mkfifo(path.join(dirs.agentsDir, `agent.${randomUUID()}.json`));
     const key = fs.readFileSync(path.join(dirs.dataDir, 'api-key'), 'utf8').trim();

@@ -54,21 +54,25 @@ async function startEdit() {
   const home = temp.scratch('superagent-vi-home-');
   data = temp.scratch('superagent-vi-data-');
   const command = `'${process.execPath}' '${BIN}' soul edit demo; echo "[exit $?]"; sleep 600`;
-  await execa('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'soul', '-x', '100', '-y', '30', command], {
-    extendEnv: false,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      TERM: 'xterm-256color',
-      SHELL: '/bin/sh',
-      EDITOR: 'vi',
-      TMPDIR: tmp,
-      SUPERAGENT_BASE_URL: svc.url,
-      SUPERAGENT_API_KEY: svc.key,
-      SUPERAGENT_CONFIG_DIR: temp.scratch('superagent-vi-config-'),
-      SUPERAGENT_DATA_DIR: data,
+  await execa(
+    'tmux',
+    ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'soul', '-x', '100', '-y', '30', command],
+    {
+      extendEnv: false,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        TERM: 'xterm-256color',
+        SHELL: '/bin/sh',
+        EDITOR: 'vi',
+        TMPDIR: tmp,
+        SUPERAGENT_BASE_URL: svc.url,
+        SUPERAGENT_API_KEY: svc.key,
+        SUPERAGENT_CONFIG_DIR: temp.scratch('superagent-vi-config-'),
+        SUPERAGENT_DATA_DIR: data,
+      },
     },
-  });
+  );
 }
 
 /** The command lines of every process on the machine. */

@@ -38,7 +38,11 @@ function spawnNode(args: string[]): { child: Child; out: () => string; err: () =
 }
 
 /** Resolves once `pattern` appears on the child's stdout; rejects if it exits or takes too long. */
-function waitForOutput(p: ReturnType<typeof spawnNode>, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+function waitForOutput(
+  p: ReturnType<typeof spawnNode>,
+  pattern: RegExp,
+  timeoutMs = 15_000,
+): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (fn: () => void) => {
@@ -61,7 +65,11 @@ function waitForOutput(p: ReturnType<typeof spawnNode>, pattern: RegExp, timeout
     void p.child.then((result) => {
       check();
       finish(() =>
-        reject(new Error(`process exited (${result.exitCode ?? result.signal}) before ${pattern}; stdout: ${p.out()} stderr: ${p.err()}`)),
+        reject(
+          new Error(
+            `process exited (${result.exitCode ?? result.signal}) before ${pattern}; stdout: ${p.out()} stderr: ${p.err()}`,
+          ),
+        ),
       );
     });
   });
@@ -96,7 +104,10 @@ function expectStatus(res: CallResult, status: number, what: string): void {
 }
 
 async function launch(url: string, k: string, name: string): Promise<string> {
-  const res = await callService(url, 'POST', '/v1/superagents', { key: k, body: { name, model: 'gpt-4o', model_provider: 'openai' } });
+  const res = await callService(url, 'POST', '/v1/superagents', {
+    key: k,
+    body: { name, model: 'gpt-4o', model_provider: 'openai' },
+  });
   expectStatus(res, 200, `launch ${name}`);
   return res.json.agent_id as string;
 }
@@ -117,7 +128,10 @@ function locksLeft(dataDir: string): string[] {
 /** Runs a script that writes the data dir through dist's Store (the build the CLI runs). */
 function storeScript(dir: string, name: string, body: string[]): string {
   const file = path.join(dir, name);
-  fs.writeFileSync(file, [`import { Store } from ${JSON.stringify(pathToFileURL(DIST_STORE).href)};`, ...body].join('\n'));
+  fs.writeFileSync(
+    file,
+    [`import { Store } from ${JSON.stringify(pathToFileURL(DIST_STORE).href)};`, ...body].join('\n'),
+  );
   return file;
 }
 
@@ -144,7 +158,10 @@ describe('store durability (real processes)', () => {
     const first = await startCliServer(dir, [k]);
     const id = await launch(first.url, k, 'Survivor');
     expectStatus(
-      await callService(first.url, 'POST', `/v1/superagents/${id}/chat`, { key: k, body: { message: 'remember survivor_note_42' } }),
+      await callService(first.url, 'POST', `/v1/superagents/${id}/chat`, {
+        key: k,
+        body: { message: 'remember survivor_note_42' },
+      }),
       200,
       'chat',
     );
@@ -185,7 +202,10 @@ describe('store durability (real processes)', () => {
 
     for (let i = 0; i < N; i++) {
       const k = keys[i]!;
-      const expected = launched.filter((l) => l.key === k).map((l) => l.id).sort();
+      const expected = launched
+        .filter((l) => l.key === k)
+        .map((l) => l.id)
+        .sort();
       expect(expected).toHaveLength(PER_PROCESS);
       // ask a process that did not launch all of them (and a different one per key)
       const via = servers[(i + N - 1) % N]!;
@@ -206,7 +226,10 @@ describe('store durability (real processes)', () => {
         const note = `note_p${p}_c${c}`;
         notes.push(note);
         chats.push(
-          callService(servers[p]!.url, 'POST', `/v1/superagents/${target.id}/chat`, { key: keys[0], body: { message: `remember ${note}` } }),
+          callService(servers[p]!.url, 'POST', `/v1/superagents/${target.id}/chat`, {
+            key: keys[0],
+            body: { message: `remember ${note}` },
+          }),
         );
       }
     }
@@ -234,13 +257,25 @@ describe('store durability (real processes)', () => {
     expect(fs.existsSync(path.join(dir, 'state.json.migrated'))).toBe(true);
   });
 
-  it('kill -9 at random moments of a write loop never corrupts a record, and the dead writer\'s lock is taken over at once', async () => {
+  it("kill -9 at random moments of a write loop never corrupts a record, and the dead writer's lock is taken over at once", async () => {
     const dir = newDir();
     const SOUL_BYTES = 200 * 1024;
     const dataDir = path.join(dir, 'data');
     const account = accountOf(key(0));
     const seed = new Store(dataDir).open();
-    seed.agents.write(account, 'stress', { v: 1, n: 1, record: { agent_id: 'stress', owner: account, name: 'stress', status: 'running', created_at: '2026-01-01T00:00:00.000Z', restarts: 0, description: '' } as unknown as StoredAgent });
+    seed.agents.write(account, 'stress', {
+      v: 1,
+      n: 1,
+      record: {
+        agent_id: 'stress',
+        owner: account,
+        name: 'stress',
+        status: 'running',
+        created_at: '2026-01-01T00:00:00.000Z',
+        restarts: 0,
+        description: '',
+      } as unknown as StoredAgent,
+    });
     const script = storeScript(dir, 'writer.mjs', [
       `const store = new Store(process.argv[2]).open();`,
       `const deadline = Date.now() + 20_000; // bounded even if nobody kills it`,

@@ -14,10 +14,13 @@ describe.skipIf(!HAS_OPENSSL)(`HTTPS with a private certificate authority${NEEDS
   let certs: TestCerts;
   beforeAll(() => void ({ certs } = tls));
   const serve = tls.serve;
-  const list = (url: string, extraCa = certs.caFile) => runCli(['list', '--json'], { target: { url, key: KEY }, env: { NODE_EXTRA_CA_CERTS: extraCa } });
+  const list = (url: string, extraCa = certs.caFile) =>
+    runCli(['list', '--json'], { target: { url, key: KEY }, env: { NODE_EXTRA_CA_CERTS: extraCa } });
 
   it('with the authority named in NODE_EXTRA_CA_CERTS, its certificate is trusted: the advice works', async () => {
-    const s = await serve(certs.good, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ agents: [AGENT] })));
+    const s = await serve(certs.good, (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ agents: [AGENT] })),
+    );
     const r = await list(s.url);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ agents: [{ agent_id: AGENT.agent_id, name: 'tls-demo' }] });
@@ -36,7 +39,9 @@ describe.skipIf(!HAS_OPENSSL)(`HTTPS with a private certificate authority${NEEDS
   });
 
   it('a redirect from https to plain http is called a downgrade, and plain http is not offered', async () => {
-    const s = await serve(certs.good, (req, res) => res.writeHead(301, { location: `http://127.0.0.1:9${req.url}` }).end());
+    const s = await serve(certs.good, (req, res) =>
+      res.writeHead(301, { location: `http://127.0.0.1:9${req.url}` }).end(),
+    );
     const r = await list(s.url);
     expect(r.exitCode).toBe(7);
     expect(r.stderr.split('\n')[0]).toBe(

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ConfigData, ConfigStore } from '../../src/config/file.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import { Context, type Clock, type InStream, type Signals, type StartSpinner, type World } from '../../src/cli/context.js';
+import {
+  Context,
+  type Clock,
+  type InStream,
+  type Signals,
+  type StartSpinner,
+  type World,
+} from '../../src/cli/context.js';
 import { toGlobals } from '../../src/cli/globals.js';
 import { Printer, type OutStream } from '../../src/ui/printer.js';
 import { run, type WorldOverrides } from '../../src/cli/run.js';
@@ -152,7 +159,10 @@ export class ScriptedPrompter implements Prompter {
     return answer;
   }
 
-  async text(message: string, opts: { default?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
+  async text(
+    message: string,
+    opts: { default?: string; validate?: (v: string) => true | string } = {},
+  ): Promise<string> {
     const a = String(this.next(message));
     const value = a === '' && opts.default !== undefined ? opts.default : a;
     const ok = opts.validate?.(value) ?? true;
@@ -178,7 +188,10 @@ export class ScriptedPrompter implements Prompter {
 }
 
 /** An editor that is a function of the file (it may write it, throw, or leave it); `stop` aborts when it is told to stop. */
-export function fakeEditor(edit: (file: string, stop?: AbortSignal) => void | Promise<void>, line = 'fake-editor'): Editor {
+export function fakeEditor(
+  edit: (file: string, stop?: AbortSignal) => void | Promise<void>,
+  line = 'fake-editor',
+): Editor {
   const command: EditorCommand = { source: 'EDITOR', line, argv: [line] };
   return { command: () => command, open: async (file, stop) => edit(file, stop) };
 }
@@ -225,7 +238,14 @@ export interface Target {
 }
 
 function stdinFrom(input: RunOptions['input'], isTTY: boolean): InStream {
-  const chunks = input === undefined ? [] : typeof input === 'string' ? [Buffer.from(input)] : Buffer.isBuffer(input) ? [input] : input;
+  const chunks =
+    input === undefined
+      ? []
+      : typeof input === 'string'
+        ? [Buffer.from(input)]
+        : Buffer.isBuffer(input)
+          ? [input]
+          : input;
   // a Readable is the stdin itself (a test may end it late, or see whether it was let go)
   const stream = (chunks instanceof Readable ? chunks : Readable.from(chunks)) as unknown as InStream;
   stream.isTTY = isTTY;
@@ -247,7 +267,11 @@ export function testEnv(target: Target | undefined, env: Record<string, string |
 }
 
 /** Runs one command line (`'skills enable demo hyperliquid'` or its words) in this process. */
-export async function runLine(target: Target | undefined, argv: string | string[], o: RunOptions = {}): Promise<CliRun> {
+export async function runLine(
+  target: Target | undefined,
+  argv: string | string[],
+  o: RunOptions = {},
+): Promise<CliRun> {
   const words = typeof argv === 'string' ? argv.split(' ').filter(Boolean) : argv;
   const tty: TerminalSwitch = o.tty === true ? { stdin: true, stdout: true, stderr: true } : o.tty || {};
   const stdout = new Capture(tty.stdout === true, tty.columns ?? (tty.stdout ? 100 : undefined), o.onStdout);
@@ -256,20 +280,28 @@ export async function runLine(target: Target | undefined, argv: string | string[
   const prompter = new ScriptedPrompter([...(o.answers ?? [])]);
   const config = o.config ?? new MemoryConfig();
   // a cache dir of the run's own (launch and apply keep a lock there), unless the test shares one between runs
-  const cache = o.env && 'XDG_CACHE_HOME' in o.env ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-cache-'));
+  const cache =
+    o.env && 'XDG_CACHE_HOME' in o.env ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'superagent-cache-'));
   try {
-    const code = await run(words, testEnv(target, { XDG_CACHE_HOME: cache, ...o.env }), { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) }, {
-      config,
-      keychain: config.keychain,
-      prompter,
-      editor: o.editor ?? fakeEditor(() => {
-        throw new Error('the editor was opened, and the test gave none');
-      }),
-      clock: o.clock,
-      signals: o.signals ?? new FakeSignals(),
-      spinner: NO_SPINNER,
-      ...o.world,
-    });
+    const code = await run(
+      words,
+      testEnv(target, { XDG_CACHE_HOME: cache, ...o.env }),
+      { stdout, stderr, stdin: stdinFrom(o.input, tty.stdin === true) },
+      {
+        config,
+        keychain: config.keychain,
+        prompter,
+        editor:
+          o.editor ??
+          fakeEditor(() => {
+            throw new Error('the editor was opened, and the test gave none');
+          }),
+        clock: o.clock,
+        signals: o.signals ?? new FakeSignals(),
+        spinner: NO_SPINNER,
+        ...o.world,
+      },
+    );
     return { code, stdout: stdout.text, stderr: stderr.text, asked: prompter.asked };
   } finally {
     if (cache) fs.rmSync(cache, { recursive: true, force: true });
@@ -304,7 +336,12 @@ export function cliFor(target: () => Target | undefined, defaults: RunOptions = 
  * A Context on these streams for a unit test of one part (the reply printer, the spinners): the
  * rest of its world is stand-ins that fail if touched.
  */
-export function bareContext(o: { stdout: OutStream; stderr: OutStream; spinner?: StartSpinner; openApi?: World['openApi'] }): Context {
+export function bareContext(o: {
+  stdout: OutStream;
+  stderr: OutStream;
+  spinner?: StartSpinner;
+  openApi?: World['openApi'];
+}): Context {
   const env = {};
   return new Context({
     env,

@@ -5,7 +5,10 @@ import type { perTest } from './service-support.js';
 import { launchAgent, type TestService } from './service.js';
 
 /** Before each test: a service from `scratch` with demo launched, handed to `set` with demo's id. */
-export function eachWithDemo(scratch: ReturnType<typeof perTest>, set: (service: TestService, demo: string) => void): void {
+export function eachWithDemo(
+  scratch: ReturnType<typeof perTest>,
+  set: (service: TestService, demo: string) => void,
+): void {
   beforeEach(async () => {
     const service = await scratch.service();
     const demo = (await launchAgent(service, { name: 'demo' })).agent_id;

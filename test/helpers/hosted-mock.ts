@@ -17,7 +17,13 @@ export interface Recorded {
 
 /** `sse` as several pieces: written `delayMs` apart (a reply streaming in); a `json` answer is sent `delayMs` late */
 export type Route = (req: { method: string; path: string; body: any }) =>
-  | { status?: number; json?: unknown; sse?: string | Uint8Array | string[]; delayMs?: number; headers?: Record<string, string> }
+  | {
+      status?: number;
+      json?: unknown;
+      sse?: string | Uint8Array | string[];
+      delayMs?: number;
+      headers?: Record<string, string>;
+    }
   | undefined;
 
 export interface HostedMock {
@@ -42,7 +48,10 @@ export async function startHostedMock(route: Route): Promise<HostedMock> {
       const path = (req.url ?? '/').split('?')[0]!;
       const recorded: Recorded = { method: req.method ?? 'GET', path, authorization: req.headers.authorization, body };
       requests.push(recorded);
-      const answer = route({ method: req.method ?? 'GET', path, body }) ?? { status: 404, json: { statusCode: 404, message: `Cannot ${req.method} ${path}` } };
+      const answer = route({ method: req.method ?? 'GET', path, body }) ?? {
+        status: 404,
+        json: { statusCode: 404, message: `Cannot ${req.method} ${path}` },
+      };
       if (answer.sse !== undefined) {
         res.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream' });
         if (!Array.isArray(answer.sse)) return void res.end(answer.sse);
@@ -59,7 +68,11 @@ export async function startHostedMock(route: Route): Promise<HostedMock> {
       }
       const payload = JSON.stringify(answer.json ?? {});
       setTimeout(() => {
-        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...answer.headers });
+        res.writeHead(answer.status ?? 200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          ...answer.headers,
+        });
         res.end(payload);
         recorded.answered = true;
       }, answer.delayMs ?? 0);

@@ -10,7 +10,9 @@ export const HOSTILE_KEY = 'sa_sk_' + 'Hh1Oo2Ss3Tt4Ii5Ll6Ee7Kk8Ee9Yy0Zz';
 export const AGENT_ID = 'a1b2c3d4-5678-90ab-cdef-1234567890ab';
 
 /** What a route answers: a body (JSON unless a type is given), or a hand-written exchange. */
-export type Reply = { status?: number; type?: string | null; body: unknown } | ((req: http.IncomingMessage, res: http.ServerResponse) => void);
+export type Reply =
+  | { status?: number; type?: string | null; body: unknown }
+  | ((req: http.IncomingMessage, res: http.ServerResponse) => void);
 
 export type Routes = Record<string, Reply>;
 
@@ -28,7 +30,9 @@ function answer(res: http.ServerResponse, r: Exclude<Reply, (...args: never[]) =
 export function hostileServices() {
   const open: http.Server[] = [];
   afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))));
+    await Promise.all(
+      open.splice(0).map((s) => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r())))),
+    );
   });
   return {
     async serve(routes: Routes): Promise<Target & { seen: string[] }> {

@@ -38,7 +38,12 @@ export const KEY = 'sa_sk_0123456789abcdef0123456789abcd';
 export const AFTER_POST = "run 'superagent list' to see whether the agent was launched before trying again";
 
 export const get = (path = '/v1/superagents'): RequestOptions => ({ method: 'GET', path });
-export const post = (body: unknown = { name: 'a' }): RequestOptions => ({ method: 'POST', path: '/v1/superagents', body, afterUncertainPost: AFTER_POST });
+export const post = (body: unknown = { name: 'a' }): RequestOptions => ({
+  method: 'POST',
+  path: '/v1/superagents',
+  body,
+  afterUncertainPost: AFTER_POST,
+});
 
 /** Answers the i-th request with answers[i] (the last one repeats). */
 export function sequence(...answers: Answer[]): Handler {
@@ -87,7 +92,12 @@ export function httpHarness() {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
-          const seen: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+          const seen: Seen = {
+            method: req.method ?? '',
+            url: req.url ?? '',
+            headers: req.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          };
           requests.push(seen);
           handler(req, res, seen, requests.length - 1);
         });

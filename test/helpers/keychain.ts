@@ -17,7 +17,8 @@ export const KEYCHAIN_SAYS = {
   /** an address where nothing listens */
   noBus: 'Platform failure: DBus error: Failed to connect to socket /run/user/1000/bus: No such file or directory',
   /** a session bus with no keyring daemon on it */
-  noSecretService: 'Platform failure: DBus error: The name org.freedesktop.secrets was not provided by any .service files',
+  noSecretService:
+    'Platform failure: DBus error: The name org.freedesktop.secrets was not provided by any .service files',
   /** a locked keyring (an entry of ours in it) whose unlock prompt was dismissed, or could not be shown */
   dismissed: "Couldn't access platform storage: Secret Service: unlock prompt was dismissed",
   /** a store where no keyring is unlocked or made yet, and its prompt could not be shown */

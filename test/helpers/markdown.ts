@@ -21,11 +21,21 @@ export interface LayoutOptions {
 }
 
 /** Our escapes as markers (`ours`), as in the CLI: unmark() turns them into control characters. */
-export const layout = (width: number, o: LayoutOptions = {}): Layout & { rows: number } => ({ width, rows: o.rows ?? 24, colour: o.colour ?? false, hyperlinks: o.hyperlinks ?? false, mark: ours });
+export const layout = (width: number, o: LayoutOptions = {}): Layout & { rows: number } => ({
+  width,
+  rows: o.rows ?? 24,
+  colour: o.colour ?? false,
+  hyperlinks: o.hyperlinks ?? false,
+  mark: ours,
+});
 
 /** A whole document, as the terminal gets it (markers undone), each line ended. */
 export function renderWhole(text: string, width: number, o: LayoutOptions = {}): string {
-  return unmark(renderMarkdown(text, layout(width, o), md, highlighter).map((l) => `${l}\n`).join(''));
+  return unmark(
+    renderMarkdown(text, layout(width, o), md, highlighter)
+      .map((l) => `${l}\n`)
+      .join(''),
+  );
 }
 
 export interface StreamOptions {
@@ -38,7 +48,12 @@ export interface StreamOptions {
 }
 
 /** A reply streamed in `pieces`: what is written for each, markers kept (so a test can tell ours from anything else). */
-export function streamOutputs(pieces: string[], width: number, o: LayoutOptions = {}, so: StreamOptions = {}): string[] {
+export function streamOutputs(
+  pieces: string[],
+  width: number,
+  o: LayoutOptions = {},
+  so: StreamOptions = {},
+): string[] {
   const l = layout(width, o);
   const lateCode = so.highlighterAfter !== undefined;
   const painter = new BlockRenderer(l, md, lateCode ? undefined : highlighter);

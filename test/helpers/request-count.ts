@@ -14,7 +14,8 @@ export async function requestProbe(service: TestService): Promise<RequestProbe> 
   const look = async () => {
     const r = await service.call('GET', '/v1/superagents');
     const remaining = Number(r.headers.get('x-ratelimit-remaining-minute'));
-    if (!Number.isFinite(remaining)) throw new Error('start the service with rateLimit: PROBE_RATE_LIMIT to count requests');
+    if (!Number.isFinite(remaining))
+      throw new Error('start the service with rateLimit: PROBE_RATE_LIMIT to count requests');
     return { remaining, agents: (r.json as { agents: unknown[] }).agents };
   };
   let last = (await look()).remaining;

@@ -60,18 +60,33 @@ export async function startSecretService(o: { unlocked?: boolean } = {}): Promis
     fs.mkdirSync(runtime, { mode: 0o700 });
     const conf = path.join(home, 'bus.conf');
     fs.writeFileSync(conf, busConfig(runtime));
-    const base = { PATH: process.env.PATH ?? '', HOME: home, XDG_DATA_HOME: path.join(home, 'data'), XDG_CONFIG_HOME: path.join(home, 'config'), XDG_RUNTIME_DIR: runtime };
-    const bus = execa('dbus-daemon', [`--config-file=${conf}`, '--nofork', '--print-address=1'], { env: base, extendEnv: false, reject: false, buffer: false }) as Child;
-    children.push(bus);
-    const address = await firstLine(bus);
-    const env = { ...base, DBUS_SESSION_BUS_ADDRESS: address };
-    const keyring = execa('gnome-keyring-daemon', ['--foreground', '--components=secrets', ...(o.unlocked === false ? [] : ['--unlock'])], {
-      env,
+    const base = {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      XDG_DATA_HOME: path.join(home, 'data'),
+      XDG_CONFIG_HOME: path.join(home, 'config'),
+      XDG_RUNTIME_DIR: runtime,
+    };
+    const bus = execa('dbus-daemon', [`--config-file=${conf}`, '--nofork', '--print-address=1'], {
+      env: base,
       extendEnv: false,
       reject: false,
       buffer: false,
-      input: o.unlocked === false ? '' : 'test-keyring-password',
     }) as Child;
+    children.push(bus);
+    const address = await firstLine(bus);
+    const env = { ...base, DBUS_SESSION_BUS_ADDRESS: address };
+    const keyring = execa(
+      'gnome-keyring-daemon',
+      ['--foreground', '--components=secrets', ...(o.unlocked === false ? [] : ['--unlock'])],
+      {
+        env,
+        extendEnv: false,
+        reject: false,
+        buffer: false,
+        input: o.unlocked === false ? '' : 'test-keyring-password',
+      },
+    ) as Child;
     children.push(keyring);
     await untilOwned(env, 'org.freedesktop.secrets');
     const lock = async () => {
@@ -83,7 +98,11 @@ export async function startSecretService(o: { unlocked?: boolean } = {}): Promis
     return {
       env,
       async lookup(attributes) {
-        const r = await execa('secret-tool', ['lookup', ...Object.entries(attributes).flat()], { env, extendEnv: false, reject: false });
+        const r = await execa('secret-tool', ['lookup', ...Object.entries(attributes).flat()], {
+          env,
+          extendEnv: false,
+          reject: false,
+        });
         return r.exitCode === 0 ? String(r.stdout) : null;
       },
       async store(attributes, secret) {
@@ -168,7 +187,14 @@ function processesWith(entry: string): string[] {
 
 /** Waits (5 s at most) until `name` has an owner on the bus: the daemon is ready. */
 async function untilOwned(env: Record<string, string>, name: string): Promise<void> {
-  const args = ['--session', '--dest=org.freedesktop.DBus', '--print-reply', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', `string:${name}`];
+  const args = [
+    '--session',
+    '--dest=org.freedesktop.DBus',
+    '--print-reply',
+    '/org/freedesktop/DBus',
+    'org.freedesktop.DBus.NameHasOwner',
+    `string:${name}`,
+  ];
   for (let i = 0; i < 100; i++) {
     const r = await execa('dbus-send', args, { env, extendEnv: false, reject: false });
     if (String(r.stdout).includes('boolean true')) return;

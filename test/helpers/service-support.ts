@@ -54,7 +54,14 @@ export async function startTestServiceOn(dataDir: string, options: Partial<Serve
     exchanges.push(e);
     recordExchange(e);
   };
-  const server = await startServer({ rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, dataDir, onExchange });
+  const server = await startServer({
+    rateLimit: 0,
+    tokenDelayMs: 0,
+    log: () => undefined,
+    ...options,
+    dataDir,
+    onExchange,
+  });
   return asTestService(server, exchanges);
 }
 
@@ -84,14 +91,16 @@ export function parseWire(text: string): Wire {
       continue;
     }
     if (wire.done) throw new Error(`a block after [DONE]: ${block}`);
-    if (!block.startsWith('data: ') || block.includes('\n')) throw new Error(`not one data-only line: ${JSON.stringify(block)}`);
+    if (!block.startsWith('data: ') || block.includes('\n'))
+      throw new Error(`not one data-only line: ${JSON.stringify(block)}`);
     const data = block.slice('data: '.length);
     if (data === '[DONE]') {
       wire.done = true;
       continue;
     }
     const event = JSON.parse(data);
-    if (typeof event?.event !== 'string' || Object.keys(event)[0] !== 'event') throw new Error(`no leading event field: ${data}`);
+    if (typeof event?.event !== 'string' || Object.keys(event)[0] !== 'event')
+      throw new Error(`no leading event field: ${data}`);
     wire.events.push(event);
   }
   return wire;
@@ -121,7 +130,13 @@ export function expectAgentStream(text: string, agent: { agent_id: string; model
   const sessionId = session.session_id;
   expect(session).toEqual({ event: 'session_info', session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   const runId = started.run_id;
-  expect(started).toEqual({ event: 'RunStarted', run_id: expect.any(String), session_id: sessionId, agent_id: agent.agent_id, model: agent.model });
+  expect(started).toEqual({
+    event: 'RunStarted',
+    run_id: expect.any(String),
+    session_id: sessionId,
+    agent_id: agent.agent_id,
+    model: agent.model,
+  });
   const ids = { run_id: runId, session_id: sessionId };
 
   const tools: any[] = [];
@@ -130,7 +145,9 @@ export function expectAgentStream(text: string, agent: { agent_id: string; model
     expect(Object.keys(call.tool).sort()).toEqual(['tool_args', 'tool_call_id', 'tool_name']);
     expect(call).toEqual({ event: 'ToolCallStarted', ...ids, tool: call.tool });
     expect(call.tool.tool_call_id).toMatch(/^call_[0-9a-f]{24}$/);
-    const args = Object.entries(call.tool.tool_args).map(([k, v]) => `${k}=${v}`).join(', ');
+    const args = Object.entries(call.tool.tool_args)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
     const duration = completed?.tool?.metrics?.duration;
     expect(typeof duration).toBe('number');
     expect(completed).toEqual({
@@ -156,7 +173,12 @@ export function expectAgentStream(text: string, agent: { agent_id: string; model
 }
 
 /** Checks a complete assistant stream: session_info → RunResponseContent+ → RunCompleted {content, timestamp} → [DONE]. */
-export function expectAssistantStream(text: string): { sessionId: string; content: string; timestamp: string; wire: Wire } {
+export function expectAssistantStream(text: string): {
+  sessionId: string;
+  content: string;
+  timestamp: string;
+  wire: Wire;
+} {
   const wire = parseWire(text);
   expect(wire.done).toBe(true);
   const [session, ...rest] = wire.events;
@@ -164,9 +186,15 @@ export function expectAssistantStream(text: string): { sessionId: string; conten
   expect(session).toEqual({ event: 'session_info', session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   const completed = rest.pop();
   expect(rest.length).toBeGreaterThan(1);
-  for (const piece of rest) expect(piece).toEqual({ event: 'RunResponseContent', session_id: sessionId, content: expect.any(String) });
+  for (const piece of rest)
+    expect(piece).toEqual({ event: 'RunResponseContent', session_id: sessionId, content: expect.any(String) });
   const content = rest.map((e) => e.content as string).join('');
-  expect(completed).toEqual({ event: 'RunCompleted', session_id: sessionId, content, timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/) });
+  expect(completed).toEqual({
+    event: 'RunCompleted',
+    session_id: sessionId,
+    content,
+    timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/),
+  });
   return { sessionId, content, timestamp: completed.timestamp, wire };
 }
 

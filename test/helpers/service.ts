@@ -44,13 +44,21 @@ export async function startTestService(options: Partial<ServerOptions> = {}): Pr
     recordExchange(exchange);
     options.onExchange?.(exchange);
   };
-  const server = await startServer({ dataDir: options.dataDir ?? tempDir(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options, onExchange });
+  const server = await startServer({
+    dataDir: options.dataDir ?? tempDir(),
+    rateLimit: 0,
+    tokenDelayMs: 0,
+    log: () => undefined,
+    ...options,
+    onExchange,
+  });
   return asTestService(server, exchanges);
 }
 
 /** A running service with the test conveniences, its answered exchanges collected in `exchanges`. */
 export function asTestService(server: RunningServer, exchanges: Exchange[]): TestService {
-  const call = (method: string, urlPath: string, opts: CallOptions = {}) => callService(server.url, method, urlPath, { key: server.key, ...opts });
+  const call = (method: string, urlPath: string, opts: CallOptions = {}) =>
+    callService(server.url, method, urlPath, { key: server.key, ...opts });
   const cliRequests = () =>
     exchanges
       .splice(0)
@@ -59,7 +67,12 @@ export function asTestService(server: RunningServer, exchanges: Exchange[]): Tes
   return Object.assign(server, { call, exchanges, cliRequests });
 }
 
-export async function callService(baseUrl: string, method: string, urlPath: string, opts: CallOptions = {}): Promise<CallResult> {
+export async function callService(
+  baseUrl: string,
+  method: string,
+  urlPath: string,
+  opts: CallOptions = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   // a plain Uint8Array: the DOM's BodyInit (highlight.js's types bring in lib.dom) takes no Buffer
@@ -99,8 +112,15 @@ export function parseSse(text: string): Array<{ event: string; data: any }> {
 }
 
 /** Launches an agent straight through the API (model and provider are required, as on the hosted service). */
-export async function launchAgent(svc: Pick<TestService, 'call'>, body: Record<string, unknown>, key?: string): Promise<{ agent_id: string; name: string; bot_username: string | null; wallet_address: string; status: string }> {
-  const r = await svc.call('POST', '/v1/superagents', { body: { model: 'gpt-4o', model_provider: 'openai', ...body }, ...(key ? { key } : {}) });
+export async function launchAgent(
+  svc: Pick<TestService, 'call'>,
+  body: Record<string, unknown>,
+  key?: string,
+): Promise<{ agent_id: string; name: string; bot_username: string | null; wallet_address: string; status: string }> {
+  const r = await svc.call('POST', '/v1/superagents', {
+    body: { model: 'gpt-4o', model_provider: 'openai', ...body },
+    ...(key ? { key } : {}),
+  });
   if (r.status !== 200) throw new Error(`launch answered ${r.status}: ${r.text}`);
   return r.json;
 }

@@ -45,7 +45,11 @@ export function whyNoMounts(): string | undefined {
     unmount(dir);
     return undefined;
   } catch (err) {
-    return `mount refused here: ${String((err as { stderr?: Buffer }).stderr ?? err).trim().split('\n')[0]}`;
+    return `mount refused here: ${
+      String((err as { stderr?: Buffer }).stderr ?? err)
+        .trim()
+        .split('\n')[0]
+    }`;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -76,7 +76,11 @@ export function useServicePerTest(options: Partial<ServerOptions> = {}): () => T
   };
 }
 
-export async function launch(svc: TestService, body: Record<string, unknown> = {}, key: string = KEY_A): Promise<Launched> {
+export async function launch(
+  svc: TestService,
+  body: Record<string, unknown> = {},
+  key: string = KEY_A,
+): Promise<Launched> {
   const res = await svc.call('POST', '/v1/superagents', { body: { name: 'Test Agent', ...MODEL, ...body }, key });
   expect(res.status, res.text).toBe(200);
   return res.json as Launched;
@@ -100,7 +104,12 @@ export async function getJson(svc: TestService, path: string, key: string = KEY_
 export const agentPath = (id: string, suffix = '') => `/v1/superagents/${id}${suffix}`;
 export const files = (svc: TestService, id: string, key?: string) => getJson(svc, agentPath(id, '/files'), key);
 
-export async function chat(svc: TestService, id: string, body: Record<string, unknown>, key: string = KEY_A): Promise<CallResult> {
+export async function chat(
+  svc: TestService,
+  id: string,
+  body: Record<string, unknown>,
+  key: string = KEY_A,
+): Promise<CallResult> {
   return svc.call('POST', agentPath(id, '/chat'), { body, key });
 }
 

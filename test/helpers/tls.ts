@@ -43,19 +43,70 @@ function openssl(dir: string, args: string[]): void {
 /** The certificates, made in a temp dir that is removed when the test file is done. */
 export function makeCerts(): TestCerts {
   const dir = removeAfterFile(tempDir('superagent-tls-'));
-  const read = (name: string): KeyPair => ({ cert: fs.readFileSync(path.join(dir, `${name}.pem`), 'utf8'), key: fs.readFileSync(path.join(dir, `${name}.key`), 'utf8') });
-  openssl(dir, ['req', '-x509', ...EC_KEY, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=superagent test CA']);
-  openssl(dir, ['req', '-x509', ...EC_KEY, '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
+  const read = (name: string): KeyPair => ({
+    cert: fs.readFileSync(path.join(dir, `${name}.pem`), 'utf8'),
+    key: fs.readFileSync(path.join(dir, `${name}.key`), 'utf8'),
+  });
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...EC_KEY,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=superagent test CA',
+  ]);
+  openssl(dir, [
+    'req',
+    '-x509',
+    ...EC_KEY,
+    '-keyout',
+    'self.key',
+    '-out',
+    'self.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ]);
   const signed = (name: string, subject: string, altName: string, days: string) => {
     fs.writeFileSync(path.join(dir, `${name}.ext`), `subjectAltName=${altName}\n`);
     openssl(dir, ['req', ...EC_KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
     // a negative -days makes a certificate whose end lies before its start: expired already
-    openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', days, '-extfile', `${name}.ext`]);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      days,
+      '-extfile',
+      `${name}.ext`,
+    ]);
   };
   signed('good', '/CN=127.0.0.1', 'IP:127.0.0.1', '2');
   signed('expired', '/CN=127.0.0.1', 'IP:127.0.0.1', '-1');
   signed('other-host', '/CN=example.test', 'DNS:example.test', '2');
-  return { caFile: path.join(dir, 'ca.pem'), good: read('good'), selfSigned: read('self'), expired: read('expired'), otherHost: read('other-host') };
+  return {
+    caFile: path.join(dir, 'ca.pem'),
+    good: read('good'),
+    selfSigned: read('self'),
+    expired: read('expired'),
+    otherHost: read('other-host'),
+  };
 }
 
 export interface HttpsService {
@@ -68,7 +119,10 @@ export interface HttpsService {
 }
 
 /** An HTTPS server on 127.0.0.1 with `pair`, answering every request with `handler`. */
-export async function httpsService(pair: KeyPair, handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<HttpsService> {
+export async function httpsService(
+  pair: KeyPair,
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<HttpsService> {
   let connections = 0;
   const requests: string[] = [];
   const server = https.createServer(pair, (req, res) => {

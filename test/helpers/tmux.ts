@@ -36,7 +36,12 @@ export class Pane {
   private readonly exitFile = path.join(this.dir, 'exit-code');
 
   /** `service` undefined: nothing configured, so the CLI starts the embedded service on the data dir */
-  constructor(service: { url: string; key: string } | undefined, args: string[], dirs: { configDir: string; dataDir: string }, options: PaneOptions = {}) {
+  constructor(
+    service: { url: string; key: string } | undefined,
+    args: string[],
+    dirs: { configDir: string; dataDir: string },
+    options: PaneOptions = {},
+  ) {
     const env = {
       ...(service ? { SUPERAGENT_BASE_URL: service.url, SUPERAGENT_API_KEY: service.key } : {}),
       SUPERAGENT_CONFIG_DIR: dirs.configDir,
@@ -44,7 +49,13 @@ export class Pane {
       ...options.env,
     };
     const envFile = path.join(this.dir, 'env');
-    fs.writeFileSync(envFile, Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}\n`).join(''), { mode: 0o600 });
+    fs.writeFileSync(
+      envFile,
+      Object.entries(env)
+        .map(([k, v]) => `export ${k}=${quote(v)}\n`)
+        .join(''),
+      { mode: 0o600 },
+    );
     const script = path.join(this.dir, 'run.sh');
     const command = [process.execPath, BIN, ...args].map(quote).join(' ') + (options.pipe ? ` ${options.pipe}` : '');
     fs.writeFileSync(
@@ -165,7 +176,9 @@ export class Pane {
     const out: Array<{ pid: number; args: string }> = [];
     const walk = (pid: number) => {
       out.push({ pid, args: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ') });
-      const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+      const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
       for (const child of children) walk(Number(child));
     };
     walk(root);

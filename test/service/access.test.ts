@@ -1,8 +1,19 @@
 // Who may call what (docs/api.md, Keys and authentication): keys, ownership per key, unknown routes.
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
-  AGENT_ROUTES, agentPath, chat, expectError, files, getJson, KEY_A, KEY_B, launch, type Launched,
-  listAgents, UNKNOWN_KEY, useServicePerTest
+  AGENT_ROUTES,
+  agentPath,
+  chat,
+  expectError,
+  files,
+  getJson,
+  KEY_A,
+  KEY_B,
+  launch,
+  type Launched,
+  listAgents,
+  UNKNOWN_KEY,
+  useServicePerTest,
 } from '../helpers/superagent-fixtures.js';
 
 // Every test has a service of its own and launches A's agent on it: B's list, A's list and the
@@ -26,10 +37,15 @@ describe('ownership per key', () => {
     expect(res.text).not.toContain(agentA.wallet_address);
   });
 
-  it('B gets 403 on a chat that continues one of A\'s sessions', async () => {
+  it("B gets 403 on a chat that continues one of A's sessions", async () => {
     const first = await chat(svc(), agentA.agent_id, { message: 'hello' });
     expect(first.status, first.text).toBe(200);
-    const res = await chat(svc(), agentA.agent_id, { message: 'hello again', session_id: first.json.session_id }, KEY_B);
+    const res = await chat(
+      svc(),
+      agentA.agent_id,
+      { message: 'hello again', session_id: first.json.session_id },
+      KEY_B,
+    );
     expect(res.status, res.text).toBe(403);
   });
 
@@ -51,7 +67,9 @@ describe('ownership per key', () => {
       const res = await svc().call(method, agentPath(id, suffix), { body, key: KEY_B });
       expect(res.status, `${method} ${suffix}: ${res.text}`).toBe(403);
     }
-    expect((await chat(svc(), id, { message: 'hello again', session_id: first.json.session_id }, KEY_B)).status).toBe(403);
+    expect((await chat(svc(), id, { message: 'hello again', session_id: first.json.session_id }, KEY_B)).status).toBe(
+      403,
+    );
     expect(await snapshot(id)).toEqual(before);
   });
 });
@@ -62,11 +80,19 @@ describe('auth and routing', () => {
 
   it('no key: 401 Invalid or revoked API key', async () => {
     expectError(await svc().call('GET', '/v1/superagents', { key: null }), 401, 'Invalid or revoked API key');
-    expectError(await svc().call('POST', '/v1/superagents', { key: null, body: { name: 'x' } }), 401, 'Invalid or revoked API key');
+    expectError(
+      await svc().call('POST', '/v1/superagents', { key: null, body: { name: 'x' } }),
+      401,
+      'Invalid or revoked API key',
+    );
   });
 
   it('an unknown key: 401, and nothing is launched with it', async () => {
-    expectError(await svc().call('POST', '/v1/superagents', { key: UNKNOWN_KEY, body: { name: 'x' } }), 401, 'Invalid or revoked API key');
+    expectError(
+      await svc().call('POST', '/v1/superagents', { key: UNKNOWN_KEY, body: { name: 'x' } }),
+      401,
+      'Invalid or revoked API key',
+    );
     expectError(await svc().call('GET', '/v1/superagents', { key: UNKNOWN_KEY }), 401, 'Invalid or revoked API key');
     expect(await listAgents(svc())).toEqual([]);
   });

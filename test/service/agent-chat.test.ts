@@ -7,7 +7,18 @@ import { Store } from '../../src/server/store.js';
 import { type TestService } from '../helpers/service.js';
 import { eventNames, expectAgentStream } from '../helpers/service-support.js';
 import {
-  agentPath, chat, expectError, files, KEY_B, launch, memoryLines, MODEL, useService, useServicePerTest, utcDay, UUID
+  agentPath,
+  chat,
+  expectError,
+  files,
+  KEY_B,
+  launch,
+  memoryLines,
+  MODEL,
+  useService,
+  useServicePerTest,
+  utcDay,
+  UUID,
 } from '../helpers/superagent-fixtures.js';
 
 // Fresh agents (on a fresh service) per test: the memory tests read what memory.md holds before
@@ -60,7 +71,11 @@ describe('POST …/{id}/chat (JSON)', () => {
     ['a malformed session_id', () => 'not-a-session'],
   ])('404 Session not found for %s', async (_label, sessionId) => {
     const memory = (await files(svc(), id)).memory_md;
-    expectError(await chat(svc(), id, { message: 'remember that I prefer SOL', session_id: sessionId() }), 404, 'Session not found');
+    expectError(
+      await chat(svc(), id, { message: 'remember that I prefer SOL', session_id: sessionId() }),
+      404,
+      'Session not found',
+    );
     expect((await files(svc(), id)).memory_md).toBe(memory);
   });
 
@@ -72,7 +87,11 @@ describe('POST …/{id}/chat (JSON)', () => {
   it("404 Session not found for another key's session on the caller's own agent", async () => {
     const ownB = (await launch(svc(), { name: 'B Chatter' }, KEY_B)).agent_id;
     const sessionA = await say({ message: 'hello' });
-    expectError(await chat(svc(), ownB, { message: 'hi', session_id: sessionA.session_id }, KEY_B), 404, 'Session not found');
+    expectError(
+      await chat(svc(), ownB, { message: 'hi', session_id: sessionA.session_id }, KEY_B),
+      404,
+      'Session not found',
+    );
   });
 
   it.each<[string, unknown, string]>([
@@ -138,7 +157,11 @@ describe('POST …/{id}/chat with stream: true (SSE)', () => {
   });
 
   /** Streams one reply and checks it event by event (service-sse.ts); returns what it carried. */
-  async function streamChat(target: TestService, who: { agent_id: string; model: string }, body: Record<string, unknown>) {
+  async function streamChat(
+    target: TestService,
+    who: { agent_id: string; model: string },
+    body: Record<string, unknown>,
+  ) {
     const res = await chat(target, who.agent_id, { ...body, stream: true });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream\b/);
@@ -151,7 +174,13 @@ describe('POST …/{id}/chat with stream: true (SSE)', () => {
     expect(res.text.endsWith('\n\ndata: [DONE]\n\n')).toBe(true);
     const s = expectAgentStream(res.text, agent);
     expect(s.tools).toEqual([]); // a greeting draws on no skill
-    expect(eventNames(s.wire.events)).toEqual(['session_info', 'RunStarted', ...s.pieces.map(() => 'RunContent'), 'RunCompleted', 'stream_complete']);
+    expect(eventNames(s.wire.events)).toEqual([
+      'session_info',
+      'RunStarted',
+      ...s.pieces.map(() => 'RunContent'),
+      'RunCompleted',
+      'stream_complete',
+    ]);
     expect(s.content.trim().length).toBeGreaterThan(0);
   });
 
@@ -172,7 +201,8 @@ describe('POST …/{id}/chat with stream: true (SSE)', () => {
 
   it('reports a tool call per enabled skill the reply draws on: ETH funding with hyperliquid on → get_funding_rate {symbol: ETH}', async () => {
     const tooled = { agent_id: (await launch(svc(), { name: 'Tooled' })).agent_id, model: MODEL.model };
-    const skills = (disabled: string[]) => svc().call('PUT', agentPath(tooled.agent_id, '/skills'), { body: { disabled } });
+    const skills = (disabled: string[]) =>
+      svc().call('PUT', agentPath(tooled.agent_id, '/skills'), { body: { disabled } });
     expect((await skills([])).status).toBe(200);
     const message = 'What is the ETH funding rate?';
     const on = await streamChat(svc(), tooled, { message });

@@ -3,8 +3,20 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseWire } from '../helpers/service-support.js';
 import {
-  agentPath, base58Decode, chat, expectError, expectEvmAddress, files, getJson, launch, type Launched,
-  PROVIDER_MESSAGE, SKILL_CATALOGUE, SOUL_LIMIT, useService, useServicePerTest
+  agentPath,
+  base58Decode,
+  chat,
+  expectError,
+  expectEvmAddress,
+  files,
+  getJson,
+  launch,
+  type Launched,
+  PROVIDER_MESSAGE,
+  SKILL_CATALOGUE,
+  SOUL_LIMIT,
+  useService,
+  useServicePerTest,
 } from '../helpers/superagent-fixtures.js';
 
 // Every test has its own service and a running agent, and brings that agent to the state it starts
@@ -103,7 +115,11 @@ describe('PUT profile, soul, model', () => {
 
   it("profile: a name another live agent of the account has is 409, in any case; the agent's own in other letters is not", async () => {
     await launch(svc(), { name: 'Scout' });
-    expectError(await put('/profile', { name: ' scout ', description: 'renamed' }), 409, "An agent named 'scout' already exists");
+    expectError(
+      await put('/profile', { name: ' scout ', description: 'renamed' }),
+      409,
+      "An agent named 'scout' already exists",
+    );
     expect(await record()).toMatchObject({ name: 'Configurable', description: 'original' });
     expect((await put('/profile', { name: 'CONFIGURABLE' })).status).toBe(200);
     expect(await record()).toMatchObject({ name: 'CONFIGURABLE' });
@@ -120,14 +136,23 @@ describe('PUT profile, soul, model', () => {
   it('profile: a rename and a launch of one name at once, or two renames: one name, one agent', async () => {
     const other = (await launch(svc(), { name: 'Other' })).agent_id;
     const rename = (agent: string) => svc().call('PUT', agentPath(agent, '/profile'), { body: { name: 'Taken' } });
-    const launchTaken = () => svc().call('POST', '/v1/superagents', { body: { name: 'Taken', model: 'gpt-4o', model_provider: 'openai' } });
+    const launchTaken = () =>
+      svc().call('POST', '/v1/superagents', { body: { name: 'Taken', model: 'gpt-4o', model_provider: 'openai' } });
     for (const race of [() => [rename(id), launchTaken()], () => [rename(id), rename(other)]]) {
       const answers = await Promise.all(race());
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-      const named = (await svc().call('GET', '/v1/superagents')).json.agents.filter((a: { name: string }) => a.name === 'Taken');
+      const named = (await svc().call('GET', '/v1/superagents')).json.agents.filter(
+        (a: { name: string }) => a.name === 'Taken',
+      );
       expect(named).toHaveLength(1);
       // free the name again for the next race
-      expect((await svc().call('PUT', agentPath(named[0].agent_id, '/profile'), { body: { name: `Was ${named[0].agent_id}` } })).status).toBe(200);
+      expect(
+        (
+          await svc().call('PUT', agentPath(named[0].agent_id, '/profile'), {
+            body: { name: `Was ${named[0].agent_id}` },
+          })
+        ).status,
+      ).toBe(200);
     }
   });
 
@@ -190,7 +215,8 @@ describe('skills, files, wallet, health', () => {
     agent = await launch(svc(), { name: 'Inspector' });
   });
   const skillsPath = () => agentPath(agent.agent_id, '/skills');
-  const enabledMap = (skills: Array<{ name: string; enabled: boolean }>) => Object.fromEntries(skills.map((s) => [s.name, s.enabled]));
+  const enabledMap = (skills: Array<{ name: string; enabled: boolean }>) =>
+    Object.fromEntries(skills.map((s) => [s.name, s.enabled]));
   const enabledNow = async () => enabledMap((await getJson(svc(), skillsPath())).skills);
 
   it('GET skills lists all nine catalogue skills with name, description and enabled', async () => {
@@ -215,7 +241,10 @@ describe('skills, files, wallet, health', () => {
     expect(res.json).toEqual({ agent_id: agent.agent_id, status: 'updated' });
     expect(await enabledNow()).toEqual(onlyDisabled(['polymarket', 'market-intel']));
     // the whole set each time: a skill left out of the next list is enabled again
-    expect((await putSkills({ disabled: ['hyperliquid'] })).json).toEqual({ agent_id: agent.agent_id, status: 'updated' });
+    expect((await putSkills({ disabled: ['hyperliquid'] })).json).toEqual({
+      agent_id: agent.agent_id,
+      status: 'updated',
+    });
     expect(await enabledNow()).toEqual(onlyDisabled(['hyperliquid']));
   });
 
@@ -229,10 +258,22 @@ describe('skills, files, wallet, health', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['an unknown skill (even next to a valid one)', { disabled: ['solana-swap', 'teleport'] }, `Unknown skill 'teleport'; available: ${SKILL_CATALOGUE.join(', ')}`],
-    ['a name in the wrong case', { disabled: ['Hyperliquid'] }, `Unknown skill 'Hyperliquid'; available: ${SKILL_CATALOGUE.join(', ')}`],
+    [
+      'an unknown skill (even next to a valid one)',
+      { disabled: ['solana-swap', 'teleport'] },
+      `Unknown skill 'teleport'; available: ${SKILL_CATALOGUE.join(', ')}`,
+    ],
+    [
+      'a name in the wrong case',
+      { disabled: ['Hyperliquid'] },
+      `Unknown skill 'Hyperliquid'; available: ${SKILL_CATALOGUE.join(', ')}`,
+    ],
     ['a missing disabled field', {}, 'disabled is required'],
-    ['the old { skills: [{ name, enabled }] } shape', { skills: [{ name: 'hyperliquid', enabled: true }] }, 'disabled is required'],
+    [
+      'the old { skills: [{ name, enabled }] } shape',
+      { skills: [{ name: 'hyperliquid', enabled: true }] },
+      'disabled is required',
+    ],
     ['a string instead of an array', { disabled: 'polymarket' }, 'disabled must be an array of strings'],
     ['an array with a non-string', { disabled: ['polymarket', 3] }, 'disabled must be an array of strings'],
   ])('PUT skills: 400 for %s, nothing changes', async (_label, body, message) => {
@@ -261,7 +302,10 @@ describe('skills, files, wallet, health', () => {
   });
 
   it('GET health answers { agent_id, healthy: true }', async () => {
-    expect(await getJson(svc(), agentPath(agent.agent_id, '/health'))).toEqual({ agent_id: agent.agent_id, healthy: true });
+    expect(await getJson(svc(), agentPath(agent.agent_id, '/health'))).toEqual({
+      agent_id: agent.agent_id,
+      healthy: true,
+    });
   });
 
   describe('with faults: { unhealthy: true }', () => {

@@ -80,10 +80,14 @@ describe('POST /v1/chat (assistant)', () => {
     expect(malformed.json.message).toBe('Session not found');
   });
 
-  it("a session opened by an agent chat is not an assistant session: 404", async () => {
-    const launched = await svc.call('POST', '/v1/superagents', { body: { name: 'Session Probe', model: 'gpt-4o', model_provider: 'openai' } });
+  it('a session opened by an agent chat is not an assistant session: 404', async () => {
+    const launched = await svc.call('POST', '/v1/superagents', {
+      body: { name: 'Session Probe', model: 'gpt-4o', model_provider: 'openai' },
+    });
     expect(launched.status).toBe(200);
-    const chat = await svc.call('POST', `/v1/superagents/${launched.json.agent_id}/chat`, { body: { message: 'hi there' } });
+    const chat = await svc.call('POST', `/v1/superagents/${launched.json.agent_id}/chat`, {
+      body: { message: 'hi there' },
+    });
     expect(chat.status).toBe(200);
     expect(chat.json.session_id).toMatch(UUID);
 
@@ -92,8 +96,10 @@ describe('POST /v1/chat (assistant)', () => {
     expect(r.json).toEqual({ statusCode: 404, message: 'Session not found', error: 'Not Found' });
   });
 
-  it("a session belonging to another key is 404 for this key", async () => {
-    const two = await startTestService({ keys: ['sa_sk_firstkeyfirstkeyfirstkeyfirstke', 'sa_sk_secondkeysecondkeysecondkeysec'] });
+  it('a session belonging to another key is 404 for this key', async () => {
+    const two = await startTestService({
+      keys: ['sa_sk_firstkeyfirstkeyfirstkeyfirstke', 'sa_sk_secondkeysecondkeysecondkeysec'],
+    });
     try {
       const mine = await two.call('POST', '/v1/chat', { body: { message: 'hello' } });
       expect(mine.status).toBe(200);
@@ -109,7 +115,9 @@ describe('POST /v1/chat (assistant)', () => {
   });
 
   it('Respond as JSON with: a, b, c → content is a JSON object with exactly a, b, c in that order', async () => {
-    const r = await svc.call('POST', '/v1/chat', { body: { message: 'Give me a read on BTC. Respond as JSON with: a, b, c' } });
+    const r = await svc.call('POST', '/v1/chat', {
+      body: { message: 'Give me a read on BTC. Respond as JSON with: a, b, c' },
+    });
     expect(r.status).toBe(200);
     expect(typeof r.json.content).toBe('string');
     const parsed = JSON.parse(r.json.content);
@@ -120,7 +128,9 @@ describe('POST /v1/chat (assistant)', () => {
   });
 
   it('keeps the requested key order even when it is not alphabetical', async () => {
-    const r = await svc.call('POST', '/v1/chat', { body: { message: 'SOL outlook. Respond as JSON with: summary, price, symbol, confidence' } });
+    const r = await svc.call('POST', '/v1/chat', {
+      body: { message: 'SOL outlook. Respond as JSON with: summary, price, symbol, confidence' },
+    });
     expect(r.status).toBe(200);
     const parsed = JSON.parse(r.json.content);
     expect(Object.keys(parsed)).toEqual(['summary', 'price', 'symbol', 'confidence']);
@@ -130,7 +140,9 @@ describe('POST /v1/chat (assistant)', () => {
   });
 
   it('Respond as JSON array with: symbol, price → an array of objects with exactly symbol, price', async () => {
-    const r = await svc.call('POST', '/v1/chat', { body: { message: 'Top movers today. Respond as JSON array with: symbol, price' } });
+    const r = await svc.call('POST', '/v1/chat', {
+      body: { message: 'Top movers today. Respond as JSON array with: symbol, price' },
+    });
     expect(r.status).toBe(200);
     const parsed = JSON.parse(r.json.content);
     expect(Array.isArray(parsed)).toBe(true);
@@ -155,7 +167,11 @@ describe('POST /v1/chat (assistant)', () => {
     expect(r.text).not.toMatch(/^event:/m);
     expect(r.text.endsWith('\n\ndata: [DONE]\n\n')).toBe(true);
     const s = expectAssistantStream(r.text);
-    expect(eventNames(s.wire.events)).toEqual(['session_info', ...s.wire.events.slice(1, -1).map(() => 'RunResponseContent'), 'RunCompleted']);
+    expect(eventNames(s.wire.events)).toEqual([
+      'session_info',
+      ...s.wire.events.slice(1, -1).map(() => 'RunResponseContent'),
+      'RunCompleted',
+    ]);
     expect(s.timestamp).toMatch(ISO);
     expect(s.timestamp >= before).toBe(true);
 
@@ -171,7 +187,9 @@ describe('POST /v1/chat (assistant)', () => {
   });
 
   it('streams a JSON answer whose pieces rebuild the JSON string', async () => {
-    const r = await svc.call('POST', '/v1/chat', { body: { message: 'Respond as JSON with: symbol, price', stream: true } });
+    const r = await svc.call('POST', '/v1/chat', {
+      body: { message: 'Respond as JSON with: symbol, price', stream: true },
+    });
     expect(r.status).toBe(200);
     const { content } = expectAssistantStream(r.text);
     expect(Object.keys(JSON.parse(content))).toEqual(['symbol', 'price']);
@@ -179,7 +197,9 @@ describe('POST /v1/chat (assistant)', () => {
 
   describe('custom models', () => {
     it("a model whose provider has no connected key → 400 No API key connected for provider 'openai'", async () => {
-      const r = await svc.call('POST', '/v1/chat', { body: { message: 'hi', model: 'gpt-4o', model_provider: 'openai' } });
+      const r = await svc.call('POST', '/v1/chat', {
+        body: { message: 'hi', model: 'gpt-4o', model_provider: 'openai' },
+      });
       expect(r.status).toBe(400);
       expect(r.json).toEqual(badRequest("No API key connected for provider 'openai'"));
     });
@@ -187,7 +207,9 @@ describe('POST /v1/chat (assistant)', () => {
     it('the same request succeeds once openai is connected; another provider still fails', async () => {
       const connected = await startTestService({ connectedProviders: ['openai'] });
       try {
-        const ok = await connected.call('POST', '/v1/chat', { body: { message: 'hi', model: 'gpt-4o', model_provider: 'openai' } });
+        const ok = await connected.call('POST', '/v1/chat', {
+          body: { message: 'hi', model: 'gpt-4o', model_provider: 'openai' },
+        });
         expect(ok.status).toBe(200);
         expect(ok.json.session_id).toMatch(UUID);
         expect(typeof ok.json.content).toBe('string');
@@ -209,7 +231,9 @@ describe('POST /v1/chat (assistant)', () => {
     });
 
     it('an unknown provider → 400 listing the five', async () => {
-      const r = await svc.call('POST', '/v1/chat', { body: { message: 'hi', model: 'gemini-pro', model_provider: 'google' } });
+      const r = await svc.call('POST', '/v1/chat', {
+        body: { message: 'hi', model: 'gemini-pro', model_provider: 'google' },
+      });
       expect(r.status).toBe(400);
       expect(r.json).toEqual(badRequest(`model_provider must be one of: ${PROVIDER_LIST}`));
     });

@@ -17,7 +17,11 @@ function badRequest(message: string) {
 }
 const NOT_FOUND = { statusCode: 404, message: 'Agent not found', error: 'Not Found' };
 
-const minimal = { name: 'Whale Watcher', goal: 'Spot large wallet moves', instructions: 'Alert on transfers above $1M' };
+const minimal = {
+  name: 'Whale Watcher',
+  goal: 'Spot large wallet moves',
+  instructions: 'Alert on transfers above $1M',
+};
 
 describe('/v1/agents (classic agents)', () => {
   let svc: TestService;
@@ -118,7 +122,9 @@ describe('/v1/agents (classic agents)', () => {
 
       for (const cron of ['* * * * *', '*/10 * * * *', '0 0 * * 0', '', 5]) {
         it(`scheduled with cron ${JSON.stringify(cron)} → 400`, async () => {
-          const r = await svc.call('POST', '/v1/agents', { body: { ...minimal, triggers: [{ type: 'scheduled', cron }] } });
+          const r = await svc.call('POST', '/v1/agents', {
+            body: { ...minimal, triggers: [{ type: 'scheduled', cron }] },
+          });
           expect(r.status).toBe(400);
           expect(r.json).toEqual(badRequest(`triggers[0].cron must be one of: ${CRONS.join(', ')}`));
         });
@@ -132,7 +138,10 @@ describe('/v1/agents (classic agents)', () => {
 
       for (const rating of [1, 2, 3, 4, 5]) {
         it(`alpha with min_impact_rating ${rating} is accepted`, async () => {
-          const body = await create({ ...minimal, triggers: [{ type: 'alpha', match: 'ETF approval', min_impact_rating: rating }] });
+          const body = await create({
+            ...minimal,
+            triggers: [{ type: 'alpha', match: 'ETF approval', min_impact_rating: rating }],
+          });
           expect(body.triggers).toEqual([{ type: 'alpha', match: 'ETF approval', min_impact_rating: rating }]);
         });
       }
@@ -155,27 +164,39 @@ describe('/v1/agents (classic agents)', () => {
       }
 
       it('alpha without match → 400', async () => {
-        const r = await svc.call('POST', '/v1/agents', { body: { ...minimal, triggers: [{ type: 'alpha', min_impact_rating: 3 }] } });
+        const r = await svc.call('POST', '/v1/agents', {
+          body: { ...minimal, triggers: [{ type: 'alpha', min_impact_rating: 3 }] },
+        });
         expect(r.status).toBe(400);
         expect(r.json).toEqual(badRequest('triggers[0].match is required for an alpha trigger'));
       });
 
       it('an unknown trigger type → 400', async () => {
-        const r = await svc.call('POST', '/v1/agents', { body: { ...minimal, triggers: [{ type: 'webhook', url: 'https://x' }] } });
+        const r = await svc.call('POST', '/v1/agents', {
+          body: { ...minimal, triggers: [{ type: 'webhook', url: 'https://x' }] },
+        });
         expect(r.status).toBe(400);
         expect(r.json).toEqual(badRequest('triggers[0].type must be one of: scheduled, alpha'));
       });
 
       it('names the failing index in a list of triggers', async () => {
         const r = await svc.call('POST', '/v1/agents', {
-          body: { ...minimal, triggers: [{ type: 'scheduled', cron: '0 0 * * *' }, { type: 'alpha', match: 'x', min_impact_rating: 9 }] },
+          body: {
+            ...minimal,
+            triggers: [
+              { type: 'scheduled', cron: '0 0 * * *' },
+              { type: 'alpha', match: 'x', min_impact_rating: 9 },
+            ],
+          },
         });
         expect(r.status).toBe(400);
         expect(r.json.message).toBe('triggers[1].min_impact_rating must be an integer from 1 to 5');
       });
 
       it('triggers that are not an array, or items that are not objects → 400', async () => {
-        const notArray = await svc.call('POST', '/v1/agents', { body: { ...minimal, triggers: { type: 'scheduled', cron: '0 0 * * *' } } });
+        const notArray = await svc.call('POST', '/v1/agents', {
+          body: { ...minimal, triggers: { type: 'scheduled', cron: '0 0 * * *' } },
+        });
         expect(notArray.status).toBe(400);
         expect(notArray.json).toEqual(badRequest('triggers must be an array'));
         const notObject = await svc.call('POST', '/v1/agents', { body: { ...minimal, triggers: ['0 0 * * *'] } });
@@ -261,7 +282,18 @@ describe('/v1/agents (classic agents)', () => {
       const r = await svc.call('GET', `/v1/agents/${created.agent_id}`);
       expect(r.status).toBe(200);
       expect(Object.keys(r.json).sort()).toEqual(
-        ['created_at', 'data', 'description', 'enabled', 'id', 'name', 'stats', 'triggers', 'updated_at', 'user_id'].sort(),
+        [
+          'created_at',
+          'data',
+          'description',
+          'enabled',
+          'id',
+          'name',
+          'stats',
+          'triggers',
+          'updated_at',
+          'user_id',
+        ].sort(),
       );
       expect(r.json).toEqual({
         id: created.agent_id,
@@ -338,7 +370,9 @@ describe('/v1/agents (classic agents)', () => {
     });
 
     it('a superagent id is not a classic agent → 404', async () => {
-      const sa = await svc.call('POST', '/v1/superagents', { body: { name: 'Not Classic', model: 'gpt-4o', model_provider: 'openai' } });
+      const sa = await svc.call('POST', '/v1/superagents', {
+        body: { name: 'Not Classic', model: 'gpt-4o', model_provider: 'openai' },
+      });
       expect(sa.status).toBe(200);
       const r = await svc.call('GET', `/v1/agents/${sa.json.agent_id}`);
       expect(r.status).toBe(404);
@@ -348,7 +382,11 @@ describe('/v1/agents (classic agents)', () => {
 
   describe('PATCH /v1/agents/{id}', () => {
     it('changes only the sent fields, answers the full record, and moves updated_at', async () => {
-      const created = await create({ ...minimal, description: 'original', triggers: [{ type: 'alpha', match: 'hack', min_impact_rating: 4 }] });
+      const created = await create({
+        ...minimal,
+        description: 'original',
+        triggers: [{ type: 'alpha', match: 'hack', min_impact_rating: 4 }],
+      });
       const before = (await svc.call('GET', `/v1/agents/${created.agent_id}`)).json;
       await sleep(15);
 
@@ -447,7 +485,11 @@ describe('/v1/agents (classic agents)', () => {
       expect(typeof r.json.message).toBe('string');
       expect(r.json.message.length).toBeGreaterThan(0);
 
-      for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { name: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const after = await svc.call(method, `/v1/agents/${created.agent_id}`, { body });
         expect(after.status, method).toBe(404);
         expect(after.json).toEqual(NOT_FOUND);
@@ -469,7 +511,11 @@ describe('/v1/agents (classic agents)', () => {
     it('another key gets 403 on GET, PATCH and DELETE, and changes nothing', async () => {
       const created = await create();
       const before = (await svc.call('GET', `/v1/agents/${created.agent_id}`)).json;
-      for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'Stolen' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { name: 'Stolen' }],
+        ['DELETE', undefined],
+      ] as const) {
         const r = await svc.call(method, `/v1/agents/${created.agent_id}`, { body, key: KEY_B });
         expect(r.status, method).toBe(403);
         expect(r.json.statusCode).toBe(403);
@@ -483,7 +529,11 @@ describe('/v1/agents (classic agents)', () => {
 
     it('without a key → 401', async () => {
       const created = await create();
-      for (const [method, path] of [['GET', '/v1/agents'], ['POST', '/v1/agents'], ['GET', `/v1/agents/${created.agent_id}`]] as const) {
+      for (const [method, path] of [
+        ['GET', '/v1/agents'],
+        ['POST', '/v1/agents'],
+        ['GET', `/v1/agents/${created.agent_id}`],
+      ] as const) {
         const r = await svc.call(method, path, { key: null, body: method === 'POST' ? minimal : undefined });
         expect(r.status).toBe(401);
         expect(r.json).toEqual({ statusCode: 401, message: 'Invalid or revoked API key', error: 'Unauthorized' });

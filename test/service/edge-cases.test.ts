@@ -13,7 +13,9 @@ afterAll(async () => {
 });
 
 async function launch(name: string): Promise<string> {
-  const r = await service.call('POST', '/v1/superagents', { body: { name, model: 'gpt-4o', model_provider: 'openai' } });
+  const r = await service.call('POST', '/v1/superagents', {
+    body: { name, model: 'gpt-4o', model_provider: 'openai' },
+  });
   expect(r.status, r.text).toBe(200);
   return r.json.agent_id as string;
 }
@@ -21,7 +23,10 @@ async function launch(name: string): Promise<string> {
 describe('the service', () => {
   it('answers 400 to a body that is not JSON on a route that ignores its body, and changes nothing', async () => {
     const id = await launch('strict');
-    const r = await service.call('POST', `/v1/superagents/${id}/pause`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    const r = await service.call('POST', `/v1/superagents/${id}/pause`, {
+      rawBody: '{bad',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(400);
     expect((await service.call('GET', `/v1/superagents/${id}`)).json.status).toBe('running');
   });
@@ -38,7 +43,9 @@ describe('the service', () => {
   });
 
   it('trims model ids', async () => {
-    const r = await service.call('POST', '/v1/superagents', { body: { name: 'trim', model: ' gpt-4o ', model_provider: 'openai' } });
+    const r = await service.call('POST', '/v1/superagents', {
+      body: { name: 'trim', model: ' gpt-4o ', model_provider: 'openai' },
+    });
     expect((await service.call('GET', `/v1/superagents/${r.json.agent_id}`)).json.model).toBe('gpt-4o');
   });
 

@@ -15,7 +15,9 @@ describe('onFailure', () => {
     const log: string[] = [];
     const service = await temp.service({ log: (line) => log.push(line), onFailure: (f) => failures.push(f) });
     const { agent_id } = await launchAgent(service, { name: 'broken' });
-    const [file] = fs.readdirSync(service.dataDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(`${agent_id}.json`));
+    const [file] = fs
+      .readdirSync(service.dataDir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith(`${agent_id}.json`));
     const record = path.join(service.dataDir, file!);
     fs.writeFileSync(record, '');
     expect((await service.call('GET', '/v1/superagents')).status).toBe(200);

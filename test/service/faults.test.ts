@@ -50,7 +50,9 @@ function rawPost(url: string, urlPath: string, key: string, body: unknown): Prom
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
         res.on('error', () => undefined); // "aborted" when the server cuts the stream
-        res.on('close', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, complete: res.complete }));
+        res.on('close', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, complete: res.complete }),
+        );
       },
     );
     req.on('error', reject);
@@ -109,9 +111,17 @@ describe('faults on demand', () => {
     expect(r.complete).toBe(false); // dropped, not ended
     const { before, error } = splitAtError(parseWire(r.text));
     expect(error).toEqual({ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 });
-    expect(eventNames(before)).toEqual(['session_info', 'RunResponseContent', 'RunResponseContent', 'RunResponseContent']);
+    expect(eventNames(before)).toEqual([
+      'session_info',
+      'RunResponseContent',
+      'RunResponseContent',
+      'RunResponseContent',
+    ]);
     // what did arrive is the start of the real reply
-    const received = before.slice(1).map((e) => e.content).join('');
+    const received = before
+      .slice(1)
+      .map((e) => e.content)
+      .join('');
     const whole = await wholeReply();
     expect(whole.startsWith(received)).toBe(true);
     expect(whole.length).toBeGreaterThan(received.length);
@@ -121,7 +131,9 @@ describe('faults on demand', () => {
 
   it('cutStreamAfter 3 also cuts an agent chat stream after its run events, and fetch reports the stream terminated', async () => {
     const svc = await service({ faults: { cutStreamAfter: 3 } });
-    const launched = await svc.call('POST', '/v1/superagents', { body: { name: 'Cut Stream', model: 'gpt-4o', model_provider: 'openai' } });
+    const launched = await svc.call('POST', '/v1/superagents', {
+      body: { name: 'Cut Stream', model: 'gpt-4o', model_provider: 'openai' },
+    });
     expect(launched.status).toBe(200);
     const res = await fetch(`${svc.url}/v1/superagents/${launched.json.agent_id}/chat`, {
       method: 'POST',
@@ -147,7 +159,15 @@ describe('faults on demand', () => {
     const { before, error } = splitAtError(parseWire(text));
     expect(error).toEqual({ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 });
     // market-intel is on by default: its tool call goes out before the content
-    expect(eventNames(before)).toEqual(['session_info', 'RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'RunContent', 'RunContent', 'RunContent']);
+    expect(eventNames(before)).toEqual([
+      'session_info',
+      'RunStarted',
+      'ToolCallStarted',
+      'ToolCallCompleted',
+      'RunContent',
+      'RunContent',
+      'RunContent',
+    ]);
   });
 
   it('cutStreamAfter 0: session_info, then the error event, then the drop', async () => {
@@ -180,7 +200,9 @@ describe('faults on demand', () => {
 
   it('errorRate 1 on a streaming agent chat fails mid-stream too; its JSON chat, a keyless stream and a bad body fail before the answer', async () => {
     const healthy = await service({ keys: [KEY_A] });
-    const launched = await healthy.call('POST', '/v1/superagents', { body: { name: 'Faulty', model: 'gpt-4o', model_provider: 'openai' } });
+    const launched = await healthy.call('POST', '/v1/superagents', {
+      body: { name: 'Faulty', model: 'gpt-4o', model_provider: 'openai' },
+    });
     expect(launched.status).toBe(200);
     const chatPath = `/v1/superagents/${launched.json.agent_id}/chat`;
     const svc = await serviceOn(healthy.dataDir, { keys: [KEY_A], faults: { errorRate: 1 } });
@@ -201,7 +223,11 @@ describe('faults on demand', () => {
     for (const a of answers) {
       expect([500, 503]).toContain(a.status);
       expect(a.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(a.json).toEqual({ statusCode: a.status, message: expect.stringMatching(/\(injected fault\)$/), error: expect.any(String) });
+      expect(a.json).toEqual({
+        statusCode: a.status,
+        message: expect.stringMatching(/\(injected fault\)$/),
+        error: expect.any(String),
+      });
     }
   });
 
@@ -253,7 +279,10 @@ describe('faults on demand', () => {
     const server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     closeAfter({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-    const r = await rawPost(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/v1/chat', KEY_A, { message: 'hi', stream: true });
+    const r = await rawPost(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/v1/chat', KEY_A, {
+      message: 'hi',
+      stream: true,
+    });
     expect(r.status).toBe(200);
     expect(r.complete).toBe(true);
     const { before, error } = splitAtError(parseWire(r.text));

@@ -21,10 +21,20 @@ async function agentCount(svc: TestService): Promise<number> {
 
 describe('control characters in names and descriptions', () => {
   // each a name a terminal would act on: OSC 52 to the clipboard, clear screen, CSI as one C1 byte, …
-  const badNames = [`evil${OSC52}`, 'a\u001b[2Jb', 'a\u009b2Jb', 'a\u007fb', 'a\u0000b', 'a\rb', 'a\nb', 'a\tb', 'a\u0085b'];
+  const badNames = [
+    `evil${OSC52}`,
+    'a\u001b[2Jb',
+    'a\u009b2Jb',
+    'a\u007fb',
+    'a\u0000b',
+    'a\rb',
+    'a\nb',
+    'a\tb',
+    'a\u0085b',
+  ];
   const badDescriptions = [`d${OSC52}`, 'a\u001b[2Jb', 'a\u009b2Jb', 'a\u007fb', 'a\rb', 'a\u0008b'];
 
-  it('refuses them in a launched agent\'s name (all C0, tab and newline too) and stores nothing', async () => {
+  it("refuses them in a launched agent's name (all C0, tab and newline too) and stores nothing", async () => {
     const svc = await resources.service();
     for (const name of badNames) {
       const r = await svc.call('POST', '/v1/superagents', { body: { name, ...launchBody } });
@@ -40,17 +50,25 @@ describe('control characters in names and descriptions', () => {
       expect([r.status, r.json], JSON.stringify(description)).toEqual([400, refused('description')]);
     }
     expect(await agentCount(svc)).toBe(0);
-    const ok = await svc.call('POST', '/v1/superagents', { body: { name: 'ok', description: 'line one\n\tline two', ...launchBody } });
+    const ok = await svc.call('POST', '/v1/superagents', {
+      body: { name: 'ok', description: 'line one\n\tline two', ...launchBody },
+    });
     expect(ok.status).toBe(200);
-    expect((await svc.call('GET', `/v1/superagents/${ok.json.agent_id}`)).json.description).toBe('line one\n\tline two');
+    expect((await svc.call('GET', `/v1/superagents/${ok.json.agent_id}`)).json.description).toBe(
+      'line one\n\tline two',
+    );
   });
 
   it('refuses them on PUT …/profile and leaves the profile as it was', async () => {
     const svc = await resources.service();
-    const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'calm', description: 'quiet', ...launchBody } })).json.agent_id;
+    const id = (
+      await svc.call('POST', '/v1/superagents', { body: { name: 'calm', description: 'quiet', ...launchBody } })
+    ).json.agent_id;
     const byName = await svc.call('PUT', `/v1/superagents/${id}/profile`, { body: { name: `x${OSC52}` } });
     expect([byName.status, byName.json]).toEqual([400, refused('name')]);
-    const byDescription = await svc.call('PUT', `/v1/superagents/${id}/profile`, { body: { name: 'new', description: 'a\u009b2Jb' } });
+    const byDescription = await svc.call('PUT', `/v1/superagents/${id}/profile`, {
+      body: { name: 'new', description: 'a\u009b2Jb' },
+    });
     expect([byDescription.status, byDescription.json]).toEqual([400, refused('description')]);
     const agent = (await svc.call('GET', `/v1/superagents/${id}`)).json;
     expect([agent.name, agent.description]).toEqual(['calm', 'quiet']);
@@ -58,7 +76,11 @@ describe('control characters in names and descriptions', () => {
 
   it("refuses them in a classic agent's name and description, on create and on PATCH", async () => {
     const svc = await resources.service();
-    const classic = { name: 'Whale Watcher', goal: 'Spot large wallet moves', instructions: 'Alert on transfers above $1M' };
+    const classic = {
+      name: 'Whale Watcher',
+      goal: 'Spot large wallet moves',
+      instructions: 'Alert on transfers above $1M',
+    };
     const badName = await svc.call('POST', '/v1/agents', { body: { ...classic, name: `w${OSC52}` } });
     expect([badName.status, badName.json]).toEqual([400, refused('name')]);
     const badDescription = await svc.call('POST', '/v1/agents', { body: { ...classic, description: 'a\u001b[2Jb' } });
@@ -81,11 +103,17 @@ describe('control and spoofing characters in model ids, names, goals and instruc
     message: `${field} must not contain invisible or direction-changing characters (${cp})`,
     error: 'Bad Request',
   });
-  const classic = { name: 'Whale Watcher', goal: 'Spot large wallet moves', instructions: 'Alert on transfers above $1M' };
+  const classic = {
+    name: 'Whale Watcher',
+    goal: 'Spot large wallet moves',
+    instructions: 'Alert on transfers above $1M',
+  };
 
   it('refuses control characters in a model id, at launch and on PUT …/model, and keeps them out of memory.md', async () => {
     const svc = await resources.service();
-    const launched = await svc.call('POST', '/v1/superagents', { body: { name: 'm', model: `gpt${OSC52}`, model_provider: 'openai' } });
+    const launched = await svc.call('POST', '/v1/superagents', {
+      body: { name: 'm', model: `gpt${OSC52}`, model_provider: 'openai' },
+    });
     expect([launched.status, launched.json]).toEqual([400, refused('model')]);
     expect(await agentCount(svc)).toBe(0);
     const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'm', ...launchBody } })).json.agent_id;
@@ -96,7 +124,9 @@ describe('control and spoofing characters in model ids, names, goals and instruc
     }
     expect((await svc.call('GET', `/v1/superagents/${id}`)).json.model).toBe('gpt-4o');
     expect((await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md).toBe(memory);
-    const assistant = await svc.call('POST', '/v1/chat', { body: { message: 'hi', model: `gpt${OSC52}`, model_provider: 'openai' } });
+    const assistant = await svc.call('POST', '/v1/chat', {
+      body: { message: 'hi', model: `gpt${OSC52}`, model_provider: 'openai' },
+    });
     expect([assistant.status, assistant.json]).toEqual([400, refused('model')]);
     const classicModel = await svc.call('POST', '/v1/agents', { body: { ...classic, model: 'a\u001b[2Jb' } });
     expect([classicModel.status, classicModel.json]).toEqual([400, refused('model')]);
@@ -147,17 +177,23 @@ describe('control characters in what the service quotes back', () => {
   it('keeps them out of replies and memory, whatever the soul and the message hold', async () => {
     const svc = await resources.service();
     const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'calm', ...launchBody } })).json.agent_id;
-    const soul = await svc.call('PUT', `/v1/superagents/${id}/soul`, { body: { soul_md: `# Boss${OSC52}\n\n- Never ${OSC52} use leverage.\n` } });
+    const soul = await svc.call('PUT', `/v1/superagents/${id}/soul`, {
+      body: { soul_md: `# Boss${OSC52}\n\n- Never ${OSC52} use leverage.\n` },
+    });
     expect(soul.status).toBe(200);
     const message = `remember that ${OSC52}I like \u009b2JSOL. Long BTC with leverage, clear\u001b[2J`;
     const reply = await svc.call('POST', `/v1/superagents/${id}/chat`, { body: { message } });
     expect(reply.status).toBe(200);
     expect(reply.json.content).toContain('52;c;'); // quoted as text, its control bytes gone
     expect(reply.json.content).not.toMatch(CONTROL);
-    const again = await svc.call('POST', `/v1/superagents/${id}/chat`, { body: { message: 'and?', session_id: reply.json.session_id } });
+    const again = await svc.call('POST', `/v1/superagents/${id}/chat`, {
+      body: { message: 'and?', session_id: reply.json.session_id },
+    });
     expect(again.json.content).not.toMatch(CONTROL);
     expect((await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md).not.toMatch(CONTROL);
-    const assistant = await svc.call('POST', '/v1/chat', { body: { message: `btc?${OSC52} Respond as JSON with: a\u009bb, price` } });
+    const assistant = await svc.call('POST', '/v1/chat', {
+      body: { message: `btc?${OSC52} Respond as JSON with: a\u009bb, price` },
+    });
     expect(assistant.json.content).not.toMatch(CONTROL);
     expect(Object.keys(JSON.parse(assistant.json.content))).toEqual(['a\u009bb', 'price']);
   });
@@ -179,7 +215,13 @@ interface RawClient {
  * (a client gone, Node's own 408) has no answer to check.
  */
 async function rawService(options: Partial<ServerOptions> = {}): Promise<RunningServer> {
-  const server = await startServer({ dataDir: resources.scratch(), rateLimit: 0, tokenDelayMs: 0, log: () => undefined, ...options });
+  const server = await startServer({
+    dataDir: resources.scratch(),
+    rateLimit: 0,
+    tokenDelayMs: 0,
+    log: () => undefined,
+    ...options,
+  });
   resources.closeAfter(server);
   return server;
 }
@@ -249,31 +291,39 @@ describe('limits on slow and many connections', () => {
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);
   });
 
-  it('closes a connection that sends no byte, and still answers a slow header with 408', { timeout: 5_000 }, async () => {
-    const svc = await rawService({ firstByteTimeoutMs: 200, headersTimeoutMs: 1_000 });
-    const silent = await connect(svc);
-    const slow = await connect(svc, 'POST /v1/chat HTTP/1.1\r\n'); // a first byte, then nothing
-    await silent.closed;
-    expect(silent.received()).toBe('');
-    await slow.closed;
-    expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
-  });
+  it(
+    'closes a connection that sends no byte, and still answers a slow header with 408',
+    { timeout: 5_000 },
+    async () => {
+      const svc = await rawService({ firstByteTimeoutMs: 200, headersTimeoutMs: 1_000 });
+      const silent = await connect(svc);
+      const slow = await connect(svc, 'POST /v1/chat HTTP/1.1\r\n'); // a first byte, then nothing
+      await silent.closed;
+      expect(silent.received()).toBe('');
+      await slow.closed;
+      expect(slow.received()).toMatch(/^HTTP\/1\.1 408 /);
+    },
+  );
 
-  it('reads a request that came while its event loop was held before it judges the connection silent', { timeout: 5_000 }, async () => {
-    const svc = await rawService({ firstByteTimeoutMs: 100 });
-    const client = await connect(svc);
-    await new Promise((r) => setTimeout(r, 20)); // the service has taken the connection: its timer runs
-    // the request is in the socket at once; then the loop is held past the timer where a long
-    // synchronous write would hold it (after the poll phase), so the timers phase comes first after it
-    const answered = await new Promise<Promise<void>>((resolve) =>
-      setImmediate(() => {
-        const asked = askList(svc, client);
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-        resolve(asked);
-      }),
-    );
-    await answered;
-  });
+  it(
+    'reads a request that came while its event loop was held before it judges the connection silent',
+    { timeout: 5_000 },
+    async () => {
+      const svc = await rawService({ firstByteTimeoutMs: 100 });
+      const client = await connect(svc);
+      await new Promise((r) => setTimeout(r, 20)); // the service has taken the connection: its timer runs
+      // the request is in the socket at once; then the loop is held past the timer where a long
+      // synchronous write would hold it (after the poll phase), so the timers phase comes first after it
+      const answered = await new Promise<Promise<void>>((resolve) =>
+        setImmediate(() => {
+          const asked = askList(svc, client);
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+          resolve(asked);
+        }),
+      );
+      await answered;
+    },
+  );
 
   it('at the cap, the oldest idle connection makes room for a new one', { timeout: 5_000 }, async () => {
     const svc = await rawService({ maxConnections: 3 });
@@ -290,26 +340,36 @@ describe('limits on slow and many connections', () => {
     expect(busy.socket.destroyed).toBe(false);
   });
 
-  it('at the cap with every connection busy, closes the new one at once, and serves again once one goes', { timeout: 5_000 }, async () => {
-    const svc = await rawService({ maxConnections: 2 });
-    const first = await busyClient(svc);
-    await busyClient(svc);
-    const third = await connect(svc);
-    await third.closed;
-    expect(third.received()).toBe('');
-    first.socket.destroy();
-    await first.closed;
-    await vi.waitFor(async () => expect((await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key })).status).toBe(200));
-  });
+  it(
+    'at the cap with every connection busy, closes the new one at once, and serves again once one goes',
+    { timeout: 5_000 },
+    async () => {
+      const svc = await rawService({ maxConnections: 2 });
+      const first = await busyClient(svc);
+      await busyClient(svc);
+      const third = await connect(svc);
+      await third.closed;
+      expect(third.received()).toBe('');
+      first.socket.destroy();
+      await first.closed;
+      await vi.waitFor(async () =>
+        expect((await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key })).status).toBe(200),
+      );
+    },
+  );
 
-  it('serves a real request while more silent sockets than the cap are held open, reconnecting when closed', { timeout: 10_000 }, async () => {
-    const svc = await rawService(); // the default cap (256) and time-outs
-    const crowd = silentCrowd(svc, 260);
-    await crowd.full; // the service has closed one of them: it is at its cap
-    const r = await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key });
-    expect([r.status, r.json]).toEqual([200, { agents: [] }]);
-    crowd.stop();
-  });
+  it(
+    'serves a real request while more silent sockets than the cap are held open, reconnecting when closed',
+    { timeout: 10_000 },
+    async () => {
+      const svc = await rawService(); // the default cap (256) and time-outs
+      const crowd = silentCrowd(svc, 260);
+      await crowd.full; // the service has closed one of them: it is at its cap
+      const r = await callService(svc.url, 'GET', '/v1/superagents', { key: svc.key });
+      expect([r.status, r.json]).toEqual([200, { agents: [] }]);
+      crowd.stop();
+    },
+  );
 });
 
 /** A connection with a request in progress: its headers read (the service said 100 Continue), its body never sent. */

@@ -15,7 +15,12 @@ const BIN = path.join(ROOT, 'bin', 'superagent.js');
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const KEY_A = 'sa_sk_limitsAlimitsAlimitsAlimitsAlim';
 const KEY_B = 'sa_sk_limitsBlimitsBlimitsBlimitsBlim';
-const RATE_HEADERS = ['x-ratelimit-limit-minute', 'x-ratelimit-remaining-minute', 'x-ratelimit-reset-minute', 'retry-after'];
+const RATE_HEADERS = [
+  'x-ratelimit-limit-minute',
+  'x-ratelimit-remaining-minute',
+  'x-ratelimit-reset-minute',
+  'retry-after',
+];
 
 const { service, scratch, closeAfter } = perTest();
 
@@ -81,7 +86,9 @@ describe('rate limit', () => {
     const svc = await service({ rateLimit: 60, keys: [KEY_A] });
     for (let i = 1; i <= 60; i++) {
       // no key and a wrong key share the address bucket
-      const r = await svc.call('GET', '/v1/superagents', { key: i % 2 ? null : 'sa_sk_wrongwrongwrongwrongwrongwrong' });
+      const r = await svc.call('GET', '/v1/superagents', {
+        key: i % 2 ? null : 'sa_sk_wrongwrongwrongwrongwrongwrong',
+      });
       expect(r.status, `request ${i}`).toBe(401);
       expect(r.json).toEqual({ statusCode: 401, message: 'Invalid or revoked API key', error: 'Unauthorized' });
       expect(r.headers.get('x-ratelimit-limit-minute')).toBe('60');
@@ -110,7 +117,6 @@ describe('rate limit', () => {
 
 // each server is closed after its test, before perTest removes its scratch data dir
 describe('programmatic entry: startServer', () => {
-
   it('port 0 listens on 127.0.0.1 at a free port; without keys it creates and then reuses the data dir key; close() stops it', async () => {
     const dataDir = scratch('superagent-entry-');
     const first = await startServer({ dataDir, port: 0, log: () => undefined });
@@ -140,7 +146,9 @@ describe('programmatic entry: startServer', () => {
     expect(wrong.status).toBe(401);
 
     await first.close();
-    await expect(fetch(`${first.url}/v1/agents`, { headers: { authorization: `Bearer ${first.key}` } })).rejects.toThrow();
+    await expect(
+      fetch(`${first.url}/v1/agents`, { headers: { authorization: `Bearer ${first.key}` } }),
+    ).rejects.toThrow();
     const refused = await fetch(`${first.url}/v1/agents`).then(
       () => null,
       (err: Error & { cause?: { code?: string } }) => err.cause?.code,

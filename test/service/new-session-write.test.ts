@@ -42,7 +42,11 @@ function openStream(url: string, id: string) {
   const payload = JSON.stringify({ message: MESSAGE, stream: true });
   const req = http.request(`${url}${agentPath(id, '/chat')}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+    headers: {
+      authorization: `Bearer ${KEY_A}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(payload),
+    },
   });
   req.on('response', (res) => {
     res.setEncoding('utf8');
@@ -130,7 +134,9 @@ describe('a new session is written beside its first pieces', () => {
   it('close() waits for a session write under way: a client that saw the id finds the session after a restart', async () => {
     const { held, id } = await heldAtFirstPiece('Stopped');
     let closed = false;
-    const closing = svc().close().then(() => (closed = true));
+    const closing = svc()
+      .close()
+      .then(() => (closed = true));
     // the connections are gone within a few turns of the event loop; the write is still held
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(closed).toBe(false);
@@ -170,7 +176,11 @@ describe('a new session write that fails while the pieces still stream (a token 
     held.fail(new Error('ENOSPC: no space left on device'));
     const stream = openStream(svc().url, agent_id);
     const wire = await stream.end();
-    expect(parseWire(wire).events.at(-1)).toEqual({ event: 'error', message: 'Internal server error', statusCode: 500 });
+    expect(parseWire(wire).events.at(-1)).toEqual({
+      event: 'error',
+      message: 'Internal server error',
+      statusCode: 500,
+    });
     expect(wire).not.toMatch(/RunCompleted|\[DONE\]/);
     expect(logged.join('\n')).toContain('ENOSPC: no space left on device');
     vi.restoreAllMocks();
@@ -191,7 +201,9 @@ describe('a failed new session write when the stream has ended already', () => {
     const { agent_id } = await launch(svc(), { name: 'Cut' });
     holdSessionWrites().fail(new Error('ENOSPC: no space left on device'));
     const wire = await openStream(svc().url, agent_id).end();
-    expect(parseWire(wire).events.filter((e) => e.event === 'error')).toEqual([{ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 }]);
+    expect(parseWire(wire).events.filter((e) => e.event === 'error')).toEqual([
+      { event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 },
+    ]);
     // the cut drops the connection before the failure is seen: logged once it is
     await svc().close();
     expect(failures()).toBe(1);
@@ -221,12 +233,19 @@ describe('streamReply', () => {
     const outcome = new Promise<unknown>((resolve) => {
       const server = http.createServer((_req, res) => {
         const recorded = Promise.reject(new Error('ENOSPC: no space left on device'));
-        streamReply(res, script, ['a'], { tokenDelayMs: 0, sleep: async () => undefined, pingIntervalMs: 0, recorded }).then(resolve, resolve);
+        streamReply(res, script, ['a'], {
+          tokenDelayMs: 0,
+          sleep: async () => undefined,
+          pingIntervalMs: 0,
+          recorded,
+        }).then(resolve, resolve);
         res.on('close', () => server.close());
       });
       server.listen(0, '127.0.0.1', () => {
         const { port } = server.address() as AddressInfo;
-        http.get(`http://127.0.0.1:${port}/`, (res) => res.resume().on('end', () => res.destroy())).on('error', () => undefined);
+        http
+          .get(`http://127.0.0.1:${port}/`, (res) => res.resume().on('end', () => res.destroy()))
+          .on('error', () => undefined);
       });
     });
     expect(await outcome).toMatchObject({ message: 'the piece could not be made' });

@@ -27,8 +27,7 @@ async function untilPositions(svc: TestService, clock: ReturnType<typeof fakeClo
 }
 
 const allTime = (portfolio: any[]) => portfolio.find(([name]) => name === 'allTime')[1];
-const positionsOf = (state: any) =>
-  state.assetPositions.map(({ position: p }: any) => [p.coin, p.szi, p.entryPx]);
+const positionsOf = (state: any) => state.assetPositions.map(({ position: p }: any) => [p.coin, p.szi, p.entryPx]);
 
 describe('the paper account', () => {
   it('a launched agent has 10000 USDC of account value on its simulated Hyperliquid, read without a key', async () => {

@@ -7,9 +7,26 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestService, type CallResult, type TestService } from '../helpers/service.js';
 import { startTestServiceOn } from '../helpers/service-support.js';
 import {
-  AGENT_ROUTES, agentPath, chat, expectError, expectEvmAddress, files, getJson, ISO_UTC, KEY_A,
-  KEY_B, launch, type Launched, listAgents, MODEL, PROVIDER_MESSAGE, RECORD_KEYS, SOUL_LIMIT, useServicePerTest,
-  UUID, VALID_BOT_TOKEN
+  AGENT_ROUTES,
+  agentPath,
+  chat,
+  expectError,
+  expectEvmAddress,
+  files,
+  getJson,
+  ISO_UTC,
+  KEY_A,
+  KEY_B,
+  launch,
+  type Launched,
+  listAgents,
+  MODEL,
+  PROVIDER_MESSAGE,
+  RECORD_KEYS,
+  SOUL_LIMIT,
+  useServicePerTest,
+  UUID,
+  VALID_BOT_TOKEN,
 } from '../helpers/superagent-fixtures.js';
 
 describe('POST /v1/superagents: launch', () => {
@@ -36,7 +53,11 @@ describe('POST /v1/superagents: launch', () => {
 
   it('the record is exactly the hosted summary: the model as sent, an empty description, and a soul naming the agent', async () => {
     const before = Date.now();
-    const { agent_id } = await launch(svc(), { name: 'Defaulted', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
+    const { agent_id } = await launch(svc(), {
+      name: 'Defaulted',
+      model: 'claude-sonnet-4-20250514',
+      model_provider: 'anthropic',
+    });
     const record = await getJson(svc(), agentPath(agent_id));
     expect(Object.keys(record)).toEqual(RECORD_KEYS);
     expect(record).toMatchObject({
@@ -92,7 +113,9 @@ describe('POST /v1/superagents: launch', () => {
   it('never returns the bot token, in any answer of any route', async () => {
     const secret = VALID_BOT_TOKEN.split(':')[1]!;
     const texts: string[] = [];
-    const res = await svc().call('POST', '/v1/superagents', { body: { name: 'Token Holder', ...MODEL, telegram_bot_token: VALID_BOT_TOKEN } });
+    const res = await svc().call('POST', '/v1/superagents', {
+      body: { name: 'Token Holder', ...MODEL, telegram_bot_token: VALID_BOT_TOKEN },
+    });
     expect(res.status, res.text).toBe(200);
     texts.push(res.text);
     const id = res.json.agent_id as string;
@@ -141,34 +164,54 @@ describe('POST /v1/superagents: rejected launches change nothing', () => {
     ['missing model_provider', { name, model: 'gpt-4o' }, 'model_provider is required'],
     ['a null model_provider', { ...valid, model_provider: null }, 'model_provider is required'],
     ['an unknown provider', { ...valid, model_provider: 'google' }, PROVIDER_MESSAGE],
-    ['a 501-char description', { ...valid, description: 'd'.repeat(501) }, 'description must be at most 500 characters'],
-    ['soul_md over 256 KiB', { ...valid, soul_md: 's'.repeat(SOUL_LIMIT + 1) }, `soul_md must be at most ${SOUL_LIMIT} bytes`],
-    ['soul_md over 256 KiB in UTF-8 bytes (fewer characters)', { ...valid, soul_md: 'é'.repeat(SOUL_LIMIT / 2 + 1) }, `soul_md must be at most ${SOUL_LIMIT} bytes`],
+    [
+      'a 501-char description',
+      { ...valid, description: 'd'.repeat(501) },
+      'description must be at most 500 characters',
+    ],
+    [
+      'soul_md over 256 KiB',
+      { ...valid, soul_md: 's'.repeat(SOUL_LIMIT + 1) },
+      `soul_md must be at most ${SOUL_LIMIT} bytes`,
+    ],
+    [
+      'soul_md over 256 KiB in UTF-8 bytes (fewer characters)',
+      { ...valid, soul_md: 'é'.repeat(SOUL_LIMIT / 2 + 1) },
+      `soul_md must be at most ${SOUL_LIMIT} bytes`,
+    ],
   ])('400 for %s', async (_label, body, message) => {
     await expectRejected(() => svc().call('POST', '/v1/superagents', { body }), 400, message);
   });
 
-  it.each(['not-a-token', '123456:short', 'abc:AAHk3_x-ZyQw9vLmN0pRsTuVwXyZaBcDeFg', '123456:AAHk3_x-ZyQw9vLm N0pRsTuVwXyZaBcDeFg'])(
-    '400 for the bad bot token %j',
-    async (token) => {
-      const res = await svc().call('POST', '/v1/superagents', { body: { ...valid, telegram_bot_token: token } });
-      expect(res.status, res.text).toBe(400);
-      expect(res.json.statusCode).toBe(400);
-      expect(res.json.message).toMatch(/^telegram_bot_token is not a valid bot token/);
-      expect(res.text).not.toContain(token);
-      expect(await listAgents(svc())).toHaveLength(1);
-    },
-  );
+  it.each([
+    'not-a-token',
+    '123456:short',
+    'abc:AAHk3_x-ZyQw9vLmN0pRsTuVwXyZaBcDeFg',
+    '123456:AAHk3_x-ZyQw9vLm N0pRsTuVwXyZaBcDeFg',
+  ])('400 for the bad bot token %j', async (token) => {
+    const res = await svc().call('POST', '/v1/superagents', { body: { ...valid, telegram_bot_token: token } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.statusCode).toBe(400);
+    expect(res.json.message).toMatch(/^telegram_bot_token is not a valid bot token/);
+    expect(res.text).not.toContain(token);
+    expect(await listAgents(svc())).toHaveLength(1);
+  });
 
   it('400 for a body that is not valid JSON', async () => {
     const call = () =>
-      svc().call('POST', '/v1/superagents', { rawBody: '{"name": "Broken"', headers: { 'content-type': 'application/json' } });
+      svc().call('POST', '/v1/superagents', {
+        rawBody: '{"name": "Broken"',
+        headers: { 'content-type': 'application/json' },
+      });
     await expectRejected(call, 400, 'Request body is not valid JSON');
   });
 
   it('400 for a JSON array body', async () => {
     const call = () =>
-      svc().call('POST', '/v1/superagents', { rawBody: '[{"name":"In An Array"}]', headers: { 'content-type': 'application/json' } });
+      svc().call('POST', '/v1/superagents', {
+        rawBody: '[{"name":"In An Array"}]',
+        headers: { 'content-type': 'application/json' },
+      });
     await expectRejected(call, 400, 'Request body must be a JSON object');
   });
 
@@ -181,7 +224,8 @@ describe('POST /v1/superagents: rejected launches change nothing', () => {
   it('413 for a body over 1 MiB', async () => {
     const rawBody = JSON.stringify({ name: 'Huge', soul_md: 'x'.repeat(1024 * 1024) });
     expect(Buffer.byteLength(rawBody)).toBeGreaterThan(1024 * 1024);
-    const call = () => svc().call('POST', '/v1/superagents', { rawBody, headers: { 'content-type': 'application/json' } });
+    const call = () =>
+      svc().call('POST', '/v1/superagents', { rawBody, headers: { 'content-type': 'application/json' } });
     await expectRejected(call, 413, `Request body is larger than ${1024 * 1024} bytes`);
   });
 });
@@ -194,7 +238,11 @@ describe('10 live agents per key', () => {
     return ids;
   };
   const refusedOnce = async () => {
-    expectError(await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh', ...MODEL } }), 403, 'Agent limit reached (10)');
+    expectError(
+      await svc().call('POST', '/v1/superagents', { body: { name: 'Eleventh', ...MODEL } }),
+      403,
+      'Agent limit reached (10)',
+    );
     expect(await listAgents(svc())).toHaveLength(10);
   };
 
@@ -224,7 +272,9 @@ describe('10 live agents per key', () => {
   describe('under concurrent launches', () => {
     it('12 launches at once: exactly 10 succeed, 2 are 403', async () => {
       const answers = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => svc().call('POST', '/v1/superagents', { body: { name: `Racer ${i}`, ...MODEL } })),
+        Array.from({ length: 12 }, (_, i) =>
+          svc().call('POST', '/v1/superagents', { body: { name: `Racer ${i}`, ...MODEL } }),
+        ),
       );
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses).toEqual([...Array(10).fill(200), 403, 403]);
@@ -235,7 +285,8 @@ describe('10 live agents per key', () => {
 
 describe('one live agent per name and account', () => {
   const svc = useServicePerTest();
-  const launchNamed = (name: string, key = KEY_A) => svc().call('POST', '/v1/superagents', { body: { name, ...MODEL }, key });
+  const launchNamed = (name: string, key = KEY_A) =>
+    svc().call('POST', '/v1/superagents', { body: { name, ...MODEL }, key });
 
   it('a second launch of a live name is 409 naming it, in any case and spacing; nothing is launched', async () => {
     const first = await launch(svc(), { name: 'Scout' });
@@ -262,11 +313,15 @@ describe('one live agent per name and account', () => {
   it('two launches of one name at once: one 200, one 409, one agent', async () => {
     const answers = await Promise.all([launchNamed('Racer'), launchNamed('Racer')]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-    expectError(answers.find((a) => a.status === 409)!, 409, "An agent named 'Racer' already exists");
+    expectError(
+      answers.find((a) => a.status === 409)!,
+      409,
+      "An agent named 'Racer' already exists",
+    );
     expect((await listAgents(svc())).map((a) => a.name)).toEqual(['Racer']);
   });
 
-  it('another account may have an agent of that name; a destroyed agent\'s name is free again', async () => {
+  it("another account may have an agent of that name; a destroyed agent's name is free again", async () => {
     const first = await launch(svc(), { name: 'Shared' });
     await launch(svc(), { name: 'Shared' }, KEY_B);
     expect((await svc().call('DELETE', agentPath(first.agent_id))).status).toBe(200);

@@ -27,7 +27,7 @@ describe('sameAgentName', () => {
     expect(sameAgentName(a, b)).toBe(false);
   });
 
-  it('an unknown name is nobody\'s', () => {
+  it("an unknown name is nobody's", () => {
     expect(sameAgentName(undefined, 'demo')).toBe(false);
     expect(sameAgentName('demo', undefined)).toBe(false);
   });

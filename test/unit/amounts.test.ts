@@ -75,7 +75,31 @@ describe('amounts', () => {
 
   it('reads what the old patterns read, on short text within the new bounds (property)', () => {
     const short = fc
-      .array(fc.constantFrom('1', '0', '5', ',', '.', ' ', '\n', '$', 'k', 'm', 'x', 'usd', 'usdc', 'dollars', 'bucks', 'leverage', 'of', 'sol', 'no', 'a'), { maxLength: 12 })
+      .array(
+        fc.constantFrom(
+          '1',
+          '0',
+          '5',
+          ',',
+          '.',
+          ' ',
+          '\n',
+          '$',
+          'k',
+          'm',
+          'x',
+          'usd',
+          'usdc',
+          'dollars',
+          'bucks',
+          'leverage',
+          'of',
+          'sol',
+          'no',
+          'a',
+        ),
+        { maxLength: 12 },
+      )
       .map((parts) => parts.join(''))
       // the new bounds: at most 4 spaces around a unit, 9 digits of leverage, 31 characters of a figure
       .filter((s) => s.length <= 30 && !/\s{5}/.test(s) && !/\d{5}/.test(s) && !/[A-Za-z]{20}/.test(s));

@@ -50,10 +50,20 @@ function importsOf(file: string, text: string): Import[] {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
       const bindings = clause?.namedBindings;
-      const allTypes = !!clause && !clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+      const allTypes =
+        !!clause &&
+        !clause.name &&
+        !!bindings &&
+        ts.isNamedImports(bindings) &&
+        bindings.elements.length > 0 &&
+        bindings.elements.every((e) => e.isTypeOnly);
       add(node.moduleSpecifier, !!clause?.isTypeOnly || allTypes, false);
     } else if (ts.isExportDeclaration(node)) {
-      const allTypes = !!node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length > 0 && node.exportClause.elements.every((e) => e.isTypeOnly);
+      const allTypes =
+        !!node.exportClause &&
+        ts.isNamedExports(node.exportClause) &&
+        node.exportClause.elements.length > 0 &&
+        node.exportClause.elements.every((e) => e.isTypeOnly);
       add(node.moduleSpecifier, node.isTypeOnly || allTypes, false);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       add(node.arguments[0], false, true);
@@ -67,18 +77,30 @@ function importsOf(file: string, text: string): Import[] {
   return out;
 }
 
-const FILES = tsFiles(SRC).sort().map((abs) => {
-  const text = fs.readFileSync(abs, 'utf8');
-  return { file: rel(abs), lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), imports: importsOf(abs, text) };
-});
+const FILES = tsFiles(SRC)
+  .sort()
+  .map((abs) => {
+    const text = fs.readFileSync(abs, 'utf8');
+    return {
+      file: rel(abs),
+      lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0),
+      imports: importsOf(abs, text),
+    };
+  });
 
 /** src/cli/commands/x.ts → cli */
 const folderOf = (file: string) => file.split('/')[1]!;
 const under = (file: string, ...folders: string[]) => folders.some((f) => file.startsWith(`src/${f}/`));
 
 /** Every import (types and lazy loads count: they tie the folders together all the same) that breaks a rule. */
-function violations(from: (file: string) => boolean, to: (target: string) => boolean, files: ReadonlyArray<{ file: string; imports: Import[] }> = FILES): string[] {
-  return files.filter((f) => from(f.file)).flatMap((f) => f.imports.filter((i) => to(i.target)).map((i) => `${f.file} → ${i.target}`));
+function violations(
+  from: (file: string) => boolean,
+  to: (target: string) => boolean,
+  files: ReadonlyArray<{ file: string; imports: Import[] }> = FILES,
+): string[] {
+  return files
+    .filter((f) => from(f.file))
+    .flatMap((f) => f.imports.filter((i) => to(i.target)).map((i) => `${f.file} → ${i.target}`));
 }
 
 /** Who imports whom at load time: static value imports between files of src/. */
@@ -166,21 +188,32 @@ describe('architecture of src/', () => {
     expect(FILES.length).toBeGreaterThan(50);
     const run = FILES.find((f) => f.file === 'src/cli/run.ts');
     expect(run?.imports.map((i) => i.target)).toContain('src/cli/program/build.ts');
-    expect(new Set(FILES.map((f) => folderOf(f.file)))).toEqual(new Set(['api', 'cli', 'config', 'core', 'server', 'ui', 'vendor', 'contract.ts']));
+    expect(new Set(FILES.map((f) => folderOf(f.file)))).toEqual(
+      new Set(['api', 'cli', 'config', 'core', 'server', 'ui', 'vendor', 'contract.ts']),
+    );
   });
 
   it('(a) nothing under src/api, src/config, src/ui, src/server or src/core imports from src/cli', () => {
-    const found = violations((f) => under(f, 'api', 'config', 'ui', 'server', 'core'), (t) => under(t, 'cli'));
+    const found = violations(
+      (f) => under(f, 'api', 'config', 'ui', 'server', 'core'),
+      (t) => under(t, 'cli'),
+    );
     expect(found, report('imports of src/cli from a lower layer', found)).toEqual([]);
   });
 
   it('(b) src/core imports from no other folder of src/', () => {
-    const found = violations((f) => under(f, 'core'), (t) => t.startsWith('src/') && !under(t, 'core'));
+    const found = violations(
+      (f) => under(f, 'core'),
+      (t) => t.startsWith('src/') && !under(t, 'core'),
+    );
     expect(found, report('src/core importing from elsewhere in src/', found)).toEqual([]);
   });
 
   it('(c) src/server imports from neither src/cli, src/api nor src/ui', () => {
-    const found = violations((f) => under(f, 'server'), (t) => under(t, 'cli', 'api', 'ui'));
+    const found = violations(
+      (f) => under(f, 'server'),
+      (t) => under(t, 'cli', 'api', 'ui'),
+    );
     expect(found, report('src/server importing the client side', found)).toEqual([]);
   });
 
@@ -195,12 +228,18 @@ describe('architecture of src/', () => {
   });
 
   it('(g) the REPL imports neither the API client nor a command: it is handed what it sends with', () => {
-    const found = violations((f) => under(f, 'cli/repl'), (t) => under(t, 'api', 'cli/commands'));
+    const found = violations(
+      (f) => under(f, 'cli/repl'),
+      (t) => under(t, 'api', 'cli/commands'),
+    );
     expect(found, report('imports of src/api or src/cli/commands from src/cli/repl', found)).toEqual([]);
   });
 
-  it('(h) src/api imports nothing of the terminal (src/ui): masking is src/core\'s', () => {
-    const found = violations((f) => under(f, 'api'), (t) => under(t, 'ui'));
+  it("(h) src/api imports nothing of the terminal (src/ui): masking is src/core's", () => {
+    const found = violations(
+      (f) => under(f, 'api'),
+      (t) => under(t, 'ui'),
+    );
     expect(found, report('imports of src/ui from src/api', found)).toEqual([]);
   });
 
@@ -210,7 +249,11 @@ describe('architecture of src/', () => {
   });
 
   it(`(f) the top level of src/cli holds at most ${MAX_CLI_TOP_FILES} files`, () => {
-    const top = fs.readdirSync(path.join(SRC, 'cli'), { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name).sort();
+    const top = fs
+      .readdirSync(path.join(SRC, 'cli'), { withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => d.name)
+      .sort();
     expect(top.length, `src/cli holds ${top.length} files: ${top.join(', ')}`).toBeLessThanOrEqual(MAX_CLI_TOP_FILES);
   });
 });
@@ -247,7 +290,13 @@ describe('the checks themselves', () => {
       { file: 'src/ui/printer.ts', imports: [imp('src/cli/run.ts', false, true), imp('node:tty')] },
       { file: 'src/cli/run.ts', imports: [imp('src/cli/globals.ts')] },
     ];
-    expect(violations((f) => under(f, 'api', 'ui'), (t) => under(t, 'cli'), files)).toEqual(['src/api/client.ts → src/cli/context.ts', 'src/ui/printer.ts → src/cli/run.ts']);
+    expect(
+      violations(
+        (f) => under(f, 'api', 'ui'),
+        (t) => under(t, 'cli'),
+        files,
+      ),
+    ).toEqual(['src/api/client.ts → src/cli/context.ts', 'src/ui/printer.ts → src/cli/run.ts']);
   });
 
   it('find a cycle and name its files, and pass a graph without one', () => {

@@ -36,17 +36,33 @@ function rawKeys(objectText: string): string[] {
 
 describe('SPECIALISTS', () => {
   it('names the six desks', () => {
-    expect([...SPECIALISTS]).toEqual(['macro', 'microstructure', 'fundamentals', 'price movement', 'trenches', 'prediction markets']);
+    expect([...SPECIALISTS]).toEqual([
+      'macro',
+      'microstructure',
+      'fundamentals',
+      'price movement',
+      'trenches',
+      'prediction markets',
+    ]);
   });
 });
 
 describe('parseJsonRequest', () => {
   const cases: [string, { fields: string[]; array: boolean } | null][] = [
-    ['What is SOL doing? Respond as JSON with: price, change_24h, summary', { fields: ['price', 'change_24h', 'summary'], array: false }],
-    ['top tokens. respond as json array with: symbol , price ,sentiment.', { fields: ['symbol', 'price', 'sentiment'], array: true }],
+    [
+      'What is SOL doing? Respond as JSON with: price, change_24h, summary',
+      { fields: ['price', 'change_24h', 'summary'], array: false },
+    ],
+    [
+      'top tokens. respond as json array with: symbol , price ,sentiment.',
+      { fields: ['symbol', 'price', 'sentiment'], array: true },
+    ],
     ['RESPOND AS JSON WITH: a,, b ,  ,c.', { fields: ['a', 'b', 'c'], array: false }],
     ['Respond as JSON with: price, reason\nand please be brief, thanks', { fields: ['price', 'reason'], array: false }],
-    ['Respond as JSON with: market cap, 24h % change, why?', { fields: ['market cap', '24h % change', 'why?'], array: false }],
+    [
+      'Respond as JSON with: market cap, 24h % change, why?',
+      { fields: ['market cap', '24h % change', 'why?'], array: false },
+    ],
     ['Respond as JSON with:', null],
     ['Respond as JSON with: , . ,', null],
     ['Respond as JSON with:\nprice', null],
@@ -194,7 +210,10 @@ describe('JSON answers', () => {
 
   it('gives an array of 3–5 objects for different tokens', () => {
     const fields = ['ticker', 'price', 'change_pct', 'thesis'];
-    const { content } = composeAssistantReply([], 'Best majors this week? Respond as JSON array with: ticker, price, change_pct, thesis.');
+    const { content } = composeAssistantReply(
+      [],
+      'Best majors this week? Respond as JSON array with: ticker, price, change_pct, thesis.',
+    );
     const arr = JSON.parse(content) as Record<string, unknown>[];
     expect(Array.isArray(arr)).toBe(true);
     expect(arr.length).toBeGreaterThanOrEqual(3);

@@ -35,7 +35,11 @@ function usageErrorOf(fn: () => unknown): UsageError {
 
 describe('base URL precedence', () => {
   it('the flag beats the environment', () => {
-    const c = resolveConnection(flags({ baseUrl: 'https://flag.example.com' }), { SUPERAGENT_BASE_URL: 'https://env.example.com' }, config);
+    const c = resolveConnection(
+      flags({ baseUrl: 'https://flag.example.com' }),
+      { SUPERAGENT_BASE_URL: 'https://env.example.com' },
+      config,
+    );
     expect([c.baseUrl, c.baseUrlSource]).toEqual(['https://flag.example.com', 'flag']);
   });
 
@@ -196,7 +200,12 @@ describe('a key of the command line with the base URL of a profile', () => {
 
   it('a gb_sk_ key, a profile at the hosted service: the profile’s URL', () => {
     const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY }, profileAt(`${HOSTED}/v1`));
-    expect([c.baseUrl, c.baseUrlSource, c.service, c.reason]).toEqual([HOSTED, 'profile', 'hosted', "the base URL comes from profile 'default'"]);
+    expect([c.baseUrl, c.baseUrlSource, c.service, c.reason]).toEqual([
+      HOSTED,
+      'profile',
+      'hosted',
+      "the base URL comes from profile 'default'",
+    ]);
   });
 
   it('a gb_sk_ key, a profile whose own key is a gb_sk_ key too (another deployment of the hosted API): its URL', () => {
@@ -216,24 +225,40 @@ describe('a key of the command line with the base URL of a profile', () => {
   });
 
   it('an sa_sk_ key, a profile at another server whose own key is a gb_sk_ key: the embedded service', () => {
-    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: KEY_ENV }, profileAt('https://staging.example.com', { api_key: GB_OWN }));
+    const c = resolveConnection(
+      flags(),
+      { SUPERAGENT_API_KEY: KEY_ENV },
+      profileAt('https://staging.example.com', { api_key: GB_OWN }),
+    );
     expect([c.baseUrl, c.service]).toEqual([null, 'embedded']);
   });
 
   it('an sa_sk_ key, a profile at a server that is not the hosted one: its URL (a superagent server)', () => {
     for (const own of [{}, { api_key: SA_OWN }, { api_key_store: 'keychain' as const }]) {
       const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: KEY_ENV }, profileAt(LOCAL, own));
-      expect([c.baseUrl, c.baseUrlSource, c.reason]).toEqual([LOCAL, 'profile', "the base URL comes from profile 'default'"]);
+      expect([c.baseUrl, c.baseUrlSource, c.reason]).toEqual([
+        LOCAL,
+        'profile',
+        "the base URL comes from profile 'default'",
+      ]);
     }
   });
 
   it('a key of neither kind: the profile’s URL (nothing else could take it)', () => {
-    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: 'other-key-0123456789' }, profileAt(LOCAL, { api_key: SA_OWN }));
+    const c = resolveConnection(
+      flags(),
+      { SUPERAGENT_API_KEY: 'other-key-0123456789' },
+      profileAt(LOCAL, { api_key: SA_OWN }),
+    );
     expect([c.baseUrl, c.baseUrlSource]).toEqual([LOCAL, 'profile']);
   });
 
   it('a base URL from the same level (flag or variable) is always the one used', () => {
-    const env = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY, SUPERAGENT_BASE_URL: LOCAL }, profileAt(HOSTED));
+    const env = resolveConnection(
+      flags(),
+      { SUPERAGENT_API_KEY: GB_KEY, SUPERAGENT_BASE_URL: LOCAL },
+      profileAt(HOSTED),
+    );
     const flag = resolveConnection(flags({ apiKey: GB_KEY, baseUrl: LOCAL }), {}, profileAt(HOSTED));
     const mixed = resolveConnection(flags({ apiKey: GB_KEY }), { SUPERAGENT_BASE_URL: LOCAL }, profileAt(HOSTED));
     expect([env.baseUrl, flag.baseUrl, mixed.baseUrl]).toEqual([LOCAL, LOCAL, LOCAL]);
@@ -243,7 +268,11 @@ describe('a key of the command line with the base URL of a profile', () => {
     const mock = 'http://127.0.0.1:9';
     const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY, SUPERAGENT_HOSTED_URL: mock }, profileAt(LOCAL));
     expect([c.baseUrl, c.service]).toEqual([mock, 'hosted']);
-    const same = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY, SUPERAGENT_HOSTED_URL: mock }, profileAt(mock));
+    const same = resolveConnection(
+      flags(),
+      { SUPERAGENT_API_KEY: GB_KEY, SUPERAGENT_HOSTED_URL: mock },
+      profileAt(mock),
+    );
     expect(same.baseUrlSource).toBe('profile');
   });
 

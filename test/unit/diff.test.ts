@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderDiff, splitLines, unifiedDiff, type DiffLine } from '../../src/ui/diff.js';
 
 const LABELS = { old: 'a/soul.md', new: 'b/soul.md' };
-const body = async (oldText: string, newText: string) => (await unifiedDiff(oldText, newText, LABELS)).slice(2).map((l) => l.text);
+const body = async (oldText: string, newText: string) =>
+  (await unifiedDiff(oldText, newText, LABELS)).slice(2).map((l) => l.text);
 const lines = (...ls: string[]) => ls.map((l) => `${l}\n`).join('');
 
 /** Applies a unified diff's hunks to `oldText` (a test-only patch), refusing any context that does not match. */
@@ -67,7 +68,20 @@ describe('unifiedDiff', () => {
   it('writes the hunks of diff -u: 3 lines of context, far changes in hunks of their own', async () => {
     const a = lines(...'abcdefghijklm');
     const b = lines('a', 'B', ...'cdefghijklm', 'n');
-    expect(await body(a, b)).toEqual(['@@ -1,5 +1,5 @@', ' a', '-b', '+B', ' c', ' d', ' e', '@@ -11,3 +11,4 @@', ' k', ' l', ' m', '+n']);
+    expect(await body(a, b)).toEqual([
+      '@@ -1,5 +1,5 @@',
+      ' a',
+      '-b',
+      '+B',
+      ' c',
+      ' d',
+      ' e',
+      '@@ -11,3 +11,4 @@',
+      ' k',
+      ' l',
+      ' m',
+      '+n',
+    ]);
   });
 
   it('joins changes whose gap fits in the context', async () => {
@@ -79,12 +93,33 @@ describe('unifiedDiff', () => {
   it('splits changes 7 unchanged lines apart into two hunks', async () => {
     const a = lines('1', '2', '3', '4', '5', '6', '7', '8', '9', '10');
     const b = lines('1', 'X', '3', '4', '5', '6', '7', '8', '9', 'Y');
-    expect(await body(a, b)).toEqual(['@@ -1,5 +1,5 @@', ' 1', '-2', '+X', ' 3', ' 4', ' 5', '@@ -7,4 +7,4 @@', ' 7', ' 8', ' 9', '-10', '+Y']);
+    expect(await body(a, b)).toEqual([
+      '@@ -1,5 +1,5 @@',
+      ' 1',
+      '-2',
+      '+X',
+      ' 3',
+      ' 4',
+      ' 5',
+      '@@ -7,4 +7,4 @@',
+      ' 7',
+      ' 8',
+      ' 9',
+      '-10',
+      '+Y',
+    ]);
   });
 
   it('an insertion in the middle', async () => {
     expect(await body(lines(...'12345678'), lines('1', '2', '3', '4', 'X', '5', '6', '7', '8'))).toEqual([
-      '@@ -2,6 +2,7 @@', ' 2', ' 3', ' 4', '+X', ' 5', ' 6', ' 7',
+      '@@ -2,6 +2,7 @@',
+      ' 2',
+      ' 3',
+      ' 4',
+      '+X',
+      ' 5',
+      ' 6',
+      ' 7',
     ]);
   });
 
@@ -107,9 +142,9 @@ describe('unifiedDiff', () => {
   });
 
   it('patches the old text into the new one, whatever the texts', async () => {
-    const text = fc.array(fc.constantFrom('a', 'b', 'c', 'd', '', 'ü'), { maxLength: 30 }).chain((ls) =>
-      fc.boolean().map((newline) => ls.join('\n') + (newline && ls.length ? '\n' : '')),
-    );
+    const text = fc
+      .array(fc.constantFrom('a', 'b', 'c', 'd', '', 'ü'), { maxLength: 30 })
+      .chain((ls) => fc.boolean().map((newline) => ls.join('\n') + (newline && ls.length ? '\n' : '')));
     await fc.assert(
       fc.asyncProperty(text, text, async (a, b) => {
         const diff = await unifiedDiff(a, b, LABELS);

@@ -43,14 +43,46 @@ function reported(err: unknown): { code: number; stderr: string } {
 
 describe('the reporter: a refusal of the machine that reached it is exit 2, in words', () => {
   it.each([
-    ['ENOSPC', 'open', 'Error: cannot open /cfg/config.json: the disk is full (free some space on it, then try again)\n'],
-    ['EDQUOT', 'open', 'Error: cannot open /cfg/config.json: the disk quota is exceeded (free some space within your quota, then try again)\n'],
-    ['EROFS', 'open', 'Error: cannot open /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n'],
-    ['EACCES', 'open', 'Error: cannot open /cfg/config.json: permission denied (check who owns it and its permissions)\n'],
-    ['EPERM', 'unlink', 'Error: cannot remove /cfg/config.json: permission denied (check who owns it and its permissions)\n'],
-    ['EROFS', 'mkdir', 'Error: cannot create the directory /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n'],
-    ['EACCES', 'scandir', 'Error: cannot read /cfg/config.json: permission denied (check who owns it and its permissions)\n'],
-    ['EROFS', 'chmod', 'Error: cannot change the permissions of /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n'],
+    [
+      'ENOSPC',
+      'open',
+      'Error: cannot open /cfg/config.json: the disk is full (free some space on it, then try again)\n',
+    ],
+    [
+      'EDQUOT',
+      'open',
+      'Error: cannot open /cfg/config.json: the disk quota is exceeded (free some space within your quota, then try again)\n',
+    ],
+    [
+      'EROFS',
+      'open',
+      'Error: cannot open /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n',
+    ],
+    [
+      'EACCES',
+      'open',
+      'Error: cannot open /cfg/config.json: permission denied (check who owns it and its permissions)\n',
+    ],
+    [
+      'EPERM',
+      'unlink',
+      'Error: cannot remove /cfg/config.json: permission denied (check who owns it and its permissions)\n',
+    ],
+    [
+      'EROFS',
+      'mkdir',
+      'Error: cannot create the directory /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n',
+    ],
+    [
+      'EACCES',
+      'scandir',
+      'Error: cannot read /cfg/config.json: permission denied (check who owns it and its permissions)\n',
+    ],
+    [
+      'EROFS',
+      'chmod',
+      'Error: cannot change the permissions of /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n',
+    ],
   ])('%s in %s', (code, syscall, line) => {
     expect(reported(errno(code, syscall, '/cfg/config.json'))).toEqual({ code: EXIT.usage, stderr: line });
   });
@@ -66,7 +98,7 @@ describe('the reporter: a refusal of the machine that reached it is exit 2, in w
     expect(asEnvironmentError(new Error('EACCES but not from node'))).toBeUndefined();
   });
 
-  it('a path given names what the user knows instead of the error\'s own (a temp file)', () => {
+  it("a path given names what the user knows instead of the error's own (a temp file)", () => {
     const temp = errno('ENOSPC', 'open', '/cfg/config.json.123.x.tmp');
     const err = asEnvironmentError(temp, { path: '/cfg/config.json', action: 'cannot write' })!;
     expect(err).toBeInstanceOf(EnvironmentError);
@@ -124,7 +156,14 @@ describe('writes that fail name their file and leave nothing behind', () => {
       throw new EnvironmentError('/data/records/x.json', 'ENOSPC', 'cannot write');
     });
     const created_at = new Date().toISOString();
-    const session = { session_id: 's1', owner: 'acct', agent_id: null, created_at, turns: 0, history: [] } satisfies StoredSession;
+    const session = {
+      session_id: 's1',
+      owner: 'acct',
+      agent_id: null,
+      created_at,
+      turns: 0,
+      history: [],
+    } satisfies StoredSession;
     await expect(store.sessions.create('acct', session, Date.now())).rejects.toThrow(EnvironmentError);
     expect(fs.readdirSync(store.layout.orderDir('acct'))).toEqual([]);
   });
@@ -138,14 +177,19 @@ describe('makeDir on paths the machine will not make', () => {
     const thrown = failure(() => makeDir(path.join(link, 'superagent')));
     expect(thrown).toBeInstanceOf(EnvironmentError);
     expect(exitCodeFor(thrown)).toBe(EXIT.usage);
-    expect((thrown as Error).message).toBe(`cannot create the directory ${link}: it is a symbolic link to a path that does not exist`);
+    expect((thrown as Error).message).toBe(
+      `cannot create the directory ${link}: it is a symbolic link to a path that does not exist`,
+    );
   });
 
-  it.skipIf(process.platform !== 'linux')('a dir the system will not make though its parent exists (/proc): a failure, no endless retry', () => {
-    const thrown = failure(() => makeDir('/proc/self/superagent-test/config'));
-    expect(thrown).toBeInstanceOf(EnvironmentError);
-    expect((thrown as Error).message).toMatch(/^cannot create the directory \/proc\/self\/superagent-test: /);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'a dir the system will not make though its parent exists (/proc): a failure, no endless retry',
+    () => {
+      const thrown = failure(() => makeDir('/proc/self/superagent-test/config'));
+      expect(thrown).toBeInstanceOf(EnvironmentError);
+      expect((thrown as Error).message).toMatch(/^cannot create the directory \/proc\/self\/superagent-test: /);
+    },
+  );
 
   it('a file where a dir of the path should be: ENOTDIR named', () => {
     const home = temp.scratch();

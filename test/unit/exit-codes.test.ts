@@ -74,7 +74,9 @@ function instance(cls: AnyClass): Error {
 }
 
 const classesOf = (mod: Record<string, unknown>) =>
-  Object.entries(mod).filter((e): e is [string, AnyClass] => typeof e[1] === 'function' && e[1].prototype instanceof Error);
+  Object.entries(mod).filter(
+    (e): e is [string, AnyClass] => typeof e[1] === 'function' && e[1].prototype instanceof Error,
+  );
 
 describe('exitCodeFor: every error class → its documented code', () => {
   it('every class of the two files has a row', () => {
@@ -88,7 +90,11 @@ describe('exitCodeFor: every error class → its documented code', () => {
   });
 
   it('a subclass gets its own code, not the one of the class it extends (the map lists subclasses first)', () => {
-    const pairs = [...CODES.keys()].flatMap((child) => [...CODES.keys()].filter((parent) => parent !== child && child.prototype instanceof parent).map((parent) => [child, parent] as const));
+    const pairs = [...CODES.keys()].flatMap((child) =>
+      [...CODES.keys()]
+        .filter((parent) => parent !== child && child.prototype instanceof parent)
+        .map((parent) => [child, parent] as const),
+    );
     // the pairs that matter: every API class under ApiError (7), and the 404/409 subclasses
     expect(pairs.length).toBeGreaterThanOrEqual(13);
     for (const [child] of pairs) expect(exitCodeFor(instance(child)), child.name).toBe(CODES.get(child));
@@ -119,9 +125,17 @@ describe('exitCodeFor: every error class → its documented code', () => {
   });
 
   it('rephrased keeps the class, so the code, and the hint unless given another', () => {
-    const err = core.rephrased(new api.NotFoundError('Agent not found', "run 'superagent list'", 404), "no agent 'zzzz'");
+    const err = core.rephrased(
+      new api.NotFoundError('Agent not found', "run 'superagent list'", 404),
+      "no agent 'zzzz'",
+    );
     expect(err).toBeInstanceOf(api.NotFoundError);
-    expect([exitCodeFor(err), err.message, err.hint, err.status]).toEqual([4, "no agent 'zzzz'", "run 'superagent list'", 404]);
+    expect([exitCodeFor(err), err.message, err.hint, err.status]).toEqual([
+      4,
+      "no agent 'zzzz'",
+      "run 'superagent list'",
+      404,
+    ]);
     expect(core.rephrased(err, 'other', 'new hint').hint).toBe('new hint');
   });
 });
@@ -171,8 +185,18 @@ describe('statusError: the class for each status', () => {
   });
 
   it('a 429 carries Retry-After in seconds, 1 when not given', () => {
-    const e = api.statusError(429, { message: 'Rate limit exceeded' }, { requestId: 'rid', retryAfter: 12 }) as api.RateLimitError;
-    expect([e.status, e.requestId, e.retryAfter, e.message, exitCodeFor(e)]).toEqual([429, 'rid', 12, 'Rate limit exceeded', 5]);
+    const e = api.statusError(
+      429,
+      { message: 'Rate limit exceeded' },
+      { requestId: 'rid', retryAfter: 12 },
+    ) as api.RateLimitError;
+    expect([e.status, e.requestId, e.retryAfter, e.message, exitCodeFor(e)]).toEqual([
+      429,
+      'rid',
+      12,
+      'Rate limit exceeded',
+      5,
+    ]);
     expect((api.statusError(429, undefined) as api.RateLimitError).retryAfter).toBe(1);
     // the hint says the wait the service asked for, and when the command's budget stopped the wait, that too
     expect(e.hint).toBe('the service asks to wait 12 s before trying again');
@@ -212,7 +236,10 @@ describe('statusError: the class for each status', () => {
 
 describe('messageFromBody: both error shapes of the contract', () => {
   it.each<[unknown, string]>([
-    [{ statusCode: 400, message: ['name is required', 'model_provider must be one of: openai'] }, 'name is required; model_provider must be one of: openai'],
+    [
+      { statusCode: 400, message: ['name is required', 'model_provider must be one of: openai'] },
+      'name is required; model_provider must be one of: openai',
+    ],
     [{ statusCode: 404, message: 'Agent not found', error: 'Not Found' }, 'Agent not found'],
     [{ error: { message: 'x', type: 'y' } }, 'x'],
     [{ error: 'Bad Gateway' }, 'Bad Gateway'],
@@ -238,7 +265,9 @@ describe('reportError: one line on stderr, and the exit code', () => {
   const plain = { json: false, debug: false };
 
   it('errorLine: the message, and the hint in parentheses', () => {
-    expect(errorLine(new core.NoMatchError("no agent matches 'zzzz'", "run 'superagent list'"))).toBe("no agent matches 'zzzz' (run 'superagent list')");
+    expect(errorLine(new core.NoMatchError("no agent matches 'zzzz'", "run 'superagent list'"))).toBe(
+      "no agent matches 'zzzz' (run 'superagent list')",
+    );
     expect(errorLine(new core.UsageError('--name needs a value'))).toBe('--name needs a value');
     expect(errorLine(new TypeError('x is undefined'))).toBe('x is undefined');
     expect(errorLine('thrown text')).toBe('thrown text');
@@ -246,7 +275,9 @@ describe('reportError: one line on stderr, and the exit code', () => {
 
   it('an expected failure: exactly its line, its code', () => {
     const err = capture();
-    expect(reportError(new core.NoMatchError("no agent matches 'zzzz'", "run 'superagent list'"), err.stream, plain)).toBe(4);
+    expect(
+      reportError(new core.NoMatchError("no agent matches 'zzzz'", "run 'superagent list'"), err.stream, plain),
+    ).toBe(4);
     expect(err.text()).toBe("Error: no agent matches 'zzzz' (run 'superagent list')\n");
   });
 
@@ -261,7 +292,11 @@ describe('reportError: one line on stderr, and the exit code', () => {
 
   it('Ctrl-C a command explained: its words, without "Error:"', () => {
     const err = capture();
-    const told = core.rephrased(new core.InterruptedError(), 'Interrupted; soul.md not uploaded, your edit is kept in /tmp/x.md', 'upload it with: y');
+    const told = core.rephrased(
+      new core.InterruptedError(),
+      'Interrupted; soul.md not uploaded, your edit is kept in /tmp/x.md',
+      'upload it with: y',
+    );
     expect(reportError(told, err.stream, plain)).toBe(130);
     expect(err.text()).toBe('Interrupted; soul.md not uploaded, your edit is kept in /tmp/x.md (upload it with: y)\n');
   });
@@ -278,7 +313,13 @@ describe('reportError: one line on stderr, and the exit code', () => {
     expect(reportError(new core.TerminatedError('SIGHUP'), { ...tty.stream, isTTY: true }, plain)).toBe(129);
     expect(tty.text()).toBe('\n\n');
     const told = capture();
-    expect(reportError(core.rephrased(new core.TerminatedError(), 'Terminated; your edit is kept in /tmp/x.md'), told.stream, plain)).toBe(143);
+    expect(
+      reportError(
+        core.rephrased(new core.TerminatedError(), 'Terminated; your edit is kept in /tmp/x.md'),
+        told.stream,
+        plain,
+      ),
+    ).toBe(143);
     expect(told.text()).toBe('Terminated; your edit is kept in /tmp/x.md\n');
   });
 
@@ -302,9 +343,16 @@ describe('reportError: one line on stderr, and the exit code', () => {
 
   it('with --json, also the error as a JSON object with its exit code', () => {
     const err = capture();
-    const code = reportError(api.statusError(409, { message: 'Agent is paused' }), err.stream, { json: true, debug: false });
+    const code = reportError(api.statusError(409, { message: 'Agent is paused' }), err.stream, {
+      json: true,
+      debug: false,
+    });
     expect(code).toBe(6);
-    expect(err.text().split('\n')).toEqual(['Error: Agent is paused', JSON.stringify({ error: { message: 'Agent is paused', exit_code: 6 } }), '']);
+    expect(err.text().split('\n')).toEqual([
+      'Error: Agent is paused',
+      JSON.stringify({ error: { message: 'Agent is paused', exit_code: 6 } }),
+      '',
+    ]);
   });
 
   it('with --json, a bug says so in the object too', () => {

@@ -19,7 +19,12 @@ const HOST = os.hostname();
 const DEAD = 999_999_999;
 
 /** A lock file as another holder would have left it, `ageMs` old by its mtime. */
-function planted(locks: Locks, name: string, holder: { pid: number; host: string; token: string }, mtimeMs: number): string {
+function planted(
+  locks: Locks,
+  name: string,
+  holder: { pid: number; host: string; token: string },
+  mtimeMs: number,
+): string {
   const file = locks.fileFor(name);
   fs.writeFileSync(file, JSON.stringify(holder));
   fs.utimesSync(file, mtimeMs / 1000, mtimeMs / 1000);
@@ -61,22 +66,25 @@ describe('taking a lock over', () => {
   it.each([
     ['another host (its PID means nothing here)', { pid: process.pid, host: 'elsewhere.example' }],
     ['this host, a live PID (it may belong to another process now)', { pid: process.pid, host: HOST }],
-  ])('waits for a fresh lock from %s, and takes it over once nobody refreshed it for staleMs', async (_what, holder) => {
-    const mtime = Date.now();
-    const staleMs = 10_000;
-    const { locks, clock } = withFakeClock(mtime, { staleMs });
-    const file = planted(locks, 'agent.a', { ...holder, token: 'other' }, mtime);
-    const seenWhileFresh: Array<string | undefined> = [];
-    clock.onSleep = (now) => {
-      if (now - mtime <= staleMs) seenWhileFresh.push(tokenIn(file));
-    };
-    const held = await locks.acquire('agent.a');
-    expect(seenWhileFresh.length).toBeGreaterThan(0);
-    expect(new Set(seenWhileFresh)).toEqual(new Set(['other'])); // never taken while fresh
-    expect(clock.now - mtime).toBeGreaterThan(staleMs);
-    expect(tokenIn(file)).toBe(held.token);
-    held.release();
-  });
+  ])(
+    'waits for a fresh lock from %s, and takes it over once nobody refreshed it for staleMs',
+    async (_what, holder) => {
+      const mtime = Date.now();
+      const staleMs = 10_000;
+      const { locks, clock } = withFakeClock(mtime, { staleMs });
+      const file = planted(locks, 'agent.a', { ...holder, token: 'other' }, mtime);
+      const seenWhileFresh: Array<string | undefined> = [];
+      clock.onSleep = (now) => {
+        if (now - mtime <= staleMs) seenWhileFresh.push(tokenIn(file));
+      };
+      const held = await locks.acquire('agent.a');
+      expect(seenWhileFresh.length).toBeGreaterThan(0);
+      expect(new Set(seenWhileFresh)).toEqual(new Set(['other'])); // never taken while fresh
+      expect(clock.now - mtime).toBeGreaterThan(staleMs);
+      expect(tokenIn(file)).toBe(held.token);
+      held.release();
+    },
+  );
 
   it.each([
     ['this host, a live PID (suspended, say): liveStaleMs', { pid: process.pid, host: HOST }, 120_000],
@@ -134,7 +142,10 @@ describe('taking a lock over', () => {
       isAlive: (pid) => {
         if (pid === DEAD && !swapped) {
           swapped = true;
-          fs.writeFileSync(locks.fileFor('agent.a'), JSON.stringify({ pid: process.pid, host: 'elsewhere.example', token: 'winner' }));
+          fs.writeFileSync(
+            locks.fileFor('agent.a'),
+            JSON.stringify({ pid: process.pid, host: 'elsewhere.example', token: 'winner' }),
+          );
         }
         return pid !== DEAD;
       },
@@ -159,7 +170,7 @@ describe('holding a lock', () => {
     held.release();
   });
 
-  it('a holder whose lock was taken over knows it, and its release leaves the new holder\'s lock alone', async () => {
+  it("a holder whose lock was taken over knows it, and its release leaves the new holder's lock alone", async () => {
     const locks = new Locks(dir);
     const held = await locks.acquire('agent.a');
     expect(held.stillHeld()).toBe(true);
@@ -169,7 +180,7 @@ describe('holding a lock', () => {
     expect(tokenIn(held.file)).toBe('usurper');
   });
 
-  it('queues this process\'s holders of one lock: the second gets it when the first releases', async () => {
+  it("queues this process's holders of one lock: the second gets it when the first releases", async () => {
     const locks = new Locks(dir);
     const first = await locks.acquire('agent.a');
     let secondHeld = false;

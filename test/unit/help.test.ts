@@ -14,7 +14,9 @@ import { parse } from '../helpers/program.js';
 const entryName = (e: Pick<Entry, 'path'>) => e.path.join(' ');
 const COMMANDS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli/commands');
 
-const loaded = await Promise.all(ENTRIES.map(async (entry) => ({ entry, name: entryName(entry), mod: await entry.load() })));
+const loaded = await Promise.all(
+  ENTRIES.map(async (entry) => ({ entry, name: entryName(entry), mod: await entry.load() })),
+);
 const moduleOf = (e: Entry): CommandModule => loaded.find((l) => l.entry === e)!.mod;
 const help = async (argv: string[]) => (await parse([...argv, '--help'])).stdout;
 
@@ -34,11 +36,14 @@ describe('every registry entry loads a command with a spec and examples', () => 
     expect(entry.summary).not.toMatch(/\n|placeholder|TODO/i);
     if (mod.spec.description !== undefined) expect(mod.spec.description.trim()).not.toBe('');
     expect(mod.spec.examples.length).toBeGreaterThanOrEqual(1);
-    for (const example of mod.spec.examples) expect(example, 'an example runs superagent').toMatch(/(^|[\s(|])superagent /);
+    for (const example of mod.spec.examples)
+      expect(example, 'an example runs superagent').toMatch(/(^|[\s(|])superagent /);
   });
 
   it('every command module under src/cli/commands is registered (and the helpers beside them are not commands)', async () => {
-    const files = (fs.readdirSync(COMMANDS_DIR, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.startsWith(`shared${path.sep}`));
+    const files = (fs.readdirSync(COMMANDS_DIR, { recursive: true }) as string[]).filter(
+      (f) => f.endsWith('.ts') && !f.startsWith(`shared${path.sep}`),
+    );
     const registered = new Set(loaded.map((l) => l.mod));
     const commands: string[] = [];
     for (const f of files) {
@@ -185,16 +190,26 @@ describe('the overview (superagent with no arguments)', async () => {
       // the summary, wrapped on the lines below it when long
       const at = all.indexOf(lines[0]!);
       const wrapped = all.slice(at + 1);
-      const item = [lines[0], ...wrapped.slice(0, wrapped.findIndex((l) => !/^ {4,}/.test(l)))];
+      const item = [
+        lines[0],
+        ...wrapped.slice(
+          0,
+          wrapped.findIndex((l) => !/^ {4,}/.test(l)),
+        ),
+      ];
       expect(flat(item.join(' ')).trim(), name).toBe(flat(`${label} ${entry.summary}`));
       expect(sections.get(entry.group), `${name} is under ${GROUP_TITLES[entry.group]}`).toContain(lines[0]);
     }
-    const listed = [...sections.values()].join('\n').split('\n').filter((l) => /^ {2}\S/.test(l));
+    const listed = [...sections.values()]
+      .join('\n')
+      .split('\n')
+      .filter((l) => /^ {2}\S/.test(l));
     expect(listed).toHaveLength(VISIBLE_ENTRIES.length);
   });
 
   it('names the global options and where to read more', () => {
-    for (const [key, o] of Object.entries(GLOBALS)) expect(flat(text), key).toContain(optionSyntax(key, o).replace(/^(-\w), /, '$1/'));
+    for (const [key, o] of Object.entries(GLOBALS))
+      expect(flat(text), key).toContain(optionSyntax(key, o).replace(/^(-\w), /, '$1/'));
     expect(text).toContain("Run 'superagent <command> --help' for a command's options and examples.");
   });
 
@@ -210,15 +225,17 @@ describe('a group word alone', () => {
     expect(soul.stdout).toBe(await help(['soul']));
     const head = "Usage: superagent soul <command> [options]\n\nCommands of 'soul': show, edit, set\n";
     expect(soul.stdout.startsWith(head)).toBe(true);
-    expect(soul.stdout.endsWith(
-      [
-        'Agents:',
-        "  soul show            Print an agent's soul.md",
-        "  soul edit            Edit an agent's soul.md in $VISUAL or $EDITOR",
-        "  soul set             Replace an agent's soul.md from a file or stdin",
-        '',
-      ].join('\n'),
-    )).toBe(true);
+    expect(
+      soul.stdout.endsWith(
+        [
+          'Agents:',
+          "  soul show            Print an agent's soul.md",
+          "  soul edit            Edit an agent's soul.md in $VISUAL or $EDITOR",
+          "  soul set             Replace an agent's soul.md from a file or stdin",
+          '',
+        ].join('\n'),
+      ),
+    ).toBe(true);
   });
 
   const groupWords = [...new Set(VISIBLE_ENTRIES.filter((e) => e.path.length > 1).map((e) => e.path[0]!))];
@@ -275,33 +292,50 @@ function commandLines(example: string): string[][] {
 }
 
 describe('every spec is one commander takes', () => {
-  const FLAG_OF_GLOBAL = new Set(Object.entries(GLOBALS).flatMap(([k, o]) => [flagName(k), ...('short' in o ? [o.short] : [])]));
+  const FLAG_OF_GLOBAL = new Set(
+    Object.entries(GLOBALS).flatMap(([k, o]) => [flagName(k), ...('short' in o ? [o.short] : [])]),
+  );
 
   it('commandLines splits examples like a shell', () => {
-    expect(commandLines('superagent health demo || superagent restart demo')).toEqual([['health', 'demo'], ['restart', 'demo']]);
+    expect(commandLines('superagent health demo || superagent restart demo')).toEqual([
+      ['health', 'demo'],
+      ['restart', 'demo'],
+    ]);
     expect(commandLines('EDITOR="code --wait" superagent soul edit demo')).toEqual([['soul', 'edit', 'demo']]);
-    expect(commandLines('superagent soul show demo | sed s/a/b/ | superagent soul set demo --file -')).toEqual([['soul', 'show', 'demo'], ['soul', 'set', 'demo', '--file', '-']]);
+    expect(commandLines('superagent soul show demo | sed s/a/b/ | superagent soul set demo --file -')).toEqual([
+      ['soul', 'show', 'demo'],
+      ['soul', 'set', 'demo', '--file', '-'],
+    ]);
     expect(commandLines('superagent memory demo > memory.md')).toEqual([['memory', 'demo']]);
-    expect(commandLines('superagent chat demo "What is your view on BTC today?"')).toEqual([['chat', 'demo', 'What is your view on BTC today?']]);
+    expect(commandLines('superagent chat demo "What is your view on BTC today?"')).toEqual([
+      ['chat', 'demo', 'What is your view on BTC today?'],
+    ]);
     expect(commandLines('id=$(superagent launch --name scout)')).toEqual([]);
   });
 
-  it.each(loaded.map((l) => [l.name, l.mod.spec] as const))('%s: option keys, argument names, shorts', (_name, spec: Spec) => {
-    for (const [key, o] of Object.entries(spec.options ?? {}) as Array<[string, OptionDef]>) {
-      expect(key, 'a camelCase key').toMatch(/^[a-z][a-zA-Z0-9]*$/);
-      expect(FLAG_OF_GLOBAL.has(flagName(key)), `--${flagName(key)} is a global option`).toBe(false);
-      if (o.short) expect(FLAG_OF_GLOBAL.has(o.short) || o.short === 'h', `-${o.short} is taken`).toBe(false);
-      if (o.choices) expect(o.choices.length).toBeGreaterThan(0);
-      if (o.negatable) expect(o.type).toBe('boolean');
-      expect(o.description.trim()).not.toBe('');
-    }
-    const args = spec.args ?? [];
-    for (const [i, a] of args.entries()) {
-      expect(a.name, 'an argument name').toMatch(/^[a-z][a-z0-9-]*$/);
-      if (a.variadic) expect(i, `<${a.name}...> is last`).toBe(args.length - 1);
-      if (a.required) expect(args.slice(0, i).every((b) => b.required), `<${a.name}> after an optional argument`).toBe(true);
-    }
-  });
+  it.each(loaded.map((l) => [l.name, l.mod.spec] as const))(
+    '%s: option keys, argument names, shorts',
+    (_name, spec: Spec) => {
+      for (const [key, o] of Object.entries(spec.options ?? {}) as Array<[string, OptionDef]>) {
+        expect(key, 'a camelCase key').toMatch(/^[a-z][a-zA-Z0-9]*$/);
+        expect(FLAG_OF_GLOBAL.has(flagName(key)), `--${flagName(key)} is a global option`).toBe(false);
+        if (o.short) expect(FLAG_OF_GLOBAL.has(o.short) || o.short === 'h', `-${o.short} is taken`).toBe(false);
+        if (o.choices) expect(o.choices.length).toBeGreaterThan(0);
+        if (o.negatable) expect(o.type).toBe('boolean');
+        expect(o.description.trim()).not.toBe('');
+      }
+      const args = spec.args ?? [];
+      for (const [i, a] of args.entries()) {
+        expect(a.name, 'an argument name').toMatch(/^[a-z][a-z0-9-]*$/);
+        if (a.variadic) expect(i, `<${a.name}...> is last`).toBe(args.length - 1);
+        if (a.required)
+          expect(
+            args.slice(0, i).every((b) => b.required),
+            `<${a.name}> after an optional argument`,
+          ).toBe(true);
+      }
+    },
+  );
 
   /** The entry whose words start `argv`, the longest such (`skills enable demo x` is skills enable). */
   const named = (argv: string[]) =>

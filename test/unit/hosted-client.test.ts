@@ -23,7 +23,11 @@ describe('a key with no base URL never lands on the wrong account', () => {
   });
 
   it('SUPERAGENT_HOSTED_URL stands in for the hosted URL (tests use a loopback mock)', () => {
-    const c = resolveConnection(globals(), { SUPERAGENT_API_KEY: 'gb_sk_x', SUPERAGENT_HOSTED_URL: 'http://127.0.0.1:9/' }, {});
+    const c = resolveConnection(
+      globals(),
+      { SUPERAGENT_API_KEY: 'gb_sk_x', SUPERAGENT_HOSTED_URL: 'http://127.0.0.1:9/' },
+      {},
+    );
     expect(c.baseUrl).toBe('http://127.0.0.1:9');
     expect(c.service).toBe('hosted');
   });
@@ -53,7 +57,11 @@ describe('a key with no base URL never lands on the wrong account', () => {
   });
 
   it('a base URL wins over the key’s prefix; the hosted URL given explicitly is still "hosted"', () => {
-    const c = resolveConnection(globals({ baseUrl: 'https://api.gigabrain.gg/v1' }), { SUPERAGENT_API_KEY: 'other' }, {});
+    const c = resolveConnection(
+      globals({ baseUrl: 'https://api.gigabrain.gg/v1' }),
+      { SUPERAGENT_API_KEY: 'other' },
+      {},
+    );
     expect([c.baseUrl, c.service, c.reason]).toEqual([HOSTED_BASE_URL, 'hosted', 'the base URL comes from --base-url']);
     const own = resolveConnection(globals({ baseUrl: 'http://localhost:8420' }), { SUPERAGENT_API_KEY: 'gb_sk_x' }, {});
     expect([own.baseUrl, own.service]).toEqual(['http://localhost:8420', 'configured']);
@@ -67,25 +75,49 @@ describe('a key with no base URL never lands on the wrong account', () => {
 
 describe('launch always sends a model and its provider', () => {
   it('flags first; a model alone brings its inferred provider, a provider alone its house model', () => {
-    expect(launchModel({ model: 'gpt-4o' }, { model: 'grok-4', provider: 'xai' })).toEqual({ model: 'gpt-4o', provider: 'openai', source: 'flags' });
+    expect(launchModel({ model: 'gpt-4o' }, { model: 'grok-4', provider: 'xai' })).toEqual({
+      model: 'gpt-4o',
+      provider: 'openai',
+      source: 'flags',
+    });
     expect(launchModel({ provider: 'xai' }, undefined)).toEqual({ model: 'grok-4', provider: 'xai', source: 'flags' });
     expect(launchModel({ model: 'llama-3.3-70b' }, undefined).provider).toBeUndefined();
   });
 
   it('then the profile’s model and provider settings', () => {
-    expect(launchModel({}, { model: 'llama-3.3-70b', provider: 'venice' })).toEqual({ model: 'llama-3.3-70b', provider: 'venice', source: 'profile' });
-    expect(launchModel({}, { model: 'claude-opus-4' })).toEqual({ model: 'claude-opus-4', provider: 'anthropic', source: 'profile' });
+    expect(launchModel({}, { model: 'llama-3.3-70b', provider: 'venice' })).toEqual({
+      model: 'llama-3.3-70b',
+      provider: 'venice',
+      source: 'profile',
+    });
+    expect(launchModel({}, { model: 'claude-opus-4' })).toEqual({
+      model: 'claude-opus-4',
+      provider: 'anthropic',
+      source: 'profile',
+    });
     expect(launchModel({}, { provider: 'openai' })).toEqual({ model: 'gpt-4o', provider: 'openai', source: 'profile' });
   });
 
   it('then the documented default', () => {
-    expect(launchModel({}, undefined)).toEqual({ model: 'claude-sonnet-4-20250514', provider: 'anthropic', source: 'default' });
-    expect(launchModel({}, { provider: 'not-a-provider' })).toEqual({ model: 'claude-sonnet-4-20250514', provider: 'anthropic', source: 'default' });
+    expect(launchModel({}, undefined)).toEqual({
+      model: 'claude-sonnet-4-20250514',
+      provider: 'anthropic',
+      source: 'default',
+    });
+    expect(launchModel({}, { provider: 'not-a-provider' })).toEqual({
+      model: 'claude-sonnet-4-20250514',
+      provider: 'anthropic',
+      source: 'default',
+    });
   });
 
   it('a model that clearly belongs to another provider gets one warning line; a plausible pair none', () => {
     const lines: string[] = [];
-    const p = new Printer({ write: () => true }, { write: (s) => (lines.push(s), true) }, { json: false, quiet: false, color: false, env: {} });
+    const p = new Printer(
+      { write: () => true },
+      { write: (s) => (lines.push(s), true) },
+      { json: false, quiet: false, color: false, env: {} },
+    );
     warnIfMismatched(p, 'gpt-4o', 'anthropic');
     warnIfMismatched(p, 'gpt-4o', 'openai');
     warnIfMismatched(p, 'llama-3.3-70b', 'venice');
@@ -109,7 +141,11 @@ describe('skills: the whole disabled set', () => {
   });
 
   it('disabling adds them, in catalogue order, without duplicates', () => {
-    expect(disabledAfter(skills, ['market-intel', 'hyperliquid'], false)).toEqual(['hyperliquid', 'polymarket', 'market-intel']);
+    expect(disabledAfter(skills, ['market-intel', 'hyperliquid'], false)).toEqual([
+      'hyperliquid',
+      'polymarket',
+      'market-intel',
+    ]);
   });
 
   it('enabling everything sends an empty set', () => {
@@ -119,14 +155,21 @@ describe('skills: the whole disabled set', () => {
 
 describe('tool call lines', () => {
   it('name and short arguments, from an object or its JSON text', () => {
-    expect(toolLabel({ id: '1', name: 'get_funding_rate', args: { symbol: 'ETH' }, state: 'running' })).toBe('⚙ get_funding_rate(symbol=ETH)');
+    expect(toolLabel({ id: '1', name: 'get_funding_rate', args: { symbol: 'ETH' }, state: 'running' })).toBe(
+      '⚙ get_funding_rate(symbol=ETH)',
+    );
     expect(shortArgs('{"symbol":"SOL","limit":5}')).toBe('symbol=SOL, limit=5');
     expect(shortArgs(undefined)).toBe('');
     expect(shortArgs({ q: 'x'.repeat(200) }).length).toBeLessThanOrEqual(60);
   });
 
   it('controls and line breaks from the service never reach the line', () => {
-    const label = toolLabel({ id: '1', name: 'evil\u001b]52;c;Y3VybA==\u0007', args: { a: 'line\nbreak\u001b[2J' }, state: 'running' });
+    const label = toolLabel({
+      id: '1',
+      name: 'evil\u001b]52;c;Y3VybA==\u0007',
+      args: { a: 'line\nbreak\u001b[2J' },
+      state: 'running',
+    });
     expect(label).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 

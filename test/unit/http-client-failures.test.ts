@@ -81,7 +81,9 @@ describe('ApiClient: time-outs', () => {
     // a time-out long enough for the request to have been sent on a loaded machine (50 ms was not always)
     const err = await failure(h.client(s.url, { timeoutMs: 1000 }).client.json(post()));
     expect(err).toBeInstanceOf(errors.TimeoutError);
-    expect(err.message).toBe(`no answer from ${s.url}/v1/superagents within 1 s; the request may have reached the service and was not repeated`);
+    expect(err.message).toBe(
+      `no answer from ${s.url}/v1/superagents within 1 s; the request may have reached the service and was not repeated`,
+    );
     expect(err.hint).toBe(AFTER_POST);
     expect(s.requests).toHaveLength(1);
   });
@@ -126,7 +128,9 @@ describe('ApiClient: Ctrl-C through the caller’s signal', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"partial":', () => ac.abort());
     });
-    expect(await failure(h.client(s.url).client.json({ ...get(), signal: ac.signal }))).toBeInstanceOf(InterruptedError);
+    expect(await failure(h.client(s.url).client.json({ ...get(), signal: ac.signal }))).toBeInstanceOf(
+      InterruptedError,
+    );
   });
 
   it('during a retry wait: InterruptedError, and nothing is sent again', async () => {
@@ -146,7 +150,9 @@ describe('ApiClient: Ctrl-C through the caller’s signal', () => {
 
   it('already pressed: nothing is sent', async () => {
     const s = await h.scripted(sequence({ status: 200, body: {} }));
-    expect(await failure(h.client(s.url).client.json({ ...get(), signal: AbortSignal.abort() }))).toBeInstanceOf(InterruptedError);
+    expect(await failure(h.client(s.url).client.json({ ...get(), signal: AbortSignal.abort() }))).toBeInstanceOf(
+      InterruptedError,
+    );
     expect(s.requests).toHaveLength(0);
   });
 });
@@ -163,13 +169,19 @@ describe('ApiClient.stream', () => {
       }
     });
     const { client } = h.client(s.url);
-    const res = await client.stream({ method: 'POST', path: '/v1/superagents/a/chat', body: { message: 'hi', stream: true } });
+    const res = await client.stream({
+      method: 'POST',
+      path: '/v1/superagents/a/chat',
+      body: { message: 'hi', stream: true },
+    });
     expect([res.status, res.headers['content-type']]).toEqual([200, 'text/event-stream']);
     let text = '';
     for await (const chunk of res.body) text += chunk.toString();
     expect(text).toBe('data: {"content":"hi"}\n\n');
     expect(s.requests[0]!.headers.accept).toBe('text/event-stream, application/json');
-    expect(await failure(client.stream({ method: 'POST', path: '/v1/superagents/a/chat', body: {} }))).toBeInstanceOf(errors.SessionNotFoundError);
+    expect(await failure(client.stream({ method: 'POST', path: '/v1/superagents/a/chat', body: {} }))).toBeInstanceOf(
+      errors.SessionNotFoundError,
+    );
   });
 });
 
@@ -192,7 +204,11 @@ describe('ApiClient against the embedded service with faults (errorRate 1)', () 
 
   it('DELETE is retried like GET: 503 → 500 → exit 7', async () => {
     const { service, proxy } = await faulty();
-    const err = await failure(h.client(proxy.url, { apiKey: service.key }).client.json({ method: 'DELETE', path: '/v1/superagents/00000000-0000-4000-8000-000000000000' }));
+    const err = await failure(
+      h
+        .client(proxy.url, { apiKey: service.key })
+        .client.json({ method: 'DELETE', path: '/v1/superagents/00000000-0000-4000-8000-000000000000' }),
+    );
     expect([err.status, exitCodeFor(err)]).toEqual([500, 7]);
     expect(proxy.count()).toBe(2);
   });

@@ -88,7 +88,7 @@ describe('ApiClient through a proxy: the same as direct', () => {
     expect(await pending).toBeInstanceOf(InterruptedError);
   });
 
-  it('a 407 is the proxy\'s lasting failure: a ConnectionError (exit 7), not retried', async () => {
+  it("a 407 is the proxy's lasting failure: a ConnectionError (exit 7), not retried", async () => {
     const s = await h.scripted(sequence({ status: 200, body: {} }));
     const p = await startProxy({ refuse: 407 });
     resources.closeAfter(p);

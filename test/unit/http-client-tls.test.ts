@@ -13,7 +13,8 @@ import { failure, get, httpHarness, post, sequence } from '../helpers/http-scrip
 import { NEEDS_OPENSSL, HAS_OPENSSL, useHttps, type TestCerts } from '../helpers/tls.js';
 
 const h = httpHarness();
-const PRIVATE_CA = "if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to a PEM file of that authority's certificate";
+const PRIVATE_CA =
+  "if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to a PEM file of that authority's certificate";
 const EXPIRED = "the service's operator must renew it; if it should still be valid, check this machine's date and time";
 /** what no advice about a certificate may say */
 const BAD_ADVICE = /http:\/\/|NODE_TLS_REJECT_UNAUTHORIZED|rejectUnauthorized|insecure|that the service is running/i;
@@ -57,7 +58,9 @@ describe.skipIf(!HAS_OPENSSL)(`ApiClient: a certificate it refuses${NEEDS_OPENSS
   it('a POST refused at the handshake never reached the service: not said to be uncertain', async () => {
     const s = await serve(certs.selfSigned);
     const err = await failure(h.client(s.url).client.json(post()));
-    expect(err.message).toBe(`cannot connect securely to ${s.url}/v1/superagents: its certificate is not trusted (self-signed)`);
+    expect(err.message).toBe(
+      `cannot connect securely to ${s.url}/v1/superagents: its certificate is not trusted (self-signed)`,
+    );
     expect(err.hint).toBe(PRIVATE_CA);
     expect(s.connections()).toBe(1);
   });
@@ -68,7 +71,10 @@ describe.skipIf(!HAS_OPENSSL)(`ApiClient: a base URL whose scheme is not what it
   let certs: TestCerts;
   beforeAll(() => void ({ certs } = tls));
 
-  const calls = [['GET', get], ['POST', post]] as const;
+  const calls = [
+    ['GET', get],
+    ['POST', post],
+  ] as const;
 
   it.each(calls)('https:// at a plain HTTP port (%s): said, with the http:// URL to use, not retried', async (_, q) => {
     const s = await h.scripted(sequence({ status: 200, body: [] }));
@@ -115,9 +121,19 @@ describe('certificateProblem: each code in words', () => {
       'its certificate is for another host (DNS:example.test), not 127.0.0.1',
       'check the host in the base URL: it must be one the certificate names',
     ],
-    ['ERR_TLS_CERT_ALTNAME_INVALID', { host: 'h.example' }, 'its certificate is for another host, not h.example', 'check the host in the base URL: it must be one the certificate names'],
+    [
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      { host: 'h.example' },
+      'its certificate is for another host, not h.example',
+      'check the host in the base URL: it must be one the certificate names',
+    ],
     ['CERT_SIGNATURE_FAILURE', {}, 'its certificate is not valid (CERT_SIGNATURE_FAILURE)', PRIVATE_CA],
-    ['ERR_SSL_WRONG_VERSION_NUMBER', {}, 'the secure connection failed (ERR_SSL_WRONG_VERSION_NUMBER)', "check that the base URL's host and port serve HTTPS"],
+    [
+      'ERR_SSL_WRONG_VERSION_NUMBER',
+      {},
+      'the secure connection failed (ERR_SSL_WRONG_VERSION_NUMBER)',
+      "check that the base URL's host and port serve HTTPS",
+    ],
   ])('%s %j', (code, more, what, hint) => {
     const problem = certificateProblem({ code, ...more });
     expect(problem).toEqual({ what, hint });
@@ -126,7 +142,11 @@ describe('certificateProblem: each code in words', () => {
 
   it('a name the certificate gives is cut short', () => {
     const many = Array.from({ length: 40 }, (_, i) => `DNS:host${i}.example`).join(', ');
-    const { what } = certificateProblem({ code: 'ERR_TLS_CERT_ALTNAME_INVALID', host: 'h', cert: { subjectaltname: many } })!;
+    const { what } = certificateProblem({
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      host: 'h',
+      cert: { subjectaltname: many },
+    })!;
     expect(what.length).toBeLessThan(200);
     expect(what).toMatch(/^its certificate is for another host \(DNS:host0\.example, .*…\), not h$/);
   });

@@ -15,7 +15,11 @@ describe('ApiClient: requests and answers', () => {
   it('sends the key as a Bearer header, JSON in, and parses JSON out', async () => {
     const s = await h.scripted(sequence({ status: 201, body: { agent_id: 'x1', ok: true } }));
     const { client } = h.client(s.url);
-    const out = await client.json<{ agent_id: string }>({ method: 'POST', path: '/v1/superagents', body: { name: 'bot', n: 2 } });
+    const out = await client.json<{ agent_id: string }>({
+      method: 'POST',
+      path: '/v1/superagents',
+      body: { name: 'bot', n: 2 },
+    });
     expect(out).toEqual({ agent_id: 'x1', ok: true });
     expect(s.requests).toHaveLength(1);
     const r = s.requests[0]!;
@@ -33,12 +37,15 @@ describe('ApiClient: requests and answers', () => {
     ['/a/b/', '/v1/superagents/x/files', '/a/b/v1/superagents/x/files'],
     ['', '/v1/classic?limit=10&cursor=a%2Fb', '/v1/classic?limit=10&cursor=a%2Fb'],
     ['/prefix', '/v1/classic?limit=10', '/prefix/v1/classic?limit=10'],
-  ])('a base URL ending %j keeps its path; %s is sent as %s (a query string stays a query)', async (prefix, path, sent) => {
-    const s = await h.scripted(sequence({ status: 200, body: [1, 2] }));
-    const { client } = h.client(`${s.url}${prefix}`);
-    expect(await client.json({ method: 'GET', path })).toEqual([1, 2]);
-    expect(s.requests.map((r) => r.url)).toEqual([sent]);
-  });
+  ])(
+    'a base URL ending %j keeps its path; %s is sent as %s (a query string stays a query)',
+    async (prefix, path, sent) => {
+      const s = await h.scripted(sequence({ status: 200, body: [1, 2] }));
+      const { client } = h.client(`${s.url}${prefix}`);
+      expect(await client.json({ method: 'GET', path })).toEqual([1, 2]);
+      expect(s.requests.map((r) => r.url)).toEqual([sent]);
+    },
+  );
 
   it('a GET sends no body and no content-type', async () => {
     const s = await h.scripted(sequence({ status: 200, body: {} }));
@@ -55,7 +62,9 @@ describe('ApiClient: requests and answers', () => {
   });
 
   it('an answer that is not JSON comes back as its text', async () => {
-    const s = await h.scripted(sequence({ status: 200, body: 'plain words', headers: { 'content-type': 'text/plain' } }));
+    const s = await h.scripted(
+      sequence({ status: 200, body: 'plain words', headers: { 'content-type': 'text/plain' } }),
+    );
     expect(await h.client(s.url).client.json(get())).toBe('plain words');
   });
 });
@@ -73,17 +82,33 @@ describe('ApiClient: each status is a typed error with the service message', () 
     [500, errors.ServerError, 7],
     [501, errors.ServerError, 7],
   ])('%i → %O, exit %i, sent once', async (status, cls, exit) => {
-    const s = await h.scripted(sequence({ status, body: { statusCode: status, message: `msg ${status}` }, headers: { 'x-request-id': `req-${status}` } }));
+    const s = await h.scripted(
+      sequence({
+        status,
+        body: { statusCode: status, message: `msg ${status}` },
+        headers: { 'x-request-id': `req-${status}` },
+      }),
+    );
     const c = h.client(s.url);
     const err = await failure(c.client.json({ method: 'PATCH', path: '/v1/superagents/a' }));
     expect(err.constructor).toBe(cls);
-    expect([err.message, err.status, err.requestId, exitCodeFor(err)]).toEqual([`msg ${status}`, status, `req-${status}`, exit]);
+    expect([err.message, err.status, err.requestId, exitCodeFor(err)]).toEqual([
+      `msg ${status}`,
+      status,
+      `req-${status}`,
+      exit,
+    ]);
     expect(s.requests).toHaveLength(1);
     expect(c.waits).toEqual([]);
   });
 
   it('the 404 of a session and the 409 of a paused agent have classes of their own', async () => {
-    const s = await h.scripted(sequence({ status: 404, body: { statusCode: 404, message: 'Session not found' } }, { status: 409, body: { statusCode: 409, message: 'Agent is paused' } }));
+    const s = await h.scripted(
+      sequence(
+        { status: 404, body: { statusCode: 404, message: 'Session not found' } },
+        { status: 409, body: { statusCode: 409, message: 'Agent is paused' } },
+      ),
+    );
     const { client } = h.client(s.url);
     expect(await failure(client.json(get()))).toBeInstanceOf(errors.SessionNotFoundError);
     expect(await failure(client.json(get()))).toBeInstanceOf(errors.AgentPausedError);
@@ -107,10 +132,19 @@ describe('ApiClient: each status is a typed error with the service message', () 
   });
 
   it('a 401 carries the login hint; a text body is the message; an empty body says the status', async () => {
-    const s = await h.scripted(sequence({ status: 401, body: { statusCode: 401, message: 'Invalid or revoked API key' } }, { status: 404, body: 'no such thing\n' }, { status: 409 }));
+    const s = await h.scripted(
+      sequence(
+        { status: 401, body: { statusCode: 401, message: 'Invalid or revoked API key' } },
+        { status: 404, body: 'no such thing\n' },
+        { status: 409 },
+      ),
+    );
     const { client } = h.client(s.url);
     const e401 = await failure(client.json(get()));
-    expect([e401.message, e401.hint]).toEqual(['Invalid or revoked API key', "check the key: run 'superagent login', or set SUPERAGENT_API_KEY"]);
+    expect([e401.message, e401.hint]).toEqual([
+      'Invalid or revoked API key',
+      "check the key: run 'superagent login', or set SUPERAGENT_API_KEY",
+    ]);
     const e404 = await failure(client.json(get()));
     expect([e404.constructor, e404.message]).toEqual([errors.NotFoundError, 'no such thing']);
     const e409 = await failure(client.json(get()));
@@ -119,22 +153,33 @@ describe('ApiClient: each status is a typed error with the service message', () 
 });
 
 describe('ApiClient: 429 waits Retry-After, for any method', () => {
-  const limited = (secs: number | null, body: unknown = { statusCode: 429, message: 'Rate limit exceeded' }): Answer => ({
+  const limited = (
+    secs: number | null,
+    body: unknown = { statusCode: 429, message: 'Rate limit exceeded' },
+  ): Answer => ({
     status: 429,
     body,
     headers: secs === null ? {} : { 'retry-after': String(secs) },
   });
 
-  it.each(['GET', 'POST', 'PATCH'] as const)('%s: waits the seconds asked, says so, and sends again', async (method) => {
-    const s = await h.scripted(sequence(limited(2), { status: 200, body: { ok: 1 } }));
-    const c = h.client(s.url);
-    const body = method === 'GET' ? undefined : { name: 'a' };
-    expect(await c.client.json({ method, path: '/v1/superagents', body })).toEqual({ ok: 1 });
-    const sent = body ? '{"name":"a"}' : '';
-    expect(s.requests.map((r) => [r.method, r.body])).toEqual([[method, sent], [method, sent]]);
-    expect(c.waits).toEqual([2000]);
-    expect(c.notices).toEqual(['Rate limited by the service; waiting 2 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)']);
-  });
+  it.each(['GET', 'POST', 'PATCH'] as const)(
+    '%s: waits the seconds asked, says so, and sends again',
+    async (method) => {
+      const s = await h.scripted(sequence(limited(2), { status: 200, body: { ok: 1 } }));
+      const c = h.client(s.url);
+      const body = method === 'GET' ? undefined : { name: 'a' };
+      expect(await c.client.json({ method, path: '/v1/superagents', body })).toEqual({ ok: 1 });
+      const sent = body ? '{"name":"a"}' : '';
+      expect(s.requests.map((r) => [r.method, r.body])).toEqual([
+        [method, sent],
+        [method, sent],
+      ]);
+      expect(c.waits).toEqual([2000]);
+      expect(c.notices).toEqual([
+        'Rate limited by the service; waiting 2 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+      ]);
+    },
+  );
 
   it('four 429s in a row: three retries, then RateLimitError (exit 5)', async () => {
     const s = await h.scripted(sequence(limited(1)));
@@ -153,7 +198,9 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const c = h.client(s.url);
     const err = await failure(c.client.json(get()));
     expect([exitCodeFor(err), err.retryAfter]).toEqual([5, 61]);
-    expect(err.hint).toBe('the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits');
+    expect(err.hint).toBe(
+      'the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits',
+    );
     expect(s.requests).toHaveLength(1);
     expect([c.waits, c.notices]).toEqual([[], []]);
   });
@@ -167,12 +214,16 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
   });
 
   it('the waits of one client (one command) count together: a later request gets only what is left of the 60 s', async () => {
-    const s = await h.scripted(sequence(limited(30), { status: 200, body: { n: 1 } }, limited(40), { status: 200, body: { n: 2 } }));
+    const s = await h.scripted(
+      sequence(limited(30), { status: 200, body: { n: 1 } }, limited(40), { status: 200, body: { n: 2 } }),
+    );
     const c = h.client(s.url);
     expect(await c.client.json(get())).toEqual({ n: 1 });
     const err = await failure(c.client.json(get()));
     expect([err.constructor, exitCodeFor(err), err.retryAfter]).toEqual([errors.RateLimitError, 5, 40]);
-    expect(err.hint).toBe('the service asks to wait 40 s before trying again: more than is left of the 60 s this command may wait on rate limits');
+    expect(err.hint).toBe(
+      'the service asks to wait 40 s before trying again: more than is left of the 60 s this command may wait on rate limits',
+    );
     expect(c.waits).toEqual([30_000]);
     expect(s.requests).toHaveLength(3);
   });
@@ -181,15 +232,23 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const s = await h.scripted(sequence(limited(4), limited(8), { status: 200, body: {} }));
     const c = h.client(s.url, { retry: { rateLimitWaitMs: 10_000 } });
     const err = await failure(c.client.json(get()));
-    expect(c.notices).toEqual(['Rate limited by the service; waiting 4 s (its Retry-After) before retrying (1 of 3; this command waits at most 10 s in all)']);
-    expect(err.hint).toBe('the service asks to wait 8 s before trying again: more than is left of the 10 s this command may wait on rate limits');
+    expect(c.notices).toEqual([
+      'Rate limited by the service; waiting 4 s (its Retry-After) before retrying (1 of 3; this command waits at most 10 s in all)',
+    ]);
+    expect(err.hint).toBe(
+      'the service asks to wait 8 s before trying again: more than is left of the 10 s this command may wait on rate limits',
+    );
     expect(c.waits).toEqual([4000]);
   });
 
   it('without a Retry-After header, the body’s retryAfter; an HTTP date counts from the client’s clock', async () => {
     const now = Date.parse('2026-11-22T12:00:00Z');
     const s = await h.scripted(
-      sequence(limited(null, { statusCode: 429, message: 'Rate limit exceeded', retryAfter: 3 }), { status: 429, headers: { 'retry-after': 'Sun, 22 Nov 2026 12:00:07 GMT' } }, { status: 200, body: { ok: true } }),
+      sequence(
+        limited(null, { statusCode: 429, message: 'Rate limit exceeded', retryAfter: 3 }),
+        { status: 429, headers: { 'retry-after': 'Sun, 22 Nov 2026 12:00:07 GMT' } },
+        { status: 200, body: { ok: true } },
+      ),
     );
     const c = h.client(s.url, { now: () => now });
     expect(await c.client.json(get())).toEqual({ ok: true });
@@ -199,7 +258,9 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
 
 describe('ApiClient: 502/503/504 are sent again only where that is safe', () => {
   it('GET: 503 then 200, after one announced backoff', async () => {
-    const s = await h.scripted(sequence({ status: 503, body: { statusCode: 503, message: 'busy' } }, { status: 200, body: { ok: true } }));
+    const s = await h.scripted(
+      sequence({ status: 503, body: { statusCode: 503, message: 'busy' } }, { status: 200, body: { ok: true } }),
+    );
     const c = h.client(s.url);
     expect(await c.client.json(get())).toEqual({ ok: true });
     expect(s.requests).toHaveLength(2);
@@ -213,8 +274,20 @@ describe('ApiClient: 502/503/504 are sent again only where that is safe', () => 
   it.each(['PUT', 'DELETE'] as const)('%s: 502 then 200, the same body sent again', async (method) => {
     const s = await h.scripted(sequence({ status: 502 }, { status: 200, body: { done: method } }));
     const c = h.client(s.url);
-    expect(await c.client.json({ method, path: '/v1/x', body: method === 'PUT' ? { a: 1 } : undefined })).toEqual({ done: method });
-    expect(s.requests.map((r) => [r.method, r.body])).toEqual(method === 'PUT' ? [[method, '{"a":1}'], [method, '{"a":1}']] : [[method, ''], [method, '']]);
+    expect(await c.client.json({ method, path: '/v1/x', body: method === 'PUT' ? { a: 1 } : undefined })).toEqual({
+      done: method,
+    });
+    expect(s.requests.map((r) => [r.method, r.body])).toEqual(
+      method === 'PUT'
+        ? [
+            [method, '{"a":1}'],
+            [method, '{"a":1}'],
+          ]
+        : [
+            [method, ''],
+            [method, ''],
+          ],
+    );
   });
 
   it('GET: 502 three times gives up after two retries: 0.5 s then 1 s, each less its jitter', async () => {
@@ -237,16 +310,21 @@ describe('ApiClient: 502/503/504 are sent again only where that is safe', () => 
     expect(s.requests).toHaveLength(retries + 1);
   });
 
-  it.each([502, 503, 504])('POST: a %i arrives exactly once; the error says it may have reached the service, with the after-POST hint', async (status) => {
-    const s = await h.scripted(sequence({ status, body: { statusCode: status, message: 'busy' } }, { status: 201, body: {} }));
-    const c = h.client(s.url);
-    const err = await failure(c.client.json(post()));
-    expect(s.requests).toHaveLength(1);
-    expect([c.waits, c.notices]).toEqual([[], []]);
-    expect([err.constructor, err.status, exitCodeFor(err)]).toEqual([errors.ServerError, status, 7]);
-    expect(err.message).toBe('busy; the request may have reached the service and was not repeated');
-    expect(err.hint).toBe(AFTER_POST);
-  });
+  it.each([502, 503, 504])(
+    'POST: a %i arrives exactly once; the error says it may have reached the service, with the after-POST hint',
+    async (status) => {
+      const s = await h.scripted(
+        sequence({ status, body: { statusCode: status, message: 'busy' } }, { status: 201, body: {} }),
+      );
+      const c = h.client(s.url);
+      const err = await failure(c.client.json(post()));
+      expect(s.requests).toHaveLength(1);
+      expect([c.waits, c.notices]).toEqual([[], []]);
+      expect([err.constructor, err.status, exitCodeFor(err)]).toEqual([errors.ServerError, status, 7]);
+      expect(err.message).toBe('busy; the request may have reached the service and was not repeated');
+      expect(err.hint).toBe(AFTER_POST);
+    },
+  );
 
   it('POST without an after-POST hint: still says so, with the status hint', async () => {
     const s = await h.scripted(sequence({ status: 502 }));
@@ -265,26 +343,43 @@ describe('ApiClient: 502/503/504 are sent again only where that is safe', () => 
 });
 
 describe('ApiClient: a base URL that is not the service', () => {
-  it.each([301, 302, 307, 308])('a %i redirect is not followed: NotTheServiceError naming where it points', async (status) => {
-    const s = await h.scripted(sequence({ status, headers: { location: 'https://api.example.com/v1/superagents' } }));
-    const err = await failure(h.client(s.url).client.json(get()));
-    expect(s.requests).toHaveLength(1);
-    expect(err).toBeInstanceOf(errors.NotTheServiceError);
-    expect(err.message).toBe(`${s.url}/v1/superagents redirects to https://api.example.com/v1/superagents (${status})`);
-    // the suggestion is the base URL, not the address with the path the client added
-    expect(err.hint).toBe('use https://api.example.com as the base URL');
-    expect([err.status, exitCodeFor(err)]).toEqual([status, 7]);
-  });
+  it.each([301, 302, 307, 308])(
+    'a %i redirect is not followed: NotTheServiceError naming where it points',
+    async (status) => {
+      const s = await h.scripted(sequence({ status, headers: { location: 'https://api.example.com/v1/superagents' } }));
+      const err = await failure(h.client(s.url).client.json(get()));
+      expect(s.requests).toHaveLength(1);
+      expect(err).toBeInstanceOf(errors.NotTheServiceError);
+      expect(err.message).toBe(
+        `${s.url}/v1/superagents redirects to https://api.example.com/v1/superagents (${status})`,
+      );
+      // the suggestion is the base URL, not the address with the path the client added
+      expect(err.hint).toBe('use https://api.example.com as the base URL');
+      expect([err.status, exitCodeFor(err)]).toEqual([status, 7]);
+    },
+  );
 
   it.each<[string, Answer]>([
-    ['a 200 web page', { status: 200, body: '<!doctype html><html><body>Welcome</body></html>', headers: { 'content-type': 'text/html; charset=utf-8' } }],
-    ['a 404 web page', { status: 404, body: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } }],
+    [
+      'a 200 web page',
+      {
+        status: 200,
+        body: '<!doctype html><html><body>Welcome</body></html>',
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      },
+    ],
+    [
+      'a 404 web page',
+      { status: 404, body: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } },
+    ],
     ['a page sent as JSON', { status: 200, body: '  <!DOCTYPE html><p>hi</p>' }],
   ])('%s: NotTheServiceError', async (_what, answer) => {
     const s = await h.scripted(sequence(answer));
     const err = await failure(h.client(s.url).client.json(get()));
     expect(err).toBeInstanceOf(errors.NotTheServiceError);
-    expect(err.message).toBe(`${s.url} does not look like a SuperAgents service: GET /v1/superagents answered ${answer.status} with a web page`);
+    expect(err.message).toBe(
+      `${s.url} does not look like a SuperAgents service: GET /v1/superagents answered ${answer.status} with a web page`,
+    );
     expect(err.hint).toBe("check the base URL: the service's address, without /v1");
     expect(exitCodeFor(err)).toBe(7);
   });
@@ -301,11 +396,13 @@ describe('ApiClient: a compressed body the client did not ask for', () => {
   };
 
   /** Answers `status` with the JSON body compressed as `encoding` says, whatever the request asked. */
-  const compressed = (encoding: string, status = 200, type = 'application/json') => (_req: unknown, res: import('node:http').ServerResponse) => {
-    const body = ENCODED[encoding]!(Buffer.from(JSON_TEXT));
-    res.writeHead(status, { 'content-type': type, 'content-encoding': encoding, 'content-length': body.length });
-    res.end(body);
-  };
+  const compressed =
+    (encoding: string, status = 200, type = 'application/json') =>
+    (_req: unknown, res: import('node:http').ServerResponse) => {
+      const body = ENCODED[encoding]!(Buffer.from(JSON_TEXT));
+      res.writeHead(status, { 'content-type': type, 'content-encoding': encoding, 'content-length': body.length });
+      res.end(body);
+    };
 
   it('asks for an uncompressed answer', async () => {
     const s = await h.scripted(sequence({ status: 200, body: {} }));
@@ -313,19 +410,29 @@ describe('ApiClient: a compressed body the client did not ask for', () => {
     expect(s.requests[0]!.headers['accept-encoding']).toBe('identity');
   });
 
-  it.each(Object.keys(ENCODED))('a %s body is named as such (exit 7), not reported as an answer that is not JSON', async (encoding) => {
-    const s = await h.scripted(compressed(encoding));
-    const err = await failure(h.client(s.url).client.json(get()));
-    expect(err).toBeInstanceOf(BadAnswerError);
-    expect(exitCodeFor(err)).toBe(7);
-    expect(err.message).toBe(`the service answered with a ${encoding}-compressed body the client did not ask for`);
-    expect(s.requests).toHaveLength(1);
-  });
+  it.each(Object.keys(ENCODED))(
+    'a %s body is named as such (exit 7), not reported as an answer that is not JSON',
+    async (encoding) => {
+      const s = await h.scripted(compressed(encoding));
+      const err = await failure(h.client(s.url).client.json(get()));
+      expect(err).toBeInstanceOf(BadAnswerError);
+      expect(exitCodeFor(err)).toBe(7);
+      expect(err.message).toBe(`the service answered with a ${encoding}-compressed body the client did not ask for`);
+      expect(s.requests).toHaveLength(1);
+    },
+  );
 
   it('a streamed reply compressed the same way is refused the same way', async () => {
     const s = await h.scripted(compressed('gzip', 200, 'text/event-stream'));
-    const err = await failure(h.client(s.url).client.stream({ method: 'POST', path: '/v1/superagents/x1/chat', body: { message: 'hi', stream: true } }));
-    expect([err.constructor, err.message]).toEqual([BadAnswerError, 'the service answered with a gzip-compressed body the client did not ask for']);
+    const err = await failure(
+      h
+        .client(s.url)
+        .client.stream({ method: 'POST', path: '/v1/superagents/x1/chat', body: { message: 'hi', stream: true } }),
+    );
+    expect([err.constructor, err.message]).toEqual([
+      BadAnswerError,
+      'the service answered with a gzip-compressed body the client did not ask for',
+    ]);
   });
 
   it('an error answer with a compressed body is still the error its status says', async () => {
@@ -336,7 +443,9 @@ describe('ApiClient: a compressed body the client did not ask for', () => {
   });
 
   it('Content-Encoding: identity is no compression', async () => {
-    const s = await h.scripted(sequence({ status: 200, body: { ok: true }, headers: { 'content-encoding': 'identity' } }));
+    const s = await h.scripted(
+      sequence({ status: 200, body: { ok: true }, headers: { 'content-encoding': 'identity' } }),
+    );
     expect(await h.client(s.url).client.json(get())).toEqual({ ok: true });
   });
 });

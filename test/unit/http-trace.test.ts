@@ -33,7 +33,9 @@ describe('ApiClient: --debug trace', () => {
   });
 
   it('masks the key wherever it appears, also in an error answer', async () => {
-    const s = await h.scripted(sequence({ status: 403, body: { statusCode: 403, message: `key ${KEY} may not do that` } }));
+    const s = await h.scripted(
+      sequence({ status: 403, body: { statusCode: 403, message: `key ${KEY} may not do that` } }),
+    );
     const c = h.client(s.url);
     await failure(c.client.json(get()));
     const all = c.traces.join('\n');
@@ -61,7 +63,11 @@ describe('ApiClient: --debug trace', () => {
     // the token's field begins a few characters before the cut: what is left of it must not show its secret half
     const head = JSON.stringify({ name: 'bot', soul_md: '' }).length - 1;
     const soul = 's'.repeat(2000 - head - 43);
-    await c.client.json({ method: 'POST', path: '/v1/superagents', body: { name: 'bot', soul_md: soul, telegram_bot_token: TOKEN, description: 'd'.repeat(400) } });
+    await c.client.json({
+      method: 'POST',
+      path: '/v1/superagents',
+      body: { name: 'bot', soul_md: soul, telegram_bot_token: TOKEN, description: 'd'.repeat(400) },
+    });
     const all = c.traces.join('\n');
     expect(all).toContain('characters)'); // it was cut
     expect(all).toContain('"telegram_bot_token":"7012345678:…"');
@@ -96,11 +102,19 @@ describe('redact.ts', () => {
     const out = redactText(text);
     expect(out).not.toContain(TOKEN);
     expect(out).not.toContain(KEY);
-    expect(JSON.parse(out)).toEqual({ telegram_bot_token: '7012345678:…', api_key: 'sa_sk_…abcd', apiKey: 'sa_sk_…abcd', token: 'sa_sk_…abcd', name: 'n' });
+    expect(JSON.parse(out)).toEqual({
+      telegram_bot_token: '7012345678:…',
+      api_key: 'sa_sk_…abcd',
+      apiKey: 'sa_sk_…abcd',
+      token: 'sa_sk_…abcd',
+      name: 'n',
+    });
   });
 
   it('masks a bare bot token anywhere and any given secret', () => {
-    expect(redactText(`token ${TOKEN} and key ${KEY} twice ${KEY}`, [KEY])).toBe('token 7012345678:… and key sa_sk_…abcd twice sa_sk_…abcd');
+    expect(redactText(`token ${TOKEN} and key ${KEY} twice ${KEY}`, [KEY])).toBe(
+      'token 7012345678:… and key sa_sk_…abcd twice sa_sk_…abcd',
+    );
   });
 
   it('leaves ordinary text alone', () => {
@@ -108,7 +122,15 @@ describe('redact.ts', () => {
   });
 
   it('masks authorization and x-api-key headers, keeps the rest', () => {
-    expect(redactHeaders({ Authorization: `Bearer ${KEY}`, 'x-api-key': KEY, accept: 'application/json', 'set-cookie': ['a=1', 'b=2'], gone: undefined })).toEqual({
+    expect(
+      redactHeaders({
+        Authorization: `Bearer ${KEY}`,
+        'x-api-key': KEY,
+        accept: 'application/json',
+        'set-cookie': ['a=1', 'b=2'],
+        gone: undefined,
+      }),
+    ).toEqual({
       Authorization: 'Bearer sa_sk_…abcd',
       'x-api-key': 'sa_sk_…abcd',
       accept: 'application/json',

@@ -18,14 +18,17 @@ function keep(store: KeptEdits, agentId: string, text: string, keptAt: string) {
   return store.keep(draft, { agentId, name: 'demo', keptAt, base: 'b'.repeat(64) });
 }
 
-it.each(['../../escape', 'a/b', '..', ''])('an agent id like %j is filed inside the store, and found again', (agentId) => {
-  const root = path.join(scratch(), 'store');
-  const store = new KeptEdits(root);
-  const kept = keep(store, agentId, 'mine\n', '2026-11-22T12:00:00.000Z');
-  expect(path.relative(root, kept.dir)).not.toMatch(/^\.\.|\//);
-  expect(store.newest(agentId)).toMatchObject({ file: kept.path, name: 'demo', keptAt: '2026-11-22T12:00:00.000Z' });
-  expect(store.newest('another')).toBeUndefined();
-});
+it.each(['../../escape', 'a/b', '..', ''])(
+  'an agent id like %j is filed inside the store, and found again',
+  (agentId) => {
+    const root = path.join(scratch(), 'store');
+    const store = new KeptEdits(root);
+    const kept = keep(store, agentId, 'mine\n', '2026-11-22T12:00:00.000Z');
+    expect(path.relative(root, kept.dir)).not.toMatch(/^\.\.|\//);
+    expect(store.newest(agentId)).toMatchObject({ file: kept.path, name: 'demo', keptAt: '2026-11-22T12:00:00.000Z' });
+    expect(store.newest('another')).toBeUndefined();
+  },
+);
 
 it('the newest of several kept edits of an agent is offered; discarding it leaves the older one', () => {
   const store = new KeptEdits(path.join(scratch(), 'store'));

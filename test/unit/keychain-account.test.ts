@@ -6,12 +6,18 @@ import { keychainAccount, keyStoreOf } from '../../src/config/keychain.js';
 
 describe('keychainAccount', () => {
   it('names the profile and the config file, made absolute', () => {
-    expect(keychainAccount('work', '/home/u/.config/superagent/config.json')).toBe('work@/home/u/.config/superagent/config.json');
+    expect(keychainAccount('work', '/home/u/.config/superagent/config.json')).toBe(
+      'work@/home/u/.config/superagent/config.json',
+    );
     expect(keychainAccount('default', 'cfg/config.json')).toBe(`default@${path.resolve('cfg/config.json')}`);
   });
 
   it('differs between two config files, and between two profiles of one', () => {
-    const names = [keychainAccount('default', '/a/config.json'), keychainAccount('default', '/b/config.json'), keychainAccount('ci', '/a/config.json')];
+    const names = [
+      keychainAccount('default', '/a/config.json'),
+      keychainAccount('default', '/b/config.json'),
+      keychainAccount('ci', '/a/config.json'),
+    ];
     expect(new Set(names).size).toBe(3);
   });
 });

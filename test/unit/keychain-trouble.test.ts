@@ -10,9 +10,17 @@ describe('a KeychainError says the binding’s failure in words, and keeps its t
   it.each([
     [KEYCHAIN_SAYS.noBusAddress, 'no Secret Service in this session (DBUS_SESSION_BUS_ADDRESS is not set)', 'absent'],
     [KEYCHAIN_SAYS.noBus, 'no Secret Service in this session (nothing answers at DBUS_SESSION_BUS_ADDRESS)', 'absent'],
-    [KEYCHAIN_SAYS.noSecretService, 'no Secret Service in this session (no keyring daemon, such as GNOME Keyring, runs on its D-Bus)', 'absent'],
+    [
+      KEYCHAIN_SAYS.noSecretService,
+      'no Secret Service in this session (no keyring daemon, such as GNOME Keyring, runs on its D-Bus)',
+      'absent',
+    ],
     [KEYCHAIN_SAYS.dismissed, 'the keyring is locked (its unlock prompt was dismissed)', 'locked'],
-    [KEYCHAIN_SAYS.noKeyring, 'no unlocked keyring to keep it in (the prompt to unlock or create one was dismissed)', 'locked'],
+    [
+      KEYCHAIN_SAYS.noKeyring,
+      'no unlocked keyring to keep it in (the prompt to unlock or create one was dismissed)',
+      'locked',
+    ],
     [
       'Cannot find native binding. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828). ' +
         'Please try `npm i` again after removing both package-lock.json and node_modules directory.',
@@ -48,7 +56,11 @@ describe('keychainBusWords: the bus a keychain is reached through, as messages n
   it.each<[string | undefined, NodeJS.Platform, string]>([
     ['unix:path=/run/user/1000/bus', 'linux', 'the OS keychain (D-Bus session bus at unix:path=/run/user/1000/bus)'],
     // the first address is the one tried; its guid says nothing to a person
-    ['unix:abstract=/tmp/x,guid=0a1b;unix:path=/b', 'linux', 'the OS keychain (D-Bus session bus at unix:abstract=/tmp/x)'],
+    [
+      'unix:abstract=/tmp/x,guid=0a1b;unix:path=/b',
+      'linux',
+      'the OS keychain (D-Bus session bus at unix:abstract=/tmp/x)',
+    ],
     ['unix:path=/tmp/a\u001b[2Jb', 'linux', 'the OS keychain (D-Bus session bus at unix:path=/tmp/a?[2Jb)'],
     [undefined, 'linux', 'the OS keychain (Secret Service)'],
     ['unix:path=/x', 'darwin', 'the OS keychain (macOS Keychain)'],

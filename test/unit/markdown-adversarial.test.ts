@@ -12,13 +12,16 @@ import { terminalSafe } from '../../src/ui/terminal-safe.js';
 const MB = 1024 * 1024;
 /** most inputs are a quarter of a megabyte (bench/markdown.js times them up to 1 MB, to show the growth is linear) */
 const QUARTER = MB / 4;
- 
+
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 const HOSTILE: Array<[string, () => string]> = [
   ['an unclosed fence of 30,000 lines', () => '```python\n' + 'x = """\n'.repeat(30_000)],
   ['a list 10,000 levels deep on one line', () => '- '.repeat(10_000) + 'x\n'],
-  ['a list 2,000 levels deep by indentation', () => Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(2 * i)}- level ${i}`).join('\n')],
+  [
+    'a list 2,000 levels deep by indentation',
+    () => Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(2 * i)}- level ${i}`).join('\n'),
+  ],
   ['a numbered list 10,000 levels deep', () => '1. '.repeat(10_000) + 'x'],
   ['quotes 10,000 levels deep', () => '> '.repeat(10_000) + 'x\n' + '>'.repeat(10_000) + ' y'],
   ['a 1 MB table row', () => `| a | b |\n|---|---|\n| ${'word '.repeat(MB / 5)} | x |\n`],
@@ -60,12 +63,17 @@ describe('any text at all', () => {
   const alphabet = fc.constantFrom(...'#*_`~[]()<>|-:=+>!\\&;\n\n \t1.xy東\u0301\u001b\u0007\r\u009b'.split(''));
   it('renders without throwing, streamed or whole, and only our escapes are controls', () => {
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 400 }), fc.integer({ min: 10, max: 120 }), fc.integer({ min: 1, max: 50 }), (chars, width, rows) => {
-        const text = terminalSafe(chars.join(''));
-        check(renderMarkdown(text, layout(width, { colour: true, hyperlinks: true }), md, highlighter).join('\n'));
-        const pieces = text.match(/[\s\S]{1,7}/g) ?? [];
-        check(streamOutputs(pieces, width, { rows, colour: true }).join(''));
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 400 }),
+        fc.integer({ min: 10, max: 120 }),
+        fc.integer({ min: 1, max: 50 }),
+        (chars, width, rows) => {
+          const text = terminalSafe(chars.join(''));
+          check(renderMarkdown(text, layout(width, { colour: true, hyperlinks: true }), md, highlighter).join('\n'));
+          const pieces = text.match(/[\s\S]{1,7}/g) ?? [];
+          check(streamOutputs(pieces, width, { rows, colour: true }).join(''));
+        },
+      ),
       { numRuns: 300 },
     );
   });

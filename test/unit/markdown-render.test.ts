@@ -10,7 +10,8 @@ import { wrap } from '../../src/ui/markdown/wrap.js';
 import { terminalSafe } from '../../src/ui/terminal-safe.js';
 
 const plain = (text: string, width = 40) => renderWhole(text, width);
-const colour = (text: string, width = 40, hyperlinks = false) => visible(renderWhole(text, width, { colour: true, hyperlinks }));
+const colour = (text: string, width = 40, hyperlinks = false) =>
+  visible(renderWhole(text, width, { colour: true, hyperlinks }));
 const texts = (lines: ReturnType<typeof wrap>) => lines.map((l) => l.map((s) => s.text).join(''));
 
 describe('wrapping', () => {
@@ -30,7 +31,11 @@ describe('wrapping', () => {
     const url = 'https://d.example/very/long/path/that/goes/on/and/on/index.html';
     expect(texts(wrap([{ text: `A link to docs (${url}) end.` }], 30))).toEqual(['A link to docs', `(${url})`, 'end.']);
     expect(texts(wrap([{ text: `see ${url}` }], 30))).toEqual(['see', url]);
-    expect(texts(wrap([{ text: 'not-a-url-but-a-long-word-here' }], 10))).toEqual(['not-a-url-', 'but-a-long', '-word-here']);
+    expect(texts(wrap([{ text: 'not-a-url-but-a-long-word-here' }], 10))).toEqual([
+      'not-a-url-',
+      'but-a-long',
+      '-word-here',
+    ]);
   });
 
   it('keeps a word whole across styles (**bold**ness) and hard breaks', () => {
@@ -45,7 +50,9 @@ describe('inline text', () => {
   });
 
   it('a link: a terminal hyperlink where supported, `text (url)` elsewhere; a bare URL shown once; an image as its alt text', () => {
-    expect(plain('see [docs](https://d.io/x) or https://e.io or ![chart](https://c.io/c.png)', 80)).toBe('see docs (https://d.io/x) or https://e.io or chart (https://c.io/c.png)\n');
+    expect(plain('see [docs](https://d.io/x) or https://e.io or ![chart](https://c.io/c.png)', 80)).toBe(
+      'see docs (https://d.io/x) or https://e.io or chart (https://c.io/c.png)\n',
+    );
     expect(colour('[docs](https://d.io/x)', 40, true)).toBe('⟨link https://d.io/x⟩⟨4;94⟩docs⟨0⟩⟨/link⟩\n');
   });
 
@@ -55,15 +62,22 @@ describe('inline text', () => {
 
   it('a hyperlink carries only a web or mail address of printable ASCII; anything else is shown as text', () => {
     // javascript: is refused by markdown-it itself; the others by us
-    const out = colour('[a](javascript:alert(1)) [b](ftp://x.io) [c](<https://x.io/a b>) [d](<https://x.io/\u0007>) [e](mailto:a@b.io)', 80, true);
-    expect([...out.matchAll(/⟨link ([^⟩]*)⟩/g)].map((m) => m[1])).toEqual(['https://x.io/a%20b', 'https://x.io/%07', 'mailto:a@b.io']);
+    const out = colour(
+      '[a](javascript:alert(1)) [b](ftp://x.io) [c](<https://x.io/a b>) [d](<https://x.io/\u0007>) [e](mailto:a@b.io)',
+      80,
+      true,
+    );
+    expect([...out.matchAll(/⟨link ([^⟩]*)⟩/g)].map((m) => m[1])).toEqual([
+      'https://x.io/a%20b',
+      'https://x.io/%07',
+      'mailto:a@b.io',
+    ]);
     expect(out).toContain('[a](javascript:alert(1))');
     expect(out).toContain('b⟨0⟩⟨2⟩ (ftp://x.io)');
   });
 });
 
 describe('nothing from the service becomes a control character', () => {
-   
   const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
   const hostile = [
     'CR by entity: over&#13;write, ESC by entity: &#27;[2J, C1: &#x9b;31m, FF: &#12;',
@@ -95,8 +109,24 @@ describe('blocks', () => {
   });
 
   it('list items: a bullet per level, numbers kept, text wrapped under its first word, tasks as boxes', () => {
-    expect(plain('- alpha beta gamma delta\n  - one\n    - two\n      - three\n9. nine\n10. ten\n- [ ] todo\n- [x] done', 16)).toBe(
-      ['• alpha beta', '  gamma delta', '  ◦ one', '    ▪ two', '      • three', '9. nine', '10. ten', '☐ todo', '☑ done', ''].join('\n'),
+    expect(
+      plain(
+        '- alpha beta gamma delta\n  - one\n    - two\n      - three\n9. nine\n10. ten\n- [ ] todo\n- [x] done',
+        16,
+      ),
+    ).toBe(
+      [
+        '• alpha beta',
+        '  gamma delta',
+        '  ◦ one',
+        '    ▪ two',
+        '      • three',
+        '9. nine',
+        '10. ten',
+        '☐ todo',
+        '☑ done',
+        '',
+      ].join('\n'),
     );
   });
 
@@ -107,7 +137,9 @@ describe('blocks', () => {
   });
 
   it('quotes behind a bar per level, their text rendered and wrapped inside', () => {
-    expect(plain('> **Risk** first, returns second.\n>\n> > - nested', 20)).toBe(['│ Risk first,', '│ returns second.', '│', '│ │ • nested', ''].join('\n'));
+    expect(plain('> **Risk** first, returns second.\n>\n> > - nested', 20)).toBe(
+      ['│ Risk first,', '│ returns second.', '│', '│ │ • nested', ''].join('\n'),
+    );
   });
 
   it('code: fences dim, tabs as spaces, an unknown language uncoloured, long lines left to the terminal', () => {
@@ -128,11 +160,18 @@ describe('blocks', () => {
 });
 
 describe('tables', () => {
-  const table = '| Sym | Price | Comment |\n|:--|--:|:-:|\n| BTC | $94,175.12 | strong bid under the range low |\n| ETH | $3,357 | — |';
+  const table =
+    '| Sym | Price | Comment |\n|:--|--:|:-:|\n| BTC | $94,175.12 | strong bid under the range low |\n| ETH | $3,357 | — |';
 
   it('columns as wide as their widest cell, aligned as the delimiter row says', () => {
     expect(plain(table, 80)).toBe(
-      ['Sym │      Price │            Comment', '────┼────────────┼───────────────────────────────', 'BTC │ $94,175.12 │ strong bid under the range low', 'ETH │     $3,357 │               —', ''].join('\n'),
+      [
+        'Sym │      Price │            Comment',
+        '────┼────────────┼───────────────────────────────',
+        'BTC │ $94,175.12 │ strong bid under the range low',
+        'ETH │     $3,357 │               —',
+        '',
+      ].join('\n'),
     );
   });
 
@@ -207,14 +246,22 @@ describe('text without inline Markdown skips the parser', () => {
     const { md: parser } = await import('../helpers/markdown.js');
     const { inlineSpans } = await import('../../src/ui/markdown/inline.js');
     // what markdown-it makes of it, read from its tokens without the shortcut
-    const parsed = (text: string) => (parser.parseInline(text, {})[0]?.children ?? []).map((t) => ({ text: t.type === 'softbreak' || t.type === 'hardbreak' ? '\n' : t.content }));
+    const parsed = (text: string) =>
+      (parser.parseInline(text, {})[0]?.children ?? []).map((t) => ({
+        text: t.type === 'softbreak' || t.type === 'hardbreak' ? '\n' : t.content,
+      }));
     const plainChars = fc.constantFrom(...'ab c\t  .,;:()$%#=+-/|?\'"0129é東'.split(''));
     // a block's text as the splitter hands it over: lines that do not start with white space, none blank
-    const line = fc.array(plainChars, { minLength: 1, maxLength: 30 }).map((c) => c.join('').trimStart()).filter((l) => l.trim() !== '');
+    const line = fc
+      .array(plainChars, { minLength: 1, maxLength: 30 })
+      .map((c) => c.join('').trimStart())
+      .filter((l) => l.trim() !== '');
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 4 }), fc.integer({ min: 5, max: 40 }), (lines, width) => {
         const text = lines.join('\n');
-        expect(texts(wrap(inlineSpans(parser, text, { hyperlinks: false, colour: false }), width))).toEqual(texts(wrap(parsed(text), width)));
+        expect(texts(wrap(inlineSpans(parser, text, { hyperlinks: false, colour: false }), width))).toEqual(
+          texts(wrap(parsed(text), width)),
+        );
       }),
       { numRuns: 500 },
     );
@@ -222,10 +269,18 @@ describe('text without inline Markdown skips the parser', () => {
 });
 
 describe('no rendered line of prose is wider than the terminal', () => {
-  const widest = (text: string) => Math.max(...text.split('\n').map((l) => textWidth(l.replace(/\x1b\[[0-9;]*m/g, ''))));
+  const widest = (text: string) =>
+    Math.max(...text.split('\n').map((l) => textWidth(l.replace(/\x1b\[[0-9;]*m/g, ''))));
   it.each([
     ['eight quotes deep at 30 columns', '> > > > > > > > deep quote with words that go on and on\n', 30],
-    ['a quote in a list 24 deep at 80 columns', '- '.repeat(24) + 'x\n' + ' '.repeat(48) + '> > > > > > > > quoted text that is long enough to need wrapping here\n', 80],
+    [
+      'a quote in a list 24 deep at 80 columns',
+      '- '.repeat(24) +
+        'x\n' +
+        ' '.repeat(48) +
+        '> > > > > > > > quoted text that is long enough to need wrapping here\n',
+      80,
+    ],
     ['a quote at 10 columns', '> > > a few words here\n', 10],
   ])('%s', (_name, text, width) => {
     const out = renderWhole(text, width);

@@ -27,11 +27,22 @@ function logicalLines(term: InstanceType<typeof xterm.Terminal>): string[] {
 
 /** `reflow`: 'ended' is xterm.js as VS Code runs it; 'all' is xterm.js re-wrapping the cursor's row too, as tmux does */
 async function streamed(from: number, to: number, resizeAfter: number, reflow: Reflow = 'ended'): Promise<string[]> {
-  const term = new xterm.Terminal({ cols: from, rows: 30, scrollback: 1000, convertEol: true, allowProposedApi: true, reflowCursorLine: reflow === 'all' });
+  const term = new xterm.Terminal({
+    cols: from,
+    rows: 30,
+    scrollback: 1000,
+    convertEol: true,
+    allowProposedApi: true,
+    reflowCursorLine: reflow === 'all',
+  });
   const write = (text: string) => new Promise<void>((resolve) => term.write(unmark(text), resolve));
   const l = { ...layout(from, { rows: 30 }), reflow };
   const s = new MarkdownStream(l, new BlockRenderer(l, md, highlighter));
-  const pieces = ['Intro para.\n\n', ...WORDS.map((w) => `${w} `), '\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nlast line\n'];
+  const pieces = [
+    'Intro para.\n\n',
+    ...WORDS.map((w) => `${w} `),
+    '\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nlast line\n',
+  ];
   for (const [i, piece] of pieces.entries()) {
     await write(s.push(piece));
     if (i === resizeAfter) {
@@ -54,14 +65,17 @@ describe('a terminal resized mid-reply', () => {
     [80, 40, 'all'],
     [80, 30, 'all'],
     [40, 100, 'all'],
-  ] as const)('from %i to %i columns (a terminal that re-wraps %s rows): every word once (no stale row of the tail), the table and the last line drawn', async (from, to, reflow) => {
-    const lines = await streamed(from, to, 30, reflow);
-    const text = lines.join("\n");
-    for (const w of WORDS) expect(text.split(w).length - 1, `${w} in\n${text}`).toBe(1);
-    expect(text).not.toContain('|---|');
-    expect(lines.filter((line) => line.trim() === 'last line')).toHaveLength(1);
-    expect(text.match(/Intro para\./g)).toHaveLength(1);
-  });
+  ] as const)(
+    'from %i to %i columns (a terminal that re-wraps %s rows): every word once (no stale row of the tail), the table and the last line drawn',
+    async (from, to, reflow) => {
+      const lines = await streamed(from, to, 30, reflow);
+      const text = lines.join('\n');
+      for (const w of WORDS) expect(text.split(w).length - 1, `${w} in\n${text}`).toBe(1);
+      expect(text).not.toContain('|---|');
+      expect(lines.filter((line) => line.trim() === 'last line')).toHaveLength(1);
+      expect(text.match(/Intro para\./g)).toHaveLength(1);
+    },
+  );
 });
 
 describe('what a terminal re-wraps, from its environment', () => {

@@ -17,15 +17,44 @@ const cut = (text: string, at: number[]): string[] => cutAt(text, at);
 const markdownish = fc
   .array(
     fc.constantFrom(
-      '# Head', '## Sub\n', 'para text ', 'more words here ', '**bold** ', '*em* ', '`code` ', '[link](https://x.io/a) ', '\n', '\n\n',
-      '- item\n', '  - nested\n', '1. first\n', '> quote\n', '>\n', '| a | b |\n|---|--:|\n| 1 | 2 |\n', '```js\nconst x = 1;\n', '```\n',
-      '---\n', 'Title\n===\n', '    indented\n', 'a\tb ', 'ünïcødé 東京 ', 'long-word-'.repeat(12), '- [ ] task\n', '~~~\n',
+      '# Head',
+      '## Sub\n',
+      'para text ',
+      'more words here ',
+      '**bold** ',
+      '*em* ',
+      '`code` ',
+      '[link](https://x.io/a) ',
+      '\n',
+      '\n\n',
+      '- item\n',
+      '  - nested\n',
+      '1. first\n',
+      '> quote\n',
+      '>\n',
+      '| a | b |\n|---|--:|\n| 1 | 2 |\n',
+      '```js\nconst x = 1;\n',
+      '```\n',
+      '---\n',
+      'Title\n===\n',
+      '    indented\n',
+      'a\tb ',
+      'ünïcødé 東京 ',
+      'long-word-'.repeat(12),
+      '- [ ] task\n',
+      '~~~\n',
     ),
     { maxLength: 40 },
   )
   .map((parts) => parts.join(''));
 
-async function expectSameScreen(text: string, pieces: string[], width: number, rows: number, so: StreamOptions = {}): Promise<void> {
+async function expectSameScreen(
+  text: string,
+  pieces: string[],
+  width: number,
+  rows: number,
+  so: StreamOptions = {},
+): Promise<void> {
   const streamed = await screenText(streamOutputs(pieces, width, { rows }, so).map(unmark), width, rows);
   const whole = await screenText(renderWhole(text, width), width, rows);
   // the tool lines stay where they were drawn: the reply's own lines are what must match
@@ -46,7 +75,10 @@ describe('any cut of a reply ends in the screen of the whole reply', () => {
         fc.option(fc.nat({ max: 30 })),
         fc.option(fc.nat({ max: 40 })),
         async (text, at, width, readyAfter, highlighterAfter) => {
-          await expectSameScreen(text, cut(text, at), width, 40, { readyAfter: readyAfter ?? undefined, highlighterAfter: highlighterAfter ?? undefined });
+          await expectSameScreen(text, cut(text, at), width, 40, {
+            readyAfter: readyAfter ?? undefined,
+            highlighterAfter: highlighterAfter ?? undefined,
+          });
         },
       ),
       { numRuns: 60 },
@@ -63,7 +95,10 @@ describe('any cut of a reply ends in the screen of the whole reply', () => {
         fc.option(fc.nat({ max: 20 })),
         fc.option(fc.nat({ max: 30 })),
         async (text, at, width, rows, readyAfter, highlighterAfter) => {
-          await expectSameScreen(text, cut(text, at), width, rows, { readyAfter: readyAfter ?? undefined, highlighterAfter: highlighterAfter ?? undefined });
+          await expectSameScreen(text, cut(text, at), width, rows, {
+            readyAfter: readyAfter ?? undefined,
+            highlighterAfter: highlighterAfter ?? undefined,
+          });
         },
       ),
       { numRuns: 150 },
@@ -79,7 +114,11 @@ describe('any cut of a reply ends in the screen of the whole reply', () => {
         fc.option(fc.nat({ max: 20 })),
         fc.option(fc.nat({ max: 20 })),
         async (text, at, tools, readyAfter, highlighterAfter) => {
-          await expectSameScreen(text, cut(text, at), 80, 40, { toolAfter: new Set(tools), readyAfter: readyAfter ?? undefined, highlighterAfter: highlighterAfter ?? undefined });
+          await expectSameScreen(text, cut(text, at), 80, 40, {
+            toolAfter: new Set(tools),
+            readyAfter: readyAfter ?? undefined,
+            highlighterAfter: highlighterAfter ?? undefined,
+          });
         },
       ),
       { numRuns: 40 },
@@ -105,7 +144,9 @@ describe('blocks are drawn rendered as soon as they are complete', () => {
   });
 
   it('a list item when the next one starts; a line of code at its own line end, coloured; a table when it ends', async () => {
-    const out = streamOutputs(['- **a**\n- b\n', '```python\nx = 1\n', '| h |\n|---|\n| 1 |\n', '\nafter'], 80, { colour: true }).map(unmark);
+    const out = streamOutputs(['- **a**\n- b\n', '```python\nx = 1\n', '| h |\n|---|\n| 1 |\n', '\nafter'], 80, {
+      colour: true,
+    }).map(unmark);
     expect(await screenText(out.slice(0, 1), 80)).toBe('• a\n- b');
     expect(await screenText(out.slice(0, 2), 80)).toBe('• a\n• b\n```python\nx = 1');
     expect(out[1]).toContain('\x1b[33m1\x1b[0m');
@@ -121,7 +162,12 @@ describe('blocks are drawn rendered as soon as they are complete', () => {
   });
 
   it('a fence waits for the highlighter, and the blocks after it with it; they are drawn when it comes', async () => {
-    const out = streamOutputs(['Intro\n\n```py\nx = 1\n', '```\n- a\n- b\n', 'end'], 80, { colour: true }, { highlighterAfter: 1 }).map(unmark);
+    const out = streamOutputs(
+      ['Intro\n\n```py\nx = 1\n', '```\n- a\n- b\n', 'end'],
+      80,
+      { colour: true },
+      { highlighterAfter: 1 },
+    ).map(unmark);
     expect(await screenText(out.slice(0, 1), 80)).toBe('Intro\n\n```py\nx = 1');
     expect(await screenText(out.slice(0, 2), 80)).toBe('Intro\n\n```py\nx = 1\n```\n- a\n- b');
     expect(await screenText(out.slice(0, 3), 80)).toBe('Intro\n\n```py\nx = 1\n```\n• a\n- b');
@@ -132,7 +178,9 @@ describe('blocks are drawn rendered as soon as they are complete', () => {
     const text = REPLIES[1]!;
     const out = streamOutputs(cut(text, [7, 100, 101, 400, 900, 1200]), 80).join('');
     // each rendered line (one the plain text cannot show: a bullet, a table's or a rule's line) is written once
-    const rendered = renderWhole(text, 80).split('\n').filter((l) => /[•◦│─]/.test(l));
+    const rendered = renderWhole(text, 80)
+      .split('\n')
+      .filter((l) => /[•◦│─]/.test(l));
     expect(rendered.length).toBeGreaterThan(10);
     for (const line of rendered) {
       expect(unmark(out).split(line).length - 1, line).toBe(1);

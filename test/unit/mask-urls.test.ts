@@ -15,7 +15,11 @@ describe('maskUrls (credentials in any text)', () => {
     ['a hash in the password', 'https://alice:pw#x@host', 'https://…@host'],
     ['an @ in the password', 'https://alice:p@w@host:8080/', 'https://…@host:8080/'],
     ['a backslash and a slash', 'http://alice:p\\w/@host', 'http://…@host'],
-    ['a token as the user', 'see https://pwtoken/x@api.example.com/v1 for it', 'see https://…@api.example.com/v1 for it'],
+    [
+      'a token as the user',
+      'see https://pwtoken/x@api.example.com/v1 for it',
+      'see https://…@api.example.com/v1 for it',
+    ],
     ['a parsed URL', 'https://alice:pw@host/', 'https://…@host/'],
     ['two URLs in a line', 'from http://a:pw@one/ to https://b:pw/x@two/', 'from http://…@one/ to https://…@two/'],
     ['a URL in a JSON body', '{"url":"http://alice:pw/x@host","n":1}', '{"url":"http://…@host","n":1}'],
@@ -47,19 +51,22 @@ describe('maskUrl (one value meant as a URL)', () => {
 });
 
 describe('a base URL that does not parse', () => {
-  it.each(['http://alice:pw/x@host', 'http://alice:p w/x@host', 'alice:pw@host', "http://alice:it's pw/x@host", 'ftp://alice:pw/x@host'])(
-    'is named in its error with its credentials masked: %s',
-    (raw) => {
-      let message = '';
-      try {
-        normaliseBaseUrl(raw);
-      } catch (err) {
-        message = (err as Error).message;
-      }
-      expect(message).toMatch(/not a URL|must start with/);
-      expect(message).toContain('…@host');
-      expect(message).not.toContain(SECRET);
-      expect(message).not.toContain('alice');
-    },
-  );
+  it.each([
+    'http://alice:pw/x@host',
+    'http://alice:p w/x@host',
+    'alice:pw@host',
+    "http://alice:it's pw/x@host",
+    'ftp://alice:pw/x@host',
+  ])('is named in its error with its credentials masked: %s', (raw) => {
+    let message = '';
+    try {
+      normaliseBaseUrl(raw);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/not a URL|must start with/);
+    expect(message).toContain('…@host');
+    expect(message).not.toContain(SECRET);
+    expect(message).not.toContain('alice');
+  });
 });

@@ -20,22 +20,19 @@ describe('parseDecimal', () => {
   });
 
   const malformed = ['1e5', '', '.5', '5.', '1,5', ' 1', 'NaN', '0x10', null, true, Infinity, {}, '9'.repeat(79)];
-  it.each(malformed.map((bad) => [bad]))(
-    'refuses %j with one line naming what it is',
-    (bad) => {
-      let err: unknown;
-      try {
-        parseDecimal(bad, 'the account value');
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(BadAnswerError);
-      const message = (err as Error).message;
-      expect(message).toMatch(/^the account value is not a decimal number \(/);
-      expect(message).not.toContain('\n');
-      expect(message.length).toBeLessThan(80);
-    },
-  );
+  it.each(malformed.map((bad) => [bad]))('refuses %j with one line naming what it is', (bad) => {
+    let err: unknown;
+    try {
+      parseDecimal(bad, 'the account value');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(BadAnswerError);
+    const message = (err as Error).message;
+    expect(message).toMatch(/^the account value is not a decimal number \(/);
+    expect(message).not.toContain('\n');
+    expect(message.length).toBeLessThan(80);
+  });
 
   it('names a huge non-number briefly', () => {
     const huge = '7'.repeat(4_000_000);

@@ -14,7 +14,8 @@ function holding(): Writable & { finish(err?: Error): void } {
   return Object.assign(s, { finish: (err?: Error) => done!(err) });
 }
 
-const settled = async (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise((r) => setImmediate(() => r(false)))]);
+const settled = async (p: Promise<unknown>) =>
+  Promise.race([p.then(() => true), new Promise((r) => setImmediate(() => r(false)))]);
 
 describe('flushed', () => {
   it('waits for a stream that holds a write, until it drains', async () => {

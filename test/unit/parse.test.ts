@@ -62,7 +62,16 @@ async function refusal(run: () => Promise<unknown> | unknown): Promise<string> {
   throw new Error('expected a UsageError');
 }
 
-const GLOBALS_OFF: GlobalOptions = { json: false, quiet: false, color: true, raw: false, debug: false, verbose: false, yes: false, input: true };
+const GLOBALS_OFF: GlobalOptions = {
+  json: false,
+  quiet: false,
+  color: true,
+  raw: false,
+  debug: false,
+  verbose: false,
+  yes: false,
+  input: true,
+};
 
 describe('what the command gets', () => {
   it.each<[string, string[], Record<string, unknown>]>([
@@ -78,7 +87,11 @@ describe('what the command gets', () => {
     ['a value that starts with - after =', ['demo', '--name=-x'], { name: '-x' }],
     ['a negative number as a value', ['demo', '--name', '-5'], { name: '-5' }],
     ['the last of a repeated string wins', ['demo', '--name', 'a', '--name', 'b'], { name: 'b' }],
-    ['a repeatable option keeps every value', ['demo', '--field', 'x', '--field=y', '--field', 'z'], { field: ['x', 'y', 'z'] }],
+    [
+      'a repeatable option keeps every value',
+      ['demo', '--field', 'x', '--field=y', '--field', 'z'],
+      { field: ['x', 'y', 'z'] },
+    ],
     ['a choice', ['demo', '--provider', 'xai'], { provider: 'xai' }],
     ['a count alone is true', ['demo', '--watch'], { watch: true }],
     ['a count takes a following number', ['demo', '--watch', '5'], { watch: 5 }],
@@ -120,53 +133,125 @@ describe('what the command gets', () => {
 
 describe('what it refuses, in our words', () => {
   it.each<[string, string, string[], string]>([
-    ['a value that looks like an option', 'try', ['demo', '--name', '--json'],
-      '--name needs a value (e.g. --name <name>)'],
-    ['a value missing at the end', 'try', ['demo', '--soul-file'],
-      '--soul-file needs a value (e.g. --soul-file <path>)'],
+    [
+      'a value that looks like an option',
+      'try',
+      ['demo', '--name', '--json'],
+      '--name needs a value (e.g. --name <name>)',
+    ],
+    [
+      'a value missing at the end',
+      'try',
+      ['demo', '--soul-file'],
+      '--soul-file needs a value (e.g. --soul-file <path>)',
+    ],
     ['a flag given as a value', 'launch', ['--name', '-q'], '--name needs a value (e.g. --name <name>)'],
-    ['an unknown option close to one', 'launch', ['--modle', 'x'],
-      "unknown option '--modle' (did you mean '--model'?)"],
-    ['an unknown option close to a global', 'try', ['demo', '--jsno'],
-      "unknown option '--jsno' (did you mean '--json'?)"],
+    [
+      'an unknown option close to one',
+      'launch',
+      ['--modle', 'x'],
+      "unknown option '--modle' (did you mean '--model'?)",
+    ],
+    [
+      'an unknown option close to a global',
+      'try',
+      ['demo', '--jsno'],
+      "unknown option '--jsno' (did you mean '--json'?)",
+    ],
     ['an unknown option with =', 'try', ['demo', '--nmae=x'], "unknown option '--nmae' (did you mean '--name'?)"],
-    ['an unknown option like nothing', 'try', ['demo', '--frobnicate'],
-      "unknown option '--frobnicate' (see 'superagent try --help')"],
+    [
+      'an unknown option like nothing',
+      'try',
+      ['demo', '--frobnicate'],
+      "unknown option '--frobnicate' (see 'superagent try --help')",
+    ],
     ['an unknown short flag', 'try', ['demo', '-z'], "unknown option '-z' (see 'superagent try --help')"],
     ['an unknown flag in a cluster', 'try', ['demo', '-yz'], "unknown option '-z' (see 'superagent try --help')"],
-    ['--no- on a plain boolean', 'try', ['demo', '--no-all'],
-      "unknown option '--no-all' (see 'superagent try --help')"],
-    ['a choice not offered', 'launch', ['--provider', 'mistral'],
-      "--provider must be one of: openai, anthropic, xai, openrouter, venice; not 'mistral'"],
-    ['a choice with a typo', 'try', ['demo', '--provider', 'opnai'],
-      "--provider must be one of: openai, anthropic, xai; not 'opnai' (did you mean 'openai'?)"],
+    [
+      '--no- on a plain boolean',
+      'try',
+      ['demo', '--no-all'],
+      "unknown option '--no-all' (see 'superagent try --help')",
+    ],
+    [
+      'a choice not offered',
+      'launch',
+      ['--provider', 'mistral'],
+      "--provider must be one of: openai, anthropic, xai, openrouter, venice; not 'mistral'",
+    ],
+    [
+      'a choice with a typo',
+      'try',
+      ['demo', '--provider', 'opnai'],
+      "--provider must be one of: openai, anthropic, xai; not 'opnai' (did you mean 'openai'?)",
+    ],
     ['a value for a boolean', 'try', ['demo', '--all=yes'], "--all takes no value (see 'superagent try --help')"],
-    ['a count given a word after =', 'try', ['demo', '--watch=abc'],
-      "--watch takes a number of seconds, not 'abc' (see 'superagent try --help')"],
-    ['health --watch abc', 'health', ['demo', '--watch', 'abc'],
-      "--watch takes a number of seconds, not 'abc' (see 'superagent health --help')"],
-    ['health --watch abc, options after', 'health', ['demo', '--watch', 'abc', '--json'],
-      "--watch takes a number of seconds, not 'abc' (see 'superagent health --help')"],
+    [
+      'a count given a word after =',
+      'try',
+      ['demo', '--watch=abc'],
+      "--watch takes a number of seconds, not 'abc' (see 'superagent try --help')",
+    ],
+    [
+      'health --watch abc',
+      'health',
+      ['demo', '--watch', 'abc'],
+      "--watch takes a number of seconds, not 'abc' (see 'superagent health --help')",
+    ],
+    [
+      'health --watch abc, options after',
+      'health',
+      ['demo', '--watch', 'abc', '--json'],
+      "--watch takes a number of seconds, not 'abc' (see 'superagent health --help')",
+    ],
     // the agent after --watch is taken as its value: refused, naming it (give the agent first)
-    ['health --watch demo', 'health', ['--watch', 'demo'],
-      "--watch takes a number of seconds, not 'demo' (see 'superagent health --help')"],
-    ['a value that is another option of the command', 'try', ['demo', '--name', '--model', 'x'],
-      '--name needs a value (e.g. --name <name>)'],
+    [
+      'health --watch demo',
+      'health',
+      ['--watch', 'demo'],
+      "--watch takes a number of seconds, not 'demo' (see 'superagent health --help')",
+    ],
+    [
+      'a value that is another option of the command',
+      'try',
+      ['demo', '--name', '--model', 'x'],
+      '--name needs a value (e.g. --name <name>)',
+    ],
     ['the help flag given as a value', 'launch', ['--name', '--help'], '--name needs a value (e.g. --name <name>)'],
     ['-h given as a value', 'launch', ['--name', '-h', '--json'], '--name needs a value (e.g. --name <name>)'],
     // the REPL's own --model, before the word of its subcommand: not silently dropped
-    ['an option of assistant before ask', 'assistant', ['--model', 'x', 'ask', 'hi'],
-      "--model comes before 'ask' (options of 'assistant ask' go after it: see 'superagent assistant ask --help')"],
-    ['health demo --watch 5 extra: a plain extra word', 'health', ['demo', '--watch', '5', 'extra'],
-      "too many arguments: 'extra' (usage: superagent health <agent> [options])"],
+    [
+      'an option of assistant before ask',
+      'assistant',
+      ['--model', 'x', 'ask', 'hi'],
+      "--model comes before 'ask' (options of 'assistant ask' go after it: see 'superagent assistant ask --help')",
+    ],
+    [
+      'health demo --watch 5 extra: a plain extra word',
+      'health',
+      ['demo', '--watch', '5', 'extra'],
+      "too many arguments: 'extra' (usage: superagent health <agent> [options])",
+    ],
     ['a missing argument', 'get', [], 'missing <agent> (usage: superagent get <agent> [options])'],
     ['one argument too many', 'get', ['a', 'x'], "too many arguments: 'x' (usage: superagent get <agent> [options])"],
-    ['two arguments too many', 'whoami', ['x', 'y'],
-      "too many arguments: 'x' 'y' (usage: superagent whoami [options])"],
-    ['a missing variadic argument', 'skills enable', ['demo'],
-      'missing <skill> (usage: superagent skills enable <agent> <skill...> [options])'],
-    ['a time-out that is not a number', 'try', ['demo', '--timeout', 'abc'],
-      "--timeout must be a positive number of seconds, not 'abc'"],
+    [
+      'two arguments too many',
+      'whoami',
+      ['x', 'y'],
+      "too many arguments: 'x' 'y' (usage: superagent whoami [options])",
+    ],
+    [
+      'a missing variadic argument',
+      'skills enable',
+      ['demo'],
+      'missing <skill> (usage: superagent skills enable <agent> <skill...> [options])',
+    ],
+    [
+      'a time-out that is not a number',
+      'try',
+      ['demo', '--timeout', 'abc'],
+      "--timeout must be a positive number of seconds, not 'abc'",
+    ],
     ['a time-out of zero', 'try', ['demo', '--timeout=0'], "--timeout must be a positive number of seconds, not '0'"],
   ])('%s', async (_what, name, argv, line) => {
     expect(await refusal(() => parse([...name.split(' '), ...argv]))).toBe(line);
@@ -192,7 +277,10 @@ describe('the global options', () => {
     [['--debug', '--verbose'], { debug: true, verbose: true }],
     [['--timeout', '2.5'], { timeout: 2.5 }],
     [['--timeout=90'], { timeout: 90 }],
-    [['--profile', 'ci', '--base-url', 'http://127.0.0.1:9', '--api-key=sa_sk_x'], { profile: 'ci', baseUrl: 'http://127.0.0.1:9', apiKey: 'sa_sk_x' }],
+    [
+      ['--profile', 'ci', '--base-url', 'http://127.0.0.1:9', '--api-key=sa_sk_x'],
+      { profile: 'ci', baseUrl: 'http://127.0.0.1:9', apiKey: 'sa_sk_x' },
+    ],
   ])('%j', async (flags, expected) => {
     // before and after the command's own words, and between a group's words: the same
     expect((await parseTry(['demo', ...flags]))?.globals).toEqual({ ...GLOBALS_OFF, ...expected });
@@ -201,7 +289,20 @@ describe('the global options', () => {
   });
 
   it('every documented global option is declared', () => {
-    expect(Object.keys(GLOBALS).sort()).toEqual(['apiKey', 'baseUrl', 'color', 'debug', 'input', 'json', 'profile', 'quiet', 'raw', 'timeout', 'verbose', 'yes']);
+    expect(Object.keys(GLOBALS).sort()).toEqual([
+      'apiKey',
+      'baseUrl',
+      'color',
+      'debug',
+      'input',
+      'json',
+      'profile',
+      'quiet',
+      'raw',
+      'timeout',
+      'verbose',
+      'yes',
+    ]);
   });
 });
 
@@ -233,10 +334,13 @@ describe('toGlobals', () => {
   });
 
   const TOO_LONG = ['2147484', '3000000', '1e300'];
-  it.each(TOO_LONG)('a --timeout of %j is above what a timer can wait: a usage error naming the most', async (value) => {
-    const line = `--timeout must be at most 2147483 seconds (about 24 days), not '${value}'`;
-    expect(await refusal(() => toGlobals({ timeout: value }, {}))).toBe(line);
-  });
+  it.each(TOO_LONG)(
+    'a --timeout of %j is above what a timer can wait: a usage error naming the most',
+    async (value) => {
+      const line = `--timeout must be at most 2147483 seconds (about 24 days), not '${value}'`;
+      expect(await refusal(() => toGlobals({ timeout: value }, {}))).toBe(line);
+    },
+  );
 
   it('the longest --timeout a timer can wait is taken', () => {
     expect(toGlobals({ timeout: '2147483' }, {}).timeout).toBe(2147483);

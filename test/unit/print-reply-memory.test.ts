@@ -36,10 +36,13 @@ describe('printReply: what it keeps', () => {
   it('a reply printed as it arrives is not kept', async () => {
     const out: string[] = [];
     const ctx = bareContext({ stdout: { write: (s: string) => (out.push(s), true), isTTY: false }, stderr: quiet });
-    const reply = await printReply(ctx, (async function* (): AsyncGenerator<ReplyEvent> {
-      yield { type: 'text', text: 'Hello' };
-      yield { type: 'done' };
-    })());
+    const reply = await printReply(
+      ctx,
+      (async function* (): AsyncGenerator<ReplyEvent> {
+        yield { type: 'text', text: 'Hello' };
+        yield { type: 'done' };
+      })(),
+    );
     expect(out.join('')).toBe('Hello\n');
     expect(reply.content).toBeUndefined();
   });

@@ -43,16 +43,27 @@ describe('printReply: when the session is told', () => {
   });
 
   it('a reply cut before any text still tells it', async () => {
-    const r = await print([{ type: 'session', sessionId: SID }], new StreamCutError('the reply was cut short (socket hang up)'));
+    const r = await print(
+      [{ type: 'session', sessionId: SID }],
+      new StreamCutError('the reply was cut short (socket hang up)'),
+    );
     expect(r.error).toBeInstanceOf(StreamCutError);
     expect(r.told).toEqual([{ id: SID, printed: '' }]);
   });
 
   it('a tool call before any text tells it then; a session named only at the end is told at the end', async () => {
     const tool = { type: 'tool' as const, call: { id: 't1', name: 'get_price', state: 'running' as const } };
-    const early = await print([{ type: 'session', sessionId: SID }, tool, { type: 'text', text: 'BTC' }, { type: 'done', sessionId: SID }]);
+    const early = await print([
+      { type: 'session', sessionId: SID },
+      tool,
+      { type: 'text', text: 'BTC' },
+      { type: 'done', sessionId: SID },
+    ]);
     expect(early.told).toEqual([{ id: SID, printed: '' }]);
-    const late = await print([{ type: 'text', text: 'BTC' }, { type: 'done', sessionId: SID }]);
+    const late = await print([
+      { type: 'text', text: 'BTC' },
+      { type: 'done', sessionId: SID },
+    ]);
     expect(late.told).toEqual([{ id: SID, printed: 'BTC' }]);
   });
 });

@@ -26,7 +26,11 @@ describe('terminalPrompter: questions are made safe', () => {
   it.each([
     ['confirm', (p: ReturnType<typeof terminalPrompter>) => p.confirm(`Destroy N${CLIPBOARD}?`), 'y\r'],
     ['text', (p: ReturnType<typeof terminalPrompter>) => p.text(`Name of N${CLIPBOARD}`), 'x\r'],
-    ['choice', (p: ReturnType<typeof terminalPrompter>) => p.choice(`Pick for N${CLIPBOARD}`, ['a', `b${CLIPBOARD}`]), '\r'],
+    [
+      'choice',
+      (p: ReturnType<typeof terminalPrompter>) => p.choice(`Pick for N${CLIPBOARD}`, ['a', `b${CLIPBOARD}`]),
+      '\r',
+    ],
   ])('%s: the OSC 52 sequence shows as ^[]52…^G, never raw', async (_, question, answer) => {
     const { screen } = await ask(question, answer);
     expect(screen).not.toContain('\u001b]52');
@@ -42,9 +46,15 @@ describe('terminalPrompter: questions are made safe', () => {
     ['the name wanted', '✔', 'demo\r'],
     ['another name', '✘', 'dmeo\r'],
   ])('a confirmation that wants one answer: %s is marked %s once answered', async (_, mark, answer) => {
-    const { screen, value } = await ask((p) => p.text('Type its name to confirm:', { expect: (typed) => typed.trim() === 'demo' }), answer);
+    const { screen, value } = await ask(
+      (p) => p.text('Type its name to confirm:', { expect: (typed) => typed.trim() === 'demo' }),
+      answer,
+    );
     expect(value).toBe(answer.slice(0, -1));
-    const last = screen.split('\n').filter((l) => l.includes('Type its name')).at(-1)!;
+    const last = screen
+      .split('\n')
+      .filter((l) => l.includes('Type its name'))
+      .at(-1)!;
     expect(last).toContain(mark);
     expect(last).not.toContain(mark === '✔' ? '✘' : '✔');
   });

@@ -49,6 +49,7 @@ describe('RateBudget', () => {
       budget.afterRequest();
     }
     expect(clock.now() - sent[0]!).toBeGreaterThan(4 * 60_000); // it did wait, five times over
-    for (const start of sent) expect(sent.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(10);
+    for (const start of sent)
+      expect(sent.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(10);
   });
 });

@@ -29,7 +29,6 @@ class FakeTerminal extends PassThrough {
   }
 }
 
-
 interface Call {
   message: string;
   sessionId: string | undefined;
@@ -75,7 +74,10 @@ function startRepl(options: Partial<ReplOptions> & { send: SendFn; tty?: boolean
   });
   let code: number | undefined;
   // a test that expects the REPL to end with an error awaits `done` itself: this copy ignores it
-  done.then((c) => (code = c), () => undefined);
+  done.then(
+    (c) => (code = c),
+    () => undefined,
+  );
   return {
     input,
     stdout,
@@ -103,7 +105,12 @@ afterEach(() => {
 
 describe('slash commands: a table', () => {
   it('/help and the intro are wrapped on words to the terminal (the terminal would cut a word at its edge)', async () => {
-    const r = startRepl({ send: echoSender([]), columns: 50, intro: 'Market-intelligence assistant (gpt-4o). Answers can take minutes: Ctrl-C cancels one, /help lists the commands, Ctrl-D leaves.' });
+    const r = startRepl({
+      send: echoSender([]),
+      columns: 50,
+      intro:
+        'Market-intelligence assistant (gpt-4o). Answers can take minutes: Ctrl-C cancels one, /help lists the commands, Ctrl-D leaves.',
+    });
     await r.type('/help' + ENTER);
     await until('help', () => r.stdout.text.includes('Keys and input'));
     const lines = (r.stdout.text + r.stderr.text).split('\n').map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''));
@@ -114,14 +121,19 @@ describe('slash commands: a table', () => {
     expect(await r.done).toBe(0);
   });
 
-
   it('lists every command in /help, runs table commands with their argument, names unknown ones, leaves on /exit', async () => {
     const calls: Call[] = [];
-    const echo: SlashCommand = { name: 'echo', args: '<text>', summary: 'print the text', run: (arg, s) => s.printer.data(`[${arg}]`) };
+    const echo: SlashCommand = {
+      name: 'echo',
+      args: '<text>',
+      summary: 'print the text',
+      run: (arg, s) => s.printer.data(`[${arg}]`),
+    };
     const r = startRepl({ send: echoSender(calls), commands: [echo] });
     await r.type('/help' + ENTER);
     await until('help', () => r.stdout.text.includes('/echo <text>'));
-    for (const name of ['/help', '/new', '/session', '/exit', '/echo <text>', 'print the text']) expect(r.stdout.text).toContain(name);
+    for (const name of ['/help', '/new', '/session', '/exit', '/echo <text>', 'print the text'])
+      expect(r.stdout.text).toContain(name);
     await r.type('/echo  hello there ' + ENTER);
     await until('echo', () => r.stdout.text.includes('[hello there]'));
     await r.type('/nope' + ENTER);
@@ -252,7 +264,12 @@ describe('history', () => {
     await until('recalled continued', () => calls.length === 3);
     await r.type(UP + UP + ENTER);
     await until('recalled block', () => calls.length === 4);
-    expect(calls.map((c) => c.message)).toEqual(['first line \nsecond line', 'in a block', 'first line \nsecond line', 'in a block']);
+    expect(calls.map((c) => c.message)).toEqual([
+      'first line \nsecond line',
+      'in a block',
+      'first line \nsecond line',
+      'in a block',
+    ]);
     await r.type(CTRL_D);
     await r.done;
     // on disk, one line per message: its breaks as ⏎, without the \\ or """ that joined them
@@ -293,7 +310,7 @@ describe('errors and Ctrl-C', () => {
     expect(await r.done).toBe(0);
   });
 
-  it('explainError rewrites a failed turn\'s error', async () => {
+  it("explainError rewrites a failed turn's error", async () => {
     const send: SendFn = () =>
       (async function* (): AsyncGenerator<ReplyEvent> {
         yield* [];

@@ -86,7 +86,9 @@ describe('composeAgentReply: determinism and sensitivity', () => {
     const on = agent({ skills: { ...defaultSkillState(), hyperliquid: true } });
     const a = composeAgentReply(on, history, 'Long ETH? What is the funding and the price?');
     expect(a.toolCalls.map((c) => c.tool_name)).toEqual(['get_funding_rate', 'get_price']);
-    expect(composeAgentReply(on, structuredClone(history), 'Long ETH? What is the funding and the price?').toolCalls).toEqual(a.toolCalls);
+    expect(
+      composeAgentReply(on, structuredClone(history), 'Long ETH? What is the funding and the price?').toolCalls,
+    ).toEqual(a.toolCalls);
   });
 
   it('changes with the message', () => {
@@ -110,7 +112,11 @@ describe('composeAgentReply: determinism and sensitivity', () => {
   it('changes with the soul and with the skills', () => {
     const base = composeAgentReply(agent(), [], 'Open a long on ETH');
     const soul = composeAgentReply(agent({ soul_md: '# Luna Trader\n' }), [], 'Open a long on ETH');
-    const skills = composeAgentReply(agent({ skills: { ...defaultSkillState(), hyperliquid: true } }), [], 'Open a long on ETH');
+    const skills = composeAgentReply(
+      agent({ skills: { ...defaultSkillState(), hyperliquid: true } }),
+      [],
+      'Open a long on ETH',
+    );
     expect(soul.content).not.toBe(base.content);
     expect(skills.content).not.toBe(base.content);
   });
@@ -123,7 +129,11 @@ describe('composeAgentReply: soul', () => {
   });
 
   it('takes the identity from "You are X" when there is no heading', () => {
-    const r = composeAgentReply(agent({ name: 'bot-7', soul_md: 'You are Nova, a patient swing trader.\nNever chase pumps.' }), [], 'hello');
+    const r = composeAgentReply(
+      agent({ name: 'bot-7', soul_md: 'You are Nova, a patient swing trader.\nNever chase pumps.' }),
+      [],
+      'hello',
+    );
     expect(r.content.split('\n')[0]).toContain('Nova');
     expect(r.content).not.toContain('Satoshi');
   });
@@ -153,7 +163,11 @@ describe('composeAgentReply: soul', () => {
   });
 
   it('does not cite a rule unrelated to the message', () => {
-    const r = composeAgentReply(agent({ soul_md: '# Carl\n- Never use leverage above 2x.' }), [], 'show me my wallet address');
+    const r = composeAgentReply(
+      agent({ soul_md: '# Carl\n- Never use leverage above 2x.' }),
+      [],
+      'show me my wallet address',
+    );
     expect(r.content).not.toContain('leverage');
   });
 
@@ -200,7 +214,9 @@ describe('composeAgentReply: soul', () => {
       expect(words(r.content)).toBeLessThanOrEqual(120);
     }
     expect(performance.now() - start).toBeLessThan(3000);
-    expect(composeAgentReply(agent({ soul_md: big }), [], 'risk per trade?').content).toContain('Never risk more than 1% per trade');
+    expect(composeAgentReply(agent({ soul_md: big }), [], 'risk per trade?').content).toContain(
+      'Never risk more than 1% per trade',
+    );
   });
 });
 
@@ -217,7 +233,11 @@ describe('composeAgentReply: skills', () => {
   });
 
   it('describes a simulated plan with market numbers when the skill is on', () => {
-    const r = composeAgentReply(agent({ skills: { ...defaultSkillState(), hyperliquid: true } }), [], 'Open a long on ETH');
+    const r = composeAgentReply(
+      agent({ skills: { ...defaultSkillState(), hyperliquid: true } }),
+      [],
+      'Open a long on ETH',
+    );
     expect(r.content).toContain('Hyperliquid plan (simulated): long ETH-PERP');
     expect(r.content).not.toContain('skills enable');
     const price = Number(/ETH-PERP at \$([\d,.]+)/.exec(r.content)![1]!.replace(/,/g, ''));
@@ -405,7 +425,12 @@ describe('splitIntoPieces', () => {
 
 describe('replies as Markdown', () => {
   it('a list is ended by a blank line before the lines after it (else they read as part of its last item)', () => {
-    const messages = ['Open a 10x perp long on ETH', 'remember: I prefer low leverage', 'Plan a BTC trade and check SOL', 'What is your view on BTC today?'];
+    const messages = [
+      'Open a 10x perp long on ETH',
+      'remember: I prefer low leverage',
+      'Plan a BTC trade and check SOL',
+      'What is your view on BTC today?',
+    ];
     let lists = 0;
     for (const message of messages) {
       for (let i = 0; i < 20; i++) {

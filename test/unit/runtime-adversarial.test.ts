@@ -6,14 +6,35 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/contract.js';
 import { leverageCap, requestedAmount, requestedLeverage, requestedUsd } from '../../src/server/runtime/amounts.js';
-import { composeAssistantReply, fieldKind, parseJsonRequest, routeSpecialists, SPECIALISTS } from '../../src/server/runtime/assistant.js';
+import {
+  composeAssistantReply,
+  fieldKind,
+  parseJsonRequest,
+  routeSpecialists,
+  SPECIALISTS,
+} from '../../src/server/runtime/assistant.js';
 import { jsonRequestAt } from '../../src/server/runtime/assistant-routing.js';
 import { detectIntents, INTENTS, relevantRule, shellAgentRef } from '../../src/server/runtime/intents.js';
 import { ASSETS, findSymbols, marketSnapshot } from '../../src/server/runtime/market.js';
-import { composeAgentReply, extractRemember, REMEMBER_MAX_CHARS, REPLY_MAX_WORDS, type AgentForReply } from '../../src/server/runtime/replies.js';
+import {
+  composeAgentReply,
+  extractRemember,
+  REMEMBER_MAX_CHARS,
+  REPLY_MAX_WORDS,
+  type AgentForReply,
+} from '../../src/server/runtime/replies.js';
 import { SKILL_NAMES } from '../../src/server/runtime/skills.js';
 import { parseSoul } from '../../src/server/runtime/soul.js';
-import { clipChars, clipWords, dropFinalStop, plainInline, singleLine, splitIntoPieces, withoutControls, wordCount } from '../../src/server/runtime/text.js';
+import {
+  clipChars,
+  clipWords,
+  dropFinalStop,
+  plainInline,
+  singleLine,
+  splitIntoPieces,
+  withoutControls,
+  wordCount,
+} from '../../src/server/runtime/text.js';
 import { MAX_TOOL_CALLS, simulateTool } from '../../src/server/runtime/tools.js';
 import { HOSTILE_UNITS, OSC52, WORST_INPUTS } from '../helpers/hostile-text.js';
 
@@ -152,7 +173,12 @@ describe('the runtime on hostile text up to the message limit', () => {
   it('simulates every tool on the message', { timeout: 8_000 }, () => {
     check((text) => {
       for (const skill of SKILL_NAMES) {
-        const tool = simulateTool(skill, { seed: 'seed', message: text, symbols: findSymbols(text), snapshot: marketSnapshot('seed') });
+        const tool = simulateTool(skill, {
+          seed: 'seed',
+          message: text,
+          symbols: findSymbols(text),
+          snapshot: marketSnapshot('seed'),
+        });
         if (!tool) continue;
         expect(() => JSON.parse(tool.call.result)).not.toThrow();
         for (const v of Object.values(tool.call.tool_args)) expect(v).not.toMatch(CONTROL);
@@ -160,19 +186,36 @@ describe('the runtime on hostile text up to the message limit', () => {
     }, 30);
   });
 
-  it("composes an agent's reply from a hostile soul, name, description, history and message", { timeout: 8_000 }, () => {
-    check((text) => {
-      const reply = composeAgentReply(hostileAgent(text), [{ role: 'user', content: text }, { role: 'agent', content: text }], text);
-      expect(wordCount(reply.content)).toBeGreaterThan(0);
-      expect(wordCount(reply.content)).toBeLessThanOrEqual(REPLY_MAX_WORDS);
-      expect(reply.content).not.toMatch(CONTROL);
-      expect(reply.toolCalls.length).toBeLessThanOrEqual(MAX_TOOL_CALLS);
-    }, 30);
-  });
+  it(
+    "composes an agent's reply from a hostile soul, name, description, history and message",
+    { timeout: 8_000 },
+    () => {
+      check((text) => {
+        const reply = composeAgentReply(
+          hostileAgent(text),
+          [
+            { role: 'user', content: text },
+            { role: 'agent', content: text },
+          ],
+          text,
+        );
+        expect(wordCount(reply.content)).toBeGreaterThan(0);
+        expect(wordCount(reply.content)).toBeLessThanOrEqual(REPLY_MAX_WORDS);
+        expect(reply.content).not.toMatch(CONTROL);
+        expect(reply.toolCalls.length).toBeLessThanOrEqual(MAX_TOOL_CALLS);
+      }, 30);
+    },
+  );
 
   it("composes the assistant's brief or JSON answer", { timeout: 8_000 }, () => {
     check((text) => {
-      const reply = composeAssistantReply([{ role: 'user', content: text }, { role: 'agent', content: text }], text);
+      const reply = composeAssistantReply(
+        [
+          { role: 'user', content: text },
+          { role: 'agent', content: text },
+        ],
+        text,
+      );
       expect(reply.content.trim()).not.toBe('');
       expect(reply.content).not.toMatch(CONTROL);
       expect(reply.specialists.length).toBeGreaterThan(0);
@@ -189,7 +232,30 @@ describe('the runtime on hostile text up to the message limit', () => {
 describe('splitIntoPieces past the segmenter window', () => {
   const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
   const mixed = fc
-    .array(fc.constantFrom('a', ' ', '\r\n', '\r', '\n', 'e\u0301', '\u0301', '漢', '漢\uFE00', '한', '\u1100', '\u1161', '\u11A8', '👨‍👩‍👧', '🇺🇸', '\uD83D', '\u001b', '\u0E33', '\u200D'), { maxLength: 1500 })
+    .array(
+      fc.constantFrom(
+        'a',
+        ' ',
+        '\r\n',
+        '\r',
+        '\n',
+        'e\u0301',
+        '\u0301',
+        '漢',
+        '漢\uFE00',
+        '한',
+        '\u1100',
+        '\u1161',
+        '\u11A8',
+        '👨‍👩‍👧',
+        '🇺🇸',
+        '\uD83D',
+        '\u001b',
+        '\u0E33',
+        '\u200D',
+      ),
+      { maxLength: 1500 },
+    )
     .map((parts) => parts.join(''));
 
   it('cuts only where Intl.Segmenter, given the whole text, puts a grapheme boundary', { timeout: 10_000 }, () => {

@@ -19,7 +19,7 @@ describe('shellSplit', () => {
     ['  nano   -w\t', ['nano', '-w']],
     ['"/opt/my editor/bin/ed" --flag', ['/opt/my editor/bin/ed', '--flag']],
     ['my\\ editor -x', ['my editor', '-x']],
-    ["a'b'\"c\"d", ['abcd']],
+    ['a\'b\'"c"d', ['abcd']],
     ["ed '' x", ['ed', '', 'x']],
     ['ed ""', ['ed', '']],
     ['"say \\"hi\\" \\\\ \\$HOME \\n"', ['say "hi" \\ $HOME \\n']],
@@ -42,12 +42,12 @@ describe('shellSplit', () => {
 
   it('agrees with /bin/sh on quoting', () => {
     const lines = [
-      "vim -c 'set tw=80' -c \"set ft=markdown\"",
+      'vim -c \'set tw=80\' -c "set ft=markdown"',
       'a\\ b "c d" \'e f\' g',
       'x"y"\'z\' "" \'\'',
       '"back\\\\slash" \'back\\slash\' back\\\\slash',
       '"in \\"double\\" quotes" \\"bare\\"',
-      "'single \" inside' \"double ' inside\"",
+      '\'single " inside\' "double \' inside"',
       'tab\there',
     ];
     for (const line of lines) expect(shellSplit(line), line).toEqual(shSplit(line));

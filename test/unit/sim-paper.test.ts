@@ -7,7 +7,12 @@ import { dec, priceAt } from '../../src/server/sim/prices.js';
 import { maxLeverageOf } from '../../src/server/sim/simulation.js';
 
 const ctx = (over: Partial<AdvanceContext> = {}): AdvanceContext => ({
-  seed: 's', who: '0xabc', trading: true, maxLeverage: 3, stepMs: 60_000, ...over,
+  seed: 's',
+  who: '0xabc',
+  trading: true,
+  maxLeverage: 3,
+  stepMs: 60_000,
+  ...over,
 });
 
 describe('advance', () => {

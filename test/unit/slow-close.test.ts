@@ -12,7 +12,11 @@ function contextClosingOn(closed: Promise<void>) {
   const ctx = bareContext({
     stdout: { write: () => true, isTTY: false },
     stderr: { write: (s: string) => (said.push(s), true), isTTY: false },
-    openApi: async () => ({ client: { close: async () => undefined }, embedded: { close: () => closed, explain: (e: unknown) => e, leftOut: () => undefined } }) as unknown as OpenedApi,
+    openApi: async () =>
+      ({
+        client: { close: async () => undefined },
+        embedded: { close: () => closed, explain: (e: unknown) => e, leftOut: () => undefined },
+      }) as unknown as OpenedApi,
   });
   return { ctx, said };
 }

@@ -44,7 +44,10 @@ describe('readReplyStream: idleMs', () => {
   });
 
   it('pings and empty events are no progress: still a time-out', async () => {
-    const { events, err } = await read(hanging([': ping\n\n', 'event: session\ndata: {"session_id":"s-1"}\n\n', ': ping\n\n']), 20);
+    const { events, err } = await read(
+      hanging([': ping\n\n', 'event: session\ndata: {"session_id":"s-1"}\n\n', ': ping\n\n']),
+      20,
+    );
     expect(events).toEqual([{ type: 'session', sessionId: 's-1' }]);
     expect(err).toBeInstanceOf(TimeoutError);
   });
@@ -53,7 +56,10 @@ describe('readReplyStream: idleMs', () => {
     const body = hanging(['data: {"content":"all"}\n\n', 'event: done\ndata: {"content":"all"}\n\n']);
     const { events, err } = await read(body, 5_000);
     expect(err).toBeUndefined();
-    expect(events).toEqual([{ type: 'text', text: 'all' }, { type: 'done', sessionId: undefined }]);
+    expect(events).toEqual([
+      { type: 'text', text: 'all' },
+      { type: 'done', sessionId: undefined },
+    ]);
     expect(body.destroyedWith).toEqual([undefined]); // let go at done, not timed out
   });
 });

@@ -92,7 +92,13 @@ describe('readReplyStream: the embedded service’s own events', () => {
   it('an `error` event throws a service failure (exit 7, whatever its status) with its message, after the pieces before it', async () => {
     const events: StreamEvent[] = [];
     const err = await (async () => {
-      for await (const e of readReplyStream(body([`event: delta\ndata: {"content":"part"}\n\nevent: error\ndata: {"statusCode":504,"message":"Query timeout"}\n\n`]), { contentType: 'text/event-stream' })) events.push(e);
+      for await (const e of readReplyStream(
+        body([
+          `event: delta\ndata: {"content":"part"}\n\nevent: error\ndata: {"statusCode":504,"message":"Query timeout"}\n\n`,
+        ]),
+        { contentType: 'text/event-stream' },
+      ))
+        events.push(e);
     })().catch((e: unknown) => e);
     expect(textOf(events)).toBe('part');
     expect(err).toBeInstanceOf(StreamCutError);
@@ -101,7 +107,10 @@ describe('readReplyStream: the embedded service’s own events', () => {
   });
 
   it('an error without a status, unnamed or plain, is a service failure (exit 7)', async () => {
-    for (const chunk of ['data: {"error":{"message":"upstream died","type":"server_error"}}\n\n', 'event: error\ndata: boom\n\n']) {
+    for (const chunk of [
+      'data: {"error":{"message":"upstream died","type":"server_error"}}\n\n',
+      'event: error\ndata: boom\n\n',
+    ]) {
       const err = await collect([chunk]).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StreamCutError);
       expect(exitCodeFor(err)).toBe(7);
@@ -145,7 +154,9 @@ describe('readReplyStream: the dialects and lenient reading the client promises'
   });
 
   it('a stream that simply ends is done, and a last event without its blank line still counts', async () => {
-    const events = await collect([`event: session\ndata: {"session_id":"${SID}"}\n\ndata: {"content":"x"}\n\ndata: {"content":"y"}`]);
+    const events = await collect([
+      `event: session\ndata: {"session_id":"${SID}"}\n\ndata: {"content":"x"}\n\ndata: {"content":"y"}`,
+    ]);
     expect(events).toEqual([
       { type: 'session', sessionId: SID },
       { type: 'text', text: 'x' },
@@ -157,7 +168,11 @@ describe('readReplyStream: the dialects and lenient reading the client promises'
   it('a last event cut part-way through its JSON is a reply cut short (exit 7), not text; what came before is given', async () => {
     const events: StreamEvent[] = [];
     const read = (async () => {
-      for await (const e of readReplyStream(body([`data: {"event":"RunContent","content":"kept"}\n\ndata: {"event":"RunCont`]), { contentType: 'text/event-stream' })) events.push(e);
+      for await (const e of readReplyStream(
+        body([`data: {"event":"RunContent","content":"kept"}\n\ndata: {"event":"RunCont`]),
+        { contentType: 'text/event-stream' },
+      ))
+        events.push(e);
     })();
     await expect(read).rejects.toThrow('the reply was cut short (its last event ended part-way)');
     expect(textOf(events)).toBe('kept');
@@ -175,7 +190,12 @@ describe('readReplyStream: the dialects and lenient reading the client promises'
 
   it('a byte-order mark before the stream is no part of it, whole or split inside the mark', async () => {
     // with the mark taken for part of the first line, `data` would be an unknown field and `bom ` lost
-    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('data: {"content":"bom "}\n\ndata: {"content":"less"}\n\n')]);
+    const bytes = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('data: {"content":"bom "}\n\ndata: {"content":"less"}\n\n'),
+    ]);
     for (const chunks of [[bytes], [bytes.subarray(0, 1), bytes.subarray(1, 2), bytes.subarray(2)]]) {
       expect(doneText(await collect(chunks))).toBe('bom less');
     }
@@ -187,18 +207,25 @@ describe('readReplyStream: the dialects and lenient reading the client promises'
     const piece = (content: string) => `data: ${JSON.stringify({ event: 'RunContent', session_id: SID, content })}\n\n`;
     const tool = `data: ${JSON.stringify({ event: 'ToolCallStarted', session_id: SID, tool: { tool_call_id: 't1', tool_name: 'get_price' } })}\n\n`;
     const events = await collect([piece('Let me ') + piece('check. ') + tool + piece('BTC is ') + piece('up.')]);
-    expect(events.map((e) => (e.type === 'tool' ? `tool:${e.call.name}` : e.type === 'text' ? e.text : e.type))).toEqual(['session', 'Let me check. ', 'tool:get_price', 'BTC is up.', 'done']);
+    expect(
+      events.map((e) => (e.type === 'tool' ? `tool:${e.call.name}` : e.type === 'text' ? e.text : e.type)),
+    ).toEqual(['session', 'Let me check. ', 'tool:get_price', 'BTC is up.', 'done']);
     expect(doneText(events)).toBe('Let me check. BTC is up.');
   });
 
   it('a session id carried on unnamed events is reported once', async () => {
-    const events = await collect([`data: {"session_id":"${SID}","content":"a"}\n\ndata: {"session_id":"${SID}","content":"b"}\n\n`]);
+    const events = await collect([
+      `data: {"session_id":"${SID}","content":"a"}\n\ndata: {"session_id":"${SID}","content":"b"}\n\n`,
+    ]);
     expect(events.filter((e) => e.type === 'session')).toEqual([{ type: 'session', sessionId: SID }]);
     expect(textOf(events)).toBe('ab');
   });
 
   it('a JSON body (stream ignored by the service) becomes session, text and done', async () => {
-    const events = await collect([`{"session_id":"${SID}",`, '"content":"whole reply"}'], 'application/json; charset=utf-8');
+    const events = await collect(
+      [`{"session_id":"${SID}",`, '"content":"whole reply"}'],
+      'application/json; charset=utf-8',
+    );
     expect(events).toEqual([
       { type: 'session', sessionId: SID },
       { type: 'text', text: 'whole reply' },
@@ -209,11 +236,7 @@ describe('readReplyStream: the dialects and lenient reading the client promises'
 
   it('a plain-text body: every chunk is a piece', async () => {
     const events = await collect(['Hello ', 'there'], 'text/plain; charset=utf-8');
-    expect(events).toEqual([
-      { type: 'text', text: 'Hello ' },
-      { type: 'text', text: 'there' },
-      { type: 'done' },
-    ]);
+    expect(events).toEqual([{ type: 'text', text: 'Hello ' }, { type: 'text', text: 'there' }, { type: 'done' }]);
   });
 });
 
@@ -223,7 +246,10 @@ describe('readReplyStream: breaks and Ctrl-C', () => {
     const cut = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
     const events: StreamEvent[] = [];
     const err = await (async () => {
-      for await (const e of readReplyStream(body(['event: delta\ndata: {"content":"kept"}\n\n'], cut), { contentType: 'text/event-stream' })) events.push(e);
+      for await (const e of readReplyStream(body(['event: delta\ndata: {"content":"kept"}\n\n'], cut), {
+        contentType: 'text/event-stream',
+      }))
+        events.push(e);
     })().catch((e: unknown) => e);
     expect(textOf(events)).toBe('kept');
     expect(err).toBeInstanceOf(StreamCutError);
@@ -284,9 +310,16 @@ function encode(pieces: string[], format: Format, crlf: boolean, terminator: 'do
   pieces.forEach((p, i) => {
     if (format === 'ours') lines.push(`event: delta\ndata: ${JSON.stringify({ content: p })}\n\n`);
     else if (format === 'unnamed') lines.push(`data: ${JSON.stringify({ [fields[i % 4]!]: p })}\n\n`);
-    else lines.push(`${p.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`);
+    else
+      lines.push(
+        `${p
+          .split('\n')
+          .map((l) => `data: ${l}`)
+          .join('\n')}\n\n`,
+      );
   });
-  if (terminator === 'done') lines.push(`event: done\ndata: ${JSON.stringify({ session_id: SID, content: pieces.join('') })}\n\n`);
+  if (terminator === 'done')
+    lines.push(`event: done\ndata: ${JSON.stringify({ session_id: SID, content: pieces.join('') })}\n\n`);
   if (terminator === '[DONE]') lines.push('data: [DONE]\n\n');
   const text = lines.join('');
   return crlf ? text.replace(/\n/g, '\r\n') : text;
@@ -336,13 +369,19 @@ describe('readReplyStream: property', () => {
 
   it('plain-text data: any split gives the same text', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(plainText, { maxLength: 10 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 30 }), async (pieces, crlf, cuts) => {
-        const bytes = new TextEncoder().encode(encode(pieces, 'plain', crlf, 'none'));
-        if (!/\S/.test(pieces.join(''))) return void (await expect(collect(splitAt(bytes, cuts))).rejects.toThrow(NO_TEXT));
-        const events = await collect(splitAt(bytes, cuts));
-        // SSE drops an empty event (a piece that is '' carries no data)
-        expect(textOf(events)).toBe(pieces.join(''));
-      }),
+      fc.asyncProperty(
+        fc.array(plainText, { maxLength: 10 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        async (pieces, crlf, cuts) => {
+          const bytes = new TextEncoder().encode(encode(pieces, 'plain', crlf, 'none'));
+          if (!/\S/.test(pieces.join('')))
+            return void (await expect(collect(splitAt(bytes, cuts))).rejects.toThrow(NO_TEXT));
+          const events = await collect(splitAt(bytes, cuts));
+          // SSE drops an empty event (a piece that is '' carries no data)
+          expect(textOf(events)).toBe(pieces.join(''));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -54,7 +54,14 @@ function agent(id: string, over: Partial<StoredAgent> = {}): StoredAgent {
 }
 
 function session(id: string, agentId: string | null): StoredSession {
-  return { session_id: id, owner: ACCOUNT, agent_id: agentId, created_at: new Date(T0).toISOString(), turns: 0, history: [] };
+  return {
+    session_id: id,
+    owner: ACCOUNT,
+    agent_id: agentId,
+    created_at: new Date(T0).toISOString(),
+    turns: 0,
+    history: [],
+  };
 }
 
 describe('memory.md', () => {
@@ -104,7 +111,8 @@ describe('sessions', () => {
     const store = new Store(dir, { sessionsKept: 3 }).open();
     const ids = ['s1', 's2', 's3', 's4', 's5'];
     // created in this order, some in the same millisecond
-    for (const [i, id] of ids.entries()) await store.sessions.create(ACCOUNT, session(id, null), T0 + Math.floor(i / 2));
+    for (const [i, id] of ids.entries())
+      await store.sessions.create(ACCOUNT, session(id, null), T0 + Math.floor(i / 2));
     expect(ids.map((id) => store.sessions.get(ACCOUNT, id) !== undefined)).toEqual([false, false, true, true, true]);
     expect(fs.readdirSync(store.layout.orderDir(ACCOUNT))).toHaveLength(3);
     expect(new Store(dir).sessions.get('b'.repeat(24), 's5')).toBeUndefined(); // another account's is not found
@@ -116,7 +124,11 @@ describe('sessions', () => {
     await store.sessions.create(ACCOUNT, session('other', 'agent-2'), T0);
     await store.sessions.create(ACCOUNT, session('assistant', null), T0);
     await store.sessions.forgetAgent(ACCOUNT, 'agent-1');
-    expect(['mine', 'other', 'assistant'].map((id) => store.sessions.get(ACCOUNT, id) !== undefined)).toEqual([false, true, true]);
+    expect(['mine', 'other', 'assistant'].map((id) => store.sessions.get(ACCOUNT, id) !== undefined)).toEqual([
+      false,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -152,7 +164,11 @@ describe('destroyed agents', () => {
   it('are purged by a store opening past their grace time, at most once an hour (an agent destroyed with no destruction time recorded counts from its last update)', async () => {
     const first = new Store(dir, { now: () => T0 }).open();
     await destroyedAt(first, 'recent', T0);
-    await first.launchAgent(ACCOUNT, agent('old', { status: 'destroyed', updated_at: new Date(T0 - DESTROYED_GRACE_MS).toISOString() }), () => undefined);
+    await first.launchAgent(
+      ACCOUNT,
+      agent('old', { status: 'destroyed', updated_at: new Date(T0 - DESTROYED_GRACE_MS).toISOString() }),
+      () => undefined,
+    );
     const old = first.layout.file(ACCOUNT, 'agent', 'old');
     new Store(dir, { now: () => T0 + TIDY_INTERVAL_MS - 1 }).open();
     expect(fs.existsSync(old)).toBe(true); // tidied by the first open, under an hour ago

@@ -21,14 +21,30 @@ const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')
 const AT = '2030-01-01T00:00:00.000Z';
 
 function legacyAgent(n: number, owner: string, extra: Record<string, unknown> = {}) {
-  return { agent_id: id(n), owner, name: `agent${n}`, status: 'running', created_at: AT, updated_at: AT, memory_md: `# Memory of agent${n}\n`, ...extra };
+  return {
+    agent_id: id(n),
+    owner,
+    name: `agent${n}`,
+    status: 'running',
+    created_at: AT,
+    updated_at: AT,
+    memory_md: `# Memory of agent${n}\n`,
+    ...extra,
+  };
 }
 
 /** An old state.json: two accounts, a destroyed agent, sessions in creation order, a classic agent. */
 function legacyState() {
   const sessions: Record<string, unknown> = {};
   for (let n = 1; n <= 4; n++) {
-    sessions[id(100 + n)] = { session_id: id(100 + n), owner: A, agent_id: n === 4 ? null : id(1), created_at: AT, turns: n, history: [{ role: 'user', content: `q${n}` }] };
+    sessions[id(100 + n)] = {
+      session_id: id(100 + n),
+      owner: A,
+      agent_id: n === 4 ? null : id(1),
+      created_at: AT,
+      turns: n,
+      history: [{ role: 'user', content: `q${n}` }],
+    };
   }
   return {
     version: 1,
@@ -54,7 +70,11 @@ function expectMigrated(store: Store, legacyText: string): void {
   expect(store.agents.find(B, id(3))?.record.status).toBe('destroyed');
   expect(store.agents.find(B, id(1))).toMatchObject({ mine: false }); // someone else's: 403
   expect(store.agents.find(A, id(1))?.record).toEqual(legacyAgent(1, A));
-  expect(store.sessions.get(A, id(103))?.record).toMatchObject({ turns: 3, agent_id: id(1), history: [{ role: 'user', content: 'q3' }] });
+  expect(store.sessions.get(A, id(103))?.record).toMatchObject({
+    turns: 3,
+    agent_id: id(1),
+    history: [{ role: 'user', content: 'q3' }],
+  });
   expect(store.classic.find(B, id(200))).toMatchObject({ mine: true, record: { name: 'classic' } });
   expect(fs.existsSync(path.join(dir, 'state.json'))).toBe(false);
   expect(fs.readFileSync(path.join(dir, 'state.json.migrated'), 'utf8')).toBe(legacyText);
@@ -69,8 +89,18 @@ describe('migrating state.json', () => {
   it("keeps the sessions' creation order: the cap then drops the oldest of the old ones first", async () => {
     writeLegacy();
     const store = new Store(dir, { sessionsKept: 4 }).open();
-    await store.sessions.create(A, { session_id: id(999), owner: A, agent_id: null, created_at: AT, turns: 0, history: [] }, Date.parse(AT) + 1);
-    expect([101, 102, 103, 104, 999].map((n) => store.sessions.get(A, id(n)) !== undefined)).toEqual([false, true, true, true, true]);
+    await store.sessions.create(
+      A,
+      { session_id: id(999), owner: A, agent_id: null, created_at: AT, turns: 0, history: [] },
+      Date.parse(AT) + 1,
+    );
+    expect([101, 102, 103, 104, 999].map((n) => store.sessions.get(A, id(n)) !== undefined)).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('a migration killed half-way (its build directory left behind) is done again by the next open', () => {

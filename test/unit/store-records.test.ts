@@ -6,7 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Locks } from '../../src/core/file-lock.js';
-import { OPTIMISTIC_ATTEMPTS, RecordFiles, readRecord, type Stored, type WriteHooks } from '../../src/server/store/records.js';
+import {
+  OPTIMISTIC_ATTEMPTS,
+  RecordFiles,
+  readRecord,
+  type Stored,
+  type WriteHooks,
+} from '../../src/server/store/records.js';
 
 interface Rec {
   notes: string[];
@@ -94,7 +100,11 @@ describe('the version check at write time', () => {
         fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: 'elsewhere.example', token: 'usurper' }));
         usurper = new Promise((resolve) =>
           setTimeout(() => {
-            files().put<Rec>(target, { ...theirBase, v: theirBase.v + 1, record: { notes: [...theirBase.record.notes, 'theirs'] } });
+            files().put<Rec>(target, {
+              ...theirBase,
+              v: theirBase.v + 1,
+              record: { notes: [...theirBase.record.notes, 'theirs'] },
+            });
             fs.rmSync(lock);
             resolve();
           }, 5),
@@ -108,7 +118,11 @@ describe('the version check at write time', () => {
 
   it('a change that throws writes nothing, and a missing record reaches the change as undefined', async () => {
     seed(['a']);
-    await expect(files().update<Rec, void>('agent.a', file, () => { throw new Error('refused'); })).rejects.toThrow('refused');
+    await expect(
+      files().update<Rec, void>('agent.a', file, () => {
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
     expect(readRecord<Rec>(file)).toMatchObject({ v: 1 });
     const missing = path.join(dir, 'agent.b.json');
     expect(await files().update<Rec, string>('agent.b', missing, (draft) => String(draft))).toBe('undefined');
@@ -130,7 +144,7 @@ describe('reads', () => {
     expect([stat.mock.calls.length, read.mock.calls.length]).toEqual([1, 0]);
   });
 
-  it('sees another process\'s write on the next turn, and its removal', async () => {
+  it("sees another process's write on the next turn, and its removal", async () => {
     seed(['a']);
     const store = files();
     expect(store.cached<Rec>(file)?.record.notes).toEqual(['a']);

@@ -22,7 +22,14 @@ const ACCOUNT = 'a'.repeat(24);
 const SESSION = '00000000-0000-4000-8000-000000000001';
 
 async function withSession(store: Store): Promise<void> {
-  const s: StoredSession = { session_id: SESSION, owner: ACCOUNT, agent_id: null, created_at: new Date().toISOString(), turns: 0, history: [] };
+  const s: StoredSession = {
+    session_id: SESSION,
+    owner: ACCOUNT,
+    agent_id: null,
+    created_at: new Date().toISOString(),
+    turns: 0,
+    history: [],
+  };
   await store.sessions.create(ACCOUNT, s, Date.now());
 }
 
@@ -82,7 +89,13 @@ describe('takeTurn', () => {
   it('a session that is gone (dropped by the cap) is 404 Session not found, and nothing is written', async () => {
     const store = new Store(dir).open();
     await expect(
-      takeTurn(store, { sessionId: SESSION, owner: ACCOUNT, agentId: null, message: 'x', compose: () => ({ content: 'y' }) }),
+      takeTurn(store, {
+        sessionId: SESSION,
+        owner: ACCOUNT,
+        agentId: null,
+        message: 'x',
+        compose: () => ({ content: 'y' }),
+      }),
     ).rejects.toMatchObject({ statusCode: 404, message: 'Session not found' });
     expect(store.sessions.get(ACCOUNT, SESSION)).toBeUndefined();
   });

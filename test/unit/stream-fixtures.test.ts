@@ -121,7 +121,10 @@ describe.each(FIXTURES)('recorded stream $name', ({ bytes, expected }) => {
     expect(code).toBe(expected.exit);
     if (expected.message) expect(message).toBe(expected.message);
     // tool calls are on stderr (one line each as they end), never in the reply text
-    const toolLines = err.join('').split('\n').filter((l) => l.startsWith('⚙ '));
+    const toolLines = err
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('⚙ '));
     expect(toolLines.map((l) => l.slice(2).split('(')[0])).toEqual(expected.tools.map(([n]) => n));
     for (const line of toolLines) expect(printed).not.toContain(line);
     if (reply) expect(reply.toolCalls.map((c) => c.name)).toEqual(expected.tools.map(([n]) => n));
@@ -130,6 +133,14 @@ describe.each(FIXTURES)('recorded stream $name', ({ bytes, expected }) => {
 
 it('covers every stream dialect the client reads: Agno, the web app, OpenAI chunks, old deltas, errors', () => {
   expect(FIXTURES.map((f) => f.name).sort()).toEqual(
-    expect.arrayContaining(['agno2-agent-chat-tools', 'agno1-assistant', 'webapp-reader', 'openai-chunks', 'old-delta-frames', 'error-midstream', 'agno-run-error']),
+    expect.arrayContaining([
+      'agno2-agent-chat-tools',
+      'agno1-assistant',
+      'webapp-reader',
+      'openai-chunks',
+      'old-delta-frames',
+      'error-midstream',
+      'agno-run-error',
+    ]),
   );
 });

@@ -1,9 +1,16 @@
 // The one function text from the service passes on its way to a terminal (src/ui/terminal-safe.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TerminalSafeStream, caret, jsonForTerminal, ours, terminalSafe, toTerminal, unmark } from '../../src/ui/terminal-safe.js';
+import {
+  TerminalSafeStream,
+  caret,
+  jsonForTerminal,
+  ours,
+  terminalSafe,
+  toTerminal,
+  unmark,
+} from '../../src/ui/terminal-safe.js';
 
- 
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe('terminalSafe', () => {
@@ -48,7 +55,9 @@ describe('bidirectional controls', () => {
   it('embeddings, overrides and isolates are shown, not obeyed; the marks right-to-left text needs stay', () => {
     // "send to 0x…" with its address reversed on screen by an override
     expect(terminalSafe('send to \u202e0x1234abcd\u202c now')).toBe('send to <U+202E>0x1234abcd<U+202C> now');
-    expect(terminalSafe('\u2066a\u2067b\u2068c\u2069 \u202a\u202b\u202d')).toBe('<U+2066>a<U+2067>b<U+2068>c<U+2069> <U+202A><U+202B><U+202D>');
+    expect(terminalSafe('\u2066a\u2067b\u2068c\u2069 \u202a\u202b\u202d')).toBe(
+      '<U+2066>a<U+2067>b<U+2068>c<U+2069> <U+202A><U+202B><U+202D>',
+    );
     expect(terminalSafe('שלום\u200f world\u200e')).toBe('שלום\u200f world\u200e');
   });
 

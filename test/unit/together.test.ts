@@ -23,15 +23,22 @@ function server(refuse: (i: number, nth: number) => number | undefined, delayMs 
     setTimeout(() => {
       seen.inFlight--;
       const secs = refuse(i, nth);
-      if (secs === undefined) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ i }));
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(secs) }).end(JSON.stringify({ statusCode: 429, message: 'Rate limit exceeded' }));
+      if (secs === undefined)
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ i }));
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(secs) })
+        .end(JSON.stringify({ statusCode: 429, message: 'Rate limit exceeded' }));
     }, delayMs);
   };
   return { handler, seen };
 }
 
 const calls = (client: ReturnType<typeof h.client>['client'], n: number) =>
-  Array.from({ length: n }, (_, i) => (o: { waitOnRateLimit: boolean }) => client.json<{ i: number }>({ method: 'POST', path: `/n/${i}`, ...o }));
+  Array.from(
+    { length: n },
+    (_, i) => (o: { waitOnRateLimit: boolean }) =>
+      client.json<{ i: number }>({ method: 'POST', path: `/n/${i}`, ...o }),
+  );
 
 describe('together', () => {
   it(`12 calls: ${AT_ONCE} in flight at once (the server answers none before it holds ${AT_ONCE}), results in order`, async () => {
@@ -40,7 +47,11 @@ describe('together', () => {
     let most = 0;
     const s = await h.scripted((req, res) => {
       arrived++;
-      held.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ i: Number(req.url!.split('/').pop()) })));
+      held.push(() =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ i: Number(req.url!.split('/').pop()) })),
+      );
       most = Math.max(most, held.length);
       // fewer in flight than AT_ONCE would wait here for ever (the test's time-out)
       if (held.length === AT_ONCE || arrived === 12) for (const answer of held.splice(0)) answer();
@@ -57,10 +68,22 @@ describe('together', () => {
     const results = await together(c.client, calls(c.client, 6));
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(c.waits).toEqual([7000]);
-    expect(c.notices).toEqual(['Rate limited by the service; waiting 7 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)']);
+    expect(c.notices).toEqual([
+      'Rate limited by the service; waiting 7 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+    ]);
     // the first round whole, then only the three refused
-    expect(s.requests.slice(0, 6).map((r) => r.url).sort()).toEqual(['/n/0', '/n/1', '/n/2', '/n/3', '/n/4', '/n/5']);
-    expect(s.requests.slice(6).map((r) => r.url).sort()).toEqual(['/n/0', '/n/2', '/n/4']);
+    expect(
+      s.requests
+        .slice(0, 6)
+        .map((r) => r.url)
+        .sort(),
+    ).toEqual(['/n/0', '/n/1', '/n/2', '/n/3', '/n/4', '/n/5']);
+    expect(
+      s.requests
+        .slice(6)
+        .map((r) => r.url)
+        .sort(),
+    ).toEqual(['/n/0', '/n/2', '/n/4']);
   });
 
   it('no room left in the budget: the refused calls fail at once with the real Retry-After, the others stand', async () => {

@@ -18,7 +18,8 @@ function agent(enabled: readonly string[]): AgentForReply {
   };
 }
 
-const calls = (enabled: readonly string[], message: string, history: Turn[] = []) => composeAgentReply(agent(enabled), history, message);
+const calls = (enabled: readonly string[], message: string, history: Turn[] = []) =>
+  composeAgentReply(agent(enabled), history, message);
 const result = (call: { result: string }) => JSON.parse(call.result);
 
 describe('composeAgentReply: tool calls', () => {
@@ -43,8 +44,16 @@ describe('composeAgentReply: tool calls', () => {
     ['What is the price of BTC?', ['market-intel'], [['get_price', { symbol: 'BTC' }]]],
     ['Any news on SOL?', ['market-intel'], [['get_news', { symbol: 'SOL' }]]],
     ['Show my portfolio pnl', ['portfolio-tracker'], [['get_positions', {}]]],
-    ['place a bet on the election odds', ['polymarket'], [['search_markets', { query: 'place a bet on the election odds' }]]],
-    ['do some research on the Fed decision', ['polymarket-deep-research'], [['research_market', { question: 'do some research on the Fed decision' }]]],
+    [
+      'place a bet on the election odds',
+      ['polymarket'],
+      [['search_markets', { query: 'place a bet on the election odds' }]],
+    ],
+    [
+      'do some research on the Fed decision',
+      ['polymarket-deep-research'],
+      [['research_market', { question: 'do some research on the Fed decision' }]],
+    ],
     ['swap 1 SOL to JUP', ['solana-swap'], [['get_swap_quote', { input: 'SOL', output: 'JUP' }]]],
     ['which chain should I bridge to, Base?', ['chain-registry'], [['get_chain_info', { chain: 'Base' }]]],
     [
@@ -80,8 +89,12 @@ describe('composeAgentReply: tool calls', () => {
       { role: 'agent', content: 'hello' },
     ];
     const a = calls(['hyperliquid', 'market-intel'], 'ETH funding and price?', history);
-    expect(calls(['hyperliquid', 'market-intel'], 'ETH funding and price?', structuredClone(history)).toolCalls).toEqual(a.toolCalls);
-    expect(calls(['hyperliquid', 'market-intel'], 'ETH funding and prices?', history).toolCalls).not.toEqual(a.toolCalls);
+    expect(
+      calls(['hyperliquid', 'market-intel'], 'ETH funding and price?', structuredClone(history)).toolCalls,
+    ).toEqual(a.toolCalls);
+    expect(calls(['hyperliquid', 'market-intel'], 'ETH funding and prices?', history).toolCalls).not.toEqual(
+      a.toolCalls,
+    );
     expect(calls(['hyperliquid', 'market-intel'], 'ETH funding and price?').toolCalls).not.toEqual(a.toolCalls);
   });
 
@@ -110,11 +123,20 @@ describe('composeAgentReply: tool calls', () => {
 
 describe('simulateTool', () => {
   const snapshot = marketSnapshot('tools-test');
-  const ctx = (message: string, symbols: string[] = []): ToolContext => ({ seed: 'seed-1', message, symbols, snapshot });
+  const ctx = (message: string, symbols: string[] = []): ToolContext => ({
+    seed: 'seed-1',
+    message,
+    symbols,
+    snapshot,
+  });
 
   it('prices come from the snapshot it is given', () => {
     const eth = quoteOf(snapshot, 'ETH')!;
-    expect(result(simulateTool('market-intel', ctx('price of ETH', ['ETH']))!.call)).toEqual({ symbol: 'ETH', price: eth.price, change_24h_pct: eth.change24h });
+    expect(result(simulateTool('market-intel', ctx('price of ETH', ['ETH']))!.call)).toEqual({
+      symbol: 'ETH',
+      price: eth.price,
+      change_24h_pct: eth.change24h,
+    });
     expect(result(simulateTool('hyperliquid', ctx('ETH funding', ['ETH']))!.call).mark_price).toBe(eth.price);
     const swap = result(simulateTool('solana-swap', ctx('swap SOL to ETH', ['SOL', 'ETH']))!.call);
     expect(swap.rate).toBeCloseTo((quoteOf(snapshot, 'SOL')!.price * 0.997) / eth.price, 6);
@@ -142,17 +164,28 @@ describe('simulateTool', () => {
     expect(simulateTool('toString', ctx('hi'))).toBeNull();
     const a = simulateTool('polymarket', ctx('bet on it'))!;
     expect(simulateTool('polymarket', ctx('bet on it'))).toEqual(a);
-    expect(simulateTool('polymarket', { ...ctx('bet on it'), seed: 'seed-2' })!.call.tool_call_id).not.toBe(a.call.tool_call_id);
+    expect(simulateTool('polymarket', { ...ctx('bet on it'), seed: 'seed-2' })!.call.tool_call_id).not.toBe(
+      a.call.tool_call_id,
+    );
   });
 });
 
 describe('toolCompletedLine', () => {
   it("reads like Agno's: name(args) completed in N.NNs.", () => {
     const base = { tool_call_id: 'call_x', result: '{}', duration: 0.21 };
-    expect(toolCompletedLine({ ...base, tool_name: 'get_funding_rate', tool_args: { symbol: 'ETH' } })).toBe('get_funding_rate(symbol=ETH) completed in 0.21s.');
-    expect(toolCompletedLine({ ...base, tool_name: 'get_swap_quote', tool_args: { input: 'SOL', output: 'JUP' }, duration: 0.5 })).toBe(
-      'get_swap_quote(input=SOL, output=JUP) completed in 0.50s.',
+    expect(toolCompletedLine({ ...base, tool_name: 'get_funding_rate', tool_args: { symbol: 'ETH' } })).toBe(
+      'get_funding_rate(symbol=ETH) completed in 0.21s.',
     );
-    expect(toolCompletedLine({ ...base, tool_name: 'get_positions', tool_args: {} })).toBe('get_positions() completed in 0.21s.');
+    expect(
+      toolCompletedLine({
+        ...base,
+        tool_name: 'get_swap_quote',
+        tool_args: { input: 'SOL', output: 'JUP' },
+        duration: 0.5,
+      }),
+    ).toBe('get_swap_quote(input=SOL, output=JUP) completed in 0.50s.');
+    expect(toolCompletedLine({ ...base, tool_name: 'get_positions', tool_args: {} })).toBe(
+      'get_positions() completed in 0.21s.',
+    );
   });
 });

@@ -102,7 +102,9 @@ function limited<T>(ms: number, outer: AbortSignal | undefined, read: (signal: A
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    read(signal).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    read(signal)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

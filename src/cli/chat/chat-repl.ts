@@ -19,7 +19,13 @@ export interface ChatReplOptions {
 }
 
 /** A slash command that runs an agent command (`memory`, `soul show`, `skills`) on this agent. */
-function viaCommand(ctx: Context, agentId: string, name: string, summary: string, load: () => Promise<CommandModule>): SlashCommand {
+function viaCommand(
+  ctx: Context,
+  agentId: string,
+  name: string,
+  summary: string,
+  load: () => Promise<CommandModule>,
+): SlashCommand {
   return {
     name,
     summary,
@@ -58,7 +64,9 @@ function skillNames(ctx: Context, agentId: string): SkillNames {
   return {
     named: async (on) => {
       // quiet: asked on Tab, while the line is being typed
-      asked ??= ctx.api().then(async ({ client }) => (await superagents.skills(client, agentId, { quiet: true })).skills ?? []);
+      asked ??= ctx
+        .api()
+        .then(async ({ client }) => (await superagents.skills(client, agentId, { quiet: true })).skills ?? []);
       const all = await asked.catch(() => ((asked = undefined), []));
       return all.filter((s) => s.enabled === on).map((s) => s.name);
     },
@@ -90,7 +98,8 @@ export async function runChatRepl(ctx: Context, agent: AgentRef | string, opts: 
   const continued = opts.sessionId ?? (opts.newSession ? undefined : last.get(id));
   const intro = [`Chatting with ${name}. /help lists the commands; Ctrl-D or /exit leaves.`];
   if (continued && !opts.sessionId) intro.push('Continuing your last conversation; /new starts a fresh one.');
-  if (record.status === 'paused') intro.push(`${name} is paused: run 'superagent resume ${shellWord(name)}' to chat with it.`);
+  if (record.status === 'paused')
+    intro.push(`${name} is paused: run 'superagent resume ${shellWord(name)}' to chat with it.`);
   return runRepl({
     ...wireRepl(ctx, {
       historyKey: `chat-${id}`,

@@ -63,7 +63,10 @@ export async function printDocument(ctx: Context, text: string): Promise<void> {
   if (await rendersMarkdown(ctx)) {
     const safe = terminalSafe(text);
     // the highlighter only for a file with a fence (the same test as the renderer's hasFence, without loading it first)
-    const [{ markdownDocument }, code] = await Promise.all([loadMarkdown(), safe.includes('```') || safe.includes('~~~') ? loadHighlighter() : undefined]);
+    const [{ markdownDocument }, code] = await Promise.all([
+      loadMarkdown(),
+      safe.includes('```') || safe.includes('~~~') ? loadHighlighter() : undefined,
+    ]);
     const lines = markdownDocument(safe, layoutFor(ctx), code?.highlighter);
     p.writeSafe(unmark(lines.map((l) => `${l}\n`).join('')));
     return;
@@ -91,7 +94,9 @@ export class ReplyView {
   constructor(private readonly ctx: Context) {
     this.layout = layoutFor(ctx);
     // the small streaming part loads while the request is on its way
-    this.streaming = import('../../vendor/markdown-stream.js').then((m) => (this.stream = new m.MarkdownStream(this.layout)));
+    this.streaming = import('../../vendor/markdown-stream.js').then(
+      (m) => (this.stream = new m.MarkdownStream(this.layout)),
+    );
     this.streaming.catch(() => undefined);
   }
 

@@ -25,7 +25,10 @@ const MESSAGE_BYTES = 4 * LIMITS.messageChars;
 /** Piped stdin, read no further than one byte past what a message may take (`cat /dev/zero |` never ends). */
 async function messageOnStdin(ctx: Context, what: string): Promise<string> {
   const buf = await readStdinBuffer(ctx, what, MESSAGE_BYTES);
-  if (buf.length > MESSAGE_BYTES) throw new UsageError(`${what} is over ${LIMITS.messageChars} characters; at most ${LIMITS.messageChars} are accepted`);
+  if (buf.length > MESSAGE_BYTES)
+    throw new UsageError(
+      `${what} is over ${LIMITS.messageChars} characters; at most ${LIMITS.messageChars} are accepted`,
+    );
   return refuseNul(decodeUtf8(buf, what), `${what} on standard input`);
 }
 
@@ -35,7 +38,8 @@ export async function messageFrom(ctx: Context, words: string[], what: string, e
   else if (ctx.io.stdin.isTTY) throw new UsageError(`no ${what.replace(/^the /, '')}: ${giveIt(example)}`);
   else message = (await messageOnStdin(ctx, what)).replace(/\s+$/, '');
   if (message.trim() === '') throw new UsageError(`${what} is empty`, giveIt(example));
-  if ([...message].length > LIMITS.messageChars) throw new UsageError(`${what} is ${[...message].length} characters; at most ${LIMITS.messageChars} are accepted`);
+  if ([...message].length > LIMITS.messageChars)
+    throw new UsageError(`${what} is ${[...message].length} characters; at most ${LIMITS.messageChars} are accepted`);
   return message;
 }
 
@@ -46,7 +50,8 @@ export async function messageFrom(ctx: Context, words: string[], what: string, e
 export function parseSessionOption(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const id = String(value).trim();
-  if (id === '' || id.length > 200 || /[\s\p{Cc}]/u.test(id)) throw new UsageError(`--session needs a session id as printed by an earlier reply, not '${String(value)}'`);
+  if (id === '' || id.length > 200 || /[\s\p{Cc}]/u.test(id))
+    throw new UsageError(`--session needs a session id as printed by an earlier reply, not '${String(value)}'`);
   return id;
 }
 
@@ -101,13 +106,15 @@ export async function oneTurn(ctx: Context, send: SendFn, message: string, opts:
       interrupt: controller.signal,
     });
     spinner.stop();
-    if (opts.sessionId && reply.sessionId && reply.sessionId !== opts.sessionId) p.warn(notContinued(opts.sessionId, reply.sessionId));
+    if (opts.sessionId && reply.sessionId && reply.sessionId !== opts.sessionId)
+      p.warn(notContinued(opts.sessionId, reply.sessionId));
     opts.present?.(reply);
     return reply;
   } catch (err) {
     if (controller.signal.aborted) {
       // the reply's line is ended (printReply), and the Session line below ends on its own
-      const stopped = controller.signal.reason instanceof TerminatedError ? controller.signal.reason : new InterruptedError();
+      const stopped =
+        controller.signal.reason instanceof TerminatedError ? controller.signal.reason : new InterruptedError();
       stopped.lineEnded = true;
       throw stopped;
     }

@@ -76,7 +76,11 @@ function keepPartial(ctx: Context, reply: PrintedReply, err: SuperagentError): v
   } else ctx.printer.data(reply.content!);
 }
 
-export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>, opts: PrintReplyOptions = {}): Promise<PrintedReply> {
+export async function printReply(
+  ctx: Context,
+  events: AsyncIterable<ReplyEvent>,
+  opts: PrintReplyOptions = {},
+): Promise<PrintedReply> {
   const echo = opts.echo ?? true;
   const p = ctx.printer;
   const held = echo ? undefined : new HeldReply(opts.heldFor ?? '--json');
@@ -158,11 +162,18 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
     await out?.flush();
     tell();
     // Ctrl-C while a reply that had all arrived was still being drawn
-    if (opts.interrupt?.aborted) throw opts.interrupt.reason instanceof SuperagentError ? opts.interrupt.reason : new InterruptedError();
+    if (opts.interrupt?.aborted)
+      throw opts.interrupt.reason instanceof SuperagentError ? opts.interrupt.reason : new InterruptedError();
   } catch (caught) {
     tell();
     // the text that came before the failure is kept on screen; a sink that failed (the renderer) is left alone
-    if (await out?.flush().then(() => true, () => false) ?? true) {
+    if (
+      (await out?.flush().then(
+        () => true,
+        () => false,
+      )) ??
+      true
+    ) {
       if (opts.interrupt?.reason instanceof InterruptedError) {
         // a rendered reply is drawn whole first (its redraw takes the echoed ^C with the tail)
         const erased = view?.tailShown ?? false;
@@ -172,7 +183,10 @@ export async function printReply(ctx: Context, events: AsyncIterable<ReplyEvent>
       await endLine();
     } else tools.close();
     tools.finish();
-    const err = caught instanceof SuperagentError ? caught : new StreamCutError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
+    const err =
+      caught instanceof SuperagentError
+        ? caught
+        : new StreamCutError(`the reply was cut short (${caught instanceof Error ? caught.message : String(caught)})`);
     if (!echo) keepPartial(ctx, reply(), err);
     throw err;
   }

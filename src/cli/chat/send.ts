@@ -44,7 +44,12 @@ async function* turn(stream: boolean, calls: Calls): AsyncGenerator<ReplyEvent> 
   yield* await calls.stream();
 }
 
-export function agentSender(client: ApiClient, agentId: string, timeoutMs: number, options: SenderOptions = {}): SendFn {
+export function agentSender(
+  client: ApiClient,
+  agentId: string,
+  timeoutMs: number,
+  options: SenderOptions = {},
+): SendFn {
   const { stream = true, label } = options;
   return async function* send(message, opts) {
     const body = { message, session_id: opts.sessionId };
@@ -60,7 +65,12 @@ export function agentSender(client: ApiClient, agentId: string, timeoutMs: numbe
   };
 }
 
-export function assistantSender(client: ApiClient, model: AssistantModel, timeoutMs: number, options: SenderOptions = {}): SendFn {
+export function assistantSender(
+  client: ApiClient,
+  model: AssistantModel,
+  timeoutMs: number,
+  options: SenderOptions = {},
+): SendFn {
   const { stream = true } = options;
   return (message, opts) => {
     const body: AssistantBody = { message, session_id: opts.sessionId };

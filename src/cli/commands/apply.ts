@@ -18,14 +18,28 @@ export const spec = {
   description:
     `Make the service match a fleet file (default ./${FLEET_FILE}): shows the plan, asks to confirm on a terminal (elsewhere --yes is required), ` +
     'then launches, configures (profile, model, soul, skills), pauses or resumes, and with --prune destroys the agents not in the file, last ' +
-    '(on a terminal you type their names). Requests are paced to the service\'s limit of 60 a minute. A launch is never repeated; ' +
+    "(on a terminal you type their names). Requests are paced to the service's limit of 60 a minute. A launch is never repeated; " +
     'the first failure stops the run, saying what was done and what was not, and running apply again converges. ' +
     'A bot token comes only from the variable bot_token_env names, and is never printed.',
   options: {
-    file: { type: 'string', short: 'f', value: 'file', complete: 'file', description: `the fleet file (default: ./${FLEET_FILE})` },
-    prune: { type: 'boolean', description: 'also destroy the agents on the service that are not in the file (last, after every other step)' },
+    file: {
+      type: 'string',
+      short: 'f',
+      value: 'file',
+      complete: 'file',
+      description: `the fleet file (default: ./${FLEET_FILE})`,
+    },
+    prune: {
+      type: 'boolean',
+      description: 'also destroy the agents on the service that are not in the file (last, after every other step)',
+    },
   },
-  examples: ['superagent apply', 'superagent apply --yes', 'superagent apply -f fleet/prod.yaml --yes --prune', 'superagent apply --yes --json'],
+  examples: [
+    'superagent apply',
+    'superagent apply --yes',
+    'superagent apply -f fleet/prod.yaml --yes --prune',
+    'superagent apply --yes --json',
+  ],
 } as const satisfies Spec;
 
 type ApplyInput = Input<typeof spec>;
@@ -60,7 +74,10 @@ function budgetLine(session: FleetSession, steps: Step[]): string {
   const planned = session.budget.sent;
   const total = steps.reduce((n, s) => n + s.requests, launching ? LAUNCH_TURN_REQUESTS : 0) + planned;
   const minutes = Math.ceil(total / LIMITS.ratePerMinute) - 1;
-  const slow = minutes > 0 ? `; at ${LIMITS.ratePerMinute} requests a minute, that takes at least ${minutes} minute${minutes === 1 ? '' : 's'}` : '';
+  const slow =
+    minutes > 0
+      ? `; at ${LIMITS.ratePerMinute} requests a minute, that takes at least ${minutes} minute${minutes === 1 ? '' : 's'}`
+      : '';
   const count = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
   return `${count}, at most ${total} requests in all (the plan's ${planned} included; retries not counted)${slow}.`;
 }

@@ -21,11 +21,24 @@ export const spec = {
     'With no message and stdin a terminal, starts the interactive REPL, which continues the last conversation unless --new. ' +
     'A reply cut short keeps what arrived and exits 7; Ctrl-C stops the reply and exits 130.',
   args: [
-    { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
-    { name: 'message', description: 'the message (words are joined by spaces); omit to read stdin or start the REPL', variadic: true },
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+    {
+      name: 'message',
+      description: 'the message (words are joined by spaces); omit to read stdin or start the REPL',
+      variadic: true,
+    },
   ],
   options: {
-    session: { type: 'string', value: 'id', description: 'continue this conversation (the id printed after an earlier reply)' },
+    session: {
+      type: 'string',
+      value: 'id',
+      description: 'continue this conversation (the id printed after an earlier reply)',
+    },
     continue: { type: 'boolean', short: 'c', description: 'continue the last conversation with this agent' },
     new: { type: 'boolean', description: 'in the REPL: start a fresh conversation, not the last one' },
     stream: { type: 'boolean', negatable: true, description: 'wait for the whole reply instead of streaming it' },
@@ -47,12 +60,25 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const [ref, ...words] = args;
   const given = parseSessionOption(input.session);
   const newSession = input.new;
-  if ([given !== undefined, input.continue, newSession].filter(Boolean).length > 1) throw new UsageError('give one of --session, --continue and --new');
+  if ([given !== undefined, input.continue, newSession].filter(Boolean).length > 1)
+    throw new UsageError('give one of --session, --continue and --new');
   if (words.length === 0 && ctx.io.stdin.isTTY) {
     // a terminal on stdin and no message: the REPL, if a person may be asked at all
-    if (!ctx.canPrompt) throw new UsageError(`no message: ${giveIt(EXAMPLE)}`, 'the REPL needs an interactive terminal (no --no-input, no CI=true)');
-    if (ctx.printer.json) throw new UsageError('--json is for one message, not the REPL', `give the message: superagent chat AGENT --json 'message'`);
-    if (input.continue) throw new UsageError('the REPL continues the last conversation already', 'leave out --continue, or give --new for a fresh one');
+    if (!ctx.canPrompt)
+      throw new UsageError(
+        `no message: ${giveIt(EXAMPLE)}`,
+        'the REPL needs an interactive terminal (no --no-input, no CI=true)',
+      );
+    if (ctx.printer.json)
+      throw new UsageError(
+        '--json is for one message, not the REPL',
+        `give the message: superagent chat AGENT --json 'message'`,
+      );
+    if (input.continue)
+      throw new UsageError(
+        'the REPL continues the last conversation already',
+        'leave out --continue, or give --new for a fresh one',
+      );
     const { runChatRepl } = await import('../chat/chat-repl.js');
     return runChatRepl(ctx, ref!, { sessionId: given, newSession });
   }
@@ -63,7 +89,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const send = agentSender(client, agent.agent_id, ctx.timeoutMs('long'), { stream: input.stream, label });
   const last = await lastSessions(ctx);
   const sessionId = given ?? (input.continue ? last.get(agent.agent_id) : undefined);
-  if (input.continue && !sessionId) ctx.printer.status(ctx.printer.err.dim(`No earlier conversation with ${label} here: starting one.`));
+  if (input.continue && !sessionId)
+    ctx.printer.status(ctx.printer.err.dim(`No earlier conversation with ${label} here: starting one.`));
   return exitOnInterrupt(async () => {
     const p = ctx.printer;
     await oneTurn(ctx, send, message, {
@@ -73,7 +100,12 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       spinner: `Waiting for ${label}…`,
       spinnerDelayMs: WAIT_SPINNER_MS,
       present: (reply) => {
-        if (p.json) p.printJson({ content: reply.content, session_id: reply.sessionId ?? null, tool_calls: reply.toolCalls.map(toolCallJson) });
+        if (p.json)
+          p.printJson({
+            content: reply.content,
+            session_id: reply.sessionId ?? null,
+            tool_calls: reply.toolCalls.map(toolCallJson),
+          });
       },
     });
   });

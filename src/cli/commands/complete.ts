@@ -95,7 +95,9 @@ async function agentCandidates(ctx: Context, cache: CandidateCache): Promise<Can
   const ambiguous = (a: CachedAgent) => agents.some((b) => b !== a && sameAgentName(a.name, b.name));
   const byName = (a: CachedAgent) => a.name && clean(a.name) === a.name && !ambiguous(a);
   return agents.map((a) =>
-    byName(a) ? { value: a.name, description: `${a.status} ${a.id.slice(0, 8)}` } : { value: a.id, description: a.name },
+    byName(a)
+      ? { value: a.name, description: `${a.status} ${a.id.slice(0, 8)}` }
+      : { value: a.id, description: a.name },
   );
 }
 
@@ -106,7 +108,10 @@ function clean(text: string): string {
 
 function findAgent(agents: CachedAgent[], ref: string): string | undefined {
   try {
-    return matchAgent(ref, agents.map((a) => ({ agent_id: a.id, name: a.name }) as AgentRecord)).agent_id;
+    return matchAgent(
+      ref,
+      agents.map((a) => ({ agent_id: a.id, name: a.name }) as AgentRecord),
+    ).agent_id;
   } catch {
     return undefined;
   }
@@ -126,10 +131,20 @@ async function skillCandidates(ctx: Context, cache: CandidateCache, ref: string 
     });
     if (needList) cache.setAgents(answer?.agents);
     id ??= answer?.agentId;
-    if (id) cache.setSkills(id, answer?.skills?.map((s): CachedSkill => ({ name: s.name, description: s.description ?? '', enabled: s.enabled === true })));
+    if (id)
+      cache.setSkills(
+        id,
+        answer?.skills?.map((s): CachedSkill => ({
+          name: s.name,
+          description: s.description ?? '',
+          enabled: s.enabled === true,
+        })),
+      );
     cache.save();
   }
-  return id ? cache.skills(id).map((s) => ({ value: s.name, description: `${s.enabled ? 'on' : 'off'}: ${s.description}` })) : [];
+  return id
+    ? cache.skills(id).map((s) => ({ value: s.name, description: `${s.enabled ? 'on' : 'off'}: ${s.description}` }))
+    : [];
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
@@ -139,13 +154,17 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   try {
     if ((CANDIDATE_KINDS as readonly string[]).includes(kind!)) {
       const cache = cacheFor(ctx);
-      candidates = (kind as CandidateKind) === 'agents' ? await agentCandidates(ctx, cache) : await skillCandidates(ctx, cache, ref);
+      candidates =
+        (kind as CandidateKind) === 'agents'
+          ? await agentCandidates(ctx, cache)
+          : await skillCandidates(ctx, cache, ref);
     }
   } catch {
     // a broken config or unknown profile: nothing to offer, and nothing to say during a Tab
   }
   // the shells insert a value into the command line and show a description: a value with a control
   // character is not offered, a description is made visible (the service's names are untrusted)
-  for (const c of candidates) if (c.value && clean(c.value) === c.value) ctx.printer.data(`${c.value}\t${clean(c.description)}`);
+  for (const c of candidates)
+    if (c.value && clean(c.value) === c.value) ctx.printer.data(`${c.value}\t${clean(c.description)}`);
   return EXIT.ok;
 }

@@ -12,7 +12,14 @@ export const spec = {
   description:
     'Destroy an agent for good: it stops, and every later call on it answers "not found". Withdraw its wallet funds first. ' +
     'On a terminal, confirm by typing its name; elsewhere --yes is required.',
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
   examples: ['superagent destroy scout', 'superagent destroy 3f2a9c1e --yes', 'superagent destroy scout --yes --json'],
 } as const satisfies Spec;
 
@@ -23,14 +30,18 @@ async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
 
 async function confirm(ctx: Context, name: string): Promise<void> {
   const question = `Destroying ${name} cannot be undone; withdraw its wallet funds first (superagent wallet ${shellWord(name)}). Type its name to confirm:`;
-  if (!(await typedNameConfirms(ctx, name, question))) throw new UsageError(`the name typed does not match; ${name} not destroyed`);
+  if (!(await typedNameConfirms(ctx, name, question)))
+    throw new UsageError(`the name typed does not match; ${name} not destroyed`);
 }
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const ref = input.agent;
   const interactive = ctx.canPrompt;
   if (!ctx.globals.yes && !interactive) {
-    throw new UsageError('--yes required when not running interactively', `superagent destroy ${shellWord(ref!)} --yes`);
+    throw new UsageError(
+      '--yes required when not running interactively',
+      `superagent destroy ${shellWord(ref!)} --yes`,
+    );
   }
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);

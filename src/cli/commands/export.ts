@@ -21,9 +21,18 @@ export const spec = {
     'or with --yes; unchanged ones are left as they are. Prints the files written. Bot tokens cannot be read back: add ' +
     'bot_token_env by hand for an agent launched with one.',
   options: {
-    dir: { type: 'string', value: 'dir', complete: 'dir', description: 'the directory to write into (default: the current directory)' },
+    dir: {
+      type: 'string',
+      value: 'dir',
+      complete: 'dir',
+      description: 'the directory to write into (default: the current directory)',
+    },
   },
-  examples: ['superagent export', 'superagent export --dir fleet', 'superagent export --dir fleet --yes && git -C fleet diff'],
+  examples: [
+    'superagent export',
+    'superagent export --dir fleet',
+    'superagent export --dir fleet --yes && git -C fleet diff',
+  ],
 } as const satisfies Spec;
 
 /** A regular file's text; anything else is not read (opening a FIFO waits for a writer) and is replaced. */
@@ -55,7 +64,10 @@ function assertInside(dir: string, files: string[], shown: (rel: string) => stri
   for (const rel of files) {
     const lands = landing(path.resolve(dir, rel));
     if (!isInside(root, lands)) {
-      throw new UsageError(`cannot write ${shown(rel)}: it leads to ${lands}, outside ${dir}`, 'export writes only inside the directory it is given');
+      throw new UsageError(
+        `cannot write ${shown(rel)}: it leads to ${lands}, outside ${dir}`,
+        'export writes only inside the directory it is given',
+      );
     }
   }
 }
@@ -86,7 +98,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const { files } = await exportFiles(agents, FLEET_FILE);
   const shown = (rel: string) => (dir === '.' ? rel : path.join(dir, rel));
   const toWrite = files.filter((f) => readIfThere(path.resolve(dir, f.path)) !== f.text);
-  assertInside(dir, toWrite.map((f) => f.path), shown);
+  assertInside(
+    dir,
+    toWrite.map((f) => f.path),
+    shown,
+  );
   const changed = toWrite.filter((f) => fs.existsSync(path.resolve(dir, f.path))).map((f) => shown(f.path));
   if (!(await allowOverwrite(ctx, changed, input.dir))) return;
   try {
@@ -99,8 +115,17 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     throw asEnvironmentError(err) ?? new UsageError(`cannot write into ${dir}: ${(err as Error).message}`);
   }
   const p = ctx.printer;
-  if (p.json) return p.printJson({ dir, file: shown(FLEET_FILE), agents: agents.length, written: toWrite.map((f) => shown(f.path)), unchanged: files.filter((f) => !toWrite.includes(f)).map((f) => shown(f.path)) });
+  if (p.json)
+    return p.printJson({
+      dir,
+      file: shown(FLEET_FILE),
+      agents: agents.length,
+      written: toWrite.map((f) => shown(f.path)),
+      unchanged: files.filter((f) => !toWrite.includes(f)).map((f) => shown(f.path)),
+    });
   for (const f of toWrite) p.data(shown(f.path));
   const same = files.length - toWrite.length;
-  p.success(`Exported ${agents.length} agent${agents.length === 1 ? '' : 's'} to ${shown(FLEET_FILE)} (${toWrite.length} file${toWrite.length === 1 ? '' : 's'} written${same ? `, ${same} unchanged` : ''})`);
+  p.success(
+    `Exported ${agents.length} agent${agents.length === 1 ? '' : 's'} to ${shown(FLEET_FILE)} (${toWrite.length} file${toWrite.length === 1 ? '' : 's'} written${same ? `, ${same} unchanged` : ''})`,
+  );
 }

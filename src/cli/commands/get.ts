@@ -7,7 +7,14 @@ import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
   examples: ['superagent get demo', 'superagent get 3f2a --json'],
 } as const satisfies Spec;
 

@@ -21,13 +21,29 @@ export const spec = {
     "Check an agent's health: prints healthy or unhealthy and exits 8 when unhealthy. With --watch, checks again every " +
     'SECONDS (default 2) until Ctrl-C: on a terminal one line kept up to date, piped one line per check ' +
     "('TIME<TAB>healthy|unhealthy|error'); a failed check is shown and the watch goes on.",
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
   options: {
-    watch: { type: 'count', value: 'seconds', description: 'check again every SECONDS (default 2, at least 1) until Ctrl-C' },
+    watch: {
+      type: 'count',
+      value: 'seconds',
+      description: 'check again every SECONDS (default 2, at least 1) until Ctrl-C',
+    },
     // for tests and scripts: a watch that ends by itself
     count: { type: 'string', value: 'n', hidden: true, description: 'stop after N checks (implies --watch)' },
   },
-  examples: ['superagent health demo', 'superagent health demo --watch', 'superagent health demo --watch 10', 'superagent health demo || superagent restart demo'],
+  examples: [
+    'superagent health demo',
+    'superagent health demo --watch',
+    'superagent health demo --watch 10',
+    'superagent health demo || superagent restart demo',
+  ],
 } as const satisfies Spec;
 
 const DEFAULT_WATCH_SECONDS = 2;
@@ -42,7 +58,10 @@ interface Watch {
 /** Checked before any request: a bad --watch or --count is a usage error. */
 function watchFrom(input: Input<typeof spec>): Watch | null {
   if (input.watch === undefined && input.count === undefined) return null;
-  const seconds = input.watch === undefined || input.watch === true ? DEFAULT_WATCH_SECONDS : parseNumber('--watch', input.watch, { min: 1, max: MAX_WATCH_SECONDS });
+  const seconds =
+    input.watch === undefined || input.watch === true
+      ? DEFAULT_WATCH_SECONDS
+      : parseNumber('--watch', input.watch, { min: 1, max: MAX_WATCH_SECONDS });
   const count = input.count === undefined ? undefined : parseInteger('--count', input.count, { min: 1 });
   return { intervalMs: seconds * 1000, count };
 }
@@ -70,7 +89,10 @@ function healthWord(p: Printer, healthy: boolean): string {
 }
 
 function unhealthyError(t: Target): UnhealthyError {
-  return new UnhealthyError(`${t.label} is unhealthy`, `'superagent restart ${shellWord(t.ref)}' starts it in a fresh container`);
+  return new UnhealthyError(
+    `${t.label} is unhealthy`,
+    `'superagent restart ${shellWord(t.ref)}' starts it in a fresh container`,
+  );
 }
 
 async function checkOnce(client: ApiClient, t: Target, p: Printer): Promise<void> {
@@ -112,7 +134,10 @@ async function watchHealth(client: ApiClient, t: Target, watch: Watch, ctx: Cont
   const tally: Tally = { checks: 0, failures: 0 };
   try {
     for (;;) {
-      const check = await unlessAborted(runCheck(client, t.id, () => ctx.clock.now()), controller.signal);
+      const check = await unlessAborted(
+        runCheck(client, t.id, () => ctx.clock.now()),
+        controller.signal,
+      );
       if (check === INTERRUPTED) return EXIT.interrupted;
       tally.checks++;
       if (!isHealthy(check)) tally.failures++;
@@ -174,7 +199,8 @@ function jsonView(p: Printer): WatchView {
   return {
     show(check) {
       if (check.error === undefined) p.printJsonLine(check.answer);
-      else p.printJsonLine({ error: { message: errorText(check.error), exit_code: exitCodeFor(check.error) } }, 'stderr');
+      else
+        p.printJsonLine({ error: { message: errorText(check.error), exit_code: exitCodeFor(check.error) } }, 'stderr');
     },
     end() {},
   };
@@ -184,7 +210,10 @@ function jsonView(p: Printer): WatchView {
 function pipeView(p: Printer): WatchView {
   return {
     show(check) {
-      const fields = [check.at.toISOString(), check.error !== undefined ? 'error' : isHealthy(check) ? 'healthy' : 'unhealthy'];
+      const fields = [
+        check.at.toISOString(),
+        check.error !== undefined ? 'error' : isHealthy(check) ? 'healthy' : 'unhealthy',
+      ];
       if (check.error !== undefined) fields.push(oneLine(errorText(check.error)));
       p.data(tsvRow(fields));
     },
@@ -218,4 +247,3 @@ function lineView(p: Printer, t: Target): WatchView {
     },
   };
 }
-

@@ -3,7 +3,15 @@
 import { superagents } from '../../api/superagents.js';
 import { AGENT_LIMIT_HINT, AgentLimitError, ApiError } from '../../api/errors.js';
 import type { AgentRecord, LaunchBody, LaunchResult } from '../../api/types.js';
-import { BOT_TOKEN_PATTERN, DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, type Provider } from '../../contract.js';
+import {
+  BOT_TOKEN_PATTERN,
+  DEFAULT_MODEL,
+  DEFAULT_MODEL_BY_PROVIDER,
+  DEFAULT_PROVIDER,
+  LIMITS,
+  PROVIDERS,
+  type Provider,
+} from '../../contract.js';
 import { botField, orUnknown, printFields, statusWord, unknown } from '../../ui/format.js';
 import { maskSecrets } from '../../ui/mask.js';
 import { shellWord } from '../../ui/shell-word.js';
@@ -14,7 +22,14 @@ import { ourCommand } from './shared/command-line.js';
 import { withStop } from './shared/stop.js';
 import type { Context } from '../context.js';
 import { rephrased, UsageError } from '../../core/errors.js';
-import { launchModel, parseModel, parseProvider, providerNeeded, warnIfMismatched, type ModelChoice } from './shared/providers.js';
+import {
+  launchModel,
+  parseModel,
+  parseProvider,
+  providerNeeded,
+  warnIfMismatched,
+  type ModelChoice,
+} from './shared/providers.js';
 import { targetProfile } from './shared/settings.js';
 import { readSoul } from './shared/soul-source.js';
 import { readSecretStdin } from './shared/stdin.js';
@@ -23,15 +38,23 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     'Launch a new SuperAgent. On a terminal, launch alone asks for the name, provider and model; elsewhere --name is required. ' +
-    'A model and its provider are always sent: --model/--provider, else the profile\'s model/provider settings ' +
+    "A model and its provider are always sent: --model/--provider, else the profile's model/provider settings " +
     `(superagent config set model …), else ${DEFAULT_MODEL} (${DEFAULT_PROVIDER}). ` +
     'The provider is inferred from the model id when it can be (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter). ' +
     'Piped, prints the new agent id alone.',
   options: {
     name: { type: 'string', description: 'the agent name (1-100 characters)' },
-    model: { type: 'string', description: `model id as the provider spells it (default: the profile's model, else ${DEFAULT_MODEL})` },
+    model: {
+      type: 'string',
+      description: `model id as the provider spells it (default: the profile's model, else ${DEFAULT_MODEL})`,
+    },
     provider: { type: 'string', choices: PROVIDERS, complete: 'provider', description: 'model provider' },
-    soulFile: { type: 'string', value: 'path', complete: 'file', description: 'soul.md to start with (a file, or - for standard input; up to 256 KiB)' },
+    soulFile: {
+      type: 'string',
+      value: 'path',
+      complete: 'file',
+      description: 'soul.md to start with (a file, or - for standard input; up to 256 KiB)',
+    },
     description: { type: 'string', value: 'text', description: 'a description (up to 500 characters)' },
     botTokenStdin: { type: 'boolean', description: 'read a Telegram bot token from standard input' },
     allowDuplicateName: {
@@ -71,7 +94,8 @@ function fromFlags(input: LaunchInput): Wanted {
 
 /** Without a person to ask, what is missing must fail now, before stdin is read or anything is sent. */
 function requireComplete(w: Wanted, choice: ReturnType<typeof launchModel>): void {
-  if (w.name === undefined) throw new UsageError('--name is required when not running interactively', "e.g. superagent launch --name scout");
+  if (w.name === undefined)
+    throw new UsageError('--name is required when not running interactively', 'e.g. superagent launch --name scout');
   if (!choice.provider) throw providerNeeded(choice.model);
 }
 
@@ -81,7 +105,10 @@ async function readBotToken(ctx: Context): Promise<string> {
   if (!token) throw new UsageError('no bot token on standard input', `pipe it in: ${example}`);
   // never echo what was read: it may be a real token with a typo
   if (!BOT_TOKEN_PATTERN.test(token)) {
-    throw new UsageError('the bot token on standard input is not a valid Telegram bot token', 'expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or -> from @BotFather');
+    throw new UsageError(
+      'the bot token on standard input is not a valid Telegram bot token',
+      'expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or -> from @BotFather',
+    );
   }
   return token;
 }
@@ -91,13 +118,24 @@ async function readBotToken(ctx: Context): Promise<string> {
  * (nothing chosen by flags or profile, no --yes). With --name given the defaults are taken unasked:
  * flags mean the user said what they wanted (`launch --name demo` is the README's first command).
  */
-async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchModel>, taken: (name: string) => string | undefined): Promise<{ name: string; model: string; provider: Provider }> {
-  const name = w.name ?? (await ctx.prompter.text('Name', { validate: (v) => agentNameProblem(v) ?? taken(v) ?? true })).trim();
+async function ask(
+  ctx: Context,
+  w: Wanted,
+  choice: ReturnType<typeof launchModel>,
+  taken: (name: string) => string | undefined,
+): Promise<{ name: string; model: string; provider: Provider }> {
+  const name =
+    w.name ?? (await ctx.prompter.text('Name', { validate: (v) => agentNameProblem(v) ?? taken(v) ?? true })).trim();
   let { model, provider } = choice;
   if (!provider) provider = await ctx.prompter.choice(`Provider of ${model}`, PROVIDERS, DEFAULT_PROVIDER);
   else if (choice.source === 'default' && !ctx.globals.yes && w.name === undefined) {
     provider = await ctx.prompter.choice('Provider', PROVIDERS, provider);
-    model = parseModel(await ctx.prompter.text('Model', { default: DEFAULT_MODEL_BY_PROVIDER[provider], validate: (v) => (v.trim() ? true : 'required') }));
+    model = parseModel(
+      await ctx.prompter.text('Model', {
+        default: DEFAULT_MODEL_BY_PROVIDER[provider],
+        validate: (v) => (v.trim() ? true : 'required'),
+      }),
+    );
   }
   return { name, model, provider };
 }
@@ -105,7 +143,10 @@ async function ask(ctx: Context, w: Wanted, choice: ReturnType<typeof launchMode
 async function body(input: LaunchInput, ctx: Context): Promise<LaunchBody> {
   const soulFile = input.soulFile;
   if (soulFile === '-' && input.botTokenStdin) {
-    throw new UsageError('--soul-file - and --bot-token-stdin cannot both read standard input', 'give the soul as a file path');
+    throw new UsageError(
+      '--soul-file - and --bot-token-stdin cannot both read standard input',
+      'give the soul as a file path',
+    );
   }
   const wanted = fromFlags(input);
   const choice = launchModel(wanted, targetProfile(ctx, ctx.config.read()).profile);

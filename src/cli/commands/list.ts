@@ -8,7 +8,7 @@ export const spec = {
   description:
     'List your agents, newest first. On a terminal a table; piped, one tab-separated line per agent (id, name, status, model, created); ' +
     '--json prints the API\'s answer, { "agents": [ … ] }.',
-  examples: ['superagent list', 'superagent list --json | jq -r ".agents[].agent_id"', "superagent ls | cut -f1"],
+  examples: ['superagent list', 'superagent list --json | jq -r ".agents[].agent_id"', 'superagent ls | cut -f1'],
 } as const satisfies Spec;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
@@ -29,10 +29,20 @@ function show(agents: Awaited<ReturnType<typeof superagents.list>>, ctx: Context
     printTable(
       p,
       ['NAME', 'ID', 'STATUS', 'MODEL', 'CREATED'],
-      agents.map((a) => [orUnknown(p, a.name), a.agent_id.slice(0, 8), a.status === undefined ? unknown(p) : statusWord(p, a.status), a.model ?? '', timeFor(p, a.created_at ?? undefined)]),
+      agents.map((a) => [
+        orUnknown(p, a.name),
+        a.agent_id.slice(0, 8),
+        a.status === undefined ? unknown(p) : statusWord(p, a.status),
+        a.model ?? '',
+        timeFor(p, a.created_at ?? undefined),
+      ]),
       { fixed: [1, 2, 4], last: [3], drop: [4, 1, 3] },
     );
     return;
   }
-  printTable(p, [], agents.map((a) => [a.agent_id, a.name ?? '', a.status ?? '', a.model ?? '', a.created_at ?? '']));
+  printTable(
+    p,
+    [],
+    agents.map((a) => [a.agent_id, a.name ?? '', a.status ?? '', a.model ?? '', a.created_at ?? '']),
+  );
 }

@@ -26,8 +26,14 @@ export const spec = {
     'A key the file already holds moves to the keychain. ' +
     'The embedded local service needs no login.',
   options: {
-    withToken: { type: 'boolean', description: 'read the key from standard input (for scripts; keeps it out of shell history)' },
-    insecureStorage: { type: 'boolean', description: 'keep the key in the config file (mode 0600), not the OS keychain' },
+    withToken: {
+      type: 'boolean',
+      description: 'read the key from standard input (for scripts; keeps it out of shell history)',
+    },
+    insecureStorage: {
+      type: 'boolean',
+      description: 'keep the key in the config file (mode 0600), not the OS keychain',
+    },
   },
   examples: [
     'superagent login',
@@ -39,7 +45,8 @@ export const spec = {
 } as const satisfies Spec;
 
 const EXAMPLE = 'superagent login --with-token < key.txt';
-const NO_URL_HINT = 'pass --base-url URL: only a hosted key (gb_sk_…) implies its service (the embedded local service needs no login)';
+const NO_URL_HINT =
+  'pass --base-url URL: only a hosted key (gb_sk_…) implies its service (the embedded local service needs no login)';
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const file = ctx.config;
@@ -106,7 +113,11 @@ function keyFrom(raw: string): string {
   if (key === '') throw new UsageError('the API key is empty', `pipe the key in, e.g. '${EXAMPLE}'`);
   if (/\s/.test(key)) throw new UsageError('the API key must be a single word without spaces or line breaks');
   const problem = keyProblem(key);
-  if (problem) throw new UsageError(`the API key ${problem}`, 'a key is one word of printable ASCII: copy it again from where it was issued');
+  if (problem)
+    throw new UsageError(
+      `the API key ${problem}`,
+      'a key is one word of printable ASCII: copy it again from where it was issued',
+    );
   return key;
 }
 

@@ -29,7 +29,12 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     const url = profile?.base_url ? ` (${profile.base_url})` : '';
     p.success(`Removed the ${key} of profile ${name} from ${where}${url}`);
     // with its base URL kept, the profile now fails every command for want of a key: say both ways on
-    if (profile?.base_url) p.status(p.err.dim(`'superagent login' stores a new key; 'superagent config unset base_url' goes back to the embedded service.`));
+    if (profile?.base_url)
+      p.status(
+        p.err.dim(
+          `'superagent login' stores a new key; 'superagent config unset base_url' goes back to the embedded service.`,
+        ),
+      );
   }
   if (ctx.globals.apiKey || ctx.env.SUPERAGENT_API_KEY) {
     p.warn(`${ctx.globals.apiKey ? '--api-key' : 'SUPERAGENT_API_KEY'} is still set: commands keep using that key`);

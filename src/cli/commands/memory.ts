@@ -6,9 +6,21 @@ import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
-  description: "Print an agent's memory.md exactly as the service keeps it (what the agent has noted: sessions, things it was asked to remember); on a terminal it is rendered as Markdown (not with --raw).",
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
-  examples: ['superagent memory demo', 'superagent memory demo > memory.md', 'superagent memory demo --json | jq -r .memory_md'],
+  description:
+    "Print an agent's memory.md exactly as the service keeps it (what the agent has noted: sessions, things it was asked to remember); on a terminal it is rendered as Markdown (not with --raw).",
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
+  examples: [
+    'superagent memory demo',
+    'superagent memory demo > memory.md',
+    'superagent memory demo --json | jq -r .memory_md',
+  ],
 } as const satisfies Spec;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {

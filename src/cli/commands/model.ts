@@ -15,13 +15,22 @@ export const spec = {
     'With MODEL, switch to it; the provider is sent too: --provider, else inferred from the model id ' +
     '(gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter), else asked for on a terminal.',
   args: [
-    { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
     { name: 'model', description: 'the model id to switch to, as the provider spells it' },
   ],
   options: {
     provider: { type: 'string', description: 'model provider of MODEL', choices: PROVIDERS },
   },
-  examples: ['superagent model scout', 'superagent model scout gpt-4o', 'superagent model scout llama-3.3-70b --provider venice'],
+  examples: [
+    'superagent model scout',
+    'superagent model scout gpt-4o',
+    'superagent model scout llama-3.3-70b --provider venice',
+  ],
 } as const satisfies Spec;
 
 async function show(ref: string, ctx: Context): Promise<void> {
@@ -65,7 +74,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const ref = input.agent;
   const model = input.model;
   if (model === undefined) {
-    if (input.provider !== undefined) throw new UsageError('--provider needs a MODEL to switch to', `e.g. superagent model ${shellWord(ref!)} gpt-4o --provider openai`);
+    if (input.provider !== undefined)
+      throw new UsageError(
+        '--provider needs a MODEL to switch to',
+        `e.g. superagent model ${shellWord(ref!)} gpt-4o --provider openai`,
+      );
     return show(ref!, ctx);
   }
   return change(ref!, model, input.provider, ctx);

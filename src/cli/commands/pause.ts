@@ -7,7 +7,9 @@ export const spec = {
   description:
     'Pause agents: they stop processing and the container stays alive. Several agents at once; --all pauses every running ' +
     'agent (the kill switch): already paused counts as done, one line per agent, non-zero if any failed.',
-  args: [{ name: 'agent', description: 'agents to pause (uuid, id prefix or name)', variadic: true, complete: 'agent' }],
+  args: [
+    { name: 'agent', description: 'agents to pause (uuid, id prefix or name)', variadic: true, complete: 'agent' },
+  ],
   options: {
     all: { type: 'boolean', description: 'pause every running agent (the kill switch); already paused counts as done' },
   },

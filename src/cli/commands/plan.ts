@@ -19,11 +19,25 @@ export const spec = {
     '(exit 2, before the plan is shown). ' +
     'A plan apply would refuse (its launches over the limit of live agents) is shown, then fails as apply would (exit 6).',
   options: {
-    file: { type: 'string', short: 'f', value: 'file', complete: 'file', description: `the fleet file (default: ./${FLEET_FILE})` },
+    file: {
+      type: 'string',
+      short: 'f',
+      value: 'file',
+      complete: 'file',
+      description: `the fleet file (default: ./${FLEET_FILE})`,
+    },
     detailedExitCode: { type: 'boolean', description: 'exit 9 when changes are pending' },
-    prune: { type: 'boolean', description: 'plan as apply --prune does: agents not in the file count as changes (to destroy)' },
+    prune: {
+      type: 'boolean',
+      description: 'plan as apply --prune does: agents not in the file count as changes (to destroy)',
+    },
   },
-  examples: ['superagent plan', 'superagent plan -f fleet/prod.yaml', 'superagent plan --detailed-exit-code || echo "changes pending"', 'superagent plan --json | jq .changes_pending'],
+  examples: [
+    'superagent plan',
+    'superagent plan -f fleet/prod.yaml',
+    'superagent plan --detailed-exit-code || echo "changes pending"',
+    'superagent plan --json | jq .changes_pending',
+  ],
 } as const satisfies Spec;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {

@@ -5,7 +5,9 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description: 'Restart agents in a fresh container, from running or paused; memory is kept. Several agents at once.',
-  args: [{ name: 'agent', description: 'agents to restart (uuid, id prefix or name)', variadic: true, complete: 'agent' }],
+  args: [
+    { name: 'agent', description: 'agents to restart (uuid, id prefix or name)', variadic: true, complete: 'agent' },
+  ],
   examples: ['superagent restart demo'],
 } as const satisfies Spec;
 

@@ -16,13 +16,35 @@ export const spec = {
     'Run the embedded SuperAgents service in the foreground. The first stdout line is "Listening on http://HOST:PORT". ' +
     'Without --key it creates a key once, prints it whole that time, and keeps it in the data dir; later starts print it masked.',
   options: {
-    port: { type: 'string', value: 'n', description: `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})` },
+    port: {
+      type: 'string',
+      value: 'n',
+      description: `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})`,
+    },
     host: { type: 'string', description: 'address to listen on (default 127.0.0.1)' },
-    dataDir: { type: 'string', value: 'dir', complete: 'dir', description: 'where state is kept (default: SUPERAGENT_DATA_DIR or the platform data dir)' },
+    dataDir: {
+      type: 'string',
+      value: 'dir',
+      complete: 'dir',
+      description: 'where state is kept (default: SUPERAGENT_DATA_DIR or the platform data dir)',
+    },
     key: { type: 'strings', description: 'accept this API key (repeatable); each key is its own account' },
-    rateLimit: { type: 'string', value: 'n', description: 'requests per minute per key; 0 turns the limit off (default 60)' },
-    tokenDelay: { type: 'string', value: 'ms', description: 'delay before each streamed piece of a reply (default 20)' },
-    connectProvider: { type: 'strings', value: 'provider', choices: PROVIDERS, description: 'mark a model provider key as connected (repeatable)' },
+    rateLimit: {
+      type: 'string',
+      value: 'n',
+      description: 'requests per minute per key; 0 turns the limit off (default 60)',
+    },
+    tokenDelay: {
+      type: 'string',
+      value: 'ms',
+      description: 'delay before each streamed piece of a reply (default 20)',
+    },
+    connectProvider: {
+      type: 'strings',
+      value: 'provider',
+      choices: PROVIDERS,
+      description: 'mark a model provider key as connected (repeatable)',
+    },
     paperBalance: {
       type: 'string',
       value: 'usd',
@@ -38,7 +60,12 @@ export const spec = {
     faultCutStream: { type: 'string', value: 'n', description: 'cut every stream after N pieces' },
     faultUnhealthy: { type: 'boolean', description: 'report every agent unhealthy' },
     // benchmarking aid (bench/stream-throughput.js): long replies on demand
-    benchReplyPieces: { type: 'string', value: 'n', hidden: true, description: 'send every reply as N pieces (its own pieces repeated)' },
+    benchReplyPieces: {
+      type: 'string',
+      value: 'n',
+      hidden: true,
+      description: 'send every reply as N pieces (its own pieces repeated)',
+    },
   },
   examples: [
     'superagent server',
@@ -54,19 +81,38 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     host: input.host ?? '127.0.0.1',
     keys: input.key,
     rateLimit: input.rateLimit === undefined ? undefined : parseInteger('--rate-limit', input.rateLimit, { min: 0 }),
-    tokenDelayMs: input.tokenDelay === undefined ? undefined : parseInteger('--token-delay', input.tokenDelay, { min: 0, max: 60_000 }),
+    tokenDelayMs:
+      input.tokenDelay === undefined
+        ? undefined
+        : parseInteger('--token-delay', input.tokenDelay, { min: 0, max: 60_000 }),
     connectedProviders: input.connectProvider as Provider[],
-    paperBalanceUsd: input.paperBalance === undefined
-      ? undefined
-      : parseNumber('--paper-balance', input.paperBalance, { min: 0, max: 1e12 }),
-    simSpeed: input.simSpeed === undefined ? undefined : parseNumber('--sim-speed', input.simSpeed, { min: 0.001, max: 100_000 }),
+    paperBalanceUsd:
+      input.paperBalance === undefined
+        ? undefined
+        : parseNumber('--paper-balance', input.paperBalance, { min: 0, max: 1e12 }),
+    simSpeed:
+      input.simSpeed === undefined
+        ? undefined
+        : parseNumber('--sim-speed', input.simSpeed, { min: 0.001, max: 100_000 }),
     faults: {
-      latencyMs: input.faultLatency === undefined ? 0 : parseInteger('--fault-latency', input.faultLatency, { min: 0, max: 600_000 }),
-      errorRate: input.faultErrorRate === undefined ? 0 : parseNumber('--fault-error-rate', input.faultErrorRate, { min: 0, max: 1 }),
-      cutStreamAfter: input.faultCutStream === undefined ? undefined : parseInteger('--fault-cut-stream', input.faultCutStream, { min: 0 }),
+      latencyMs:
+        input.faultLatency === undefined
+          ? 0
+          : parseInteger('--fault-latency', input.faultLatency, { min: 0, max: 600_000 }),
+      errorRate:
+        input.faultErrorRate === undefined
+          ? 0
+          : parseNumber('--fault-error-rate', input.faultErrorRate, { min: 0, max: 1 }),
+      cutStreamAfter:
+        input.faultCutStream === undefined
+          ? undefined
+          : parseInteger('--fault-cut-stream', input.faultCutStream, { min: 0 }),
       unhealthy: input.faultUnhealthy,
     },
-    replyPieces: input.benchReplyPieces === undefined ? undefined : parseInteger('--bench-reply-pieces', input.benchReplyPieces, { min: 1, max: 10_000_000 }),
+    replyPieces:
+      input.benchReplyPieces === undefined
+        ? undefined
+        : parseInteger('--bench-reply-pieces', input.benchReplyPieces, { min: 1, max: 10_000_000 }),
   };
   const { startServer } = await import('../../server/index.js');
   let server;
@@ -74,7 +120,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     server = await startServer(options);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new BadAnswerError(`port ${options.port} on ${options.host} is already in use`, 'pick another with --port, or --port 0 for a free one');
+    if (e.code === 'EADDRINUSE')
+      throw new BadAnswerError(
+        `port ${options.port} on ${options.host} is already in use`,
+        'pick another with --port, or --port 0 for a free one',
+      );
     if (e.syscall === 'listen' && (e.code === 'EACCES' || e.code === 'EPERM')) {
       const hint = 'pick a port above 1023 with --port, or --port 0 for a free one';
       throw new UsageError(`cannot listen on port ${options.port} of ${options.host}: permission denied`, hint);
@@ -89,7 +139,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     const stop = (code: number) => () => {
       const closing = running.close();
       const hint = code === EXIT.interrupted ? ' (Ctrl-C again stops at once, without it)' : '';
-      void ctx.sayIfSlow(closing, () => ctx.printer.warn(`Waiting for a write under way to finish before stopping${hint}`)).then(() => resolve(code));
+      void ctx
+        .sayIfSlow(closing, () => ctx.printer.warn(`Waiting for a write under way to finish before stopping${hint}`))
+        .then(() => resolve(code));
     };
     ctx.signals.onInterrupt(stop(EXIT.interrupted));
     ctx.signals.onTerminate(stop(EXIT.ok));

@@ -8,8 +8,16 @@ import { UsageError } from '../../core/errors.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
-  description: "Change an agent's name, description, or both. An empty --description clears it. Piped, prints the agent id.",
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  description:
+    "Change an agent's name, description, or both. An empty --description clears it. Piped, prints the agent id.",
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
   options: {
     name: { type: 'string', description: 'the new name (1-100 characters; not one a live agent already has)' },
     allowDuplicateName: {
@@ -18,9 +26,16 @@ export const spec = {
         'skip the check that no other live agent has that name ' +
         '(a service that keeps names unique, as the embedded one does, still refuses it: exit 6)',
     },
-    description: { type: 'string', value: 'text', description: 'the new description (up to 500 characters; "" clears it)' },
+    description: {
+      type: 'string',
+      value: 'text',
+      description: 'the new description (up to 500 characters; "" clears it)',
+    },
   },
-  examples: ['superagent update scout --name scout-v2', 'superagent update scout --description "ETH only, low leverage"'],
+  examples: [
+    'superagent update scout --name scout-v2',
+    'superagent update scout --description "ETH only, low leverage"',
+  ],
 } as const satisfies Spec;
 
 function changes(input: { name?: string; description?: string }): { name?: string; description?: string } {
@@ -45,7 +60,10 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const body = changes(input);
   const { client } = await ctx.api();
   // a rename needs the list (no two agents of one name); it also resolves the reference
-  const agent = body.name !== undefined && !input.allowDuplicateName ? await renameTarget(client, ref!, body.name) : await resolveAgent(client, ref!);
+  const agent =
+    body.name !== undefined && !input.allowDuplicateName
+      ? await renameTarget(client, ref!, body.name)
+      : await resolveAgent(client, ref!);
   const result = await superagents.updateProfile(client, agent.agent_id, body).catch(async (err: unknown) => {
     throw body.name === undefined ? err : await namingTheAgent(client, err, body.name, agent.agent_id);
   });
@@ -53,5 +71,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (p.json) return p.printJson(result);
   if (!p.stdoutIsTTY) p.data(result.agent_id ?? agent.agent_id);
   const label = agent.name ?? agent.agent_id.slice(0, 8);
-  p.success(body.name !== undefined && body.name !== label ? `Updated ${label} (now named ${body.name})` : `Updated ${label}`);
+  p.success(
+    body.name !== undefined && body.name !== label ? `Updated ${label} (now named ${body.name})` : `Updated ${label}`,
+  );
 }

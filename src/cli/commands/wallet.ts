@@ -10,8 +10,19 @@ export const spec = {
   description:
     "Show an agent's wallet addresses. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' line. " +
     'When the service has no address for a chain (it may answer null), that is said and the exit code is 7.',
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
-  examples: ['superagent wallet demo', "superagent wallet demo | awk '$1 == \"evm\" {print $2}'", 'superagent wallet demo --json | jq -r .solana_address'],
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
+  examples: [
+    'superagent wallet demo',
+    'superagent wallet demo | awk \'$1 == "evm" {print $2}\'',
+    'superagent wallet demo --json | jq -r .solana_address',
+  ],
 } as const satisfies Spec;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {

@@ -133,7 +133,10 @@ function show(ctx: Context, id: Identity, outcome: Outcome): void {
   const authenticated = works === 'unknown' ? 'unknown (the check failed)' : yesNo(p, works === 'yes');
   printFields(p, [
     ['Profile', id.profile],
-    ['Service', describeService({ service: id.service, baseUrl: id.base_url, reason: id.reason }).replace(/^using /, '')],
+    [
+      'Service',
+      describeService({ service: id.service, baseUrl: id.base_url, reason: id.reason }).replace(/^using /, ''),
+    ],
     ['Base URL', id.embedded ? `embedded local service (${dataDirShown(ctx, id.data_dir)})` : id.base_url],
     ['Proxy', id.proxy ?? undefined],
     ['Key', p.stdoutIsTTY && outcome.key ? outcome.key : key],

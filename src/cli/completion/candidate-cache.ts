@@ -91,7 +91,10 @@ export class CandidateCache {
     // only the agents still listed keep their skills, so the file cannot grow without end
     const live = new Set(this.agents().map((a) => a.id));
     const kept = Object.entries(this.data.skills ?? {}).filter(([id]) => live.has(id) && id !== agentId);
-    this.data.skills = { ...Object.fromEntries(kept), [agentId]: { checkedAt: this.now(), items: items ?? this.skills(agentId) } };
+    this.data.skills = {
+      ...Object.fromEntries(kept),
+      [agentId]: { checkedAt: this.now(), items: items ?? this.skills(agentId) },
+    };
   }
 
   /** Writes the file atomically (a half-written cache is never read). Failing to write is not an error. */

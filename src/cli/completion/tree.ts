@@ -9,7 +9,8 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** What a word may be: fixed words, names asked of the hidden `__complete` command, paths, or anything. */
-export type Values = { kind: 'words'; words: readonly string[] } | { kind: 'agent' | 'skill' | 'file' | 'dir' | 'none' };
+export type Values =
+  { kind: 'words'; words: readonly string[] } | { kind: 'agent' | 'skill' | 'file' | 'dir' | 'none' };
 
 export interface OptionModel {
   /** '-y' and '--yes' for '-y, --yes' */
@@ -102,8 +103,9 @@ export async function buildTree(entries: readonly Entry[] = VISIBLE_ENTRIES): Pr
     m.summary = entry.summary;
     m.options = optionModels(spec.options);
     m.args = (spec.args ?? []).map((a) => ({ name: a.name, variadic: a.variadic === true, values: argValues(a) }));
-    for (const alias of entry.path.length === 1 ? entry.aliases ?? [] : []) aliases[alias] = entry.path[0]!;
-    if (entry.path.length === 2) model(entry.path[0]!).subcommands.push({ name: entry.path[1]!, summary: entry.summary });
+    for (const alias of entry.path.length === 1 ? (entry.aliases ?? []) : []) aliases[alias] = entry.path[0]!;
+    if (entry.path.length === 2)
+      model(entry.path[0]!).subcommands.push({ name: entry.path[1]!, summary: entry.summary });
     else if (entry.path.length > 2) throw new Error(`completion supports two-word commands at most, not '${key}'`);
   }
   // the top level lists every first word once; a group word alone is described by its subcommands

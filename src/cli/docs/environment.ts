@@ -35,7 +35,10 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     name: 'HTTPS_PROXY, HTTP_PROXY',
     description: 'the proxy for https:// and http:// requests, either case (HTTPS_PROXY falls back on HTTP_PROXY)',
   },
-  { name: 'NO_PROXY', description: 'hosts (and their subdomains), host:port, or * that go without the proxy; either case' },
+  {
+    name: 'NO_PROXY',
+    description: 'hosts (and their subdomains), host:port, or * that go without the proxy; either case',
+  },
   { name: 'CI', description: 'set (and not 0 or false): never prompt, as --no-input' },
   { name: 'NO_COLOR', description: 'set (to anything): no colour, as --no-color' },
   { name: 'FORCE_COLOR', description: 'colour even when the output is no terminal (not 0)' },

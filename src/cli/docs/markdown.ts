@@ -12,7 +12,10 @@ import { ENVIRONMENT } from './environment.js';
 /** Text in a table cell: one line, its pipes escaped. */
 const cell = (text: string) => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 const code = (text: string) => `\`${text}\``;
-const anchor = (cmd: CliCommand) => commandPath(cmd).replace(/[^\w-]+/g, '-').toLowerCase();
+const anchor = (cmd: CliCommand) =>
+  commandPath(cmd)
+    .replace(/[^\w-]+/g, '-')
+    .toLowerCase();
 
 function table(head: [string, string], rows: Array<[string, string]>): string[] {
   return [`| ${head[0]} | ${head[1]} |`, '|---|---|', ...rows.map(([a, b]) => `| ${cell(a)} | ${cell(b)} |`)];
@@ -21,7 +24,10 @@ function table(head: [string, string], rows: Array<[string, string]>): string[] 
 /** The options of `cmd` under `heading` in its help ('Options:' or 'Global options:'). */
 function optionRows(help: Help, cmd: CliCommand, heading: string): Array<[string, string]> {
   const inGroup = (o: Option) => (o.helpGroupHeading ?? 'Options:') === heading;
-  return help.visibleOptions(cmd).filter(inGroup).map((o) => [code(o.flags), help.optionDescription(o)]);
+  return help
+    .visibleOptions(cmd)
+    .filter(inGroup)
+    .map((o) => [code(o.flags), help.optionDescription(o)]);
 }
 
 function commandSection(help: Help, cmd: CliCommand): string[] {
@@ -92,11 +98,17 @@ export async function cliMarkdown(): Promise<string> {
     ...commands.flatMap((c) => commandSection(help, c)),
     '## Environment variables',
     '',
-    ...table(['variable', ''], ENVIRONMENT.map((v) => [code(v.name), v.description])),
+    ...table(
+      ['variable', ''],
+      ENVIRONMENT.map((v) => [code(v.name), v.description]),
+    ),
     '',
     '## Exit codes',
     '',
-    ...table(['code', ''], Object.entries(EXIT_MEANINGS).map(([n, meaning]) => [n, meaning])),
+    ...table(
+      ['code', ''],
+      Object.entries(EXIT_MEANINGS).map(([n, meaning]) => [n, meaning]),
+    ),
     '',
   ].join('\n');
 }

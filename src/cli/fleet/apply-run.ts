@@ -89,10 +89,17 @@ export async function finish(ctx: Context, session: FleetSession, outcome: Outco
     const step = notDone[0]?.label ?? null;
     const failed =
       failure === undefined ? undefined : { step, message: errorLine(failure), exit_code: exitCodeFor(failure) };
-    p.printJson({ ...(await planJson(session.plan)), applied: labels(done), not_applied: labels(notDone), ...(failed ? { failed } : {}), requests: session.budget.sent });
+    p.printJson({
+      ...(await planJson(session.plan)),
+      applied: labels(done),
+      not_applied: labels(notDone),
+      ...(failed ? { failed } : {}),
+      requests: session.budget.sent,
+    });
   }
   if (failure === undefined) {
-    if (!p.json && !p.stdoutIsTTY) p.data(`Applied ${total} step${total === 1 ? '' : 's'} (${session.budget.sent} requests).`);
+    if (!p.json && !p.stdoutIsTTY)
+      p.data(`Applied ${total} step${total === 1 ? '' : 's'} (${session.budget.sent} requests).`);
     p.success(`Applied ${total} step${total === 1 ? '' : 's'} to ${session.service}`);
     return;
   }

@@ -39,7 +39,10 @@ export interface CheckedSoul {
  */
 export async function soulPath(dir: string, realDir: string, given: string): Promise<CheckedSoul> {
   const what = `soul file '${given}'`;
-  const refused = (via: string) => new UsageError(`${what} is outside the fleet file's directory${via}: a soul must be a file in that directory or below it`);
+  const refused = (via: string) =>
+    new UsageError(
+      `${what} is outside the fleet file's directory${via}: a soul must be a file in that directory or below it`,
+    );
   const written = path.resolve(dir, given);
   // as written first, so that what lies outside is not even looked at
   if (!isInside(dir, written) && !isInside(realDir, written)) throw refused('');
@@ -49,7 +52,7 @@ export async function soulPath(dir: string, realDir: string, given: string): Pro
   let at = realDir;
   let rest = path.relative(realDir, inRealDir(written)).split(path.sep).filter(Boolean);
   let stat: Stats | undefined;
-  for (let links = 0; rest.length > 0; ) {
+  for (let links = 0; rest.length > 0;) {
     const next = path.join(at, rest.shift()!);
     try {
       stat = await fsp.lstat(next);

@@ -76,6 +76,9 @@ export async function exportFiles(agents: Exported[], fleetFile: string): Promis
     if (isMap(skills)) skills.flow = true; // `skills: { enabled: [a, b] }`, as people write it
   });
   return {
-    files: [{ path: fleetFile, text: doc.toString({ lineWidth: 0, flowCollectionPadding: false }) }, ...agents.flatMap((a, i) => (paths[i] ? [{ path: paths[i]!, text: a.soul }] : []))],
+    files: [
+      { path: fleetFile, text: doc.toString({ lineWidth: 0, flowCollectionPadding: false }) },
+      ...agents.flatMap((a, i) => (paths[i] ? [{ path: paths[i]!, text: a.soul }] : [])),
+    ],
   };
 }

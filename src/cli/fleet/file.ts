@@ -72,7 +72,10 @@ async function readText(ctx: Context, file: string, shown: string): Promise<stri
     if (err instanceof SuperagentError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new UsageError(`${shown} not found`, `give another file with -f FILE, or write one from your agents with 'superagent export'`);
+      throw new UsageError(
+        `${shown} not found`,
+        `give another file with -f FILE, or write one from your agents with 'superagent export'`,
+      );
     }
     if (code === 'EISDIR') throw new UsageError(`${shown} is a directory, not a file`);
     throw new UsageError(`cannot read ${shown}: ${(err as Error).message}`);
@@ -81,7 +84,8 @@ async function readText(ctx: Context, file: string, shown: string): Promise<stri
   }
 }
 
-let validator: Promise<(data: unknown) => { ok: boolean; errors: import('../../vendor/ajv.js').ErrorObject[] }> | undefined;
+let validator:
+  Promise<(data: unknown) => { ok: boolean; errors: import('../../vendor/ajv.js').ErrorObject[] }> | undefined;
 
 /** ajv compiles the schema once per process. */
 function validate() {
@@ -101,7 +105,10 @@ function duplicateNames(agents: RawAgent[], where: Locator): Problem[] {
     const earlier = first.get(key);
     if (earlier === undefined) return void first.set(key, i);
     const was = where.value(['agents', earlier, 'name']);
-    out.push({ ...where.value(['agents', i, 'name']), message: `the name '${a.name}' is already used at line ${was.line} (agents are matched by name, so names must be unique)` });
+    out.push({
+      ...where.value(['agents', i, 'name']),
+      message: `the name '${a.name}' is already used at line ${was.line} (agents are matched by name, so names must be unique)`,
+    });
   });
   return out;
 }
@@ -110,7 +117,12 @@ function duplicateNames(agents: RawAgent[], where: Locator): Problem[] {
  * Each soul file, a regular file in the fleet file's directory or below it, read as `soul set --file`
  * reads one (UTF-8, not empty, at most 256 KiB).
  */
-async function readSouls(ctx: Context, agents: RawAgent[], dir: string, where: Locator): Promise<{ souls: Array<string | undefined>; problems: Problem[] }> {
+async function readSouls(
+  ctx: Context,
+  agents: RawAgent[],
+  dir: string,
+  where: Locator,
+): Promise<{ souls: Array<string | undefined>; problems: Problem[] }> {
   const problems: Problem[] = [];
   const realDir = await fs.realpath(dir);
   const souls = await Promise.all(
@@ -124,8 +136,12 @@ async function readSouls(ctx: Context, agents: RawAgent[], dir: string, where: L
       } catch (err) {
         if (!(err instanceof SuperagentError)) throw err;
         // readSoul names the file by the path it was given: say it as the fleet file does
-        const why = real === undefined ? err.message : err.message.replace(`soul file '${real}'`, () => `soul file '${a.soul}'`);
-        problems.push({ ...where.value(['agents', i, 'soul']), message: `${why} (soul paths are relative to the file)` });
+        const why =
+          real === undefined ? err.message : err.message.replace(`soul file '${real}'`, () => `soul file '${a.soul}'`);
+        problems.push({
+          ...where.value(['agents', i, 'soul']),
+          message: `${why} (soul paths are relative to the file)`,
+        });
         return undefined;
       }
     }),
@@ -143,13 +159,22 @@ export async function loadFleetFile(ctx: Context, given: string | undefined): Pr
   const lines = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw fileError(shown, doc.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: yamlMessage(e.message) })), 'check the indentation and brackets there (the README has a complete example)');
+    throw fileError(
+      shown,
+      doc.errors.map((e) => ({ ...lines.linePos(e.pos[0]), message: yamlMessage(e.message) })),
+      'check the indentation and brackets there (the README has a complete example)',
+    );
   }
   const where = new Locator(doc, lines, yaml);
   const data = doc.toJS({ maxAliasCount: 100 }) as unknown;
   const result = (await validate())(data);
   if (!result.ok) {
-    if (data === null || data === undefined) throw fileError(shown, [{ line: 1, col: 1, message: "the file is empty: it needs an 'agents:' list" }], SCHEMA_HINT);
+    if (data === null || data === undefined)
+      throw fileError(
+        shown,
+        [{ line: 1, col: 1, message: "the file is empty: it needs an 'agents:' list" }],
+        SCHEMA_HINT,
+      );
     throw fileError(shown, schemaProblems(result.errors, data, where), SCHEMA_HINT);
   }
   const raw = (data as { agents: RawAgent[] }).agents;
@@ -164,7 +189,11 @@ export async function loadFleetFile(ctx: Context, given: string | undefined): Pr
   return {
     shown,
     path: file,
-    agents: raw.map((a, i) => ({ ...a, soul: a.soul === undefined ? undefined : { path: a.soul, text: souls[i]! }, at: at(i) })),
+    agents: raw.map((a, i) => ({
+      ...a,
+      soul: a.soul === undefined ? undefined : { path: a.soul, text: souls[i]! },
+      at: at(i),
+    })),
   };
 }
 

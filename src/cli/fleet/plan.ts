@@ -28,7 +28,13 @@ export interface AgentPlan {
   name: string;
   agent_id?: string;
   /** for create: what the launch sends besides the name */
-  launch?: { model: string; provider: Provider; description?: string; soul?: { path: string; text: string }; bot_token_env?: string };
+  launch?: {
+    model: string;
+    provider: Provider;
+    description?: string;
+    soul?: { path: string; text: string };
+    bot_token_env?: string;
+  };
   changes: Change[];
   /** what apply leaves as it is, and why */
   notes: string[];
@@ -68,7 +74,10 @@ function at(err: unknown, where: string): unknown {
 function modelFor(d: DesiredAgent, profile: Profile | undefined): { model: string; provider: Provider } {
   const choice = launchModel({ model: d.model, provider: d.provider }, profile);
   if (!choice.provider) {
-    throw new UsageError(`${d.at('model')}: cannot tell which provider serves model '${choice.model}'`, `add provider: one of ${PROVIDERS.join(', ')}`);
+    throw new UsageError(
+      `${d.at('model')}: cannot tell which provider serves model '${choice.model}'`,
+      `add provider: one of ${PROVIDERS.join(', ')}`,
+    );
   }
   return { model: choice.model, provider: choice.provider };
 }
@@ -84,7 +93,17 @@ export function disabledSet(d: DesiredAgent, catalog: Skill[]): string[] {
   } catch (err) {
     // said at the first name the service does not know
     const known = new Set(catalog.map((s) => s.name.toLowerCase()));
-    throw at(err, d.at(['skills', key, Math.max(0, listed.findIndex((n) => !known.has(n.trim().toLowerCase())))]));
+    throw at(
+      err,
+      d.at([
+        'skills',
+        key,
+        Math.max(
+          0,
+          listed.findIndex((n) => !known.has(n.trim().toLowerCase())),
+        ),
+      ]),
+    );
   }
   const all = catalog.map((s) => s.name);
   return key === 'disabled' ? all.filter((n) => names.includes(n)) : all.filter((n) => !names.includes(n));
@@ -101,7 +120,9 @@ function skillsChange(d: DesiredAgent, catalog: Skill[]): Change | undefined {
 function statusChange(d: DesiredAgent, status: string | undefined, notes: string[]): Change | undefined {
   if (!d.status || status === d.status) return undefined;
   if (status === 'running' || status === 'paused') return { field: 'status', from: status, to: d.status };
-  notes.push(`status is ${status === undefined ? 'not known' : `'${status}'`}: apply only pauses a running agent or resumes a paused one (superagent restart may help)`);
+  notes.push(
+    `status is ${status === undefined ? 'not known' : `'${status}'`}: apply only pauses a running agent or resumes a paused one (superagent restart may help)`,
+  );
   return undefined;
 }
 
@@ -110,7 +131,8 @@ function modelChange(d: DesiredAgent, r: AgentRecord, profile: Profile | undefin
   const model = d.model ?? r.model ?? undefined;
   const provider = d.provider ?? (model !== undefined ? inferProvider(model) : undefined);
   const known = r.model_provider;
-  const differs = model !== (r.model ?? undefined) || (d.provider !== undefined && known !== undefined && known !== d.provider);
+  const differs =
+    model !== (r.model ?? undefined) || (d.provider !== undefined && known !== undefined && known !== d.provider);
   if (!differs) return undefined;
   const to = provider && model ? { model, provider } : modelFor({ ...d, model }, profile);
   return { field: 'model', from: { model: r.model ?? null, ...(known ? { provider: known } : {}) }, to };
@@ -122,12 +144,18 @@ interface Reader {
   catalog?: Skill[];
 }
 
-async function existing(d: DesiredAgent, r: AgentRecord, read: Reader, profile: Profile | undefined): Promise<AgentPlan> {
+async function existing(
+  d: DesiredAgent,
+  r: AgentRecord,
+  read: Reader,
+  profile: Profile | undefined,
+): Promise<AgentPlan> {
   const changes: Change[] = [];
   const notes: string[] = [];
   // one text in two Unicode forms (é, or e and a combining accent) shows the same: no rename
   if (r.name.normalize('NFC') !== d.name.normalize('NFC')) changes.push({ field: 'name', from: r.name, to: d.name });
-  if (d.description !== undefined && d.description !== (r.description ?? '')) changes.push({ field: 'description', from: r.description ?? '', to: d.description });
+  if (d.description !== undefined && d.description !== (r.description ?? ''))
+    changes.push({ field: 'description', from: r.description ?? '', to: d.description });
   const model = modelChange(d, r, profile);
   if (model) changes.push(model);
   if (d.soul) {
@@ -149,20 +177,32 @@ async function existing(d: DesiredAgent, r: AgentRecord, read: Reader, profile: 
 function created(d: DesiredAgent, catalog: Skill[] | undefined, profile: Profile | undefined): AgentPlan {
   const changes: Change[] = [];
   // skills are set after the launch; before it they are checked against another agent's list, if any
-  if (d.skills) changes.push({ field: 'skills', enable: [], disable: [], disabled: catalog ? disabledSet(d, catalog) : null, wanted: d.skills });
+  if (d.skills)
+    changes.push({
+      field: 'skills',
+      enable: [],
+      disable: [],
+      disabled: catalog ? disabledSet(d, catalog) : null,
+      wanted: d.skills,
+    });
   if (d.status === 'paused') changes.push({ field: 'status', from: 'running', to: 'paused' });
   const launch = { ...modelFor(d, profile), description: d.description, soul: d.soul, bot_token_env: d.bot_token_env };
   return { action: 'create', name: d.name, launch, changes, notes: [], desired: d };
 }
 
 /** Reads the service and compares. `prune`: agents not in the file are to be destroyed. */
-export async function makePlan(client: ApiClient, file: FleetFile, options: { prune: boolean; profile?: Profile }): Promise<Plan> {
+export async function makePlan(
+  client: ApiClient,
+  file: FleetFile,
+  options: { prune: boolean; profile?: Profile },
+): Promise<Plan> {
   const records = await superagents.list(client);
   const read: Reader = { client };
   const pairs = match(file, records);
   // agents on the service first: a new agent's skills are checked against their list
   const known = new Map<DesiredAgent, AgentPlan>();
-  for (const { desired, record } of pairs) if (record) known.set(desired, await existing(desired, record, read, options.profile));
+  for (const { desired, record } of pairs)
+    if (record) known.set(desired, await existing(desired, record, read, options.profile));
   if (!read.catalog && records.length > 0 && pairs.some((p) => !p.record && p.desired.skills)) {
     read.catalog = (await superagents.skills(client, records[0]!.agent_id)).skills;
   }
@@ -170,7 +210,13 @@ export async function makePlan(client: ApiClient, file: FleetFile, options: { pr
   const matched = new Set(plans.map((p) => p.agent_id).filter(Boolean));
   for (const r of records) {
     if (matched.has(r.agent_id)) continue;
-    plans.push({ action: options.prune ? 'destroy' : 'not-in-file', name: r.name, agent_id: r.agent_id, changes: [], notes: [] });
+    plans.push({
+      action: options.prune ? 'destroy' : 'not-in-file',
+      name: r.name,
+      agent_id: r.agent_id,
+      changes: [],
+      notes: [],
+    });
   }
   return { file: file.shown, agents: plans, prune: options.prune, live: records.length };
 }

@@ -37,7 +37,8 @@ export class Locator {
   value(path: Path): { line: number; col: number } {
     const node: unknown = path.length === 0 ? this.doc.contents : this.doc.getIn(path, true);
     const start = (node as { range?: number[] } | null | undefined)?.range?.[0];
-    if (start !== undefined && !(this.yaml.isScalar(node) && (node as { value: unknown }).value === null)) return this.pos(start);
+    if (start !== undefined && !(this.yaml.isScalar(node) && (node as { value: unknown }).value === null))
+      return this.pos(start);
     if (path.length === 0) return { line: 1, col: 1 };
     return this.key(path.slice(0, -1), path[path.length - 1]!) ?? this.value(path.slice(0, -1));
   }
@@ -46,7 +47,9 @@ export class Locator {
   key(path: Path, name: string | number): { line: number; col: number } | undefined {
     const map = path.length === 0 ? this.doc.contents : this.doc.getIn(path, true);
     if (!this.yaml.isMap(map)) return undefined;
-    const pair = (map as { items: Array<{ key: unknown }> }).items.find((p) => this.yaml.isScalar(p.key) && String((p.key as { value: unknown }).value) === String(name));
+    const pair = (map as { items: Array<{ key: unknown }> }).items.find(
+      (p) => this.yaml.isScalar(p.key) && String((p.key as { value: unknown }).value) === String(name),
+    );
     const start = (pair?.key as { range?: number[] } | undefined)?.range?.[0];
     return start === undefined ? undefined : this.pos(start);
   }
@@ -69,10 +72,16 @@ export function fieldLabel(path: Path): string {
   return inAgent.reduce<string>((s, p) => (typeof p === 'number' ? `${s}[${p}]` : s ? `${s}.${p}` : p), '');
 }
 
-const TYPE_WORDS: Record<string, string> = { object: 'a mapping (key: value lines)', array: 'a list', string: 'text', number: 'a number', boolean: 'true or false' };
+const TYPE_WORDS: Record<string, string> = {
+  object: 'a mapping (key: value lines)',
+  array: 'a list',
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+};
 
 function shown(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value) ?? String(value);
+  return typeof value === 'string' ? `'${value}'` : (JSON.stringify(value) ?? String(value));
 }
 
 /** One ajv error in words, with the path its position is taken from. */
@@ -88,23 +97,45 @@ export function describeSchemaError(e: ErrorObject, data: unknown): { path: Path
       const extra = String(params.additionalProperty);
       const known = path.length > 1 ? (path.at(-1) === 'skills' ? ['enabled', 'disabled'] : AGENT_FIELDS) : ['agents'];
       const guess = didYouMean(extra, known);
-      return { path, key: extra, message: `unknown field '${extra}'${path.length ? ` in ${label}` : ''} (${guess ?? `expected one of: ${known.join(', ')}`})` };
+      return {
+        path,
+        key: extra,
+        message: `unknown field '${extra}'${path.length ? ` in ${label}` : ''} (${guess ?? `expected one of: ${known.join(', ')}`})`,
+      };
     }
     case 'enum':
-      return { path, message: `${label} must be one of: ${(params.allowedValues as unknown[]).join(', ')} (not ${value === null ? 'empty' : shown(value)})` };
+      return {
+        path,
+        message: `${label} must be one of: ${(params.allowedValues as unknown[]).join(', ')} (not ${value === null ? 'empty' : shown(value)})`,
+      };
     case 'type': {
-      const quote = params.type === 'string' && (typeof value === 'number' || typeof value === 'boolean') ? ` (quote it: '${String(value)}')` : '';
-      return { path, message: `${label} must be ${TYPE_WORDS[String(params.type)] ?? String(params.type)}, not ${value === null ? 'empty' : shown(value)}${quote}` };
+      const quote =
+        params.type === 'string' && (typeof value === 'number' || typeof value === 'boolean')
+          ? ` (quote it: '${String(value)}')`
+          : '';
+      return {
+        path,
+        message: `${label} must be ${TYPE_WORDS[String(params.type)] ?? String(params.type)}, not ${value === null ? 'empty' : shown(value)}${quote}`,
+      };
     }
     case 'minLength':
       return { path, message: `${label} must not be empty` };
     case 'maxLength':
-      return { path, message: `${label} must be at most ${String(params.limit)} characters (it has ${[...String(value)].length})` };
+      return {
+        path,
+        message: `${label} must be at most ${String(params.limit)} characters (it has ${[...String(value)].length})`,
+      };
     case 'pattern':
-      return { path, message: `${label} ${PATTERN_MEANING[String(path.at(-1))] ?? `must match ${String(params.pattern)}`}` };
+      return {
+        path,
+        message: `${label} ${PATTERN_MEANING[String(path.at(-1))] ?? `must match ${String(params.pattern)}`}`,
+      };
     case 'minProperties':
     case 'maxProperties':
-      return { path, message: `${label} must have either 'enabled' or 'disabled' (a list of skill names), ${e.keyword === 'maxProperties' ? 'not both' : 'and has neither'}` };
+      return {
+        path,
+        message: `${label} must have either 'enabled' or 'disabled' (a list of skill names), ${e.keyword === 'maxProperties' ? 'not both' : 'and has neither'}`,
+      };
     case 'uniqueItems': {
       // the later of the two is the one to remove
       const later = Math.max(Number(params.i), Number(params.j));

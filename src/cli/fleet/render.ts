@@ -12,7 +12,8 @@ import { roomNote } from './room.js';
 
 const short = (id: string | undefined) => (id ? ` (${id.slice(0, 8)})` : '');
 const quoted = (s: string) => JSON.stringify(s);
-const modelText = (m: { model: string | null; provider?: string }) => `${m.model ?? 'none'}${m.provider ? ` (${m.provider})` : ''}`;
+const modelText = (m: { model: string | null; provider?: string }) =>
+  `${m.model ?? 'none'}${m.provider ? ` (${m.provider})` : ''}`;
 
 function skillsWanted(c: Extract<Change, { field: 'skills' }>): string {
   return 'enabled' in c.wanted
@@ -31,10 +32,15 @@ type Soul = Extract<Change, { field: 'soul' }>;
 /** Each soul change's diff, rendered: made first, as jsdiff is loaded (src/ui/diff.ts) only by a plan with one. */
 type Diffs = Map<Soul, string>;
 
-async function soulDiffs(plan: Plan, labels: (a: AgentPlan, c: Soul) => { old: string; new: string }, colour: ChalkInstance): Promise<Diffs> {
+async function soulDiffs(
+  plan: Plan,
+  labels: (a: AgentPlan, c: Soul) => { old: string; new: string },
+  colour: ChalkInstance,
+): Promise<Diffs> {
   const diffs: Diffs = new Map();
   for (const a of plan.agents) {
-    for (const c of a.changes) if (c.field === 'soul') diffs.set(c, renderDiff(await unifiedDiff(c.from, c.to, labels(a, c)), colour));
+    for (const c of a.changes)
+      if (c.field === 'soul') diffs.set(c, renderDiff(await unifiedDiff(c.from, c.to, labels(a, c)), colour));
   }
   return diffs;
 }
@@ -51,9 +57,15 @@ function changeLines(a: AgentPlan, c: Change, diffs: Diffs): string[] {
       return [`soul: ${c.path}`, indent(diffs.get(c)!.replace(/\n$/, ''), '  ')];
     case 'skills':
       if (a.action === 'create') return [`skills: ${skillsWanted(c)}`];
-      return [`skills: ${[c.enable.length ? `enable ${c.enable.join(', ')}` : '', c.disable.length ? `disable ${c.disable.join(', ')}` : ''].filter(Boolean).join('; ')}`];
+      return [
+        `skills: ${[c.enable.length ? `enable ${c.enable.join(', ')}` : '', c.disable.length ? `disable ${c.disable.join(', ')}` : ''].filter(Boolean).join('; ')}`,
+      ];
     case 'status':
-      return [a.action === 'create' ? 'status: paused (paused after the launch)' : `status: ${c.from} → ${c.to} (${c.to === 'paused' ? 'pause' : 'resume'})`];
+      return [
+        a.action === 'create'
+          ? 'status: paused (paused after the launch)'
+          : `status: ${c.from} → ${c.to} (${c.to === 'paused' ? 'pause' : 'resume'})`,
+      ];
   }
 }
 
@@ -98,15 +110,21 @@ function count(plan: Plan, action: AgentPlan['action']): number {
 /** The last line: what would happen, in numbers. */
 export function summary(plan: Plan): string {
   const outside = count(plan, 'not-in-file');
-  const notIn = outside ? `; ${outside} agent${outside > 1 ? 's' : ''} on the service ${outside > 1 ? 'are' : 'is'} not in the file` : '';
-  if (!pending(plan)) return `No changes: the service matches ${plan.file} (${count(plan, 'none')} agent${count(plan, 'none') === 1 ? '' : 's'})${notIn}.`;
+  const notIn = outside
+    ? `; ${outside} agent${outside > 1 ? 's' : ''} on the service ${outside > 1 ? 'are' : 'is'} not in the file`
+    : '';
+  if (!pending(plan))
+    return `No changes: the service matches ${plan.file} (${count(plan, 'none')} agent${count(plan, 'none') === 1 ? '' : 's'})${notIn}.`;
   const parts = [
     [count(plan, 'create'), 'to launch'],
     [count(plan, 'update'), 'to change'],
     [count(plan, 'destroy'), 'to destroy'],
     [count(plan, 'none'), 'unchanged'],
   ] as const;
-  return `Plan: ${parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`).join(', ')}${notIn}.`;
+  return `Plan: ${parts
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(', ')}${notIn}.`;
 }
 
 /** The plan as text, one block per agent that would change, then the summary. */
@@ -136,7 +154,8 @@ function changeJson(c: Change, diffs: Diffs): Record<string, unknown> {
 function masked(value: unknown): unknown {
   if (typeof value === 'string') return maskSecrets(value);
   if (Array.isArray(value)) return value.map(masked);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v)]));
   return value;
 }
 
@@ -152,7 +171,15 @@ export async function planJson(plan: Plan): Promise<Record<string, unknown>> {
       agent_id: a.agent_id ?? null,
       action: a.action,
       ...(a.launch
-        ? { launch: { model: a.launch.model, provider: a.launch.provider, description: a.launch.description, soul: a.launch.soul?.path, bot_token_env: a.launch.bot_token_env } }
+        ? {
+            launch: {
+              model: a.launch.model,
+              provider: a.launch.provider,
+              description: a.launch.description,
+              soul: a.launch.soul?.path,
+              bot_token_env: a.launch.bot_token_env,
+            },
+          }
         : {}),
       changes: a.changes.map((c) => changeJson(c, diffs)),
       notes: a.notes,

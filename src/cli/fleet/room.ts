@@ -27,9 +27,10 @@ export function roomHint(plan: Plan): string {
   const launches = count(plan, 'create');
   const outside = count(plan, 'not-in-file');
   const slots = Math.max(1, plan.live + launches - LIMIT);
-  const prune = !plan.prune && outside > 0 && plan.live - outside + launches <= LIMIT
-    ? `, or let 'apply --prune' destroy the ${plural(outside, 'agent')} not in the file`
-    : '';
+  const prune =
+    !plan.prune && outside > 0 && plan.live - outside + launches <= LIMIT
+      ? `, or let 'apply --prune' destroy the ${plural(outside, 'agent')} not in the file`
+      : '';
   return `free ${slots === 1 ? 'a slot' : `${slots} slots`}: ${DESTROY_TO_FREE}${prune}, then apply again`;
 }
 

@@ -23,7 +23,8 @@ export const PATTERN_MEANING: Record<string, string> = {
   description: 'must not contain control characters other than tabs and line breaks',
   model: 'must not contain control characters or start or end with a space',
   soul: 'must not start or end with a space',
-  bot_token_env: 'must be the name of an environment variable (letters, digits and _, not starting with a digit): the token itself never goes in the file',
+  bot_token_env:
+    'must be the name of an environment variable (letters, digits and _, not starting with a digit): the token itself never goes in the file',
 };
 
 const skillList = {
@@ -35,13 +36,15 @@ const skillList = {
 export const FLEET_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'superagents.yaml',
-  description: 'A fleet of SuperAgents, compared with the service by `superagent plan` and applied by `superagent apply`.',
+  description:
+    'A fleet of SuperAgents, compared with the service by `superagent plan` and applied by `superagent apply`.',
   type: 'object',
   required: ['agents'],
   additionalProperties: false,
   properties: {
     agents: {
-      description: 'The agents, matched with those on the service by name (names are unique). An agent on the service that is not here is destroyed only by `apply --prune`.',
+      description:
+        'The agents, matched with those on the service by name (names are unique). An agent on the service that is not here is destroyed only by `apply --prune`.',
       type: 'array',
       items: { $ref: '#/definitions/agent' },
     },
@@ -51,15 +54,39 @@ export const FLEET_SCHEMA = {
       type: 'object',
       required: ['name'],
       additionalProperties: false,
-      description: 'One SuperAgent. A field left out is left as it is on the service (and as launch makes it for a new agent).',
+      description:
+        'One SuperAgent. A field left out is left as it is on the service (and as launch makes it for a new agent).',
       properties: {
-        name: { type: 'string', minLength: 1, maxLength: LIMITS.nameChars, pattern: NAME_PATTERN, description: 'Unique name; how the agent is matched with the service.' },
+        name: {
+          type: 'string',
+          minLength: 1,
+          maxLength: LIMITS.nameChars,
+          pattern: NAME_PATTERN,
+          description: 'Unique name; how the agent is matched with the service.',
+        },
         description: { type: 'string', maxLength: LIMITS.descriptionChars, pattern: DESCRIPTION_PATTERN },
-        model: { type: 'string', minLength: 1, maxLength: LIMITS.modelChars, pattern: MODEL_PATTERN, description: 'Model id as the provider spells it.' },
-        provider: { enum: [...PROVIDERS], description: 'Model provider; inferred from the model id when left out (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter).' },
-        soul: { type: 'string', minLength: 1, pattern: TRIMMED, description: "Path of the agent's soul.md, relative to this file: a regular file in this file's directory or below it (after any symlink)." },
+        model: {
+          type: 'string',
+          minLength: 1,
+          maxLength: LIMITS.modelChars,
+          pattern: MODEL_PATTERN,
+          description: 'Model id as the provider spells it.',
+        },
+        provider: {
+          enum: [...PROVIDERS],
+          description:
+            'Model provider; inferred from the model id when left out (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter).',
+        },
+        soul: {
+          type: 'string',
+          minLength: 1,
+          pattern: TRIMMED,
+          description:
+            "Path of the agent's soul.md, relative to this file: a regular file in this file's directory or below it (after any symlink).",
+        },
         skills: {
-          description: 'The skills, as a whole: either exactly those enabled (every other one disabled) or exactly those disabled.',
+          description:
+            'The skills, as a whole: either exactly those enabled (every other one disabled) or exactly those disabled.',
           type: 'object',
           minProperties: 1,
           maxProperties: 1,
@@ -67,7 +94,12 @@ export const FLEET_SCHEMA = {
           properties: { enabled: skillList, disabled: skillList },
         },
         status: { enum: [...STATUSES] },
-        bot_token_env: { type: 'string', pattern: ENV_NAME, description: 'The environment variable holding the Telegram bot token, used at launch. Never the token itself.' },
+        bot_token_env: {
+          type: 'string',
+          pattern: ENV_NAME,
+          description:
+            'The environment variable holding the Telegram bot token, used at launch. Never the token itself.',
+        },
       },
     },
   },

@@ -22,7 +22,9 @@ export interface FleetSession {
 }
 
 function serviceName(connection: Connection, embeddedUrl: string | undefined): string {
-  return embeddedUrl !== undefined || connection.baseUrl === null ? 'the embedded local service' : maskUrls(connection.baseUrl);
+  return embeddedUrl !== undefined || connection.baseUrl === null
+    ? 'the embedded local service'
+    : maskUrls(connection.baseUrl);
 }
 
 export async function openFleet(ctx: Context, options: { file?: string; prune: boolean }): Promise<FleetSession> {
@@ -32,7 +34,10 @@ export async function openFleet(ctx: Context, options: { file?: string; prune: b
     if (!ctx.printer.options.quiet) ctx.printer.stderrWrite(waitLine(ms));
   };
   const { client, connection, embedded } = await ctx.api({ pacer: budget });
-  const plan = await makePlan(client, file, { prune: options.prune, profile: targetProfile(ctx, ctx.config.read()).profile });
+  const plan = await makePlan(client, file, {
+    prune: options.prune,
+    profile: targetProfile(ctx, ctx.config.read()).profile,
+  });
   // a plan without an agent the service could not read would launch it again, or prune around it
   ctx.requireEveryRecord();
   // a plan that apply would refuse for its tokens is a broken file: said before any plan is shown

@@ -35,7 +35,16 @@ export interface Step {
   run(x: Exec): Promise<void>;
 }
 
-const PHASE: Record<StepKind, number> = { launch: 0, profile: 1, model: 1, soul: 1, skills: 1, pause: 2, resume: 2, destroy: 3 };
+const PHASE: Record<StepKind, number> = {
+  launch: 0,
+  profile: 1,
+  model: 1,
+  soul: 1,
+  skills: 1,
+  pause: 2,
+  resume: 2,
+  destroy: 3,
+};
 /** before every launch: a destroy that makes room for them */
 const MAKING_ROOM = -1;
 
@@ -45,9 +54,16 @@ export function botToken(a: AgentPlan, env: NodeJS.ProcessEnv): string | undefin
   if (!name) return undefined;
   const where = a.desired!.at('bot_token_env');
   const token = env[name]?.trim();
-  if (!token) throw new UsageError(`${where}: ${name} is not set, and ${a.name} is launched with the bot token it holds`, `set ${name} to the token from @BotFather (in CI: from a secret)`);
+  if (!token)
+    throw new UsageError(
+      `${where}: ${name} is not set, and ${a.name} is launched with the bot token it holds`,
+      `set ${name} to the token from @BotFather (in CI: from a secret)`,
+    );
   if (!BOT_TOKEN_PATTERN.test(token)) {
-    throw new UsageError(`${where}: the value of ${name} is not a valid Telegram bot token`, 'expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or -> from @BotFather');
+    throw new UsageError(
+      `${where}: the value of ${name} is not a valid Telegram bot token`,
+      'expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or -> from @BotFather',
+    );
   }
   return token;
 }
@@ -116,7 +132,10 @@ function skillsStep(a: AgentPlan, c: Extract<Change, { field: 'skills' }>): Step
       const after = await applyDisabled(x.ctx, agentId, disabled!);
       const wrong = after.skills.filter((s) => s.enabled === disabled!.includes(s.name)).map((s) => s.name);
       if (wrong.length > 0) {
-        throw new BadAnswerError(`the service accepted the skills of ${a.name} but ${wrong.join(', ')} did not change`, `check with 'superagent skills ${agentId}'`);
+        throw new BadAnswerError(
+          `the service accepted the skills of ${a.name} but ${wrong.join(', ')} did not change`,
+          `check with 'superagent skills ${agentId}'`,
+        );
       }
     },
   };
@@ -170,7 +189,10 @@ export function stepsOf(plan: Plan): Step[] {
   }
   const phase = (s: Step) => (s.frees !== undefined ? MAKING_ROOM : PHASE[s.kind]);
   // stable: within a phase, the file's order
-  return steps.map((s, i) => ({ s, i })).sort((p, q) => phase(p.s) - phase(q.s) || p.i - q.i).map(({ s }) => s);
+  return steps
+    .map((s, i) => ({ s, i }))
+    .sort((p, q) => phase(p.s) - phase(q.s) || p.i - q.i)
+    .map(({ s }) => s);
 }
 
 /** Agent ids by name, of the agents the plan knows on the service. */

@@ -128,7 +128,10 @@ export function buildProgram(
     const cmd = entry.path.reduce(node, program);
     cmd.entry = entry;
     cmd.unlisted = entry.hidden === true;
-    cmd.summary(entry.summary).description(entry.summary).aliases(entry.aliases ?? []);
+    cmd
+      .summary(entry.summary)
+      .description(entry.summary)
+      .aliases(entry.aliases ?? []);
     // the overview's group; a group word's is that of its first command
     for (let c: CliCommand | null = cmd; c?.parent; c = cli(c.parent)) {
       c.helpGroup(c.helpGroup() || `${GROUP_TITLES[entry.group]}:`);
@@ -150,7 +153,10 @@ export function buildProgram(
  */
 function groupWord(cmd: CliCommand, world: ProgramWorld): void {
   if (cmd.parent) {
-    const names = cmd.listed().map((c) => c.name()).join(', ');
+    const names = cmd
+      .listed()
+      .map((c) => c.name())
+      .join(', ');
     cmd.summary(`${cmd.name()} commands: ${names}`).description(`Commands of '${cmd.name()}': ${names}`);
   }
   cmd.usage('<command> [options]').allowUnknownOption().allowExcessArguments();

@@ -60,8 +60,7 @@ export function declareOption(cmd: Command, key: string, def: OptionDef): Option
   if (def.type === 'string') option.argParser(checked);
   else if (def.type === 'strings') {
     option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), checked(value)]);
-  }
-  else if (def.type === 'count') {
+  } else if (def.type === 'count') {
     // `--watch` alone is true (commander's own value for an optional one given none)
     option.argParser((value: string) => {
       if (NUMBER.test(value)) return Number(value);

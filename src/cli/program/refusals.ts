@@ -14,7 +14,9 @@ const within = (cmd: Command, word: string) => [words(cmd), word].filter(Boolean
 
 /** The commands a typo under `cmd` may have meant: names and aliases, hidden ones left out. */
 function visibleNames(cmd: Command): string[] {
-  return cli(cmd).listed().flatMap((c) => [c.name(), ...c.aliases()]);
+  return cli(cmd)
+    .listed()
+    .flatMap((c) => [c.name(), ...c.aliases()]);
 }
 
 /** `did you mean 'get', 'health' or 'list'?` */

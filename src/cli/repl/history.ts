@@ -20,7 +20,11 @@ export function loadHistory(file: string, size = HISTORY_SIZE): string[] {
   } catch {
     return [];
   }
-  return text.split('\n').filter((line) => line !== '').slice(-size).reverse();
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .slice(-size)
+    .reverse();
 }
 
 /** Writes `lines` (newest first) oldest first, at most `size` of them, atomically and privately. */

@@ -3,6 +3,10 @@
 import { EventEmitter } from 'node:events';
 import { emit, usableColumns, type OutStream } from '../../ui/printer.js';
 
+/** the terminal marks what is pasted (bracketed paste), so pasted lines are one message */
+export const BRACKETED_PASTE_ON = '\u001b[?2004h';
+export const BRACKETED_PASTE_OFF = '\u001b[?2004l';
+
 export type Input = { kind: 'line'; text: string; unseen: boolean } | { kind: 'eof' } | { kind: 'leave' };
 
 /** Lines (and the end) from readline, waited for one at a time. */
@@ -144,7 +148,8 @@ export class MultilineInput {
   /** The whole message once `line` completes it; undefined while more lines are to come. */
   add(line: string): Message | undefined {
     // recalled from the history: the message as it was sent (no `\` or `"""` left to read)
-    if (line.includes(HISTORY_BREAK) && !this.pending) return { text: line.split(HISTORY_BREAK).join('\n'), lines: [line] };
+    if (line.includes(HISTORY_BREAK) && !this.pending)
+      return { text: line.split(HISTORY_BREAK).join('\n'), lines: [line] };
     this.typed.push(line);
     const text = this.join(line);
     if (text === undefined) return undefined;
@@ -176,7 +181,8 @@ export class MultilineInput {
     }
     const trimmed = line.trim();
     if (trimmed.startsWith(BLOCK)) {
-      if (trimmed.length >= 2 * BLOCK.length && trimmed.endsWith(BLOCK)) return trimmed.slice(BLOCK.length, -BLOCK.length);
+      if (trimmed.length >= 2 * BLOCK.length && trimmed.endsWith(BLOCK))
+        return trimmed.slice(BLOCK.length, -BLOCK.length);
       const first = trimmed.slice(BLOCK.length);
       this.pending = { lines: first === '' ? [] : [first], block: true };
       return undefined;

@@ -10,14 +10,14 @@ import type { ReplyEvent } from '../chat/types.js';
 import { EXIT, reportError } from '../exit-codes.js';
 import type { Printer } from '../../ui/printer.js';
 import { endIsHangUp } from '../../ui/terminal-gone.js';
-import { terminalSafe, toTerminal, unmark } from '../../ui/terminal-safe.js';
+import { toTerminal, unmark } from '../../ui/terminal-safe.js';
 import { wrapWords } from '../../ui/format.js';
 import { builtinCommands } from './builtins.js';
+import { completeSlash } from './complete-slash.js';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from './input.js';
 import { HISTORY_BREAK, InputQueue, MultilineInput, PromptOutput, abortable, type Message } from './input.js';
 
-const BRACKETED_PASTE_ON = '\u001b[?2004h';
-const BRACKETED_PASTE_OFF = '\u001b[?2004l';
 /** how long the reply's reader gets to print before the prompt is drawn (stdout piped, prompt on a terminal) */
 const PIPE_SETTLE_MS = 50;
 import { CANCELLED, LEAVE_HINT, type ReplOptions, type ReplSession, type SlashCommand } from './types.js';
@@ -68,7 +68,8 @@ class Repl implements ReplSession {
     this.open();
     try {
       // wrapped on words: the terminal would cut one at its edge
-      if (this.o.intro) for (const line of wrapWords(this.o.intro, this.printer.columns - 1)) this.note(this.printer.err.dim(line));
+      if (this.o.intro)
+        for (const line of wrapWords(this.o.intro, this.printer.columns - 1)) this.note(this.printer.err.dim(line));
       for (;;) {
         if (this.stopped) throw this.stopped; // before any line typed ahead is sent
         const input = this.queue.shift() ?? (this.showPrompt(), await this.queue.next());
@@ -101,7 +102,10 @@ class Repl implements ReplSession {
       historySize: size,
       removeHistoryDuplicates: true,
       completer: (line: string, done: (err: Error | null, result: [string[], string]) => void) => {
-        this.complete(line).then((r) => done(null, r), () => done(null, [[], line]));
+        this.complete(line).then(
+          (r) => done(null, r),
+          () => done(null, [[], line]),
+        );
       },
     });
     this.rl.on('line', (text) => {
@@ -120,7 +124,12 @@ class Repl implements ReplSession {
     const signals = this.o.signals;
     // a SIGINT sent to the process (`kill -INT`; Ctrl-C at the keyboard is a key here, in raw mode)
     // ends the REPL as SIGTERM does, so the terminal is restored (exit 130)
-    if (signals) this.unlisten = [signals.onTerminate(() => this.stop('SIGTERM')), signals.onHangup(() => this.stop('SIGHUP')), signals.onInterrupt(() => this.stop('SIGINT'))];
+    if (signals)
+      this.unlisten = [
+        signals.onTerminate(() => this.stop('SIGTERM')),
+        signals.onHangup(() => this.stop('SIGHUP')),
+        signals.onInterrupt(() => this.stop('SIGINT')),
+      ];
   }
 
   /** SIGTERM, SIGHUP or SIGINT: any work is cancelled and the loop ends, so close() restores the terminal. */
@@ -141,18 +150,8 @@ class Repl implements ReplSession {
   }
 
   /** Tab: slash command names, then what a command's own completion offers (skill names, say). */
-  private async complete(line: string): Promise<[string[], string]> {
-    const m = /^\/(\S*)(\s+(\S*))?$/.exec(line);
-    if (!m) return [[], line];
-    if (m[2] === undefined) {
-      const names = [...this.commands.keys()].filter((n) => n.startsWith(m[1]!.toLowerCase())).map((n) => `/${n}`);
-      // one match: completed with the space its argument (a skill name) follows
-      return [names.length === 1 ? [`${names[0]} `] : names, line];
-    }
-    const partial = m[3] ?? '';
-    const words = (await this.commands.get(m[1]!.toLowerCase())?.complete?.(partial)) ?? [];
-    // readline lists and inserts these as they are: a name from the service with a control character is not offered
-    return [words.filter((w) => w.startsWith(partial) && terminalSafe(w) === w), partial];
+  private complete(line: string): Promise<[string[], string]> {
+    return completeSlash(line, this.commands);
   }
 
   private pasting = false;
@@ -304,7 +303,11 @@ class Repl implements ReplSession {
 
   private report(err: unknown): void {
     const explained = this.o.explainError?.(err) ?? err;
-    reportError(explained, this.out.stream, { json: false, debug: this.o.debug ?? false, colour: this.printer.err.red.bold });
+    reportError(explained, this.out.stream, {
+      json: false,
+      debug: this.o.debug ?? false,
+      colour: this.printer.err.red.bold,
+    });
   }
 
   private warnedNewSession = false;

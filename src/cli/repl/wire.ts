@@ -11,7 +11,16 @@ import type { ReplOptions } from './repl.js';
 
 export type WiredOptions = Pick<
   ReplOptions,
-  'input' | 'output' | 'printer' | 'render' | 'waiting' | 'historyFile' | 'explainError' | 'debug' | 'signals' | 'onLine'
+  | 'input'
+  | 'output'
+  | 'printer'
+  | 'render'
+  | 'waiting'
+  | 'historyFile'
+  | 'explainError'
+  | 'debug'
+  | 'signals'
+  | 'onLine'
 >;
 
 /** The REPL on this command's terminal; what a failure means is the caller's to say (it knows the API). */
@@ -24,7 +33,12 @@ export function wireRepl(
     input: ctx.io.stdin,
     output: ctx.io.stderr,
     printer: p,
-    render: (events, { message, ...hooks }) => printReply(ctx, events, { ...hooks, markdown: !asksForJson(message), tools: toolDisplay(p, ctx.globals.verbose) }),
+    render: (events, { message, ...hooks }) =>
+      printReply(ctx, events, {
+        ...hooks,
+        markdown: !asksForJson(message),
+        tools: toolDisplay(p, ctx.globals.verbose),
+      }),
     waiting: () => ctx.spinner(o.waitingLabel, { delayMs: WAIT_SPINNER_MS }),
     historyFile: historyPath(dataDir(ctx.env), o.historyKey),
     explainError: o.explainError,

@@ -57,4 +57,6 @@ async function chat(ctx: RouteContext): Promise<void> {
   await deliverReply(ctx, { sessionId: session.session_id, content: reply.content, script, stream, record });
 }
 
-export const agentChatRoutes: Route[] = [{ method: 'POST', path: '/v1/superagents/:id/chat', handler: chat, streams: true }];
+export const agentChatRoutes: Route[] = [
+  { method: 'POST', path: '/v1/superagents/:id/chat', handler: chat, streams: true },
+];

@@ -38,7 +38,8 @@ async function model(ctx: RouteContext): Promise<void> {
   const modelId = requiredString(body, 'model', LIMITS.modelChars, { trim: true, noControls: 'line' });
   const provider = requiredProvider(body);
   await changeAgent(ctx, (agent) => {
-    if (agent.model !== modelId || agent.model_provider !== provider) remember(ctx, agent, `model changed to ${modelId} (${provider})`);
+    if (agent.model !== modelId || agent.model_provider !== provider)
+      remember(ctx, agent, `model changed to ${modelId} (${provider})`);
     agent.model = modelId;
     agent.model_provider = provider;
     return { status: 'updated' };
@@ -51,7 +52,11 @@ function remember(ctx: RouteContext, agent: StoredAgent, event: string): void {
 }
 
 function skillList(agent: StoredAgent) {
-  return SKILLS.map((s) => ({ name: s.name, description: s.description, enabled: agent.skills[s.name] ?? s.defaultEnabled }));
+  return SKILLS.map((s) => ({
+    name: s.name,
+    description: s.description,
+    enabled: agent.skills[s.name] ?? s.defaultEnabled,
+  }));
 }
 
 async function getSkills(ctx: RouteContext): Promise<void> {

@@ -36,7 +36,8 @@ function parseTrigger(raw: unknown, i: number): ClassicTrigger {
     return { type: 'scheduled', cron: t.cron };
   }
   if (t.type === 'alpha') {
-    if (typeof t.match !== 'string' || t.match.trim() === '') throw badRequest(`${where}.match is required for an alpha trigger`);
+    if (typeof t.match !== 'string' || t.match.trim() === '')
+      throw badRequest(`${where}.match is required for an alpha trigger`);
     const rating = t.min_impact_rating ?? 3;
     if (typeof rating !== 'number' || !Number.isInteger(rating) || rating < 1 || rating > 5) {
       throw badRequest(`${where}.min_impact_rating must be an integer from 1 to 5`);
@@ -62,7 +63,8 @@ async function create(ctx: RouteContext): Promise<void> {
   const memoryEnabled = optionalBoolean(body, 'memory_enabled') ?? true;
   const tradingEnabled = optionalBoolean(body, 'trading_enabled') ?? false;
   const enabled = optionalBoolean(body, 'enabled') ?? false;
-  const model = optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true, noControls: 'line' }) ?? 'default';
+  const model =
+    optionalString(body, 'model', LIMITS.modelChars, { min: 1, trim: true, noControls: 'line' }) ?? 'default';
   const now = new Date().toISOString();
   const record: StoredClassic = {
     id: randomUUID(),
@@ -126,7 +128,10 @@ async function patch(ctx: RouteContext): Promise<void> {
   const name = optionalString(body, 'name', LIMITS.nameChars, { min: 1, ...NAME_RULES });
   const description = optionalString(body, 'description', LIMITS.descriptionChars, { noControls: 'text' });
   const goal = optionalString(body, 'goal', LIMITS.classicGoalChars, { min: 1, noControls: 'text' });
-  const instructions = optionalString(body, 'instructions', LIMITS.classicInstructionsChars, { min: 1, noControls: 'text' });
+  const instructions = optionalString(body, 'instructions', LIMITS.classicInstructionsChars, {
+    min: 1,
+    noControls: 'text',
+  });
   const { id } = ownedClassic(ctx.service.store, ctx.params.id!, ctx.account);
   const record = await ctx.service.store.classic.update(ctx.account, id, (draft) => {
     const agent = stillThere(draft);

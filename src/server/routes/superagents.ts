@@ -85,7 +85,11 @@ export function defaultSoul(name: string): string {
 }
 
 function botUsername(name: string): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 24).replace(/^_+|_+$/g, '');
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 24)
+    .replace(/^_+|_+$/g, '');
   return `${slug || 'superagent'}_bot`;
 }
 
@@ -103,7 +107,9 @@ async function launch(ctx: RouteContext): Promise<void> {
   const soul = optionalString(body, 'soul_md', LIMITS.soulBytes, { bytes: true });
   const token = optionalString(body, 'telegram_bot_token', 200);
   if (token !== undefined && token !== '' && !BOT_TOKEN_PATTERN.test(token)) {
-    throw badRequest('telegram_bot_token is not a valid bot token (expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or ->)');
+    throw badRequest(
+      'telegram_bot_token is not a valid bot token (expected <digits>:<30+ characters of A-Z, a-z, 0-9, _ or ->)',
+    );
   }
   const wallet = createWallet(); // before the lock: key generation is the slow part
   const now = new Date().toISOString();
@@ -132,7 +138,8 @@ async function launch(ctx: RouteContext): Promise<void> {
   await sim.open(record);
   try {
     await ctx.service.store.launchAgent(ctx.account, record, (live) => {
-      if (live.length >= LIMITS.agentsPerAccount) throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
+      if (live.length >= LIMITS.agentsPerAccount)
+        throw new ApiError(403, `Agent limit reached (${LIMITS.agentsPerAccount})`);
       // under the account's lock, like the limit: two launches of one name at once make one agent
       assertNameFree(live, name);
     });
@@ -240,4 +247,3 @@ export const superagentRoutes: Route[] = [
   { method: 'GET', path: `${base}/:id/wallet`, handler: wallet },
   { method: 'GET', path: `${base}/:id/files`, handler: files },
 ];
-

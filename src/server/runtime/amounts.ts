@@ -16,7 +16,10 @@ const WHOLE_FIGURE = String.raw`(?=(?<run>\d[\d,]{0,30}))\k<run>(?:\.\d{1,10})?`
 const GAP = String.raw`\s{0,4}`;
 
 const USD_SIGN = new RegExp(String.raw`\$\s?(?<figure>${FIGURE})${GAP}(?<unit>k|m)?\b`, 'i');
-const USD_WORD = new RegExp(String.raw`\b(?<figure>${WHOLE_FIGURE})${GAP}(?<unit>k|m)?${GAP}(?:usd|usdc|usdt|dollars|bucks)\b`, 'i');
+const USD_WORD = new RegExp(
+  String.raw`\b(?<figure>${WHOLE_FIGURE})${GAP}(?<unit>k|m)?${GAP}(?:usd|usdc|usdt|dollars|bucks)\b`,
+  'i',
+);
 const LEVERAGE_X = /\b(\d{1,9}(?:\.\d{1,4})?)\s?x\b/i;
 const LEVERAGE_WORD = /\bleverage\s{1,4}(?:of\s{1,4})?(\d{1,9}(?:\.\d{1,4})?)\b/i;
 /** in a soul's rule the figure may follow a word: "max2x" */

@@ -38,21 +38,93 @@ export type FieldKind =
   | 'text';
 
 const KIND_BY_WORD: Readonly<Record<string, FieldKind>> = {
-  date: 'date', time: 'date', timestamp: 'date', datetime: 'date', at: 'date', when: 'date', expiry: 'date', expires: 'date', deadline: 'date',
-  url: 'url', link: 'url', links: 'url', href: 'url', uri: 'url', website: 'url',
-  change: 'percent', pct: 'percent', percent: 'percent', percentage: 'percent', return: 'percent', returns: 'percent', roi: 'percent', apy: 'percent', apr: 'percent', yield: 'percent',
-  confidence: 'probability', probability: 'probability', prob: 'probability', score: 'probability', likelihood: 'probability',
-  rating: 'rating', rank: 'rating', ranking: 'rating', stars: 'rating',
-  volume: 'integer', tvl: 'integer', cap: 'integer', marketcap: 'integer', mcap: 'integer', fdv: 'integer', liquidity: 'integer', count: 'integer',
-  holders: 'integer', trades: 'integer', transactions: 'integer', supply: 'integer', interest: 'integer', oi: 'integer',
-  price: 'price', usd: 'price', value: 'price', cost: 'price', entry: 'price', exit: 'price', stop: 'price', target: 'price',
-  support: 'price', resistance: 'price', high: 'price', low: 'price',
-  symbol: 'symbol', ticker: 'symbol', token: 'symbol', asset: 'symbol', coin: 'symbol',
-  name: 'name', title: 'name',
-  sentiment: 'sentiment', bias: 'sentiment', stance: 'sentiment', mood: 'sentiment',
-  summary: 'sentence', reason: 'sentence', reasons: 'sentence', analysis: 'sentence', thesis: 'sentence', description: 'sentence',
-  outlook: 'sentence', rationale: 'sentence', explanation: 'sentence', commentary: 'sentence', narrative: 'sentence', notes: 'sentence',
-  note: 'sentence', recommendation: 'sentence', insight: 'sentence', verdict: 'sentence',
+  date: 'date',
+  time: 'date',
+  timestamp: 'date',
+  datetime: 'date',
+  at: 'date',
+  when: 'date',
+  expiry: 'date',
+  expires: 'date',
+  deadline: 'date',
+  url: 'url',
+  link: 'url',
+  links: 'url',
+  href: 'url',
+  uri: 'url',
+  website: 'url',
+  change: 'percent',
+  pct: 'percent',
+  percent: 'percent',
+  percentage: 'percent',
+  return: 'percent',
+  returns: 'percent',
+  roi: 'percent',
+  apy: 'percent',
+  apr: 'percent',
+  yield: 'percent',
+  confidence: 'probability',
+  probability: 'probability',
+  prob: 'probability',
+  score: 'probability',
+  likelihood: 'probability',
+  rating: 'rating',
+  rank: 'rating',
+  ranking: 'rating',
+  stars: 'rating',
+  volume: 'integer',
+  tvl: 'integer',
+  cap: 'integer',
+  marketcap: 'integer',
+  mcap: 'integer',
+  fdv: 'integer',
+  liquidity: 'integer',
+  count: 'integer',
+  holders: 'integer',
+  trades: 'integer',
+  transactions: 'integer',
+  supply: 'integer',
+  interest: 'integer',
+  oi: 'integer',
+  price: 'price',
+  usd: 'price',
+  value: 'price',
+  cost: 'price',
+  entry: 'price',
+  exit: 'price',
+  stop: 'price',
+  target: 'price',
+  support: 'price',
+  resistance: 'price',
+  high: 'price',
+  low: 'price',
+  symbol: 'symbol',
+  ticker: 'symbol',
+  token: 'symbol',
+  asset: 'symbol',
+  coin: 'symbol',
+  name: 'name',
+  title: 'name',
+  sentiment: 'sentiment',
+  bias: 'sentiment',
+  stance: 'sentiment',
+  mood: 'sentiment',
+  summary: 'sentence',
+  reason: 'sentence',
+  reasons: 'sentence',
+  analysis: 'sentence',
+  thesis: 'sentence',
+  description: 'sentence',
+  outlook: 'sentence',
+  rationale: 'sentence',
+  explanation: 'sentence',
+  commentary: 'sentence',
+  narrative: 'sentence',
+  notes: 'sentence',
+  note: 'sentence',
+  recommendation: 'sentence',
+  insight: 'sentence',
+  verdict: 'sentence',
 };
 
 /** Unit words that qualify the noun before them: "volume_usd" is a volume, "price_usd" a price. */
@@ -69,7 +141,8 @@ export function fieldKind(field: string): FieldKind {
 }
 
 function kindOfWords(words: readonly string[]): FieldKind {
-  if (words.length >= 2 && ['is', 'has', 'should', 'can', 'will', 'was', 'did'].includes(words[0] as string)) return 'boolean';
+  if (words.length >= 2 && ['is', 'has', 'should', 'can', 'will', 'was', 'did'].includes(words[0] as string))
+    return 'boolean';
   let unit: FieldKind | null = null;
   for (let i = words.length - 1; i >= 0; i--) {
     const w = words[i] as string;
@@ -185,7 +258,10 @@ function fieldValue({ field, words, kind }: FieldSpec, ctx: ItemContext): string
  * parses back exactly as asked, and no control character reaches a terminal that prints the text.
  */
 function jsonText(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -208,7 +284,9 @@ export function jsonReply(request: JsonRequest, question: string, seed: string, 
     [others[i], others[j]] = [others[j] as string, others[i] as string];
   }
   const order = [...mentioned, ...others];
-  const count = request.array ? Math.min(order.length, Math.max(3, Math.min(5, mentioned.length || intBetween(rng, 3, 5)))) : 1;
+  const count = request.array
+    ? Math.min(order.length, Math.max(3, Math.min(5, mentioned.length || intBetween(rng, 3, 5))))
+    : 1;
   const fields = request.fields.map(fieldSpec);
   const items: string[] = [];
   for (let i = 0; i < count; i++) {

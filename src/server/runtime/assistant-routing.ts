@@ -13,12 +13,84 @@ export const SPECIALISTS: readonly string[] = Object.freeze([
 
 /** [ours] keyword routing table: a query goes to every specialist one of whose words it contains */
 export const SPECIALIST_KEYWORDS: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  macro: ['fed', 'fomc', 'rates', 'rate cut', 'rate hike', 'interest rate', 'inflation', 'cpi', 'dxy', 'macro', 'yields', 'treasury'],
-  microstructure: ['funding', 'open interest', 'order book', 'orderbook', 'liquidations', 'liquidation', 'basis', 'perp', 'perps', 'spread', 'depth'],
-  fundamentals: ['tvl', 'revenue', 'tokenomics', 'unlock', 'unlocks', 'fees', 'fundamentals', 'fundamental', 'emissions', 'supply'],
-  'price movement': ['price', 'pump', 'dump', 'rally', 'rallies', 'move', 'moves', 'moving', 'why', 'chart', 'support', 'resistance', 'breakout', 'crash'],
-  trenches: ['memecoin', 'meme', 'pump.fun', 'degen', 'trenches', 'new tokens', 'launch', 'launches', 'launched', 'rug'],
-  'prediction markets': ['polymarket', 'kalshi', 'odds', 'election', 'prediction', 'predictions', 'bet', 'bets', 'betting'],
+  macro: [
+    'fed',
+    'fomc',
+    'rates',
+    'rate cut',
+    'rate hike',
+    'interest rate',
+    'inflation',
+    'cpi',
+    'dxy',
+    'macro',
+    'yields',
+    'treasury',
+  ],
+  microstructure: [
+    'funding',
+    'open interest',
+    'order book',
+    'orderbook',
+    'liquidations',
+    'liquidation',
+    'basis',
+    'perp',
+    'perps',
+    'spread',
+    'depth',
+  ],
+  fundamentals: [
+    'tvl',
+    'revenue',
+    'tokenomics',
+    'unlock',
+    'unlocks',
+    'fees',
+    'fundamentals',
+    'fundamental',
+    'emissions',
+    'supply',
+  ],
+  'price movement': [
+    'price',
+    'pump',
+    'dump',
+    'rally',
+    'rallies',
+    'move',
+    'moves',
+    'moving',
+    'why',
+    'chart',
+    'support',
+    'resistance',
+    'breakout',
+    'crash',
+  ],
+  trenches: [
+    'memecoin',
+    'meme',
+    'pump.fun',
+    'degen',
+    'trenches',
+    'new tokens',
+    'launch',
+    'launches',
+    'launched',
+    'rug',
+  ],
+  'prediction markets': [
+    'polymarket',
+    'kalshi',
+    'odds',
+    'election',
+    'prediction',
+    'predictions',
+    'bet',
+    'bets',
+    'betting',
+  ],
 });
 
 /** [ours] when no keyword matches */
@@ -32,7 +104,10 @@ function keywordPattern(keyword: string): RegExp {
   return new RegExp(`(?<![a-z0-9])${body}(?:s|es|ed|ing)?(?![a-z0-9])`, 'i');
 }
 
-const ROUTES: readonly [string, RegExp[]][] = SPECIALISTS.map((s) => [s, (SPECIALIST_KEYWORDS[s] ?? []).map(keywordPattern)]);
+const ROUTES: readonly [string, RegExp[]][] = SPECIALISTS.map((s) => [
+  s,
+  (SPECIALIST_KEYWORDS[s] ?? []).map(keywordPattern),
+]);
 
 /** The specialists a query goes to, in SPECIALISTS order; "price movement" + "macro" when none match. */
 export function routeSpecialists(text: string): string[] {

@@ -28,7 +28,14 @@ import { jsonRequestAt, parseJsonRequest, routeSpecialists } from './assistant-r
 
 export type { Turn } from './text.js';
 export { fieldKind } from './assistant-json.js';
-export { DEFAULT_SPECIALISTS, SPECIALISTS, SPECIALIST_KEYWORDS, parseJsonRequest, routeSpecialists, type JsonRequest } from './assistant-routing.js';
+export {
+  DEFAULT_SPECIALISTS,
+  SPECIALISTS,
+  SPECIALIST_KEYWORDS,
+  parseJsonRequest,
+  routeSpecialists,
+  type JsonRequest,
+} from './assistant-routing.js';
 
 // =============================================================================================
 // The plain-text brief
@@ -147,6 +154,8 @@ export function composeAssistantReply(history: Turn[], message: string): { conte
   const question = at && request ? msg.slice(0, at.index) : msg;
   const specialists = routeSpecialists(question);
   const seed = digest('assistant', JSON.stringify(turns.map((t) => [t.role, t.content])), msg);
-  const content = request ? jsonReply(request, question, seed, specialists) : briefReply(turns, question, seed, specialists);
+  const content = request
+    ? jsonReply(request, question, seed, specialists)
+    : briefReply(turns, question, seed, specialists);
   return { content, specialists };
 }

@@ -17,8 +17,27 @@ export const INTENTS: readonly Intent[] = [
   {
     key: 'perps',
     skills: ['hyperliquid'],
-    pattern: /\b(?:long|longs|longing|short|shorts|shorting|perps?|perpetuals?|funding|leverage|leveraged|hyperliquid|\d+(?:\.\d+)?x)\b/i,
-    topic: ['leverage', 'leveraged', 'long', 'short', 'perp', 'perpetual', 'position', 'trade', 'trading', 'stop', 'loss', 'risk', 'size', 'margin', 'liquidation', 'hyperliquid', 'futures'],
+    pattern:
+      /\b(?:long|longs|longing|short|shorts|shorting|perps?|perpetuals?|funding|leverage|leveraged|hyperliquid|\d+(?:\.\d+)?x)\b/i,
+    topic: [
+      'leverage',
+      'leveraged',
+      'long',
+      'short',
+      'perp',
+      'perpetual',
+      'position',
+      'trade',
+      'trading',
+      'stop',
+      'loss',
+      'risk',
+      'size',
+      'margin',
+      'liquidation',
+      'hyperliquid',
+      'futures',
+    ],
   },
   {
     key: 'research',
@@ -93,10 +112,12 @@ export type IntentKey = Intent['key'];
 // Rules relevant to a message
 
 const STOP_WORDS = new Set(
-  ('a an the and or but if then than to of in on at for with by from as is are be been being it its this that these those ' +
+  (
+    'a an the and or but if then than to of in on at for with by from as is are be been being it its this that these those ' +
     'i me my you your we our they them their he she his her never always must do dont don t not no any more less ' +
     'use using used only ever every all each some can will would should could may might just very so too also per ' +
-    'over under above below into out up down about what when where which who how why').split(' '),
+    'over under above below into out up down about what when where which who how why'
+  ).split(' '),
 );
 
 function stem(word: string): string {

@@ -1,6 +1,19 @@
 // The plan a reply gives for each intent whose skills are enabled (docs/api.md): simulated
 // trades, bets and look-ups whose figures come from the market snapshot and the tools' results. Pure.
-import { between, findSymbols, formatNumber, formatPct, formatQuote, formatUsd, intBetween, pick, quoteOf, roundSig, toneOf, type Quote } from './market.js';
+import {
+  between,
+  findSymbols,
+  formatNumber,
+  formatPct,
+  formatQuote,
+  formatUsd,
+  intBetween,
+  pick,
+  quoteOf,
+  roundSig,
+  toneOf,
+  type Quote,
+} from './market.js';
 import { leverageCap, requestedAmount, requestedLeverage, requestedUsd } from './amounts.js';
 import { shellAgentRef, type IntentKey } from './intents.js';
 import type { AgentForReply } from './agent.js';
@@ -44,7 +57,10 @@ function perpsPlan(ctx: PlanContext): string {
   const dir = side === 'long' ? 1 : -1;
   const stop = roundSig(q.price * (1 - dir * stopPct), 5);
   const target = roundSig(q.price * (1 + dir * stopPct * 2), 5);
-  const capped = cap !== null && wanted > cap ? ` (you asked for ${formatNumber(wanted, wanted % 1 ? 1 : 0)}x; my rule caps it)` : '';
+  const capped =
+    cap !== null && wanted > cap
+      ? ` (you asked for ${formatNumber(wanted, wanted % 1 ? 1 : 0)}x; my rule caps it)`
+      : '';
   const funding = Number(found(ctx, 'hyperliquid', 'funding_rate'));
   return (
     `Hyperliquid plan (simulated): ${side} ${q.symbol}-PERP at ${formatUsd(q.price)}, ` +
@@ -77,7 +93,7 @@ function swapPlan(ctx: PlanContext): string {
   const from = ctx.symbols[0] ?? 'SOL';
   const to = ctx.symbols[1] ?? 'USDC';
   const pFrom = quoteOf(ctx.snapshot, from)?.price ?? 1;
-  const pTo = to === 'USDC' ? 1 : quoteOf(ctx.snapshot, to)?.price ?? 1;
+  const pTo = to === 'USDC' ? 1 : (quoteOf(ctx.snapshot, to)?.price ?? 1);
   const named = requestedAmount(ctx.message);
   let amount: number | null = null;
   if (named && findSymbols(named.word)[0] === from) amount = named.amount;

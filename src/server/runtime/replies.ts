@@ -6,7 +6,16 @@ import { digest, findSymbols, formatQuote, marketSnapshot, pick, quoteOf, seeded
 import { detectIntents, enableHint, INTENTS, relevantRule, skillEnabled, type IntentKey } from './intents.js';
 import { PLANS, type PlanContext } from './plans.js';
 import { parseSoul, type SoulProfile } from './soul.js';
-import { clipChars, clipWords, dropFinalStop, lastUserTurn, singleLine, withoutControls, wordCount, type Turn } from './text.js';
+import {
+  clipChars,
+  clipWords,
+  dropFinalStop,
+  lastUserTurn,
+  singleLine,
+  withoutControls,
+  wordCount,
+  type Turn,
+} from './text.js';
 import { MAX_TOOL_CALLS, simulateTool, type ToolCall } from './tools.js';
 
 // kept for the modules and tests that import them from here
@@ -89,7 +98,6 @@ function opening(agent: AgentForReply, soul: SoulProfile, rng: () => number): st
   }
   return pick(rng, [`${identity} here.`, `This is ${identity}.`, `${identity} reporting in.`]);
 }
-
 
 const LABELS: Record<IntentKey, string> = {
   perps: 'Perpetuals trading',
@@ -202,14 +210,20 @@ export function composeAgentReply(agent: AgentForReply, history: Turn[], message
   if (turns.length > 0) {
     const previous = lastUserTurn(turns);
     sections.push({
-      text: previous ? `Following up on "${dropFinalStop(clipWords(previous.content, 8, 80))}":` : 'Picking up where we left off:',
+      text: previous
+        ? `Following up on "${dropFinalStop(clipWords(previous.content, 8, 80))}":`
+        : 'Picking up where we left off:',
       keep: 90,
       kind: 'lead',
     });
   }
 
   if (remember !== null) {
-    sections.push({ text: `Noted, I will remember: "${dropFinalStop(clipWords(remember, 12, 100))}".`, keep: 100, kind: 'lead' });
+    sections.push({
+      text: `Noted, I will remember: "${dropFinalStop(clipWords(remember, 12, 100))}".`,
+      keep: 100,
+      kind: 'lead',
+    });
   }
 
   // Skills the message needs: a plan when enabled, a hint when not. Three at most.

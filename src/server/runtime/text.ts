@@ -21,7 +21,12 @@ export function singleLine(text: string): string {
 export function clipChars(text: string, max: number): string {
   const points = Array.from(text);
   if (points.length <= max) return text;
-  return points.slice(0, Math.max(0, max - 1)).join('').trimEnd() + '…';
+  return (
+    points
+      .slice(0, Math.max(0, max - 1))
+      .join('')
+      .trimEnd() + '…'
+  );
 }
 
 /** The first `max` words of `text` on one line; adds "…" when cut. Long "words" are clipped too. */
@@ -30,7 +35,10 @@ export function clipWords(text: string, max: number, maxChars = 160): string {
   let out = words.slice(0, max).join(' ');
   let cut = words.length > max;
   if (Array.from(out).length > maxChars) {
-    out = Array.from(out).slice(0, maxChars - 1).join('').trimEnd();
+    out = Array.from(out)
+      .slice(0, maxChars - 1)
+      .join('')
+      .trimEnd();
     cut = true;
   }
   return cut ? `${out}…` : out;
@@ -146,7 +154,8 @@ export function splitIntoPieces(text: string): string[] {
       continue;
     }
     const wide = WIDE.test(segment);
-    const startsNew = curGraphemes > 0 && (curHasTrailingSpace || wide || curWide || curGraphemes >= MAX_UNIT_GRAPHEMES);
+    const startsNew =
+      curGraphemes > 0 && (curHasTrailingSpace || wide || curWide || curGraphemes >= MAX_UNIT_GRAPHEMES);
     if (startsNew) flush();
     // Leading whitespace (cur holds only spaces) stays with the first word.
     cur += segment;

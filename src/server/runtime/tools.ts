@@ -3,7 +3,19 @@
 // deterministic: every figure comes from the reply's seed and its simulated market snapshot, so a
 // price a tool returns is the price the reply quotes.
 
-import { assetInfo, between, digest, formatUsd, intBetween, pick, quoteOf, round2, roundSig, seededRng, type Quote } from './market.js';
+import {
+  assetInfo,
+  between,
+  digest,
+  formatUsd,
+  intBetween,
+  pick,
+  quoteOf,
+  round2,
+  roundSig,
+  seededRng,
+  type Quote,
+} from './market.js';
 import { singleLine, withoutControls } from './text.js';
 
 /** A call as the stream reports it (Agno's `tool` object; docs/api.md, Streaming replies). */
@@ -74,11 +86,22 @@ function fundingRate(ctx: ToolContext, rng: () => number): Outcome {
 function marketIntel(ctx: ToolContext, rng: () => number): Outcome {
   const q = quote(ctx, 'BTC');
   if (!/\b(?:news|headlines?)\b/i.test(ctx.message)) {
-    return { name: 'get_price', args: { symbol: q.symbol }, result: { symbol: q.symbol, price: q.price, change_24h_pct: q.change24h } };
+    return {
+      name: 'get_price',
+      args: { symbol: q.symbol },
+      result: { symbol: q.symbol, price: q.price, change_24h_pct: q.change24h },
+    };
   }
   const name = assetInfo(q.symbol)?.name ?? q.symbol;
-  const move = q.change24h >= 0 ? `${name} gains ${q.change24h.toFixed(1)}% on the day` : `${name} slips ${(-q.change24h).toFixed(1)}% on the day`;
-  const second = pick(rng, [`Open interest in ${q.symbol} perps builds`, `${q.symbol} exchange outflows pick up`, `Options desks price more ${q.symbol} volatility`]);
+  const move =
+    q.change24h >= 0
+      ? `${name} gains ${q.change24h.toFixed(1)}% on the day`
+      : `${name} slips ${(-q.change24h).toFixed(1)}% on the day`;
+  const second = pick(rng, [
+    `Open interest in ${q.symbol} perps builds`,
+    `${q.symbol} exchange outflows pick up`,
+    `Options desks price more ${q.symbol} volatility`,
+  ]);
   return { name: 'get_news', args: { symbol: q.symbol }, result: { symbol: q.symbol, headlines: [move, second] } };
 }
 
@@ -88,7 +111,14 @@ function positions(ctx: ToolContext, rng: () => number): Outcome {
     const size = roundSig(between(rng, 500, 5000) / q.price, 3);
     // opened a day ago, so the open profit follows the 24 h change
     const entry = roundSig(q.price / (1 + q.change24h / 100), 6);
-    return { symbol, side: 'long', size, entry_price: entry, mark_price: q.price, unrealized_pnl_usd: round2((q.price - entry) * size) };
+    return {
+      symbol,
+      side: 'long',
+      size,
+      entry_price: entry,
+      mark_price: q.price,
+      unrealized_pnl_usd: round2((q.price - entry) * size),
+    };
   });
   const value = round2(held.reduce((sum, p) => sum + p.size * p.mark_price, 0) + intBetween(rng, 200, 2000));
   return { name: 'get_positions', args: {}, result: { positions: held, account_value_usd: value } };
@@ -99,23 +129,37 @@ function searchMarkets(ctx: ToolContext, rng: () => number): Outcome {
   const level = formatUsd(roundSig(q.price * 1.1, 2));
   const question = ctx.symbols.length
     ? `Will ${q.symbol} close the month above ${level}?`
-    : pick(rng, ['Will the Fed cut rates at its next meeting?', 'Will BTC reach a new all-time high this quarter?', 'Will a spot SOL ETF be approved this year?']);
+    : pick(rng, [
+        'Will the Fed cut rates at its next meeting?',
+        'Will BTC reach a new all-time high this quarter?',
+        'Will a spot SOL ETF be approved this year?',
+      ]);
   const market = { question, yes_price: intBetween(rng, 18, 82) / 100, volume_usd: intBetween(rng, 40, 900) * 1000 };
   return { name: 'search_markets', args: { query: queryOf(ctx.message) }, result: { markets: [market] } };
 }
 
 function research(ctx: ToolContext, rng: () => number): Outcome {
-  const result = { probability: intBetween(rng, 15, 85) / 100, sources: intBetween(rng, 6, 24), confidence: pick(rng, ['low', 'medium', 'high']) };
+  const result = {
+    probability: intBetween(rng, 15, 85) / 100,
+    sources: intBetween(rng, 6, 24),
+    confidence: pick(rng, ['low', 'medium', 'high']),
+  };
   return { name: 'research_market', args: { question: queryOf(ctx.message) }, result };
 }
 
 function swapQuote(ctx: ToolContext, rng: () => number): Outcome {
   const input = ctx.symbols[0] ?? 'SOL';
   const output = ctx.symbols[1] ?? 'USDC';
-  const price = (symbol: string) => (symbol === 'USDC' ? 1 : quoteOf(ctx.snapshot, symbol)?.price ?? 1);
+  const price = (symbol: string) => (symbol === 'USDC' ? 1 : (quoteOf(ctx.snapshot, symbol)?.price ?? 1));
   // 0.3 % route fees, as the reply's swap plan counts them
   const rate = roundSig((price(input) * 0.997) / price(output), 6);
-  const result = { input, output, rate, price_impact_pct: round2(between(rng, 0.01, 0.4)), route: pick(rng, ['Orca', 'Raydium', 'Meteora → Orca', 'Phoenix']) };
+  const result = {
+    input,
+    output,
+    rate,
+    price_impact_pct: round2(between(rng, 0.01, 0.4)),
+    route: pick(rng, ['Orca', 'Raydium', 'Meteora → Orca', 'Phoenix']),
+  };
   return { name: 'get_swap_quote', args: { input, output }, result };
 }
 
@@ -128,7 +172,11 @@ function walletBalance(chain: 'ethereum' | 'solana', native: string): Simulator 
       { token: native, amount, usd: round2(amount * q.price) },
       { token: 'USDC', amount: usdc, usd: usdc },
     ];
-    return { name: 'get_wallet_balance', args: { chain }, result: { chain, balances, total_usd: round2(amount * q.price + usdc) } };
+    return {
+      name: 'get_wallet_balance',
+      args: { chain },
+      result: { chain, balances, total_usd: round2(amount * q.price + usdc) },
+    };
   };
 }
 

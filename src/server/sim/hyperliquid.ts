@@ -13,7 +13,14 @@ const PERIODS: Array<[string, number]> = [
   ['allTime', Infinity],
 ];
 const MAX_LEVERAGE: Record<string, number> = {
-  BTC: 40, ETH: 25, SOL: 20, HYPE: 10, XRP: 20, DOGE: 10, AVAX: 10, LINK: 10,
+  BTC: 40,
+  ETH: 25,
+  SOL: 20,
+  HYPE: 10,
+  XRP: 20,
+  DOGE: 10,
+  AVAX: 10,
+  LINK: 10,
 };
 const SPOT_TOKEN_INDEX: Record<string, number> = { USDC: 0, HYPE: 150 };
 
@@ -21,7 +28,11 @@ const usd = (x: number) => dec(x, 6);
 
 export type InfoType = 'clearinghouseState' | 'spotClearinghouseState' | 'openOrders' | 'portfolio' | 'allMids';
 export const INFO_TYPES: readonly InfoType[] = [
-  'clearinghouseState', 'spotClearinghouseState', 'openOrders', 'portfolio', 'allMids',
+  'clearinghouseState',
+  'spotClearinghouseState',
+  'openOrders',
+  'portfolio',
+  'allMids',
 ];
 
 export async function info(sim: Simulation, type: InfoType, user: string): Promise<unknown> {
@@ -29,14 +40,15 @@ export async function info(sim: Simulation, type: InfoType, user: string): Promi
   if (type === 'spotClearinghouseState') return spotState(sim, user);
   const view = await sim.paper(user);
   if (type === 'clearinghouseState') return clearinghouse(sim, view);
-  if (type === 'openOrders') return (view?.paper.orders ?? []).map((o) => ({
-    coin: o.coin,
-    limitPx: dec(o.limitPx, 6),
-    oid: o.oid,
-    side: o.side,
-    sz: dec(o.sz, 5),
-    timestamp: o.timestamp,
-  }));
+  if (type === 'openOrders')
+    return (view?.paper.orders ?? []).map((o) => ({
+      coin: o.coin,
+      limitPx: dec(o.limitPx, 6),
+      oid: o.oid,
+      side: o.side,
+      sz: dec(o.sz, 5),
+      timestamp: o.timestamp,
+    }));
   return portfolio(sim, view);
 }
 

@@ -59,7 +59,14 @@ export const DEFAULT_MAX_LEVERAGE = 3;
 export const TRADED = ['BTC', 'ETH', 'SOL', 'HYPE', 'DOGE', 'XRP', 'AVAX', 'LINK'] as const;
 /** size decimals per coin, as Hyperliquid's meta gives them: sizes are rounded to these */
 export const SZ_DECIMALS: Record<string, number> = {
-  BTC: 5, ETH: 4, SOL: 2, HYPE: 2, DOGE: 0, XRP: 1, AVAX: 2, LINK: 1,
+  BTC: 5,
+  ETH: 4,
+  SOL: 2,
+  HYPE: 2,
+  DOGE: 0,
+  XRP: 1,
+  AVAX: 2,
+  LINK: 1,
 };
 const MAX_ORDERS = 3;
 const ACT_CHANCE = 0.06;
@@ -121,7 +128,12 @@ function act(a: PaperAccount, k: number, ctx: AdvanceContext, rng: () => number)
 
 /** A size worth a share of the account's equity at the agent's leverage, or 0 when margin is short. */
 function sizeFor(
-  a: PaperAccount, coin: string, k: number, ctx: AdvanceContext, rng: () => number, lev: number,
+  a: PaperAccount,
+  coin: string,
+  k: number,
+  ctx: AdvanceContext,
+  rng: () => number,
+  lev: number,
 ): number {
   const equity = accountValue(a, ctx.seed, k);
   const margin = equity * between(rng, 0.04, 0.12);

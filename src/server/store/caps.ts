@@ -47,5 +47,11 @@ export function capMemory(memory: string, maxBytes = MEMORY_MAX_BYTES): string {
     kept.push(line);
   }
   while (kept.length > 0 && kept.at(-1)!.trim() === '') kept.pop(); // no blank lines right under the note
-  return head + kept.reverse().map((l) => `${l}\n`).join('');
+  return (
+    head +
+    kept
+      .reverse()
+      .map((l) => `${l}\n`)
+      .join('')
+  );
 }

@@ -39,7 +39,10 @@ export class Layout {
   readonly owners: string;
   readonly accounts: string;
 
-  constructor(readonly dataDir: string, rootName = 'records') {
+  constructor(
+    readonly dataDir: string,
+    rootName = 'records',
+  ) {
     this.root = path.join(dataDir, rootName);
     this.locks = path.join(this.root, 'locks');
     this.owners = path.join(this.root, 'owners');

@@ -53,7 +53,9 @@ export function ensureLayout(layout: Layout): void {
       }
     }
     if (!isComplete(layout)) {
-      throw new StoreCorruptError(`The store's directory ${layout.root} is incomplete; move it aside to rebuild it from ${LEGACY_FILE}`);
+      throw new StoreCorruptError(
+        `The store's directory ${layout.root} is incomplete; move it aside to rebuild it from ${LEGACY_FILE}`,
+      );
     }
   }
   // after the directory is in place, so a crash between the two migrates again, losing nothing
@@ -86,7 +88,8 @@ function sweepBuilds(layout: Layout): void {
     const full = path.join(layout.dataDir, name);
     const pid = Number(name.slice(prefix.length).split('.')[0]);
     const st = fs.statSync(full, { throwIfNoEntry: false });
-    if (st && (!processAlive(pid) || Date.now() - st.mtimeMs > 3_600_000)) fs.rmSync(full, { recursive: true, force: true });
+    if (st && (!processAlive(pid) || Date.now() - st.mtimeMs > 3_600_000))
+      fs.rmSync(full, { recursive: true, force: true });
   }
 }
 
@@ -106,12 +109,18 @@ function writeAll(layout: Layout, state: LegacyState): void {
   ] as const;
   for (const [records, all] of kinds) {
     // the document's insertion order was creation order: it becomes each record's `n`
-    Object.entries(all ?? {}).forEach(([id, record], i) => records.write(owner(record), id, { v: 1, n: i + 1, record }));
+    Object.entries(all ?? {}).forEach(([id, record], i) =>
+      records.write(owner(record), id, { v: 1, n: i + 1, record }),
+    );
   }
   const sessions = new SessionFiles(layout, files, locks);
   Object.values(state.sessions ?? {}).forEach((s, i) => {
     const created = Date.parse(s.created_at);
-    sessions.write(owner(s as unknown as Record<string, unknown>), s, orderName(Number.isFinite(created) ? created : 0, s.session_id, s.agent_id ?? null, i));
+    sessions.write(
+      owner(s as unknown as Record<string, unknown>),
+      s,
+      orderName(Number.isFinite(created) ? created : 0, s.session_id, s.agent_id ?? null, i),
+    );
   });
   writeFileAtomic(path.join(layout.root, 'LAYOUT'), JSON.stringify({ layout: LAYOUT_VERSION }));
 }

@@ -117,7 +117,8 @@ export class OwnedRecords<T> {
 
   removeNow(account: string, id: string): void {
     const file = this.layout.file(account, this.kind, id);
-    if (readOwner(this.layout.ownerFile(this.kind, id)) === account) fs.rmSync(this.layout.ownerFile(this.kind, id), { force: true });
+    if (readOwner(this.layout.ownerFile(this.kind, id)) === account)
+      fs.rmSync(this.layout.ownerFile(this.kind, id), { force: true });
     this.files.remove(file);
   }
 

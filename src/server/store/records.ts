@@ -71,7 +71,8 @@ export function readTextIfAny(file: string): string | undefined {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     // a directory in its place, a file left by another user (a `sudo` run): not a bug of ours
-    if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM') throw new StoreCorruptError(`The record ${file} cannot be read (${code}); move it aside to drop it`);
+    if (code === 'EISDIR' || code === 'EACCES' || code === 'EPERM')
+      throw new StoreCorruptError(`The record ${file} cannot be read (${code}); move it aside to drop it`);
     throw err;
   }
 }
@@ -194,14 +195,22 @@ export class RecordFiles {
     throw new Error(`The store's record ${file} kept changing under its writer`);
   }
 
-  private async tryOptimistic<T, R>(lockName: string, file: string, change: (draft: T | undefined) => R): Promise<{ result: R } | undefined> {
+  private async tryOptimistic<T, R>(
+    lockName: string,
+    file: string,
+    change: (draft: T | undefined) => R,
+  ): Promise<{ result: R } | undefined> {
     const base = readRecord<T>(file);
     const result = change(base?.record);
     if (!base) return { result };
     return (await this.commit(lockName, file, base, base.record)) ? { result } : undefined;
   }
 
-  private applyHeld<T, R>(lock: HeldLock, file: string, change: (draft: T | undefined) => R): { result: R } | undefined {
+  private applyHeld<T, R>(
+    lock: HeldLock,
+    file: string,
+    change: (draft: T | undefined) => R,
+  ): { result: R } | undefined {
     const base = readRecord<T>(file);
     const result = change(base?.record);
     if (!base) return { result };

@@ -32,7 +32,8 @@ let sequence = 0;
 
 /** An order file's name: creation time, then a per-process sequence for sessions of the same millisecond. */
 export function orderName(createdMs: number, sessionId: string, agentId: string | null, seq = sequence++): string {
-  const stamp = Math.max(0, Math.floor(createdMs)).toString(36).padStart(10, '0') + (seq % 36 ** 4).toString(36).padStart(4, '0');
+  const stamp =
+    Math.max(0, Math.floor(createdMs)).toString(36).padStart(10, '0') + (seq % 36 ** 4).toString(36).padStart(4, '0');
   return `${stamp}.${safeName(sessionId)}.${agentId === null ? ASSISTANT : safeName(agentId)}`;
 }
 
@@ -68,7 +69,9 @@ export class SessionFiles {
     return this.locks.with(accountLock('session', account), async () => {
       check?.();
       this.write(account, session, orderName(createdMs, session.session_id, session.agent_id));
-      const order = listDir(this.layout.orderDir(account)).filter((name) => parseOrder(name)).sort();
+      const order = listDir(this.layout.orderDir(account))
+        .filter((name) => parseOrder(name))
+        .sort();
       for (const name of order.slice(0, Math.max(0, order.length - this.kept))) await this.drop(account, name);
     });
   }

@@ -36,7 +36,9 @@ export function shaped<T>(kind: Kind, file: string, record: T): T {
     typeof r === 'object' &&
     !Array.isArray(r) &&
     Object.entries(REQUIRED[kind]).every(([field, type]) => typeof r[field] === type) &&
-    Object.entries(TYPED).every(([field, type]) => r[field] === undefined || (typeof r[field] === type && r[field] !== null));
+    Object.entries(TYPED).every(
+      ([field, type]) => r[field] === undefined || (typeof r[field] === type && r[field] !== null),
+    );
   if (!ok) throw new StoreCorruptError(`The record ${file} is not valid; move it aside to drop it`);
   return record;
 }
@@ -49,6 +51,10 @@ export function readShaped<T>(kind: Kind, file: string): Stored<T> | undefined {
 }
 
 /** A read-modify-write change that gets the record only once it is known to be one of ours. */
-export function shapedChange<T, R>(kind: Kind, file: string, change: (draft: T | undefined) => R): (draft: T | undefined) => R {
+export function shapedChange<T, R>(
+  kind: Kind,
+  file: string,
+  change: (draft: T | undefined) => R,
+): (draft: T | undefined) => R {
   return (draft) => change(draft === undefined ? undefined : shaped(kind, file, draft));
 }

@@ -6,7 +6,22 @@
 // line-by-line reading possible; the text inside each block is parsed by markdown-it (inline.ts).
 // Nesting costs nothing: list levels are a stack searched by bisection, quote and list markers are
 // counted in one pass, nothing recurses.
-import { atxHeading, closesFence, delimiterRow, fenceStart, hasPipe, isBlank, isRule, itemStart, leadColumns, quoteStart, setextLevel, stripColumns, tableCells, type FenceStart } from './lines.js';
+import {
+  atxHeading,
+  closesFence,
+  delimiterRow,
+  fenceStart,
+  hasPipe,
+  isBlank,
+  isRule,
+  itemStart,
+  leadColumns,
+  quoteStart,
+  setextLevel,
+  stripColumns,
+  tableCells,
+  type FenceStart,
+} from './lines.js';
 
 /** `indent`: columns of list nesting the block sits in, as drawn (not capped to the width yet) */
 export type Block =
@@ -69,7 +84,8 @@ export class BlockSplitter {
   end(): Block[] {
     this.out = [];
     this.close();
-    if (this.fence) this.emit({ kind: 'fence', edge: 'close', marker: this.fence.marker, lang: '', indent: this.fence.indent });
+    if (this.fence)
+      this.emit({ kind: 'fence', edge: 'close', marker: this.fence.marker, lang: '', indent: this.fence.indent });
     this.fence = undefined;
     return this.out;
   }
@@ -138,7 +154,13 @@ export class BlockSplitter {
     const rule = isRule(body);
     const item = rule ? undefined : itemStart(body);
     // the first item of a list interrupts a paragraph only when it has text and, if numbered, starts at 1
-    const interrupts = !!item && !(g?.kind === 'paragraph' && this.levels.length === 0 && (item.text === '' || (item.ordered && parseInt(item.marker, 10) !== 1)));
+    const interrupts =
+      !!item &&
+      !(
+        g?.kind === 'paragraph' &&
+        this.levels.length === 0 &&
+        (item.text === '' || (item.ordered && parseInt(item.marker, 10) !== 1))
+      );
     const quote = this.nested ? undefined : quoteStart(body);
     const starts = interrupts || rule || !!quote || !!atxHeading(body) || !!fenceStart(body);
     // a line that starts nothing of its own continues the paragraph, item or quote above it (lazily)
@@ -205,7 +227,9 @@ export class BlockSplitter {
       item = inner;
     }
     const depth = this.levels.length - 1;
-    this.open({ kind: 'item', marker: item.marker, ordered: item.ordered, depth, lines: [item.text], indent: drawn }, [line]);
+    this.open({ kind: 'item', marker: item.marker, ordered: item.ordered, depth, lines: [item.text], indent: drawn }, [
+      line,
+    ]);
   }
 
   private quoteLine(quote: { depth: number; text: string }, line: string, indent: number): void {

@@ -15,7 +15,8 @@ import { expandTabs } from './lines.js';
 import type { Span } from './spans.js';
 import { scopeSgr } from './theme.js';
 
-for (const [name, lang] of Object.entries({ bash, javascript, json, python, sql, typescript })) hljs.registerLanguage(name, lang);
+for (const [name, lang] of Object.entries({ bash, javascript, json, python, sql, typescript }))
+  hljs.registerLanguage(name, lang);
 hljs.registerAliases(['shell', 'console', 'shellscript'], { languageName: 'bash' });
 
 /** [ours] lines of context highlighted with each line, and their most text */
@@ -76,6 +77,7 @@ export class CodeBlock {
   private remember(text: string): void {
     this.recent.push(text);
     let chars = this.recent.reduce((n, l) => n + l.length + 1, 0);
-    while (this.recent.length > CONTEXT_LINES || (this.recent.length > 0 && chars > CONTEXT_CHARS)) chars -= this.recent.shift()!.length + 1;
+    while (this.recent.length > CONTEXT_LINES || (this.recent.length > 0 && chars > CONTEXT_CHARS))
+      chars -= this.recent.shift()!.length + 1;
   }
 }

@@ -38,7 +38,13 @@ const INLINE_SYNTAX = /[*_`[\]!<&\\~]|:\/\/|mailto:/i;
  */
 function plainText(text: string): string | undefined {
   if (INLINE_SYNTAX.test(text)) return undefined;
-  return text.includes('\n') ? text.split('\n').map((l) => l.trimEnd()).join('\n').trim() : text.trim();
+  return text.includes('\n')
+    ? text
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .join('\n')
+        .trim()
+    : text.trim();
 }
 
 export function inlineSpans(md: MarkdownIt, text: string, o: InlineOptions): Span[] {
@@ -55,7 +61,10 @@ export function inlineSpans(md: MarkdownIt, text: string, o: InlineOptions): Spa
   const closeLink = () => {
     const link = links.pop();
     if (!link) return;
-    const shown = spans.slice(link.from).map((s) => s.text).join('');
+    const shown = spans
+      .slice(link.from)
+      .map((s) => s.text)
+      .join('');
     if (o.hyperlinks && linkable(link.href)) return;
     if (!showsAddress(shown, link.href)) spans.push({ text: ` (${link.href})`, sgr: SGR.url });
   };

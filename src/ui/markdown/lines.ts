@@ -136,7 +136,12 @@ export function itemStart(body: string): ItemStart | undefined {
   const spaces = leadColumns(after);
   // five or more spaces: the text starts one space after the marker (the rest is indented code)
   const gap = after.trim() === '' ? 1 : spaces > 4 ? 1 : spaces;
-  return { marker: rest.slice(0, n), ordered, contentOffset: lead + n + gap, text: after.trim() === '' ? '' : stripColumns(after, gap) };
+  return {
+    marker: rest.slice(0, n),
+    ordered,
+    contentOffset: lead + n + gap,
+    text: after.trim() === '' ? '' : stripColumns(after, gap),
+  };
 }
 
 /** A quote line's markers: how many `>` open it (`> > x` is 2), and the text after them. */

@@ -9,6 +9,7 @@ export function reflowOf(env: NodeJS.ProcessEnv): Reflow {
   const term = env.TERM ?? '';
   if (env.TMUX || term.startsWith('tmux')) return 'all'; // tmux re-wraps its panes itself, whatever is outside
   if (env.TERM_PROGRAM === 'vscode' || env.TERM_PROGRAM === 'Hyper') return 'ended';
-  if (env.XTERM_VERSION || term.startsWith('rxvt') || term === 'st' || term.startsWith('st-') || term === 'linux') return 'none';
+  if (env.XTERM_VERSION || term.startsWith('rxvt') || term === 'st' || term.startsWith('st-') || term === 'linux')
+    return 'none';
   return 'all';
 }

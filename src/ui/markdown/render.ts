@@ -30,7 +30,8 @@ export type Highlighter = (lang: string) => { line(text: string): Span[] };
  * or indent (a fence in a list in a quote too: any line with a fence's marker counts).
  */
 const needsHighlighter = (block: Block): boolean =>
-  (block.kind === 'fence' && block.edge === 'open') || (block.kind === 'quote' && block.lines.some((l) => /```|~~~/.test(l)));
+  (block.kind === 'fence' && block.edge === 'open') ||
+  (block.kind === 'quote' && block.lines.some((l) => /```|~~~/.test(l)));
 
 /** [ours] code coloured in one reply, all blocks together: past it, code is shown uncoloured (highlighting costs ~35 µs a character) */
 const REPLY_CODE_MAX = 32 * 1024;
@@ -82,7 +83,13 @@ export class BlockRenderer {
       case 'paragraph':
         return wrap(this.inline(block.lines.join('\n')), room);
       case 'heading':
-        return wrap([{ text: `${'#'.repeat(block.level)} `, sgr: SGR.frame }, ...withSgr(this.inline(block.text), headingSgr(block.level))], room);
+        return wrap(
+          [
+            { text: `${'#'.repeat(block.level)} `, sgr: SGR.frame },
+            ...withSgr(this.inline(block.text), headingSgr(block.level)),
+          ],
+          room,
+        );
       case 'rule':
         return [[{ text: '─'.repeat(room), sgr: SGR.frame }]];
       case 'item':
@@ -91,12 +98,19 @@ export class BlockRenderer {
         return renderTable(block.lines, room, (text) => this.inline(text));
       case 'fence':
         // a fence the stream did not hold back for the highlighter (none should be) is shown uncoloured
-        this.code = block.edge === 'open' && this.highlighter && this.codeSeen < REPLY_CODE_MAX ? this.highlighter(block.lang) : undefined;
+        this.code =
+          block.edge === 'open' && this.highlighter && this.codeSeen < REPLY_CODE_MAX
+            ? this.highlighter(block.lang)
+            : undefined;
         return [[{ text: block.edge === 'open' ? `${block.marker}${block.lang}` : block.marker, sgr: SGR.frame }]];
       case 'code':
         // inside a fence, coloured; indented code, as it is
         if (this.code) this.codeSeen += block.text.length + 1;
-        return [this.code && this.codeSeen <= REPLY_CODE_MAX ? this.code.line(block.text) : [{ text: expandTabs(block.text) }]];
+        return [
+          this.code && this.codeSeen <= REPLY_CODE_MAX
+            ? this.code.line(block.text)
+            : [{ text: expandTabs(block.text) }],
+        ];
     }
   }
 
@@ -110,7 +124,10 @@ export class BlockRenderer {
       if (!block.ordered) marker = task[1] === ' ' ? '☐' : '☑';
       else marker += task[1] === ' ' ? ' ☐' : ' ☑';
     }
-    const hang = Math.min(drawnMarkerWidth(block.marker, block.ordered) + (task && block.ordered ? 2 : 0), Math.max(0, room - 1));
+    const hang = Math.min(
+      drawnMarkerWidth(block.marker, block.ordered) + (task && block.ordered ? 2 : 0),
+      Math.max(0, room - 1),
+    );
     const lines = wrap(this.inline(text), Math.max(1, room - hang));
     return lines.map((line, i) => [{ text: i === 0 ? `${marker} `.padEnd(hang) : ' '.repeat(hang) }, ...line]);
   }
@@ -122,7 +139,13 @@ export class BlockRenderer {
     const bars = Math.max(1, Math.min(block.depth, MAX_QUOTE_BARS, Math.floor(spare / QUOTE_BAR.length)));
     const indent = Math.max(0, Math.min(this.indentOf(block.indent), spare - bars * QUOTE_BAR.length));
     const prefix = ' '.repeat(indent) + paint([{ text: QUOTE_BAR.repeat(bars).trimEnd(), sgr: SGR.frame }], this.o);
-    const inner = renderMarkdown(block.lines.join('\n'), { ...this.o, width: Math.max(1, this.o.width - indent - bars * QUOTE_BAR.length) }, this.md, this.highlighter, true);
+    const inner = renderMarkdown(
+      block.lines.join('\n'),
+      { ...this.o, width: Math.max(1, this.o.width - indent - bars * QUOTE_BAR.length) },
+      this.md,
+      this.highlighter,
+      true,
+    );
     if (inner.length === 0) return [prefix];
     return inner.map((line) => (line === '' ? prefix : `${prefix} ${line}`));
   }
@@ -132,7 +155,13 @@ export class BlockRenderer {
  * A whole document's lines (soul.md, memory.md): exactly what a stream of it ends up showing. A
  * document with a fence needs the highlighter.
  */
-export function renderMarkdown(text: string, layout: Layout, md: MarkdownIt, highlighter?: Highlighter, nested = false): string[] {
+export function renderMarkdown(
+  text: string,
+  layout: Layout,
+  md: MarkdownIt,
+  highlighter?: Highlighter,
+  nested = false,
+): string[] {
   const split = new BlockSplitter(nested);
   const renderer = new BlockRenderer(layout, md, highlighter);
   const out: string[] = [];

@@ -45,7 +45,7 @@ export function linkable(href: string | undefined): href is string {
 }
 
 /** One line as it goes to the terminal: text made safe, our escapes as markers. */
- 
+
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 export function paint(line: Line, p: Paint): string {

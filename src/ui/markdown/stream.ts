@@ -294,7 +294,12 @@ export class MarkdownStream {
   }
 
   private pendingText(): string {
-    return this.split.pending().map((l) => `${l}\n`).join('') + this.partial;
+    return (
+      this.split
+        .pending()
+        .map((l) => `${l}\n`)
+        .join('') + this.partial
+    );
   }
 
   private draw(blocks: Block[]): string {

@@ -39,7 +39,12 @@ function columnWidths(rows: Span[][][], room: number): number[] | undefined {
   if (widest.reduce((a, b) => a + b, 0) <= room) return widest;
   const words = Array.from({ length: cols }, (_, i) => rows.reduce((w, r) => Math.max(w, longestWord(r[i]!)), 1));
   // the data as wide as it is, the header cut at its spaces
-  const data = Array.from({ length: cols }, (_, i) => Math.max(longestWord(rows[0]![i]!), rows.slice(1).reduce((w, r) => Math.max(w, cellWidth(r[i]!)), 1)));
+  const data = Array.from({ length: cols }, (_, i) =>
+    Math.max(
+      longestWord(rows[0]![i]!),
+      rows.slice(1).reduce((w, r) => Math.max(w, cellWidth(r[i]!)), 1),
+    ),
+  );
   return fitColumns(data, widest, room) ?? fitColumns(words, data, room);
 }
 
@@ -61,7 +66,9 @@ export function renderTable(lines: readonly string[], width: number, inline: (te
   // a table of hundreds of columns is no table to read: its rows as they are, wrapped
   if (cols > MAX_COLUMNS) return lines.flatMap((l) => wrap([{ text: l }], width));
   // GFM: a row has the header's number of cells, cut or filled up
-  const rows = [header, ...lines.slice(2).map((l) => tableCells(l))].map((cells) => Array.from({ length: cols }, (_, i) => inline(cells[i] ?? '')));
+  const rows = [header, ...lines.slice(2).map((l) => tableCells(l))].map((cells) =>
+    Array.from({ length: cols }, (_, i) => inline(cells[i] ?? '')),
+  );
   rows[0] = rows[0]!.map((cell) => withSgr(cell, SGR.tableHeader));
   const room = width - SEPARATOR_WIDTH * (cols - 1);
   const widths = room < cols * MIN_COLUMN ? undefined : columnWidths(rows, room);
@@ -84,10 +91,12 @@ export function renderTable(lines: readonly string[], width: number, inline: (te
 }
 
 /** A cell's width on one line (its hard breaks kept). */
-const cellWidth = (cell: Span[]): number => wrap(cell, Number.MAX_SAFE_INTEGER).reduce((w, l) => Math.max(w, lineWidth(l)), 0);
+const cellWidth = (cell: Span[]): number =>
+  wrap(cell, Number.MAX_SAFE_INTEGER).reduce((w, l) => Math.max(w, lineWidth(l)), 0);
 
 /** The widest word of a cell: narrower than that, the cell's words are cut. */
-const longestWord = (cell: Span[]): number => cell.reduce((w, s) => s.text.split(/[ \t\n]+/).reduce((m, word) => Math.max(m, textWidth(word)), w), 0);
+const longestWord = (cell: Span[]): number =>
+  cell.reduce((w, s) => s.text.split(/[ \t\n]+/).reduce((m, word) => Math.max(m, textWidth(word)), w), 0);
 
 /** A row ends with its last character: trailing spaces (an empty last cell's, a separator's) are not drawn. */
 function trimEnd(line: Line): Line {
@@ -106,7 +115,11 @@ function trimEnd(line: Line): Line {
 function records(rows: Span[][][], width: number): Line[] {
   const [header, ...body] = rows;
   const out: Line[] = [];
-  if (body.length === 0) return wrap(header!.flatMap((cell, i) => (i > 0 ? [{ text: ' │ ', sgr: SGR.frame }, ...cell] : cell)), width);
+  if (body.length === 0)
+    return wrap(
+      header!.flatMap((cell, i) => (i > 0 ? [{ text: ' │ ', sgr: SGR.frame }, ...cell] : cell)),
+      width,
+    );
   body.forEach((row, r) => {
     if (r > 0) out.push([]);
     row.forEach((cell, i) => {

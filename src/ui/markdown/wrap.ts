@@ -18,7 +18,10 @@ function put(line: Line, style: Span, text: string): void {
   if (text === '') return;
   const last = line[line.length - 1];
   if (last && last.sgr === style.sgr && last.href === style.href) last.text += text;
-  else line.push(style.sgr === undefined && style.href === undefined ? { text } : { text, sgr: style.sgr, href: style.href });
+  else
+    line.push(
+      style.sgr === undefined && style.href === undefined ? { text } : { text, sgr: style.sgr, href: style.href },
+    );
 }
 
 export function wrap(spans: readonly Span[], width: number): Line[] {

@@ -22,13 +22,23 @@ export const spec = {
     '"Session: ID" (not with --quiet); --session ID continues that conversation. --json prints the API answer. ' +
     `--fields and --json hold the answer whole: one over ${HELD_REPLY_SIZE} exits 7 ` +
     '(without them it is printed as it arrives, at any length).',
-  args: [{ name: 'question', description: 'the question (words are joined by spaces); omit to read stdin', variadic: true }],
+  args: [
+    { name: 'question', description: 'the question (words are joined by spaces); omit to read stdin', variadic: true },
+  ],
   options: {
     fields: { type: 'string', value: 'list', description: 'answer as JSON with these keys, comma-separated (a,b,c)' },
     array: { type: 'boolean', description: 'with --fields: a JSON array of such objects' },
     model: { type: 'string', description: 'use this model (needs a connected key for its provider)' },
-    provider: { type: 'string', description: 'provider of --model (inferred from the model id when it can be)', choices: PROVIDERS },
-    session: { type: 'string', value: 'id', description: 'continue this conversation (the id printed after an earlier answer)' },
+    provider: {
+      type: 'string',
+      description: 'provider of --model (inferred from the model id when it can be)',
+      choices: PROVIDERS,
+    },
+    session: {
+      type: 'string',
+      value: 'id',
+      description: 'continue this conversation (the id printed after an earlier answer)',
+    },
     stream: { type: 'boolean', negatable: true, description: 'wait for the whole answer instead of streaming it' },
   },
   examples: [
@@ -52,8 +62,16 @@ export function structuredFrom(input: { fields?: string; array: boolean }): Stru
     if (input.array) throw new UsageError('--array needs --fields', 'e.g. --fields symbol,price --array');
     return undefined;
   }
-  const fields = [...new Set(String(input.fields).split(',').map((f) => f.trim()).filter(Boolean))];
-  if (fields.length === 0) throw new UsageError('--fields needs at least one field name', 'e.g. --fields symbol,price,outlook');
+  const fields = [
+    ...new Set(
+      String(input.fields)
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (fields.length === 0)
+    throw new UsageError('--fields needs at least one field name', 'e.g. --fields symbol,price,outlook');
   if (fields.some((f) => /[\r\n]/.test(f))) throw new UsageError('--fields names must be on one line');
   return { fields, array: input.array };
 }
@@ -61,7 +79,8 @@ export function structuredFrom(input: { fields?: string; array: boolean }): Stru
 /** --model and --provider, checked against the five providers before any request. */
 export function modelFrom(input: { model?: string; provider?: string }): AssistantModel {
   if (input.model === undefined) {
-    if (input.provider !== undefined) throw new UsageError('--provider needs --model', 'e.g. --model gpt-4o --provider openai');
+    if (input.provider !== undefined)
+      throw new UsageError('--provider needs --model', 'e.g. --model gpt-4o --provider openai');
     return {};
   }
   const model = parseModel(input.model, '--model');
@@ -95,7 +114,11 @@ function cell(value: unknown): string {
 function printStructured(p: Printer, value: unknown, s: Structured): void {
   const rows = Array.isArray(value) ? value : undefined;
   if (s.array && rows && p.stdoutIsTTY && rows.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
-    printTable(p, s.fields, rows.map((r) => s.fields.map((f) => cell((r as Record<string, unknown>)[f]))));
+    printTable(
+      p,
+      s.fields,
+      rows.map((r) => s.fields.map((f) => cell((r as Record<string, unknown>)[f]))),
+    );
     return;
   }
   p.printJson(value);
@@ -106,13 +129,21 @@ function printAnswer(ctx: Context, reply: PrintedReply, s: Structured | undefine
   const p = ctx.printer;
   const content = reply.content ?? '';
   if (p.json) {
-    p.printJson({ session_id: reply.sessionId ?? null, content, ...(reply.timestamp ? { timestamp: reply.timestamp } : {}), tool_calls: reply.toolCalls.map(toolCallJson) });
+    p.printJson({
+      session_id: reply.sessionId ?? null,
+      content,
+      ...(reply.timestamp ? { timestamp: reply.timestamp } : {}),
+      tool_calls: reply.toolCalls.map(toolCallJson),
+    });
   }
   if (!s) return;
   const parsed = parseJsonContent(content);
   if (!parsed) {
     if (!p.json) p.data(content);
-    throw new BadAnswerError('the assistant did not answer with valid JSON', 'its answer is printed above as it came; try asking again');
+    throw new BadAnswerError(
+      'the assistant did not answer with valid JSON',
+      'its answer is printed above as it came; try asking again',
+    );
   }
   if (!p.json) printStructured(p, parsed.value, s);
 }
@@ -153,5 +184,9 @@ async function providerHint(ctx: Context, provider: string): Promise<string> {
 
 async function explainProvider(err: unknown, model: AssistantModel, ctx: Context): Promise<unknown> {
   if (!(err instanceof ProviderNotConnectedError)) return err;
-  return rephrased(err, `${err.message}, which --model ${model.model} needs`, await providerHint(ctx, model.provider ?? 'PROVIDER'));
+  return rephrased(
+    err,
+    `${err.message}, which --model ${model.model} needs`,
+    await providerHint(ctx, model.provider ?? 'PROVIDER'),
+  );
 }

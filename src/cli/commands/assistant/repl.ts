@@ -15,10 +15,22 @@ export const spec = {
     "for one question in a script, 'superagent assistant ask'.",
   options: {
     model: { type: 'string', description: 'use this model (needs a connected key for its provider)' },
-    provider: { type: 'string', description: 'provider of --model (inferred from the model id when it can be)', choices: PROVIDERS },
-    session: { type: 'string', value: 'id', description: 'continue this conversation (the id shown by /session or after an answer)' },
+    provider: {
+      type: 'string',
+      description: 'provider of --model (inferred from the model id when it can be)',
+      choices: PROVIDERS,
+    },
+    session: {
+      type: 'string',
+      value: 'id',
+      description: 'continue this conversation (the id shown by /session or after an answer)',
+    },
   },
-  examples: ['superagent assistant', 'superagent assistant --model gpt-4o --provider openai', 'superagent assistant ask "What is moving SOL today?"'],
+  examples: [
+    'superagent assistant',
+    'superagent assistant --model gpt-4o --provider openai',
+    'superagent assistant ask "What is moving SOL today?"',
+  ],
 } as const satisfies Spec;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
@@ -27,10 +39,18 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   // piped input is read as typed lines are, each line a question (no person needed for that)
   const piped = !ctx.io.stdin.isTTY;
   if (!piped && !ctx.canPrompt) {
-    const why = ctx.io.stdin.isTTY && ctx.io.stderr.isTTY ? 'is interactive (and --no-input is set)' : 'needs a terminal';
-    throw new UsageError(`the assistant REPL ${why}`, "use 'superagent assistant ask QUESTION', or pipe the question to it");
+    const why =
+      ctx.io.stdin.isTTY && ctx.io.stderr.isTTY ? 'is interactive (and --no-input is set)' : 'needs a terminal';
+    throw new UsageError(
+      `the assistant REPL ${why}`,
+      "use 'superagent assistant ask QUESTION', or pipe the question to it",
+    );
   }
-  if (ctx.printer.json) throw new UsageError('--json is for one question, not the REPL', `ask it: superagent assistant ask --json 'question'`);
+  if (ctx.printer.json)
+    throw new UsageError(
+      '--json is for one question, not the REPL',
+      `ask it: superagent assistant ask --json 'question'`,
+    );
   const { runAssistantRepl } = await import('../../chat/assistant-repl.js');
   return runAssistantRepl(ctx, { ...model, sessionId });
 }

@@ -33,7 +33,12 @@ function show(agents: Awaited<ReturnType<typeof classic.list>>, ctx: Context): v
   printTable(
     p,
     ['ID', 'NAME', 'ENABLED', 'UPDATED'],
-    agents.map((a) => [a.id, orUnknown(p, a.name), a.enabled === undefined ? unknown(p) : yesNo(p, a.enabled), timeFor(p, a.updated_at ?? a.created_at ?? undefined)]),
+    agents.map((a) => [
+      a.id,
+      orUnknown(p, a.name),
+      a.enabled === undefined ? unknown(p) : yesNo(p, a.enabled),
+      timeFor(p, a.updated_at ?? a.created_at ?? undefined),
+    ]),
     { fixed: [0, 2, 3] },
   );
 }

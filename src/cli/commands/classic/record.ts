@@ -18,7 +18,11 @@ export async function resolveClassic(client: ApiClient, ref: string | undefined)
   const given = agentRefArg(ref);
   if (UUID_PATTERN.test(given)) return given.toLowerCase();
   const agents = await classic.list(client, CLASSIC_LOOKUP_LIMIT);
-  return matchAgent(given, agents.map((a) => ({ agent_id: a.id, name: a.name ?? '', status: a.enabled ? 'enabled' : 'disabled' })), CLASSIC_AGENTS).agent_id;
+  return matchAgent(
+    given,
+    agents.map((a) => ({ agent_id: a.id, name: a.name ?? '', status: a.enabled ? 'enabled' : 'disabled' })),
+    CLASSIC_AGENTS,
+  ).agent_id;
 }
 
 /** How many classic agents a name or prefix is looked up among. */
@@ -70,6 +74,9 @@ export function printClassic(p: Printer, r: ClassicRecord): void {
   const indent = Math.max(...fields.filter(([, v]) => v !== undefined).map(([k]) => k.length)) + 1 + 2;
   printFields(
     p,
-    fields.map(([k, v]) => [k, v !== undefined && (k === 'Goal' || k === 'Instructions') ? multiline(p, v, indent) : v]),
+    fields.map(([k, v]) => [
+      k,
+      v !== undefined && (k === 'Goal' || k === 'Instructions') ? multiline(p, v, indent) : v,
+    ]),
   );
 }

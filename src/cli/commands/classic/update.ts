@@ -10,12 +10,26 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description: 'Change a classic agent: only the fields given change. Prints the updated agent.',
-  args: [{ name: 'agent', description: "the classic agent: its uuid, a unique id prefix (4+ characters) or its name", required: true }],
+  args: [
+    {
+      name: 'agent',
+      description: 'the classic agent: its uuid, a unique id prefix (4+ characters) or its name',
+      required: true,
+    },
+  ],
   options: {
     name: { type: 'string', description: `new name (1 to ${LIMITS.nameChars} characters)` },
-    description: { type: 'string', value: 'text', description: `new description (up to ${LIMITS.descriptionChars} characters; '' clears it)` },
+    description: {
+      type: 'string',
+      value: 'text',
+      description: `new description (up to ${LIMITS.descriptionChars} characters; '' clears it)`,
+    },
     goal: { type: 'string', value: 'text', description: `new goal (1 to ${LIMITS.classicGoalChars} characters)` },
-    instructions: { type: 'string', value: 'text', description: `new instructions (1 to ${LIMITS.classicInstructionsChars} characters)` },
+    instructions: {
+      type: 'string',
+      value: 'text',
+      description: `new instructions (1 to ${LIMITS.classicInstructionsChars} characters)`,
+    },
   },
   examples: [
     'superagent classic update 0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e --name "Whale Watcher"',
@@ -37,12 +51,15 @@ function parseText(flag: string, value: unknown, max: number): string {
 }
 
 /** The PATCH body, checked before any request; name and description follow the SuperAgent rules. */
-export function patchFrom(input: Pick<Input<typeof spec>, 'name' | 'description' | 'goal' | 'instructions'>): ClassicPatch {
+export function patchFrom(
+  input: Pick<Input<typeof spec>, 'name' | 'description' | 'goal' | 'instructions'>,
+): ClassicPatch {
   const patch: ClassicPatch = {};
   if (input.name !== undefined) patch.name = parseAgentName(input.name);
   if (input.description !== undefined) patch.description = parseDescription(input.description);
   if (input.goal !== undefined) patch.goal = parseText('--goal', input.goal, LIMITS.classicGoalChars);
-  if (input.instructions !== undefined) patch.instructions = parseText('--instructions', input.instructions, LIMITS.classicInstructionsChars);
+  if (input.instructions !== undefined)
+    patch.instructions = parseText('--instructions', input.instructions, LIMITS.classicInstructionsChars);
   if (Object.keys(patch).length === 0) {
     throw new UsageError('nothing to update', 'give at least one of --name, --description, --goal, --instructions');
   }

@@ -14,7 +14,9 @@ export const spec = {
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const config = ctx.config.read();
-  const profiles = Object.entries(config.profiles ?? {}).map(([name, profile]) => [name, shownProfile(profile)] as const);
+  const profiles = Object.entries(config.profiles ?? {}).map(
+    ([name, profile]) => [name, shownProfile(profile)] as const,
+  );
   const p = ctx.printer;
   const inUse = targetProfile(ctx, config);
   // a profile that answers in JSON does so here too, as every command that connects does
@@ -30,7 +32,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     return;
   }
   if (profiles.length === 0) {
-    p.status("No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.");
+    p.status(
+      "No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.",
+    );
     return;
   }
   // the profile in use has a row even with no settings of its own (no entry in the file yet)
@@ -46,7 +50,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
       s.api_key_store === 'keychain' ? 'keychain' : s.api_key ? `${s.api_key} (file)` : p.out.dim('none'),
       s.output ?? 'table',
       s.render ?? 'markdown',
-      s.model || s.provider ? [s.model, s.provider && `(${s.provider})`].filter(Boolean).join(' ') : p.out.dim('default'),
+      s.model || s.provider
+        ? [s.model, s.provider && `(${s.provider})`].filter(Boolean).join(' ')
+        : p.out.dim('default'),
     ]),
     { fixed: [0, 3, 4, 5] },
   );

@@ -26,7 +26,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (key === 'active_profile') {
     if (config.active_profile === undefined) return p.status('active_profile is not set; nothing to do.');
     await file.write((data) => void delete data.active_profile);
-    p.success("Removed active_profile: the 'default' profile is used unless --profile or SUPERAGENT_PROFILE says otherwise");
+    p.success(
+      "Removed active_profile: the 'default' profile is used unless --profile or SUPERAGENT_PROFILE says otherwise",
+    );
     return;
   }
   const { name, profile } = existingTarget(ctx, config);

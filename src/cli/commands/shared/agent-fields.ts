@@ -6,18 +6,20 @@ import { UsageError } from '../../../core/errors.js';
 const chars = (s: string) => [...s].length;
 
 /** C0, DEL and C1: what a terminal acts on instead of showing; none belongs in one line of text */
- 
+
 export const NAME_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
- 
+
 const DESCRIPTION_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** What is wrong with a name, or undefined when it is fine (also the prompt's validator). */
 export function agentNameProblem(value: string): string | undefined {
   const name = value.trim();
   if (!name) return 'the name must not be empty';
-  if (chars(name) > LIMITS.nameChars) return `the name must be at most ${LIMITS.nameChars} characters (it has ${chars(name)})`;
+  if (chars(name) > LIMITS.nameChars)
+    return `the name must be at most ${LIMITS.nameChars} characters (it has ${chars(name)})`;
   // a name is shown on terminals, in tables and prompts: no escape sequence may hide in it
-  if (NAME_CONTROLS.test(name)) return 'the name must not contain control characters (escape sequences, tabs, line breaks)';
+  if (NAME_CONTROLS.test(name))
+    return 'the name must not contain control characters (escape sequences, tabs, line breaks)';
   // nor what changes how the rest shows (U+202E turns it around) while showing nothing itself
   const invisible = invisibleIn(name);
   if (invisible) return `the name must not contain invisible or direction-changing characters (${invisible})`;
@@ -43,7 +45,8 @@ export function parseDescription(value: unknown, flag = '--description'): string
 
 /** Text for several lines (a description, a classic agent's goal): tabs and line breaks, no other control character. */
 export function assertTextControls(flag: string, text: string): void {
-  if (DESCRIPTION_CONTROLS.test(text)) throw new UsageError(`${flag} must not contain control characters other than tabs and line breaks`);
+  if (DESCRIPTION_CONTROLS.test(text))
+    throw new UsageError(`${flag} must not contain control characters other than tabs and line breaks`);
 }
 
 /** An agent's name made safe for a file name (`scout-v2`), else its id's first 8 characters. */

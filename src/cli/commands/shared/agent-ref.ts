@@ -28,9 +28,17 @@ function describeFully(agents: AgentRecord[]): string {
 }
 
 /** What the messages call the agents looked among, and the command that lists them. */
-export interface AgentKind { noun: string; plural: string; list: string }
+export interface AgentKind {
+  noun: string;
+  plural: string;
+  list: string;
+}
 const SUPERAGENTS: AgentKind = { noun: 'agent', plural: 'agents', list: 'superagent list' };
-export const CLASSIC_AGENTS: AgentKind = { noun: 'classic agent', plural: 'classic agents', list: 'superagent classic list' };
+export const CLASSIC_AGENTS: AgentKind = {
+  noun: 'classic agent',
+  plural: 'classic agents',
+  list: 'superagent classic list',
+};
 
 /**
  * Matches one reference against a list of agents. Throws exit 4 for none or several, including a
@@ -47,18 +55,25 @@ export function matchAgent(ref: string, agents: AgentRecord[], kind: AgentKind =
     throw new NoMatchError(`'${ref}' ${both}`, 'give the full id of the one you mean');
   }
   if (byName.length === 1) return byName[0]!;
-  if (byName.length > 1) throw new NoMatchError(`'${ref}' names several ${kind.plural}: ${describe(byName)}`, 'use the id, or a longer id prefix');
+  if (byName.length > 1)
+    throw new NoMatchError(
+      `'${ref}' names several ${kind.plural}: ${describe(byName)}`,
+      'use the id, or a longer id prefix',
+    );
   if (byPrefix.length === 1) return byPrefix[0]!;
-  if (byPrefix.length > 1) throw new NoMatchError(`'${ref}' matches several ${kind.plural}: ${describe(byPrefix)}`, 'use a longer id prefix');
-  const hint = wanted.length < MIN_PREFIX && /^[0-9a-f-]+$/.test(wanted)
-    ? `an id prefix needs at least ${MIN_PREFIX} characters`
-    : didYouMean(ref.trim(), agents.map((a) => a.name).filter(Boolean)) ?? `see '${kind.list}'`;
+  if (byPrefix.length > 1)
+    throw new NoMatchError(`'${ref}' matches several ${kind.plural}: ${describe(byPrefix)}`, 'use a longer id prefix');
+  const hint =
+    wanted.length < MIN_PREFIX && /^[0-9a-f-]+$/.test(wanted)
+      ? `an id prefix needs at least ${MIN_PREFIX} characters`
+      : (didYouMean(ref.trim(), agents.map((a) => a.name).filter(Boolean)) ?? `see '${kind.list}'`);
   throw new NoMatchError(`no ${kind.noun} matches '${ref}'`, hint);
 }
 
 /** An `<agent>` argument as given: never empty (that is a usage error, not a search). */
 export function agentRefArg(ref: string | undefined): string {
-  if (ref === undefined || ref.trim() === '') throw new UsageError('the agent is empty', 'give its name, its id or an id prefix of 4+ characters');
+  if (ref === undefined || ref.trim() === '')
+    throw new UsageError('the agent is empty', 'give its name, its id or an id prefix of 4+ characters');
   return ref.trim();
 }
 

@@ -21,7 +21,13 @@ export async function boundedWait<T>(ctx: Context, work: Promise<T>, bounds: Wai
   // work done at once (input there whole, a keychain in memory) ends within a turn of the event
   // loop: only work still under way starts a wait on the clock (no timer, and no sleep a fake clock would count)
   const nextTurn = new Promise<false>((resolve) => setImmediate(resolve, false));
-  const ended = await Promise.race([work.then(() => true, () => true), nextTurn]);
+  const ended = await Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    nextTurn,
+  ]);
   if (ended) return work;
   const timer = new AbortController();
   const expiry = bounds.ms === undefined && bounds.sooner === undefined ? [] : [expire(ctx, bounds, timer.signal)];

@@ -35,7 +35,12 @@ export interface ClientTarget extends ConnectOptions {
 
 /** A retry wait: on a terminal, a countdown for a long one; the wait itself is the Context's clock. */
 async function countdown(ctx: Context, ms: number, reason: string, signal?: AbortSignal): Promise<void> {
-  const shown = ms >= 2_000 ? ctx.spinner('', { text: (elapsed) => `${reason}; retrying in ${Math.max(0, Math.ceil((ms - elapsed) / 1000))} s` }) : undefined;
+  const shown =
+    ms >= 2_000
+      ? ctx.spinner('', {
+          text: (elapsed) => `${reason}; retrying in ${Math.max(0, Math.ceil((ms - elapsed) / 1000))} s`,
+        })
+      : undefined;
   try {
     await ctx.clock.sleep(ms, signal);
   } finally {
@@ -160,7 +165,12 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
     const { key, created } = loadOrCreateDefaultKey(dir);
     const keys = apiKey && apiKey !== key ? [key, apiKey] : [key];
     const server = await startServer({
-      dataDir: dir, port: 0, keys, log: log.line, onFailure: log.failed, paperBalanceUsd,
+      dataDir: dir,
+      port: 0,
+      keys,
+      log: log.line,
+      onFailure: log.failed,
+      paperBalanceUsd,
     });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
@@ -222,12 +232,15 @@ function unknownEmbeddedKey(ctx: Context, connection: Connection, key: string, o
   );
 }
 
-const cannotUse = (why: string, who = 'the embedded service') => `${who} cannot use its state: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+const cannotUse = (why: string, who = 'the embedded service') =>
+  `${who} cannot use its state: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
 
 /** A store the service cannot read (a record or state.json that is not valid): exit 2, its words naming the file. */
 export function storeFailure(err: unknown, who: string): LocalStateError | undefined {
   // its class is the service bundle's own: known by its name
-  return err instanceof Error && err.name === 'StoreCorruptError' ? new LocalStateError(cannotUse(err.message, who)) : undefined;
+  return err instanceof Error && err.name === 'StoreCorruptError'
+    ? new LocalStateError(cannotUse(err.message, who))
+    : undefined;
 }
 
 /**
@@ -254,7 +267,9 @@ class ServiceLog {
     const [first, ...more] = this.skipped;
     if (first === undefined) return undefined;
     const others = more.length > 0 ? ` (and ${more.length} more: --debug lists them)` : '';
-    return new LocalStateError(`the embedded service left out a record it cannot read${others}: ${first.charAt(0).toLowerCase()}${first.slice(1)}`);
+    return new LocalStateError(
+      `the embedded service left out a record it cannot read${others}: ${first.charAt(0).toLowerCase()}${first.slice(1)}`,
+    );
   }
 
   explain(err: unknown): unknown {
@@ -266,7 +281,11 @@ class ServiceLog {
     if (refused) return new LocalStateError(`the embedded service ${text}`);
     if (!(err instanceof ServerError)) return err;
     if (kind === 'store') return new LocalStateError(cannotUse(text));
-    return rephrased(err, `the embedded service failed: ${text}`, `this is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`);
+    return rephrased(
+      err,
+      `the embedded service failed: ${text}`,
+      `this is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`,
+    );
   }
 }
 
@@ -283,13 +302,21 @@ export async function openApi(ctx: Context, options: ConnectOptions = {}): Promi
   let embedded: OpenedApi['embedded'];
   if (baseUrl === null) {
     const dir = dataDir(env);
-    const log = new ServiceLog(globals.debug ? (line) => printer.stderrWrite(printer.err.dim(`service: ${line}`) + '\n') : undefined);
+    const log = new ServiceLog(
+      globals.debug ? (line) => printer.stderrWrite(printer.err.dim(`service: ${line}`) + '\n') : undefined,
+    );
     const { key: own, server, knows } = await startEmbedded(dir, apiKey, log, env);
     if (apiKey !== null && !knows(apiKey)) {
       await server.close();
       throw unknownEmbeddedKey(ctx, connection, apiKey, own, homeRelative(dir, env));
     }
-    embedded = { url: server.url, dataDir: dir, close: () => server.close(), explain: (err) => log.explain(err), leftOut: () => log.leftOut() };
+    embedded = {
+      url: server.url,
+      dataDir: dir,
+      close: () => server.close(),
+      explain: (err) => log.explain(err),
+      leftOut: () => log.leftOut(),
+    };
     baseUrl = server.url;
     apiKey ??= own;
     // said once per data dir, the first time someone can see it (a piped first command does not use

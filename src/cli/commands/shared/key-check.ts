@@ -17,7 +17,11 @@ export async function checkKey(client: ApiClient, apiKey: string): Promise<numbe
       );
     }
     if (err instanceof NotFoundError) {
-      throw new NotTheServiceError(`${client.baseUrl} does not look like a SuperAgents service: GET /v1/superagents answered 404`, "check the base URL: the service's address, without /v1", 404);
+      throw new NotTheServiceError(
+        `${client.baseUrl} does not look like a SuperAgents service: GET /v1/superagents answered 404`,
+        "check the base URL: the service's address, without /v1",
+        404,
+      );
     }
     throw err;
   }

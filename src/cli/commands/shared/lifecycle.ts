@@ -43,16 +43,29 @@ async function targets(client: ApiClient, action: Action, refs: string[], all: b
 async function explainConflict(client: ApiClient, action: Action, agent: AgentRef, ref: string, error: unknown) {
   const already = ALREADY[action];
   if (!already || !(error instanceof ConflictError)) return error;
-  const asked = () => superagents.get(client, agent.agent_id).then((a) => a.status, () => undefined);
+  const asked = () =>
+    superagents.get(client, agent.agent_id).then(
+      (a) => a.status,
+      () => undefined,
+    );
   const status = agent.record?.status ?? (await asked());
   const label = agent.name ?? ref;
-  return status === already ? rephrased(error, `already ${already}`, action === 'pause' ? `'superagent resume ${shellWord(label)}' runs it again` : undefined) : error;
+  return status === already
+    ? rephrased(
+        error,
+        `already ${already}`,
+        action === 'pause' ? `'superagent resume ${shellWord(label)}' runs it again` : undefined,
+      )
+    : error;
 }
 
 export async function runLifecycle(action: Action, refs: string[], all: boolean, ctx: Context): Promise<number> {
   if (all && refs.length > 0) throw new UsageError(`give agents or --all, not both`);
   if (!all && refs.length === 0) {
-    throw new UsageError(`name at least one agent to ${action}`, action in ALREADY ? `or --all for every agent not ${ALREADY[action]}` : undefined);
+    throw new UsageError(
+      `name at least one agent to ${action}`,
+      action in ALREADY ? `or --all for every agent not ${ALREADY[action]}` : undefined,
+    );
   }
   const { client } = await ctx.api();
   const outcomes: Outcome[] = [];
@@ -72,7 +85,11 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
     acting.push({ at: outcomes.length, agent: t.agent });
     outcomes.push({ ref: t.ref, agent_id, name });
   }
-  const send = acting.map(({ agent }) => (o: TogetherOptions) => superagents[action](client, agent.agent_id, o));
+  const send = acting.map(
+    ({ agent }) =>
+      (o: TogetherOptions) =>
+        superagents[action](client, agent.agent_id, o),
+  );
   const results = await together(client, send);
   // only then what explains a refusal (a GET each)
   for (const [k, result] of results.entries()) {
@@ -98,7 +115,11 @@ function report(action: Action, outcomes: Outcome[], ctx: Context): void {
     p.printJson(
       outcomes.map((o) =>
         o.error !== undefined
-          ? { ref: o.ref, agent_id: o.agent_id, error: { message: errorLine(o.error), exit_code: exitCodeFor(o.error) } }
+          ? {
+              ref: o.ref,
+              agent_id: o.agent_id,
+              error: { message: errorLine(o.error), exit_code: exitCodeFor(o.error) },
+            }
           : o.result,
       ),
     );
@@ -110,11 +131,12 @@ function report(action: Action, outcomes: Outcome[], ctx: Context): void {
     if (o.error !== undefined) {
       p.stderrWrite(`${p.err.red('✗')} ${label}: ${errorLine(o.error)}\n`);
     } else if (p.stdoutIsTTY) {
-      p.data(`${p.out.green('✓')} ${label} ${o.result!.note ?? PAST[action]} ${p.out.dim(`(${o.agent_id!.slice(0, 8)})`)}`);
+      p.data(
+        `${p.out.green('✓')} ${label} ${o.result!.note ?? PAST[action]} ${p.out.dim(`(${o.agent_id!.slice(0, 8)})`)}`,
+      );
     } else {
       // one shape whatever the reference: a name not known (the agent given by uuid, which costs no request) is empty
       p.data(tsvRow([o.agent_id ?? '', o.name ?? '', o.result!.status ?? '', o.result!.note ?? PAST[action]]));
     }
   }
 }
-

@@ -1,6 +1,14 @@
 // Model providers on the command line (docs/api.md, Rules the client follows): checking --provider,
 // and telling a model id's provider from its spelling so `--model gpt-4o` needs no `--provider openai`.
-import { DEFAULT_MODEL, DEFAULT_MODEL_BY_PROVIDER, DEFAULT_PROVIDER, LIMITS, PROVIDERS, isProvider, type Provider } from '../../../contract.js';
+import {
+  DEFAULT_MODEL,
+  DEFAULT_MODEL_BY_PROVIDER,
+  DEFAULT_PROVIDER,
+  LIMITS,
+  PROVIDERS,
+  isProvider,
+  type Provider,
+} from '../../../contract.js';
 import type { Profile } from '../../../config/file.js';
 import { UsageError } from '../../../core/errors.js';
 import type { Printer } from '../../../ui/printer.js';
@@ -32,14 +40,18 @@ export function parseProvider(value: unknown, flag = '--provider'): Provider {
 export function parseModel(value: unknown, what = 'the model id'): string {
   const model = typeof value === 'string' ? value.trim() : '';
   if (!model) throw new UsageError(`${what} must not be empty`);
-  if ([...model].length > LIMITS.modelChars) throw new UsageError(`${what} must be at most ${LIMITS.modelChars} characters`);
+  if ([...model].length > LIMITS.modelChars)
+    throw new UsageError(`${what} must be at most ${LIMITS.modelChars} characters`);
   if (NAME_CONTROLS.test(model)) throw new UsageError(`${what} must not contain control characters`);
   return model;
 }
 
 /** The error for a model whose provider is neither given nor guessable. */
 export function providerNeeded(model: string): UsageError {
-  return new UsageError(`cannot tell which provider serves model '${model}'`, `add --provider, one of: ${PROVIDER_LIST}`);
+  return new UsageError(
+    `cannot tell which provider serves model '${model}'`,
+    `add --provider, one of: ${PROVIDER_LIST}`,
+  );
 }
 
 /** The provider for `model`: the one given, else the inferred one; exit 2 when neither. */
@@ -58,7 +70,8 @@ export function warnIfMismatched(p: Printer, model: string, provider: Provider):
   const inferred = inferProvider(model);
   if (!inferred || inferred === provider) return;
   // OpenRouter serves every vendor's models, but spells their ids with the vendor first
-  if (provider === 'openrouter') p.warn(`OpenRouter model ids name their vendor ('${inferred}/${model}'); sending '${model}' as asked`);
+  if (provider === 'openrouter')
+    p.warn(`OpenRouter model ids name their vendor ('${inferred}/${model}'); sending '${model}' as asked`);
   else p.warn(`model '${model}' looks like ${inferred}'s, not ${provider}'s; sending it to ${provider} as asked`);
 }
 
@@ -74,13 +87,18 @@ export interface ModelChoice {
  * `provider` settings, else DEFAULT_MODEL with DEFAULT_PROVIDER. A provider alone brings its house
  * model; a model alone its inferred provider. Undefined provider: the model's provider cannot be told.
  */
-export function launchModel(flags: { model?: string; provider?: Provider }, profile: Profile | undefined): { model: string; provider: Provider | undefined; source: ModelChoice['source'] } {
+export function launchModel(
+  flags: { model?: string; provider?: Provider },
+  profile: Profile | undefined,
+): { model: string; provider: Provider | undefined; source: ModelChoice['source'] } {
   if (flags.model || flags.provider) {
     const provider = flags.provider ?? inferProvider(flags.model!);
     return { model: flags.model ?? DEFAULT_MODEL_BY_PROVIDER[flags.provider!], provider, source: 'flags' };
   }
   const profileProvider = profile?.provider && isProvider(profile.provider) ? profile.provider : undefined;
-  if (profile?.model) return { model: profile.model, provider: profileProvider ?? inferProvider(profile.model), source: 'profile' };
-  if (profileProvider) return { model: DEFAULT_MODEL_BY_PROVIDER[profileProvider], provider: profileProvider, source: 'profile' };
+  if (profile?.model)
+    return { model: profile.model, provider: profileProvider ?? inferProvider(profile.model), source: 'profile' };
+  if (profileProvider)
+    return { model: DEFAULT_MODEL_BY_PROVIDER[profileProvider], provider: profileProvider, source: 'profile' };
   return { model: DEFAULT_MODEL, provider: DEFAULT_PROVIDER, source: 'default' };
 }

@@ -15,7 +15,15 @@ export const RENDERS = ['markdown', 'raw'] as const;
 export const DEFAULT_PROFILE = 'default';
 
 /** What `config list` shows of a profile: its settings, and where its key is kept (`keychain` or `file`). */
-export const SHOWN_SETTINGS = ['base_url', 'api_key', 'api_key_store', 'output', 'model', 'provider', 'render'] as const;
+export const SHOWN_SETTINGS = [
+  'base_url',
+  'api_key',
+  'api_key_store',
+  'output',
+  'model',
+  'provider',
+  'render',
+] as const;
 
 export type ProfileSetting = (typeof PROFILE_SETTINGS)[number];
 export type Setting = (typeof SETTINGS)[number];
@@ -30,13 +38,19 @@ export function settingName(raw: string): Setting {
 /** Checked only when a profile is created, so a hand-edited file keeps working. */
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`'${name}' is not a usable profile name`, 'use letters, digits, - and _ (up to 64 characters)');
+    throw new UsageError(
+      `'${name}' is not a usable profile name`,
+      'use letters, digits, - and _ (up to 64 characters)',
+    );
   }
   return name;
 }
 
 export function noSuchProfile(name: string): UsageError {
-  return new UsageError(`there is no profile '${name}' in the config file`, `create it with 'superagent login --profile ${name}', or see 'superagent config list'`);
+  return new UsageError(
+    `there is no profile '${name}' in the config file`,
+    `create it with 'superagent login --profile ${name}', or see 'superagent config list'`,
+  );
 }
 
 export interface Target {
@@ -49,7 +63,11 @@ export interface Target {
 /** The profile a command acts on: --profile, SUPERAGENT_PROFILE, the active one, or 'default'. */
 export function targetProfile(ctx: Context, config: ConfigData): Target {
   const name = profileName(ctx.globals, ctx.env, config);
-  return { name, profile: config.profiles?.[name], explicit: Boolean(ctx.globals.profile || ctx.env.SUPERAGENT_PROFILE) };
+  return {
+    name,
+    profile: config.profiles?.[name],
+    explicit: Boolean(ctx.globals.profile || ctx.env.SUPERAGENT_PROFILE),
+  };
 }
 
 /** The target profile, which must exist when it was asked for by name. */

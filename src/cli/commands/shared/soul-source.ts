@@ -40,7 +40,8 @@ function checked(buf: Buffer, what: string): string {
 
 export function readFailure(err: unknown, what: string, flag: string): UsageError {
   const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return new UsageError(`${what} does not exist`, `check the path given to ${flag}`);
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return new UsageError(`${what} does not exist`, `check the path given to ${flag}`);
   if (code === 'EACCES' || code === 'EPERM') return new UsageError(`cannot read ${what}: permission denied`);
   if (code === 'EISDIR') return new UsageError(`${what} is a directory, not a file`);
   return new UsageError(`cannot read ${what}: ${(err as Error)?.message ?? String(err)}`);
@@ -60,7 +61,13 @@ export type ConfirmOpened = (file: OpenedInput, what: string) => Promise<void>;
  * read is bounded like standard input's: by --timeout, or else the default time-out (a path was
  * given, meant as a file: a wait without end is more likely a mistake than a slow writer).
  */
-async function readFileChecked(ctx: Context, path: string, what: string, flag: string, confirm?: ConfirmOpened): Promise<Buffer> {
+async function readFileChecked(
+  ctx: Context,
+  path: string,
+  what: string,
+  flag: string,
+  confirm?: ConfirmOpened,
+): Promise<Buffer> {
   const failed = (err: unknown): never => {
     if (err instanceof UsageError) throw err;
     // O_NOFOLLOW met a link where the checked file was
@@ -74,7 +81,8 @@ async function readFileChecked(ctx: Context, path: string, what: string, flag: s
     await confirm?.(file, what);
     if (file.stat.isDirectory()) throw new UsageError(`${what} is a directory, not a file`);
     // refuse a huge file without reading it into memory
-    if (file.stat.isFile() && file.stat.size > LIMITS.soulBytes) throw tooBig(what, `${Math.ceil(file.stat.size / 1024)} KiB`);
+    if (file.stat.isFile() && file.stat.size > LIMITS.soulBytes)
+      throw tooBig(what, `${Math.ceil(file.stat.size / 1024)} KiB`);
     // given up on meanwhile: a stream given a signal already aborted emits an error nobody listens for
     stop.signal.throwIfAborted();
     stream = inputStream(file);
@@ -96,7 +104,8 @@ export function replacedWhileRead(what: string): UsageError {
 
 /** The soul text from `source`: a path (`confirm`: a checked one, see ConfirmOpened), or `-` for standard input. */
 export async function readSoul(ctx: Context, source: string, flag: string, confirm?: ConfirmOpened): Promise<string> {
-  if (source === '-') return checked(await readStdinBuffer(ctx, 'the soul', LIMITS.soulBytes), 'the soul on standard input');
+  if (source === '-')
+    return checked(await readStdinBuffer(ctx, 'the soul', LIMITS.soulBytes), 'the soul on standard input');
   if (!source.trim()) throw new UsageError(`${flag} needs a file path, or - for standard input`);
   const what = `soul file '${source}'`;
   return checked(await readFileChecked(ctx, source, what, flag, confirm), what);

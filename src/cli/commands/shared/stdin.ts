@@ -8,7 +8,10 @@ import { boundedWait } from './bounded-wait.js';
 export async function readStdinBuffer(ctx: Context, what: string, maxBytes = Infinity): Promise<Buffer> {
   const stdin = ctx.io.stdin;
   if (stdin.isTTY) {
-    throw new UsageError(`expected ${what} on standard input, but it is a terminal`, `pipe it in, e.g. 'cat file | superagent …'`);
+    throw new UsageError(
+      `expected ${what} on standard input, but it is a terminal`,
+      `pipe it in, e.g. 'cat file | superagent …'`,
+    );
   }
   const reading = readAtMost(stdin as AsyncIterable<Buffer | string>, maxBytes);
   return boundedRead(ctx, `${what} on standard input`, reading, () => (stdin as Partial<Readable>).destroy?.());

@@ -4,12 +4,27 @@ import { runSkillsToggle } from './toggle.js';
 import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
-  description: "Enable one or more skills on an agent in a single request. An unknown skill name fails (exit 2) naming the valid ones, and nothing changes.",
+  description:
+    'Enable one or more skills on an agent in a single request. An unknown skill name fails (exit 2) naming the valid ones, and nothing changes.',
   args: [
-    { name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' },
-    { name: 'skill', description: 'skills to enable (see `superagent skills <agent>`)', required: true, variadic: true, complete: 'skill' },
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+    {
+      name: 'skill',
+      description: 'skills to enable (see `superagent skills <agent>`)',
+      required: true,
+      variadic: true,
+      complete: 'skill',
+    },
   ],
-  examples: ['superagent skills enable demo hyperliquid', 'superagent skills enable demo polymarket polymarket-deep-research'],
+  examples: [
+    'superagent skills enable demo hyperliquid',
+    'superagent skills enable demo polymarket polymarket-deep-research',
+  ],
 } as const satisfies Spec;
 
 export function run(input: Input<typeof spec>, ctx: Context): Promise<void> {

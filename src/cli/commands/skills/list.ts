@@ -12,8 +12,19 @@ export const spec = {
   description:
     "List every skill available to an agent and whether it is enabled. On a terminal a table; piped, one 'name<TAB>on|off' line per skill. " +
     "Change them with 'superagent skills enable' and 'superagent skills disable'.",
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
-  examples: ['superagent skills demo', "superagent skills demo | awk '$2 == \"on\" {print $1}'", 'superagent skills enable demo hyperliquid'],
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
+  examples: [
+    'superagent skills demo',
+    'superagent skills demo | awk \'$2 == "on" {print $1}\'',
+    'superagent skills enable demo hyperliquid',
+  ],
 } as const satisfies Spec;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
@@ -25,7 +36,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (p.json) return p.printJson(result);
   const { skills } = result;
   if (p.stdoutIsTTY) return printSkillTable(p, skills);
-  printTable(p, [], skills.map((s) => [s.name, s.enabled === undefined ? unknown(p) : onOff(s.enabled)]));
+  printTable(
+    p,
+    [],
+    skills.map((s) => [s.name, s.enabled === undefined ? unknown(p) : onOff(s.enabled)]),
+  );
 }
 
 function printSkillTable(p: Printer, skills: Skill[]): void {
@@ -35,4 +50,3 @@ function printSkillTable(p: Printer, skills: Skill[]): void {
   const rows = skills.map((s) => [s.name, state(s), s.description ?? '']);
   printTable(p, ['NAME', 'ENABLED', 'DESCRIPTION'], rows, { fixed: [0, 1], drop: [2] });
 }
-

@@ -26,7 +26,10 @@ export function pickSkills(wanted: string[], available: Skill[], agentLabel: str
     const list = unknown.map((u) => `'${u}'`).join(', ');
     const names = available.map((s) => s.name);
     const guess = unknown.length === 1 ? didYouMean(unknown[0]!.trim(), names) : undefined;
-    throw new UsageError(`unknown skill${unknown.length > 1 ? 's' : ''} ${list} for ${agentLabel}`, `${guess ? `${guess} ` : ''}available: ${names.join(', ')}`);
+    throw new UsageError(
+      `unknown skill${unknown.length > 1 ? 's' : ''} ${list} for ${agentLabel}`,
+      `${guess ? `${guess} ` : ''}available: ${names.join(', ')}`,
+    );
   }
   return [...new Set(wanted.map((w) => byName.get(w.trim().toLowerCase())!))];
 }
@@ -42,9 +45,18 @@ export function disabledAfter(skills: Skill[], names: string[], enabled: boolean
 }
 
 /** `known`: the agent already found (the REPL's), so it is neither looked up again nor shown by its id. */
-export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string[], ctx: Context, known?: AgentRef): Promise<void> {
+export async function runSkillsToggle(
+  enabled: boolean,
+  [ref, ...wanted]: string[],
+  ctx: Context,
+  known?: AgentRef,
+): Promise<void> {
   const verb = enabled ? 'enable' : 'disable';
-  if (wanted.length === 0) throw new UsageError(`name at least one skill to ${verb}`, `see 'superagent skills ${ref ?? '<agent>'}' for the list`);
+  if (wanted.length === 0)
+    throw new UsageError(
+      `name at least one skill to ${verb}`,
+      `see 'superagent skills ${ref ?? '<agent>'}' for the list`,
+    );
   const { client } = await ctx.api();
   const agent = known ?? (await resolveAgent(client, ref!));
   const label = agent.name ?? ref!;
@@ -53,11 +65,16 @@ export async function runSkillsToggle(enabled: boolean, [ref, ...wanted]: string
   // the whole disabled set is sent: a skill whose state is unknown would be switched by guesswork
   const unsure = before.filter((s) => s.enabled === undefined && !names.includes(s.name)).map((s) => s.name);
   if (unsure.length > 0) {
-    throw new BadAnswerError(`the service did not say whether ${unsure.join(', ')} ${unsure.length > 1 ? 'are' : 'is'} enabled on ${label}; nothing was changed`, `check with 'superagent skills ${agent.agent_id}'`);
+    throw new BadAnswerError(
+      `the service did not say whether ${unsure.join(', ')} ${unsure.length > 1 ? 'are' : 'is'} enabled on ${label}; nothing was changed`,
+      `check with 'superagent skills ${agent.agent_id}'`,
+    );
   }
   const wasOn = new Map(before.map((s) => [s.name, s.enabled]));
   const changes = names.some((name) => wasOn.get(name) !== enabled);
-  const after = changes ? await applyDisabled(ctx, agent.agent_id, disabledAfter(before, names, enabled)) : { agent_id: agent.agent_id, skills: before };
+  const after = changes
+    ? await applyDisabled(ctx, agent.agent_id, disabledAfter(before, names, enabled))
+    : { agent_id: agent.agent_id, skills: before };
   const isOn = new Map(after.skills.map((s) => [s.name, s.enabled]));
   const notApplied = names.filter((name) => isOn.get(name) !== enabled);
   const p = ctx.printer;

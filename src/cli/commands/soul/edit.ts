@@ -23,11 +23,10 @@ import {
   asEnvironmentError,
   rephrased,
 } from '../../../core/errors.js';
-import { errorLine } from '../../exit-codes.js';
-import { fileSlug } from '../shared/agent-fields.js';
 import { ourCommand } from '../shared/command-line.js';
 import { readSoul } from '../shared/soul-source.js';
 import { KeptEdits, soulHash, type KeptEdit } from './kept-edits.js';
+import { draftFileName, goOn, keep, keptError, retryCommand, type Draft } from './draft.js';
 import { relativeTime } from '../../../ui/format.js';
 import type { Input, Spec } from '../../spec.js';
 
@@ -41,70 +40,25 @@ export const spec = {
     'command that uploads it is printed; ' +
     'the next soul edit of that agent offers to resume it (--yes resumes it); without a terminal it says where ' +
     'the kept edit is and edits the soul.md on the service.',
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
   options: {
     force: { type: 'boolean', description: 'upload even if soul.md changed on the service while the editor was open' },
   },
-  examples: ['superagent soul edit demo', 'EDITOR="code --wait" superagent soul edit demo', 'superagent soul edit demo --yes'],
+  examples: [
+    'superagent soul edit demo',
+    'EDITOR="code --wait" superagent soul edit demo',
+    'superagent soul edit demo --yes',
+  ],
 } as const satisfies Spec;
 
-/** `scout-v2.soul.md`: the agent's name made safe for a file name, else its id's first 8 characters. */
-export function draftFileName(name: string, id: string): string {
-  return `${fileSlug(name, id)}.soul.md`;
-}
-
-/** The exact command that uploads the kept file. */
-function retryCommand(ctx: Context, id: string, file: string): string {
-  return ourCommand(ctx, 'soul', 'set', id, '--file', file);
-}
-
-interface Draft {
-  file: PrivateFile;
-  retry: string;
-  ctx: Context;
-  /** where an edit ended from outside is kept for the next run, and what it is */
-  keeping: { store: KeptEdits; id: string; name: string; ref: string; base: string };
-}
-
-/**
- * Files the edit where the next `soul edit` of the agent finds it and offers to resume it: the line
- * saying where it is may go unread (a terminal gone, a script's log). Returns what says so; undefined
- * when the data dir cannot take it, and the edit stays where it is (the line names it).
- */
-function keep(draft: Draft): string | undefined {
-  const { store, id, name, ref, base } = draft.keeping;
-  try {
-    const keptAt = new Date(draft.ctx.clock.now()).toISOString();
-    draft.file = store.keep(draft.file, { agentId: id, name, keptAt, base: soulHash(base) });
-    draft.retry = retryCommand(draft.ctx, id, draft.file.path);
-    return `'${ourCommand(draft.ctx, 'soul', 'edit', ref)}' offers to resume it`;
-  } catch {
-    return undefined;
-  }
-}
-
-/** How to go on with a kept edit (`resume`, from `keep`): resume it, or upload it as it is. */
-function goOn(resume: string | undefined, draft: Draft): string {
-  return resume ? `${resume}; to upload it as it is: ${draft.retry}` : `upload it with: ${draft.retry}`;
-}
-
-/**
- * `err`, once the edit is kept, saying that nothing was uploaded (`uploading`: that the upload was
- * under way, so the service may have it), where the edit is and how to go on.
- */
-function keptError(err: unknown, draft: Draft, uploading = false): unknown {
-  const hint = goOn(keep(draft), draft);
-  if (!(err instanceof SuperagentError)) {
-    // a bug: its report stays as it is, but the way back to the edit is still shown
-    // always shown (not only on a TTY): losing the way back to an edit is worse than a noisy stderr
-    draft.ctx.printer.stderrWrite(`soul.md not uploaded; your edit is kept in ${draft.file.path} (${hint})\n`);
-    return err;
-  }
-  const what = uploading
-    ? ' during the upload; soul.md may have reached the service or not,'
-    : '; soul.md not uploaded,';
-  return rephrased(err, `${errorLine(err)}${what} your edit is kept in ${draft.file.path}`, hint);
-}
+export { draftFileName } from './draft.js';
 
 type Ending = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -122,7 +76,12 @@ function endedBy(ending: Ending): SuperagentError {
 }
 
 /** Prints a diff: stdout is its place, but with --json stdout holds only the API's answer. */
-async function showDiff(ctx: Context, before: string, after: string, labels: { old: string; new: string }): Promise<void> {
+async function showDiff(
+  ctx: Context,
+  before: string,
+  after: string,
+  labels: { old: string; new: string },
+): Promise<void> {
   const p = ctx.printer;
   const lines = await unifiedDiff(before, after, labels);
   if (p.json) p.stderrWrite(renderDiff(lines, p.err));
@@ -248,7 +207,16 @@ async function confirmed(ctx: Context, name: string, draft: Draft): Promise<bool
  * edit not uploaded (the draft would otherwise stay in TMPDIR, found by nobody). SIGHUP is listened
  * for only with a terminal there: `nohup` leaves none, and the hang-up it ignores must not stop this.
  */
-async function upload(ctx: Context, client: ApiClient, id: string, name: string, original: string, edited: string, draft: Draft, force: boolean): Promise<StatusResult | undefined> {
+async function upload(
+  ctx: Context,
+  client: ApiClient,
+  id: string,
+  name: string,
+  original: string,
+  edited: string,
+  draft: Draft,
+  force: boolean,
+): Promise<StatusResult | undefined> {
   const terminal = ctx.io.stdin.isTTY || ctx.io.stdout.isTTY || ctx.io.stderr.isTTY;
   const ended = abortedBy(ctx, terminal ? ['SIGINT', 'SIGTERM', 'SIGHUP'] : ['SIGINT', 'SIGTERM']);
   let theirs: string | undefined;
@@ -263,7 +231,10 @@ async function upload(ctx: Context, client: ApiClient, id: string, name: string,
   }
   if (theirs === edited) return undefined; // someone made the very same change
   const resume = keep(draft);
-  await showDiff(ctx, theirs, edited, { old: `${name}/soul.md (theirs: changed on the service)`, new: `${draft.file.path} (yours)` });
+  await showDiff(ctx, theirs, edited, {
+    old: `${name}/soul.md (theirs: changed on the service)`,
+    new: `${draft.file.path} (yours)`,
+  });
   throw new StateConflictError(
     `the soul.md of ${name} changed on the service while the editor was open; nothing uploaded, your edit is kept in ${draft.file.path}`,
     `the diff above shows theirs against yours; ${resume ? `${resume}; ` : ''}` +
@@ -276,7 +247,10 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const editor = ctx.editor.command(); // a VISUAL or EDITOR that cannot be split: exit 2 before any request
   if (editor.source === 'default' && !(ctx.io.stdin.isTTY && ctx.io.stdout.isTTY)) {
     // vi started into a pipe helps nobody; an editor named on purpose (a script's) may run anyway
-    throw new UsageError('no terminal to run the default editor (vi) on', "set VISUAL or EDITOR to an editor that needs none, or use 'superagent soul set AGENT --file PATH'");
+    throw new UsageError(
+      'no terminal to run the default editor (vi) on',
+      "set VISUAL or EDITOR to an editor that needs none, or use 'superagent soul set AGENT --file PATH'",
+    );
   }
   const { client } = await ctx.api();
   const agent = await resolveAgent(client, ref!);
@@ -303,7 +277,10 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   }
   if (bytes.toString('utf8').trim() === '') {
     draft.file.remove();
-    throw new UsageError('the edited soul.md is empty; nothing uploaded', `run '${ourCommand(ctx, 'soul', 'edit', ref!)}' again to start over`);
+    throw new UsageError(
+      'the edited soul.md is empty; nothing uploaded',
+      `run '${ourCommand(ctx, 'soul', 'edit', ref!)}' again to start over`,
+    );
   }
   let edited: string;
   try {

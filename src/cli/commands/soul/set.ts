@@ -11,9 +11,21 @@ export const spec = {
   description:
     "Replace an agent's soul.md with a file, or with standard input given --file -. The text must be UTF-8, " +
     'not empty, and at most 256 KiB; anything else is refused before any request.',
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
   options: {
-    file: { type: 'string', value: 'path', complete: 'file', description: 'the new soul.md (a file, or - for standard input; up to 256 KiB)' },
+    file: {
+      type: 'string',
+      value: 'path',
+      complete: 'file',
+      description: 'the new soul.md (a file, or - for standard input; up to 256 KiB)',
+    },
   },
   examples: [
     'superagent soul set demo --file soul.md',
@@ -25,7 +37,10 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const ref = input.agent;
   const source = input.file;
   if (source === undefined) {
-    throw new UsageError('--file is required', `superagent soul set ${shellWord(ref!)} --file soul.md (or --file - to read standard input)`);
+    throw new UsageError(
+      '--file is required',
+      `superagent soul set ${shellWord(ref!)} --file soul.md (or --file - to read standard input)`,
+    );
   }
   const soul = await readSoul(ctx, source, '--file');
   const { client } = await ctx.api();

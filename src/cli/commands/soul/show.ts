@@ -9,8 +9,19 @@ export const spec = {
   description:
     "Print an agent's soul.md exactly as the service keeps it, so 'soul show demo > soul.md' and " +
     "'soul set demo --file soul.md' round-trip; on a terminal it is rendered as Markdown (not with --raw). --json prints the files object ({ agent_id, soul_md, memory_md }).",
-  args: [{ name: 'agent', description: 'uuid, unique id prefix (4+ characters) or unique name', required: true, complete: 'agent' }],
-  examples: ['superagent soul show demo', 'superagent soul show demo > soul.md', 'superagent soul show demo --json | jq -r .soul_md'],
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
+  examples: [
+    'superagent soul show demo',
+    'superagent soul show demo > soul.md',
+    'superagent soul show demo --json | jq -r .soul_md',
+  ],
 } as const satisfies Spec;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
