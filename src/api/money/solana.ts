@@ -13,7 +13,7 @@ export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 /** The mints we name and price: dollar stablecoins, priced at 1. */
 export const SOLANA_TOKENS: Readonly<Record<string, { asset: string; priceKey: string | null }>> = {
   EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v: { asset: 'USDC', priceKey: 'USD' },
-  Es9vMFrzaCERmJfrTk8QJg1qKWsfx6JkDNn3NeTzWKNq: { asset: 'USDT', priceKey: 'USD' },
+  Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB: { asset: 'USDT', priceKey: 'USD' },
 };
 
 const LAMPORTS_DECIMALS = 9;
