@@ -3,7 +3,7 @@
 // arrive as decimal strings and stay exact.
 import { BadAnswerError } from '../../core/errors.js';
 import { abs, sign } from './decimal.js';
-import { decimal, integer, list, record, text, type Fields } from './shape.js';
+import { amount, decimal, integer, list, once, record, text, type Fields } from './shape.js';
 import { hostOf } from './source-http.js';
 import type { JsonRequest } from './types.js';
 
@@ -89,11 +89,13 @@ export async function readHlAccount(
   const { answer, where } = await info(base, 'clearinghouseState', user, json, signal);
   const state = record(answer, where);
   const summary = record(state.marginSummary, `${where} marginSummary`);
+  const coins = new Set<string>();
   return {
     accountValue: decimal(summary.accountValue, `${where} accountValue`),
     withdrawable: decimal(state.withdrawable, `${where} withdrawable`),
     positions: list(state.assetPositions, `${where} assetPositions`)
       .map((entry) => position(entry, where))
+      .map((p) => (once(coins, p.coin, where), p))
       .filter((p) => sign(p.size) !== 0),
   };
 }
@@ -105,10 +107,12 @@ export async function readHlSpot(
   signal?: AbortSignal,
 ): Promise<HlSpotBalance[]> {
   const { answer, where } = await info(base, 'spotClearinghouseState', user, json, signal);
+  const coins = new Set<string>();
   return list(record(answer, where).balances, `${where} balances`).map((entry) => {
     const b = record(entry, `${where}: a balance`);
     const coin = text(b.coin, `${where}: a balance's coin`, 40);
-    return { coin, total: decimal(b.total, `${where} ${coin} total`), hold: decimal(b.hold, `${where} ${coin} hold`) };
+    once(coins, coin, where);
+    return { coin, total: amount(b.total, `${where} ${coin} total`), hold: amount(b.hold, `${where} ${coin} hold`) };
   });
 }
 

@@ -1,7 +1,7 @@
 // Polymarket's public data API: a user's open positions (GET <base>/positions?user=…) and their total
 // value (GET <base>/value?user=…). Its numbers are JSON numbers; each goes through the one decimal check.
 import { BadAnswerError } from '../../core/errors.js';
-import { decimal, list, record, text } from './shape.js';
+import { amount, decimal, list, record, text } from './shape.js';
 import { hostOf } from './source-http.js';
 import type { JsonRequest } from './types.js';
 
@@ -38,10 +38,10 @@ export async function readPmPositions(
     return {
       title,
       outcome: text(p.outcome, `${at} outcome`, 100),
-      size: decimal(p.size, `${at} size`),
-      avgPrice: decimal(p.avgPrice, `${at} avgPrice`),
-      curPrice: decimal(p.curPrice, `${at} curPrice`),
-      currentValue: decimal(p.currentValue, `${at} currentValue`),
+      size: amount(p.size, `${at} size`),
+      avgPrice: amount(p.avgPrice, `${at} avgPrice`),
+      curPrice: amount(p.curPrice, `${at} curPrice`),
+      currentValue: amount(p.currentValue, `${at} currentValue`),
       cashPnl: decimal(p.cashPnl, `${at} cashPnl`),
     };
   });
@@ -57,5 +57,5 @@ export async function readPmValue(
   const where = `${hostOf(base)} value`;
   const rows = list(await json({ url: urlOf(base, 'value', user), method: 'GET', signal }), where);
   if (rows.length > 1) throw new BadAnswerError(`${where} lists more than one user`);
-  return rows.length === 0 ? '0' : decimal(record(rows[0], `${where} row`).value, `${where} value`);
+  return rows.length === 0 ? '0' : amount(record(rows[0], `${where} row`).value, `${where} value`);
 }

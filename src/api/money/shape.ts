@@ -28,6 +28,19 @@ export function text(value: unknown, what: string, max = 200): string {
 
 export const decimal = parseDecimal;
 
+/** A decimal that counts something held (a balance, a size, a price): never below zero. */
+export function amount(value: unknown, what: string): string {
+  const parsed = parseDecimal(value, what);
+  if (parsed.startsWith('-')) throw new BadAnswerError(`${what} is negative (${parsed.slice(0, 24)})`);
+  return parsed;
+}
+
+/** Fails when `key` was seen before in this list: a row sent twice would be counted twice. */
+export function once(seen: Set<string>, key: string, what: string): void {
+  if (seen.has(key)) throw new BadAnswerError(`${what} lists ${key.slice(0, 44)} twice`);
+  seen.add(key);
+}
+
 /** An integer a source uses as an id or a time in ms. */
 export function integer(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {

@@ -3,7 +3,7 @@
 import type { RpcTransport } from '@solana/kit';
 import { BadAnswerError, SuperagentError } from '../../core/errors.js';
 import { formatUnits, isZero, add, parseDecimal } from './decimal.js';
-import { record } from './shape.js';
+import { once, record } from './shape.js';
 import { hostOf } from './source-http.js';
 import type { Holding, JsonRequest } from './types.js';
 
@@ -13,7 +13,7 @@ export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 /** The mints we name and price: dollar stablecoins, priced at 1. */
 export const SOLANA_TOKENS: Readonly<Record<string, { asset: string; priceKey: string | null }>> = {
   EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v: { asset: 'USDC', priceKey: 'USD' },
-  Es9vMFrzaCERmJfrTk8QJg1qKWsfx6JkDNn3NeTzWKNq: { asset: 'USDT', priceKey: 'USD' },
+  Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB: { asset: 'USDT', priceKey: 'USD' },
 };
 
 const LAMPORTS_DECIMALS = 9;
@@ -58,8 +58,11 @@ function lamportsOf(value: unknown, host: string): string {
 }
 
 /** One parsed token account: its mint and its amount as an exact decimal string. */
-function tokenAccount(entry: unknown, host: string): { mint: string; amount: string } {
+function tokenAccount(entry: unknown, host: string): { pubkey: string; mint: string; amount: string } {
   const what = `${host}: a token account`;
+  const pubkey = record(entry, what).pubkey;
+  if (typeof pubkey !== 'string' || !BASE58.test(pubkey))
+    throw new BadAnswerError(`${what}'s pubkey is not an address`);
   const account = record(record(entry, what).account, what);
   const parsed = record(record(account.data, `${what}'s data (not jsonParsed)`).parsed, `${what}'s parsed data`);
   const info = record(parsed.info, `${what}'s info`);
@@ -72,7 +75,7 @@ function tokenAccount(entry: unknown, host: string): { mint: string; amount: str
   }
   const decimals = typeof tokenAmount.decimals === 'bigint' ? Number(tokenAmount.decimals) : tokenAmount.decimals;
   if (typeof decimals !== 'number') throw new BadAnswerError(`${what}'s decimals are missing`);
-  return { mint, amount: formatUnits(BigInt(raw), decimals) };
+  return { pubkey, mint, amount: formatUnits(BigInt(raw), decimals) };
 }
 
 /** SOL (always, even 0) and every non-empty SPL token account, amounts summed per mint. */
@@ -110,11 +113,14 @@ export async function readSolana(
     { chain: 'solana', asset: 'SOL', amount: lamportsOf(record(balance, host).value, host), priceKey: 'SOL' },
   ];
   const byMint = new Map<string, string>();
+  // one account listed twice would be counted twice; several accounts of one mint are summed
+  const listed = new Set<string>();
   for (const list of tokenLists) {
     const value = record(list, `${host}'s token accounts`).value;
     if (!Array.isArray(value)) throw new BadAnswerError(`${host}: the token accounts are not a list`);
     for (const entry of value) {
-      const { mint, amount } = tokenAccount(entry, host);
+      const { pubkey, mint, amount } = tokenAccount(entry, host);
+      once(listed, pubkey, `${host}'s token accounts`);
       byMint.set(mint, add(byMint.get(mint) ?? '0', amount));
     }
   }
