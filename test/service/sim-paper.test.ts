@@ -132,7 +132,8 @@ describe('the paper account', () => {
   it('allMids quotes every simulated coin as a decimal string', async () => {
     const svc = await t.service({ simClock: fakeClock().now });
     const mids = await hlInfo(svc, 'allMids');
-    for (const coin of ['BTC', 'ETH', 'SOL', 'HYPE', 'BONK', 'PEPE']) expect(mids[coin]).toMatch(/^\d+\.\d+$/);
+    for (const coin of ['BTC', 'ETH', 'SOL', 'HYPE', 'BONK', 'PEPE', 'POL', 'BNB'])
+      expect(mids[coin]).toMatch(/^\d+\.\d+$/);
   });
 
   it('a request Hyperliquid would not understand is refused with 422', async () => {

@@ -15,6 +15,16 @@ interface Path {
   salt: number;
 }
 
+/**
+ * The chains' own coins the agents' market does not quote but a wallet is valued in (POL on polygon,
+ * BNB on bsc): simulated the same way, quoted only by allMids.
+ */
+const CHAIN_COINS = [
+  { symbol: 'POL', base: 0.46, volatility: 6 },
+  { symbol: 'BNB', base: 688, volatility: 4 },
+];
+const infoOf = (symbol: string) => assetInfo(symbol) ?? CHAIN_COINS.find((c) => c.symbol === symbol);
+
 /** paths by seed, then symbol: a read walks thousands of prices, so finding one must cost next to nothing */
 const paths = new Map<string, Map<string, Path & { base: number }>>();
 
@@ -26,7 +36,7 @@ function pathOf(seed: string, symbol: string): (Path & { base: number }) | undef
   }
   let path = bySymbol.get(symbol);
   if (!path) {
-    const info = assetInfo(symbol);
+    const info = infoOf(symbol);
     if (!info) return undefined;
     const rng = seededRng('sim-path', seed, symbol);
     const v = info.volatility / 100;
@@ -69,7 +79,7 @@ function sig6(x: number): number {
 /** Every asset's mid at `step`, as allMids answers it (decimal strings). */
 export function midsAt(seed: string, step: number): Record<string, string> {
   const mids: Record<string, string> = {};
-  for (const a of ASSETS) mids[a.symbol] = dec(priceAt(seed, a.symbol, step));
+  for (const a of [...ASSETS, ...CHAIN_COINS]) mids[a.symbol] = dec(priceAt(seed, a.symbol, step));
   return mids;
 }
 
