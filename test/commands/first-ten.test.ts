@@ -26,9 +26,10 @@ describe('narrow terminals leave columns out, never wrap them', () => {
     return lines[0]!.split(/\s+/);
   };
 
-  it('list: CREATED goes first, then the id, then the model', async () => {
+  it('list: CREATED goes first, then the model, then the status; the id is never left out', async () => {
     expect(await heads('list', 40)).toEqual(['NAME', 'ID', 'STATUS', 'MODEL']);
-    expect(await heads('list', 30)).toEqual(['NAME', 'STATUS', 'MODEL']);
+    expect(await heads('list', 30)).toEqual(['NAME', 'ID', 'STATUS']);
+    expect(await heads('list', 20)).toEqual(['NAME', 'ID']);
   });
 
   it('skills: the description goes; at 30 columns a long name is cut with …', async () => {
