@@ -129,6 +129,25 @@ describe('completion offers agent names, an id only where a name is ambiguous', 
   });
 });
 
+describe('completion offers the skills a command can act on', () => {
+  it('skills AGENT off: the disabled ones (for enable); on: the enabled ones (for disable); alone: all', async () => {
+    const ask = async (...words: string[]) => {
+      const r = await cli(['__complete', 'skills', 'demo', ...words]);
+      expect(r.code).toBe(0);
+      return r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t'));
+    };
+    const all = await ask();
+    const on = all.filter(([, d]) => d!.startsWith('on:')).map(([v]) => v);
+    const off = all.filter(([, d]) => d!.startsWith('off:')).map(([v]) => v);
+    expect([on.length > 0, off.length > 0]).toEqual([true, true]);
+    expect((await ask('off')).map(([v]) => v)).toEqual(off);
+    expect((await ask('on')).map(([v]) => v)).toEqual(on);
+  });
+});
+
 describe('piped input to the assistant, as to chat', () => {
   const questions = () =>
     service
