@@ -43,8 +43,8 @@ _superagent_spec() {
         'schema') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
         'skills') _sa_subs='enable disable' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
-        'skills disable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill...' ;;
-        'skills enable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill...' ;;
+        'skills disable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill-on...' ;;
+        'skills enable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill-off...' ;;
         'soul') _sa_subs='show edit set' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'soul edit') _sa_subs='' _sa_opts='--force' _sa_vopts='' _sa_args='agent' ;;
         'soul set') _sa_subs='' _sa_opts='--file' _sa_vopts='--file' _sa_args='agent' ;;
@@ -83,21 +83,22 @@ _superagent_alias() {
     esac
 }
 
-# _superagent_add SLOT: adds the candidates of one slot (agent, skill, file, dir, words:a,b) that start with $typed.
+# _superagent_add SLOT: adds the candidates of one slot (agent, skill-on, skill-off, file, dir, words:a,b)
+# that start with $typed.
 _superagent_add() {
     local item line
     local -a items=()
     case $1 in
         words:*) IFS=, read -r -a items <<< "${1#words:}" ;;
-        agent|skill)
+        agent|skill-on|skill-off)
             local -a ask=(agents)
-            if [[ $1 == skill ]]; then
+            if [[ $1 == skill-* ]]; then
                 local slot i=0
                 for slot in $_sa_args; do
                     [[ ${slot%...} == agent ]] && break
                     i=$((i + 1))
                 done
-                ask=(skills "${pos[i]}")
+                ask=(skills "${pos[i]}" "${1#skill-}")
             fi
             while IFS= read -r line; do
                 items+=("${line%%$'\t'*}")

@@ -75,9 +75,9 @@ function __superagent_spec
             set -g __sa_subs enable disable
             set -g __sa_args 'agent'
         case 'skills disable'
-            set -g __sa_args 'agent' 'skill...'
+            set -g __sa_args 'agent' 'skill-on...'
         case 'skills enable'
-            set -g __sa_args 'agent' 'skill...'
+            set -g __sa_args 'agent' 'skill-off...'
         case 'soul'
             set -g __sa_subs show edit set
         case 'soul edit'
@@ -175,14 +175,14 @@ function __superagent_slot
     test (string replace -r -- '\.\.\.$' '' "$slot") = "$argv[1]"
 end
 
-# __superagent_ask agents|skills: names only the service knows, from the hidden command (cached there).
+# __superagent_ask agents|skills on|off: names only the service knows, from the hidden command (cached there).
 function __superagent_ask
     __superagent_parse
     set -l ask $argv[1]
     if test "$ask" = skills
         set -l i (contains -i -- agent $__sa_args; or contains -i -- agent... $__sa_args)
         test -n "$i"; and test $i -le (count $__sa_pos); or return 0
-        set -a ask $__sa_pos[$i]
+        set -a ask $__sa_pos[$i] $argv[2]
     end
     superagent $__sa_fwd __complete $ask 2>/dev/null
 end
@@ -297,7 +297,8 @@ complete -c superagent -l timeout -x -d 'request time-out; for a stream, the lon
 complete -c superagent -s y -l yes -d 'assume yes to confirmations'
 complete -c superagent -l no-input -d 'never prompt; fail naming the missing flag'
 complete -c superagent -n '__superagent_slot agent' -f -a '(__superagent_ask agents)'
-complete -c superagent -n '__superagent_slot skill' -f -a '(__superagent_ask skills)'
+complete -c superagent -n '__superagent_slot skill-off' -f -a '(__superagent_ask skills off)'
+complete -c superagent -n '__superagent_slot skill-on' -f -a '(__superagent_ask skills on)'
 complete -c superagent -n '__superagent_slot words:base_url,api_key,output,model,provider,render,active_profile' -f -a 'base_url api_key output model provider render active_profile'
 complete -c superagent -n '__superagent_slot words:base_url,output,model,provider,render,active_profile' -f -a 'base_url output model provider render active_profile'
 complete -c superagent -n '__superagent_slot words:bash,zsh,fish' -f -a 'bash zsh fish'

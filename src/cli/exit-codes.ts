@@ -33,7 +33,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
     'usage: bad flag, missing argument, invalid input, or the service answered 400/413/415; also a full disk, ' +
     'a read-only file system or a permission refused under the config, data or temp dir',
   3: 'authentication: no key, or 401/403',
-  4: 'not found: 404, or an agent reference that matches none or several',
+  4: 'not found: 404, an agent reference that matches none or several, or a setting `config get` finds unset',
   5: 'rate limited: 429 after the allowed retries',
   6: 'conflict: 409 (a name a live agent has, pausing an agent that is not running), the agent limit',
   7: 'service or network: 5xx, time-out, connection refused, a stream cut short',

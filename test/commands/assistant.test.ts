@@ -200,6 +200,17 @@ describe('assistant ask', () => {
   });
 });
 
+describe('assistant (the REPL) with stdin piped', () => {
+  it('answers each line and draws no prompt: stderr ends with a whole line', async () => {
+    const first = await direct('What about ETH?');
+    const r = await cli(['assistant'], { input: 'What about ETH?\nAnd SOL?\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(first);
+    expect(r.stderr).not.toContain('›');
+    expect(r.stderr === '' || r.stderr.endsWith('\n'), r.stderr).toBe(true);
+  });
+});
+
 describe('assistant ask against a hosted-style stream', () => {
   let server: http.Server;
   let url: string;

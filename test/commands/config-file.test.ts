@@ -126,7 +126,13 @@ describe('login and logout on disk', () => {
     const dir = freshDir();
     expect((await login(dir, KEY)).code).toBe(0);
     expect((await cli(dir, ['config', 'set', 'output', 'json'])).code).toBe(0);
-    expect(await cli(dir, ['logout'])).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(await cli(dir, ['logout'])).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: expect.stringMatching(
+        /^Removed the key sa_sk_…\S+ of profile default from the (OS keychain|config file)/,
+      ),
+    });
     expect(readConfig(dir)).toEqual(
       onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, output: 'json' } } }),
     );

@@ -110,13 +110,36 @@ describe('config set, get and unset', () => {
 
     expect((await cli(['config', 'unset', 'base_url'], config)).code).toBe(0);
     expect(config.data).toEqual({ profiles: { default: {} } });
-    // unset: nothing printed piped (a terminal is told it is not set)
-    expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // unset: exit 4, piped as on a terminal (as git config's 1: a script tells unset from empty)
+    const unset =
+      "Error: base_url is not set in profile 'default' (set it with 'superagent config set base_url VALUE')\n";
+    expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 4, stdout: '', stderr: unset });
     expect(await cli(['config', 'get', 'base_url'], config, { tty: true })).toMatchObject({
-      code: 0,
+      code: 4,
       stdout: '',
-      stderr: "base_url is not set in profile 'default'.\n",
+      stderr: unset,
     });
+  });
+
+  it('get of any unset setting exits 4, piped, on a terminal and with --json (which prints null)', async () => {
+    const config = new MemoryConfig({ profiles: { default: {} } });
+    for (const key of ['base_url', 'api_key', 'model', 'provider']) {
+      const how =
+        key === 'api_key' ? "log in with 'superagent login'" : `set it with 'superagent config set ${key} VALUE'`;
+      const line = `Error: ${key} is not set in profile 'default' (${how})\n`;
+      for (const tty of [false, true])
+        expect(await cli(['config', 'get', key], config, { tty }), key).toMatchObject({
+          code: 4,
+          stdout: '',
+          stderr: line,
+        });
+      expect(await cli(['config', 'get', key, '--json'], config), key).toMatchObject({
+        code: 4,
+        stdout: 'null\n',
+        stderr: '',
+      });
+    }
+    expect(config.writes).toBe(0);
   });
 
   it('on a terminal, set and unset say what they did', async () => {
@@ -172,7 +195,7 @@ describe('config set, get and unset', () => {
     expect((await cli(['config', 'get', 'output'], config)).stdout).toBe('table\n');
     expect((await cli(['config', 'get', 'active_profile'], config)).stdout).toBe('default\n');
     expect(await cli(['config', 'get', 'base_url', '--json'], config)).toMatchObject({
-      code: 0,
+      code: 4,
       stdout: 'null\n',
       stderr: '',
     });
@@ -253,7 +276,7 @@ describe('profiles', () => {
     expect((await cli(['config', 'get', 'active_profile'], config)).stdout).toBe('staging\n');
     expect((await cli(['config', 'unset', 'active_profile'], config)).code).toBe(0);
     expect(config.data).toEqual({ profiles: { staging: { base_url: URL } } });
-    expect((await cli(['config', 'get', 'base_url'], config)).stdout).toBe('');
+    expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 4, stdout: '' });
   });
 
   it('active_profile must name an existing profile', async () => {

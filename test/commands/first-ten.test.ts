@@ -26,9 +26,10 @@ describe('narrow terminals leave columns out, never wrap them', () => {
     return lines[0]!.split(/\s+/);
   };
 
-  it('list: CREATED goes first, then the id, then the model', async () => {
+  it('list: CREATED goes first, then the model, then the status; the id is never left out', async () => {
     expect(await heads('list', 40)).toEqual(['NAME', 'ID', 'STATUS', 'MODEL']);
-    expect(await heads('list', 30)).toEqual(['NAME', 'STATUS', 'MODEL']);
+    expect(await heads('list', 30)).toEqual(['NAME', 'ID', 'STATUS']);
+    expect(await heads('list', 20)).toEqual(['NAME', 'ID']);
   });
 
   it('skills: the description goes; at 30 columns a long name is cut with …', async () => {
@@ -125,6 +126,25 @@ describe('completion offers agent names, an id only where a name is ambiguous', 
       .split('\n')
       .map((l) => l.split('\t')[0]);
     expect(values).toEqual(['demo', ...agents.slice(1).map((a) => a.agent_id)]);
+  });
+});
+
+describe('completion offers the skills a command can act on', () => {
+  it('skills AGENT off: the disabled ones (for enable); on: the enabled ones (for disable); alone: all', async () => {
+    const ask = async (...words: string[]) => {
+      const r = await cli(['__complete', 'skills', 'demo', ...words]);
+      expect(r.code).toBe(0);
+      return r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t'));
+    };
+    const all = await ask();
+    const on = all.filter(([, d]) => d!.startsWith('on:')).map(([v]) => v);
+    const off = all.filter(([, d]) => d!.startsWith('off:')).map(([v]) => v);
+    expect([on.length > 0, off.length > 0]).toEqual([true, true]);
+    expect((await ask('off')).map(([v]) => v)).toEqual(off);
+    expect((await ask('on')).map(([v]) => v)).toEqual(on);
   });
 });
 

@@ -470,12 +470,13 @@ describe('a key left in the keychain by an earlier login', () => {
       { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } },
       new MemoryKeychain(NO_KEYCHAIN),
     );
-    expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    const removed = `Removed the key ${MASKED} of profile default from the config file (${svc.url})\n`;
+    expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: removed, asked: [] });
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
     // --debug says the keychain was not looked in, and why
     config.data.profiles!.default!.api_key = KEY;
     const debug = await cli(['logout', '--debug'], config);
-    expect(debug.stderr).toBe(`superagent: ${KEYCHAIN} failed to remove the key: ${NO_KEYCHAIN}\n`);
+    expect(debug.stderr).toBe(`superagent: ${KEYCHAIN} failed to remove the key: ${NO_KEYCHAIN}\n${removed}`);
   });
 
   it('a copy that a locked keyring will not give up: exit 2, the profile left as it was to try again', async () => {

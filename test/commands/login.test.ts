@@ -297,12 +297,18 @@ describe('login refuses, saving nothing', () => {
 });
 
 describe('logout', () => {
-  it("removes the profile's key and keeps the rest; without it the profile's service refuses to be used", async () => {
+  it("removes the profile's key and keeps the rest, saying so in one stderr line a CI log keeps (as login)", async () => {
     const config = new MemoryConfig({
       active_profile: 'default',
       profiles: { default: { base_url: svc.url, api_key: KEY, output: 'json' } },
     });
-    expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: '', asked: [] });
+    expect(await cli(['logout'], config)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `Removed the key ${MASKED} of profile default from the config file (${svc.url})\n`,
+      asked: [],
+    });
+    expect((await cli(['logout', '--quiet'], config)).stderr).toBe('');
     expect(config.data).toEqual({
       active_profile: 'default',
       profiles: { default: { base_url: svc.url, output: 'json' } },

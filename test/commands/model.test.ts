@@ -64,12 +64,16 @@ describe('model <agent> MODEL switches', () => {
     ['grok-4', 'xai'],
     ['anthropic/claude-sonnet-4', 'openrouter'],
     ['claude-opus-4-20250514', 'anthropic'],
-  ])('%s, with the provider inferred (%s); piped stdout is the id', async (model, provider) => {
-    const r = await cli(['model', 'modeller', model]);
-    expect(r).toEqual({ code: 0, stdout: `${id}\n`, stderr: '', asked: [] });
-    expect(modelChanges()).toEqual([{ model, model_provider: provider }]);
-    expect(await modelOf()).toBe(model);
-  });
+  ])(
+    '%s, with the provider inferred (%s); piped stdout is the model set, as `model AGENT` then prints it',
+    async (model, provider) => {
+      const r = await cli(['model', 'modeller', model]);
+      expect(r).toEqual({ code: 0, stdout: `${model}\n`, stderr: '', asked: [] });
+      expect(modelChanges()).toEqual([{ model, model_provider: provider }]);
+      expect(await modelOf()).toBe(model);
+      expect((await cli(['model', 'modeller'])).stdout).toBe(r.stdout);
+    },
+  );
 
   it('--provider is sent as given; --json prints the API answer; the new model is shown after', async () => {
     const r = await cli('model modeller llama-3.3-70b --provider venice --json');

@@ -12,6 +12,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../src/contract.js';
 import { ENTRIES } from '../../src/cli/registry.js';
+import { SKILLS } from '../../src/server/runtime/skills.js';
 import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe } from '../helpers/request-count.js';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
@@ -80,6 +81,9 @@ function ageCache(home: string): void {
   }
 }
 
+// a new agent's skills, in the service's order: enable offers those off, disable those on
+const ON_SKILLS = SKILLS.filter((s) => s.defaultEnabled).map((s) => s.name);
+const OFF_SKILLS = SKILLS.filter((s) => !s.defaultEnabled).map((s) => s.name);
 const lines = (text: string) => text.split('\n').filter(Boolean);
 const values = (text: string) => lines(text).map((l) => l.split('\t')[0]);
 
@@ -326,6 +330,9 @@ describe('bash', () => {
       'polymarket',
       'polymarket-deep-research',
     ]);
+    // enable offers the skills that are off, disable those that are on
+    expect(await bashComplete('superagent skills enable demo ', env)).toEqual(OFF_SKILLS);
+    expect(await bashComplete('superagent skills disable demo ', env)).toEqual(ON_SKILLS);
     expect(await bashComplete('superagent config set ', env)).toEqual([
       'base_url',
       'output',
@@ -399,6 +406,15 @@ describe.skipIf(!HAS_ZSH)(`zsh${HAS_ZSH ? '' : ' (skipped: zsh is not installed)
     expect(soul!.matches).toEqual(['show', 'edit', 'set']);
     expect(provider!.buffer).toBe('superagent launch --provider anthropic ');
   });
+
+  it('skills enable offers the skills that are off, disable those that are on', async () => {
+    const [enable, disable] = await zshComplete(
+      ['superagent skills enable demo ', 'superagent skills disable demo '],
+      shellEnv(cacheHome()),
+    );
+    expect([...enable!.matches].sort()).toEqual([...OFF_SKILLS].sort());
+    expect([...disable!.matches].sort()).toEqual([...ON_SKILLS].sort());
+  });
 });
 
 describe.skipIf(!HAS_FISH)(`fish${HAS_FISH ? '' : ' (skipped: fish is not installed)'}`, () => {
@@ -434,6 +450,8 @@ describe.skipIf(!HAS_FISH)(`fish${HAS_FISH ? '' : ' (skipped: fish is not instal
       'polymarket',
       'polymarket-deep-research',
     ]);
+    expect(await fishComplete('superagent skills enable demo ', env)).toEqual([...OFF_SKILLS].sort());
+    expect(await fishComplete('superagent skills disable demo ', env)).toEqual([...ON_SKILLS].sort());
     expect(await fishComplete('superagent launch --provider ', env)).toEqual([...PROVIDERS].sort());
     expect(await fishComplete('superagent completion ', env)).toEqual(['bash', 'fish', 'zsh']);
     expect(await fishComplete('superagent launch --so', env)).toEqual(['--soul-file']);

@@ -9,7 +9,7 @@ import { keychainAccount } from '../../config/keychain.js';
 import { keychainProfile, resolveConnection } from '../../config/resolve.js';
 import { matchAgent } from './shared/agent-ref.js';
 import { CandidateCache, cacheFile, type CachedAgent, type CachedSkill } from '../completion/candidate-cache.js';
-import { CANDIDATE_KINDS, COMPLETE_COMMAND, type CandidateKind } from '../completion/protocol.js';
+import { CANDIDATE_KINDS, COMPLETE_COMMAND, SKILL_STATES, type CandidateKind } from '../completion/protocol.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { Input, Spec } from '../spec.js';
@@ -27,11 +27,12 @@ function budgetMs(env: NodeJS.ProcessEnv): number {
 export const spec = {
   description:
     'Used by the completion scripts: prints one "VALUE<TAB>DESCRIPTION" line per agent name and id (agents) or per ' +
-    'skill of an agent (skills). Answers come from a cache of at most 30 seconds; a stale cache is refreshed with one ' +
+    'skill of an agent (skills; on or off after the agent: only the skills in that state). Answers come from a cache of at most 30 seconds; a stale cache is refreshed with one ' +
     'request that may take at most a second, else the cache (or nothing) is printed. Always exits 0.',
   args: [
     { name: 'kind', description: CANDIDATE_KINDS.join(' | '), required: true },
     { name: 'agent', description: 'for skills: the agent (uuid, id prefix or name)' },
+    { name: 'state', description: `for skills: ${SKILL_STATES.join(' | ')}, only the skills in that state` },
   ],
   examples: [`superagent ${COMPLETE_COMMAND} agents`, `superagent ${COMPLETE_COMMAND} skills demo`],
 } as const satisfies Spec;
@@ -117,8 +118,13 @@ function findAgent(agents: CachedAgent[], ref: string): string | undefined {
   }
 }
 
-async function skillCandidates(ctx: Context, cache: CandidateCache, ref: string | undefined): Promise<Candidate[]> {
-  if (!ref) return [];
+async function skillCandidates(
+  ctx: Context,
+  cache: CandidateCache,
+  ref: string | undefined,
+  state: string | undefined,
+): Promise<Candidate[]> {
+  if (!ref || (state !== undefined && !(SKILL_STATES as readonly string[]).includes(state))) return [];
   let id = UUID_PATTERN.test(ref) ? ref.toLowerCase() : findAgent(cache.agents(), ref);
   if (!id || !cache.skillsFresh(id)) {
     const needList = !id && !cache.agentsFresh();
@@ -142,8 +148,12 @@ async function skillCandidates(ctx: Context, cache: CandidateCache, ref: string 
       );
     cache.save();
   }
+  const inState = (s: CachedSkill) => state === undefined || (state === 'on') === s.enabled;
   return id
-    ? cache.skills(id).map((s) => ({ value: s.name, description: `${s.enabled ? 'on' : 'off'}: ${s.description}` }))
+    ? cache
+        .skills(id)
+        .filter(inState)
+        .map((s) => ({ value: s.name, description: `${s.enabled ? 'on' : 'off'}: ${s.description}` }))
     : [];
 }
 
@@ -157,7 +167,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       candidates =
         (kind as CandidateKind) === 'agents'
           ? await agentCandidates(ctx, cache)
-          : await skillCandidates(ctx, cache, ref);
+          : await skillCandidates(ctx, cache, ref, input.state);
     }
   } catch {
     // a broken config or unknown profile: nothing to offer, and nothing to say during a Tab

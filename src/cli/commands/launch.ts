@@ -176,9 +176,8 @@ type NameProblem = (name: string) => string | undefined;
  * checked again when the launch's turn comes: launch() below.)
  */
 async function nameCheck(input: LaunchInput, ctx: Context, wanted: Wanted): Promise<NameProblem> {
-  const agents = await liveAgents(ctx);
+  const agents = await liveAgents(ctx, input.allowDuplicateName ? undefined : wanted.name);
   if (input.allowDuplicateName) return () => undefined;
-  if (wanted.name !== undefined) assertNameFree(agents, wanted.name);
   return (name) => {
     try {
       assertNameFree(agents, name);
@@ -189,10 +188,14 @@ async function nameCheck(input: LaunchInput, ctx: Context, wanted: Wanted): Prom
   };
 }
 
-/** The live agents, refused (as the service would refuse the launch: 403) when there is no room for one more. */
-async function liveAgents(ctx: Context): Promise<AgentRecord[]> {
+/**
+ * The live agents, refused (as the service would refuse the launch: 403) when there is no room for one
+ * more. A `name` a live agent has is refused first: freeing a slot would not make that launch work.
+ */
+async function liveAgents(ctx: Context, name?: string): Promise<AgentRecord[]> {
   const { client } = await ctx.api();
   const agents = await superagents.list(client);
+  if (name !== undefined) assertNameFree(agents, name);
   if (agents.length >= LIMITS.agentsPerAccount) {
     const message = `Agent limit reached (${LIMITS.agentsPerAccount}): this account has ${agents.length} live agents`;
     throw new AgentLimitError(message, AGENT_LIMIT_HINT);
@@ -212,8 +215,7 @@ async function launch(input: LaunchInput, ctx: Context, launchBody: LaunchBody):
     let sent = false;
     try {
       return await inLaunchTurn(ctx, stop, async (turn) => {
-        const agents = await stop.race(liveAgents(ctx));
-        if (!input.allowDuplicateName) assertNameFree(agents, name);
+        await stop.race(liveAgents(ctx, input.allowDuplicateName ? undefined : name));
         assertTurnHeld(turn, name, "check with 'superagent list', then launch again");
         sent = true;
         const launching = superagents.launch(client, launchBody).catch(async (err: unknown) => {

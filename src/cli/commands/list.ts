@@ -36,7 +36,8 @@ function show(agents: Awaited<ReturnType<typeof superagents.list>>, ctx: Context
         a.model ?? '',
         timeFor(p, a.created_at ?? undefined),
       ]),
-      { fixed: [1, 2, 4], last: [3], drop: [4, 1, 3] },
+      // the id is what commands take, so it is never left out: the status goes last
+      { fixed: [1, 2, 4], last: [3], drop: [4, 3, 2] },
     );
     return;
   }

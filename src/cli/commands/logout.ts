@@ -27,7 +27,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   } else {
     const key = profile?.api_key === undefined ? 'key' : `key ${maskKey(profile.api_key)}`;
     const url = profile?.base_url ? ` (${profile.base_url})` : '';
-    p.success(`Removed the ${key} of profile ${name} from ${where}${url}`);
+    // piped too (as login says where it kept the key): a CI log shows the logout
+    p.done(`Removed the ${key} of profile ${name} from ${where}${url}`);
     // with its base URL kept, the profile now fails every command for want of a key: say both ways on
     if (profile?.base_url)
       p.status(

@@ -13,7 +13,8 @@ export const spec = {
   description:
     "Without MODEL, show the agent's model and provider (piped: one line, the model id; --json for the provider). " +
     'With MODEL, switch to it; the provider is sent too: --provider, else inferred from the model id ' +
-    '(gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter), else asked for on a terminal.',
+    '(gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter), else asked for on a terminal; ' +
+    'piped, it prints the model set, the line `model AGENT` prints next (--json: the API answer).',
   args: [
     {
       name: 'agent',
@@ -66,7 +67,8 @@ async function change(ref: string, modelArg: string, providerArg: unknown, ctx: 
   const result = await superagents.updateModel(client, agent.agent_id, { model, model_provider: provider });
   const p = ctx.printer;
   if (p.json) return p.printJson(result);
-  if (!p.stdoutIsTTY) p.data(result.agent_id ?? agent.agent_id);
+  // the model set, in the shape `model AGENT` prints it: what a script asked for, not the agent's id
+  if (!p.stdoutIsTTY) p.data(tsvRow([model]));
   p.success(`${agent.name ?? agent.agent_id.slice(0, 8)} now uses ${model} (${provider})`);
 }
 

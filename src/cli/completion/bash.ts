@@ -67,21 +67,22 @@ ${aliases.join('\n')}
     esac
 }
 
-# _superagent_add SLOT: adds the candidates of one slot (agent, skill, file, dir, words:a,b) that start with $typed.
+# _superagent_add SLOT: adds the candidates of one slot (agent, skill-on, skill-off, file, dir, words:a,b)
+# that start with $typed.
 _superagent_add() {
     local item line
     local -a items=()
     case $1 in
         words:*) IFS=, read -r -a items <<< "\${1#words:}" ;;
-        agent|skill)
+        agent|skill-on|skill-off)
             local -a ask=(agents)
-            if [[ $1 == skill ]]; then
+            if [[ $1 == skill-* ]]; then
                 local slot i=0
                 for slot in $_sa_args; do
                     [[ \${slot%...} == agent ]] && break
                     i=$((i + 1))
                 done
-                ask=(skills "\${pos[i]}")
+                ask=(skills "\${pos[i]}" "\${1#skill-}")
             fi
             while IFS= read -r line; do
                 items+=("\${line%%$'\\t'*}")

@@ -41,7 +41,10 @@ function optionFlags(o: OptionModel): string {
 function slotLine(token: string): string {
   const guard = `-n ${fishQuote(`__superagent_slot ${token}`)}`;
   if (token === 'agent') return `complete -c superagent ${guard} -f -a '(__superagent_ask agents)'`;
-  if (token === 'skill') return `complete -c superagent ${guard} -f -a '(__superagent_ask skills)'`;
+  if (token.startsWith('skill-')) {
+    const state = token.slice('skill-'.length);
+    return `complete -c superagent ${guard} -f -a '(__superagent_ask skills ${state})'`;
+  }
   if (token === 'file') return `complete -c superagent ${guard} -F`;
   if (token === 'dir') return `complete -c superagent ${guard} -f -a '(__fish_complete_directories (commandline -ct))'`;
   return `complete -c superagent ${guard} -f -a ${fishQuote(token.slice('words:'.length).split(',').join(' '))}`;
@@ -163,14 +166,14 @@ function __superagent_slot
     test (string replace -r -- '\\.\\.\\.$' '' "$slot") = "$argv[1]"
 end
 
-# __superagent_ask agents|skills: names only the service knows, from the hidden command (cached there).
+# __superagent_ask agents|skills on|off: names only the service knows, from the hidden command (cached there).
 function __superagent_ask
     __superagent_parse
     set -l ask $argv[1]
     if test "$ask" = skills
         set -l i (contains -i -- agent $__sa_args; or contains -i -- agent... $__sa_args)
         test -n "$i"; and test $i -le (count $__sa_pos); or return 0
-        set -a ask $__sa_pos[$i]
+        set -a ask $__sa_pos[$i] $argv[2]
     end
     superagent $__sa_fwd ${COMPLETE_COMMAND} $ask 2>/dev/null
 end

@@ -7,6 +7,9 @@ export const COMPLETE_COMMAND = '__complete';
 export const CANDIDATE_KINDS = ['agents', 'skills'] as const;
 export type CandidateKind = (typeof CANDIDATE_KINDS)[number];
 
+/** `__complete skills <agent> on|off`: only the skills in that state (disable acts on those on, enable on the rest). */
+export const SKILL_STATES = ['on', 'off'] as const;
+
 /**
  * Global options the scripts pass on from the line being completed, so the names come from the
  * service that line would talk to. Never --api-key: the CLI puts no key in a process's arguments.

@@ -10,7 +10,7 @@ export type Shell = (typeof SHELLS)[number];
 
 /** What a word may be: fixed words, names asked of the hidden `__complete` command, paths, or anything. */
 export type Values =
-  { kind: 'words'; words: readonly string[] } | { kind: 'agent' | 'skill' | 'file' | 'dir' | 'none' };
+  { kind: 'words'; words: readonly string[] } | { kind: 'agent' | 'skill-on' | 'skill-off' | 'file' | 'dir' | 'none' };
 
 export interface OptionModel {
   /** '-y' and '--yes' for '-y, --yes' */
@@ -51,7 +51,8 @@ function argValues(arg: ArgDef): Values {
   if (arg.choices) return { kind: 'words', words: arg.choices };
   switch (arg.complete) {
     case 'agent':
-    case 'skill':
+    case 'skill-on':
+    case 'skill-off':
     case 'file':
       return { kind: arg.complete };
     case 'provider':
@@ -123,7 +124,7 @@ export function valueOptionNames(tree: Tree, command: CommandModel): string[] {
   return [...tree.globals, ...command.options].filter((o) => o.takesValue).flatMap((o) => o.names);
 }
 
-/** A slot as the scripts encode it: agent, skill, file, dir, none, or words:a,b,c. */
+/** A slot as the scripts encode it: agent, skill-on, skill-off, file, dir, none, or words:a,b,c. */
 export function valuesToken(values: Values): string {
   return values.kind === 'words' ? `words:${values.words.join(',')}` : values.kind;
 }

@@ -69,7 +69,7 @@ ${aliases.join('\n')}
     esac
 }
 
-# _superagent_add SLOT: offers the candidates of one slot (agent, skill, file, dir, words:a,b).
+# _superagent_add SLOT: offers the candidates of one slot (agent, skill-on, skill-off, file, dir, words:a,b).
 _superagent_add() {
     local line
     local -a items ask
@@ -77,11 +77,11 @@ _superagent_add() {
         words:*)
             items=(\${(s:,:)1#words:})
             compadd -a items ;;
-        agent|skill)
+        agent|skill-on|skill-off)
             ask=(agents)
-            if [[ $1 == skill ]]; then
+            if [[ $1 == skill-* ]]; then
                 local -i i=\${sa_args[(i)agent(|...)]}
-                ask=(skills "\${pos[i]}")
+                ask=(skills "\${pos[i]}" "\${1#skill-}")
             fi
             for line in \${(f)"$(superagent "\${fwd[@]}" ${COMPLETE_COMMAND} "\${ask[@]}" 2>/dev/null)"}; do
                 [[ -n $line ]] || continue

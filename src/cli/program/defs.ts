@@ -2,8 +2,8 @@
 // globals.ts the options every command takes): types alone, so that globals.ts needs no Spec, whose
 // run() takes the Context that holds the global options.
 
-/** What shell completion offers for a value. */
-export type Completion = 'agent' | 'provider' | 'skill' | 'shell' | 'file' | 'dir';
+/** What shell completion offers for a value (skill-off: the skills now off, for enable; skill-on, for disable). */
+export type Completion = 'agent' | 'provider' | 'skill-on' | 'skill-off' | 'shell' | 'file' | 'dir';
 
 export interface OptionDef {
   /**

@@ -79,7 +79,7 @@ class Repl implements ReplSession {
           return EXIT.ok;
         }
         this.armedToLeave = false;
-        if (input.unseen) this.out.raw(this.promptText() + input.text + '\n');
+        if (input.unseen && this.terminal) this.out.raw(this.promptText() + input.text + '\n');
         const message = this.multiline.add(input.text);
         if (message === undefined) continue;
         if (message.lines.length > 1) this.keepInHistory(message);
@@ -155,7 +155,6 @@ class Repl implements ReplSession {
   }
 
   private pasting = false;
-
   /** The terminal marks a paste (bracketed paste mode): its lines are held as one message. */
   private readonly onKeypress = (_s: unknown, key: { name?: string } | undefined) => {
     if (key?.name === 'paste-start') this.pasting = true;
@@ -243,6 +242,7 @@ class Repl implements ReplSession {
   }
 
   private showPrompt(): void {
+    if (!this.terminal) return; // input piped: nobody types at a prompt, and a log would end with half a line
     // readline writes the prompt itself: the agent's name made safe, our colours as real escapes
     this.rl.setPrompt(this.o.output.isTTY ? toTerminal(this.promptText()) : unmark(this.promptText()));
     this.rl.prompt(true);

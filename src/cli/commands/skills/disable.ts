@@ -18,7 +18,7 @@ export const spec = {
       description: 'skills to disable (see `superagent skills <agent>`)',
       required: true,
       variadic: true,
-      complete: 'skill',
+      complete: 'skill-on',
     },
   ],
   examples: [

@@ -18,7 +18,7 @@ export const spec = {
       description: 'skills to enable (see `superagent skills <agent>`)',
       required: true,
       variadic: true,
-      complete: 'skill',
+      complete: 'skill-off', // enabling one that is on would change nothing
     },
   ],
   examples: [

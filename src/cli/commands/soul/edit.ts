@@ -292,7 +292,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   await showDiff(ctx, original, edited, { old: `${name}/soul.md (on the service)`, new: `${name}/soul.md (edited)` });
   if (!(await confirmed(ctx, name, draft))) {
     const hint = goOn(keep(draft), draft);
-    p.warn(`Not uploaded; your edit is kept in ${draft.file.path} (${hint})`);
+    // the path once, in the command that uploads it: it is long, and twice made the line hard to read
+    p.warn(`Not uploaded; your edit is kept (${hint})`);
     return;
   }
   const result = await upload(ctx, client, id, name, original, edited, draft, input.force);
