@@ -151,7 +151,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       void ctx
         .sayIfSlow(closing, () => ctx.printer.warn(`Waiting for a write under way to finish before stopping${hint}`))
         .then(() => {
-          if (!ctx.globals.quiet) ctx.printer.stderrWrite('Stopped\n');
+          // a terminal echoed ^C on the current line: Stopped gets a line of its own
+          const echoed = code === EXIT.interrupted && ctx.printer.stderrIsTTY;
+          if (!ctx.globals.quiet) ctx.printer.stderrWrite(`${echoed ? '\n' : ''}Stopped\n`);
           resolve(code);
         });
     };
