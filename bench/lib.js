@@ -48,7 +48,7 @@ export const BENCH_KEY = 'sa_sk_' + 's'.repeat(32);
 export const benchHeaders = { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' };
 
 /**
- * `superagent server` in a child on a loopback port (temp data dir, no rate limit, no token delay,
+ * `superagent server --quiet` in a child on a loopback port (temp data dir, no rate limit, no token delay,
  * `extra` arguments): its URL once it listens, and `stop()`, which ends it and removes the dir.
  */
 export async function startBenchServer(extra = []) {
@@ -68,6 +68,8 @@ export async function startBenchServer(extra = []) {
       dataDir,
       '--key',
       BENCH_KEY,
+      // no line per request: a benchmark's stderr is its report, and the writes would be measured too
+      '--quiet',
       ...extra,
     ],
     {

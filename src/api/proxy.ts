@@ -72,6 +72,12 @@ export function proxyOf(url: string | null, env: Env): Via | undefined {
   return proxyFor(parsed, proxySettings(env));
 }
 
+/** The name of a proxy variable that is set (HTTPS_PROXY first, as set: `https_proxy`), or undefined. */
+export function proxyVariableSet(env: Env): string | undefined {
+  const { httpProxy, httpsProxy, names } = proxySettings(env);
+  return httpsProxy ? names.https : httpProxy ? names.http : undefined;
+}
+
 /** The same, its credentials masked; null for none (whoami, --debug). */
 export function proxyShown(url: string | null, env: Env): string | null {
   const via = proxyOf(url, env);

@@ -10,6 +10,7 @@ import { KeyRing, loadOrCreateDefaultKey } from './auth.js';
 import { Faults, type FaultOptions } from './faults.js';
 import { observed, type Exchange } from './observe.js';
 import { PendingWrites } from './pending-writes.js';
+import { timed, type Answered } from './request-log.js';
 import { RateLimiter } from './rate-limit.js';
 import { Store } from './store.js';
 import type { SeededHolding } from './sim/records.js';
@@ -52,6 +53,8 @@ export interface ServerOptions {
   onFailure?: (failure: ServiceFailure) => void;
   /** called once per answered request with what crossed the wire (conformance tests) */
   onExchange?: (exchange: Exchange) => void;
+  /** called once per request as its connection is done with it (the request log of `superagent server`) */
+  onAnswered?: (answered: Answered) => void;
   /** USDC on each launched agent's paper Hyperliquid account (default 10000) */
   paperBalanceUsd?: number;
   /** the clock the simulated market moves with (tests move a fake one instead of waiting) */
@@ -124,7 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Node checks both limits on this interval (30 s by default): often enough that they hold
       connectionsCheckingInterval: Math.max(10, Math.floor(Math.min(1_000, headersTimeout / 2))),
     },
-    options.onExchange ? observed(handler, options.onExchange) : handler,
+    tapped(handler, options),
   );
   guardConnections(server, {
     max: options.maxConnections ?? CONNECTION_LIMITS.maxConnections,
@@ -174,10 +177,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
+/** The handler with the taps asked for: none costs the service anything when not asked for. */
+function tapped(handler: http.RequestListener, options: ServerOptions): http.RequestListener {
+  const logged = options.onAnswered ? timed(handler, options.onAnswered) : handler;
+  return options.onExchange ? observed(logged, options.onExchange) : logged;
+}
+
 /** The store itself, for tools and tests that work on a data dir directly. */
 export { Store } from './store.js';
 export { keyHasAccount, loadOrCreateDefaultKey } from './auth.js';
 export type { Exchange } from './observe.js';
+export { answeredLine, type Answered } from './request-log.js';
 export type { ServiceFailure } from './http.js';
 export type { SeededHolding } from './sim/records.js';
 export { DEFAULT_PAPER_BALANCE_USD } from './sim/simulation.js';

@@ -173,6 +173,18 @@ describe('whoami with nothing configured', () => {
     expectNoWholeKey(r, stored);
     expectNoWholeKey(text, stored);
   });
+
+  it('a proxy variable set: one line says the embedded service does not use it (--json: proxy null)', async () => {
+    const env = { SUPERAGENT_DATA_DIR: temp.scratch('superagent-data-'), https_proxy: 'http://u:pw@127.0.0.1:9' };
+    const notUsed = 'not used by the embedded service (https_proxy is set)';
+    const piped = await cli(['whoami'], new MemoryConfig(), { env });
+    expect([piped.code, piped.stderr]).toEqual([0, '']);
+    expect(piped.stdout.split('\n').filter((l) => l.startsWith('proxy'))).toEqual([`proxy\t${notUsed}`]);
+    const tty = await cli(['whoami'], new MemoryConfig(), { env, tty: true });
+    expect(tty.stdout).toMatch(new RegExp(`^Proxy: +${notUsed.replace(/[()]/g, '\\$&')}$`, 'm'));
+    const json = await cli(['whoami', '--json'], new MemoryConfig(), { env });
+    expect(JSON.parse(json.stdout).proxy).toBeNull();
+  });
 });
 
 describe('whoami when the key does not work', () => {

@@ -9,8 +9,10 @@ import { perTest } from '../helpers/service-support.js';
 
 const temp = perTest();
 const BOT_TOKEN = '7123456789:AAHk3_x-ZyQw9vLmN0pRsTuVwXyZaBcDeFg';
+// eleven runs of the CLI, each starting the embedded service: well over the default 30 s on a loaded machine
+const CYCLE = { timeout: 240_000 };
 
-describe('fleet as code in CI', () => {
+describe('fleet as code in CI', CYCLE, () => {
   it('export → plan → edit → plan exits 9 → apply --yes → plan exits 0 → apply makes no change → apply --prune', async () => {
     const dataDir = temp.scratch('superagent-fleet-data-');
     const configDir = temp.scratch('superagent-fleet-config-');

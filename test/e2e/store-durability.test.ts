@@ -83,6 +83,8 @@ interface Server {
 
 async function startCliServer(dataDir: string, keys: string[], extra: string[] = []): Promise<Server> {
   const args = [BIN, 'server', '--port', '0', '--data-dir', dataDir, '--rate-limit', '0', '--token-delay', '0'];
+  // no request lines: stderr holds only what went wrong (the service's failures are said with --quiet too)
+  args.push('--quiet');
   for (const key of keys) args.push('--key', key);
   const p = spawnNode([...args, ...extra]);
   const m = await waitForOutput(p, /Listening on (http:\/\/\S+)/);

@@ -202,10 +202,11 @@ describe('the built CLI: superagent server', () => {
     let err = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-    const lines = (n: number) =>
+    // the first n whole lines of a stream once written; bounded by the child's own timeout
+    const firstLines = (stream: 'stdout' | 'stderr', n: number) =>
       new Promise<string[]>((resolve, reject) => {
         const check = () => {
-          const all = out.split('\n');
+          const all = (stream === 'stdout' ? out : err).split('\n');
           if (all.length > n) {
             clearInterval(poll);
             resolve(all.slice(0, n));
@@ -214,11 +215,12 @@ describe('the built CLI: superagent server', () => {
         const poll = setInterval(check, 10);
         void child.then((r) => {
           clearInterval(poll);
-          reject(new Error(`exited ${r.exitCode} before ${n} lines; stdout: ${out} stderr: ${err}`));
+          reject(new Error(`exited ${r.exitCode} before ${n} ${stream} lines; stdout: ${out} stderr: ${err}`));
         });
         check();
       });
-    return { child, lines, out: () => out, err: () => err };
+    const lines = (n: number) => firstLines('stdout', n);
+    return { child, lines, logged: (n: number) => firstLines('stderr', n), out: () => out, err: () => err };
   }
 
   it('prints Listening on http://127.0.0.1:<port> then the key; serves with it; SIGTERM exits 0', async () => {
@@ -245,6 +247,42 @@ describe('the built CLI: superagent server', () => {
     expect(result.exitCode).toBe(0);
     expect(result.signal).toBeUndefined();
     await expect(fetch(`${url}/v1/agents`)).rejects.toThrow();
+  });
+
+  it('logs each request on stderr (no query, no key), a refused key said so, and Stopped on Ctrl-C (130)', async () => {
+    const p = spawnServer(['--port', '0', '--data-dir', scratch('superagent-cli-'), '--key', KEY_A]);
+    const [first, second] = await p.lines(2);
+    const url = /^Listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(first!)![1]!;
+    expect(second).toBe(`API keys: ${KEY_A.slice(0, 6)}…${KEY_A.slice(-4)}`);
+    const wrong = 'sa_sk_' + 'y'.repeat(32);
+    expect((await callService(url, 'GET', '/v1/superagents?name=secret-query', { key: KEY_A })).status).toBe(200);
+    expect((await callService(url, 'GET', '/v1/superagents', { key: wrong })).status).toBe(401);
+    expect((await callService(url, 'POST', '/v1/superagents', { body: { name: 'x' } })).status).toBe(401);
+    const logged = await p.logged(3);
+    expect(logged).toEqual([
+      expect.stringMatching(/^GET \/v1\/superagents 200 \d+ ms$/),
+      expect.stringMatching(
+        /^! GET \/v1\/superagents 401 \d+ ms: refused, the key sent is not one this service accepts$/,
+      ),
+      expect.stringMatching(/^! POST \/v1\/superagents 401 \d+ ms: refused, no key was sent$/),
+    ]);
+    p.child.kill('SIGINT');
+    const result = await p.child;
+    expect(result.exitCode).toBe(130);
+    expect(p.err()).toBe(`${logged.join('\n')}\nStopped\n`);
+    for (const secret of [KEY_A, wrong.slice(6), 'secret-query']) expect(p.out() + p.err()).not.toContain(secret);
+  });
+
+  it('--quiet: no request lines, stdout as without it; SIGTERM still exits 0', async () => {
+    const p = spawnServer(['--port', '0', '--data-dir', scratch('superagent-cli-'), '--key', KEY_A, '--quiet']);
+    const [first, second] = await p.lines(2);
+    const url = /^Listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(first!)![1]!;
+    expect(second).toBe(`API keys: ${KEY_A.slice(0, 6)}…${KEY_A.slice(-4)}`);
+    expect((await callService(url, 'GET', '/v1/superagents', { key: KEY_A })).status).toBe(200);
+    expect((await callService(url, 'GET', '/v1/superagents', { key: KEY_B })).status).toBe(401);
+    p.child.kill('SIGTERM');
+    expect((await p.child).exitCode).toBe(0);
+    expect(p.err()).toBe('');
   });
 
   it('--port abc exits 2 with a one-line error on stderr', async () => {

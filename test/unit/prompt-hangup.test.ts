@@ -16,21 +16,41 @@ function terminal() {
   return { stdin, stderr };
 }
 
+/** Resolves once the question is on the terminal: the prompt then holds stdin (a loaded machine takes its time). */
+function drawn(stderr: PassThrough, question: string): Promise<void> {
+  let shown = '';
+  return new Promise((resolve) => {
+    const onData = (chunk: Buffer) => {
+      shown += chunk.toString();
+      if (shown.includes(question)) resolve(void stderr.off('data', onData));
+    };
+    stderr.on('data', onData);
+  });
+}
+
+/** A generous bound (under the test's own timeout) that says a question was left open, not a timeout. */
+const LEFT_OPEN_MS = 20_000;
+
 it("the terminal's input ends during a question: TerminatedError(SIGHUP), not a question left open", async () => {
   const io = terminal();
-  const asked = terminalPrompter(io).confirm('Upload this soul.md to demo?', true);
-  await new Promise((r) => setTimeout(r, 20));
+  const question = 'Upload this soul.md to demo?';
+  const asked = terminalPrompter(io).confirm(question, true);
+  await drawn(io.stderr, question);
   io.stdin.end();
-  const stillOpen = new Promise((r) => setTimeout(() => r('still open'), 2000));
-  const settled = await Promise.race([asked.then(String, (err: unknown) => err), stillOpen]);
+  let bound: NodeJS.Timeout | undefined;
+  const stillOpen = new Promise((r) => (bound = setTimeout(() => r('still open'), LEFT_OPEN_MS)));
+  const settled = await Promise.race([asked.then(String, (err: unknown) => err), stillOpen]).finally(() =>
+    clearTimeout(bound),
+  );
   expect(settled).toBeInstanceOf(TerminatedError);
   expect((settled as TerminatedError).signal).toBe('SIGHUP');
 });
 
 it('an answer on a terminal still there is an answer', async () => {
   const io = terminal();
-  const asked = terminalPrompter(io).confirm('Upload this soul.md to demo?', true);
-  await new Promise((r) => setTimeout(r, 20));
+  const question = 'Upload this soul.md to demo?';
+  const asked = terminalPrompter(io).confirm(question, true);
+  await drawn(io.stderr, question);
   io.stdin.write('n\r');
   expect(await asked).toBe(false);
 });

@@ -8,13 +8,15 @@ import { dataDirFailure, storeFailure } from './shared/connect.js';
 import { parseInteger, parseNumber } from './shared/numbers.js';
 import type { Input, Spec } from '../spec.js';
 import { maskKey } from '../../ui/mask.js';
+import type { Answered } from '../../server/request-log.js';
 
 export const DEFAULT_PORT = 8420;
 
 export const spec = {
   description:
     'Run the embedded SuperAgents service in the foreground. The first stdout line is "Listening on http://HOST:PORT". ' +
-    'Without --key it creates a key once, prints it whole that time, and keeps it in the data dir; later starts print it masked.',
+    'Without --key it creates a key once, prints it whole that time, and keeps it in the data dir; later starts print it masked. ' +
+    'Each request is logged on stderr (method, path, status, time; a refused key said so); --quiet turns that off.',
   options: {
     port: {
       type: 'string',
@@ -74,6 +76,12 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
+/** A request's line on stderr, piped too (a log file); a refused key as a warning, what a failed login shows. */
+function logAnswered(ctx: Context, answered: Answered, line: string): void {
+  if (answered.status === 401) ctx.printer.warn(line);
+  else ctx.printer.stderrWrite(`${line}\n`);
+}
+
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
   const options = {
     dataDir: input.dataDir ?? defaultDataDir(ctx.env),
@@ -114,10 +122,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
         ? undefined
         : parseInteger('--bench-reply-pieces', input.benchReplyPieces, { min: 1, max: 10_000_000 }),
   };
-  const { startServer } = await import('../../server/index.js');
+  const { startServer, answeredLine } = await import('../../server/index.js');
+  const onAnswered = (answered: Answered) => logAnswered(ctx, answered, answeredLine(answered));
   let server;
   try {
-    server = await startServer(options);
+    server = await startServer({ ...options, onAnswered: ctx.globals.quiet ? undefined : onAnswered });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EADDRINUSE')
@@ -141,7 +150,12 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       const hint = code === EXIT.interrupted ? ' (Ctrl-C again stops at once, without it)' : '';
       void ctx
         .sayIfSlow(closing, () => ctx.printer.warn(`Waiting for a write under way to finish before stopping${hint}`))
-        .then(() => resolve(code));
+        .then(() => {
+          // a terminal echoed ^C on the current line: Stopped gets a line of its own
+          const echoed = code === EXIT.interrupted && ctx.printer.stderrIsTTY;
+          if (!ctx.globals.quiet) ctx.printer.stderrWrite(`${echoed ? '\n' : ''}Stopped\n`);
+          resolve(code);
+        });
     };
     ctx.signals.onInterrupt(stop(EXIT.interrupted));
     ctx.signals.onTerminate(stop(EXIT.ok));

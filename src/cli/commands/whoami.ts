@@ -2,7 +2,7 @@
 import type { KeyStore } from '../../config/keychain.js';
 import { dataDir } from '../../config/paths.js';
 import { keychainProfile, resolveConnection, type Connection, type Source } from '../../config/resolve.js';
-import { proxyShown } from '../../api/proxy.js';
+import { proxyShown, proxyVariableSet } from '../../api/proxy.js';
 import { printFields, yesNo } from '../../ui/format.js';
 import { maskKey, maskUrls } from '../../ui/mask.js';
 import { describeService, homeRelative, noKeyError, type OpenedApi } from './shared/connect.js';
@@ -138,7 +138,7 @@ function show(ctx: Context, id: Identity, outcome: Outcome): void {
       describeService({ service: id.service, baseUrl: id.base_url, reason: id.reason }).replace(/^using /, ''),
     ],
     ['Base URL', id.embedded ? `embedded local service (${dataDirShown(ctx, id.data_dir)})` : id.base_url],
-    ['Proxy', id.proxy ?? undefined],
+    ['Proxy', id.proxy ?? (id.embedded ? proxyNotUsed(ctx) : undefined)],
     ['Key', p.stdoutIsTTY && outcome.key ? outcome.key : key],
     // piped output keeps one value per field, so the source gets its own line there
     ['Key source', p.stdoutIsTTY ? undefined : (id.key_source ?? 'none')],
@@ -148,6 +148,12 @@ function show(ctx: Context, id: Identity, outcome: Outcome): void {
     // on a terminal the error line below says it
     ['Problem', p.stdoutIsTTY ? undefined : id.problem],
   ]);
+}
+
+/** A proxy variable set while the embedded service answers: said, lest the user think the proxy is in use. */
+function proxyNotUsed(ctx: Context): string | undefined {
+  const name = proxyVariableSet(ctx.env);
+  return name && `not used by the embedded service (${name} is set)`;
 }
 
 /** The data dir as the banner says it on a terminal (`~/…`); piped, the whole path. */
