@@ -25,6 +25,7 @@ import {
   type Spent,
 } from './retry.js';
 import { otherScheme } from './other-scheme.js';
+import { proxyShown } from './proxy.js';
 import { certificateProblem } from './tls.js';
 import { Transport, bodyText } from './transport.js';
 
@@ -329,6 +330,7 @@ export class ApiClient {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     const { extraCaCerts } = this.options;
     const url = this.url(opts);
-    return connectionFailure(err, { url, method, timeoutMs, timedOut, afterUncertainPost, extraCaCerts });
+    const proxy = proxyShown(this.target(opts.path).href, this.options.proxyEnv ?? {}) ?? undefined;
+    return connectionFailure(err, { url, method, timeoutMs, timedOut, afterUncertainPost, extraCaCerts, proxy });
   }
 }

@@ -49,6 +49,30 @@ export async function bodyText(
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * `answer`, or the signal's reason once it aborts: undici does not end a request waiting on its CONNECT
+ * tunnel when the signal aborts (a proxy that accepts and never answers held it for good).
+ */
+async function untilAborted<T extends { body: Readable }>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  let onAbort = () => undefined as void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([answer, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // an answer after the abort is nobody's: its connection is dropped
+    if (signal.aborted)
+      answer.then(
+        (late) => late.body.destroy(),
+        () => undefined,
+      );
+  }
+}
+
 export class Transport {
   private agent: Agent | undefined;
   private proxyAgent: EnvHttpProxyAgent | undefined;
@@ -97,7 +121,7 @@ export class Transport {
     const { url, headers, body, signal } = req;
     const [origin, path, method] = [url.origin, `${url.pathname}${url.search}`, req.method as 'GET'];
     try {
-      const res = await agent.request({ origin, path, method, headers, body, signal });
+      const res = await untilAborted(agent.request({ origin, path, method, headers, body, signal }), signal);
       // undici's body reports a destroy() without a reason as an error (node:http's does not): nobody
       // needs it, the reader (for await) sees its own failures
       res.body.on('error', () => undefined);

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import * as errors from '../../src/api/errors.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { failure, get, httpHarness, post, sequence, type Handler } from '../helpers/http-scripted.js';
-import { startProxy, type LoggingProxy } from '../helpers/proxy.js';
+import { rawProxy, startProxy, type LoggingProxy } from '../helpers/proxy.js';
 import { perTest } from '../helpers/service-support.js';
 
 const h = httpHarness();
@@ -47,10 +47,13 @@ describe('ApiClient through a proxy: the same as direct', () => {
     expect(r.requests[1]!.headers['proxy-authorization']).toBeUndefined();
   });
 
-  it('a time-out: the same TimeoutError, not retried', async () => {
+  it('a time-out: the same TimeoutError, not retried, naming the proxy', async () => {
     const r = await sideBySide(silent, (c) => c.client.json(get()), 150);
     expect(r.direct.result).toMatchObject({ err: 'TimeoutError' });
-    expect(r.proxied).toEqual(r.direct);
+    const { message } = r.proxied.result as { message: string };
+    expect(message).toMatch(/^no answer from \S+ through the proxy http:\/\/127\.0\.0\.1:\d+ within 0\.15 s/);
+    const unnamed = { ...r.proxied.result, message: message.replace(/ through the proxy \S+/, '') };
+    expect({ ...r.proxied, result: unnamed }).toEqual(r.direct);
   });
 
   it('a redirect is not followed', async () => {
@@ -97,5 +100,20 @@ describe('ApiClient through a proxy: the same as direct', () => {
     expect(err).toBeInstanceOf(errors.ConnectionError);
     expect(err.message).toContain(`through the proxy ${p.url}: it asks for credentials (407)`);
     expect([c.waits, s.requests.length]).toEqual([[], 0]);
+  });
+});
+
+describe('ApiClient through a proxy that fails in its own way', () => {
+  async function through(p: LoggingProxy, base: string, timeoutMs = 5_000) {
+    resources.closeAfter(p);
+    const c = h.client(base, { timeoutMs, proxyEnv: { HTTPS_PROXY: p.url, HTTP_PROXY: p.url } });
+    return failure(c.client.json(get()));
+  }
+
+  it('one that never answers CONNECT: the time-out still ends the request, naming the proxy', async () => {
+    const err = await through(await rawProxy(), 'https://127.0.0.1:9', 300);
+    expect(err).toBeInstanceOf(errors.TimeoutError);
+    const where = 'https://127.0.0.1:9/v1/superagents through the proxy http://127.0.0.1:';
+    expect(err.message).toMatch(new RegExp(`^no answer from ${where}\\d+ within 0\\.3 s`));
   });
 });
