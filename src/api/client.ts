@@ -274,7 +274,8 @@ export class ApiClient {
           data.body.destroy(); // a web page is not a reply, whatever it says
           throw this.notTheService(opts, status);
         }
-        return { status, headers: data.headers, body: data.body, settle: () => undefined, failure };
+        const proxy = proxyShown(this.target(opts.path).href, this.options.proxyEnv ?? {}) ?? undefined;
+        return { status, headers: data.headers, body: data.body, settle: () => undefined, failure, proxy };
       }
       let text = '';
       try {

@@ -135,10 +135,19 @@ export interface Via {
 
 /** The proxy's part in `err`, met on a request through it; undefined when not the proxy's (TLS, a time-out). */
 export function proxyFailure(err: unknown, via: Via): ProxyFailure | undefined {
-  const e = (err ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
+  const e = (err ?? {}) as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? '';
   const words = CONNECTING.get(code) ?? CONNECTING.get(e.cause?.code ?? '');
   if (words) return new ProxyFailure(maskUrl(via.proxy), via.variable, words, code);
+  // the only HTTP parsed before an answer is the proxy's (a tunnel's answer is read through TLS)
+  if (e.name === 'HTTPParserError' || code.startsWith('HPE_')) {
+    return new ProxyFailure(
+      maskUrl(via.proxy),
+      via.variable,
+      'it answered something that is not HTTP',
+      'PROXY_NOT_HTTP',
+    );
+  }
   // a CONNECT answered other than 200 (undici's words), or a 407 to a plain request
   const message = e.message ?? '';
   const status = Number(/Proxy response \((\d+)\)/.exec(message)?.[1] ?? /\((407)\)/.exec(message)?.[1]);

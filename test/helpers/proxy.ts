@@ -50,6 +50,7 @@ export async function startProxy(opts: ProxyOptions = {}): Promise<LoggingProxy>
     const upstream = http.request(target, { method: req.method, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res); // as it arrives: a stream stays a stream
+      answer.once('close', () => answer.complete || res.destroy()); // and one cut short is cut here too
     });
     upstream.once('error', () => res.destroy());
     req.pipe(upstream);
