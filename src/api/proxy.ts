@@ -16,6 +16,8 @@ export interface ProxySettings {
   noProxy: string;
   /** the proxy variables' names as set (`https_proxy`), for what is said about them */
   names: { http: string; https: string };
+  /** their values as written (before an http:// taken for granted), for the same */
+  written: { http: string; https: string };
 }
 
 /** The variable of that name, lower case first (its name as set, and its value, '' for none). */
@@ -26,16 +28,17 @@ function variable(env: Env, name: string): { value: string; name: string } {
 }
 
 /** A proxy's variable: `host:port` without a scheme is http (as curl takes it). */
-function proxyVariable(env: Env, name: string): { value: string; name: string } {
+function proxyVariable(env: Env, name: string): { value: string; name: string; written: string } {
   const { value, name: found } = variable(env, name);
-  return { value: value === '' || value.includes('://') ? value : `http://${value}`, name: found };
+  return { value: value === '' || value.includes('://') ? value : `http://${value}`, name: found, written: value };
 }
 
 export function proxySettings(env: Env): ProxySettings {
   const http = proxyVariable(env, 'HTTP_PROXY');
   const https = proxyVariable(env, 'HTTPS_PROXY');
   const names = { http: http.name, https: https.name };
-  return { httpProxy: http.value, httpsProxy: https.value, noProxy: variable(env, 'NO_PROXY').value, names };
+  const written = { http: http.written, https: https.written };
+  return { httpProxy: http.value, httpsProxy: https.value, noProxy: variable(env, 'NO_PROXY').value, names, written };
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
@@ -46,19 +49,28 @@ export function proxyFor(url: URL, s: ProxySettings): Via | undefined {
   const https = url.protocol === 'https:' && s.httpsProxy !== '';
   const proxy = https ? s.httpsProxy : s.httpProxy;
   if (!proxy || bypassed(url, s.noProxy)) return undefined;
-  return { proxy, variable: https ? s.names.https : s.names.http };
+  const written = https ? s.written.https : s.written.http;
+  return { proxy, variable: https ? s.names.https : s.names.http, ...(written !== proxy && { written }) };
 }
 
 /** A proxy value undici cannot use, as the usage error to stop at before any request (exit 2). */
 export function unusableProxy(via: Via): UsageError | undefined {
+  const shown = maskUrl(via.written ?? via.proxy);
+  let scheme = '';
   try {
-    if (/^(https?|socks5?):$/.test(new URL(via.proxy).protocol)) return undefined;
+    scheme = new URL(via.proxy).protocol;
   } catch {
     // said below
   }
+  if (/^https?:$/.test(scheme)) return undefined;
+  // undici's socks support is experimental (Node warns on stderr, its failures are its own): refused
+  if (/^socks/.test(scheme)) {
+    const what = `${via.variable} is a socks proxy ('${shown}'): socks proxies are not supported`;
+    return new UsageError(what, "use an http:// proxy, or list the service's host in NO_PROXY to go without it");
+  }
   const like = 'set it like http://proxy.example.com:3128';
   const hint = `${like}, with user:password@ before the host if the proxy asks for them`;
-  return new UsageError(`${via.variable} is not a proxy URL: '${maskUrl(via.proxy)}'`, hint);
+  return new UsageError(`${via.variable} is not a proxy URL: '${shown}'`, hint);
 }
 
 /** The proxy a request to `url` goes through, as written; undefined for none (or a base URL that is no URL). */
@@ -128,9 +140,11 @@ const CONNECTING = new Map([
 ]);
 
 export interface Via {
-  /** the proxy as written in `variable` */
+  /** the proxy's URL: as written in `variable`, with http:// before a bare host:port */
   proxy: string;
   variable: string;
+  /** the value as written, when http:// was put before it */
+  written?: string;
 }
 
 /** The proxy's part in `err`, met on a request through it; undefined when not the proxy's (TLS, a time-out). */

@@ -108,6 +108,30 @@ describe('the value of a proxy variable', () => {
   });
 });
 
+describe('the value of a proxy variable, refused before any request (exit 2)', () => {
+  async function refused(env: Record<string, string>) {
+    const svc = await each.service();
+    const r = await runLine(svc, 'list', { env, clock: new FakeClock() });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(svc.cliRequests()).toEqual([]);
+    return r.stderr;
+  }
+
+  it('a socks proxy: not supported, in one line (no Node warning), its credentials masked', async () => {
+    const stderr = await refused({ HTTP_PROXY: 'socks5://u:s3cret@127.0.0.1:1080' });
+    expect(stderr).toBe(
+      "Error: HTTP_PROXY is a socks proxy ('socks5://…@127.0.0.1:1080'): socks proxies are not supported " +
+        "(use an http:// proxy, or list the service's host in NO_PROXY to go without it)\n",
+    );
+  });
+
+  it('a value that is no URL is shown as written, not with the http:// taken for granted', async () => {
+    expect(await refused({ HTTPS_PROXY: '::::', HTTP_PROXY: '::::' })).toMatch(
+      /^Error: HTTP_PROXY is not a proxy URL: '::::' /,
+    );
+  });
+});
+
 describe('NO_PROXY', () => {
   it.each([
     ['the host', 'NO_PROXY', '127.0.0.1'],
