@@ -55,7 +55,7 @@ export function proxyFor(url: URL, s: ProxySettings): Via | undefined {
 
 /** A proxy value undici cannot use, as the usage error to stop at before any request (exit 2). */
 export function unusableProxy(via: Via): UsageError | undefined {
-  const shown = maskUrl(via.written ?? via.proxy);
+  const shown = maskProxy(via.written ?? via.proxy);
   let scheme = '';
   try {
     scheme = new URL(via.proxy).protocol;
@@ -87,7 +87,30 @@ export function proxyOf(url: string | null, env: Env): Via | undefined {
 /** The same, its credentials masked; null for none (whoami, --debug). */
 export function proxyShown(url: string | null, env: Env): string | null {
   const via = proxyOf(url, env);
-  return via ? maskUrl(via.proxy) : null;
+  return via ? maskProxy(via.proxy) : null;
+}
+
+/** A proxy's URL as undici takes it: no path or query (which it refuses, and curl ignores). */
+export function proxyOrigin(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (url === '' || (parsed.pathname === '/' && !parsed.search && !parsed.hash)) return url;
+    const at = parsed.username || parsed.password ? `${parsed.username}:${parsed.password}@` : '';
+    return `${parsed.protocol}//${at}${parsed.host}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A proxy's URL as shown: its credentials masked, and its path and query too (a token may travel
+ * there): `http://…@proxy.example.com:3128/…`.
+ */
+export function maskProxy(url: string): string {
+  const masked = maskUrl(url);
+  const [, origin, rest] = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/is.exec(masked) ?? [];
+  if (origin === undefined) return masked;
+  return rest === '' || rest === '/' ? masked : `${origin}/…`;
 }
 
 function bypassed(url: URL, noProxy: string): boolean {
@@ -116,15 +139,15 @@ export class ProxyFailure extends Error {
     readonly code: string,
     /** the same again on another attempt (credentials refused): not retried */
     readonly lasting = false,
+    /** what to do about it (by default: check the proxy) */
+    private readonly fix?: string,
   ) {
     super(what);
   }
 
   get hint(): string {
-    const fix = this.lasting
-      ? `put the proxy's user name and password in ${this.variable}, before its host (user:password@host:port)`
-      : `check the proxy in ${this.variable}: its address, and that it is running and lets this request through`;
-    return `${fix}; or list the service's host in NO_PROXY to go without it`;
+    const check = `check the proxy in ${this.variable}: its address, and that it is running and lets this request through`;
+    return `${this.fix ?? check}; or list the service's host in NO_PROXY to go without it`;
   }
 }
 
@@ -152,15 +175,11 @@ export function proxyFailure(err: unknown, via: Via): ProxyFailure | undefined {
   const e = (err ?? {}) as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? '';
   const words = CONNECTING.get(code) ?? CONNECTING.get(e.cause?.code ?? '');
-  if (words) return new ProxyFailure(maskUrl(via.proxy), via.variable, words, code);
+  if (words) return new ProxyFailure(maskProxy(via.proxy), via.variable, words, code);
   // the only HTTP parsed before an answer is the proxy's (a tunnel's answer is read through TLS)
   if (e.name === 'HTTPParserError' || code.startsWith('HPE_')) {
-    return new ProxyFailure(
-      maskUrl(via.proxy),
-      via.variable,
-      'it answered something that is not HTTP',
-      'PROXY_NOT_HTTP',
-    );
+    const what = 'it answered something that is not HTTP';
+    return new ProxyFailure(maskProxy(via.proxy), via.variable, what, 'PROXY_NOT_HTTP');
   }
   // a CONNECT answered other than 200 (undici's words), or a 407 to a plain request
   const message = e.message ?? '';
@@ -171,7 +190,30 @@ export function proxyFailure(err: unknown, via: Via): ProxyFailure | undefined {
 
 /** The proxy (as written in `variable`) answered `status` in the service's place. */
 export function proxyAnswered(written: string, variable: string, status: number): ProxyFailure {
-  const proxy = maskUrl(written);
-  if (status === 407) return new ProxyFailure(proxy, variable, 'it asks for credentials (407)', 'PROXY_407', true);
+  const proxy = maskProxy(written);
+  if (status === 407) {
+    if (hasCredentials(written)) {
+      const what = `it refused the credentials given in ${variable} (407)`;
+      return new ProxyFailure(
+        proxy,
+        variable,
+        what,
+        'PROXY_407',
+        true,
+        `check the user name and password in ${variable}`,
+      );
+    }
+    const put = `put the proxy's user name and password in ${variable}, before its host (user:password@host:port)`;
+    return new ProxyFailure(proxy, variable, 'it asks for credentials (407)', 'PROXY_407', true, put);
+  }
   return new ProxyFailure(proxy, variable, `it answered ${status} instead of carrying the request`, `PROXY_${status}`);
+}
+
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
+  }
 }

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { EnvHttpProxyAgent } from 'undici';
 import { ANSWER_LIMITS } from '../contract.js';
 import { answerTooLarge } from './answer-checks.js';
-import { proxyAnswered, proxyFailure, proxyFor, proxySettings } from './proxy.js';
+import { proxyAnswered, proxyFailure, proxyFor, proxyOrigin, proxySettings } from './proxy.js';
 import type { Env, ProxySettings, Via } from './proxy.js';
 
 export type Headers = IncomingHttpHeaders;
@@ -116,7 +116,8 @@ export class Transport {
     // only), https through a CONNECT tunnel; as many connections as the direct path has
     const { httpProxy, httpsProxy, noProxy } = this.proxies;
     const pool = { connections: AT_ONCE, keepAliveTimeout: 4_000 };
-    const settings = { httpProxy, httpsProxy, noProxy, proxyTunnel: false, ...pool };
+    const [httpOrigin, httpsOrigin] = [proxyOrigin(httpProxy), proxyOrigin(httpsProxy)];
+    const settings = { httpProxy: httpOrigin, httpsProxy: httpsOrigin, noProxy, proxyTunnel: false, ...pool };
     const agent = (this.proxyAgent ??= new EnvHttpProxyAgent(settings));
     const { url, headers, body, signal } = req;
     const [origin, path, method] = [url.origin, `${url.pathname}${url.search}`, req.method as 'GET'];
