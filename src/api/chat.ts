@@ -48,6 +48,7 @@ async function streamCall(
     contentType: header(res.headers, 'content-type'),
     signal: opts.signal,
     idleMs: opts.timeoutMs,
+    proxy: res.proxy,
   });
 }
 

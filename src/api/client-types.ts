@@ -54,4 +54,6 @@ export interface RawResponse {
   settle(): void;
   /** why the request was ended from this side (its time-out), if it was */
   failure(): ApiError | undefined;
+  /** the proxy the answer came through, credentials masked */
+  proxy?: string;
 }

@@ -25,6 +25,7 @@ import {
   type Spent,
 } from './retry.js';
 import { otherScheme } from './other-scheme.js';
+import { proxyShown } from './proxy.js';
 import { certificateProblem } from './tls.js';
 import { Transport, bodyText } from './transport.js';
 
@@ -273,7 +274,8 @@ export class ApiClient {
           data.body.destroy(); // a web page is not a reply, whatever it says
           throw this.notTheService(opts, status);
         }
-        return { status, headers: data.headers, body: data.body, settle: () => undefined, failure };
+        const proxy = proxyShown(this.target(opts.path).href, this.options.proxyEnv ?? {}) ?? undefined;
+        return { status, headers: data.headers, body: data.body, settle: () => undefined, failure, proxy };
       }
       let text = '';
       try {
@@ -329,6 +331,7 @@ export class ApiClient {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     const { extraCaCerts } = this.options;
     const url = this.url(opts);
-    return connectionFailure(err, { url, method, timeoutMs, timedOut, afterUncertainPost, extraCaCerts });
+    const proxy = proxyShown(this.target(opts.path).href, this.options.proxyEnv ?? {}) ?? undefined;
+    return connectionFailure(err, { url, method, timeoutMs, timedOut, afterUncertainPost, extraCaCerts, proxy });
   }
 }

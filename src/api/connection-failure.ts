@@ -27,6 +27,8 @@ export interface FailedRequest {
   afterUncertainPost?: string;
   /** NODE_EXTRA_CA_CERTS, when set (tls.ts) */
   extraCaCerts?: string;
+  /** the proxy the request went through, credentials masked */
+  proxy?: string;
 }
 
 /** The proxy refused or failed the request: said so, naming it; `lasting` ones are not retried. */
@@ -59,7 +61,8 @@ export function connectionFailure(err: unknown, req: FailedRequest): ConnectionE
   const tail = uncertain ? UNCERTAIN : '';
   const hint = uncertain ? req.afterUncertainPost : undefined;
   if (timedOut) {
-    const message = `no answer from ${url} within ${req.timeoutMs / 1000} s${tail}`;
+    const through = req.proxy ? ` through the proxy ${req.proxy}` : '';
+    const message = `no answer from ${url}${through} within ${req.timeoutMs / 1000} s${tail}`;
     return new TimeoutError(message, hint ?? 'raise the limit with --timeout SECONDS', code);
   }
   const what = WORDS.get(code ?? '') ?? code ?? e.message ?? 'connection failed';

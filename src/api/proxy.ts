@@ -16,6 +16,8 @@ export interface ProxySettings {
   noProxy: string;
   /** the proxy variables' names as set (`https_proxy`), for what is said about them */
   names: { http: string; https: string };
+  /** their values as written (before an http:// taken for granted), for the same */
+  written: { http: string; https: string };
 }
 
 /** The variable of that name, lower case first (its name as set, and its value, '' for none). */
@@ -26,16 +28,17 @@ function variable(env: Env, name: string): { value: string; name: string } {
 }
 
 /** A proxy's variable: `host:port` without a scheme is http (as curl takes it). */
-function proxyVariable(env: Env, name: string): { value: string; name: string } {
+function proxyVariable(env: Env, name: string): { value: string; name: string; written: string } {
   const { value, name: found } = variable(env, name);
-  return { value: value === '' || value.includes('://') ? value : `http://${value}`, name: found };
+  return { value: value === '' || value.includes('://') ? value : `http://${value}`, name: found, written: value };
 }
 
 export function proxySettings(env: Env): ProxySettings {
   const http = proxyVariable(env, 'HTTP_PROXY');
   const https = proxyVariable(env, 'HTTPS_PROXY');
   const names = { http: http.name, https: https.name };
-  return { httpProxy: http.value, httpsProxy: https.value, noProxy: variable(env, 'NO_PROXY').value, names };
+  const written = { http: http.written, https: https.written };
+  return { httpProxy: http.value, httpsProxy: https.value, noProxy: variable(env, 'NO_PROXY').value, names, written };
 }
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
@@ -46,19 +49,28 @@ export function proxyFor(url: URL, s: ProxySettings): Via | undefined {
   const https = url.protocol === 'https:' && s.httpsProxy !== '';
   const proxy = https ? s.httpsProxy : s.httpProxy;
   if (!proxy || bypassed(url, s.noProxy)) return undefined;
-  return { proxy, variable: https ? s.names.https : s.names.http };
+  const written = https ? s.written.https : s.written.http;
+  return { proxy, variable: https ? s.names.https : s.names.http, ...(written !== proxy && { written }) };
 }
 
 /** A proxy value undici cannot use, as the usage error to stop at before any request (exit 2). */
 export function unusableProxy(via: Via): UsageError | undefined {
+  const shown = maskProxy(via.written ?? via.proxy);
+  let scheme = '';
   try {
-    if (/^(https?|socks5?):$/.test(new URL(via.proxy).protocol)) return undefined;
+    scheme = new URL(via.proxy).protocol;
   } catch {
     // said below
   }
+  if (/^https?:$/.test(scheme)) return undefined;
+  // undici's socks support is experimental (Node warns on stderr, its failures are its own): refused
+  if (/^socks/.test(scheme)) {
+    const what = `${via.variable} is a socks proxy ('${shown}'): socks proxies are not supported`;
+    return new UsageError(what, "use an http:// proxy, or list the service's host in NO_PROXY to go without it");
+  }
   const like = 'set it like http://proxy.example.com:3128';
   const hint = `${like}, with user:password@ before the host if the proxy asks for them`;
-  return new UsageError(`${via.variable} is not a proxy URL: '${maskUrl(via.proxy)}'`, hint);
+  return new UsageError(`${via.variable} is not a proxy URL: '${shown}'`, hint);
 }
 
 /** The proxy a request to `url` goes through, as written; undefined for none (or a base URL that is no URL). */
@@ -81,7 +93,30 @@ export function proxyVariableSet(env: Env): string | undefined {
 /** The same, its credentials masked; null for none (whoami, --debug). */
 export function proxyShown(url: string | null, env: Env): string | null {
   const via = proxyOf(url, env);
-  return via ? maskUrl(via.proxy) : null;
+  return via ? maskProxy(via.proxy) : null;
+}
+
+/** A proxy's URL as undici takes it: no path or query (which it refuses, and curl ignores). */
+export function proxyOrigin(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (url === '' || (parsed.pathname === '/' && !parsed.search && !parsed.hash)) return url;
+    const at = parsed.username || parsed.password ? `${parsed.username}:${parsed.password}@` : '';
+    return `${parsed.protocol}//${at}${parsed.host}`;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A proxy's URL as shown: its credentials masked, and its path and query too (a token may travel
+ * there): `http://…@proxy.example.com:3128/…`.
+ */
+export function maskProxy(url: string): string {
+  const masked = maskUrl(url);
+  const [, origin, rest] = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(.*)$/is.exec(masked) ?? [];
+  if (origin === undefined) return masked;
+  return rest === '' || rest === '/' ? masked : `${origin}/…`;
 }
 
 function bypassed(url: URL, noProxy: string): boolean {
@@ -110,15 +145,15 @@ export class ProxyFailure extends Error {
     readonly code: string,
     /** the same again on another attempt (credentials refused): not retried */
     readonly lasting = false,
+    /** what to do about it (by default: check the proxy) */
+    private readonly fix?: string,
   ) {
     super(what);
   }
 
   get hint(): string {
-    const fix = this.lasting
-      ? `put the proxy's user name and password in ${this.variable}, before its host (user:password@host:port)`
-      : `check the proxy in ${this.variable}: its address, and that it is running and lets this request through`;
-    return `${fix}; or list the service's host in NO_PROXY to go without it`;
+    const check = `check the proxy in ${this.variable}: its address, and that it is running and lets this request through`;
+    return `${this.fix ?? check}; or list the service's host in NO_PROXY to go without it`;
   }
 }
 
@@ -134,17 +169,24 @@ const CONNECTING = new Map([
 ]);
 
 export interface Via {
-  /** the proxy as written in `variable` */
+  /** the proxy's URL: as written in `variable`, with http:// before a bare host:port */
   proxy: string;
   variable: string;
+  /** the value as written, when http:// was put before it */
+  written?: string;
 }
 
 /** The proxy's part in `err`, met on a request through it; undefined when not the proxy's (TLS, a time-out). */
 export function proxyFailure(err: unknown, via: Via): ProxyFailure | undefined {
-  const e = (err ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
+  const e = (err ?? {}) as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e.code ?? e.cause?.code ?? '';
   const words = CONNECTING.get(code) ?? CONNECTING.get(e.cause?.code ?? '');
-  if (words) return new ProxyFailure(maskUrl(via.proxy), via.variable, words, code);
+  if (words) return new ProxyFailure(maskProxy(via.proxy), via.variable, words, code);
+  // the only HTTP parsed before an answer is the proxy's (a tunnel's answer is read through TLS)
+  if (e.name === 'HTTPParserError' || code.startsWith('HPE_')) {
+    const what = 'it answered something that is not HTTP';
+    return new ProxyFailure(maskProxy(via.proxy), via.variable, what, 'PROXY_NOT_HTTP');
+  }
   // a CONNECT answered other than 200 (undici's words), or a 407 to a plain request
   const message = e.message ?? '';
   const status = Number(/Proxy response \((\d+)\)/.exec(message)?.[1] ?? /\((407)\)/.exec(message)?.[1]);
@@ -154,7 +196,30 @@ export function proxyFailure(err: unknown, via: Via): ProxyFailure | undefined {
 
 /** The proxy (as written in `variable`) answered `status` in the service's place. */
 export function proxyAnswered(written: string, variable: string, status: number): ProxyFailure {
-  const proxy = maskUrl(written);
-  if (status === 407) return new ProxyFailure(proxy, variable, 'it asks for credentials (407)', 'PROXY_407', true);
+  const proxy = maskProxy(written);
+  if (status === 407) {
+    if (hasCredentials(written)) {
+      const what = `it refused the credentials given in ${variable} (407)`;
+      return new ProxyFailure(
+        proxy,
+        variable,
+        what,
+        'PROXY_407',
+        true,
+        `check the user name and password in ${variable}`,
+      );
+    }
+    const put = `put the proxy's user name and password in ${variable}, before its host (user:password@host:port)`;
+    return new ProxyFailure(proxy, variable, 'it asks for credentials (407)', 'PROXY_407', true, put);
+  }
   return new ProxyFailure(proxy, variable, `it answered ${status} instead of carrying the request`, `PROXY_${status}`);
+}
+
+function hasCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
+  }
 }

@@ -21,6 +21,8 @@ export interface ReadOptions {
    * service cannot hold the reply open without saying anything; a JSON answer must come whole in it.
    */
   idleMs?: number;
+  /** the proxy the reply comes through (masked): named when the stream breaks, it may be the one that cut it */
+  proxy?: string;
 }
 
 /** Ends the body when no reply text arrived for `ms`. */
@@ -49,12 +51,13 @@ type Body = AsyncIterable<Uint8Array | string> & { destroy?(err?: Error): unknow
 type Reader = (body: Body) => AsyncGenerator<StreamEvent>;
 
 /** What a failure while reading the body means: Ctrl-C, or a stream cut short (exit 7). */
-function readFailure(err: unknown, signal: AbortSignal | undefined): SuperagentError {
+function readFailure(err: unknown, signal: AbortSignal | undefined, proxy?: string): SuperagentError {
   if (signal?.aborted || err instanceof InterruptedError) return new InterruptedError();
   if (err instanceof TimeoutError || (err instanceof SuperagentError && !(err instanceof ConnectionError))) return err;
   const e = err as { code?: string; message?: string };
   const why = e?.message || e?.code || 'connection lost';
-  return new StreamCutError(`the reply was cut short (${why})`, 'what arrived is kept above; try again');
+  const by = proxy ? `, perhaps by the proxy ${proxy}` : '';
+  return new StreamCutError(`the reply was cut short (${why})${by}`, 'what arrived is kept above; try again');
 }
 
 const hasText = (text: string) => /\S/.test(text);
@@ -106,7 +109,7 @@ export async function* readReplyStream(body: Body, opts: ReadOptions = {}): Asyn
         yield event;
       }
     } catch (err) {
-      throw readFailure(err, signal);
+      throw readFailure(err, signal, opts.proxy);
     }
   } finally {
     idle?.stop();

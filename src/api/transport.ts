@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { EnvHttpProxyAgent } from 'undici';
 import { ANSWER_LIMITS } from '../contract.js';
 import { answerTooLarge } from './answer-checks.js';
-import { proxyAnswered, proxyFailure, proxyFor, proxySettings } from './proxy.js';
+import { proxyAnswered, proxyFailure, proxyFor, proxyOrigin, proxySettings } from './proxy.js';
 import type { Env, ProxySettings, Via } from './proxy.js';
 
 export type Headers = IncomingHttpHeaders;
@@ -47,6 +47,30 @@ export async function bodyText(
     chunks.push(buf);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * `answer`, or the signal's reason once it aborts: undici does not end a request waiting on its CONNECT
+ * tunnel when the signal aborts (a proxy that accepts and never answers held it for good).
+ */
+async function untilAborted<T extends { body: Readable }>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+  let onAbort = () => undefined as void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([answer, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // an answer after the abort is nobody's: its connection is dropped
+    if (signal.aborted)
+      answer.then(
+        (late) => late.body.destroy(),
+        () => undefined,
+      );
+  }
 }
 
 export class Transport {
@@ -92,12 +116,13 @@ export class Transport {
     // only), https through a CONNECT tunnel; as many connections as the direct path has
     const { httpProxy, httpsProxy, noProxy } = this.proxies;
     const pool = { connections: AT_ONCE, keepAliveTimeout: 4_000 };
-    const settings = { httpProxy, httpsProxy, noProxy, proxyTunnel: false, ...pool };
+    const [httpOrigin, httpsOrigin] = [proxyOrigin(httpProxy), proxyOrigin(httpsProxy)];
+    const settings = { httpProxy: httpOrigin, httpsProxy: httpsOrigin, noProxy, proxyTunnel: false, ...pool };
     const agent = (this.proxyAgent ??= new EnvHttpProxyAgent(settings));
     const { url, headers, body, signal } = req;
     const [origin, path, method] = [url.origin, `${url.pathname}${url.search}`, req.method as 'GET'];
     try {
-      const res = await agent.request({ origin, path, method, headers, body, signal });
+      const res = await untilAborted(agent.request({ origin, path, method, headers, body, signal }), signal);
       // undici's body reports a destroy() without a reason as an error (node:http's does not): nobody
       // needs it, the reader (for await) sees its own failures
       res.body.on('error', () => undefined);

@@ -1,6 +1,7 @@
 // The global options, accepted by every command (commander declares them on the program), and what
 // they become for the Context: one GlobalOptions, with CI=true counted as --no-input.
 import { UsageError } from '../core/errors.js';
+import { shownValue } from '../core/shown.js';
 import type { OptionDef } from './program/defs.js';
 
 export const GLOBALS = {
@@ -54,26 +55,37 @@ function ci(env: NodeJS.ProcessEnv): boolean {
 
 /** setTimeout's longest wait (2^31 - 1 ms), in whole seconds */
 const MAX_TIMEOUT_SECONDS = 2_147_483;
+/** less is no time for any answer (and 1e-9 is float noise in a message) */
+const MIN_TIMEOUT_SECONDS = 0.1;
+/** seconds as a plain decimal: no 0x10, no 1e3 */
+const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
+
+function timeoutOf(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  const text = String(raw);
+  const seconds = DECIMAL.test(text) ? Number(text) : NaN;
+  // a longer wait overflows Node's timers, which then fire at once
+  if (seconds >= MIN_TIMEOUT_SECONDS && seconds <= MAX_TIMEOUT_SECONDS) return seconds;
+  const range = `from ${MIN_TIMEOUT_SECONDS} to ${MAX_TIMEOUT_SECONDS} (about 24 days)`;
+  throw new UsageError(`--timeout must be a number of seconds ${range}, not '${shownValue(text)}'`);
+}
+
+/** A value-taking global given as '' (`--base-url ''`, `--api-key=`): refused, not taken for none. */
+function nonEmpty(raw: Record<string, unknown>, key: 'profile' | 'baseUrl' | 'apiKey'): string | undefined {
+  const value = raw[key] as string | undefined;
+  if (value !== '') return value;
+  const flag = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  throw new UsageError(`${flag} needs a value`, `e.g. ${flag} <${GLOBALS[key].value}>`);
+}
 
 /** The parsed globals from raw values by key (what the parser found, nothing for what was not given). */
 export function toGlobals(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): GlobalOptions {
-  let timeout: number | undefined;
-  if (raw.timeout !== undefined) {
-    timeout = Number(raw.timeout);
-    if (!Number.isFinite(timeout) || timeout <= 0) {
-      throw new UsageError(`--timeout must be a positive number of seconds, not '${String(raw.timeout)}'`);
-    }
-    // a longer wait overflows Node's timers, which then fire at once
-    if (timeout > MAX_TIMEOUT_SECONDS) {
-      const most = `${MAX_TIMEOUT_SECONDS} seconds (about 24 days)`;
-      throw new UsageError(`--timeout must be at most ${most}, not '${String(raw.timeout)}'`);
-    }
-  }
+  const timeout = timeoutOf(raw.timeout);
   return {
     json: raw.json === true,
-    profile: raw.profile as string | undefined,
-    baseUrl: raw.baseUrl as string | undefined,
-    apiKey: raw.apiKey as string | undefined,
+    profile: nonEmpty(raw, 'profile'),
+    baseUrl: nonEmpty(raw, 'baseUrl'),
+    apiKey: nonEmpty(raw, 'apiKey'),
     quiet: raw.quiet === true,
     color: raw.color !== false,
     raw: raw.raw === true,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { linkTarget, privateDir } from '../core/atomic-write.js';
 import { LocalStateError, UsageError, asEnvironmentError } from '../core/errors.js';
-import { NotRegularFileError, readRegularFile } from '../core/regular-file.js';
+import { FileTooLargeError, NotRegularFileError, readRegularFile } from '../core/regular-file.js';
 import { LockTimeoutError, Locks, type HeldLock, type LockOptions } from '../core/file-lock.js';
 import { CONFIG_VERSION, migrate, saveWithConf, versionOf } from './conf-store.js';
 import type { ConfigData, Profile } from './shape.js';
@@ -76,6 +76,9 @@ export interface ConfigFileOptions {
  */
 const LOCK_WAIT_MS = 15_000;
 
+/** Far more than any profiles take: a larger file (read by every command) is refused, unread. */
+export const CONFIG_MAX_BYTES = 1024 ** 2;
+
 export class ConfigFile implements ConfigStore {
   readonly path: string;
   private readonly locks: Locks;
@@ -93,9 +96,12 @@ export class ConfigFile implements ConfigStore {
     let text: string;
     try {
       // never opened unless a regular file: a FIFO there would hold every command
-      text = readRegularFile(this.path);
+      text = readRegularFile(this.path, CONFIG_MAX_BYTES);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      if (err instanceof FileTooLargeError) {
+        throw new UsageError(`the config file ${err.message}`, "move it aside, then run 'superagent login' again");
+      }
       if (err instanceof NotRegularFileError) {
         throw new UsageError(
           `the config file ${this.path} is ${err.kind}, not a regular file`,
@@ -170,9 +176,12 @@ export class ConfigFile implements ConfigStore {
       return await this.locks.acquire(CONFIG_LOCK);
     } catch (err) {
       // the lock is ours to know of: a disk that refuses it refuses the config file
-      if (!(err instanceof LockTimeoutError))
-        throw asEnvironmentError(err, { path: this.path, action: 'cannot write' }) ?? err;
       const lockFile = this.locks.fileFor(CONFIG_LOCK);
+      if (!(err instanceof LockTimeoutError)) {
+        // the lock itself in the way (a directory there) is named; anything else is the config file's
+        const at = (err as NodeJS.ErrnoException).path === lockFile ? lockFile : this.path;
+        throw asEnvironmentError(err, { path: at, action: 'cannot write' }) ?? err;
+      }
       const held = err.message.charAt(0).toLowerCase() + err.message.slice(1);
       const hint = `try again; if no superagent command is running, remove ${lockFile}`;
       throw new LocalStateError(`cannot change the config file ${this.path}: ${held}`, hint);

@@ -5,6 +5,7 @@
 // A key given for the command (--api-key, SUPERAGENT_API_KEY) goes to a profile's base URL only when
 // that URL is one for its kind of key (profileUrlTakes); else where its prefix says.
 import { CredentialsError, UsageError } from '../core/errors.js';
+import { shownValue } from '../core/shown.js';
 import { EMBEDDED_KEY_PREFIX, HOSTED_BASE_URL, HOSTED_KEY_PREFIX } from '../contract.js';
 import { maskKey, maskUrl, maskUrls } from '../core/mask.js';
 import type { ConfigData, Profile } from './file.js';
@@ -202,8 +203,8 @@ export function resolveConnection(
   const explicit = globals.profile || env.SUPERAGENT_PROFILE;
   if (explicit && !profile) {
     throw new UsageError(
-      `there is no profile '${name}' in the config file`,
-      `create it with 'superagent login --profile ${name}', or see 'superagent config list'`,
+      `there is no profile '${shownValue(name)}' in the config file`,
+      `create it with 'superagent login --profile ${shownValue(name)}', or see 'superagent config list'`,
     );
   }
   const [baseUrl, baseUrlSource] = pick(globals.baseUrl, env.SUPERAGENT_BASE_URL, profile?.base_url);

@@ -28,6 +28,7 @@ const ENVIRONMENT_CAUSES: Readonly<Record<string, { reason: string; hint: string
   EPERM: { reason: 'permission denied', hint: 'check who owns it and its permissions' },
   ENOTDIR: { reason: 'a part of the path is not a directory', hint: 'move the file in the way aside' },
   EISDIR: { reason: 'it is a directory', hint: 'move the directory in the way aside' },
+  ELOOP: { reason: 'it is a symbolic link loop', hint: 'remove the link, or point it at a file' },
   // not errno codes: what a walk of the path found
   EDANGLING: {
     reason: 'it is a symbolic link to a path that does not exist',

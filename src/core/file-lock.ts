@@ -197,6 +197,11 @@ export class Locks {
     if (here && !this.isAlive(info.pid)) return true;
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st) return false; // released meanwhile: just try again
+    // no holder makes one, and it cannot be taken over without deleting what someone put there
+    if (st.isDirectory()) {
+      const err = new Error(`EISDIR: the lock ${file} is a directory`) as NodeJS.ErrnoException;
+      throw Object.assign(err, { code: 'EISDIR', path: file, syscall: 'open' });
+    }
     // a holder makes a regular file: anything else in its place (a FIFO) is nobody's lock
     return !st.isFile() || this.now() - st.mtimeMs > (here ? this.liveStaleMs : this.staleMs);
   }

@@ -228,6 +228,34 @@ describe('a corrupt config file', () => {
   });
 });
 
+describe('a config.json that cannot be read as settings: exit 2 naming it, never "a bug"', () => {
+  const made = (make: (file: string) => void) => {
+    const dir = freshDir();
+    fs.mkdirSync(dir, { recursive: true });
+    make(configPath(dir));
+    return dir;
+  };
+
+  it('a symbolic link to itself (a loop)', async () => {
+    const dir = made((file) => fs.symlinkSync(file, file));
+    for (const argv of [
+      ['config', 'list'],
+      ['config', 'set', 'output', 'json'],
+    ]) {
+      const r = await cli(dir, argv);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toMatch(new RegExp(`^Error: cannot read ${configPath(dir)}: it is a symbolic link loop \\(`));
+    }
+  });
+
+  it('one over 1 MiB: refused without reading it, saying its size', async () => {
+    const dir = made((file) => fs.writeFileSync(file, `{"profiles": {}, "x": "${'a'.repeat(3 * 1024 ** 2)}"}`));
+    const r = await cli(dir, ['config', 'list']);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(new RegExp(`^Error: the config file ${configPath(dir)} is 4 MiB, larger than .*1 MiB`));
+  });
+});
+
 describe('a config.json that is a symbolic link (a dotfiles checkout)', () => {
   it('is written through: the target gets the change, the link stays a link', async () => {
     const dir = freshDir();
@@ -327,6 +355,17 @@ describe('the config lock (several processes: test/e2e/config-lock.test.ts)', ()
         `(try again; if no superagent command is running, remove ${lockFile(dir)})\n`,
     );
     expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
+  });
+
+  it("a directory in the lock's place: exit 2 naming it, nothing written, nothing left beside it", async () => {
+    const dir = freshDir();
+    fs.mkdirSync(lockFile(dir), { recursive: true });
+    const r = await runLine(undefined, ['config', 'set', 'output', 'json'], {
+      world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) },
+    });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(new RegExp(`^Error: cannot write ${lockFile(dir)}: it is a directory \\(`));
+    expect(fs.readdirSync(dir)).toEqual([path.basename(lockFile(dir))]);
   });
 
   it('a writer whose lock was taken over meanwhile (it stopped longer than the lock stays fresh) writes nothing', async () => {

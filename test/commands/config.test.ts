@@ -304,6 +304,22 @@ describe('profiles', () => {
     expect(config.writes).toBe(0);
   });
 
+  it('a 100 KB profile name is not echoed whole: cut with … in the message and its advice', async () => {
+    const long = 'p'.repeat(100_000);
+    const cut = `${'p'.repeat(59)}…`;
+    for (const argv of [
+      ['list', '--profile', long],
+      ['config', 'get', 'base_url', '--profile', long],
+    ]) {
+      const r = await cli(argv, new MemoryConfig({ profiles: { default: { base_url: URL } } }));
+      expect(r).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr).toBe(
+        `Error: there is no profile '${cut}' in the config file ` +
+          `(create it with 'superagent login --profile ${cut}', or see 'superagent config list')\n`,
+      );
+    }
+  });
+
   it('SUPERAGENT_PROFILE picks the profile get reads', async () => {
     const config = new MemoryConfig({ profiles: { default: { output: 'table' }, ci: { output: 'json' } } });
     expect((await cli(['config', 'get', 'output'], config, { env: { SUPERAGENT_PROFILE: 'ci' } })).stdout).toBe(

@@ -38,6 +38,27 @@ describe('narrow terminals leave columns out, never wrap them', () => {
   });
 });
 
+describe('--help on a narrow terminal wraps to it, on words', () => {
+  it.each([40, 30])('at %i columns no line is wider, so the terminal breaks no word', async (columns) => {
+    for (const words of ['skills enable --help', 'launch --help', 'chat --help', '--help']) {
+      const r = await cli(words, { tty: { stdout: true, stderr: true, columns } });
+      expect(r.code).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      const wide = lines.filter((line) => line.length > columns);
+      expect(wide, `${words} at ${columns}`).toEqual([]);
+      // every word of the usage line and of each option is still there, whole
+      expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/Usage: superagent \S/);
+    }
+  });
+
+  it('at 30 columns, the usage and an option keep their words whole', async () => {
+    const r = await cli('skills enable --help', { tty: { stdout: true, stderr: true, columns: 30 } });
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('Usage: superagent skills enable <agent> <skill...> [options]');
+    expect(text).toContain('--json machine output: the API JSON on stdout, nothing else there');
+  });
+});
+
 describe('one piped row shape per command, no trailing tab', () => {
   it('pause, resume and restart: id, name, status, outcome, the name empty when given by uuid', async () => {
     const rows = [];

@@ -78,6 +78,20 @@ describe('HTTP_PROXY / HTTPS_PROXY', () => {
   });
 });
 
+describe('a proxy URL with a path and a query', () => {
+  it('is shown without them, as without its credentials: in --debug and in errors', async () => {
+    const svc = await each.service();
+    const p = await proxy({ refuse: 502 });
+    const env = { HTTP_PROXY: `${p.url.replace('http://', 'http://u:pw@')}/some/path?token=s3cret` };
+    const r = await runLine(svc, 'list --debug', { env, clock: new FakeClock() });
+    expect(r.code).toBe(7);
+    expect(r.stderr).not.toMatch(/s3cret|some\/path|:pw@/);
+    const shown = `${p.url.replace('http://', 'http://…@')}/…`;
+    expect(r.stderr).toContain(`requests go through the proxy ${shown}\n`);
+    expect(r.stderr).toContain(`through the proxy ${shown}: it answered 502`);
+  });
+});
+
 describe('the embedded local service (in this process, on loopback)', () => {
   it('is reached direct, whatever the proxy variables say', async () => {
     const p = await proxy({ refuse: 502 });
@@ -104,6 +118,30 @@ describe('the value of a proxy variable', () => {
     expect(r.stderr).toBe(
       "Error: http_proxy is not a proxy URL: 'http://…@[::1' " +
         '(set it like http://proxy.example.com:3128, with user:password@ before the host if the proxy asks for them)\n',
+    );
+  });
+});
+
+describe('the value of a proxy variable, refused before any request (exit 2)', () => {
+  async function refused(env: Record<string, string>) {
+    const svc = await each.service();
+    const r = await runLine(svc, 'list', { env, clock: new FakeClock() });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(svc.cliRequests()).toEqual([]);
+    return r.stderr;
+  }
+
+  it('a socks proxy: not supported, in one line (no Node warning), its credentials masked', async () => {
+    const stderr = await refused({ HTTP_PROXY: 'socks5://u:s3cret@127.0.0.1:1080' });
+    expect(stderr).toBe(
+      "Error: HTTP_PROXY is a socks proxy ('socks5://…@127.0.0.1:1080'): socks proxies are not supported " +
+        "(use an http:// proxy, or list the service's host in NO_PROXY to go without it)\n",
+    );
+  });
+
+  it('a value that is no URL is shown as written, not with the http:// taken for granted', async () => {
+    expect(await refused({ HTTPS_PROXY: '::::', HTTP_PROXY: '::::' })).toMatch(
+      /^Error: HTTP_PROXY is not a proxy URL: '::::' /,
     );
   });
 });
@@ -152,12 +190,21 @@ describe('a proxy that refuses or is down: one line naming it, exit 7, advice ab
     const svc = await each.service();
     const p = await proxy({ credentials: 'alice:right' });
     const clock = new FakeClock();
-    const env = { HTTP_PROXY: p.url.replace('http://', 'http://alice:wrong@') };
-    const r = await runLine(svc, 'list', { env, clock });
+    const r = await runLine(svc, 'list', { env: { HTTP_PROXY: p.url }, clock });
     expect(r).toMatchObject({ code: 7, stdout: '' });
     const fix = "put the proxy's user name and password in HTTP_PROXY, before its host (user:password@host:port)";
-    expect(r.stderr).toBe(line(svc, p.url.replace('http://', 'http://…@'), 'it asks for credentials (407)', fix));
+    expect(r.stderr).toBe(line(svc, p.url, 'it asks for credentials (407)', fix));
     expect([p.log.length, clock.slept]).toEqual([1, []]);
+  });
+
+  it('407 to the credentials its URL gives: they are said to be refused, not missing', async () => {
+    const svc = await each.service();
+    const p = await proxy({ credentials: 'alice:right' });
+    const env = { HTTP_PROXY: p.url.replace('http://', 'http://alice:wrong@') };
+    const r = await runLine(svc, 'list', { env, clock: new FakeClock() });
+    expect(r).toMatchObject({ code: 7, stdout: '' });
+    const [shown, fix] = [p.url.replace('http://', 'http://…@'), 'check the user name and password in HTTP_PROXY'];
+    expect(r.stderr).toBe(line(svc, shown, 'it refused the credentials given in HTTP_PROXY (407)', fix));
   });
 
   it("502 from the proxy itself (its own page, not the service's JSON): named as the proxy's", async () => {

@@ -50,6 +50,7 @@ export async function startProxy(opts: ProxyOptions = {}): Promise<LoggingProxy>
     const upstream = http.request(target, { method: req.method, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res); // as it arrives: a stream stays a stream
+      answer.once('close', () => answer.complete || res.destroy()); // and one cut short is cut here too
     });
     upstream.once('error', () => res.destroy());
     req.pipe(upstream);
@@ -92,4 +93,26 @@ export async function deadPort(): Promise<number> {
   const { port } = s.address() as AddressInfo;
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
+}
+
+/** A "proxy" that accepts connections and says nothing (one that blackholes), or answers `garbage` to each. */
+export async function rawProxy(garbage?: string): Promise<LoggingProxy> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    s.once('error', () => s.destroy());
+    s.once('close', () => sockets.delete(s));
+    if (garbage !== undefined) s.once('data', () => s.end(garbage));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    log: [],
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -2,10 +2,11 @@
 // direct: the same time-out, Ctrl-C, redirect, retry and header behaviour, checked side by side
 // against the same scripted service; only the proxy's own failures read differently.
 import { describe, expect, it, vi } from 'vitest';
+import { chat } from '../../src/api/chat.js';
 import * as errors from '../../src/api/errors.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { failure, get, httpHarness, post, sequence, type Handler } from '../helpers/http-scripted.js';
-import { startProxy, type LoggingProxy } from '../helpers/proxy.js';
+import { rawProxy, startProxy, type LoggingProxy } from '../helpers/proxy.js';
 import { perTest } from '../helpers/service-support.js';
 
 const h = httpHarness();
@@ -47,10 +48,13 @@ describe('ApiClient through a proxy: the same as direct', () => {
     expect(r.requests[1]!.headers['proxy-authorization']).toBeUndefined();
   });
 
-  it('a time-out: the same TimeoutError, not retried', async () => {
+  it('a time-out: the same TimeoutError, not retried, naming the proxy', async () => {
     const r = await sideBySide(silent, (c) => c.client.json(get()), 150);
     expect(r.direct.result).toMatchObject({ err: 'TimeoutError' });
-    expect(r.proxied).toEqual(r.direct);
+    const { message } = r.proxied.result as { message: string };
+    expect(message).toMatch(/^no answer from \S+ through the proxy http:\/\/127\.0\.0\.1:\d+ within 0\.15 s/);
+    const unnamed = { ...r.proxied.result, message: message.replace(/ through the proxy \S+/, '') };
+    expect({ ...r.proxied, result: unnamed }).toEqual(r.direct);
   });
 
   it('a redirect is not followed', async () => {
@@ -97,5 +101,49 @@ describe('ApiClient through a proxy: the same as direct', () => {
     expect(err).toBeInstanceOf(errors.ConnectionError);
     expect(err.message).toContain(`through the proxy ${p.url}: it asks for credentials (407)`);
     expect([c.waits, s.requests.length]).toEqual([[], 0]);
+  });
+});
+
+describe('ApiClient through a proxy that fails in its own way', () => {
+  async function through(p: LoggingProxy, base: string, timeoutMs = 5_000) {
+    resources.closeAfter(p);
+    const c = h.client(base, { timeoutMs, proxyEnv: { HTTPS_PROXY: p.url, HTTP_PROXY: p.url } });
+    return failure(c.client.json(get()));
+  }
+
+  it('one that never answers CONNECT: the time-out still ends the request, naming the proxy', async () => {
+    const err = await through(await rawProxy(), 'https://127.0.0.1:9', 300);
+    expect(err).toBeInstanceOf(errors.TimeoutError);
+    const where = 'https://127.0.0.1:9/v1/superagents through the proxy http://127.0.0.1:';
+    expect(err.message).toMatch(new RegExp(`^no answer from ${where}\\d+ within 0\\.3 s`));
+  });
+
+  it.each(['http', 'https'])(
+    'one that answers garbage (%s base URL): the error names it, not the base URL',
+    async (scheme) => {
+      const err = await through(await rawProxy('SSH-2.0-OpenSSH_9.6\r\n\r\n'), `${scheme}://127.0.0.1:9`);
+      expect(err).toBeInstanceOf(errors.ConnectionError);
+      expect(err.message).toMatch(
+        /through the proxy http:\/\/127\.0\.0\.1:\d+: it answered something that is not HTTP$/,
+      );
+      expect(err.hint).toMatch(/^check the proxy in HTTPS?_PROXY/);
+    },
+  );
+
+  it('one that cuts a streamed reply: the proxy is named as the one that may have cut it', async () => {
+    const s = await h.scripted((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"type":"text","text":"Hel"}\n\n', () => setTimeout(() => res.destroy(), 50));
+    });
+    const p = await proxy();
+    const c = h.client(s.url, { proxyEnv: { HTTP_PROXY: p.url } });
+    const events = await chat.agentStream(c.client, 'ag_1', { message: 'hi' }, { timeoutMs: 5_000 });
+    const err = await failure(
+      (async () => {
+        for await (const _ of events);
+      })(),
+    );
+    expect(err).toBeInstanceOf(errors.StreamCutError);
+    expect(err.message).toMatch(/^the reply was cut short \(.+\), perhaps by the proxy http:\/\/127\.0\.0\.1:\d+$/);
   });
 });

@@ -250,9 +250,17 @@ describe('what it refuses, in our words', () => {
       'a time-out that is not a number',
       'try',
       ['demo', '--timeout', 'abc'],
-      "--timeout must be a positive number of seconds, not 'abc'",
+      "--timeout must be a number of seconds from 0.1 to 2147483 (about 24 days), not 'abc'",
     ],
-    ['a time-out of zero', 'try', ['demo', '--timeout=0'], "--timeout must be a positive number of seconds, not '0'"],
+    [
+      'a time-out of zero',
+      'try',
+      ['demo', '--timeout=0'],
+      "--timeout must be a number of seconds from 0.1 to 2147483 (about 24 days), not '0'",
+    ],
+    ['an empty --base-url', 'try', ['demo', '--base-url', ''], '--base-url needs a value (e.g. --base-url <url>)'],
+    ['an empty --api-key', 'try', ['demo', '--api-key='], '--api-key needs a value (e.g. --api-key <key>)'],
+    ['an empty --profile', 'try', ['demo', '--profile', ''], '--profile needs a value (e.g. --profile <name>)'],
   ])('%s', async (_what, name, argv, line) => {
     expect(await refusal(() => parse([...name.split(' '), ...argv]))).toBe(line);
   });
@@ -328,19 +336,25 @@ describe('toGlobals', () => {
     expect(toGlobals({ input: false }, { CI: 'false' }).input).toBe(false);
   });
 
-  it.each(['0', '-1', 'abc', '', 'Infinity', 'NaN'])('a --timeout of %j is a usage error naming it', async (value) => {
-    const line = `--timeout must be a positive number of seconds, not '${value}'`;
+  // plain decimals only (no 0x10, no 1e-9), from 0.1: less than that is no time for any answer
+  const REFUSED = ['0', '-1', 'abc', '', 'Infinity', 'NaN', '0x10', '1e-9', '1e3', '0.05', ' 5', '5.'];
+  it.each(REFUSED)('a --timeout of %j is a usage error naming it and the range', async (value) => {
+    const line = `--timeout must be a number of seconds from 0.1 to 2147483 (about 24 days), not '${value}'`;
     expect(await refusal(() => toGlobals({ timeout: value }, {}))).toBe(line);
   });
 
-  const TOO_LONG = ['2147484', '3000000', '1e300'];
-  it.each(TOO_LONG)(
-    'a --timeout of %j is above what a timer can wait: a usage error naming the most',
-    async (value) => {
-      const line = `--timeout must be at most 2147483 seconds (about 24 days), not '${value}'`;
-      expect(await refusal(() => toGlobals({ timeout: value }, {}))).toBe(line);
-    },
-  );
+  // above what a timer can wait
+  it.each(['2147484', '3000000', '1' + '0'.repeat(300)])('a --timeout of %j is refused too', async (value) => {
+    const line = await refusal(() => toGlobals({ timeout: value }, {}));
+    expect(line.startsWith(`--timeout must be a number of seconds from 0.1 to 2147483 (about 24 days), not '`)).toBe(
+      true,
+    );
+    expect(line.length).toBeLessThan(160); // a long value is cut, not echoed whole
+  });
+
+  it('a --timeout of 0.1 and of .5 are taken', () => {
+    expect([toGlobals({ timeout: '0.1' }, {}).timeout, toGlobals({ timeout: '.5' }, {}).timeout]).toEqual([0.1, 0.5]);
+  });
 
   it('the longest --timeout a timer can wait is taken', () => {
     expect(toGlobals({ timeout: '2147483' }, {}).timeout).toBe(2147483);

@@ -15,7 +15,12 @@ describe('proxyFor', () => {
     ['https falls back on http_proxy', 'https://api.test', { http_proxy: P }, hit('http_proxy')],
     ['lower case first', 'http://api.test', { http_proxy: P, HTTP_PROXY: 'http://other:1' }, hit('http_proxy')],
     ['an empty lower case one hides the upper case', 'http://api.test', { http_proxy: '', HTTP_PROXY: P }, undefined],
-    ['host:port is http', 'http://api.test', { HTTP_PROXY: 'proxy.test:3128' }, hit('HTTP_PROXY')],
+    [
+      'host:port is http',
+      'http://api.test',
+      { HTTP_PROXY: 'proxy.test:3128' },
+      { ...hit('HTTP_PROXY'), written: 'proxy.test:3128' },
+    ],
     ['NO_PROXY: the host', 'https://api.test', { HTTPS_PROXY: P, NO_PROXY: 'API.test' }, undefined],
     ['NO_PROXY: a subdomain', 'https://eu.api.test', { HTTPS_PROXY: P, NO_PROXY: 'api.test' }, undefined],
     ['NO_PROXY: *.domain', 'https://eu.api.test', { HTTPS_PROXY: P, no_proxy: '*.api.test' }, undefined],
@@ -31,7 +36,7 @@ describe('proxyFor', () => {
 });
 
 describe('unusableProxy', () => {
-  it.each(['http://proxy.test:3128', 'https://u:p@proxy.test', 'socks5://proxy.test:1080'])('%s is usable', (proxy) => {
+  it.each(['http://proxy.test:3128', 'https://u:p@proxy.test'])('%s is usable', (proxy) => {
     expect(unusableProxy({ proxy, variable: 'HTTP_PROXY' })).toBeUndefined();
   });
 

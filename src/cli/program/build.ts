@@ -74,11 +74,11 @@ async function declare(cmd: CliCommand, world: ProgramWorld, argv: readonly stri
   if (cmd.setUp) return;
   cmd.setUp = true;
   configure(cmd, world, argv);
-  if (cmd.entry) await declareSpec(cmd, cmd.entry);
+  if (cmd.entry) await declareSpec(cmd, cmd.entry, world);
   for (const option of globalOptions()) cmd.addOption(option.helpGroup(GLOBAL_HEADING));
 }
 
-async function declareSpec(cmd: CliCommand, entry: Entry): Promise<void> {
+async function declareSpec(cmd: CliCommand, entry: Entry, world: ProgramWorld): Promise<void> {
   const module = await entry.load();
   cmd.module = module;
   const { spec } = module;
@@ -90,7 +90,7 @@ async function declareSpec(cmd: CliCommand, entry: Entry): Promise<void> {
   }
   cmd.usage([...(spec.args ?? []).map(argLabel), '[options]'].join(' '));
   if (spec.description) cmd.description(spec.description);
-  cmd.addHelpText('after', `\n${examplesText(spec.examples)}`);
+  cmd.addHelpText('after', () => `\n${examplesText(spec.examples, world.columns)}`);
 }
 
 /** Every command under `cmd`, set up and declared (docs/cli.md, the tests). */

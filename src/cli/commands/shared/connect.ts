@@ -11,9 +11,9 @@ import { ISSUES_URL } from '../../exit-codes.js';
 import { version } from '../../../core/version.js';
 import type { Context } from '../../context.js';
 import { WAIT_SPINNER_MS } from '../../../ui/spinner.js';
-import { holdSecret, maskKey, maskUrl, maskUrls } from '../../../ui/mask.js';
+import { holdSecret, maskKey, maskUrls } from '../../../ui/mask.js';
 import { LEFT_OUT_HEADER } from '../../../contract.js';
-import { proxyOf, unusableProxy } from '../../../api/proxy.js';
+import { maskProxy, proxyOf, unusableProxy } from '../../../api/proxy.js';
 import type { ServiceFailure } from '../../../server/index.js';
 import type { ConnectOptions, OpenedApi } from './opened-api.js';
 import { resolveWithStoredKey } from './stored-key.js';
@@ -79,7 +79,7 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
   const via = proxyEnv && proxyOf(target.baseUrl, proxyEnv);
   const unusable = via && unusableProxy(via);
   if (unusable) throw unusable;
-  const said = `requests go through the proxy ${via && maskUrl(via.proxy)}`;
+  const said = `requests go through the proxy ${via && maskProxy(via.proxy)}`;
   if (via && globals.debug) printer.stderrWrite(printer.err.dim(said) + '\n');
   return new ApiClient({
     baseUrl: target.baseUrl,

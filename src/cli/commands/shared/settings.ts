@@ -6,6 +6,7 @@ import { profileName } from '../../../config/resolve.js';
 import { maskKey, maskUrls } from '../../../ui/mask.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
+import { shownValue } from '../../../core/shown.js';
 
 export const PROFILE_SETTINGS = ['base_url', 'api_key', 'output', 'model', 'provider', 'render'] as const;
 export const SETTINGS = [...PROFILE_SETTINGS, 'active_profile'] as const;
@@ -39,7 +40,7 @@ export function settingName(raw: string): Setting {
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) {
     throw new UsageError(
-      `'${name}' is not a usable profile name`,
+      `'${shownValue(name)}' is not a usable profile name`,
       'use letters, digits, - and _ (up to 64 characters)',
     );
   }
@@ -48,8 +49,8 @@ export function checkProfileName(name: string): string {
 
 export function noSuchProfile(name: string): UsageError {
   return new UsageError(
-    `there is no profile '${name}' in the config file`,
-    `create it with 'superagent login --profile ${name}', or see 'superagent config list'`,
+    `there is no profile '${shownValue(name)}' in the config file`,
+    `create it with 'superagent login --profile ${shownValue(name)}', or see 'superagent config list'`,
   );
 }
 
