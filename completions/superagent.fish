@@ -9,7 +9,7 @@ function __superagent_spec
     set -g __sa_args
     switch "$argv[1]"
         case ''
-            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant export plan apply schema login logout whoami config completion server
+            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet positions pnl health soul classic chat assistant export plan apply schema login logout whoami config completion server
         case 'apply'
             set -g __sa_vopts -f --file
         case 'assistant'
@@ -35,13 +35,13 @@ function __superagent_spec
         case 'config'
             set -g __sa_subs list get set unset path
         case 'config get'
-            set -g __sa_args 'words:base_url,api_key,output,model,provider,render,active_profile'
+            set -g __sa_args 'words:base_url,api_key,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile'
         case 'config list'
         case 'config path'
         case 'config set'
-            set -g __sa_args 'words:base_url,output,model,provider,render,active_profile' 'none'
+            set -g __sa_args 'words:base_url,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile' 'none'
         case 'config unset'
-            set -g __sa_args 'words:base_url,api_key,output,model,provider,render,active_profile'
+            set -g __sa_args 'words:base_url,api_key,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile'
         case 'destroy'
             set -g __sa_args 'agent'
         case 'export'
@@ -64,6 +64,11 @@ function __superagent_spec
             set -g __sa_args 'agent...'
         case 'plan'
             set -g __sa_vopts -f --file
+        case 'pnl'
+            set -g __sa_vopts --period
+            set -g __sa_args 'agent'
+        case 'positions'
+            set -g __sa_args 'agent'
         case 'restart'
             set -g __sa_args 'agent...'
         case 'resume'
@@ -199,7 +204,9 @@ complete -c superagent -f -n '__superagent_at_top' -a 'update' -d 'Change an age
 complete -c superagent -f -n '__superagent_at_top' -a 'model' -d 'Show or change an agent\'s model'
 complete -c superagent -f -n '__superagent_at_top' -a 'memory' -d 'Show an agent\'s memory.md'
 complete -c superagent -f -n '__superagent_at_top' -a 'skills' -d 'List an agent\'s skills'
-complete -c superagent -f -n '__superagent_at_top' -a 'wallet' -d 'Show an agent\'s EVM and Solana addresses'
+complete -c superagent -f -n '__superagent_at_top' -a 'wallet' -d 'Show an agent\'s wallet addresses and what they hold'
+complete -c superagent -f -n '__superagent_at_top' -a 'positions' -d 'Show an agent\'s open positions and orders (Hyperliquid, Polymarket)'
+complete -c superagent -f -n '__superagent_at_top' -a 'pnl' -d 'Show an agent\'s account value and PnL over time'
 complete -c superagent -f -n '__superagent_at_top' -a 'health' -d 'Check an agent\'s health (exit 8 when unhealthy)'
 complete -c superagent -f -n '__superagent_at_top' -a 'soul' -d 'soul commands: show, edit, set'
 complete -c superagent -f -n '__superagent_at_top' -a 'classic' -d 'classic commands: list, get, update'
@@ -265,6 +272,7 @@ complete -c superagent -n '__superagent_is pause' -l all -d 'pause every running
 complete -c superagent -n '__superagent_is plan' -s f -l file -r -F -d 'the fleet file (default: ./superagents.yaml)'
 complete -c superagent -n '__superagent_is plan' -l detailed-exit-code -d 'exit 9 when changes are pending'
 complete -c superagent -n '__superagent_is plan' -l prune -d 'plan as apply --prune does: agents not in the file count as changes (to destroy)'
+complete -c superagent -n '__superagent_is pnl' -l period -x -a 'day week month all' -d 'day, week (the default), month or all'
 complete -c superagent -n '__superagent_is resume' -l all -d 'resume every paused agent; already running counts as done'
 complete -c superagent -n '__superagent_is server' -l port -x -d 'port to listen on; 0 picks a free one (default 8420)'
 complete -c superagent -n '__superagent_is server' -l host -x -d 'address to listen on (default 127.0.0.1)'
@@ -284,6 +292,7 @@ complete -c superagent -n '__superagent_is soul set' -l file -r -F -d 'the new s
 complete -c superagent -n '__superagent_is update' -l name -x -d 'the new name (1-100 characters; not one a live agent already has)'
 complete -c superagent -n '__superagent_is update' -l allow-duplicate-name -d 'skip the check that no other live agent has that name (a service that keeps names unique, as the embedded one does, still refuses it: exit 6)'
 complete -c superagent -n '__superagent_is update' -l description -x -d 'the new description (up to 500 characters; "" clears it)'
+complete -c superagent -n '__superagent_is wallet' -l no-balances -d 'show the addresses only, reading no balance'
 complete -c superagent -l json -d 'machine output: the API JSON on stdout, nothing else there'
 complete -c superagent -l profile -x -d 'use this profile of the config file'
 complete -c superagent -l base-url -x -d 'base URL of the service, without /v1'
@@ -298,6 +307,6 @@ complete -c superagent -s y -l yes -d 'assume yes to confirmations'
 complete -c superagent -l no-input -d 'never prompt; fail naming the missing flag'
 complete -c superagent -n '__superagent_slot agent' -f -a '(__superagent_ask agents)'
 complete -c superagent -n '__superagent_slot skill' -f -a '(__superagent_ask skills)'
-complete -c superagent -n '__superagent_slot words:base_url,api_key,output,model,provider,render,active_profile' -f -a 'base_url api_key output model provider render active_profile'
-complete -c superagent -n '__superagent_slot words:base_url,output,model,provider,render,active_profile' -f -a 'base_url output model provider render active_profile'
+complete -c superagent -n '__superagent_slot words:base_url,api_key,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile' -f -a 'base_url api_key output model provider render rpc.ethereum rpc.arbitrum rpc.base rpc.polygon rpc.bsc rpc.optimism rpc.solana hyperliquid_url polymarket_url active_profile'
+complete -c superagent -n '__superagent_slot words:base_url,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile' -f -a 'base_url output model provider render rpc.ethereum rpc.arbitrum rpc.base rpc.polygon rpc.bsc rpc.optimism rpc.solana hyperliquid_url polymarket_url active_profile'
 complete -c superagent -n '__superagent_slot words:bash,zsh,fish' -f -a 'bash zsh fish'

@@ -1,12 +1,11 @@
 // `superagent wallet <agent>` with balances, against the embedded service's simulation of the chains:
 // the addresses, a row per chain and asset valued in dollars, the total; a source switched off or
 // failing named, the rest printed, exit 7.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { cliFor } from '../helpers/context.js';
+import { cliFor, MemoryConfig } from '../helpers/context.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
-import { fakeClock, hlInfo } from '../helpers/sim.js';
+import { closedPortUrl, fakeClock, hlInfo } from '../helpers/sim.js';
 
 const t = perTest();
 
@@ -15,15 +14,6 @@ async function withAgent() {
   const agent = await launchAgent(svc, { name: 'holder' });
   const cli = cliFor(() => svc);
   return { svc, agent, cli };
-}
-
-/** A loopback URL where nothing listens. */
-export async function closedPortUrl(): Promise<string> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
 }
 
 /** Whether the command read a simulated source whose path starts so. */
@@ -119,5 +109,31 @@ describe('wallet with balances', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^evm\t0x[0-9a-fA-F]{40}\nsolana\t\S+\n$/);
     expect(read(svc, '/sim/')).toBe(false);
+  });
+});
+
+describe('the endpoints as profile settings', () => {
+  it('config set rpc.base off: wallet reads no base; the variable wins over the setting', async () => {
+    const { svc, cli } = await withAgent();
+    const config = new MemoryConfig();
+    expect((await cli('config set rpc.base off', { config })).code).toBe(0);
+    expect((await cli('config get rpc.base', { config })).stdout).toBe('off\n');
+    expect((await cli('config list', { config })).stdout).toContain('default.rpc.base\toff\n');
+    svc.exchanges.splice(0);
+    expect((await cli('wallet holder', { config })).code).toBe(0);
+    expect(read(svc, '/sim/evm/base')).toBe(false);
+    expect(read(svc, '/sim/evm/ethereum')).toBe(true);
+    const env = { SUPERAGENT_RPC_BASE: `${svc.url}/sim/evm/base` };
+    expect((await cli('wallet holder', { config, env })).code).toBe(0);
+    expect(read(svc, '/sim/evm/base')).toBe(true);
+  });
+
+  it('config set refuses an endpoint that is no http(s) URL (exit 2)', async () => {
+    const { cli } = await withAgent();
+    const config = new MemoryConfig();
+    const r = await cli('config set hyperliquid_url file:///etc/passwd', { config });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("hyperliquid_url must be an http(s) URL or 'off'");
+    expect(config.data.profiles?.default?.hyperliquid_url).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../src/contract.js';
 import { ENTRIES } from '../../src/cli/registry.js';
+import { ENDPOINT_SETTINGS } from '../../src/cli/commands/shared/settings.js';
 import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe } from '../helpers/request-count.js';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
@@ -332,6 +333,7 @@ describe('bash', () => {
       'model',
       'provider',
       'render',
+      ...ENDPOINT_SETTINGS,
       'active_profile',
     ]);
     expect(await bashComplete('superagent launch --provider ', env)).toEqual([...PROVIDERS]);

@@ -1,7 +1,9 @@
 // Test helpers for the simulated chains (src/server/sim): a clock the test moves, and callers for
 // the /sim routes, which need no key.
+import net from 'node:net';
 import { expect } from 'vitest';
-import type { TestService } from './service.js';
+import { launchAgent, type TestService } from './service.js';
+import { agentPath } from './superagent-fixtures.js';
 
 /** One simulated step (a market minute) of the service clock. */
 export const STEP = 60_000;
@@ -31,4 +33,35 @@ export async function rpc(svc: TestService, path: string, method: string, params
   expect(res.json.jsonrpc).toBe('2.0');
   expect(res.json.id).toBe(7);
   return res.json;
+}
+
+/** An agent launched with every skill on, the hyperliquid one too (it trades as the clock moves). */
+export async function withHyperliquid(svc: TestService, name = 'Perp Trader') {
+  const agent = await launchAgent(svc, { name });
+  const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled: [] } });
+  expect(res.status, res.text).toBe(200);
+  return agent;
+}
+
+/** Moves the clock `steps` at a time until the account holds a position (a bounded number of tries). */
+export async function untilPositions(
+  svc: TestService,
+  clock: ReturnType<typeof fakeClock>,
+  user: string,
+): Promise<any> {
+  for (let i = 0; i < 50; i++) {
+    clock.advance(120);
+    const state = await hlInfo(svc, 'clearinghouseState', user);
+    if (state.assetPositions.length > 0) return state;
+  }
+  throw new Error('no position opened in 100 simulated hours');
+}
+
+/** A loopback URL where nothing listens. */
+export async function closedPortUrl(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

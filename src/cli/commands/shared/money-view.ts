@@ -1,6 +1,6 @@
 // How the money commands show what was read: dollars, the rows of `wallet`, and a partial read (each
 // source that failed named on stderr, the command's failure exit 7 once the rest is printed).
-import type { AgentMoney } from './money.js';
+import { endpointVariable, type AgentMoney } from './money.js';
 import type { SourceFailure, SourceName } from '../../../api/money/types.js';
 import { isZero } from '../../../api/money/decimal.js';
 import { BadAnswerError } from '../../../core/errors.js';
@@ -60,6 +60,6 @@ export function failIfPartial(ctx: Context, errors: readonly SourceFailure[], wh
   const names = [...new Set(errors.map((e) => e.source))];
   throw new BadAnswerError(
     `${names.join(', ')} could not be read: ${what} is partial`,
-    "try again later, or point the source elsewhere (SUPERAGENT_RPC_<CHAIN>, or 'off' to skip it)",
+    `try again later, or set ${endpointVariable(names[0]!)} to another endpoint (or to 'off' to skip it)`,
   );
 }

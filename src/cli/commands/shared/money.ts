@@ -4,10 +4,11 @@
 import { superagents } from '../../../api/superagents.js';
 import { createSourceHttp, type SourceHttp } from '../../../api/money/source-http.js';
 import { readHoldings, type HoldingsResult } from '../../../api/money/holdings.js';
+import { readHlPortfolio, type HlPortfolioPeriod } from '../../../api/money/hyperliquid.js';
 import { EVM_CHAINS, SOURCES, type Endpoints, type SourceName } from '../../../api/money/types.js';
 import type { Profile } from '../../../config/file.js';
 import { EMBEDDED_KEY_PREFIX } from '../../../contract.js';
-import { UsageError } from '../../../core/errors.js';
+import { BadAnswerError, UsageError } from '../../../core/errors.js';
 import type { Context } from '../../context.js';
 import type { OpenedApi } from './opened-api.js';
 
@@ -20,10 +21,22 @@ const PUBLIC: Partial<Record<SourceName, string>> = {
   polymarket: 'https://data-api.polymarket.com',
 };
 
+/** The variable that sets each source's endpoint (spelled out: the docs list every variable read). */
+const ENDPOINT_VARIABLES: Readonly<Record<SourceName, string>> = {
+  ethereum: 'SUPERAGENT_RPC_ETHEREUM',
+  arbitrum: 'SUPERAGENT_RPC_ARBITRUM',
+  base: 'SUPERAGENT_RPC_BASE',
+  polygon: 'SUPERAGENT_RPC_POLYGON',
+  bsc: 'SUPERAGENT_RPC_BSC',
+  optimism: 'SUPERAGENT_RPC_OPTIMISM',
+  solana: 'SUPERAGENT_RPC_SOLANA',
+  hyperliquid: 'SUPERAGENT_HYPERLIQUID_URL',
+  polymarket: 'SUPERAGENT_POLYMARKET_URL',
+};
+
 /** The variable that sets a source's endpoint. */
 export function endpointVariable(source: SourceName): string {
-  if (source === 'hyperliquid' || source === 'polymarket') return `SUPERAGENT_${source.toUpperCase()}_URL`;
-  return `SUPERAGENT_RPC_${source.toUpperCase()}`;
+  return ENDPOINT_VARIABLES[source];
 }
 
 /** The profile setting that sets a source's endpoint. */
@@ -105,21 +118,54 @@ export async function readAgentMoney(
   ctx: Context,
   api: OpenedApi,
   agent: { agent_id: string; name?: string | null },
-  opts: { signal?: AbortSignal } = {},
+  opts: { signal?: AbortSignal; only?: readonly SourceName[] } = {},
 ): Promise<AgentMoney> {
   const wallet = await superagents.wallet(api.client, agent.agent_id);
-  const evm = await import('../../../vendor/evm-reader.js');
-  const endpoints = resolveEndpoints(ctx.env, api.connection.profile, embeddedBase(api), evm.defaultRpc);
+  const only = opts.only;
+  // viem only when an EVM chain is read
+  const evm =
+    !only || only.some((s) => (EVM_CHAINS as readonly string[]).includes(s))
+      ? await import('../../../vendor/evm-reader.js')
+      : undefined;
+  const defaultRpc = evm?.defaultRpc ?? (() => 'off');
+  const endpoints = resolveEndpoints(ctx.env, api.connection.profile, embeddedBase(api), defaultRpc);
+  // the sources the command has no use for are not read (`positions`: Hyperliquid and Polymarket)
+  if (only) for (const source of SOURCES) if (!only.includes(source)) endpoints[source] = null;
   const { http, timeoutMs } = openSources(ctx);
   try {
     const addresses = { evm: wallet.evm_address ?? null, solana: wallet.solana_address ?? null };
     const result = await readHoldings(
       addresses,
       endpoints,
-      { json: http.json, readEvm: evm.readEvm, timeoutMs },
+      { json: http.json, readEvm: evm?.readEvm, timeoutMs },
       opts.signal,
     );
     return { agent_id: agent.agent_id, evm_address: addresses.evm, solana_address: addresses.solana, ...result };
+  } finally {
+    http.close();
+  }
+}
+
+/** The agent's Hyperliquid portfolio history (every period), from the one endpoint it is read at. */
+export async function readAgentPortfolio(
+  ctx: Context,
+  api: OpenedApi,
+  agent: { agent_id: string; name?: string | null },
+): Promise<HlPortfolioPeriod[]> {
+  const wallet = await superagents.wallet(api.client, agent.agent_id);
+  const base = resolveEndpoints(ctx.env, api.connection.profile, embeddedBase(api), () => 'off').hyperliquid;
+  if (!base) {
+    throw new UsageError(
+      'Hyperliquid is switched off, and the history is read there',
+      `unset ${endpointVariable('hyperliquid')} (or the profile's hyperliquid_url)`,
+    );
+  }
+  if (!wallet.evm_address) {
+    throw new BadAnswerError(`the service has no EVM address for ${agent.name ?? agent.agent_id}`);
+  }
+  const { http } = openSources(ctx);
+  try {
+    return await readHlPortfolio(base, wallet.evm_address, http.json);
   } finally {
     http.close();
   }
