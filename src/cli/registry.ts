@@ -66,12 +66,7 @@ export const ENTRIES: readonly Entry[] = [
     "Show an agent's wallet addresses and what they hold",
     () => import('./commands/wallet.js'),
   ),
-  entry(
-    ['positions'],
-    'agents',
-    "Show an agent's open positions and orders (Hyperliquid, Polymarket)",
-    () => import('./commands/positions.js'),
-  ),
+  entry(['positions'], 'agents', "Show an agent's open positions and orders", () => import('./commands/positions.js')),
   entry(['pnl'], 'agents', "Show an agent's account value and PnL over time", () => import('./commands/pnl.js')),
   entry(['health'], 'agents', "Check an agent's health (exit 8 when unhealthy)", () => import('./commands/health.js')),
   entry(['soul', 'show'], 'agents', "Print an agent's soul.md", () => import('./commands/soul/show.js')),
@@ -112,7 +107,7 @@ export const ENTRIES: readonly Entry[] = [
   entry(
     ['plan'],
     'fleet',
-    'Show what apply would change (--detailed-exit-code: exit 9 when changes are pending)',
+    "Preview apply's changes (exit 9 with --detailed-exit-code)",
     () => import('./commands/plan.js'),
   ),
   entry(['apply'], 'fleet', 'Make the service match superagents.yaml', () => import('./commands/apply.js')),

@@ -11,10 +11,9 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     "Show an agent's open Hyperliquid positions, resting orders and spot balances, and its Polymarket " +
-    'positions. Piped, one tab-separated row each, its kind first: ' +
-    "'position<TAB>coin<TAB>side<TAB>size<TAB>entry_price<TAB>position_value<TAB>unrealized_pnl<TAB>leverage<TAB>" +
-    "liquidation_price', 'order<TAB>coin<TAB>side<TAB>size<TAB>price', 'spot<TAB>asset<TAB>amount<TAB>usd', " +
-    "'polymarket<TAB>title<TAB>outcome<TAB>size<TAB>avg_price<TAB>current_price<TAB>value<TAB>pnl'. " +
+    'positions. Piped, one tab-separated row each, its kind first: position (coin, side, size, entry_price, ' +
+    'position_value, unrealized_pnl, leverage, liquidation_price), order (coin, side, size, price), spot (asset, ' +
+    'amount, usd), polymarket (title, outcome, size, avg_price, current_price, value, pnl). ' +
     'A source that cannot be read is named on stderr, the rest printed, and the exit code is 7.',
   args: [
     {
