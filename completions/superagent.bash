@@ -10,7 +10,7 @@ _superagent_global_values='--profile --base-url --api-key --timeout'
 _superagent_spec() {
     _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args=''
     case $1 in
-        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
+        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet positions pnl health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'apply') _sa_subs='' _sa_opts='-f --file --prune' _sa_vopts='-f --file' _sa_args='' ;;
         'assistant') _sa_subs='ask' _sa_opts='--model --provider --session' _sa_vopts='--model --provider --session' _sa_args='' ;;
         'assistant ask') _sa_subs='' _sa_opts='--fields --array --model --provider --session --no-stream' _sa_vopts='--fields --model --provider --session' _sa_args='none...' ;;
@@ -21,11 +21,11 @@ _superagent_spec() {
         'classic update') _sa_subs='' _sa_opts='--name --description --goal --instructions' _sa_vopts='--name --description --goal --instructions' _sa_args='none' ;;
         'completion') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:bash,zsh,fish' ;;
         'config') _sa_subs='list get set unset path' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'config get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,render,active_profile' ;;
+        'config get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile' ;;
         'config list') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'config path') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'config set') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,output,model,provider,render,active_profile none' ;;
-        'config unset') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,render,active_profile' ;;
+        'config set') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile none' ;;
+        'config unset') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile' ;;
         'destroy') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'export') _sa_subs='' _sa_opts='--dir' _sa_vopts='--dir' _sa_args='' ;;
         'get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
@@ -38,6 +38,8 @@ _superagent_spec() {
         'model') _sa_subs='' _sa_opts='--provider' _sa_vopts='--provider' _sa_args='agent none' ;;
         'pause') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
         'plan') _sa_subs='' _sa_opts='-f --file --detailed-exit-code --prune' _sa_vopts='-f --file' _sa_args='' ;;
+        'pnl') _sa_subs='' _sa_opts='--period' _sa_vopts='--period' _sa_args='agent' ;;
+        'positions') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'restart') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent...' ;;
         'resume') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
         'schema') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
@@ -50,7 +52,7 @@ _superagent_spec() {
         'soul set') _sa_subs='' _sa_opts='--file' _sa_vopts='--file' _sa_args='agent' ;;
         'soul show') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'update') _sa_subs='' _sa_opts='--name --allow-duplicate-name --description' _sa_vopts='--name --description' _sa_args='agent' ;;
-        'wallet') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
+        'wallet') _sa_subs='' _sa_opts='--no-balances' _sa_vopts='' _sa_args='agent' ;;
         'whoami') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         *) return 1 ;;
     esac
@@ -70,6 +72,7 @@ _superagent_option_values() {
         'model|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'plan|-f') _sa_values='file' ;;
         'plan|--file') _sa_values='file' ;;
+        'pnl|--period') _sa_values='words:day,week,month,all' ;;
         'server|--data-dir') _sa_values='dir' ;;
         'server|--connect-provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'soul set|--file') _sa_values='file' ;;

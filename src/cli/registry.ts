@@ -60,7 +60,14 @@ export const ENTRIES: readonly Entry[] = [
   entry(['skills'], 'agents', "List an agent's skills", () => import('./commands/skills/list.js')),
   entry(['skills', 'enable'], 'agents', 'Enable skills on an agent', () => import('./commands/skills/enable.js')),
   entry(['skills', 'disable'], 'agents', 'Disable skills on an agent', () => import('./commands/skills/disable.js')),
-  entry(['wallet'], 'agents', "Show an agent's EVM and Solana addresses", () => import('./commands/wallet.js')),
+  entry(
+    ['wallet'],
+    'agents',
+    "Show an agent's wallet addresses and what they hold",
+    () => import('./commands/wallet.js'),
+  ),
+  entry(['positions'], 'agents', "Show an agent's open positions and orders", () => import('./commands/positions.js')),
+  entry(['pnl'], 'agents', "Show an agent's account value and PnL over time", () => import('./commands/pnl.js')),
   entry(['health'], 'agents', "Check an agent's health (exit 8 when unhealthy)", () => import('./commands/health.js')),
   entry(['soul', 'show'], 'agents', "Print an agent's soul.md", () => import('./commands/soul/show.js')),
   entry(
@@ -100,7 +107,7 @@ export const ENTRIES: readonly Entry[] = [
   entry(
     ['plan'],
     'fleet',
-    'Show what apply would change (--detailed-exit-code: exit 9 when changes are pending)',
+    "Preview apply's changes (exit 9 with --detailed-exit-code)",
     () => import('./commands/plan.js'),
   ),
   entry(['apply'], 'fleet', 'Make the service match superagents.yaml', () => import('./commands/apply.js')),

@@ -35,6 +35,15 @@ const PROFILE_KEYS = [
   'model',
   'provider',
   'render',
+  'rpc.ethereum',
+  'rpc.arbitrum',
+  'rpc.base',
+  'rpc.polygon',
+  'rpc.bsc',
+  'rpc.optimism',
+  'rpc.solana',
+  'hyperliquid_url',
+  'polymarket_url',
 ] as const satisfies ReadonlyArray<keyof Profile>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

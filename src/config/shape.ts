@@ -12,6 +12,16 @@ export interface Profile {
   provider?: string;
   /** Markdown rendering of replies on a terminal */
   render?: 'markdown' | 'raw';
+  /** where the money commands read each chain, Hyperliquid and Polymarket: an http(s) URL or `off` */
+  'rpc.ethereum'?: string;
+  'rpc.arbitrum'?: string;
+  'rpc.base'?: string;
+  'rpc.polygon'?: string;
+  'rpc.bsc'?: string;
+  'rpc.optimism'?: string;
+  'rpc.solana'?: string;
+  hyperliquid_url?: string;
+  polymarket_url?: string;
 }
 
 export interface ConfigData {

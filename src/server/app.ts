@@ -28,6 +28,8 @@ export interface AppDeps {
   service: Service;
   keys: KeyRing;
   limiter: RateLimiter;
+  /** the simulation's own bound per address (its routes are outside the API's limit); none: unbounded */
+  simLimiter?: RateLimiter;
   log: (line: string) => void;
   /** logs a failure of ours (and tells it: ServerOptions.onFailure); by default, to `log` alone */
   failed?: (err: unknown) => void;
@@ -54,19 +56,24 @@ export function createApp(deps: AppDeps): (req: IncomingMessage, res: ServerResp
 }
 
 async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { service, keys, limiter } = deps;
+  const { service, keys } = deps;
   const keyHash = keys.verifyOn(req.socket, presentedKey(req));
-  if (limiter.enabled) {
-    const bucket = keyHash ? `key:${keyHash.toString('hex')}` : `addr:${req.socket.remoteAddress ?? ''}`;
-    const decision = limiter.take(bucket);
-    for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
-    if (!decision.allowed) {
-      throw new ApiError(429, 'Rate limit exceeded', { retryAfter: decision.retryAfter, resetAt: decision.resetAt });
-    }
-  }
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
+  // the simulated sources are read many at a time (a wallet, about fourteen): a bound of their own, per
+  // address, so that reading them spends nothing of the API's budget and a busy reader starves no one
+  const sim = path.startsWith('/sim/');
+  const limiter = sim ? deps.simLimiter : deps.limiter;
+  if (limiter?.enabled) {
+    const bucket = keyHash && !sim ? `key:${keyHash.toString('hex')}` : `addr:${req.socket.remoteAddress ?? ''}`;
+    const decision = limiter.take(bucket);
+    if (!sim) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+    if (!decision.allowed) {
+      if (sim) res.setHeader('retry-after', String(decision.retryAfter));
+      throw new ApiError(429, 'Rate limit exceeded', { retryAfter: decision.retryAfter, resetAt: decision.resetAt });
+    }
+  }
   const method = req.method ?? 'GET';
   // after the limiter, so an injected failure carries the rate-limit headers and counts like any answer
   const fault = service.faults.active ? await service.faults.draw({ method, path }) : undefined;

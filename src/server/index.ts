@@ -25,6 +25,8 @@ export interface ServerOptions {
   keys?: string[];
   /** requests per minute per key; 0 turns the limit off */
   rateLimit?: number;
+  /** requests per minute per address to the simulation's routes (/sim/…, outside `rateLimit`); 0: off */
+  simRateLimit?: number;
   /** the rate limiter's clock (tests share a fake one with the client) */
   rateClock?: () => number;
   /** delay before each streamed piece */
@@ -82,6 +84,8 @@ export interface RunningServer {
 }
 
 export const DEFAULT_TOKEN_DELAY_MS = 20;
+/** the simulation's bound: a wallet reads about fourteen sources, so forty wallets a minute per address */
+const SIM_RATE_PER_MINUTE = 600;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -113,6 +117,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     keys,
     limiter: new RateLimiter(options.rateLimit ?? LIMITS.ratePerMinute, options.rateClock),
+    simLimiter: new RateLimiter(options.simRateLimit ?? SIM_RATE_PER_MINUTE, options.rateClock),
     log,
     failed,
     bodyTimeoutMs: options.bodyTimeoutMs,

@@ -10,7 +10,9 @@ import { launchAgent } from '../helpers/service.js';
 const KEY = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
 const MASKED = 'sa_sk_…t0Uv';
 const URL = 'https://api.example.com';
-const SETTINGS_LIST = 'the settings are base_url, api_key, output, model, provider, render, active_profile';
+const SETTINGS_LIST =
+  'the settings are base_url, api_key, output, model, provider, render, rpc.ethereum, rpc.arbitrum, rpc.base, ' +
+  'rpc.polygon, rpc.bsc, rpc.optimism, rpc.solana, hyperliquid_url, polymarket_url, active_profile';
 
 const scratch = perTest();
 

@@ -166,7 +166,7 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
     await useMock(
       hosted({ wallet: { evm_address: '0x1a2B3c4D5e6F7a8B9c0D1e2F3a4B5c6D7e8F9a0B', solana_address: null } }),
     );
-    const r = await cli(['wallet', ID]);
+    const r = await cli(['wallet', ID, '--no-balances']);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('evm\t0x1a2B3c4D5e6F7a8B9c0D1e2F3a4B5c6D7e8F9a0B\nsolana\t\n');
     expect(r.stderr).toMatch(/no Solana address/);

@@ -176,25 +176,25 @@ describe('skills enable / disable', () => {
   });
 });
 
-describe('wallet <agent>', () => {
+describe('wallet <agent> --no-balances', () => {
   it('piped: evm and solana lines; --json: the API answer', async () => {
     const api = await service.call('GET', `/v1/superagents/${id}/wallet`);
     expect(api.json.evm_address).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    const piped = await cli('wallet demo');
+    const piped = await cli('wallet demo --no-balances');
     expect(piped).toEqual({
       code: 0,
       stdout: `evm\t${api.json.evm_address}\nsolana\t${api.json.solana_address}\n`,
       stderr: '',
       asked: [],
     });
-    const json = await cli('wallet demo --json');
+    const json = await cli('wallet demo --no-balances --json');
     expect([json.code, json.stderr]).toEqual([0, '']);
     expect(JSON.parse(json.stdout)).toEqual(api.json);
   });
 
   it('on a terminal: aligned fields', async () => {
     const api = await service.call('GET', `/v1/superagents/${id}/wallet`);
-    const r = await cli('wallet demo', { tty: true });
+    const r = await cli('wallet demo --no-balances', { tty: true });
     expect(r).toEqual({
       code: 0,
       stdout: `EVM:     ${api.json.evm_address}\nSolana:  ${api.json.solana_address}\n`,

@@ -57,6 +57,8 @@ function invocations(agentId: string, classicId: string, soulFile: string, fleet
     'skills enable': { args: ['skills', 'enable', agentId, 'hyperliquid'], ...t },
     'skills disable': { args: ['skills', 'disable', agentId, 'hyperliquid'], ...t },
     wallet: { args: ['wallet', agentId], ...t },
+    positions: { args: ['positions', agentId], ...t },
+    pnl: { args: ['pnl', agentId], ...t },
     health: { args: ['health', agentId], ...t },
     'soul show': { args: ['soul', 'show', agentId], ...t },
     'soul set': { args: ['soul', 'set', agentId, '--file', soulFile], ...t },

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../src/contract.js';
 import { ENTRIES } from '../../src/cli/registry.js';
 import { SKILLS } from '../../src/server/runtime/skills.js';
+import { ENDPOINT_SETTINGS } from '../../src/cli/commands/shared/settings.js';
 import { BIN, cleanEnv, runCli, type RunOptions } from '../helpers/cli.js';
 import { PROBE_RATE_LIMIT, requestProbe } from '../helpers/request-count.js';
 import { launchAgent, startTestService, tempDir, type TestService } from '../helpers/service.js';
@@ -339,6 +340,7 @@ describe('bash', () => {
       'model',
       'provider',
       'render',
+      ...ENDPOINT_SETTINGS,
       'active_profile',
     ]);
     expect(await bashComplete('superagent launch --provider ', env)).toEqual([...PROVIDERS]);

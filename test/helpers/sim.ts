@@ -1,5 +1,6 @@
 // Test helpers for the simulated chains (src/server/sim): a clock the test moves, and callers for
 // the /sim routes, which need no key.
+import net from 'node:net';
 import { expect } from 'vitest';
 import { launchAgent, type TestService } from './service.js';
 import { agentPath } from './superagent-fixtures.js';
@@ -34,7 +35,7 @@ export async function rpc(svc: TestService, path: string, method: string, params
   return res.json;
 }
 
-/** A launched agent with the hyperliquid skill on: it trades on its paper account as the clock moves. */
+/** An agent launched with every skill on, the hyperliquid one too (it trades as the clock moves). */
 export async function withHyperliquid(svc: TestService, name = 'Perp Trader') {
   const agent = await launchAgent(svc, { name });
   const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled: [] } });
@@ -54,4 +55,13 @@ export async function untilPositions(
     if (state.assetPositions.length > 0) return state;
   }
   throw new Error('no position opened in 100 simulated hours');
+}
+
+/** A loopback URL where nothing listens. */
+export async function closedPortUrl(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }

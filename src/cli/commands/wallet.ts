@@ -1,15 +1,26 @@
-// `superagent wallet <agent>`: the agent's public EVM and Solana addresses (never a private key).
+// `superagent wallet <agent>`: the agent's public EVM and Solana addresses (never a private key), then
+// what they hold, read from the chains, Hyperliquid and Polymarket side by side, valued in dollars.
 import { superagents } from '../../api/superagents.js';
-import { printFields } from '../../ui/format.js';
+import { printFields, printTable } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
+import { readAgentMoney } from './shared/money.js';
+import { balanceRows, failIfPartial, totalText, usd } from './shared/money-view.js';
 import type { Context } from '../context.js';
 import { BadAnswerError } from '../../core/errors.js';
 import type { Input, Spec } from '../spec.js';
 
+interface Addresses {
+  evm_address?: string | null;
+  solana_address?: string | null;
+}
+
 export const spec = {
   description:
-    "Show an agent's wallet addresses. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' line. " +
-    'When the service has no address for a chain (it may answer null), that is said and the exit code is 7.',
+    "Show an agent's wallet addresses and what they hold: a row per chain and asset with its amount and " +
+    "dollar value, and the total. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' line, then one " +
+    "'chain<TAB>asset<TAB>amount<TAB>usd' row per holding (usd empty when the asset has no price). " +
+    'A source that cannot be read is named on stderr, the rest printed, the total marked partial, and the ' +
+    'exit code is 7; so is a chain the service has no address for (it may answer null).',
   args: [
     {
       name: 'agent',
@@ -18,33 +29,65 @@ export const spec = {
       complete: 'agent',
     },
   ],
+  options: {
+    balances: { type: 'boolean', negatable: true, description: 'show the addresses only, reading no balance' },
+  },
   examples: [
     'superagent wallet demo',
-    'superagent wallet demo | awk \'$1 == "evm" {print $2}\'',
-    'superagent wallet demo --json | jq -r .solana_address',
+    'superagent wallet demo --no-balances | awk \'$1 == "evm" {print $2}\'',
+    'superagent wallet demo --json | jq .total_usd',
   ],
 } as const satisfies Spec;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const ref = input.agent;
-  const { client } = await ctx.api();
-  const agent = await resolveAgent(client, ref!);
-  const wallet = await superagents.wallet(client, agent.agent_id);
+  const api = await ctx.api();
+  const agent = await resolveAgent(api.client, ref!);
   const p = ctx.printer;
+  if (input.balances === false) {
+    const wallet = await superagents.wallet(api.client, agent.agent_id);
+    printAddresses(ctx, wallet);
+    if (p.json) p.printJson(wallet);
+    return missingAddress(wallet, agent.name ?? ref);
+  }
+  const money = await readAgentMoney(ctx, api, agent);
+  const rows = balanceRows(money);
+  const errors = money.errors;
+  if (p.json) {
+    const { agent_id, evm_address, solana_address, total_usd } = money;
+    p.printJson({ agent_id, evm_address, solana_address, balances: rows, total_usd, errors });
+  } else {
+    printAddresses(ctx, money);
+    const cells = rows.map((r) => [r.chain, r.asset, r.amount, r.usd === null ? '' : usd(r.usd)]);
+    if (p.stdoutIsTTY) {
+      p.data('');
+      if (rows.length) printTable(p, ['CHAIN', 'ASSET', 'AMOUNT', 'USD'], cells, { fixed: [2, 3] });
+      else p.data(p.out.dim('nothing held'));
+      p.data(`${p.out.dim('Total:')}  ${totalText(money)}`);
+    } else {
+      printTable(p, [], cells);
+    }
+  }
+  failIfPartial(ctx, errors);
+  missingAddress(money, agent.name ?? ref);
+}
+
+function printAddresses(ctx: Context, wallet: Addresses): void {
+  const p = ctx.printer;
+  if (p.json) return;
+  const none = p.stdoutIsTTY ? p.out.dim('none') : '';
+  // the labels double as the keys of the piped form (`evm`, `solana`)
+  printFields(p, [
+    ['EVM', wallet.evm_address || none],
+    ['Solana', wallet.solana_address || none],
+  ]);
+}
+
+function missingAddress(wallet: Addresses, name: string): void {
   const missing = [!wallet.evm_address && 'EVM', !wallet.solana_address && 'Solana'].filter(Boolean) as string[];
-  if (p.json) p.printJson(wallet);
-  else {
-    const none = p.stdoutIsTTY ? p.out.dim('none') : '';
-    // the labels double as the keys of the piped form (`evm`, `solana`)
-    printFields(p, [
-      ['EVM', wallet.evm_address || none],
-      ['Solana', wallet.solana_address || none],
-    ]);
-  }
-  if (missing.length > 0) {
-    throw new BadAnswerError(
-      `the service has no ${missing.join(' or ')} address for ${agent.name ?? ref}`,
-      'the wallet may still be being created; try again in a minute',
-    );
-  }
+  if (missing.length === 0) return;
+  throw new BadAnswerError(
+    `the service has no ${missing.join(' or ')} address for ${name}`,
+    'the wallet may still be being created; try again in a minute',
+  );
 }

@@ -19,6 +19,20 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
     description: "where the embedded local service keeps its state (default: the platform's data directory)",
   },
   {
+    name:
+      'SUPERAGENT_RPC_ETHEREUM, SUPERAGENT_RPC_ARBITRUM, SUPERAGENT_RPC_BASE, SUPERAGENT_RPC_POLYGON, ' +
+      'SUPERAGENT_RPC_BSC, SUPERAGENT_RPC_OPTIMISM, SUPERAGENT_RPC_SOLANA',
+    description:
+      "the JSON-RPC endpoint each chain's balances are read from (`wallet`, `destroy`); `off` skips the chain. " +
+      'Else the profile setting `rpc.<chain>`; else, on the embedded service, its simulation; else a public endpoint',
+  },
+  {
+    name: 'SUPERAGENT_HYPERLIQUID_URL, SUPERAGENT_POLYMARKET_URL',
+    description:
+      "the base URL of Hyperliquid's API (posted to at `<base>/info`) and of Polymarket's data API; `off` skips it. " +
+      'Else the profile setting `hyperliquid_url`, `polymarket_url`; else the simulation or the public API',
+  },
+  {
     name: 'SUPERAGENT_PAPER_BALANCE',
     description:
       'the paper USDC each agent launched on the embedded local service gets on its simulated Hyperliquid (default 10000)',

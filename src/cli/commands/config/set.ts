@@ -13,8 +13,10 @@ import {
   settingName,
   targetProfile,
   DEFAULT_PROFILE,
+  isEndpointSetting,
   type Setting,
 } from '../shared/settings.js';
+import { isEndpointValue } from '../shared/money.js';
 import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
@@ -22,7 +24,8 @@ export const spec = {
     `Change one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one; ` +
     "created if new). output is table or json (json: the profile's commands print JSON as with --json). model and provider are " +
     'what launch uses when --model and --provider are not given. render is markdown (replies and agent files rendered on a terminal, ' +
-    'the default) or raw (shown as the service sent them, like --raw). active_profile names ' +
+    'the default) or raw (shown as the service sent them, like --raw). rpc.<chain>, hyperliquid_url and polymarket_url ' +
+    "are where wallet, positions and pnl read each source: an http(s) URL, or 'off' to skip it. active_profile names " +
     "the profile used by default. api_key cannot be set here, so it never sits in shell history: use 'superagent login --with-token'.",
   args: [
     {
@@ -39,6 +42,7 @@ export const spec = {
     'superagent config set provider openai',
     'superagent config set output json --profile ci',
     'superagent config set render raw',
+    'superagent config set rpc.base https://base.example.org',
     'superagent config set active_profile staging',
   ],
 } as const satisfies Spec;
@@ -67,6 +71,10 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
 }
 
 function checkValue(key: Setting, value: string): string {
+  if (isEndpointSetting(key)) {
+    if (!isEndpointValue(value)) throw new UsageError(`${key} must be an http(s) URL or 'off', not '${value}'`);
+    return value;
+  }
   switch (key) {
     case 'api_key':
       throw new UsageError(

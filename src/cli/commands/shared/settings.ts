@@ -8,7 +8,27 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { shownValue } from '../../../core/shown.js';
 
-export const PROFILE_SETTINGS = ['base_url', 'api_key', 'output', 'model', 'provider', 'render'] as const;
+/** where the money commands read each source: an http(s) URL, or `off` */
+export const ENDPOINT_SETTINGS = [
+  'rpc.ethereum',
+  'rpc.arbitrum',
+  'rpc.base',
+  'rpc.polygon',
+  'rpc.bsc',
+  'rpc.optimism',
+  'rpc.solana',
+  'hyperliquid_url',
+  'polymarket_url',
+] as const;
+export const PROFILE_SETTINGS = [
+  'base_url',
+  'api_key',
+  'output',
+  'model',
+  'provider',
+  'render',
+  ...ENDPOINT_SETTINGS,
+] as const;
 export const SETTINGS = [...PROFILE_SETTINGS, 'active_profile'] as const;
 export const OUTPUTS = ['table', 'json'] as const;
 /** `render`: Markdown rendered on a terminal (the default), or shown as the service sent it */
@@ -24,9 +44,15 @@ export const SHOWN_SETTINGS = [
   'model',
   'provider',
   'render',
+  ...ENDPOINT_SETTINGS,
 ] as const;
 
 export type ProfileSetting = (typeof PROFILE_SETTINGS)[number];
+export type EndpointSetting = (typeof ENDPOINT_SETTINGS)[number];
+
+export function isEndpointSetting(setting: string): setting is EndpointSetting {
+  return (ENDPOINT_SETTINGS as readonly string[]).includes(setting);
+}
 export type Setting = (typeof SETTINGS)[number];
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -85,7 +111,8 @@ export function activeProfile(config: ConfigData): string {
 /** A setting as it may be printed: keys masked. */
 export function shown(setting: ProfileSetting, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (setting === 'base_url') return maskUrls(value);
+  // an RPC provider's URL may hold its key
+  if (setting === 'base_url' || isEndpointSetting(setting)) return maskUrls(value);
   return setting === 'api_key' ? maskKey(value) : value;
 }
 
@@ -99,5 +126,9 @@ export function shownProfile(profile: Profile): Record<(typeof SHOWN_SETTINGS)[n
     model: shown('model', profile.model),
     provider: shown('provider', profile.provider),
     render: shown('render', profile.render),
+    ...(Object.fromEntries(ENDPOINT_SETTINGS.map((s) => [s, shown(s, profile[s])])) as Record<
+      EndpointSetting,
+      string | undefined
+    >),
   };
 }

@@ -1,0 +1,93 @@
+// `superagent pnl <agent> [--period day|week|month|all]`: the agent's account value and profit or loss
+// over a period, from Hyperliquid's portfolio history: a chart on a terminal, rows for a pipe.
+import { add, usdNumber } from '../../api/money/decimal.js';
+import type { HlPortfolioPeriod } from '../../api/money/hyperliquid.js';
+import { BadAnswerError } from '../../core/errors.js';
+import { tsvRow } from '../../ui/format.js';
+import { resolveAgent } from './shared/agent-ref.js';
+import { readAgentPortfolio } from './shared/money.js';
+import { usd } from './shared/money-view.js';
+import type { Context } from '../context.js';
+import type { Input, Spec } from '../spec.js';
+
+const PERIODS = ['day', 'week', 'month', 'all'] as const;
+type Period = (typeof PERIODS)[number];
+/** Hyperliquid's name for each period */
+const SOURCE_PERIOD: Record<Period, string> = { day: 'day', week: 'week', month: 'month', all: 'allTime' };
+
+export const spec = {
+  description:
+    "Show an agent's account value and profit or loss over a period (default week), from its Hyperliquid " +
+    "history: a chart on a terminal; piped, one 'time<TAB>account_value<TAB>pnl' row per point (the time in " +
+    'ISO 8601, UTC); --json: {agent_id, period, points: [{time, account_value, pnl}], change_usd}.',
+  args: [
+    {
+      name: 'agent',
+      description: 'uuid, unique id prefix (4+ characters) or unique name',
+      required: true,
+      complete: 'agent',
+    },
+  ],
+  options: {
+    period: { type: 'string', value: 'period', choices: PERIODS, description: 'day, week (the default), month or all' },
+  },
+  examples: ['superagent pnl demo', 'superagent pnl demo --period month --json | jq .change_usd'],
+} as const satisfies Spec;
+
+export interface PnlPoint {
+  time: string;
+  account_value: number;
+  pnl: number;
+}
+
+const negate = (a: string) => (a.startsWith('-') ? a.slice(1) : `-${a}`);
+
+/** The period's points (account value and PnL at each time both are given) and the PnL's change over it. */
+export function pnlPoints(history: HlPortfolioPeriod): { points: PnlPoint[]; change_usd: number } {
+  const pnlAt = new Map(history.pnlHistory);
+  const exact = history.accountValueHistory.flatMap(([time, value]) => {
+    const pnl = pnlAt.get(time);
+    return pnl === undefined ? [] : [{ time, value, pnl }];
+  });
+  const first = exact[0];
+  const last = exact[exact.length - 1];
+  const change_usd = first && last ? usdNumber(add(last.pnl, negate(first.pnl))) : 0;
+  const points = exact.map((x) => ({
+    time: new Date(x.time).toISOString(),
+    account_value: usdNumber(x.value),
+    pnl: usdNumber(x.pnl),
+  }));
+  return { points, change_usd };
+}
+
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
+  const period = (input.period ?? 'week') as Period;
+  const api = await ctx.api();
+  const agent = await resolveAgent(api.client, input.agent!);
+  const portfolio = await readAgentPortfolio(ctx, api, agent);
+  const history = portfolio.find((x) => x.period === SOURCE_PERIOD[period]);
+  if (!history) throw new BadAnswerError(`Hyperliquid's portfolio has no '${SOURCE_PERIOD[period]}' history`);
+  const { points, change_usd } = pnlPoints(history);
+  const p = ctx.printer;
+  if (p.json) return p.printJson({ agent_id: agent.agent_id, period, points, change_usd });
+  if (!p.stdoutIsTTY) {
+    for (const x of points) p.data(tsvRow([x.time, x.account_value.toFixed(2), x.pnl.toFixed(2)]));
+    return;
+  }
+  const last = points[points.length - 1];
+  if (!last) {
+    p.data(p.out.dim(`no history over the last ${period === 'all' ? 'while' : period} yet`));
+    return;
+  }
+  const { lineChart } = await import('../../vendor/chart.js');
+  const width = Math.max(20, Math.min(points.length, p.columns - 14));
+  p.data(
+    lineChart(
+      points.map((x) => x.account_value),
+      { width, height: 10, format: (n) => usd(n) },
+    ),
+  );
+  const sign = change_usd > 0 ? '+' : '';
+  p.data(`${p.out.dim('Account value:')}  ${usd(last.account_value)}`);
+  p.data(`${p.out.dim(`PnL (${period}):`)}  ${sign}${usd(change_usd)}`);
+}

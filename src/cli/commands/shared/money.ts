@@ -1,0 +1,172 @@
+// What a money command (wallet, positions, pnl, destroy) reads first: the agent's addresses and
+// everything they hold, from endpoints chosen per source: a variable, else a profile setting, else the
+// embedded service's simulation when the service is the embedded one, else the public endpoints.
+import { superagents } from '../../../api/superagents.js';
+import { createSourceHttp, type SourceHttp } from '../../../api/money/source-http.js';
+import { readHoldings, type HoldingsResult } from '../../../api/money/holdings.js';
+import { readHlPortfolio, type HlPortfolioPeriod } from '../../../api/money/hyperliquid.js';
+import { EVM_CHAINS, SOURCES, type Endpoints, type SourceName } from '../../../api/money/types.js';
+import type { Profile } from '../../../config/file.js';
+import { EMBEDDED_KEY_PREFIX } from '../../../contract.js';
+import { BadAnswerError, UsageError } from '../../../core/errors.js';
+import type { Context } from '../../context.js';
+import type { OpenedApi } from './opened-api.js';
+
+/** each source's own limit when no --timeout is given */
+export const SOURCE_TIMEOUT_MS = 10_000;
+
+const PUBLIC: Partial<Record<SourceName, string>> = {
+  solana: 'https://api.mainnet-beta.solana.com',
+  hyperliquid: 'https://api.hyperliquid.xyz',
+  polymarket: 'https://data-api.polymarket.com',
+};
+
+/** The variable that sets each source's endpoint (spelled out: the docs list every variable read). */
+const ENDPOINT_VARIABLES: Readonly<Record<SourceName, string>> = {
+  ethereum: 'SUPERAGENT_RPC_ETHEREUM',
+  arbitrum: 'SUPERAGENT_RPC_ARBITRUM',
+  base: 'SUPERAGENT_RPC_BASE',
+  polygon: 'SUPERAGENT_RPC_POLYGON',
+  bsc: 'SUPERAGENT_RPC_BSC',
+  optimism: 'SUPERAGENT_RPC_OPTIMISM',
+  solana: 'SUPERAGENT_RPC_SOLANA',
+  hyperliquid: 'SUPERAGENT_HYPERLIQUID_URL',
+  polymarket: 'SUPERAGENT_POLYMARKET_URL',
+};
+
+/** The variable that sets a source's endpoint. */
+export function endpointVariable(source: SourceName): string {
+  return ENDPOINT_VARIABLES[source];
+}
+
+/** The profile setting that sets a source's endpoint. */
+export function endpointSetting(source: SourceName): keyof Profile {
+  if (source === 'hyperliquid' || source === 'polymarket') return `${source}_url`;
+  return `rpc.${source}`;
+}
+
+/** An endpoint as a setting or variable may give it: an http(s) URL, or `off`. */
+export function isEndpointValue(value: string): boolean {
+  if (value === 'off') return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** The embedded service's own URL when the service is the embedded one (in this process or not). */
+function embeddedBase(api: OpenedApi): string | null {
+  if (api.embedded) return api.embedded.url;
+  const { baseUrl, apiKey } = api.connection;
+  return baseUrl && apiKey?.startsWith(EMBEDDED_KEY_PREFIX) ? baseUrl : null;
+}
+
+function simulated(base: string, source: SourceName): string {
+  const root = base.replace(/\/+$/, '');
+  if (source === 'solana') return `${root}/sim/solana`;
+  if (source === 'hyperliquid') return `${root}/sim/hyperliquid`;
+  if (source === 'polymarket') return `${root}/sim/polymarket`;
+  return `${root}/sim/evm/${source}`;
+}
+
+/** Where each source is read (null: switched off); `defaultRpc` gives an EVM chain's public endpoint. */
+export function resolveEndpoints(
+  env: NodeJS.ProcessEnv,
+  profile: Profile | undefined,
+  embedded: string | null,
+  defaultRpc: (chain: (typeof EVM_CHAINS)[number]) => string,
+): Endpoints {
+  const out = {} as Endpoints;
+  for (const source of SOURCES) {
+    const variable = endpointVariable(source);
+    const fromEnv = env[variable]?.trim();
+    let value: string;
+    if (fromEnv) {
+      if (!isEndpointValue(fromEnv)) {
+        throw new UsageError(`${variable} is not an http(s) URL`, `set it to the endpoint's URL, or to 'off'`);
+      }
+      value = fromEnv;
+    } else {
+      const setting = endpointSetting(source);
+      const configured = profile?.[setting];
+      if (typeof configured === 'string' && isEndpointValue(configured)) value = configured;
+      else if (embedded) value = simulated(embedded, source);
+      else value = PUBLIC[source] ?? defaultRpc(source as (typeof EVM_CHAINS)[number]);
+    }
+    out[source] = value === 'off' ? null : value;
+  }
+  return out;
+}
+
+export interface AgentMoney extends HoldingsResult {
+  agent_id: string;
+  evm_address: string | null;
+  solana_address: string | null;
+}
+
+/** Opens the sources' HTTP layer as this command's flags say (proxies, --debug, --timeout). */
+export function openSources(ctx: Context): { http: SourceHttp; timeoutMs: number } {
+  const timeoutMs = ctx.globals.timeout !== undefined ? ctx.globals.timeout * 1000 : SOURCE_TIMEOUT_MS;
+  const p = ctx.printer;
+  const trace = ctx.globals.debug ? (line: string) => p.stderrWrite(p.err.dim(line) + '\n') : undefined;
+  return { http: createSourceHttp({ env: ctx.env, timeoutMs, trace }), timeoutMs };
+}
+
+export async function readAgentMoney(
+  ctx: Context,
+  api: OpenedApi,
+  agent: { agent_id: string; name?: string | null },
+  opts: { signal?: AbortSignal; only?: readonly SourceName[] } = {},
+): Promise<AgentMoney> {
+  const wallet = await superagents.wallet(api.client, agent.agent_id);
+  const only = opts.only;
+  // viem only when an EVM chain is read
+  const evm =
+    !only || only.some((s) => (EVM_CHAINS as readonly string[]).includes(s))
+      ? await import('../../../vendor/evm-reader.js')
+      : undefined;
+  const defaultRpc = evm?.defaultRpc ?? (() => 'off');
+  const endpoints = resolveEndpoints(ctx.env, api.connection.profile, embeddedBase(api), defaultRpc);
+  // the sources the command has no use for are not read (`positions`: Hyperliquid and Polymarket)
+  if (only) for (const source of SOURCES) if (!only.includes(source)) endpoints[source] = null;
+  const { http, timeoutMs } = openSources(ctx);
+  try {
+    const addresses = { evm: wallet.evm_address ?? null, solana: wallet.solana_address ?? null };
+    const result = await readHoldings(
+      addresses,
+      endpoints,
+      { json: http.json, readEvm: evm?.readEvm, timeoutMs },
+      opts.signal,
+    );
+    return { agent_id: agent.agent_id, evm_address: addresses.evm, solana_address: addresses.solana, ...result };
+  } finally {
+    http.close();
+  }
+}
+
+/** The agent's Hyperliquid portfolio history (every period), from the one endpoint it is read at. */
+export async function readAgentPortfolio(
+  ctx: Context,
+  api: OpenedApi,
+  agent: { agent_id: string; name?: string | null },
+): Promise<HlPortfolioPeriod[]> {
+  const wallet = await superagents.wallet(api.client, agent.agent_id);
+  const base = resolveEndpoints(ctx.env, api.connection.profile, embeddedBase(api), () => 'off').hyperliquid;
+  if (!base) {
+    throw new UsageError(
+      'Hyperliquid is switched off, and the history is read there',
+      `unset ${endpointVariable('hyperliquid')} (or the profile's hyperliquid_url)`,
+    );
+  }
+  if (!wallet.evm_address) {
+    throw new BadAnswerError(`the service has no EVM address for ${agent.name ?? agent.agent_id}`);
+  }
+  const { http } = openSources(ctx);
+  try {
+    return await readHlPortfolio(base, wallet.evm_address, http.json);
+  } finally {
+    http.close();
+  }
+}
