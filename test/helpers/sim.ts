@@ -1,7 +1,8 @@
 // Test helpers for the simulated chains (src/server/sim): a clock the test moves, and callers for
 // the /sim routes, which need no key.
 import { expect } from 'vitest';
-import type { TestService } from './service.js';
+import { launchAgent, type TestService } from './service.js';
+import { agentPath } from './superagent-fixtures.js';
 
 /** One simulated step (a market minute) of the service clock. */
 export const STEP = 60_000;
@@ -31,4 +32,26 @@ export async function rpc(svc: TestService, path: string, method: string, params
   expect(res.json.jsonrpc).toBe('2.0');
   expect(res.json.id).toBe(7);
   return res.json;
+}
+
+/** An agent launched with its hyperliquid skill on (the simulation trades for it as the clock moves). */
+export async function withHyperliquid(svc: TestService, name = 'Perp Trader') {
+  const agent = await launchAgent(svc, { name });
+  const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled: [] } });
+  expect(res.status, res.text).toBe(200);
+  return agent;
+}
+
+/** Moves the clock `steps` at a time until the account holds a position (a bounded number of tries). */
+export async function untilPositions(
+  svc: TestService,
+  clock: ReturnType<typeof fakeClock>,
+  user: string,
+): Promise<any> {
+  for (let i = 0; i < 50; i++) {
+    clock.advance(120);
+    const state = await hlInfo(svc, 'clearinghouseState', user);
+    if (state.assetPositions.length > 0) return state;
+  }
+  throw new Error('no position opened in 100 simulated hours');
 }

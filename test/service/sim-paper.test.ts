@@ -2,29 +2,12 @@
 // traded by a running agent with the hyperliquid skill as the (fake) service clock moves, held
 // while paused, gone when destroyed, kept across restarts of the service.
 import { describe, expect, it } from 'vitest';
-import { launchAgent, type TestService } from '../helpers/service.js';
+import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { agentPath } from '../helpers/superagent-fixtures.js';
-import { fakeClock, hlInfo } from '../helpers/sim.js';
+import { fakeClock, hlInfo, untilPositions, withHyperliquid } from '../helpers/sim.js';
 
 const t = perTest();
-
-async function withHyperliquid(svc: TestService, name = 'Perp Trader') {
-  const agent = await launchAgent(svc, { name });
-  const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled: [] } });
-  expect(res.status, res.text).toBe(200);
-  return agent;
-}
-
-/** Moves the clock `steps` at a time until the account holds a position (a bounded number of tries). */
-async function untilPositions(svc: TestService, clock: ReturnType<typeof fakeClock>, user: string): Promise<any> {
-  for (let i = 0; i < 50; i++) {
-    clock.advance(120);
-    const state = await hlInfo(svc, 'clearinghouseState', user);
-    if (state.assetPositions.length > 0) return state;
-  }
-  throw new Error('no position opened in 100 simulated hours');
-}
 
 const allTime = (portfolio: any[]) => portfolio.find(([name]) => name === 'allTime')[1];
 const positionsOf = (state: any) => state.assetPositions.map(({ position: p }: any) => [p.coin, p.szi, p.entryPx]);
