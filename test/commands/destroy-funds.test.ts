@@ -51,9 +51,9 @@ describe('destroy reads what the agent holds first', () => {
     const { agent_id } = await trader(svc, clock, 'scalper');
     const r = await cli('destroy scalper --yes');
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(
-      /^Error: scalper holds -?\$[\d,]+\.\d\d: \d+ open positions? on Hyperliquid \(\w+ (long|short) [\d.]+, [+-]\$[\d.]+(; [^)]*)?\)/,
-    );
+    const position = String.raw`\w+ (long|short) [\d.]+, [+-]\$[\d.]+`;
+    const holds = String.raw`^Error: scalper holds -?\$[\d,]+\.\d\d: \d+ open positions? on Hyperliquid`;
+    expect(r.stderr).toMatch(new RegExp(`${holds} \\(${position}(; [^)]*)?\\)`));
     expect(r.stderr.endsWith(REFUSED)).toBe(true);
     expect(await statusOf(svc, agent_id)).toBe('running');
   });
@@ -169,9 +169,8 @@ describe('pause: what the paused agents left open', () => {
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(
       [`${busy.agent_id}\tbusy\tpaused\tpaused`, `${idle.agent_id}\tidle\tpaused\tpaused`].sort(),
     );
-    expect(r.stderr).toMatch(
-      /^busy is paused with \d+ open positions? \(\w+ (long|short) [\d.]+.*\)( and \d+ open orders?)? on Hyperliquid: a paused agent does not manage them\n$/,
-    );
+    const open = String.raw`\d+ open positions? \(\w+ (long|short) [\d.]+.*\)( and \d+ open orders?)? on Hyperliquid`;
+    expect(r.stderr).toMatch(new RegExp(`^busy is paused with ${open}: a paused agent does not manage them\n$`));
     const paths = svc.exchanges.map((e) => `${e.method} ${e.path}`);
     const lastPause = Math.max(...paths.map((p, i) => (p.endsWith('/pause') ? i : -1)));
     const firstRead = paths.findIndex((p) => p.includes('/sim/') || p.endsWith('/wallet'));

@@ -12,11 +12,12 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    'Destroy an agent for good: it stops, and every later call on it answers "not found". What it holds is read from ' +
-    'the chains first: $1 or more, an open position or order, or an amount without a price refuses the destroy (exit 6), ' +
-    'naming them; withdraw first. Nothing known but a source not read refuses it too (exit 7). --abandon-funds destroys ' +
-    'it all the same, saying what is left behind. On a terminal, confirm by typing its name; elsewhere --yes is required ' +
-    '(--yes never abandons funds).',
+    'Destroy an agent for good: it stops, and every later call on it answers "not found". ' +
+    'What it holds is read from the chains first: $1 or more, an open position or order, ' +
+    'or an amount without a price refuses the destroy (exit 6), naming them; withdraw first. ' +
+    'Nothing known but a source not read refuses it too (exit 7). ' +
+    '--abandon-funds destroys it all the same, saying what is left behind. ' +
+    'On a terminal, confirm by typing its name; elsewhere --yes is required (--yes never abandons funds).',
   args: [
     {
       name: 'agent',
@@ -41,7 +42,8 @@ async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
 
 async function confirm(ctx: Context, name: string, holdings: Holdings): Promise<void> {
   const wallet = `superagent wallet ${shellWord(name)}`;
-  const question = `Destroying ${name} cannot be undone; it holds ${leftBehind(holdings)} (${wallet}). Type its name to confirm:`;
+  const held = `it holds ${leftBehind(holdings)} (${wallet})`;
+  const question = `Destroying ${name} cannot be undone; ${held}. Type its name to confirm:`;
   if (!(await typedNameConfirms(ctx, name, question)))
     throw new UsageError(`the name typed does not match; ${name} not destroyed`);
 }

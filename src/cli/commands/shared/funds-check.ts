@@ -24,7 +24,8 @@ export interface Holdings {
 
 /** "$6,984.50" */
 export function usdText(usd: number): string {
-  return `${usd < 0 ? '-' : ''}$${Math.abs(usd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  return `${usd < 0 ? '-' : ''}$${Math.abs(usd).toLocaleString('en-US', cents)}`;
 }
 
 /** Whether the agent holds what a destroy would lose: $1 or more, anything open, an amount without a price. */
