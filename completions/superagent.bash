@@ -11,7 +11,7 @@ _superagent_spec() {
     _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args=''
     case $1 in
         '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet positions pnl health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'apply') _sa_subs='' _sa_opts='-f --file --prune' _sa_vopts='-f --file' _sa_args='' ;;
+        'apply') _sa_subs='' _sa_opts='-f --file --prune --abandon-funds' _sa_vopts='-f --file' _sa_args='' ;;
         'assistant') _sa_subs='ask' _sa_opts='--model --provider --session' _sa_vopts='--model --provider --session' _sa_args='' ;;
         'assistant ask') _sa_subs='' _sa_opts='--fields --array --model --provider --session --no-stream' _sa_vopts='--fields --model --provider --session' _sa_args='none...' ;;
         'chat') _sa_subs='' _sa_opts='--session -c --continue --new --no-stream' _sa_vopts='--session' _sa_args='agent none...' ;;
@@ -26,7 +26,7 @@ _superagent_spec() {
         'config path') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'config set') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile none' ;;
         'config unset') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='words:base_url,api_key,output,model,provider,render,rpc.ethereum,rpc.arbitrum,rpc.base,rpc.polygon,rpc.bsc,rpc.optimism,rpc.solana,hyperliquid_url,polymarket_url,active_profile' ;;
-        'destroy') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
+        'destroy') _sa_subs='' _sa_opts='--abandon-funds' _sa_vopts='' _sa_args='agent' ;;
         'export') _sa_subs='' _sa_opts='--dir' _sa_vopts='--dir' _sa_args='' ;;
         'get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'health') _sa_subs='' _sa_opts='--watch' _sa_vopts='' _sa_args='agent' ;;

@@ -35,7 +35,9 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   3: 'authentication: no key, or 401/403',
   4: 'not found: 404, an agent reference that matches none or several, or a setting `config get` finds unset',
   5: 'rate limited: 429 after the allowed retries',
-  6: 'conflict: 409 (a name a live agent has, pausing an agent that is not running), the agent limit',
+  6:
+    'conflict: 409 (a name a live agent has, pausing an agent that is not running), the agent limit, ' +
+    'an agent that still holds funds (destroy)',
   7: 'service or network: 5xx, time-out, connection refused, a stream cut short',
   8: 'unhealthy: `health` found `healthy: false`',
   9: 'changes pending: `plan --detailed-exit-code` found differences',

@@ -7,7 +7,7 @@ import { accountId, hashKey } from '../../src/server/auth.js';
 import { Store } from '../../src/server/index.js';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { launchAgent, type TestService } from '../helpers/service.js';
+import { launchAgent, type TestService, UNFUNDED } from '../helpers/service.js';
 
 const CLAUDE = { model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' };
 const A = 'abcd1111-1111-4111-8111-111111111111';
@@ -29,7 +29,7 @@ async function record(id: string) {
 
 // per test: 'twin' and 'Twin', and alpha and beta under ids sharing the prefix abcd
 beforeEach(async () => {
-  service = await scratch.service();
+  service = await scratch.service(UNFUNDED); // not about money: its agents hold nothing
   twins = [await launch('twin'), await launch('Twin (not yet)')];
   // the ids: rewrite the store's records the way another process would
   const [x, y] = [await launch('alpha'), await launch('beta')];

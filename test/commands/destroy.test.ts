@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/core/errors.js';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { launchAgent, type TestService } from '../helpers/service.js';
+import { launchAgent, UNFUNDED, type TestService } from '../helpers/service.js';
 
 const GHOST = '00000000-0000-4000-8000-000000000000';
 
@@ -12,9 +12,10 @@ let service: TestService;
 const scratch = perTest();
 const cli = cliFor(() => service);
 
-// a service per test: destroying is for good, and no test may lean on another's agents
+// a service per test: destroying is for good, and no test may lean on another's agents; the agents hold
+// nothing (what destroy does with funds: destroy-funds.test.ts)
 beforeEach(async () => {
-  service = await scratch.service();
+  service = await scratch.service(UNFUNDED);
 });
 
 async function launch(name: string): Promise<string> {
@@ -27,7 +28,7 @@ async function statusOf(id: string): Promise<string | number> {
 }
 
 const confirmation = (name: string) =>
-  `Destroying ${name} cannot be undone; withdraw its wallet funds first (superagent wallet ${name}). Type its name to confirm:`;
+  `Destroying ${name} cannot be undone; it holds nothing (superagent wallet ${name}). Type its name to confirm:`;
 
 describe('destroy --yes (scripts)', () => {
   it('by name: piped stdout is the id, and the agent is gone (get exits 4, by id and by name)', async () => {
@@ -107,7 +108,12 @@ describe('destroy refuses before any request', () => {
     await launch('seen');
     service.cliRequests();
     expect((await cli('destroy seen --yes')).code).toBe(0);
-    expect(service.cliRequests().map((e) => e.method)).toEqual(['GET', 'DELETE']);
+    // the lookup, the wallet's addresses (what it holds is read before it is destroyed), the destroy
+    expect(service.cliRequests().map((e) => `${e.method} ${e.path.replace(/[0-9a-f-]{36}/, 'ID')}`)).toEqual([
+      'GET /v1/superagents',
+      'GET /v1/superagents/ID/wallet',
+      'DELETE /v1/superagents/ID',
+    ]);
   });
 });
 
@@ -131,7 +137,7 @@ describe('destroy on a terminal: type the name to confirm', () => {
     const id = await launch('big fish');
     const r = await cli(['destroy', 'big fish'], { tty: true, answers: ['big fish'] });
     expect(r.asked).toEqual([
-      "Destroying big fish cannot be undone; withdraw its wallet funds first (superagent wallet 'big fish'). Type its name to confirm:",
+      "Destroying big fish cannot be undone; it holds nothing (superagent wallet 'big fish'). Type its name to confirm:",
     ]);
     expect(r.code).toBe(0);
     expect(await statusOf(id)).toBe(404);
@@ -156,7 +162,7 @@ describe('destroy on a terminal: type the name to confirm', () => {
         stderr: 'Error: the name typed does not match; keeper not destroyed\n',
         asked: [confirmation('keeper')],
       });
-      expect(service.cliRequests().map((e) => e.method)).toEqual(['GET']); // the lookup, no DELETE
+      expect(service.cliRequests().map((e) => e.method)).toEqual(['GET', 'GET']); // the lookup and the wallet, no DELETE
     }
     expect(await statusOf(id)).toBe('running');
   });
@@ -167,7 +173,7 @@ describe('destroy on a terminal: type the name to confirm', () => {
     const r = await cli('destroy spared', { tty: true, answers: [new InterruptedError()] });
     expect([r.code, r.stdout]).toEqual([130, '']);
     expect(r.asked).toEqual([confirmation('spared')]);
-    expect(service.cliRequests().map((e) => e.method)).toEqual(['GET']);
+    expect(service.cliRequests().map((e) => e.method)).toEqual(['GET', 'GET']);
     expect(await statusOf(id)).toBe('running');
   });
 

@@ -11,7 +11,7 @@ import { InterruptedError } from '../../src/core/errors.js';
 import { systemEditor, type Editor } from '../../src/ui/editor.js';
 import { FakeClock, cliFor, runLine, spinnerRecorder, testEnv } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { launchAgent, type TestService } from '../helpers/service.js';
+import { launchAgent, type TestService, UNFUNDED } from '../helpers/service.js';
 
 const scratch = perTest();
 
@@ -185,7 +185,7 @@ describe('editors and signals', () => {
   const cli = cliFor(() => service);
 
   beforeEach(async () => {
-    service = await scratch.service();
+    service = await scratch.service(UNFUNDED); // not about money: demo holds nothing
     demo = (await launchAgent(service, { name: 'demo', soul_md: 'I am demo.\n' })).agent_id;
     service.cliRequests();
   });

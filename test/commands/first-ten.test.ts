@@ -98,10 +98,10 @@ describe("the waiting spinner counts the command's whole wait", () => {
       return { stop: () => vi.setSystemTime(Date.now() + 1000) };
     };
     const first = Date.now();
-    // a name costs the list, then the pause: two waits
+    // a name costs the list, then the pause, then the wallet (what the paused agent left open): three waits
     const r = await cli('pause demo', { tty: { stderr: true }, world: { spinner } });
     expect(r.code, r.stderr).toBe(0);
-    expect(starts).toEqual([first, first]);
+    expect(starts).toEqual([first, first, first]);
   });
 });
 

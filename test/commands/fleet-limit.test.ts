@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { launchAgent, type TestService } from '../helpers/service.js';
+import { launchAgent, type TestService, UNFUNDED } from '../helpers/service.js';
 
 const t = perTest();
 let svc: TestService;
@@ -33,7 +33,7 @@ const names = async () =>
   (await svc.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name).sort();
 
 beforeEach(async () => {
-  svc = await t.service();
+  svc = await t.service(UNFUNDED); // not about money: its agents hold nothing
   ids = {};
   for (let i = 1; i <= 10; i++) ids[`x${i}`] = (await launchAgent(svc, { name: `x${i}` })).agent_id;
   svc.cliRequests();

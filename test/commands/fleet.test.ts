@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { launchAgent, type TestService } from '../helpers/service.js';
+import { launchAgent, type TestService, UNFUNDED } from '../helpers/service.js';
 
 const t = perTest();
 const SOUL = '# alpha\n\nYou trade ETH momentum.\n\n## Rules\n- Never risk more than 2% on one trade.\n';
@@ -22,7 +22,7 @@ interface Fleet {
 
 /** A service with two agents (alpha running on gpt-4o with a soul of its own, beta paused), exported into a fresh dir. */
 async function exported(): Promise<Fleet> {
-  const svc = await t.service();
+  const svc = await t.service(UNFUNDED); // not about money: its agents hold nothing
   const alpha = await launchAgent(svc, { name: 'alpha', description: 'ETH momentum', soul_md: SOUL });
   const beta = await launchAgent(svc, { name: 'beta', model: 'claude-sonnet-4-20250514', model_provider: 'anthropic' });
   expect((await svc.call('POST', `/v1/superagents/${beta.agent_id}/pause`)).status).toBe(200);
@@ -327,7 +327,8 @@ describe('consent', () => {
     const wrong = await f.cli(['apply', '-f', f.file, '--prune'], { tty: true, answers: [true, 'stary'] });
     expect([wrong.code, wrong.stderr]).toEqual([
       2,
-      "1 step, at most 6 requests in all (the plan's 5 included; retries not counted).\nError: the name typed does not match stray; nothing applied\n",
+      // the plan's 6: the 5 of the plan, and the wallet of stray (what it holds is read before anything is asked)
+      "1 step, at most 7 requests in all (the plan's 6 included; retries not counted).\nError: the name typed does not match stray; nothing applied\n",
     ]);
     expect(writes(f.svc)).toEqual([]);
     const right = await f.cli(['apply', '-f', f.file, '--prune'], { tty: true, answers: [true, 'stray'] });

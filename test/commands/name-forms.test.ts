@@ -8,7 +8,7 @@ import { accountId, hashKey } from '../../src/server/auth.js';
 import { Store } from '../../src/server/index.js';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { launchAgent, type TestService } from '../helpers/service.js';
+import { launchAgent, type TestService, UNFUNDED } from '../helpers/service.js';
 
 const COMPOSED = 'd\u00e9mo'; // é as one character, as most keyboards type it
 const DECOMPOSED = 'de\u0301mo'; // e and a combining acute accent, as some systems write it
@@ -43,7 +43,7 @@ function fleetFile(yaml: string): string {
 
 // a service per test, with one live agent whose name is written with a combining accent
 beforeEach(async () => {
-  service = await scratch.service();
+  service = await scratch.service(UNFUNDED); // not about money: its agents hold nothing
   demo = (await launchAgent(service, { name: DECOMPOSED })).agent_id;
   service.cliRequests();
 });

@@ -8,7 +8,7 @@ import { ENTRIES } from '../../src/cli/registry.js';
 import type { Editor } from '../../src/ui/editor.js';
 import { MemoryConfig, fakeEditor, runLine, type CliRun } from '../helpers/context.js';
 import { perTest, stopService } from '../helpers/service-support.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService, UNFUNDED } from '../helpers/service.js';
 
 const KEY = 'sa_sk_' + 'Q7sEcReTkEy0123456789abcdefGHIJK'.slice(0, 32);
 const MASKED = `${KEY.slice(0, 6)}…${KEY.slice(-4)}`;
@@ -25,7 +25,7 @@ let service: TestService;
 const temp = perTest();
 
 beforeAll(async () => {
-  service = await startTestService({ keys: [KEY] });
+  service = await startTestService({ keys: [KEY], ...UNFUNDED }); // not about money: its agents hold nothing
 });
 afterAll(async () => {
   await stopService(service);

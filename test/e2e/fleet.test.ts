@@ -22,7 +22,8 @@ describe('fleet as code in CI', CYCLE, () => {
       const r = await runCli(args, {
         dataDir,
         configDir,
-        env: { CI: 'true', GAMMA_BOT_TOKEN: BOT_TOKEN },
+        // not about money: agents launched with nothing on their paper accounts, so --prune has nothing to refuse
+        env: { CI: 'true', GAMMA_BOT_TOKEN: BOT_TOKEN, SUPERAGENT_PAPER_BALANCE: '0' },
         timeout: 60_000,
       });
       outputs.push(r.stdout, r.stderr);

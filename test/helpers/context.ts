@@ -8,6 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ConfigData, ConfigStore } from '../../src/config/file.js';
+import { SOURCES } from '../../src/api/money/types.js';
+import { endpointVariable } from '../../src/cli/commands/shared/money.js';
+import { EMBEDDED_KEY_PREFIX } from '../../src/contract.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import {
   Context,
@@ -254,14 +257,22 @@ function stdinFrom(input: RunOptions['input'], isTTY: boolean): InStream {
 
 const NO_SPINNER = (): Spinner => ({ stop() {} });
 
+/**
+ * Every chain source switched off: a service that is not the embedded one (a mock of the hosted one)
+ * would have the money commands read the public endpoints, and nothing may leave loopback.
+ */
+const SOURCES_OFF = Object.fromEntries(SOURCES.map((source) => [endpointVariable(source), 'off']));
+
 /** Environment with nothing of the developer's own setup, pointed at `target` when given. */
 export function testEnv(target: Target | undefined, env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const simulated = target?.key.startsWith(EMBEDDED_KEY_PREFIX) === true;
   return {
     PATH: process.env.PATH,
     HOME: '/nonexistent-home',
     TERM: 'dumb',
     SUPERAGENT_DATA_DIR: '/nonexistent-data-dir',
     ...(target ? { SUPERAGENT_BASE_URL: target.url, SUPERAGENT_API_KEY: target.key } : {}),
+    ...(simulated ? {} : SOURCES_OFF),
     ...env,
   };
 }

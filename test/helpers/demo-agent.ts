@@ -2,7 +2,7 @@
 // test counts only the requests its own command sends.
 import { beforeEach } from 'vitest';
 import type { perTest } from './service-support.js';
-import { launchAgent, type TestService } from './service.js';
+import { launchAgent, type TestService, UNFUNDED } from './service.js';
 
 /** Before each test: a service from `scratch` with demo launched, handed to `set` with demo's id. */
 export function eachWithDemo(
@@ -10,7 +10,7 @@ export function eachWithDemo(
   set: (service: TestService, demo: string) => void,
 ): void {
   beforeEach(async () => {
-    const service = await scratch.service();
+    const service = await scratch.service(UNFUNDED); // for tests not about money: demo holds nothing
     const demo = (await launchAgent(service, { name: 'demo' })).agent_id;
     service.cliRequests();
     set(service, demo);

@@ -36,6 +36,12 @@ export interface CallResult {
   json: any;
 }
 
+/**
+ * For a service whose tests are not about money: agents launched with nothing on their paper accounts,
+ * so that destroy and apply --prune, which refuse an agent holding funds, go ahead as they always did.
+ */
+export const UNFUNDED = { paperBalanceUsd: 0 } as const satisfies Partial<ServerOptions>;
+
 /** Every exchange is recorded for the file's conformance check (test/setup/conformance.ts). */
 export async function startTestService(options: Partial<ServerOptions> = {}): Promise<TestService> {
   const exchanges: Exchange[] = [];

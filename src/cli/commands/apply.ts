@@ -13,12 +13,16 @@ import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 import { ourCommand } from './shared/command-line.js';
 import { typedNameConfirms } from './shared/typed-name.js';
+import { ABANDON_FUNDS, readFunds, refusal, sayAbandoned } from './shared/funds-check.js';
+import { withStop } from './shared/stop.js';
 
 export const spec = {
   description:
     `Make the service match a fleet file (default ./${FLEET_FILE}): shows the plan, asks to confirm on a terminal (elsewhere --yes is required), ` +
     'then launches, configures (profile, model, soul, skills), pauses or resumes, and with --prune destroys the agents not in the file, last ' +
-    "(on a terminal you type their names). Requests are paced to the service's limit of 60 a minute. A launch is never repeated; " +
+    '(on a terminal you type their names); an agent to destroy that holds funds, or whose holdings cannot be read, ' +
+    'refuses the run before any step, as destroy does, unless --abandon-funds. ' +
+    "Requests are paced to the service's limit of 60 a minute. A launch is never repeated; " +
     'the first failure stops the run, saying what was done and what was not, and running apply again converges. ' +
     'A bot token comes only from the variable bot_token_env names, and is never printed.',
   options: {
@@ -32,6 +36,10 @@ export const spec = {
     prune: {
       type: 'boolean',
       description: 'also destroy the agents on the service that are not in the file (last, after every other step)',
+    },
+    abandonFunds: {
+      type: 'boolean',
+      description: 'with --prune: destroy them even though they hold funds, or what they hold could not be read',
     },
   },
   examples: [
@@ -47,7 +55,8 @@ type ApplyInput = Input<typeof spec>;
 /** This apply as a command to run (again): its file, --prune and the service's flags; --yes if `yes`. */
 function applyCommand(ctx: Context, input: ApplyInput, yes: boolean): string {
   const file = input.file !== undefined ? ['-f', input.file] : [];
-  return ourCommand(ctx, 'apply', ...file, ...(input.prune ? ['--prune'] : []), ...(yes ? ['--yes'] : []));
+  const flags = [...(input.prune ? ['--prune'] : []), ...(input.abandonFunds ? [ABANDON_FUNDS] : [])];
+  return ourCommand(ctx, 'apply', ...file, ...flags, ...(yes ? ['--yes'] : []));
 }
 
 /** The person at the terminal agrees, and types the name of each agent to destroy; false: nothing applied. */
@@ -82,6 +91,21 @@ function budgetLine(session: FleetSession, steps: Step[]): string {
   return `${count}, at most ${total} requests in all (the plan's ${planned} included; retries not counted)${slow}.`;
 }
 
+/** Before any step: what each agent to destroy holds (read side by side); refused unless abandoned. */
+async function checkPruned(ctx: Context, session: FleetSession, abandon: boolean): Promise<void> {
+  const doomed = session.plan.agents.filter((a) => a.action === 'destroy' && a.agent_id !== undefined);
+  if (doomed.length === 0) return;
+  const api = await ctx.api();
+  const read = await withStop(ctx, (stop) =>
+    stop.race(
+      Promise.all(doomed.map((a) => readFunds(ctx, api, { agent_id: a.agent_id!, name: a.name }, stop.signal))),
+    ),
+  );
+  if (abandon) return sayAbandoned(ctx, read);
+  const refused = refusal(read);
+  if (refused) throw refused;
+}
+
 export async function run(input: ApplyInput, ctx: Context): Promise<void> {
   // before anything is read or sent: without a person to ask, --yes is the only consent there is
   if (!ctx.globals.yes && !ctx.canPrompt) {
@@ -96,6 +120,7 @@ export async function run(input: ApplyInput, ctx: Context): Promise<void> {
     return;
   }
   preflight(session.plan, ctx.env);
+  await checkPruned(ctx, session, input.abandonFunds === true);
   const steps = stepsOf(session.plan);
   if (p.stdoutIsTTY || p.json) p.status(budgetLine(session, steps));
   else p.data(budgetLine(session, steps));

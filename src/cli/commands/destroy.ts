@@ -4,14 +4,20 @@ import { superagents } from '../../api/superagents.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { resolveAgent, type AgentRef } from './shared/agent-ref.js';
 import { typedNameConfirms } from './shared/typed-name.js';
+import { leftBehind, readFunds, refusal, sayAbandoned, type Holdings } from './shared/funds-check.js';
+import { withStop } from './shared/stop.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    'Destroy an agent for good: it stops, and every later call on it answers "not found". Withdraw its wallet funds first. ' +
-    'On a terminal, confirm by typing its name; elsewhere --yes is required.',
+    'Destroy an agent for good: it stops, and every later call on it answers "not found". ' +
+    'What it holds is read from the chains first: $1 or more, an open position or order, ' +
+    'or an amount without a price refuses the destroy (exit 6), naming them; withdraw first. ' +
+    'Nothing known but a source not read refuses it too (exit 7). ' +
+    '--abandon-funds destroys it all the same, saying what is left behind. ' +
+    'On a terminal, confirm by typing its name; elsewhere --yes is required (--yes never abandons funds).',
   args: [
     {
       name: 'agent',
@@ -20,6 +26,12 @@ export const spec = {
       complete: 'agent',
     },
   ],
+  options: {
+    abandonFunds: {
+      type: 'boolean',
+      description: 'destroy it even though it holds funds, or what it holds could not be read (they are lost)',
+    },
+  },
   examples: ['superagent destroy scout', 'superagent destroy 3f2a9c1e --yes', 'superagent destroy scout --yes --json'],
 } as const satisfies Spec;
 
@@ -28,8 +40,10 @@ async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
   return ref.name ?? (await superagents.get(client, ref.agent_id)).name;
 }
 
-async function confirm(ctx: Context, name: string): Promise<void> {
-  const question = `Destroying ${name} cannot be undone; withdraw its wallet funds first (superagent wallet ${shellWord(name)}). Type its name to confirm:`;
+async function confirm(ctx: Context, name: string, holdings: Holdings): Promise<void> {
+  const wallet = `superagent wallet ${shellWord(name)}`;
+  const held = `it holds ${leftBehind(holdings)} (${wallet})`;
+  const question = `Destroying ${name} cannot be undone; ${held}. Type its name to confirm:`;
   if (!(await typedNameConfirms(ctx, name, question)))
     throw new UsageError(`the name typed does not match; ${name} not destroyed`);
 }
@@ -43,10 +57,20 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
       `superagent destroy ${shellWord(ref!)} --yes`,
     );
   }
-  const { client } = await ctx.api();
+  const api = await ctx.api();
+  const { client } = api;
   const agent = await resolveAgent(client, ref!);
   const name = await nameOf(client, agent);
-  if (!ctx.globals.yes) await confirm(ctx, name);
+  // one round of reads, before anything is asked or sent
+  const holdings = await withStop(ctx, (stop) =>
+    stop.race(readFunds(ctx, api, { agent_id: agent.agent_id, name }, stop.signal)),
+  );
+  if (input.abandonFunds) sayAbandoned(ctx, [holdings]);
+  else {
+    const refused = refusal([holdings]);
+    if (refused) throw refused;
+  }
+  if (!ctx.globals.yes) await confirm(ctx, name, holdings);
   const result = await superagents.destroy(client, agent.agent_id);
   const p = ctx.printer;
   if (p.json) return p.printJson(result);

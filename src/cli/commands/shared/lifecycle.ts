@@ -8,6 +8,7 @@ import { ConflictError } from '../../../api/errors.js';
 import type { StatusResult } from '../../../api/types.js';
 import { tsvRow } from '../../../ui/format.js';
 import { shellWord } from '../../../ui/shell-word.js';
+import { readOpenAtPause, sayOpenAtPause } from './paused-positions.js';
 import { resolveAgentsSettled, type AgentRef, type Settled } from './agent-ref.js';
 import type { Context } from '../../context.js';
 import { EXIT, errorLine, exitCodeFor } from '../../exit-codes.js';
@@ -21,7 +22,7 @@ interface Outcome {
   ref: string;
   agent_id?: string;
   name?: string;
-  result?: StatusResult & { note?: string };
+  result?: StatusResult & { note?: string; open_positions?: number | null };
   error?: unknown;
 }
 
@@ -102,7 +103,22 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
       outcome.error = ctx.explainFailure(explained);
     }
   }
-  report(action, outcomes, ctx);
+  // only once every pause is sent: what the paused agents left open (a failed read changes no exit code)
+  const paused = action === 'pause' ? outcomes.filter((o) => o.result !== undefined && o.agent_id) : [];
+  const sayOpen = async () => {
+    const agents = paused.map((o) => ({ agent_id: o.agent_id!, name: o.name ?? o.ref }));
+    const read = await readOpenAtPause(ctx, agents);
+    for (const [k, r] of read.entries()) paused[k]!.result!.open_positions = r.open_positions;
+    return () => sayOpenAtPause(ctx, read);
+  };
+  if (ctx.printer.json && paused.length > 0) {
+    const say = await sayOpen();
+    report(action, outcomes, ctx);
+    say();
+  } else {
+    report(action, outcomes, ctx);
+    if (paused.length > 0) (await sayOpen())();
+  }
   const failed = outcomes.find((o) => o.error !== undefined);
   // --all reached every agent the service could read; one it could not is a failure to say
   if (all) ctx.requireEveryRecord();

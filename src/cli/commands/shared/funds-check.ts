@@ -1,0 +1,104 @@
+// Before an agent is destroyed (destroy, apply --prune): what it still holds, read once from the
+// chains. Money known to be there refuses the destroy (exit 6); nothing known but a source unread
+// refuses it too (exit 7), since what was not read may hold the money. --abandon-funds lets it go.
+import { fundsSummary, type FundsSummary } from '../../../api/money/funds.js';
+import { SOURCES } from '../../../api/money/types.js';
+import { BadAnswerError, StateConflictError } from '../../../core/errors.js';
+import type { Context } from '../../context.js';
+import { readAgentMoney, switchedOff } from './money-off.js';
+import type { OpenedApi } from './opened-api.js';
+
+export const ABANDON_FUNDS = '--abandon-funds';
+
+/** What one agent holds, as far as it could be read. */
+export interface Holdings {
+  name: string;
+  summary: FundsSummary | null;
+  /** the sources not read ("hyperliquid", or "wallet" when the addresses themselves were not) */
+  unread: string[];
+  /** the first failure, for the message */
+  why?: string;
+  /** every source is switched off: nothing was read, by choice */
+  off?: boolean;
+}
+
+/** "$6,984.50" */
+export function usdText(usd: number): string {
+  const cents = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  return `${usd < 0 ? '-' : ''}$${Math.abs(usd).toLocaleString('en-US', cents)}`;
+}
+
+/** Whether the agent holds what a destroy would lose: $1 or more, anything open, an amount without a price. */
+export function holdsFunds(s: FundsSummary): boolean {
+  return s.usd >= 1 || s.open_positions > 0 || s.open_orders > 0 || s.unpriced.length > 0;
+}
+
+export async function readFunds(
+  ctx: Context,
+  api: OpenedApi,
+  agent: { agent_id: string; name: string },
+  signal?: AbortSignal,
+): Promise<Holdings> {
+  if (switchedOff(ctx, api).size === SOURCES.length) return { name: agent.name, summary: null, unread: [], off: true };
+  try {
+    const money = await readAgentMoney(ctx, api, agent, { signal });
+    const unread = [...new Set(money.errors.map((e) => e.source))];
+    return { name: agent.name, summary: fundsSummary(money), unread, why: money.errors[0]?.message };
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return {
+      name: agent.name,
+      summary: null,
+      unread: ['wallet'],
+      why: err instanceof Error ? err.message : String(err),
+    };
+  }
+}
+
+/** "demo holds $6,984.50: 1.5 ETH on ethereum, …" */
+function heldText(h: Holdings): string {
+  return `${h.name} holds ${usdText(h.summary!.usd)}: ${h.summary!.phrase}`;
+}
+
+function unreadText(h: Holdings): string {
+  const what = h.unread.includes('wallet')
+    ? `the wallet of ${h.name}`
+    : `what ${h.name} holds on ${h.unread.join(', ')}`;
+  return `${what} could not be read${h.why ? ` (${h.why})` : ''}`;
+}
+
+const held = (h: Holdings) => h.summary !== null && holdsFunds(h.summary);
+
+/**
+ * The refusal for these agents, or undefined when nothing stands in the way: known holdings first
+ * (exit 6), else the sources not read (exit 7).
+ */
+export function refusal(all: Holdings[]): Error | undefined {
+  const holding = all.filter(held);
+  if (holding.length > 0) {
+    return new StateConflictError(`${holding.map(heldText).join('; ')}; withdraw first, or pass ${ABANDON_FUNDS}`);
+  }
+  const unread = all.filter((h) => h.unread.length > 0);
+  if (unread.length > 0) {
+    return new BadAnswerError(`${unread.map(unreadText).join('; ')}; try again, or pass ${ABANDON_FUNDS}`);
+  }
+  return undefined;
+}
+
+/** What a destroy leaves behind: "$5.00: 0.001 ETH on base", "nothing", and what could not be read. */
+export function leftBehind(h: Holdings): string {
+  const parts: string[] = [];
+  if (h.off) parts.push('nothing read (every source is switched off)');
+  else if (!h.summary) parts.push('unknown');
+  else if (h.summary.phrase !== 'nothing') parts.push(`${usdText(h.summary.usd)}: ${h.summary.phrase}`);
+  else parts.push(h.unread.length === 0 ? 'nothing' : 'nothing known');
+  if (h.unread.length > 0) parts.push(unreadText(h));
+  return parts.join('; ');
+}
+
+/** With --abandon-funds: says on stderr what is left behind, when anything is (or may be). */
+export function sayAbandoned(ctx: Context, all: Holdings[]): void {
+  for (const h of all) {
+    if (held(h) || h.unread.length > 0) ctx.printer.stderrWrite(`Abandoning what ${h.name} holds: ${leftBehind(h)}\n`);
+  }
+}

@@ -1,0 +1,203 @@
+// Destroying an agent that still holds money (destroy, apply --prune): what it holds is read from the
+// embedded service's simulated chains first; funds, open positions or orders, or an amount without a
+// price refuse it (exit 6), a source not read with nothing known refuses it too (exit 7), and
+// --abandon-funds lets it go, saying what is left behind. And pause: what the paused agents left open.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ServerOptions } from '../../src/server/index.js';
+import { runLine, type RunOptions } from '../helpers/context.js';
+import { perTest } from '../helpers/service-support.js';
+import { launchAgent, type TestService } from '../helpers/service.js';
+import { fakeClock, untilPositions, withHyperliquid } from '../helpers/sim.js';
+
+const t = perTest();
+/** a port nothing listens on: a source pointed there is not read */
+const UNREAD = 'http://127.0.0.1:1';
+
+async function service(options: Partial<ServerOptions> = {}) {
+  const svc = await t.service(options);
+  const cli = (argv: string | string[], o: RunOptions = {}) => runLine(svc, argv, o);
+  return { svc, cli };
+}
+
+async function statusOf(svc: TestService, id: string): Promise<string | number> {
+  const r = await svc.call('GET', `/v1/superagents/${id}`);
+  return r.status === 200 ? r.json.status : r.status;
+}
+
+/** An agent with at least one open position on its simulated Hyperliquid (the paper balance is its margin). */
+async function trader(svc: TestService, clock: ReturnType<typeof fakeClock>, name: string) {
+  const agent = await withHyperliquid(svc, name);
+  await untilPositions(svc, clock, agent.wallet_address);
+  return agent;
+}
+
+const REFUSED = '; withdraw first, or pass --abandon-funds\n';
+
+describe('destroy reads what the agent holds first', () => {
+  it('the paper balance refuses it (exit 6), naming the sum and where it is; nothing is destroyed', async () => {
+    const { svc, cli } = await service();
+    const { agent_id } = await launchAgent(svc, { name: 'demo' });
+    const r = await cli('destroy demo --yes');
+    expect(r).toMatchObject({ code: 6, stdout: '' });
+    expect(r.stderr).toBe(`Error: demo holds $10,000.00: $10000 on Hyperliquid${REFUSED}`);
+    expect(await statusOf(svc, agent_id)).toBe('running');
+  });
+
+  it('an open position is named, with its side, size and profit', async () => {
+    const clock = fakeClock();
+    const { svc, cli } = await service({ simClock: clock.now });
+    const { agent_id } = await trader(svc, clock, 'scalper');
+    const r = await cli('destroy scalper --yes');
+    expect(r.code).toBe(6);
+    const position = String.raw`\w+ (long|short) [\d.]+, [+-]\$[\d.]+`;
+    const holds = String.raw`^Error: scalper holds -?\$[\d,]+\.\d\d: \d+ open positions? on Hyperliquid`;
+    expect(r.stderr).toMatch(new RegExp(`${holds} \\(${position}(; [^)]*)?\\)`));
+    expect(r.stderr.endsWith(REFUSED)).toBe(true);
+    expect(await statusOf(svc, agent_id)).toBe('running');
+  });
+
+  it('an amount without a price counts, however small its dollar value', async () => {
+    const { svc, cli } = await service({ paperBalanceUsd: 0 });
+    const { agent_id, wallet_address } = await launchAgent(svc, { name: 'dusty' });
+    await svc.seedHoldings(wallet_address, { chain: 'bsc', asset: 'BNB', amount: '0.25' });
+    const r = await cli('destroy dusty --yes');
+    expect([r.code, r.stderr]).toEqual([6, `Error: dusty holds $0.00: 0.25 BNB on bsc${REFUSED}`]);
+    expect(await statusOf(svc, agent_id)).toBe('running');
+  });
+
+  it('--abandon-funds destroys it, saying on stderr what is left behind', async () => {
+    const { svc, cli } = await service();
+    const { agent_id } = await launchAgent(svc, { name: 'demo' });
+    const r = await cli('destroy demo --yes --abandon-funds');
+    expect(r).toEqual({
+      code: 0,
+      stdout: `${agent_id}\n`,
+      stderr: 'Abandoning what demo holds: $10,000.00: $10000 on Hyperliquid\n',
+      asked: [],
+    });
+    expect(await statusOf(svc, agent_id)).toBe(404);
+  });
+
+  it('an agent that holds nothing is destroyed as before, nothing said about funds', async () => {
+    const { svc, cli } = await service({ paperBalanceUsd: 0 });
+    const { agent_id } = await launchAgent(svc, { name: 'empty' });
+    expect(await cli('destroy empty --yes')).toEqual({ code: 0, stdout: `${agent_id}\n`, stderr: '', asked: [] });
+    expect(await statusOf(svc, agent_id)).toBe(404);
+  });
+
+  it('a source not read, and nothing known: exit 7 naming it; --abandon-funds destroys it all the same', async () => {
+    const { svc, cli } = await service({ paperBalanceUsd: 0 });
+    const { agent_id } = await launchAgent(svc, { name: 'blind' });
+    const env = { SUPERAGENT_RPC_SOLANA: UNREAD };
+    const r = await cli('destroy blind --yes', { env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(
+      /^Error: what blind holds on solana could not be read \(.*\); try again, or pass --abandon-funds\n$/,
+    );
+    expect(await statusOf(svc, agent_id)).toBe('running');
+    const abandoned = await cli('destroy blind --yes --abandon-funds', { env });
+    expect(abandoned.code).toBe(0);
+    expect(abandoned.stderr).toMatch(
+      /^Abandoning what blind holds: nothing known; what blind holds on solana could not/,
+    );
+    expect(await statusOf(svc, agent_id)).toBe(404);
+  });
+
+  it('known funds win over a source not read: exit 6', async () => {
+    const { svc, cli } = await service();
+    await launchAgent(svc, { name: 'demo' });
+    const r = await cli('destroy demo --yes', { env: { SUPERAGENT_RPC_SOLANA: UNREAD } });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toBe(`Error: demo holds $10,000.00: $10000 on Hyperliquid${REFUSED}`);
+  });
+
+  it('on a terminal with --abandon-funds the question shows what it holds', async () => {
+    const { svc, cli } = await service();
+    const { agent_id } = await launchAgent(svc, { name: 'demo' });
+    const r = await cli('destroy demo --abandon-funds', { tty: true, answers: ['demo'] });
+    expect(r.asked).toEqual([
+      'Destroying demo cannot be undone; it holds $10,000.00: $10000 on Hyperliquid (superagent wallet demo). ' +
+        'Type its name to confirm:',
+    ]);
+    expect(r.code).toBe(0);
+    expect(await statusOf(svc, agent_id)).toBe(404);
+  });
+});
+
+describe('apply --prune reads each agent it would destroy, before destroying any', () => {
+  function emptyFleet(): string {
+    const dir = t.scratch('superagent-prune-funds-');
+    fs.writeFileSync(path.join(dir, 'superagents.yaml'), 'agents: []\n');
+    return path.join(dir, 'superagents.yaml');
+  }
+
+  it('refused when one holds funds: exit 6 naming it, and no agent destroyed', async () => {
+    const { svc, cli } = await service({ paperBalanceUsd: 0 });
+    const empty = await launchAgent(svc, { name: 'empty' });
+    const rich = await launchAgent(svc, { name: 'rich' });
+    await svc.seedHoldings(rich.wallet_address, { chain: 'base', asset: 'USDC', amount: '25' });
+    const r = await cli(['apply', '-f', emptyFleet(), '--prune', '--yes']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain(`Error: rich holds $25.00: 25 USDC on base${REFUSED}`);
+    expect(await statusOf(svc, empty.agent_id)).toBe('running');
+    expect(await statusOf(svc, rich.agent_id)).toBe('running');
+  });
+
+  it('--abandon-funds prunes them, saying what each left behind', async () => {
+    const { svc, cli } = await service();
+    const a = await launchAgent(svc, { name: 'a1' });
+    const b = await launchAgent(svc, { name: 'b2' });
+    const r = await cli(['apply', '-f', emptyFleet(), '--prune', '--yes', '--abandon-funds']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Abandoning what a1 holds: $10,000.00: $10000 on Hyperliquid\n');
+    expect(r.stderr).toContain('Abandoning what b2 holds: $10,000.00: $10000 on Hyperliquid\n');
+    expect([await statusOf(svc, a.agent_id), await statusOf(svc, b.agent_id)]).toEqual([404, 404]);
+  });
+});
+
+describe('pause: what the paused agents left open', () => {
+  it('pause --all sends every pause first, then says which agents left positions open', async () => {
+    const clock = fakeClock();
+    const { svc, cli } = await service({ simClock: clock.now });
+    const busy = await trader(svc, clock, 'busy');
+    const idle = await launchAgent(svc, { name: 'idle' });
+    svc.exchanges.splice(0);
+    const r = await cli('pause --all');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(
+      [`${busy.agent_id}\tbusy\tpaused\tpaused`, `${idle.agent_id}\tidle\tpaused\tpaused`].sort(),
+    );
+    const open = String.raw`\d+ open positions? \(\w+ (long|short) [\d.]+.*\)( and \d+ open orders?)? on Hyperliquid`;
+    expect(r.stderr).toMatch(new RegExp(`^busy is paused with ${open}: a paused agent does not manage them\n$`));
+    const paths = svc.exchanges.map((e) => `${e.method} ${e.path}`);
+    const lastPause = Math.max(...paths.map((p, i) => (p.endsWith('/pause') ? i : -1)));
+    const firstRead = paths.findIndex((p) => p.includes('/sim/') || p.endsWith('/wallet'));
+    expect(paths.filter((p) => p.endsWith('/pause'))).toHaveLength(2);
+    expect(firstRead).toBeGreaterThan(lastPause);
+  });
+
+  it('--json rows carry open_positions; null when it could not be read, the pause done all the same', async () => {
+    const clock = fakeClock();
+    const { svc, cli } = await service({ simClock: clock.now });
+    const busy = await trader(svc, clock, 'busy');
+    const idle = await launchAgent(svc, { name: 'idle' });
+    const r = await cli('pause busy idle --json');
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout);
+    expect(rows.map((row: any) => [row.agent_id, row.status])).toEqual([
+      [busy.agent_id, 'paused'],
+      [idle.agent_id, 'paused'],
+    ]);
+    expect(rows[0].open_positions).toBeGreaterThan(0);
+    expect(rows[1].open_positions).toBe(0);
+    await cli('resume busy idle');
+    const unread = await cli('pause busy idle --json', { env: { SUPERAGENT_HYPERLIQUID_URL: UNREAD } });
+    expect(unread.code).toBe(0);
+    expect(JSON.parse(unread.stdout).map((row: any) => row.open_positions)).toEqual([null, null]);
+    expect(unread.stderr).toMatch(
+      /^Open positions not read for busy, idle \(hyperliquid: .*\); the pause itself is done\n$/,
+    );
+  });
+});
