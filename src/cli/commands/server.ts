@@ -13,8 +13,10 @@ export const DEFAULT_PORT = 8420;
 
 export const spec = {
   description:
-    'Run the embedded SuperAgents service in the foreground. The first stdout line is "Listening on http://HOST:PORT". ' +
-    'Without --key it creates a key once, prints it whole that time, and keeps it in the data dir; later starts print it masked.',
+    'Run the embedded SuperAgents service in the foreground. The ' +
+    'first stdout line is "Listening on http://HOST:PORT". ' +
+    'Without --key it creates a key once, prints it whole that time, ' +
+    'and keeps it in the data dir; later starts print it masked.',
   options: {
     port: {
       type: 'string',
@@ -157,6 +159,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     p.data(`API keys: ${options.keys.map(maskKey).join(', ')}`);
   }
   p.status(`Data dir: ${server.dataDir}`);
-  p.status(`Try: SUPERAGENT_BASE_URL=${server.url} SUPERAGENT_API_KEY=… superagent list   (Ctrl-C stops the service)`);
+  p.status(
+    `Try: SUPERAGENT_BASE_URL=${server.url} SUPERAGENT_API_KEY=… superagent list` + '   (Ctrl-C stops the service)',
+  );
   return stopped;
 }

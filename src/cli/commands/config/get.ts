@@ -8,7 +8,8 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    `Print one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
+    `Print one setting (${SETTINGS.join(', ')}) of the profile in ` +
+    `use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
     'api_key prints masked (read from the OS keychain when it is kept there); ' +
     'output, render and active_profile print their defaults (table, markdown, default) when unset; ' +
     'an unset base_url or api_key prints nothing.',
