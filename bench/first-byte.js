@@ -87,7 +87,8 @@ try {
   console.log(`\nFirst byte of a short reply (${runs} runs each, medians, ms)`);
   for (const r of results)
     console.log(
-      `  ${r.name.padEnd(28)} first byte ${r.firstByte.toFixed(1).padStart(6)}   whole ${r.whole.toFixed(1).padStart(6)}`,
+      `  ${r.name.padEnd(28)} first byte ` +
+        `${r.firstByte.toFixed(1).padStart(6)}   whole ${r.whole.toFixed(1).padStart(6)}`,
     );
   const verdicts = [];
   for (const where of ['piped', 'terminal']) {
@@ -101,7 +102,9 @@ try {
     const [g, c] = [get, chat].map((r) => results.indexOf(r));
     const paired = median(times[c].first.map((first, i) => first - times[g].whole[i]));
     console.log(
-      `  ${where}: chat's first byte − get's whole = ${(chat.firstByte - get.whole).toFixed(1)} ms   ${ok ? 'ok (goal ≤ 0)' : 'MISSES goal ≤ 0'}   (median of the per-round differences ${paired.toFixed(1)} ms)`,
+      `  ${where}: chat's first byte − get's whole = ${(chat.firstByte - get.whole).toFixed(1)} ` +
+        `ms   ${ok ? 'ok (goal ≤ 0)' : 'MISSES goal ≤ 0'}   (median of the per-round ` +
+        `differences ${paired.toFixed(1)} ms)`,
     );
   }
   const ok = verdicts.every(Boolean);

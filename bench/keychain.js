@@ -28,7 +28,8 @@ try {
   fs.writeFileSync(
     path.join(home, 'bus.conf'),
     `<busconfig><type>session</type><listen>unix:dir=${runtime}</listen>` +
-      '<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>\n',
+      '<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow ' +
+      'eavesdrop="true"/><allow own="*"/></policy></busconfig>\n',
   );
   const base = {
     PATH: process.env.PATH,
@@ -77,7 +78,10 @@ try {
 
   const masked = (o) => o.startsWith('sa_sk_…');
   const binding = createRequire(BIN).resolve('@napi-rs/keyring');
-  const inProcess = `require(${JSON.stringify(binding)}).AsyncEntry && new (require(${JSON.stringify(binding)}).AsyncEntry)('superagent', ${JSON.stringify(account)}, { linux: { store: 'secret-service' } }).getPassword().then((k) => process.stdout.write(k))`;
+  const inProcess =
+    `require(${JSON.stringify(binding)}).AsyncEntry && new ` +
+    `(require(${JSON.stringify(binding)}).AsyncEntry)('superagent', ${JSON.stringify(account)}, { ` +
+    `linux: { store: 'secret-service' } }).getPassword().then((k) => process.stdout.write(k))`;
   const results = timeCases(
     [
       {

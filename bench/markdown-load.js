@@ -56,7 +56,9 @@ try {
     }
   }
   const FIRST_USE = {
-    'dist/vendor/markdown.js': `m.blockPainter({ width: 80, colour: true, hyperlinks: false, mark: (s) => s }).render({ kind: 'paragraph', lines: ['**Bias:** long, see [docs](https://x.io)'], indent: 0 });`,
+    'dist/vendor/markdown.js':
+      `m.blockPainter({ width: 80, colour: true, hyperlinks: false, mark: (s) => s }).render({ ` +
+      `kind: 'paragraph', lines: ['**Bias:** long, see [docs](https://x.io)'], indent: 0 });`,
     'dist/vendor/highlight.js': `m.highlighter('python').line('x = round(balance * 0.01, 2)  # size');`,
   };
   const probe = (name, file) =>

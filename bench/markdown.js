@@ -80,7 +80,8 @@ try {
 
   console.log(`\nHostile Markdown, 80 columns (${RUNS} runs each, medians, ms)`);
   console.log(
-    `  ${'input'.padEnd(28)} ${'how'.padEnd(9)} ${'¼ MB'.padStart(8)} ${'½ MB'.padStart(8)} ${'1 MB'.padStart(8)}   growth ¼→1`,
+    `  ${'input'.padEnd(28)} ${'how'.padEnd(9)} ${'¼ MB'.padStart(8)} ` +
+      `${'½ MB'.padStart(8)} ${'1 MB'.padStart(8)}   growth ¼→1`,
   );
   const results = [];
   let ok = true;
@@ -95,7 +96,9 @@ try {
       ok &&= fine;
       results.push({ name, how, ms, growth: Number(growth.toFixed(2)) });
       console.log(
-        `  ${name.padEnd(28)} ${how.padEnd(9)} ${ms.map((m) => m.toFixed(1).padStart(8)).join(' ')}   ${growth.toFixed(1)}×${fine ? '' : `  MISSES goal ≤ ${GOAL}×`}`,
+        `  ${name.padEnd(28)} ${how.padEnd(9)} ` +
+          `${ms.map((m) => m.toFixed(1).padStart(8)).join(' ')} ` +
+          `  ${growth.toFixed(1)}×${fine ? '' : `  MISSES goal ≤ ${GOAL}×`}`,
       );
     }
   }
@@ -108,7 +111,8 @@ try {
     const s = time(streamed(text, 1));
     results.push({ name: file, how: 'fixture', ms: [w, s] });
     console.log(
-      `  ${file.padEnd(20)} ${String(text.length).padStart(6)} characters   whole ${w.toFixed(2).padStart(6)}   streamed a character at a time ${s.toFixed(2).padStart(6)}`,
+      `  ${file.padEnd(20)} ${String(text.length).padStart(6)} characters   whole ` +
+        `${w.toFixed(2).padStart(6)}   streamed a character at a time ${s.toFixed(2).padStart(6)}`,
     );
   }
   console.log(JSON.stringify({ bench: 'markdown', runs: RUNS, results, ok }));

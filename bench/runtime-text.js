@@ -23,13 +23,15 @@ try {
     entry,
     [
       `export * from ${src('src/server/runtime/amounts.ts')};`,
-      `export { composeAssistantReply, parseJsonRequest, routeSpecialists } from ${src('src/server/runtime/assistant.ts')};`,
+      `export { composeAssistantReply, parseJsonRequest, routeSpecialists ` +
+        `} from ${src('src/server/runtime/assistant.ts')};`,
       `export { detectIntents, relevantRule } from ${src('src/server/runtime/intents.ts')};`,
       `export { findSymbols, marketSnapshot } from ${src('src/server/runtime/market.ts')};`,
       `export { composeAgentReply, extractRemember } from ${src('src/server/runtime/replies.ts')};`,
       `export { SKILL_NAMES } from ${src('src/server/runtime/skills.ts')};`,
       `export { parseSoul } from ${src('src/server/runtime/soul.ts')};`,
-      `export { clipWords, singleLine, splitIntoPieces, withoutControls, wordCount } from ${src('src/server/runtime/text.ts')};`,
+      `export { clipWords, singleLine, splitIntoPieces, withoutControls, ` +
+        `wordCount } from ${src('src/server/runtime/text.ts')};`,
       `export { simulateTool } from ${src('src/server/runtime/tools.ts')};`,
       `export { WORST_INPUTS } from ${src('test/helpers/hostile-text.ts')};`,
     ].join('\n'),
@@ -97,7 +99,8 @@ for (const [name, fn] of Object.entries(FUNCTIONS)) {
   );
   for (const row of all ? rows : rows.slice(0, 1)) {
     console.log(
-      `  ${name.padEnd(24)} ${row.input.padEnd(44)} ${row.median.toFixed(2).padStart(8)} ${row.max.toFixed(2).padStart(8)}`,
+      `  ${name.padEnd(24)} ${row.input.padEnd(44)} ` +
+        `${row.median.toFixed(2).padStart(8)} ${row.max.toFixed(2).padStart(8)}`,
     );
   }
   results.push({ function: name, worst: rows[0] });
@@ -110,7 +113,8 @@ if (process.env.BENCH_LEGACY === '1') {
   const start = process.hrtime.bigint();
   legacy.exec(rt.WORST_INPUTS[0].text);
   console.log(
-    `  legacy requestedUsd pattern on "${rt.WORST_INPUTS[0].name}": ${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms (one run)`,
+    `  legacy requestedUsd pattern on "${rt.WORST_INPUTS[0].name}": ` +
+      `${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms (one run)`,
   );
 }
 

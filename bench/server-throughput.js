@@ -439,11 +439,14 @@ async function main() {
         `totals ${summary.ratio_of_totals}; minimum ${MIN_RATIO})`,
     );
     console.log(
-      `server CPU per request: service ${fmt(svc.cpu_us_per_req, 1)} µs, bare ${fmt(bar.cpu_us_per_req, 1)} µs (less sensitive to machine load than req/s)`,
+      `server CPU per request: service ${fmt(svc.cpu_us_per_req, 1)} µs, bare ` +
+        `${fmt(bar.cpu_us_per_req, 1)} µs (less sensitive to machine load than req/s)`,
     );
     console.log(
-      `SSE: ${ok.length}/${STREAMS} streams complete with RunCompleted == the RunContent pieces over ${agents.length} agents / ${STREAM_KEYS} keys, ` +
-        `${summary.sse.wall_ms} ms wall, per stream p50 ${summary.sse.stream_p50_ms} ms, max ${summary.sse.stream_max_ms} ms, ` +
+      `SSE: ${ok.length}/${STREAMS} streams complete with RunCompleted == the ` +
+        `RunContent pieces over ${agents.length} agents / ${STREAM_KEYS} keys, ` +
+        `${summary.sse.wall_ms} ms wall, per stream p50 ${summary.sse.stream_p50_ms} ` +
+        `ms, max ${summary.sse.stream_max_ms} ms, ` +
         `~${summary.sse.deltas_per_stream_avg} deltas each at ${TOKEN_DELAY_MS} ms`,
     );
   } finally {

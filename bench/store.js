@@ -252,12 +252,14 @@ async function measure(scale) {
 
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const row = (name, values) =>
-  `  ${name.padEnd(40)} median ${median(values).toFixed(2).padStart(8)} ms   p95 ${p95(values).toFixed(2).padStart(8)} ms`;
+  `  ${name.padEnd(40)} median ${median(values).toFixed(2).padStart(8)} ` +
+  `ms   p95 ${p95(values).toFixed(2).padStart(8)} ms`;
 const summary = [];
 for (const scale of SCALES) {
   const r = await measure(scale);
   console.log(
-    `\n${scale} agents, ${scale / AGENTS_PER_ACCOUNT} accounts × ${SESSIONS_PER_ACCOUNT} sessions × ${HISTORY_TURNS} turns (seeded in ${(r.seedMs / 1000).toFixed(1)} s)`,
+    `\n${scale} agents, ${scale / AGENTS_PER_ACCOUNT} accounts × ${SESSIONS_PER_ACCOUNT} ` +
+      `sessions × ${HISTORY_TURNS} turns (seeded in ${(r.seedMs / 1000).toFixed(1)} s)`,
   );
   console.log(`  store on disk: ${mb(r.size.bytes)} in ${r.size.files} files (${mb(r.size.allocated)} allocated)`);
   console.log(row('open the store', r.opens));

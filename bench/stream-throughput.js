@@ -153,10 +153,12 @@ try {
     const verdict = (v, goal) => (v <= goal ? `ok (goal ≤ ${goal}×)` : `MISSES goal ≤ ${goal}×`);
     console.log(`  ${where}${where === 'terminal' ? ' (rendered)' : ''}:`);
     console.log(
-      `    whole: chat ${cl.toFixed(1)} / (node -e 0 ${r.node.median.toFixed(1)} + curl ${sl.toFixed(1)}) = ${whole.toFixed(2)}   ${verdict(whole, GOAL_WHOLE)}`,
+      `    whole: chat ${cl.toFixed(1)} / (node -e 0 ${r.node.median.toFixed(1)} ` +
+        `+ curl ${sl.toFixed(1)}) = ${whole.toFixed(2)}   ${verdict(whole, GOAL_WHOLE)}`,
     );
     console.log(
-      `    the stream alone: chat ${(cl - cs).toFixed(1)} / curl ${(sl - ss).toFixed(1)} = ${stream.toFixed(2)}   ${verdict(stream, GOAL_STREAM)}`,
+      `    the stream alone: chat ${(cl - cs).toFixed(1)} / curl ` +
+        `${(sl - ss).toFixed(1)} = ${stream.toFixed(2)}   ${verdict(stream, GOAL_STREAM)}`,
     );
     ok &&= whole <= GOAL_WHOLE && stream <= GOAL_STREAM;
     summary[where] = { whole: Number(whole.toFixed(3)), streamOnly: Number(stream.toFixed(3)) };
@@ -165,7 +167,8 @@ try {
       const bareWhole = nl / (r.node.median + sl);
       const bareStream = (nl - ns) / (sl - ss);
       console.log(
-        `    for reference, bare node:http printing the stream: whole ${bareWhole.toFixed(2)}, the stream alone ${bareStream.toFixed(2)}`,
+        `    for reference, bare node:http printing the stream: ` +
+          `whole ${bareWhole.toFixed(2)}, the stream alone ${bareStream.toFixed(2)}`,
       );
       summary[where].bareNode = { whole: Number(bareWhole.toFixed(3)), streamOnly: Number(bareStream.toFixed(3)) };
     }

@@ -40,7 +40,8 @@ const separateFiles = {
 };
 
 fs.rmSync('dist', { recursive: true, force: true });
-const vendors = fs.readdirSync(path.join(src, 'vendor')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')); // a .d.ts is typings only
+// a .d.ts is typings only
+const vendors = fs.readdirSync(path.join(src, 'vendor')).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 await Promise.all([
   // no code splitting: esbuild inlines the dynamic imports of our own modules (run.ts, every command the
   // registry loads), which then run on first use but load with the bundle; only src/vendor/ and the

@@ -316,7 +316,8 @@ export class ApiClient {
 
   private notTheService(opts: RequestOptions, status: number): NotTheServiceError {
     return new NotTheServiceError(
-      `${this.options.baseUrl} does not look like a SuperAgents service: ${opts.method} ${opts.path} answered ${status} with a web page`,
+      `${this.options.baseUrl} does not look like a SuperAgents service: ` +
+        `${opts.method} ${opts.path} answered ${status} with a web page`,
       "check the base URL: the service's address, without /v1",
       status,
     );

@@ -121,7 +121,9 @@ export class Context {
     return kind === 'long' ? LONG_TIMEOUT_MS : DEFAULT_TIMEOUT_MS;
   }
 
-  /** The API client, connecting (or starting the embedded service) on first use; `options` count on that first use only. */
+  /**
+   * The API client, connecting (or starting the embedded service) on first use; `options` count on that first use only.
+   */
   api(options?: ConnectOptions): Promise<OpenedApi> {
     this.opened ??= this.openApi(this, options).then((o) => (this.connected = o));
     return this.opened;

@@ -117,7 +117,8 @@ export function reportError(
   }
   const line =
     code === EXIT.unexpected
-      ? `unexpected error: ${errorLine(err)}. This is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug`
+      ? `unexpected error: ${errorLine(err)}. This is a bug: please report it at ` +
+        `${ISSUES_URL} with the output of the same command run with --debug`
       : errorLine(err);
   const label = opts.colour ? opts.colour('Error:') : 'Error:';
   // the message may carry the service's words: made safe on a terminal like everything else

@@ -30,7 +30,10 @@ export const CONNECTION_LIMITS = {
 /** The client went away before its request ended: no failure of ours, so app.ts logs one line. */
 export class ClientGone extends Error {}
 
-/** A failure logged where it happened (pending-writes.ts): app.ts sends what it means, if it still can, without logging it again. */
+/**
+ * A failure logged where it happened (pending-writes.ts): app.ts
+ * sends what it means, if it still can, without logging it again.
+ */
 export class LoggedFailure extends Error {
   constructor(readonly failure: unknown) {
     super(failure instanceof Error ? failure.message : String(failure));

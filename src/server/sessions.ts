@@ -70,7 +70,10 @@ export interface Turn<R> {
   record?: () => Promise<void>;
 }
 
-/** Composes the reply and records the turn (a new session: `record`); the session written last is the one the reply answers. */
+/**
+ * Composes the reply and records the turn (a new session: `record`);
+ * the session written last is the one the reply answers.
+ */
 export async function takeTurn<R extends { content: string }>(store: Store, t: TurnRequest<R>): Promise<Turn<R>> {
   let reply: R | undefined;
   for (let attempt = 1; attempt <= RECOMPOSE_ATTEMPTS; attempt++) {

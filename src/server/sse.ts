@@ -171,7 +171,10 @@ export async function streamReply(
   sse.end();
 }
 
-/** The head, then the pieces at the token delay; false when the stream ended before the last (client gone, a fault, the time limit). */
+/**
+ * The head, then the pieces at the token delay; false when the stream
+ * ended before the last (client gone, a fault, the time limit).
+ */
 async function sendHeadAndPieces(
   sse: SseWriter,
   script: StreamScript,

@@ -114,8 +114,8 @@ function startFailure(cmd: EditorCommand, err: NodeJS.ErrnoException): EditorErr
 const STOP_GRACE_MS = 3_000;
 
 /**
- * Opens `file` in the editor (from `editorCommand`) on this terminal and waits for it to exit. Ctrl-C belongs to the editor
- * while it runs (as in git), so it does not end the CLI under it.
+ * Opens `file` in the editor (from `editorCommand`) on this terminal and waits for it to exit. Ctrl-C belongs to the
+ * editor while it runs (as in git), so it does not end the CLI under it.
  */
 export async function runEditor(
   cmd: EditorCommand,

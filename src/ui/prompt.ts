@@ -6,7 +6,10 @@ import { endIsHangUp } from './terminal-gone.js';
 import { toTerminal } from './terminal-safe.js';
 
 export interface Prompter {
-  /** `expect`: whether an answer is the one a confirmation wants (a name typed to destroy): any other is marked ✘, not ✔ */
+  /**
+   * `expect`: whether an answer is the one a confirmation wants (a name typed to destroy): any other is marked ✘,
+   * not ✔
+   */
   text(
     message: string,
     opts?: { default?: string; validate?: (v: string) => true | string; expect?: (answer: string) => boolean },

@@ -14,7 +14,10 @@ const md = () => (parser ??= createParser());
 /** Draws the blocks of a reply (src/ui/markdown/stream.ts takes it once loaded). */
 export const blockPainter = (layout: Layout): BlockRenderer => new BlockRenderer(layout, md());
 
-/** A whole document, rendered: its lines, each to be ended with \n (the highlighter needed when it has a fence: hasFence). */
+/**
+ * A whole document, rendered: its lines, each to be ended with
+ * \n (the highlighter needed when it has a fence: hasFence).
+ */
 export const markdownDocument = (text: string, layout: Layout, highlighter?: Highlighter): string[] =>
   renderMarkdown(text, layout, md(), highlighter);
 

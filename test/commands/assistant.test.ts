@@ -98,20 +98,24 @@ describe('assistant ask', () => {
     ]);
   });
 
-  it('--json prints the API answer { session_id, content, timestamp } with its tool_calls (none: the assistant streams no tool events), and nothing on stderr', async () => {
-    const expected = await direct('Macro view this week?');
-    for (const extra of [[], ['--no-stream']]) {
-      const r = await cli(['assistant', 'ask', '--json', ...extra, 'Macro view this week?']);
-      expect(r.code).toBe(0);
-      expect(r.stderr).toBe('');
-      const body = JSON.parse(r.stdout);
-      expect(Object.keys(body)).toEqual(['session_id', 'content', 'timestamp', 'tool_calls']);
-      expect(body.content).toBe(expected);
-      expect(body.session_id).toMatch(new RegExp(`^${UUID}$`));
-      expect(body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
-      expect(body.tool_calls).toEqual([]);
-    }
-  });
+  it(
+    '--json prints the API answer { session_id, content, timestamp } with its ' +
+      'tool_calls (none: the assistant streams no tool events), and nothing on stderr',
+    async () => {
+      const expected = await direct('Macro view this week?');
+      for (const extra of [[], ['--no-stream']]) {
+        const r = await cli(['assistant', 'ask', '--json', ...extra, 'Macro view this week?']);
+        expect(r.code).toBe(0);
+        expect(r.stderr).toBe('');
+        const body = JSON.parse(r.stdout);
+        expect(Object.keys(body)).toEqual(['session_id', 'content', 'timestamp', 'tool_calls']);
+        expect(body.content).toBe(expected);
+        expect(body.session_id).toMatch(new RegExp(`^${UUID}$`));
+        expect(body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
+        expect(body.tool_calls).toEqual([]);
+      }
+    },
+  );
 
   it('--session continues: the same id back, and the history changes the answer', async () => {
     const first = await cli(['assistant', 'ask', 'How is BTC?']);
@@ -131,7 +135,8 @@ describe('assistant ask', () => {
       code: 2,
       stdout: '',
       stderr:
-        "Error: No API key connected for provider 'openai', which --model gpt-4o needs (connect a key for openai to your account, or choose another --model)\n",
+        "Error: No API key connected for provider 'openai', which --model gpt-4o needs " +
+        '(connect a key for openai to your account, or choose another --model)\n',
     });
     // the provider inferred from the model, or as given
     expect(asked()).toEqual([
@@ -157,7 +162,8 @@ describe('assistant ask', () => {
       'a model whose provider cannot be told',
       ['--model', 'mystery-model', 'hi'],
       undefined,
-      "Error: cannot tell which provider serves model 'mystery-model' (add --provider, one of: openai, anthropic, xai, openrouter, venice)\n",
+      "Error: cannot tell which provider serves model 'mystery-model' (add " +
+        '--provider, one of: openai, anthropic, xai, openrouter, venice)\n',
     ],
     [
       '--array without --fields',
@@ -255,7 +261,8 @@ describe('assistant ask against a hosted-style stream', () => {
     expect(r.stdout).toBe('Sorry, no JSON today.\n');
     expect(r.stderr).toBe(
       'Session: 9d1c4f7e-0000-4000-8000-000000000001\n' +
-        'Error: the assistant did not answer with valid JSON (its answer is printed above as it came; try asking again)\n',
+        'Error: the assistant did not answer with valid JSON (its answer ' +
+        'is printed above as it came; try asking again)\n',
     );
     expect(seen.at(-1)).toEqual({ message: 'anything\n\nRespond as JSON array with: a, b', stream: true });
   });

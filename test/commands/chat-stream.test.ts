@@ -119,10 +119,8 @@ describe('chat against a stream cut after 3 pieces (--fault-cut-stream)', () => 
       error: { message: CUT_STREAM_MESSAGE, exit_code: 7 },
     });
     // stderr: the error line, then the same error as JSON (no session line under --json)
-    expect(r.stderr).toBe(
-      `Error: ${CUT_STREAM_MESSAGE} (the reply stopped there; what arrived is kept)\n` +
-        `${JSON.stringify({ error: { message: `${CUT_STREAM_MESSAGE} (the reply stopped there; what arrived is kept)`, exit_code: 7 } })}\n`,
-    );
+    const message = `${CUT_STREAM_MESSAGE} (the reply stopped there; what arrived is kept)`;
+    expect(r.stderr).toBe(`Error: ${message}\n` + `${JSON.stringify({ error: { message, exit_code: 7 } })}\n`);
   });
 });
 

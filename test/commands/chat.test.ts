@@ -125,39 +125,43 @@ describe('chat one-shot', () => {
     );
   });
 
-  it('tool calls: nothing on stderr when piped; with --verbose one line each (name, arguments, duration), never in the reply', async () => {
-    const { tools, content } = await directStream(TOOLS_MESSAGE);
-    expect(tools.length).toBeGreaterThan(0);
+  it(
+    'tool calls: nothing on stderr when piped; with --verbose one ' +
+      'line each (name, arguments, duration), never in the reply',
+    async () => {
+      const { tools, content } = await directStream(TOOLS_MESSAGE);
+      expect(tools.length).toBeGreaterThan(0);
 
-    const piped = await cli(['chat', 'talker', TOOLS_MESSAGE]);
-    expect(piped.code).toBe(0);
-    expect(piped.stdout).toBe(`${content}\n`);
-    sessionFrom(piped.stderr);
+      const piped = await cli(['chat', 'talker', TOOLS_MESSAGE]);
+      expect(piped.code).toBe(0);
+      expect(piped.stdout).toBe(`${content}\n`);
+      sessionFrom(piped.stderr);
 
-    const verbose = await cli(['chat', 'talker', '--verbose', TOOLS_MESSAGE]);
-    expect(verbose.code).toBe(0);
-    expect(verbose.stdout).toBe(`${content}\n`);
-    const lines = verbose.stderr.split('\n');
-    expect(lines.at(-1)).toBe('');
-    expect(lines.at(-2)).toMatch(new RegExp(`^Session: ${UUID}$`));
-    const toolLines = lines.slice(0, -2);
-    expect(toolLines).toHaveLength(tools.length);
-    tools.forEach((t, i) => {
-      const args = Object.entries(t.tool_args)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', ');
-      const m = /^(.*) ✓ (\d+\.\d) s$/.exec(toolLines[i]!);
-      expect(m, toolLines[i]).not.toBeNull();
-      expect(m![1]).toBe(`⚙ ${t.tool_name}(${args})`);
-      // the service's duration, rounded to a tenth of a second
-      expect(Math.abs(Number(m![2]) - t.metrics.duration)).toBeLessThanOrEqual(0.05 + 1e-9);
-    });
-    expect(verbose.stdout + verbose.stderr).not.toContain('completed in');
+      const verbose = await cli(['chat', 'talker', '--verbose', TOOLS_MESSAGE]);
+      expect(verbose.code).toBe(0);
+      expect(verbose.stdout).toBe(`${content}\n`);
+      const lines = verbose.stderr.split('\n');
+      expect(lines.at(-1)).toBe('');
+      expect(lines.at(-2)).toMatch(new RegExp(`^Session: ${UUID}$`));
+      const toolLines = lines.slice(0, -2);
+      expect(toolLines).toHaveLength(tools.length);
+      tools.forEach((t, i) => {
+        const args = Object.entries(t.tool_args)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ');
+        const m = /^(.*) ✓ (\d+\.\d) s$/.exec(toolLines[i]!);
+        expect(m, toolLines[i]).not.toBeNull();
+        expect(m![1]).toBe(`⚙ ${t.tool_name}(${args})`);
+        // the service's duration, rounded to a tenth of a second
+        expect(Math.abs(Number(m![2]) - t.metrics.duration)).toBeLessThanOrEqual(0.05 + 1e-9);
+      });
+      expect(verbose.stdout + verbose.stderr).not.toContain('completed in');
 
-    // --quiet wins: no tool lines, no session line
-    const quiet = await cli(['chat', 'talker', '--verbose', '-q', TOOLS_MESSAGE]);
-    expect(quiet).toMatchObject({ code: 0, stdout: `${content}\n`, stderr: '' });
-  });
+      // --quiet wins: no tool lines, no session line
+      const quiet = await cli(['chat', 'talker', '--verbose', '-q', TOOLS_MESSAGE]);
+      expect(quiet).toMatchObject({ code: 0, stdout: `${content}\n`, stderr: '' });
+    },
+  );
 
   it('--json of a reply that draws on no tool has an empty tool_calls', async () => {
     const expected = await directReply('status report');

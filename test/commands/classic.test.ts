@@ -197,21 +197,25 @@ describe('classic get', () => {
     expect(unknown.stderr).toBe("Error: no classic agent matches 'zzzz' (see 'superagent classic list')\n");
   });
 
-  it("a name that is another classic agent's id prefix is ambiguous: exit 4 naming both, the full id picks one", async () => {
-    const prefix = whale.agent_id.slice(0, 8);
-    const named = await create({ name: prefix, goal: 'g', instructions: 'i', triggers: [] });
-    const r = await cli(['classic', 'get', prefix]);
-    expect(r).toEqual({
-      code: 4,
-      stdout: '',
-      stderr:
-        `Error: '${prefix}' is the name of ${prefix} (${named.agent_id}) and an id prefix of Whale Watcher (${whale.agent_id}) ` +
-        '(give the full id of the one you mean)\n',
-      asked: [],
-    });
-    const exact = await cli(['classic', 'get', whale.agent_id]);
-    expect([exact.code, exact.stdout.split('\n')[0]]).toEqual([0, 'name\tWhale Watcher']);
-  });
+  it(
+    "a name that is another classic agent's id prefix is " + 'ambiguous: exit 4 naming both, the full id picks one',
+    async () => {
+      const prefix = whale.agent_id.slice(0, 8);
+      const named = await create({ name: prefix, goal: 'g', instructions: 'i', triggers: [] });
+      const r = await cli(['classic', 'get', prefix]);
+      expect(r).toEqual({
+        code: 4,
+        stdout: '',
+        stderr:
+          `Error: '${prefix}' is the name of ${prefix} (${named.agent_id}) ` +
+          `and an id prefix of Whale Watcher (${whale.agent_id}) ` +
+          '(give the full id of the one you mean)\n',
+        asked: [],
+      });
+      const exact = await cli(['classic', 'get', whale.agent_id]);
+      expect([exact.code, exact.stdout.split('\n')[0]]).toEqual([0, 'name\tWhale Watcher']);
+    },
+  );
 
   it('an unknown uuid exits 4', async () => {
     const missing = randomUUID();

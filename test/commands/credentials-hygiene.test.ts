@@ -163,7 +163,8 @@ describe('a key that cannot be sent', () => {
     const r = await runLine(undefined, 'list', { env: { SUPERAGENT_BASE_URL: service.url, SUPERAGENT_API_KEY: key } });
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(
-      `Error: the API key from SUPERAGENT_API_KEY ${problem} (a key is one word of printable ASCII: copy it again from where it was issued)\n`,
+      `Error: the API key from SUPERAGENT_API_KEY ${problem} (a key is one word ` +
+        `of printable ASCII: copy it again from where it was issued)\n`,
     );
     expect(r.stderr).not.toContain('0123456789abcdef');
     expect(service.cliRequests()).toEqual([]);

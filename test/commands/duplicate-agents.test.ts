@@ -48,42 +48,50 @@ function fleetFile(yaml: string): string {
 }
 
 describe('the embedded service: a name a live agent has', () => {
-  it("launch --allow-duplicate-name skips the CLI's check, and the service refuses: exit 6 naming the live agent", async () => {
-    const svc: TestService = await t.service();
-    const demo = (await launchAgent(svc, { name: 'demo' })).agent_id;
-    svc.cliRequests();
-    const r = await cliFor(() => svc)(['launch', '--name', 'Demo', '--allow-duplicate-name']);
-    expect(r).toEqual({
-      code: 6,
-      stdout: '',
-      stderr: `Error: an agent named 'demo' already exists: ${demo} (choose another name)\n`,
-      asked: [],
-    });
-    // the limit's look, the launch refused, and the list that found the id the answer did not give
-    expect(svc.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual([
-      'GET /v1/superagents',
-      'POST /v1/superagents',
-      'GET /v1/superagents',
-    ]);
-    expect((await svc.call('GET', '/v1/superagents')).json.agents).toHaveLength(1);
-  });
+  it(
+    "launch --allow-duplicate-name skips the CLI's check, " + 'and the service refuses: exit 6 naming the live agent',
+    async () => {
+      const svc: TestService = await t.service();
+      const demo = (await launchAgent(svc, { name: 'demo' })).agent_id;
+      svc.cliRequests();
+      const r = await cliFor(() => svc)(['launch', '--name', 'Demo', '--allow-duplicate-name']);
+      expect(r).toEqual({
+        code: 6,
+        stdout: '',
+        stderr: `Error: an agent named 'demo' already exists: ${demo} (choose another name)\n`,
+        asked: [],
+      });
+      // the limit's look, the launch refused, and the list that found the id the answer did not give
+      expect(svc.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual([
+        'GET /v1/superagents',
+        'POST /v1/superagents',
+        'GET /v1/superagents',
+      ]);
+      expect((await svc.call('GET', '/v1/superagents')).json.agents).toHaveLength(1);
+    },
+  );
 });
 
 describe('launch: two at once on one machine', () => {
-  it('two launch --name twin at once against a service that allows twins: one launch request; the other exits 6 naming the first', async () => {
-    const mock = await mockOf(lenient([], { listDelayMs: 100 }));
-    const cli = against(mock, t.scratch('superagent-cache-'));
-    const runs = await Promise.all([cli(['launch', '--name', 'twin']), cli(['launch', '--name', 'twin'])]);
-    expect(launches(mock)).toHaveLength(1);
-    expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
-    const winner = runs.find((r) => r.code === 0)!;
-    const loser = runs.find((r) => r.code === 6)!;
-    expect(loser.stderr).toMatch(
-      new RegExp(
-        `Error: an agent named 'twin' already exists: ${winner.stdout.trim()} \\(choose another name, or pass --allow-duplicate-name\\)\\n$`,
-      ),
-    );
-  });
+  it(
+    'two launch --name twin at once against a service that allows ' +
+      'twins: one launch request; the other exits 6 naming the first',
+    async () => {
+      const mock = await mockOf(lenient([], { listDelayMs: 100 }));
+      const cli = against(mock, t.scratch('superagent-cache-'));
+      const runs = await Promise.all([cli(['launch', '--name', 'twin']), cli(['launch', '--name', 'twin'])]);
+      expect(launches(mock)).toHaveLength(1);
+      expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
+      const winner = runs.find((r) => r.code === 0)!;
+      const loser = runs.find((r) => r.code === 6)!;
+      expect(loser.stderr).toMatch(
+        new RegExp(
+          `Error: an agent named 'twin' already exists: ${winner.stdout.trim()} ` +
+            `\\(choose another name, or pass --allow-duplicate-name\\)\\n$`,
+        ),
+      );
+    },
+  );
 });
 
 describe('launch: a twin made meanwhile by a run it could not see (another machine)', () => {
@@ -146,25 +154,30 @@ describe('a launch turn taken over while held (a run held up for long is judged 
 describe('apply: two at once, and twins made elsewhere', () => {
   const FILE = 'agents:\n  - name: alpha\n  - name: beta\n  - name: gamma\n';
 
-  it('two apply --yes of one file at once: three launches, not six; the second stops (exit 6) and a third run converges', async () => {
-    const agents: Agent[] = [];
-    const mock = await mockOf(lenient(agents, { listDelayMs: 100 }));
-    const cli = against(mock, t.scratch('superagent-cache-'));
-    const file = fleetFile(FILE);
-    const runs = await Promise.all([cli(['apply', '-f', file, '--yes']), cli(['apply', '-f', file, '--yes'])]);
-    expect(launches(mock)).toHaveLength(3);
-    expect(agents.map((a) => a.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
-    expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
-    const second = runs.find((r) => r.code === 6)!;
-    const alpha = agents.find((a) => a.name === 'alpha')!.agent_id;
-    expect(second.stderr).toContain(
-      `Error: apply stopped at step 1 of 3 (launch alpha): an agent named 'alpha' already exists: ${alpha} (run apply again, which plans`,
-    );
-    // the command to run again is this one: its file and --yes
-    expect(second.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
-    const plan = await cli(['plan', '-f', file, '--detailed-exit-code']);
-    expect(plan.code, plan.stderr).toBe(0);
-  });
+  it(
+    'two apply --yes of one file at once: three launches, not ' +
+      'six; the second stops (exit 6) and a third run converges',
+    async () => {
+      const agents: Agent[] = [];
+      const mock = await mockOf(lenient(agents, { listDelayMs: 100 }));
+      const cli = against(mock, t.scratch('superagent-cache-'));
+      const file = fleetFile(FILE);
+      const runs = await Promise.all([cli(['apply', '-f', file, '--yes']), cli(['apply', '-f', file, '--yes'])]);
+      expect(launches(mock)).toHaveLength(3);
+      expect(agents.map((a) => a.name).sort()).toEqual(['alpha', 'beta', 'gamma']);
+      expect(runs.map((r) => r.code).sort()).toEqual([0, 6]);
+      const second = runs.find((r) => r.code === 6)!;
+      const alpha = agents.find((a) => a.name === 'alpha')!.agent_id;
+      expect(second.stderr).toContain(
+        `Error: apply stopped at step 1 of 3 (launch alpha): an agent named ` +
+          `'alpha' already exists: ${alpha} (run apply again, which plans`,
+      );
+      // the command to run again is this one: its file and --yes
+      expect(second.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
+      const plan = await cli(['plan', '-f', file, '--detailed-exit-code']);
+      expect(plan.code, plan.stderr).toBe(0);
+    },
+  );
 
   it('the list read after its launches fails: exit 7, apply stopped after its last step, all done', async () => {
     const agents: Agent[] = [];
@@ -180,7 +193,8 @@ describe('apply: two at once, and twins made elsewhere', () => {
   });
 
   it.each([[[]], [['--json']]])(
-    'a twin of a name it launched, made meanwhile by a run it could not see: exit 7 naming both ids, and what to do (%j)',
+    'a twin of a name it launched, made meanwhile by a run it could ' +
+      'not see: exit 7 naming both ids, and what to do (%j)',
     async (flags) => {
       const agents: Agent[] = [];
       let twin: Agent | undefined;
@@ -191,7 +205,9 @@ describe('apply: two at once, and twins made elsewhere', () => {
       const file = fleetFile(FILE);
       const r = await against(mock, t.scratch('superagent-cache-'))(['apply', '-f', file, '--yes', ...flags]);
       const ours = agents.find((a) => a.name === 'beta' && a !== twin)!.agent_id;
-      const message = `apply stopped after step 3 of 3: two live agents are named 'beta': ${ours} (launched by this apply) and ${twin!.agent_id}`;
+      const message =
+        `apply stopped after step 3 of 3: two live agents are ` +
+        `named 'beta': ${ours} (launched by this apply) and ${twin!.agent_id}`;
       const hint = `destroy one, then apply again: superagent destroy ${ours}, then superagent apply -f ${file} --yes`;
       expect(r.code).toBe(7);
       expect(r.stderr).toContain(`Error: ${message} (${hint})\n`);
@@ -216,7 +232,8 @@ describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', ()
       code: 6,
       stdout: '',
       stderr:
-        "Error: Agent limit reached (10): this account has 10 live agents (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
+        'Error: Agent limit reached (10): this account has 10 live agents (free a ' +
+        "slot: superagent destroy <agent> ('superagent list' shows them))\n",
       asked: [],
     });
     expect(launches(mock)).toEqual([]);

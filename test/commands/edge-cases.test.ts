@@ -38,7 +38,8 @@ describe('the CLI', () => {
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `Error: ${url}/v1/superagents redirects to https://elsewhere.example/ (301) (check the base URL: the service's address, without /v1)\n`,
+      `Error: ${url}/v1/superagents redirects to https://elsewhere.example/ ` +
+        `(301) (check the base URL: the service's address, without /v1)\n`,
     );
     expect(seen).toEqual(['GET /v1/superagents']);
   });

@@ -68,20 +68,24 @@ describe('an agent record the embedded service cannot read', () => {
     const r = await embedded(dataDir, 'launch --name beta');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `Error: the embedded service cannot use its state: the record ${files.beta!} is not valid; move it aside to drop it\n`,
+      `Error: the embedded service cannot use its state: the record ` +
+        `${files.beta!} is not valid; move it aside to drop it\n`,
     );
     expect(await namesAfterRepair(dataDir, files.beta!)).toEqual([]);
   });
 
-  it('a command that found its own agent succeeds, and warns (also in a pipe) that the state needs fixing', async () => {
-    const dataDir = temp.scratch();
-    const files = await launched(dataDir, 'alpha', 'beta');
-    fs.writeFileSync(files.beta!, 'not json');
-    const r = await embedded(dataDir, 'chat alpha hello');
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('alpha');
-    expect(r.stderr).toContain(`! The ${leftOutLine(files.beta!).slice(4)}\n`);
-  });
+  it(
+    'a command that found its own agent succeeds, and ' + 'warns (also in a pipe) that the state needs fixing',
+    async () => {
+      const dataDir = temp.scratch();
+      const files = await launched(dataDir, 'alpha', 'beta');
+      fs.writeFileSync(files.beta!, 'not json');
+      const r = await embedded(dataDir, 'chat alpha hello');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('alpha');
+      expect(r.stderr).toContain(`! The ${leftOutLine(files.beta!).slice(4)}\n`);
+    },
+  );
 
   it.each([
     [
@@ -133,36 +137,40 @@ describe('an agent record the embedded service cannot read', () => {
     const r = await embedded(dataDir, 'list');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `Error: the embedded service left out a record it cannot read: the record ${files.beta!} cannot be read (EISDIR); move it aside to drop it\n`,
+      `Error: the embedded service left out a record it cannot read: the record ` +
+        `${files.beta!} cannot be read (EISDIR); move it aside to drop it\n`,
     );
   });
 });
 
 describe('a `superagent server` that left a record out of a list says so (x-superagent-left-out)', () => {
-  it('the CLI pointed at it fails where every record counts (list, pause --all: exit 7), and warns elsewhere', async () => {
-    const dataDir = temp.scratch();
-    const files = await launched(dataDir, 'alpha', 'beta');
-    const KEY = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
-    const server = await temp.serviceOn(dataDir, { keys: [KEY] });
-    fs.writeFileSync(files.beta!, 'not json');
-    const said =
-      'Error: the service left out 1 record it cannot read (its log names them; the list shown lacks them)\n';
-    const list = await runLine(server, 'list');
-    expect(
-      list.stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[1]),
-    ).toEqual(['alpha']);
-    expect([list.code, list.stderr]).toEqual([7, said]);
-    const pause = await runLine(server, 'pause --all --yes');
-    expect(pause.code).toBe(7);
-    expect(pause.stderr.endsWith(said)).toBe(true);
-    // found by its name among those listed: done, with a warning
-    const get = await runLine(server, 'get alpha --json');
-    expect(get.code, get.stderr).toBe(0);
-    expect(JSON.parse(get.stdout).name).toBe('alpha');
-    expect(get.stderr).toBe('! The service left out 1 record it cannot read\n');
-    expect(await namesAfterRepair(dataDir, files.beta!)).toEqual(['alpha']);
-  });
+  it(
+    'the CLI pointed at it fails where every record counts ' + '(list, pause --all: exit 7), and warns elsewhere',
+    async () => {
+      const dataDir = temp.scratch();
+      const files = await launched(dataDir, 'alpha', 'beta');
+      const KEY = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+      const server = await temp.serviceOn(dataDir, { keys: [KEY] });
+      fs.writeFileSync(files.beta!, 'not json');
+      const said =
+        'Error: the service left out 1 record it cannot read (its log names them; the list shown lacks them)\n';
+      const list = await runLine(server, 'list');
+      expect(
+        list.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('\t')[1]),
+      ).toEqual(['alpha']);
+      expect([list.code, list.stderr]).toEqual([7, said]);
+      const pause = await runLine(server, 'pause --all --yes');
+      expect(pause.code).toBe(7);
+      expect(pause.stderr.endsWith(said)).toBe(true);
+      // found by its name among those listed: done, with a warning
+      const get = await runLine(server, 'get alpha --json');
+      expect(get.code, get.stderr).toBe(0);
+      expect(JSON.parse(get.stdout).name).toBe('alpha');
+      expect(get.stderr).toBe('! The service left out 1 record it cannot read\n');
+      expect(await namesAfterRepair(dataDir, files.beta!)).toEqual(['alpha']);
+    },
+  );
 });

@@ -34,7 +34,8 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     const r = await embedded(file, 'list');
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr).toBe(
-      `Error: the embedded service cannot keep its state in ${file}: it is not a directory (set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside)\n`,
+      `Error: the embedded service cannot keep its state in ${file}: it is not a directory (set ` +
+        `SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside)\n`,
     );
   });
 
@@ -46,13 +47,15 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     expect([r.code, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      `Error: the embedded service cannot keep its state in ${dataDir}: ${records} is not a directory (move the file in the way aside)\n`,
+      `Error: the embedded service cannot keep its state in ${dataDir}: ` +
+        `${records} is not a directory (move the file in the way aside)\n`,
     ]);
     const served = await runLine(undefined, ['server', '--data-dir', dataDir, '--port', '0']);
     expect([served.code, served.stdout, served.stderr]).toEqual([
       2,
       '',
-      `Error: the service cannot keep its state in ${dataDir}: ${records} is not a directory (move the file in the way aside)\n`,
+      `Error: the service cannot keep its state in ${dataDir}: ${records} is ` +
+        `not a directory (move the file in the way aside)\n`,
     ]);
     expect(fs.readFileSync(records, 'utf8')).toBe('not a dir');
   });
@@ -61,7 +64,9 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     const dataDir = temp.scratch();
     const record = await launchedRecord(dataDir, 'broken');
     fs.writeFileSync(record, '{half a rec');
-    const leftOut = `Error: the embedded service left out a record it cannot read: the record ${record} is not valid; move it aside to drop it\n`;
+    const leftOut =
+      `Error: the embedded service left out a record it cannot read: ` +
+      `the record ${record} is not valid; move it aside to drop it\n`;
     const id = path.basename(record, '.json').replace(/^agent\./, '');
     for (const argv of ['list', 'get broken', 'chat broken hello']) {
       const r = await embedded(dataDir, argv);
@@ -81,32 +86,38 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     expect(JSON.parse(after.stdout)).toEqual({ agents: [] });
   });
 
-  it('one unreadable record does not block the rest: list shows the others, pause --all pauses them, and both exit 2 naming it', async () => {
-    const dataDir = temp.scratch();
-    const record = await launchedRecord(dataDir, 'broken');
-    await launchedRecord(dataDir, 'alpha');
-    await launchedRecord(dataDir, 'beta');
-    fs.writeFileSync(record, 'not json');
-    const leftOut = `Error: the embedded service left out a record it cannot read: the record ${record} is not valid; move it aside to drop it\n`;
-    const list = await embedded(dataDir, 'list');
-    expect(
-      list.stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[1]),
-    ).toEqual(['beta', 'alpha']);
-    expect([list.code, list.stderr]).toEqual([2, leftOut]);
-    const pause = await embedded(dataDir, 'pause --all --yes');
-    expect(pause.code).toBe(2);
-    expect(pause.stderr.endsWith(leftOut)).toBe(true);
-    fs.renameSync(record, `${record}.bad`);
-    const after = await embedded(dataDir, 'list --json');
-    expect(after.code, after.stderr).toBe(0);
-    expect(JSON.parse(after.stdout).agents.map((a: { name: string; status: string }) => [a.name, a.status])).toEqual([
-      ['beta', 'paused'],
-      ['alpha', 'paused'],
-    ]);
-  });
+  it(
+    'one unreadable record does not block the rest: list shows the ' +
+      'others, pause --all pauses them, and both exit 2 naming it',
+    async () => {
+      const dataDir = temp.scratch();
+      const record = await launchedRecord(dataDir, 'broken');
+      await launchedRecord(dataDir, 'alpha');
+      await launchedRecord(dataDir, 'beta');
+      fs.writeFileSync(record, 'not json');
+      const leftOut =
+        `Error: the embedded service left out a record it cannot read: ` +
+        `the record ${record} is not valid; move it aside to drop it\n`;
+      const list = await embedded(dataDir, 'list');
+      expect(
+        list.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('\t')[1]),
+      ).toEqual(['beta', 'alpha']);
+      expect([list.code, list.stderr]).toEqual([2, leftOut]);
+      const pause = await embedded(dataDir, 'pause --all --yes');
+      expect(pause.code).toBe(2);
+      expect(pause.stderr.endsWith(leftOut)).toBe(true);
+      fs.renameSync(record, `${record}.bad`);
+      const after = await embedded(dataDir, 'list --json');
+      expect(after.code, after.stderr).toBe(0);
+      expect(JSON.parse(after.stdout).agents.map((a: { name: string; status: string }) => [a.name, a.status])).toEqual([
+        ['beta', 'paused'],
+        ['alpha', 'paused'],
+      ]);
+    },
+  );
 
   it('--debug shows the service’s own line; without it the service says nothing of its own', async () => {
     const dataDir = temp.scratch();
@@ -126,7 +137,8 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     const r = await embedded(dataDir, 'list');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `Error: the embedded service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`,
+      `Error: the embedded service cannot use its state: the data file ` +
+        `${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`,
     );
   });
 
@@ -137,7 +149,8 @@ describe('a data dir the embedded service cannot use: exit 2, one line naming it
     expect([r.code, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      `Error: the service cannot use its state: the data file ${path.join(dataDir, 'state.json')} is not valid JSON; move it aside to start afresh\n`,
+      `Error: the service cannot use its state: the data file ${path.join(dataDir, 'state.json')} ` +
+        `is not valid JSON; move it aside to start afresh\n`,
     ]);
   });
 });
@@ -146,21 +159,26 @@ describe('an sa_sk_ key with no base URL: the embedded service takes only a key 
   const MADE_UP = 'sa_sk_' + 'Mm'.repeat(16);
   const accountsOf = (dataDir: string) => fs.readdirSync(path.join(dataDir, 'records', 'accounts'));
 
-  it('a key it never saw (mistyped, or another service’s): exit 3 before anything is written, the key masked', async () => {
-    const dataDir = temp.scratch();
-    expect((await embedded(dataDir, 'launch --name mine')).code).toBe(0);
-    const before = accountsOf(dataDir);
-    const own = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
-    const r = await embedded(dataDir, 'launch --name ghost', {
-      env: { SUPERAGENT_API_KEY: MADE_UP, HOME: path.dirname(dataDir) },
-    });
-    expect(r).toMatchObject({ code: 3, stdout: '' });
-    expect(r.stderr).toBe(
-      `Error: the embedded service in ~/${path.basename(dataDir)} does not know the key sa_sk_…MmMm from SUPERAGENT_API_KEY (its own is sa_sk_…${own.slice(-4)}) ` +
-        "(unset SUPERAGENT_API_KEY to use the embedded service's own key, or set SUPERAGENT_BASE_URL to the service that issued it)\n",
-    );
-    expect(accountsOf(dataDir)).toEqual(before);
-  });
+  it(
+    'a key it never saw (mistyped, or another service’s): ' + 'exit 3 before anything is written, the key masked',
+    async () => {
+      const dataDir = temp.scratch();
+      expect((await embedded(dataDir, 'launch --name mine')).code).toBe(0);
+      const before = accountsOf(dataDir);
+      const own = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+      const r = await embedded(dataDir, 'launch --name ghost', {
+        env: { SUPERAGENT_API_KEY: MADE_UP, HOME: path.dirname(dataDir) },
+      });
+      expect(r).toMatchObject({ code: 3, stdout: '' });
+      expect(r.stderr).toBe(
+        `Error: the embedded service in ~/${path.basename(dataDir)} does not know the key ` +
+          `sa_sk_…MmMm from SUPERAGENT_API_KEY (its own is sa_sk_…${own.slice(-4)}) ` +
+          "(unset SUPERAGENT_API_KEY to use the embedded service's own key, " +
+          'or set SUPERAGENT_BASE_URL to the service that issued it)\n',
+      );
+      expect(accountsOf(dataDir)).toEqual(before);
+    },
+  );
 
   it('a key a `superagent server` on the same data dir gave an account: its agents', async () => {
     const dataDir = temp.scratch();

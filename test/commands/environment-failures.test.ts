@@ -104,7 +104,8 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      `Error: the service cannot keep its state in ${dataDir}: the file system is read-only (use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR)\n`,
+      `Error: the service cannot keep its state in ${dataDir}: the file system is read-only ` +
+        `(use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR)\n`,
     ]);
   });
 
@@ -115,7 +116,8 @@ describe.skipIf(noMounts)(`the data dir${skipped}`, () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      `Error: the embedded service cannot keep its state in ${dataDir}: the file system is read-only (set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside)\n`,
+      `Error: the embedded service cannot keep its state in ${dataDir}: the file system is read-only ` +
+        `(set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside)\n`,
     ]);
   });
 

@@ -83,7 +83,8 @@ describe('exit codes', () => {
     expect(clock.slept).toEqual([20_000, 20_000, 20_000]);
     expect(r.stderr).toContain('Rate limit exceeded');
     expect(r.stderr).toContain(
-      'Rate limited by the service; waiting 20 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+      'Rate limited by the service; waiting 20 s (its Retry-After) before ' +
+        'retrying (1 of 3; this command waits at most 60 s in all)',
     );
     expect(r.stderr).toContain('Error: Rate limit exceeded (the service asks to wait 20 s before trying again)');
   });

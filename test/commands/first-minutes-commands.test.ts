@@ -36,18 +36,21 @@ describe('health --watch', () => {
     }
   }
 
-  it('an agent destroyed while it is watched ends the watch: exit 4 after the failed check, no more waits', async () => {
-    const clock = new DestroyedMeanwhile();
-    const r = await cli(['health', 'demo', '--watch', '1', '--count', '5'], { clock });
-    const lines = r.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => l.split('\t'));
-    for (const [at] of lines) expect(at).toMatch(ISO);
-    expect(lines.map(([, ...rest]) => rest)).toEqual([['healthy'], ['error', 'Agent not found']]);
-    expect(clock.slept).toEqual([1000]);
-    expect([r.code, r.stderr]).toEqual([4, 'Error: Agent not found\n']);
-  });
+  it(
+    'an agent destroyed while it is watched ends the watch: ' + 'exit 4 after the failed check, no more waits',
+    async () => {
+      const clock = new DestroyedMeanwhile();
+      const r = await cli(['health', 'demo', '--watch', '1', '--count', '5'], { clock });
+      const lines = r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t'));
+      for (const [at] of lines) expect(at).toMatch(ISO);
+      expect(lines.map(([, ...rest]) => rest)).toEqual([['healthy'], ['error', 'Agent not found']]);
+      expect(clock.slept).toEqual([1000]);
+      expect([r.code, r.stderr]).toEqual([4, 'Error: Agent not found\n']);
+    },
+  );
 });
 
 describe('pause and resume', () => {
@@ -207,7 +210,8 @@ describe('the agent limit is checked before any question', () => {
       code: 6,
       stdout: '',
       stderr:
-        "Error: Agent limit reached (10): this account has 10 live agents (free a slot: superagent destroy <agent> ('superagent list' shows them))\n",
+        'Error: Agent limit reached (10): this account has 10 live agents (free a ' +
+        "slot: superagent destroy <agent> ('superagent list' shows them))\n",
       asked: [],
     });
     expect(service.cliRequests().map((q) => `${q.method} ${q.path}`)).toEqual(['GET /v1/superagents']);
@@ -233,7 +237,8 @@ describe('small things a new user meets', () => {
       code: 2,
       stdout: '',
       stderr:
-        "Error: No API key connected for provider 'openai', which --model gpt-4o needs (start the embedded service with one: superagent server --connect-provider openai)\n",
+        "Error: No API key connected for provider 'openai', which --model gpt-4o needs (start " +
+        'the embedded service with one: superagent server --connect-provider openai)\n',
       asked: [],
     });
   });
@@ -258,7 +263,8 @@ describe('small things a new user meets', () => {
   it('get wraps a long description on words, with a hanging indent, at 80 columns', async () => {
     await useService();
     const description =
-      'A patient swing trader for BTC and ETH that waits for confirmed breakouts above weekly resistance, sizes positions at one percent of equity, and never uses leverage above 3x.';
+      'A patient swing trader for BTC and ETH that waits for confirmed breakouts above weekly ' +
+      'resistance, sizes positions at one percent of equity, and never uses leverage above 3x.';
     const id = (await launchAgent(service, { name: 'wordy', description })).agent_id;
     const r = await cli(['get', 'wordy'], { tty: { stdout: true, columns: 80 } });
     expect(r.code, r.stderr).toBe(0);

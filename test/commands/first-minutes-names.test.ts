@@ -43,11 +43,14 @@ describe('a name a live agent has is refused', () => {
     expect(requests()).toEqual([LIST]);
   });
 
-  it('launch --allow-duplicate-name skips the check, and the embedded service refuses a second demo: exit 6', async () => {
-    const r = await cli(['launch', '--name', 'demo', '--allow-duplicate-name']);
-    expect([r.code, r.stderr]).toEqual([6, taken(demo, 'choose another name')]);
-    expect(await names()).toEqual(['demo']);
-  });
+  it(
+    'launch --allow-duplicate-name skips the check, and ' + 'the embedded service refuses a second demo: exit 6',
+    async () => {
+      const r = await cli(['launch', '--name', 'demo', '--allow-duplicate-name']);
+      expect([r.code, r.stderr]).toEqual([6, taken(demo, 'choose another name')]);
+      expect(await names()).toEqual(['demo']);
+    },
+  );
 
   it('update X --name demo: exit 6 naming the live agent; X keeps its name', async () => {
     const scout = (await launchAgent(service, { name: 'scout' })).agent_id;
@@ -58,12 +61,16 @@ describe('a name a live agent has is refused', () => {
     expect((await service.call('GET', `/v1/superagents/${scout}`)).json.name).toBe('scout');
   });
 
-  it('update X --name demo --allow-duplicate-name skips the check, and the embedded service refuses: exit 6 naming demo', async () => {
-    const scout = (await launchAgent(service, { name: 'scout' })).agent_id;
-    const r = await cli(['update', scout, '--name', 'demo', '--allow-duplicate-name']);
-    expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo, 'choose another name'), asked: [] });
-    expect(await names()).toEqual(['demo', 'scout']);
-  });
+  it(
+    'update X --name demo --allow-duplicate-name skips the check, ' +
+      'and the embedded service refuses: exit 6 naming demo',
+    async () => {
+      const scout = (await launchAgent(service, { name: 'scout' })).agent_id;
+      const r = await cli(['update', scout, '--name', 'demo', '--allow-duplicate-name']);
+      expect(r).toEqual({ code: 6, stdout: '', stderr: taken(demo, 'choose another name'), asked: [] });
+      expect(await names()).toEqual(['demo', 'scout']);
+    },
+  );
 
   it('an agent may be renamed to its own name in other letters (it is not a duplicate of itself)', async () => {
     const r = await cli(['update', 'demo', '--name', 'Demo']);

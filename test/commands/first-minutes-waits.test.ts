@@ -127,7 +127,8 @@ describe('waits', () => {
     expect(clock.slept.length).toBeGreaterThan(0);
     const secs = clock.slept[0]! / 1000;
     expect(r.stderr.split('\n')[0]).toBe(
-      `! Rate limited by the service; waiting ${secs} s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)`,
+      `! Rate limited by the service; waiting ${secs} s (its Retry-After) ` +
+        `before retrying (1 of 3; this command waits at most 60 s in all)`,
     );
     expect(r.code).toBe(5);
   });
@@ -149,7 +150,8 @@ describe('waits', () => {
 
 describe('a base URL that is not a SuperAgents service', () => {
   const PAGE =
-    '<!DOCTYPE HTML>\n<html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>\n';
+    '<!DOCTYPE HTML>\n<html><head><title>Welcome to ' +
+    'nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>\n';
 
   async function webServer(status: number): Promise<string> {
     const server = http.createServer((_req, res) => {
@@ -212,7 +214,8 @@ describe('editors and signals', () => {
       code: 2,
       stdout: '',
       stderr:
-        "Error: no terminal to run the default editor (vi) on (set VISUAL or EDITOR to an editor that needs none, or use 'superagent soul set AGENT --file PATH')\n",
+        'Error: no terminal to run the default editor (vi) on (set VISUAL or EDITOR to an ' +
+        "editor that needs none, or use 'superagent soul set AGENT --file PATH')\n",
       asked: [],
     });
     expect(editor.opened).toBe(0);

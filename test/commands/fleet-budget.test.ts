@@ -94,7 +94,8 @@ function fleet(): string {
   fs.writeFileSync(
     path.join(dir, 'superagents.yaml'),
     'agents:\n' +
-      '  - name: old\n    description: changed\n    model: grok-4\n    soul: souls/old.md\n    skills: { enabled: [alpha-skill] }\n    status: paused\n' +
+      '  - name: old\n    description: changed\n    model: grok-4\n    soul: ' +
+      'souls/old.md\n    skills: { enabled: [alpha-skill] }\n    status: paused\n' +
       '  - name: new1\n    model: gpt-4o\n    skills: { enabled: [beta-skill] }\n    status: paused\n',
   );
   return path.join(dir, 'superagents.yaml');
@@ -134,31 +135,38 @@ async function applyAgainst(route: Route) {
 }
 
 describe("apply's budget line", () => {
-  it('the most requests it announces is what a run that makes the most of every step sends, and what Applied counts', async () => {
-    const { r, sent } = await applyAgainst(keeping(held()));
-    expect(r.code, r.stderr).toBe(0);
-    // the plan: the list, old's soul and skills (3); the launch turn's two lists; 9 steps making 12
-    expect(sent).toBe(17);
-    expect(r.stdout).toContain("9 steps, at most 17 requests in all (the plan's 3 included; retries not counted).\n");
-    expect(r.stdout).toContain('Applied 9 steps (17 requests).\n');
-  });
+  it(
+    'the most requests it announces is what a run that makes ' +
+      'the most of every step sends, and what Applied counts',
+    async () => {
+      const { r, sent } = await applyAgainst(keeping(held()));
+      expect(r.code, r.stderr).toBe(0);
+      // the plan: the list, old's soul and skills (3); the launch turn's two lists; 9 steps making 12
+      expect(sent).toBe(17);
+      expect(r.stdout).toContain("9 steps, at most 17 requests in all (the plan's 3 included; retries not counted).\n");
+      expect(r.stdout).toContain('Applied 9 steps (17 requests).\n');
+    },
+  );
 
-  it('a launch refused (409) costs a list to name the agent, within the bound (no list after the launches)', async () => {
-    const dir = t.scratch('superagent-fleet-budget-');
-    fs.writeFileSync(path.join(dir, 'superagents.yaml'), 'agents:\n  - name: new1\n    model: gpt-4o\n');
-    const keep = keeping([]);
-    const taken = { status: 409, json: { statusCode: 409, message: "An agent named 'new1' already exists" } };
-    const refused: Route = (req) => (req.method === 'POST' && req.path === '/v1/superagents' ? taken : keep(req));
-    const mock = await startHostedMock(refused);
-    t.closeAfter(mock);
-    const argv = ['apply', '-f', path.join(dir, 'superagents.yaml'), '--yes'];
-    const r = await runLine({ url: mock.url, key: KEY }, argv, { clock: new FakeClock() });
-    expect(r.code).toBe(6);
-    const announced = Number(/at most (\d+) requests/.exec(r.stdout)![1]);
-    // the plan's list, the launch turn's list, the launch, the list that names the agent
-    expect(mock.requests.length).toBe(4);
-    expect(mock.requests.length).toBeLessThanOrEqual(announced);
-  });
+  it(
+    'a launch refused (409) costs a list to name the agent, ' + 'within the bound (no list after the launches)',
+    async () => {
+      const dir = t.scratch('superagent-fleet-budget-');
+      fs.writeFileSync(path.join(dir, 'superagents.yaml'), 'agents:\n  - name: new1\n    model: gpt-4o\n');
+      const keep = keeping([]);
+      const taken = { status: 409, json: { statusCode: 409, message: "An agent named 'new1' already exists" } };
+      const refused: Route = (req) => (req.method === 'POST' && req.path === '/v1/superagents' ? taken : keep(req));
+      const mock = await startHostedMock(refused);
+      t.closeAfter(mock);
+      const argv = ['apply', '-f', path.join(dir, 'superagents.yaml'), '--yes'];
+      const r = await runLine({ url: mock.url, key: KEY }, argv, { clock: new FakeClock() });
+      expect(r.code).toBe(6);
+      const announced = Number(/at most (\d+) requests/.exec(r.stdout)![1]);
+      // the plan's list, the launch turn's list, the launch, the list that names the agent
+      expect(mock.requests.length).toBe(4);
+      expect(mock.requests.length).toBeLessThanOrEqual(announced);
+    },
+  );
 
   it('a retry is a request more than announced (as the line says), and Applied counts it', async () => {
     const { r, sent } = await applyAgainst(keeping(held(), { failOnce: 'PUT /soul' }));

@@ -133,17 +133,20 @@ describe('a soul path that leads anywhere but a regular file in the fleet dir: e
     expect(fifo?.opened() ?? false).toBe(false);
   });
 
-  it('a link inside the directory to a file inside it is read, and so is a fleet dir reached through a link', async () => {
-    const s = await setup(() => 'souls/a.md');
-    fs.mkdirSync(path.join(s.fleet, 'shared'));
-    fs.writeFileSync(path.join(s.fleet, 'shared/a.md'), '# a\nA soul kept in shared/.\n');
-    fs.symlinkSync('../shared/a.md', path.join(s.fleet, 'souls/a.md'));
-    fs.symlinkSync(s.fleet, path.join(s.root, 'link'));
+  it(
+    'a link inside the directory to a file inside it is ' + 'read, and so is a fleet dir reached through a link',
+    async () => {
+      const s = await setup(() => 'souls/a.md');
+      fs.mkdirSync(path.join(s.fleet, 'shared'));
+      fs.writeFileSync(path.join(s.fleet, 'shared/a.md'), '# a\nA soul kept in shared/.\n');
+      fs.symlinkSync('../shared/a.md', path.join(s.fleet, 'souls/a.md'));
+      fs.symlinkSync(s.fleet, path.join(s.root, 'link'));
 
-    const r = await s.cli(['plan', '-f', path.join(s.root, 'link/superagents.yaml')]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('+A soul kept in shared/.\n');
-  });
+      const r = await s.cli(['plan', '-f', path.join(s.root, 'link/superagents.yaml')]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('+A soul kept in shared/.\n');
+    },
+  );
 });
 
 describe('what lies outside the fleet dir makes no difference to the answer', () => {
@@ -271,25 +274,29 @@ describe('a plan never shows a key or a bot token whole; apply sends the soul as
     for (const secret of [OLD_KEY, NEW_KEY, BOT_TOKEN.split(':')[1]!]) expect(text).not.toContain(secret);
   }
 
-  it('plan: the removed and the added lines of the soul diff, and the description, are masked (text and --json)', async () => {
-    const s = await fleetWithKeys();
-    const r = await s.cli(['plan', '-f', s.file]);
-    expect(r.code, r.stderr).toBe(0);
-    expectMasked(r.stdout);
-    expect(r.stdout).toContain(`description: "" → "key ${maskKey(NEW_KEY)}"\n`);
-    expect(r.stdout).toContain(`-Use ${maskKey(OLD_KEY)} for the hosted service.\n`);
-    expect(r.stdout).toContain(`+Use ${maskKey(NEW_KEY)} for the hosted service.\n`);
-    expect(r.stdout).toContain('+Bot: 7123456789:…\n');
+  it(
+    'plan: the removed and the added lines of the soul diff, ' + 'and the description, are masked (text and --json)',
+    async () => {
+      const s = await fleetWithKeys();
+      const r = await s.cli(['plan', '-f', s.file]);
+      expect(r.code, r.stderr).toBe(0);
+      expectMasked(r.stdout);
+      expect(r.stdout).toContain(`description: "" → "key ${maskKey(NEW_KEY)}"\n`);
+      expect(r.stdout).toContain(`-Use ${maskKey(OLD_KEY)} for the hosted service.\n`);
+      expect(r.stdout).toContain(`+Use ${maskKey(NEW_KEY)} for the hosted service.\n`);
+      expect(r.stdout).toContain('+Bot: 7123456789:…\n');
 
-    const json = await s.cli(['plan', '-f', s.file, '--json']);
-    expect(json.code, json.stderr).toBe(0);
-    expectMasked(json.stdout);
-    const changes = JSON.parse(json.stdout).agents[0].changes;
-    expect(changes.find((c: { field: string }) => c.field === 'description').to).toBe(`key ${maskKey(NEW_KEY)}`);
-    expect(changes.find((c: { field: string }) => c.field === 'soul').diff).toContain(
-      `-Use ${maskKey(OLD_KEY)} for the hosted service.\n+Use ${maskKey(NEW_KEY)} for the hosted service.\n+Bot: 7123456789:…\n`,
-    );
-  });
+      const json = await s.cli(['plan', '-f', s.file, '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      expectMasked(json.stdout);
+      const changes = JSON.parse(json.stdout).agents[0].changes;
+      expect(changes.find((c: { field: string }) => c.field === 'description').to).toBe(`key ${maskKey(NEW_KEY)}`);
+      expect(changes.find((c: { field: string }) => c.field === 'soul').diff).toContain(
+        `-Use ${maskKey(OLD_KEY)} for the hosted service.\n+Use ` +
+          `${maskKey(NEW_KEY)} for the hosted service.\n+Bot: 7123456789:…\n`,
+      );
+    },
+  );
 
   it('apply: the plan it shows is masked, and the service gets the soul and description as written', async () => {
     const s = await fleetWithKeys();
@@ -313,48 +320,58 @@ describe('export writes only inside its directory', () => {
       .sort();
   }
 
-  it('agents named as paths (../../x, /etc/x, souls/../../y, ..) get soul files under souls/ of the directory', async () => {
-    const svc = await t.service();
-    for (const name of ['../../escape', '/etc/passwd', 'souls/../../y', '..']) await launchAgent(svc, { name });
-    const root = t.scratch('superagent-fleet-export-');
-    const dir = path.join(root, 'a', 'b', 'fleet');
-    fs.mkdirSync(dir, { recursive: true });
+  it(
+    'agents named as paths (../../x, /etc/x, souls/../../y, ' + '..) get soul files under souls/ of the directory',
+    async () => {
+      const svc = await t.service();
+      for (const name of ['../../escape', '/etc/passwd', 'souls/../../y', '..']) await launchAgent(svc, { name });
+      const root = t.scratch('superagent-fleet-export-');
+      const dir = path.join(root, 'a', 'b', 'fleet');
+      fs.mkdirSync(dir, { recursive: true });
 
-    const r = await cliFor(() => svc)(['export', '--dir', dir]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(tree(root).every((f) => f.startsWith(path.join('a', 'b', 'fleet') + path.sep))).toBe(true);
-    expect(tree(dir).filter((f) => f.startsWith(`souls${path.sep}`))).toHaveLength(4);
-  });
+      const r = await cliFor(() => svc)(['export', '--dir', dir]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(tree(root).every((f) => f.startsWith(path.join('a', 'b', 'fleet') + path.sep))).toBe(true);
+      expect(tree(dir).filter((f) => f.startsWith(`souls${path.sep}`))).toHaveLength(4);
+    },
+  );
 
-  it('souls/ a link to a directory outside, or superagents.yaml a link to a file outside: exit 2, nothing written', async () => {
-    const svc = await t.service();
-    await launchAgent(svc, { name: 'alpha', soul_md: '# alpha\nRules.\n' });
-    const cli = cliFor(() => svc);
-    const root = fs.realpathSync(t.scratch('superagent-fleet-export-'));
-    const dir = path.join(root, 'fleet');
-    const outside = path.join(root, 'outside');
-    fs.mkdirSync(dir);
-    fs.mkdirSync(outside);
-    fs.symlinkSync(outside, path.join(dir, 'souls'));
+  it(
+    'souls/ a link to a directory outside, or superagents.yaml a ' + 'link to a file outside: exit 2, nothing written',
+    async () => {
+      const svc = await t.service();
+      await launchAgent(svc, { name: 'alpha', soul_md: '# alpha\nRules.\n' });
+      const cli = cliFor(() => svc);
+      const root = fs.realpathSync(t.scratch('superagent-fleet-export-'));
+      const dir = path.join(root, 'fleet');
+      const outside = path.join(root, 'outside');
+      fs.mkdirSync(dir);
+      fs.mkdirSync(outside);
+      fs.symlinkSync(outside, path.join(dir, 'souls'));
 
-    const r = await cli(['export', '--dir', dir, '--yes']);
-    expect([r.code, r.stderr]).toEqual([
-      2,
-      `Error: cannot write ${path.join(dir, 'souls/alpha.md')}: it leads to ${path.join(outside, 'alpha.md')}, outside ${dir} (export writes only inside the directory it is given)\n`,
-    ]);
-    expect([tree(outside), tree(dir)]).toEqual([[], ['souls']]);
+      const r = await cli(['export', '--dir', dir, '--yes']);
+      expect([r.code, r.stderr]).toEqual([
+        2,
+        `Error: cannot write ${path.join(dir, 'souls/alpha.md')}: it leads ` +
+          `to ${path.join(outside, 'alpha.md')}, outside ${dir} (export ` +
+          `writes only inside the directory it is given)\n`,
+      ]);
+      expect([tree(outside), tree(dir)]).toEqual([[], ['souls']]);
 
-    fs.unlinkSync(path.join(dir, 'souls'));
-    fs.writeFileSync(path.join(outside, 'profile.sh'), 'echo hi\n');
-    fs.symlinkSync(path.join(outside, 'profile.sh'), path.join(dir, 'superagents.yaml'));
-    const again = await cli(['export', '--dir', dir, '--yes']);
-    expect([again.code, again.stderr]).toEqual([
-      2,
-      `Error: cannot write ${path.join(dir, 'superagents.yaml')}: it leads to ${path.join(outside, 'profile.sh')}, outside ${dir} (export writes only inside the directory it is given)\n`,
-    ]);
-    expect(fs.readFileSync(path.join(outside, 'profile.sh'), 'utf8')).toBe('echo hi\n');
-    expect(tree(dir)).toEqual(['superagents.yaml']);
-  });
+      fs.unlinkSync(path.join(dir, 'souls'));
+      fs.writeFileSync(path.join(outside, 'profile.sh'), 'echo hi\n');
+      fs.symlinkSync(path.join(outside, 'profile.sh'), path.join(dir, 'superagents.yaml'));
+      const again = await cli(['export', '--dir', dir, '--yes']);
+      expect([again.code, again.stderr]).toEqual([
+        2,
+        `Error: cannot write ${path.join(dir, 'superagents.yaml')}: it leads ` +
+          `to ${path.join(outside, 'profile.sh')}, outside ${dir} (export ` +
+          `writes only inside the directory it is given)\n`,
+      ]);
+      expect(fs.readFileSync(path.join(outside, 'profile.sh'), 'utf8')).toBe('echo hi\n');
+      expect(tree(dir)).toEqual(['superagents.yaml']);
+    },
+  );
 
   it.skipIf(process.platform === 'win32')(
     'a FIFO where a soul file goes is replaced, never opened (opening one waits for a writer)',

@@ -75,12 +75,14 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
     [
       'a bot token where its variable goes',
       'agents:\n  - name: a\n    bot_token_env: "123:abc"\n',
-      `Error: FILE:3:20: bot_token_env must be the name of an environment variable (letters, digits and _, not starting with a digit): the token itself never goes in the file${HINT}`,
+      `Error: FILE:3:20: bot_token_env must be the name of an environment variable (letters, ` +
+        `digits and _, not starting with a digit): the token itself never goes in the file${HINT}`,
     ],
     [
       'a name with an escape sequence',
       'agents:\n  - name: "a\\e[31m"\n',
-      `Error: FILE:2:11: name must not contain control characters (escape sequences, tabs, line breaks), invisible or direction-changing ones (U+200B, U+202E) or start or end with a space${HINT}`,
+      `Error: FILE:2:11: name must not contain control characters (escape sequences, tabs, line ` +
+        `breaks), invisible or direction-changing ones (U+200B, U+202E) or start or end with a space${HINT}`,
     ],
     [
       'a description over 500 characters',
@@ -96,17 +98,20 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
     [
       'a YAML syntax error',
       'agents:\n  - name: [a\n',
-      'Error: FILE:3:1: Flow sequence in block collection must be sufficiently indented and end with a ] (check the indentation and brackets there (the README has a complete example))\n',
+      'Error: FILE:3:1: Flow sequence in block collection must be sufficiently indented and end with ' +
+        'a ] (check the indentation and brackets there (the README has a complete example))\n',
     ],
     [
       'a key given twice',
       'agents:\n  - name: a\n    name: b\n',
-      'Error: FILE:3:5: Map keys must be unique (check the indentation and brackets there (the README has a complete example))\n',
+      'Error: FILE:3:5: Map keys must be unique (check the indentation ' +
+        'and brackets there (the README has a complete example))\n',
     ],
     [
       'two agents of one name (names match whatever their case)',
       'agents:\n  - name: scout\n  - name: Scout\n',
-      "Error: FILE:3:11: the name 'Scout' is already used at line 2 (agents are matched by name, so names must be unique)\n",
+      "Error: FILE:3:11: the name 'Scout' is already used at line 2 " +
+        '(agents are matched by name, so names must be unique)\n',
     ],
     [
       'a soul file that is not there',
@@ -125,15 +130,19 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
     expect(await problems(text)).toBe(expected);
   });
 
-  it('a model whose provider cannot be told, for an agent to launch (found after the list, before any write)', async () => {
-    fs.writeFileSync(path.join(dir, 'superagents.yaml'), 'agents:\n  - name: a\n    model: llama-3\n');
-    const r = await cli(['apply', '-f', path.join(dir, 'superagents.yaml'), '--yes']);
-    expect(r.code).toBe(2);
-    expect(r.stderr.replaceAll(path.join(dir, 'superagents.yaml'), 'FILE')).toBe(
-      "Error: FILE:3:12: cannot tell which provider serves model 'llama-3' (add provider: one of openai, anthropic, xai, openrouter, venice)\n",
-    );
-    expect(svc.cliRequests().map((q) => q.method)).toEqual(['GET']);
-  });
+  it(
+    'a model whose provider cannot be told, for an agent ' + 'to launch (found after the list, before any write)',
+    async () => {
+      fs.writeFileSync(path.join(dir, 'superagents.yaml'), 'agents:\n  - name: a\n    model: llama-3\n');
+      const r = await cli(['apply', '-f', path.join(dir, 'superagents.yaml'), '--yes']);
+      expect(r.code).toBe(2);
+      expect(r.stderr.replaceAll(path.join(dir, 'superagents.yaml'), 'FILE')).toBe(
+        "Error: FILE:3:12: cannot tell which provider serves model 'llama-3' (add " +
+          'provider: one of openai, anthropic, xai, openrouter, venice)\n',
+      );
+      expect(svc.cliRequests().map((q) => q.method)).toEqual(['GET']);
+    },
+  );
 
   it('every problem at once, in file order', async () => {
     const stderr = await problems(
@@ -143,7 +152,8 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
       'Error: FILE has 3 problems:\n' +
         "  FILE:3:13: status must be one of: running, paused (not 'stoped')\n" +
         "  FILE:4:11: name must be text, not 7 (quote it: '7')\n" +
-        "  FILE:6:5: unknown field 'colour' in agents[1] (expected one of: name, description, model, provider, soul, skills, status, bot_token_env)" +
+        "  FILE:6:5: unknown field 'colour' in agents[1] (expected one of: name, " +
+        'description, model, provider, soul, skills, status, bot_token_env)' +
         HINT,
     );
   });
@@ -158,7 +168,8 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^Error: .*superagents\\.yaml:4:38: unknown skill 'hyperliqud' for new \\(did you mean 'hyperliquid'\\? available: hyperliquid, `,
+        `^Error: .*superagents\\.yaml:4:38: unknown skill 'hyperliqud' for ` +
+          `new \\(did you mean 'hyperliquid'\\? available: hyperliquid, `,
       ),
     );
   });
@@ -167,7 +178,8 @@ describe('a fleet file with problems: exit 2 with FILE:LINE:COL and what is wron
     const r = await cli(['plan', '-f', path.join(dir, 'nowhere.yaml')]);
     expect([r.code, r.stderr]).toEqual([
       2,
-      `Error: ${path.join(dir, 'nowhere.yaml')} not found (give another file with -f FILE, or write one from your agents with 'superagent export')\n`,
+      `Error: ${path.join(dir, 'nowhere.yaml')} not found (give another file with ` +
+        `-f FILE, or write one from your agents with 'superagent export')\n`,
     ]);
   });
 });

@@ -26,7 +26,8 @@ const requests = () =>
     .cliRequests()
     .map(
       (q) =>
-        `${q.method} ${q.path.replace(/[0-9a-f-]{36}/, (id) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? 'ID')}`,
+        `${q.method} ` +
+        q.path.replace(/[0-9a-f-]{36}/, (id) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? 'ID'),
     );
 const writes = () => requests().filter((r) => !r.startsWith('GET '));
 const names = async () =>
@@ -40,32 +41,39 @@ beforeEach(async () => {
 });
 
 describe('apply --prune at the limit', () => {
-  it('destroys as many agents as the launches need before them, the rest last: the end state fits, exit 0', async () => {
-    const file = fleetFile(['x1', 'fresh', 'fresher']);
-    const r = await cli(['apply', '-f', file, '--prune', '--yes']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(await names()).toEqual(['fresh', 'fresher', 'x1']);
-    // the two newest of the agents not in the file go first (the plan lists them newest first)
-    expect(writes()).toEqual([
-      'DELETE /v1/superagents/x10',
-      'DELETE /v1/superagents/x9',
-      'POST /v1/superagents',
-      'POST /v1/superagents',
-      ...['x8', 'x7', 'x6', 'x5', 'x4', 'x3', 'x2'].map((n) => `DELETE /v1/superagents/${n}`),
-    ]);
-    expect(r.stdout).toContain('[1/11] destroy x10: done\n[2/11] destroy x9: done\n[3/11] launch fresh: done\n');
-  });
+  it(
+    'destroys as many agents as the launches need before ' + 'them, the rest last: the end state fits, exit 0',
+    async () => {
+      const file = fleetFile(['x1', 'fresh', 'fresher']);
+      const r = await cli(['apply', '-f', file, '--prune', '--yes']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(await names()).toEqual(['fresh', 'fresher', 'x1']);
+      // the two newest of the agents not in the file go first (the plan lists them newest first)
+      expect(writes()).toEqual([
+        'DELETE /v1/superagents/x10',
+        'DELETE /v1/superagents/x9',
+        'POST /v1/superagents',
+        'POST /v1/superagents',
+        ...['x8', 'x7', 'x6', 'x5', 'x4', 'x3', 'x2'].map((n) => `DELETE /v1/superagents/${n}`),
+      ]);
+      expect(r.stdout).toContain('[1/11] destroy x10: done\n[2/11] destroy x9: done\n[3/11] launch fresh: done\n');
+    },
+  );
 
-  it('on a terminal, each agent to destroy is still typed, the ones destroyed first included; a wrong one applies nothing', async () => {
-    const file = fleetFile(['x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'x9', 'fresh']);
-    const wrong = await cli(['apply', '-f', file, '--prune'], { tty: true, answers: [true, 'x01'] });
-    expect(wrong.code).toBe(2);
-    expect(wrong.asked.at(-1)).toContain('Destroying x10 cannot be undone');
-    expect(writes()).toEqual([]);
-    const right = await cli(['apply', '-f', file, '--prune'], { tty: true, answers: [true, 'x10'] });
-    expect(right.code, right.stderr).toBe(0);
-    expect(writes()).toEqual(['DELETE /v1/superagents/x10', 'POST /v1/superagents']);
-  });
+  it(
+    'on a terminal, each agent to destroy is still typed, the ' +
+      'ones destroyed first included; a wrong one applies nothing',
+    async () => {
+      const file = fleetFile(['x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'x9', 'fresh']);
+      const wrong = await cli(['apply', '-f', file, '--prune'], { tty: true, answers: [true, 'x01'] });
+      expect(wrong.code).toBe(2);
+      expect(wrong.asked.at(-1)).toContain('Destroying x10 cannot be undone');
+      expect(writes()).toEqual([]);
+      const right = await cli(['apply', '-f', file, '--prune'], { tty: true, answers: [true, 'x10'] });
+      expect(right.code, right.stderr).toBe(0);
+      expect(writes()).toEqual(['DELETE /v1/superagents/x10', 'POST /v1/superagents']);
+    },
+  );
 
   it('plan --prune says which agents apply destroys before the launches, and why', async () => {
     const r = await cli(['plan', '-f', fleetFile(['x1', 'fresh']), '--prune', '--detailed-exit-code']);
@@ -88,29 +96,35 @@ describe('over the limit', () => {
     expect(writes()).toEqual([]);
   });
 
-  it('plan of that file shows the plan, then fails as apply would: exit 6, even with --detailed-exit-code', async () => {
-    const file = fleetFile(['x1', 'fresh']);
-    for (const extra of [[], ['--detailed-exit-code']]) {
-      const r = await cli(['plan', '-f', file, ...extra]);
-      expect(r.code).toBe(6);
-      expect(r.stdout).toContain('+ fresh: launch\n');
-      expect(r.stderr).toContain(
-        'Error: Agent limit reached (10): the service has 10 live agents and the file adds 1 (',
-      );
-    }
-    expect(writes()).toEqual([]);
-  });
+  it(
+    'plan of that file shows the plan, then fails as apply ' + 'would: exit 6, even with --detailed-exit-code',
+    async () => {
+      const file = fleetFile(['x1', 'fresh']);
+      for (const extra of [[], ['--detailed-exit-code']]) {
+        const r = await cli(['plan', '-f', file, ...extra]);
+        expect(r.code).toBe(6);
+        expect(r.stdout).toContain('+ fresh: launch\n');
+        expect(r.stderr).toContain(
+          'Error: Agent limit reached (10): the service has 10 live agents and the file adds 1 (',
+        );
+      }
+      expect(writes()).toEqual([]);
+    },
+  );
 
-  it('a file of more agents than the limit, with --prune: plan and apply exit 6 saying how many the file holds', async () => {
-    const file = fleetFile(['x1', ...Array.from({ length: 10 }, (_, i) => `new${i}`)]);
-    for (const command of ['plan', 'apply']) {
-      const r = await cli([command, '-f', file, '--prune', '--yes']);
-      expect(r.code).toBe(6);
-      expect(r.stderr).toContain(
-        'Error: Agent limit reached (10): the file holds 11 agents (take some out of the file)\n',
-      );
-    }
-    expect(writes()).toEqual([]);
-    expect(await names()).toHaveLength(10);
-  });
+  it(
+    'a file of more agents than the limit, with --prune: ' + 'plan and apply exit 6 saying how many the file holds',
+    async () => {
+      const file = fleetFile(['x1', ...Array.from({ length: 10 }, (_, i) => `new${i}`)]);
+      for (const command of ['plan', 'apply']) {
+        const r = await cli([command, '-f', file, '--prune', '--yes']);
+        expect(r.code).toBe(6);
+        expect(r.stderr).toContain(
+          'Error: Agent limit reached (10): the file holds 11 agents (take some out of the file)\n',
+        );
+      }
+      expect(writes()).toEqual([]);
+      expect(await names()).toHaveLength(10);
+    },
+  );
 });

@@ -24,16 +24,19 @@ async function editedExport() {
 }
 
 describe('export over local changes', () => {
-  it('piped: the --yes hint keeps --dir (and --base-url), so running it writes where the first run meant to', async () => {
-    const { svc, dir, soul, cli } = await editedExport();
-    const r = await cli(['--base-url', svc.url, 'export', '--dir', dir]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      `Error: --yes required to overwrite ${soul} when not running interactively ` +
-        `(superagent --base-url ${svc.url} export --dir ${dir} --yes (or --dir a new directory))\n`,
-    );
-    expect(fs.readFileSync(soul, 'utf8')).toBe('edited by hand\n');
-  });
+  it(
+    'piped: the --yes hint keeps --dir (and --base-url), ' + 'so running it writes where the first run meant to',
+    async () => {
+      const { svc, dir, soul, cli } = await editedExport();
+      const r = await cli(['--base-url', svc.url, 'export', '--dir', dir]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `Error: --yes required to overwrite ${soul} when not running interactively ` +
+          `(superagent --base-url ${svc.url} export --dir ${dir} --yes (or --dir a new directory))\n`,
+      );
+      expect(fs.readFileSync(soul, 'utf8')).toBe('edited by hand\n');
+    },
+  );
 
   it('on a terminal, no is nothing exported and exit 0, as no to apply is nothing applied', async () => {
     const { dir, soul, cli } = await editedExport();
@@ -67,7 +70,10 @@ describe('apply stopped by a failure', () => {
     ]);
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(
-      /Error: apply stopped at step 1 of 1 \(soul of alpha\): .*\(run apply again, which plans from what the service has now/,
+      new RegExp(
+        String.raw`Error: apply stopped at step 1 of 1 \(soul of alpha\): ` +
+          String.raw`.*\(run apply again, which plans from what the service has now`,
+      ),
     );
     expect(r.stderr).toContain(`: superagent --base-url ${svc.url} apply -f '${file}' --prune --yes)\n`);
   });

@@ -118,22 +118,26 @@ describe('the hosted service, chosen by a gb_sk_ key', () => {
     const debug = await cli(['list', '--debug']);
     expect(debug.code, debug.stderr).toBe(0);
     expect(debug.stderr.split('\n')[0]).toBe(
-      `superagent: using the hosted service at ${mock.url}: a gb_sk_ key comes from SUPERAGENT_API_KEY and no base URL is set`,
+      `superagent: using the hosted service at ${mock.url}: a gb_sk_ ` +
+        `key comes from SUPERAGENT_API_KEY and no base URL is set`,
     );
     expect(debug.stderr).toContain('GET'); // the trace ran, and…
     expect(debug.stderr).not.toContain(HOSTED_KEY); // …never shows the key whole
   });
 
-  it('a key of no known service with no base URL: exit 3, naming SUPERAGENT_BASE_URL and login, before any request', async () => {
-    await useMock(hosted());
-    const r = await cli(['pause', '--all'], { env: { SUPERAGENT_API_KEY: 'sk-live-0123456789abcdefghij' } });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/SUPERAGENT_BASE_URL/);
-    expect(r.stderr).toMatch(/superagent login/);
-    expect(r.stderr).not.toContain('sk-live-0123456789abcdefghij');
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(mock.requests).toEqual([]);
-  });
+  it(
+    'a key of no known service with no base URL: exit 3, naming ' + 'SUPERAGENT_BASE_URL and login, before any request',
+    async () => {
+      await useMock(hosted());
+      const r = await cli(['pause', '--all'], { env: { SUPERAGENT_API_KEY: 'sk-live-0123456789abcdefghij' } });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/SUPERAGENT_BASE_URL/);
+      expect(r.stderr).toMatch(/superagent login/);
+      expect(r.stderr).not.toContain('sk-live-0123456789abcdefghij');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(mock.requests).toEqual([]);
+    },
+  );
 
   it('get on a hosted record leaves out the fields its answer never carries, never says "none"', async () => {
     await useMock(hosted());
@@ -252,14 +256,17 @@ describe('recorded hosted streams', () => {
   const sse = (events: object[], done = false) =>
     events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + (done ? 'data: [DONE]\n\n' : '');
 
-  it('an Agno agent stream with tool calls and RunCompleted: the reply once, tool calls on stderr with --verbose', async () => {
-    const r = await chat('agno2-agent-chat-tools', ['--verbose']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`${expected('agno2-agent-chat-tools').text}\n`);
-    expect(r.stderr).toContain('⚙ get_funding_rate(symbol=ETH) ✓ 0.2 s');
-    expect(r.stderr).toContain('⚙ get_price(symbol=ETH, interval=5m) ✓ 1.4 s');
-    expect(r.stderr).not.toContain('completed in');
-  });
+  it(
+    'an Agno agent stream with tool calls and RunCompleted: ' + 'the reply once, tool calls on stderr with --verbose',
+    async () => {
+      const r = await chat('agno2-agent-chat-tools', ['--verbose']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`${expected('agno2-agent-chat-tools').text}\n`);
+      expect(r.stderr).toContain('⚙ get_funding_rate(symbol=ETH) ✓ 0.2 s');
+      expect(r.stderr).toContain('⚙ get_price(symbol=ETH, interval=5m) ✓ 1.4 s');
+      expect(r.stderr).not.toContain('completed in');
+    },
+  );
 
   it('piped without --verbose, tool calls are not shown; --json lists them under tool_calls', async () => {
     const plain = await chat('agno2-agent-chat-tools');

@@ -33,7 +33,8 @@ const cli = (argv: string[], o: RunOptions = {}) =>
 
 describe('a gb_sk_ key from SUPERAGENT_API_KEY while the profile points at a local server', () => {
   const why =
-    `a gb_sk_ key comes from SUPERAGENT_API_KEY, and the base URL of profile 'default' (${'LOCAL'}) is not the hosted ` +
+    `a gb_sk_ key comes from SUPERAGENT_API_KEY, and the base URL ` +
+    `of profile 'default' (${'LOCAL'}) is not the hosted ` +
     "service's, so it is not used for that key (SUPERAGENT_BASE_URL or --base-url would be)";
   const reason = () => why.replace('LOCAL', local.url);
 

@@ -51,7 +51,8 @@ describe('the launch turn', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe(
-      `! Waiting for another superagent launch or apply (pid ${process.pid}) to finish launching on this service (up to 2 minutes)…\n`,
+      `! Waiting for another superagent launch or apply (pid ${process.pid}) to ` +
+        `finish launching on this service (up to 2 minutes)…\n`,
     );
     expect([sent, posts(mock).length]).toEqual([0, 1]);
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -103,7 +104,8 @@ describe('the launch turn', () => {
       const r = await launch({ clock });
       expect(r.code).toBe(6);
       expect(r.stderr).toContain(
-        `Error: another superagent launch or apply (pid ${process.pid}) has been launching on this service for over 2 minutes ` +
+        `Error: another superagent launch or apply (pid ${process.pid}) ` +
+          `has been launching on this service for over 2 minutes ` +
           `(wait for it to finish, or end process ${process.pid}, then try again)\n`,
       );
       expect(mock.requests).toEqual([]);
@@ -122,7 +124,10 @@ describe('the launch turn', () => {
       });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(
-        /^Error: cannot keep the launch lock in \/proc\/self\/superagent-cache\/superagent\/locks: the system takes no new directory there \(/,
+        new RegExp(
+          String.raw`^Error: cannot keep the launch lock in \/proc\/self\/superagent-cache\/superagent\/locks: ` +
+            String.raw`the system takes no new directory there \(`,
+        ),
       );
       expect(mock.requests).toEqual([]);
     },

@@ -126,16 +126,19 @@ describe('launch: success', () => {
     await destroy(id);
   });
 
-  it('--provider alone gets that provider’s house model; --provider wins over inference, with one warning line', async () => {
-    const venice = await launched(['--name', 'v', '--provider', 'venice']);
-    expect(launchOf(venice).sent).toMatchObject({ model: 'llama-3.3-70b', model_provider: 'venice' });
-    const r = await cli(['launch', '--name', 'r', '--model', 'gpt-4o', '--provider', 'openrouter']);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toBe("! OpenRouter model ids name their vendor ('openai/gpt-4o'); sending 'gpt-4o' as asked\n");
-    const routed = r.stdout.trim();
-    expect(launchOf(routed).sent).toMatchObject({ model: 'gpt-4o', model_provider: 'openrouter' });
-    await destroy(venice, routed);
-  });
+  it(
+    '--provider alone gets that provider’s house model; ' + '--provider wins over inference, with one warning line',
+    async () => {
+      const venice = await launched(['--name', 'v', '--provider', 'venice']);
+      expect(launchOf(venice).sent).toMatchObject({ model: 'llama-3.3-70b', model_provider: 'venice' });
+      const r = await cli(['launch', '--name', 'r', '--model', 'gpt-4o', '--provider', 'openrouter']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("! OpenRouter model ids name their vendor ('openai/gpt-4o'); sending 'gpt-4o' as asked\n");
+      const routed = r.stdout.trim();
+      expect(launchOf(routed).sent).toMatchObject({ model: 'gpt-4o', model_provider: 'openrouter' });
+      await destroy(venice, routed);
+    },
+  );
 
   it('the profile’s model and provider settings are used when no flag is given', async () => {
     const config = new MemoryConfig({ profiles: { default: { model: 'grok-4', provider: 'xai' } } });

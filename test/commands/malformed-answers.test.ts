@@ -210,7 +210,8 @@ describe('what the document marks optional may be missing', () => {
     const r = await runLine(target, ['skills', 'enable', AGENT_ID, 'hyperliquid']);
     expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toBe(
-      `Error: the service did not say whether market-intel is enabled on ${AGENT_ID}; nothing was changed (check with 'superagent skills ${AGENT_ID}')\n`,
+      `Error: the service did not say whether market-intel is enabled on ${AGENT_ID}; ` +
+        `nothing was changed (check with 'superagent skills ${AGENT_ID}')\n`,
     );
     expect(target.seen).toEqual([`GET ${A}/skills`]);
   });
@@ -269,7 +270,8 @@ describe('a compressed answer the CLI did not ask for', () => {
     );
     expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toBe(
-      'Error: the service answered with a gzip-compressed body the client did not ask for (the client asks for uncompressed answers: check the base URL and any proxy on the way)\n',
+      'Error: the service answered with a gzip-compressed body the client did not ask for (the ' +
+        'client asks for uncompressed answers: check the base URL and any proxy on the way)\n',
     );
   });
 });

@@ -90,24 +90,27 @@ describe('hostile replies on a terminal', () => {
     expect(r.code).toBe(130);
   });
 
-  it('SIGTERM mid-reply (timeout 60 superagent chat …): what came is drawn rendered, the session said, exit 143', async () => {
-    const signals = new FakeSignals();
-    let sent = false;
-    const r = await cli(
-      ['chat', ID, 'slow'],
-      tty({
-        signals,
-        onStdout: (_chunk, all) =>
-          void (all.includes('| 3 |') || all.includes('3 │') ? (sent ||= signals.terminate()) : undefined),
-      }),
-    );
-    expect(sent).toBe(true);
-    expect(r.code).toBe(143);
-    expect(r.stderr).toContain('Session: s-1\n');
-    const screen = await screenText(r.stdout, 80);
-    expect(screen).not.toContain('|---|');
-    expect(screen).toMatch(/^ *a │ b/m);
-  });
+  it(
+    'SIGTERM mid-reply (timeout 60 superagent chat …): what ' + 'came is drawn rendered, the session said, exit 143',
+    async () => {
+      const signals = new FakeSignals();
+      let sent = false;
+      const r = await cli(
+        ['chat', ID, 'slow'],
+        tty({
+          signals,
+          onStdout: (_chunk, all) =>
+            void (all.includes('| 3 |') || all.includes('3 │') ? (sent ||= signals.terminate()) : undefined),
+        }),
+      );
+      expect(sent).toBe(true);
+      expect(r.code).toBe(143);
+      expect(r.stderr).toContain('Session: s-1\n');
+      const screen = await screenText(r.stdout, 80);
+      expect(screen).not.toContain('|---|');
+      expect(screen).toMatch(/^ *a │ b/m);
+    },
+  );
 
   it.each([
     ['9 columns', { columns: 9 }],

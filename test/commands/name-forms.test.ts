@@ -57,7 +57,8 @@ describe('launch and update refuse a name that only looks different', () => {
     const r = await cli(['launch', '--name', name]);
     expect(r.code).toBe(6);
     expect(r.stderr).toBe(
-      `Error: an agent named '${DECOMPOSED}' already exists: ${demo} (choose another name, or pass --allow-duplicate-name)\n`,
+      `Error: an agent named '${DECOMPOSED}' already exists: ${demo} ` +
+        `(choose another name, or pass --allow-duplicate-name)\n`,
     );
     expect(requests()).toEqual([LIST]);
     expect(await names()).toEqual([DECOMPOSED]);
@@ -85,15 +86,18 @@ describe('a reference finds the agent by any form of its name', () => {
     expect(JSON.parse(r.stdout).agent_id).toBe(demo);
   });
 
-  it('two live agents whose names only look different (from a service that allowed it): exit 4 naming both', async () => {
-    const twin = await lookalike(COMPOSED);
-    service.cliRequests();
-    const r = await cli(['get', COMPOSED]);
-    expect(r.code).toBe(4);
-    expect(r.stderr).toContain(
-      `names several agents: ${COMPOSED} (${twin.slice(0, 8)}), ${DECOMPOSED} (${demo.slice(0, 8)})`,
-    );
-  });
+  it(
+    'two live agents whose names only look different (from a ' + 'service that allowed it): exit 4 naming both',
+    async () => {
+      const twin = await lookalike(COMPOSED);
+      service.cliRequests();
+      const r = await cli(['get', COMPOSED]);
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain(
+        `names several agents: ${COMPOSED} (${twin.slice(0, 8)}), ${DECOMPOSED} (${demo.slice(0, 8)})`,
+      );
+    },
+  );
 });
 
 describe('the fleet file', () => {
@@ -105,12 +109,16 @@ describe('the fleet file', () => {
     expect(requests()).toEqual([]);
   });
 
-  it('the file names the agent in another Unicode form: matched, and no change (no rename to the same-looking name)', async () => {
-    const file = fleetFile(`agents:\n  - name: ${COMPOSED}\n`);
-    const r = await cli(['plan', '-f', file, '--detailed-exit-code']);
-    expect(r.stdout).toContain('No changes');
-    expect(r.code, r.stdout).toBe(0);
-  });
+  it(
+    'the file names the agent in another Unicode form: matched, ' +
+      'and no change (no rename to the same-looking name)',
+    async () => {
+      const file = fleetFile(`agents:\n  - name: ${COMPOSED}\n`);
+      const r = await cli(['plan', '-f', file, '--detailed-exit-code']);
+      expect(r.stdout).toContain('No changes');
+      expect(r.code, r.stdout).toBe(0);
+    },
+  );
 
   it('in full-width letters it is the same agent, renamed (the difference shows)', async () => {
     const file = fleetFile(`agents:\n  - name: ${FULL_WIDTH}\n`);
@@ -120,14 +128,18 @@ describe('the fleet file', () => {
     expect(plan.agents[0].changes).toEqual([{ field: 'name', from: DECOMPOSED, to: FULL_WIDTH }]);
   });
 
-  it('apply --prune on a terminal: the name typed as the keyboard makes it (é as one character) confirms the destroy', async () => {
-    await launchAgent(service, { name: 'keeper' });
-    const file = fleetFile('agents:\n  - name: keeper\n');
-    service.cliRequests();
-    const r = await cli(['apply', '-f', file, '--prune'], { tty: true, answers: [true, COMPOSED] });
-    expect(r.code, r.stderr).toBe(0);
-    expect(requests().filter((q) => !q.startsWith('GET '))).toEqual([`DELETE /v1/superagents/${demo}`]);
-  });
+  it(
+    'apply --prune on a terminal: the name typed as the keyboard ' +
+      'makes it (é as one character) confirms the destroy',
+    async () => {
+      await launchAgent(service, { name: 'keeper' });
+      const file = fleetFile('agents:\n  - name: keeper\n');
+      service.cliRequests();
+      const r = await cli(['apply', '-f', file, '--prune'], { tty: true, answers: [true, COMPOSED] });
+      expect(r.code, r.stderr).toBe(0);
+      expect(requests().filter((q) => !q.startsWith('GET '))).toEqual([`DELETE /v1/superagents/${demo}`]);
+    },
+  );
 
   it('export of two live agents whose names only look different: exit 2, nothing written', async () => {
     await lookalike(FULL_WIDTH.toUpperCase());

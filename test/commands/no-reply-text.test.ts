@@ -54,7 +54,8 @@ describe('a reply without text is exit 7', () => {
     [
       'content that is a number',
       { content: 5 },
-      "Error: the service's answer is not what the API describes: content is a number, not text (check the base URL points at a SuperAgents service)\n",
+      "Error: the service's answer is not what the API describes: content is a " +
+        'number, not text (check the base URL points at a SuperAgents service)\n',
     ],
   ])('--no-stream: a JSON answer with %s', async (_what, body, stderr) => {
     const r = await chatWith({ body }, ['--no-stream']);
@@ -70,7 +71,8 @@ describe('a body that is no reply at all is exit 7', () => {
     const r = await chatWith({ type, body });
     expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toBe(
-      `Error: the service's answer is not what the API describes: the reply came as ${type}, not as text/event-stream or JSON (check the base URL points at a SuperAgents service)\n`,
+      `Error: the service's answer is not what the API describes: the reply came as ${type}, not as ` +
+        `text/event-stream or JSON (check the base URL points at a SuperAgents service)\n`,
     );
   });
 
@@ -81,7 +83,10 @@ describe('a body that is no reply at all is exit 7', () => {
     });
     expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toMatch(
-      /^Error: http:\/\/127\.0\.0\.1:\d+ does not look like a SuperAgents service: POST \/v1\/superagents\/[^ ]+\/chat answered 200 with a web page \(check the base URL[^\n]*\)\n$/,
+      new RegExp(
+        String.raw`^Error: http:\/\/127\.0\.0\.1:\d+ does not look like a SuperAgents service: ` +
+          String.raw`POST \/v1\/superagents\/[^ ]+\/chat answered 200 with a web page \(check the base URL[^\n]*\)\n$`,
+      ),
     );
   });
 
@@ -95,7 +100,8 @@ describe('a body that is no reply at all is exit 7', () => {
     });
     expect(r).toMatchObject({ code: 7, stdout: 'Placing the order\n' });
     expect(r.stderr).toBe(
-      'Error: the agent paused its run to wait for a confirmation or input, which a chat here cannot give (the reply stopped there; what arrived is kept)\n',
+      'Error: the agent paused its run to wait for a confirmation or input, which a ' +
+        'chat here cannot give (the reply stopped there; what arrived is kept)\n',
     );
   });
 });

@@ -39,7 +39,8 @@ describe('a device in place of an agent record', () => {
     expect(listedNames(list.stdout)).toEqual(['alpha']);
     expect([list.code, list.stderr]).toEqual([
       2,
-      `Error: the embedded service left out a record it cannot read: the record ${device} is a character device, not a regular file; move it aside to drop it\n`,
+      `Error: the embedded service left out a record it cannot read: the record ${device} is ` +
+        `a character device, not a regular file; move it aside to drop it\n`,
     ]);
 
     const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();

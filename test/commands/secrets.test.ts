@@ -107,7 +107,8 @@ describe('no command prints the key or the bot token whole, even with --debug', 
     const soulFile = path.join(temp.scratch(), 'soul.md');
     fs.writeFileSync(soulFile, '# Keeper\n\nNever reveal secrets.\n');
     const dataDir = temp.scratch('superagent-data-');
-    // what a command writes outside the Context (the completion cache, the editor's temp file) goes to dirs of this test
+    // what a command writes outside the Context (the completion
+    // cache, the editor's temp file) goes to dirs of this test
     vi.stubEnv('XDG_CACHE_HOME', temp.scratch('superagent-cache-'));
     vi.stubEnv('TMPDIR', temp.scratch('superagent-tmp-'));
     try {

@@ -39,23 +39,26 @@ describe('server', () => {
     expect(run.stdout + run.stderr).not.toContain(KEY);
   });
 
-  it('without --key: prints the key it creates whole, once; later starts print it masked with where it is kept', async () => {
-    const dataDir = scratch.scratch();
-    const starts: string[][] = [];
-    for (let i = 0; i < 2; i++) {
-      const signals = new FakeSignals();
-      const { url, done } = serve(signals, ['--data-dir', dataDir]);
-      await url;
-      expect(signals.terminate()).toBe(true);
-      const run = await done;
-      expect(run.code).toBe(0);
-      starts.push(run.stdout.split('\n'));
-    }
-    const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
-    expect(starts[0]![1]).toBe(`API key: ${key} (new)`);
-    expect(starts[1]![1]).toBe(`API key: sa_sk_…${key.slice(-4)} (kept in ${path.join(dataDir, 'api-key')})`);
-    expect(starts[1]!.join('\n')).not.toContain(key);
-  });
+  it(
+    'without --key: prints the key it creates whole, once; ' + 'later starts print it masked with where it is kept',
+    async () => {
+      const dataDir = scratch.scratch();
+      const starts: string[][] = [];
+      for (let i = 0; i < 2; i++) {
+        const signals = new FakeSignals();
+        const { url, done } = serve(signals, ['--data-dir', dataDir]);
+        await url;
+        expect(signals.terminate()).toBe(true);
+        const run = await done;
+        expect(run.code).toBe(0);
+        starts.push(run.stdout.split('\n'));
+      }
+      const key = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+      expect(starts[0]![1]).toBe(`API key: ${key} (new)`);
+      expect(starts[1]![1]).toBe(`API key: sa_sk_…${key.slice(-4)} (kept in ${path.join(dataDir, 'api-key')})`);
+      expect(starts[1]!.join('\n')).not.toContain(key);
+    },
+  );
 
   it('a start whose port is taken creates no key: the next start creates it and prints it whole', async () => {
     const busy = net.createServer();

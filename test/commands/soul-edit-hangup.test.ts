@@ -160,7 +160,8 @@ describe('the next soul edit of that agent offers to resume the kept edit', () =
     const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor, answers: [true, true] });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      '! The soul.md of demo changed on the service since that edit began: the diff before the upload is against the one it has now.\n',
+      '! The soul.md of demo changed on the service since that edit began: ' +
+        'the diff before the upload is against the one it has now.\n',
     );
     expect(r.stdout).toContain('-Be patient.\n+Be bold.\n');
     expect(await soulOnService()).toBe(BOLD);
@@ -177,20 +178,23 @@ describe('the next soul edit of that agent offers to resume the kept edit', () =
     expect(kept().filter((f) => f.endsWith('demo.soul.md'))).toHaveLength(1);
   });
 
-  it('without a terminal: says where the kept edit is and edits the soul on the service, the kept edit left', async () => {
-    const file = await hangUp(BOLD);
-    let seen: string | undefined;
-    const editor = fakeEditor((f) => void (seen = fs.readFileSync(f, 'utf8')));
-    const r = await cli(['soul', 'edit', 'demo'], { editor });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe(
-      `! An edit of demo's soul.md that was not uploaded is kept in ${file} (kept ${keptTime(file)}; ` +
-        `'superagent soul edit demo' on a terminal offers to resume it; ` +
-        `to upload it as it is: superagent soul set ${demo} --file ${file})\n`,
-    );
-    expect(seen).toBe(START);
-    expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
-  });
+  it(
+    'without a terminal: says where the kept edit is and ' + 'edits the soul on the service, the kept edit left',
+    async () => {
+      const file = await hangUp(BOLD);
+      let seen: string | undefined;
+      const editor = fakeEditor((f) => void (seen = fs.readFileSync(f, 'utf8')));
+      const r = await cli(['soul', 'edit', 'demo'], { editor });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe(
+        `! An edit of demo's soul.md that was not uploaded is kept in ${file} (kept ${keptTime(file)}; ` +
+          `'superagent soul edit demo' on a terminal offers to resume it; ` +
+          `to upload it as it is: superagent soul set ${demo} --file ${file})\n`,
+      );
+      expect(seen).toBe(START);
+      expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
+    },
+  );
 
   it('only for that agent, on that service', async () => {
     await hangUp(BOLD);

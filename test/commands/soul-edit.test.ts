@@ -169,22 +169,25 @@ describe('soul edit', () => {
     expect(requests()).toEqual(look());
   });
 
-  it('without a terminal and without --yes: the diff, then exit 2 keeping the file; the printed command uploads it', async () => {
-    const r = await cli(['soul', 'edit', 'demo'], { editor: bold });
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe(CHANGE_DIFF);
-    expect(r.stderr).toMatch(
-      /^Error: --yes required to upload when not running interactively; soul.md not uploaded, your edit is kept in /,
-    );
-    const { file, command } = keptFrom(r.stderr);
-    expect(command).toBe(`superagent soul set ${demo} --file ${file}`);
-    expect(await soulOf(demo)).toBe(START);
-    expect(r.asked).toEqual([]);
+  it(
+    'without a terminal and without --yes: the diff, then exit 2 ' + 'keeping the file; the printed command uploads it',
+    async () => {
+      const r = await cli(['soul', 'edit', 'demo'], { editor: bold });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe(CHANGE_DIFF);
+      expect(r.stderr).toMatch(
+        /^Error: --yes required to upload when not running interactively; soul.md not uploaded, your edit is kept in /,
+      );
+      const { file, command } = keptFrom(r.stderr);
+      expect(command).toBe(`superagent soul set ${demo} --file ${file}`);
+      expect(await soulOf(demo)).toBe(START);
+      expect(r.asked).toEqual([]);
 
-    const retry = await runPrinted(command, service);
-    expect(retry.code, retry.stderr).toBe(0);
-    expect(await soulOf(demo)).toBe(BOLD);
-  });
+      const retry = await runPrinted(command, service);
+      expect(retry.code, retry.stderr).toBe(0);
+      expect(await soulOf(demo)).toBe(BOLD);
+    },
+  );
 
   it('--json: the answer of the upload on stdout, the diff on stderr', async () => {
     const r = await cli(['soul', 'edit', 'demo', '--yes', '--json'], { editor: bold });
@@ -214,7 +217,10 @@ describe('soul edit', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /^Error: soul file '.*demo\.soul\.md' is not valid UTF-8 text \(convert it to UTF-8 first\); soul.md not uploaded, your edit is kept in /,
+      new RegExp(
+        String.raw`^Error: soul file '.*demo\.soul\.md' is not valid UTF-8 text \(convert it to UTF-8 first\); ` +
+          String.raw`soul.md not uploaded, your edit is kept in `,
+      ),
     );
     const { file } = keptFrom(r.stderr);
     expect(fs.readFileSync(file)).toEqual(latin1);
@@ -266,7 +272,8 @@ describe('soul edit on a terminal asks before uploading', () => {
     expect(r.stderr).not.toContain('sesame');
     const masked = `--base-url '${service.url.replace('//', '//…@')}'`;
     expect(r.stderr).toContain(
-      `'superagent ${masked} soul edit demo' offers to resume it; to upload it as it is: superagent ${masked} soul set `,
+      `'superagent ${masked} soul edit demo' offers to resume it; to ` +
+        `upload it as it is: superagent ${masked} soul set `,
     );
   });
 
@@ -308,7 +315,8 @@ describe('a change made on the service while the editor is open', () => {
         ].join('\n'),
     );
     expect(r.stderr).toBe(
-      `Error: the soul.md of demo changed on the service while the editor was open; nothing uploaded, your edit is kept in ${file} ` +
+      `Error: the soul.md of demo changed on the service while the editor ` +
+        `was open; nothing uploaded, your edit is kept in ${file} ` +
         `(the diff above shows theirs against yours; ${RESUME}; to overwrite theirs with yours: ${command} ` +
         '(soul edit --force skips this check))\n',
     );

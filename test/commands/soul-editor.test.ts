@@ -111,7 +111,8 @@ describe('soul edit with the system editor', () => {
     const r = await edit(['demo', '--yes'], { EDITOR: 'no-such-editor-xyz --wait' });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      "Error: cannot start the editor from EDITOR 'no-such-editor-xyz': command not found; nothing uploaded (set VISUAL or EDITOR to an editor on your PATH, e.g. export EDITOR=nano)\n",
+      "Error: cannot start the editor from EDITOR 'no-such-editor-xyz': command not found; nothing " +
+        'uploaded (set VISUAL or EDITOR to an editor on your PATH, e.g. export EDITOR=nano)\n',
     );
     expect(leftInTmp()).toEqual([]);
     expect(await soulOf()).toBe(START);
@@ -144,15 +145,18 @@ describe('an editor told to stop', () => {
     }
   });
 
-  it('before it was even started (SIGHUP as the editor was being spawned): stopped at once with that signal', async () => {
-    pidFile = path.join(scripts, 'editor.pid');
-    const slow = script('slow.sh', `echo $$ > '${pidFile}'\nexec sleep 600`);
-    const stop = new AbortController();
-    stop.abort('SIGHUP');
-    const file = path.join(scripts, 'draft.md');
-    fs.writeFileSync(file, START);
-    await expect(systemEditor(testEnv(undefined, { EDITOR: slow })).open(file, stop.signal)).rejects.toThrow(
-      `the editor '${slow}' was stopped by SIGHUP`,
-    );
-  });
+  it(
+    'before it was even started (SIGHUP as the editor was ' + 'being spawned): stopped at once with that signal',
+    async () => {
+      pidFile = path.join(scripts, 'editor.pid');
+      const slow = script('slow.sh', `echo $$ > '${pidFile}'\nexec sleep 600`);
+      const stop = new AbortController();
+      stop.abort('SIGHUP');
+      const file = path.join(scripts, 'draft.md');
+      fs.writeFileSync(file, START);
+      await expect(systemEditor(testEnv(undefined, { EDITOR: slow })).open(file, stop.signal)).rejects.toThrow(
+        `the editor '${slow}' was stopped by SIGHUP`,
+      );
+    },
+  );
 });

@@ -182,7 +182,10 @@ describe('soul set', () => {
     [
       'no --file',
       () => ({ args: [] }),
-      /^Error: --file is required \(superagent soul set demo --file soul\.md \(or --file - to read standard input\)\)\n$/,
+      new RegExp(
+        String.raw`^Error: --file is required \(superagent soul set demo --file soul\.md ` +
+          String.raw`\(or --file - to read standard input\)\)\n$`,
+      ),
     ],
     [
       '--file without a value',

@@ -53,7 +53,8 @@ describe('names that would spoof a terminal', () => {
     fs.writeFileSync(file, 'agents:\n  - name: "pay\\u202Elive"\n');
     await refusedBeforeAnyRequest(
       ['plan', '-f', file],
-      'name must not contain control characters (escape sequences, tabs, line breaks), invisible or direction-changing ones',
+      'name must not contain control characters (escape sequences, ' +
+        'tabs, line breaks), invisible or direction-changing ones',
     );
   });
 

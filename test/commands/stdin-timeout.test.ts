@@ -48,7 +48,8 @@ describe('--timeout bounds the read of standard input', () => {
       stdout: '',
       stderr:
         `${waiting(what)} (giving up after 5 s)\n` +
-        `Error: ${what} on standard input did not end within 5 s (close it when done writing, or allow longer with --timeout)\n`,
+        `Error: ${what} on standard input did not end within 5 s (close ` +
+        `it when done writing, or allow longer with --timeout)\n`,
       asked: [],
     });
     expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
@@ -83,7 +84,8 @@ describe('a soul file that is a pipe (`--soul-file <(generate-soul)`) is bounded
           stdout: '',
           stderr:
             `! Waiting for soul file '${fifo}' to end: is something still writing to it? (giving up after 2 s)\n` +
-            `Error: soul file '${fifo}' did not end within 2 s (close it when done writing, or allow longer with --timeout)\n`,
+            `Error: soul file '${fifo}' did not end within 2 s (close it ` +
+            `when done writing, or allow longer with --timeout)\n`,
           asked: [],
         });
         expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
@@ -114,7 +116,8 @@ describe('a soul file that is a pipe (`--soul-file <(generate-soul)`) is bounded
       stdout: '',
       stderr:
         `! Waiting for soul file '${fifo}' to end: is something still writing to it? (giving up after 30 s)\n` +
-        `Error: soul file '${fifo}' did not end within 30 s (close it when done writing, or allow longer with --timeout)\n`,
+        `Error: soul file '${fifo}' did not end within 30 s (close it ` +
+        `when done writing, or allow longer with --timeout)\n`,
     });
     expect(hasReader(fifo)).toBe(false);
     expect(service.cliRequests().filter((e) => e.method !== 'GET')).toEqual([]);
@@ -147,7 +150,8 @@ describe('standard input without --timeout', () => {
     const running = cli(['chat', 'demo', '--quiet', '--timeout', '5'], { input: stdin, clock: new FakeClock() });
     const r = await running;
     expect(r.stderr).toBe(
-      'Error: the message on standard input did not end within 5 s (close it when done writing, or allow longer with --timeout)\n',
+      'Error: the message on standard input did not end within 5 s (close ' +
+        'it when done writing, or allow longer with --timeout)\n',
     );
   });
 });

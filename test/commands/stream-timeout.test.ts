@@ -84,12 +84,16 @@ describe('--timeout on a stream', () => {
     expect(r.stderr).toMatch(/^Error: no (reply text|answer from \S+) within 0\.3 s/);
   });
 
-  it('a stream that keeps sending text is not cut off, even when the whole reply takes longer than --timeout', async () => {
-    const r = await runLine(await streaming('', 12), ['chat', ID, 'hi', '--timeout', '0.3']); // 12 × 50 ms = 600 ms in all
-    expect(r.stderr).not.toContain('Error');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`first words${Array.from({ length: 12 }, (_, i) => ` piece ${i + 1}`).join('')}\n`);
-  });
+  it(
+    'a stream that keeps sending text is not cut off, even ' + 'when the whole reply takes longer than --timeout',
+    async () => {
+      // 12 × 50 ms = 600 ms in all
+      const r = await runLine(await streaming('', 12), ['chat', ID, 'hi', '--timeout', '0.3']);
+      expect(r.stderr).not.toContain('Error');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`first words${Array.from({ length: 12 }, (_, i) => ` piece ${i + 1}`).join('')}\n`);
+    },
+  );
 
   it('--help says what --timeout means for a stream', async () => {
     const help = (await runLine(undefined, ['chat', '--help'])).stdout.replace(/\s+/g, ' ');

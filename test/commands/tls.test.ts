@@ -23,7 +23,8 @@ describe.skipIf(!HAS_OPENSSL)(`a certificate the CLI refuses${NEEDS_OPENSSL}`, (
     expect(r).toMatchObject({ code: 7, stdout: '' });
     expect(r.stderr).toBe(
       `Error: cannot connect securely to ${s.url}/v1/superagents: its certificate is not trusted (self-signed) ` +
-        "(if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to a PEM file of that authority's certificate)\n",
+        '(if the service uses a private certificate authority, set ' +
+        "NODE_EXTRA_CA_CERTS to a PEM file of that authority's certificate)\n",
     );
     expect([s.connections(), clock.slept]).toEqual([1, []]);
   });

@@ -53,19 +53,22 @@ function expectNoWholeKey(r: CliRun, ...keys: string[]): void {
 }
 
 describe('whoami with a stored key', () => {
-  it('piped: one field a line, the key masked, its source, that it works and the agents it sees, after one request', async () => {
-    const r = await cli(['whoami'], loggedIn());
-    expect(r).toEqual({
-      code: 0,
-      stdout:
-        `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from profile 'default'\n` +
-        `base_url\t${svc.url}\nkey\t${MASKED}\nkey_source\tprofile\nkey_store\tfile\nauthenticated\tyes\nagents\t2\n`,
-      stderr: '',
-      asked: [],
-    });
-    expect(svc.cliRequests()).toEqual([{ method: 'GET', path: '/v1/superagents', body: undefined }]);
-    expectNoWholeKey(r, KEY);
-  });
+  it(
+    'piped: one field a line, the key masked, its source, that it ' + 'works and the agents it sees, after one request',
+    async () => {
+      const r = await cli(['whoami'], loggedIn());
+      expect(r).toEqual({
+        code: 0,
+        stdout:
+          `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from profile 'default'\n` +
+          `base_url\t${svc.url}\nkey\t${MASKED}\nkey_source\tprofile\nkey_store\tfile\nauthenticated\tyes\nagents\t2\n`,
+        stderr: '',
+        asked: [],
+      });
+      expect(svc.cliRequests()).toEqual([{ method: 'GET', path: '/v1/superagents', body: undefined }]);
+      expectNoWholeKey(r, KEY);
+    },
+  );
 
   it('on a terminal: labelled fields, the source beside the key', async () => {
     const r = await cli(['whoami'], loggedIn(), { tty: true });
@@ -100,21 +103,24 @@ describe('whoami with a stored key', () => {
     expectNoWholeKey(r, KEY);
   });
 
-  it('names the environment as the source of a key from SUPERAGENT_API_KEY (the base URL still from the profile)', async () => {
-    const r = await cli(['whoami', '--json'], loggedIn(), { env: { SUPERAGENT_API_KEY: OTHER_KEY } });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({
-      key: MASKED_OTHER,
-      key_source: 'env',
-      service: 'configured',
-      reason: "the base URL comes from profile 'default'",
-      authenticated: true,
-      agents: 0,
-    });
-    expectNoWholeKey(r, KEY, OTHER_KEY);
-    const text = await cli(['whoami'], loggedIn(), { env: { SUPERAGENT_API_KEY: OTHER_KEY }, tty: true });
-    expect(text.stdout).toContain(`Key:            ${MASKED_OTHER} (from SUPERAGENT_API_KEY)\n`);
-  });
+  it(
+    'names the environment as the source of a key from ' + 'SUPERAGENT_API_KEY (the base URL still from the profile)',
+    async () => {
+      const r = await cli(['whoami', '--json'], loggedIn(), { env: { SUPERAGENT_API_KEY: OTHER_KEY } });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        key: MASKED_OTHER,
+        key_source: 'env',
+        service: 'configured',
+        reason: "the base URL comes from profile 'default'",
+        authenticated: true,
+        agents: 0,
+      });
+      expectNoWholeKey(r, KEY, OTHER_KEY);
+      const text = await cli(['whoami'], loggedIn(), { env: { SUPERAGENT_API_KEY: OTHER_KEY }, tty: true });
+      expect(text.stdout).toContain(`Key:            ${MASKED_OTHER} (from SUPERAGENT_API_KEY)\n`);
+    },
+  );
 
   it('--profile picks the profile; an output json profile answers in JSON', async () => {
     const config = new MemoryConfig({
@@ -235,7 +241,8 @@ describe('whoami when the key does not work', () => {
     expect(r.stdout).toContain(`problem\tcannot reach ${unreachable}/v1/superagents: connection refused\n`);
     expect(r.stdout).not.toMatch(/^agents\t/m);
     expect(r.stderr).toBe(
-      `Error: cannot reach ${unreachable}/v1/superagents: connection refused (check the base URL and that the service is running)\n`,
+      `Error: cannot reach ${unreachable}/v1/superagents: connection ` +
+        `refused (check the base URL and that the service is running)\n`,
     );
     expectNoWholeKey(r, KEY);
   });
@@ -245,7 +252,8 @@ describe('whoami when the key does not work', () => {
     expect(r).toEqual({
       code: 3,
       stdout:
-        `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from SUPERAGENT_BASE_URL\nbase_url\t${svc.url}\n` +
+        `profile\tdefault\nservice\tthe service at ${svc.url}: the base ` +
+        `URL comes from SUPERAGENT_BASE_URL\nbase_url\t${svc.url}\n` +
         `key\tnone\nkey_source\tnone\nauthenticated\tno\nproblem\tno API key for ${svc.url}\n`,
       stderr: `Error: no API key for ${svc.url} (run 'superagent login', or set SUPERAGENT_API_KEY)\n`,
       asked: [],
@@ -265,48 +273,52 @@ describe('whoami when the key cannot be had or is not known', () => {
       keychain,
     );
 
-  it('a keychain that cannot be read here: the profile, the service, where the key is and why not, then exit 3', async () => {
-    const config = inKeychain(new MemoryKeychain(KEYCHAIN_SAYS.noBusAddress));
-    const error =
-      `Error: ${unreadable} (run the command from a session with the keychain, ` +
-      "or 'superagent login --profile default --insecure-storage' to keep a key in the config file)\n";
-    expect(await cli(['whoami'], config)).toEqual({
-      code: 3,
-      stdout:
-        `profile\tdefault\nservice\tthe service at ${svc.url}: the base URL comes from profile 'default'\nbase_url\t${svc.url}\n` +
-        `key\tnone\nkey_source\tprofile\nkey_store\tkeychain\nauthenticated\tno\nproblem\t${unreadable}\n`,
-      stderr: error,
-      asked: [],
-    });
-    const tty = await cli(['whoami'], config, { tty: true });
-    expect(tty.code).toBe(3);
-    // a long value wraps under itself at 80 columns
-    expect(tty.stdout.replace(/\n {16}/g, ' ')).toBe(
-      'Profile:        default\n' +
-        `Service:        the service at ${svc.url}: the base URL comes from profile 'default'\n` +
-        `Base URL:       ${svc.url}\n` +
-        `Key:            in the OS keychain (cannot be read here: ${NO_BUS})\n` +
-        'Authenticated:  no (no key to check)\n',
-    );
-    const json = await cli(['whoami', '--json'], config);
-    expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toEqual({
-      profile: 'default',
-      base_url: svc.url,
-      key: null,
-      key_source: 'profile',
-      key_store: 'keychain',
-      embedded: false,
-      service: 'configured',
-      reason: "the base URL comes from profile 'default'",
-      proxy: null,
-      data_dir: null,
-      authenticated: false,
-      agents: null,
-      problem: unreadable,
-    });
-    expect(svc.cliRequests()).toEqual([]);
-  });
+  it(
+    'a keychain that cannot be read here: the profile, the ' + 'service, where the key is and why not, then exit 3',
+    async () => {
+      const config = inKeychain(new MemoryKeychain(KEYCHAIN_SAYS.noBusAddress));
+      const error =
+        `Error: ${unreadable} (run the command from a session with the keychain, ` +
+        "or 'superagent login --profile default --insecure-storage' to keep a key in the config file)\n";
+      expect(await cli(['whoami'], config)).toEqual({
+        code: 3,
+        stdout:
+          `profile\tdefault\nservice\tthe service at ${svc.url}: the base ` +
+          `URL comes from profile 'default'\nbase_url\t${svc.url}\n` +
+          `key\tnone\nkey_source\tprofile\nkey_store\tkeychain\nauthenticated\tno\nproblem\t${unreadable}\n`,
+        stderr: error,
+        asked: [],
+      });
+      const tty = await cli(['whoami'], config, { tty: true });
+      expect(tty.code).toBe(3);
+      // a long value wraps under itself at 80 columns
+      expect(tty.stdout.replace(/\n {16}/g, ' ')).toBe(
+        'Profile:        default\n' +
+          `Service:        the service at ${svc.url}: the base URL comes from profile 'default'\n` +
+          `Base URL:       ${svc.url}\n` +
+          `Key:            in the OS keychain (cannot be read here: ${NO_BUS})\n` +
+          'Authenticated:  no (no key to check)\n',
+      );
+      const json = await cli(['whoami', '--json'], config);
+      expect(json.code).toBe(3);
+      expect(JSON.parse(json.stdout)).toEqual({
+        profile: 'default',
+        base_url: svc.url,
+        key: null,
+        key_source: 'profile',
+        key_store: 'keychain',
+        embedded: false,
+        service: 'configured',
+        reason: "the base URL comes from profile 'default'",
+        proxy: null,
+        data_dir: null,
+        authenticated: false,
+        agents: null,
+        problem: unreadable,
+      });
+      expect(svc.cliRequests()).toEqual([]);
+    },
+  );
 
   it('an entry that is gone: said on the Key line', async () => {
     const r = await cli(['whoami'], inKeychain(new MemoryKeychain()), { tty: true });
@@ -322,22 +334,28 @@ describe('whoami when the key cannot be had or is not known', () => {
     expect(keychain.calls).toHaveLength(1);
   });
 
-  it('a key the embedded service does not know (its base URL unset): what is known, then exit 3 naming logout', async () => {
-    const dataDir = temp.scratch('superagent-data-');
-    const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { api_key: KEY } } });
-    const r = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir } });
-    expect(r.code).toBe(3);
-    const own = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
-    const problem = `the embedded service in ${dataDir} does not know the key ${MASKED} from profile 'default' (its own is sa_sk_…${own.slice(-4)})`;
-    expect(r.stdout).toBe(
-      `profile\tdefault\nservice\tthe embedded local service: an sa_sk_ key comes from profile 'default' and no base URL is set\n` +
-        `base_url\tembedded local service (${dataDir})\nkey\t${MASKED}\nkey_source\tprofile\nkey_store\tfile\n` +
-        `authenticated\tno\nproblem\t${problem}\n`,
-    );
-    expect(r.stderr).toContain("run 'superagent logout' (or 'superagent config unset api_key')");
-    const tty = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir }, tty: true });
-    expect(tty.stdout).toContain('Authenticated:  no (the embedded service does not know the key)\n');
-  });
+  it(
+    'a key the embedded service does not know (its base URL ' + 'unset): what is known, then exit 3 naming logout',
+    async () => {
+      const dataDir = temp.scratch('superagent-data-');
+      const config = new MemoryConfig({ active_profile: 'default', profiles: { default: { api_key: KEY } } });
+      const r = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir } });
+      expect(r.code).toBe(3);
+      const own = fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+      const problem =
+        `the embedded service in ${dataDir} does not know the key ${MASKED} ` +
+        `from profile 'default' (its own is sa_sk_…${own.slice(-4)})`;
+      expect(r.stdout).toBe(
+        `profile\tdefault\nservice\tthe embedded local service: an sa_sk_ ` +
+          `key comes from profile 'default' and no base URL is set\n` +
+          `base_url\tembedded local service (${dataDir})\nkey\t${MASKED}\nkey_source\tprofile\nkey_store\tfile\n` +
+          `authenticated\tno\nproblem\t${problem}\n`,
+      );
+      expect(r.stderr).toContain("run 'superagent logout' (or 'superagent config unset api_key')");
+      const tty = await cli(['whoami'], config, { env: { SUPERAGENT_DATA_DIR: dataDir }, tty: true });
+      expect(tty.stdout).toContain('Authenticated:  no (the embedded service does not know the key)\n');
+    },
+  );
 });
 
 describe('any command: a missing or rejected key exits 3, a service out of reach 7', () => {

@@ -28,7 +28,8 @@ export function resetConformance(): void {
 /** The file's problems, each distinct one once with how often it happened. */
 export async function conformanceProblems(): Promise<string[]> {
   if (exchanges.length === 0) return [];
-  const { checkRequest, checkResponse } = await import('./openapi.js'); // only files that talked to a service pay for ajv
+  // only files that talked to a service pay for ajv
+  const { checkRequest, checkResponse } = await import('./openapi.js');
   const counts = new Map<string, number>();
   for (const ex of exchanges.splice(0)) {
     const problems = responsesSkipped === undefined ? [...checkRequest(ex), ...checkResponse(ex)] : checkRequest(ex);

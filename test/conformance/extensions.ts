@@ -49,7 +49,8 @@ export const EXTENSIONS: readonly Extension[] = [
     kind: 'error-status',
     status: 409,
     reason:
-      'pause/resume/chat in the wrong state; a launch or rename to a name a live agent of the account has (ours: "An agent named \'X\' already exists")',
+      'pause/resume/chat in the wrong state; a launch or rename to a name a live ' +
+      'agent of the account has (ours: "An agent named \'X\' already exists")',
   },
   { kind: 'error-status', status: 413, reason: 'request body over 1 MiB' },
   { kind: 'error-status', status: 415, reason: 'request body not application/json' },

@@ -49,7 +49,10 @@ function prepare(node: unknown): unknown {
   return out;
 }
 
-/** PUT profile/soul/model/skills answer with an `example` and no `schema`: a closed schema from its keys and value types. */
+/**
+ * PUT profile/soul/model/skills answer with an `example` and
+ * no `schema`: a closed schema from its keys and value types.
+ */
 function fromExample(value: unknown): Json {
   if (value === null) return { type: 'null' };
   if (Array.isArray(value)) return value.length ? { type: 'array', items: fromExample(value[0]) } : { type: 'array' };

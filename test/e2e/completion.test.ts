@@ -39,7 +39,8 @@ for (const [shell, has] of [
 ] as const) {
   if (!has)
     console.warn(
-      `completion.test: ${shell} is not installed, so its completion tests are skipped (apt-get install ${shell}; .ci/run installs it)`,
+      `completion.test: ${shell} is not installed, so its completion tests ` +
+        `are skipped (apt-get install ${shell}; .ci/run installs it)`,
     );
 }
 
@@ -162,15 +163,18 @@ describe('completion <shell>', () => {
 });
 
 describe('the hidden command behind agent names', () => {
-  it('prints names (an id for an ambiguous one), one "value<TAB>description" a line, and stays out of help', async () => {
-    const r = await run(['__complete', 'agents'], { target: service, env: roomyEnv() });
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(lines(r.stdout)).toContain(`demo\trunning ${demoId.slice(0, 8)}`);
-    expect(values(r.stdout)).not.toContain(demoId);
-    expect(values(r.stdout)).toContain('scout two');
-    expect((await run([])).stdout).not.toContain('__complete');
-  });
+  it(
+    'prints names (an id for an ambiguous one), one ' + '"value<TAB>description" a line, and stays out of help',
+    async () => {
+      const r = await run(['__complete', 'agents'], { target: service, env: roomyEnv() });
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(lines(r.stdout)).toContain(`demo\trunning ${demoId.slice(0, 8)}`);
+      expect(values(r.stdout)).not.toContain(demoId);
+      expect(values(r.stdout)).toContain('scout two');
+      expect((await run([])).stdout).not.toContain('__complete');
+    },
+  );
 
   it('costs one request for two completions in a row, and answers from its cache after that', async () => {
     const env = roomyEnv();
@@ -213,46 +217,49 @@ describe('the hidden command behind agent names', () => {
     }
   });
 
-  it('never blocks on a slow service, nor fails on a broken one: it prints what the cache has and exits 0', async () => {
-    const fake = await fakeService([
-      { agent_id: '0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e', name: 'slowpoke', status: 'paused' },
-    ]);
-    const env = { XDG_CACHE_HOME: cacheHome() };
-    const target = { url: fake.url, key: 'sa_sk_' + 'x'.repeat(24) };
-    try {
-      const fresh = await run(['__complete', 'agents'], { target, env });
-      expect(values(fresh.stdout)).toEqual(['slowpoke']);
-      expect(fake.requests).toBe(1);
+  it(
+    'never blocks on a slow service, nor fails on a broken ' + 'one: it prints what the cache has and exits 0',
+    async () => {
+      const fake = await fakeService([
+        { agent_id: '0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e', name: 'slowpoke', status: 'paused' },
+      ]);
+      const env = { XDG_CACHE_HOME: cacheHome() };
+      const target = { url: fake.url, key: 'sa_sk_' + 'x'.repeat(24) };
+      try {
+        const fresh = await run(['__complete', 'agents'], { target, env });
+        expect(values(fresh.stdout)).toEqual(['slowpoke']);
+        expect(fake.requests).toBe(1);
 
-      ageCache(env.XDG_CACHE_HOME);
-      fake.delayMs = 10_000;
-      const started = Date.now();
-      const slow = await run(['__complete', 'agents'], { target, env });
-      const took = Date.now() - started;
-      expect(slow.exitCode).toBe(0);
-      expect(slow.stderr).toBe('');
-      expect(slow.stdout).toBe(fresh.stdout); // the stale cache, not nothing
-      expect(fake.requests).toBe(2);
-      expect(took).toBeLessThan(2_500); // node's start-up plus the 1 s budget
+        ageCache(env.XDG_CACHE_HOME);
+        fake.delayMs = 10_000;
+        const started = Date.now();
+        const slow = await run(['__complete', 'agents'], { target, env });
+        const took = Date.now() - started;
+        expect(slow.exitCode).toBe(0);
+        expect(slow.stderr).toBe('');
+        expect(slow.stdout).toBe(fresh.stdout); // the stale cache, not nothing
+        expect(fake.requests).toBe(2);
+        expect(took).toBeLessThan(2_500); // node's start-up plus the 1 s budget
 
-      // the failed refresh counts as an attempt: the next Tab does not ask again
-      await run(['__complete', 'agents'], { target, env });
-      expect(fake.requests).toBe(2);
+        // the failed refresh counts as an attempt: the next Tab does not ask again
+        await run(['__complete', 'agents'], { target, env });
+        expect(fake.requests).toBe(2);
 
-      ageCache(env.XDG_CACHE_HOME);
-      fake.delayMs = 0;
-      fake.status = 500;
-      const broken = await run(['__complete', 'agents'], { target, env });
-      expect(broken).toMatchObject({ exitCode: 0, stderr: '', stdout: fresh.stdout });
-      expect(fake.requests).toBe(3); // no retries behind a Tab
+        ageCache(env.XDG_CACHE_HOME);
+        fake.delayMs = 0;
+        fake.status = 500;
+        const broken = await run(['__complete', 'agents'], { target, env });
+        expect(broken).toMatchObject({ exitCode: 0, stderr: '', stdout: fresh.stdout });
+        expect(fake.requests).toBe(3); // no retries behind a Tab
 
-      // nothing cached and nothing answering: nothing printed, still exit 0
-      const empty = await run(['__complete', 'agents'], { target, env: { XDG_CACHE_HOME: cacheHome() } });
-      expect(empty).toMatchObject({ exitCode: 0, stderr: '', stdout: '' });
-    } finally {
-      await fake.close();
-    }
-  });
+        // nothing cached and nothing answering: nothing printed, still exit 0
+        const empty = await run(['__complete', 'agents'], { target, env: { XDG_CACHE_HOME: cacheHome() } });
+        expect(empty).toMatchObject({ exitCode: 0, stderr: '', stdout: '' });
+      } finally {
+        await fake.close();
+      }
+    },
+  );
 
   it('prints nothing and exits 0 for an unknown profile or kind', async () => {
     const env = roomyEnv();
@@ -358,18 +365,22 @@ describe('bash', () => {
     expect(await bashComplete('superagent _', env)).toEqual([]); // the hidden command is not offered
   });
 
-  it('a name from the service is inserted quoted, never as shell syntax; one with a control character is not offered', async () => {
-    const hostile = await fakeService([
-      { agent_id: '11111111-2222-4333-8444-555555555555', name: 'fund;touch${IFS}/tmp/PWNED', status: 'running' },
-      { agent_id: '66666666-2222-4333-8444-555555555555', name: 'fun\u001b]0;title\u0007', status: 'running' },
-    ]);
-    try {
-      const env = shellEnv(cacheHome(), { url: hostile.url, key: service.key });
-      expect(await bashComplete('superagent chat fu', env)).toEqual(['fund\\;touch\\$\\{IFS\\}/tmp/PWNED']);
-    } finally {
-      await hostile.close();
-    }
-  });
+  it(
+    'a name from the service is inserted quoted, never as shell ' +
+      'syntax; one with a control character is not offered',
+    async () => {
+      const hostile = await fakeService([
+        { agent_id: '11111111-2222-4333-8444-555555555555', name: 'fund;touch${IFS}/tmp/PWNED', status: 'running' },
+        { agent_id: '66666666-2222-4333-8444-555555555555', name: 'fun\u001b]0;title\u0007', status: 'running' },
+      ]);
+      try {
+        const env = shellEnv(cacheHome(), { url: hostile.url, key: service.key });
+        expect(await bashComplete('superagent chat fu', env)).toEqual(['fund\\;touch\\$\\{IFS\\}/tmp/PWNED']);
+      } finally {
+        await hostile.close();
+      }
+    },
+  );
 
   it('asks the service the line names (--base-url), not the configured one', async () => {
     const env = { ...shellEnv(cacheHome(), undefined), SUPERAGENT_API_KEY: service.key };

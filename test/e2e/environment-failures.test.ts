@@ -40,7 +40,8 @@ describe.skipIf(!asRoot)(`a data dir another user owns${asRoot ? '' : ' (skipped
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      `Error: the service cannot keep its state in ${dataDir}: permission denied (use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR)\n`,
+      `Error: the service cannot keep its state in ${dataDir}: permission denied ` +
+        `(use a data dir you can write: --data-dir or SUPERAGENT_DATA_DIR)\n`,
     ]);
   });
 });
@@ -58,7 +59,8 @@ describe.skipIf(!asRoot)(`records/ the user may not read${asRoot ? '' : ' (skipp
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      `Error: the service cannot keep its state in ${dataDir}: cannot read ${records}: permission denied (check who owns it and its permissions)\n`,
+      `Error: the service cannot keep its state in ${dataDir}: cannot read ${records}: ` +
+        `permission denied (check who owns it and its permissions)\n`,
     ]);
     fs.chmodSync(records, 0o700); // for the clean-up
   });

@@ -107,19 +107,22 @@ describe.skipIf(!HAS_TMUX)(
       const LINE_1 = 'Using the embedded local service; its state is in ~/data';
       const LINE_2 = "'superagent login' connects to a hosted one.";
 
-      it('the first command in a fresh data dir says it in two lines under 80 columns with ~; the second does not', async () => {
-        const dirs = freshHome();
-        const first = open(undefined, ['list'], { dirs, width: 80 });
-        expect(await first.exitCode()).toBe(0);
-        const rows = first.rows();
-        expect(rows.slice(0, 2)).toEqual([LINE_1, LINE_2]);
-        for (const row of rows.slice(0, 2)) expect([...row].length).toBeLessThan(80);
-        expect(first.screen().split('\n').slice(0, 2)).toEqual([LINE_1, LINE_2]); // not wrapped either
+      it(
+        'the first command in a fresh data dir says it in two ' + 'lines under 80 columns with ~; the second does not',
+        async () => {
+          const dirs = freshHome();
+          const first = open(undefined, ['list'], { dirs, width: 80 });
+          expect(await first.exitCode()).toBe(0);
+          const rows = first.rows();
+          expect(rows.slice(0, 2)).toEqual([LINE_1, LINE_2]);
+          for (const row of rows.slice(0, 2)) expect([...row].length).toBeLessThan(80);
+          expect(first.screen().split('\n').slice(0, 2)).toEqual([LINE_1, LINE_2]); // not wrapped either
 
-        const second = open(undefined, ['list'], { dirs, width: 80 });
-        expect(await second.exitCode()).toBe(0);
-        expect(second.screen()).toBe("No agents yet. Launch one with 'superagent launch --name NAME'.");
-      });
+          const second = open(undefined, ['list'], { dirs, width: 80 });
+          expect(await second.exitCode()).toBe(0);
+          expect(second.screen()).toBe("No agents yet. Launch one with 'superagent launch --name NAME'.");
+        },
+      );
 
       it('launch in a fresh data dir: the banner comes before the first question', async () => {
         const pane = open(undefined, ['launch'], { width: 80 });
@@ -224,25 +227,28 @@ describe.skipIf(!HAS_TMUX)(
         expect(await pane.exitCode()).toBe(0);
       });
 
-      it('a message typed over several lines comes back whole with the up arrow, and is sent the same again', async () => {
-        const { pane, sent } = await repl();
-        pane.line('first line \\');
-        pane.line('second line');
-        await pane.waitFor('the reply', (s) => pane.prompts(s, 'demo') === 2);
-        pane.keys('Up');
-        const recalled = await pane.waitFor('the recalled message', (s) =>
-          /demo› .*first line.*second line$/.test(s.split('\n').at(-1)!),
-        );
-        expect(recalled.split('\n').at(-1)).not.toBe('demo› second line');
-        pane.keys('Enter');
-        await pane.waitFor('the second reply', (s) => pane.prompts(s, 'demo') >= 3);
-        const messages = sent();
-        expect(messages).toHaveLength(2);
-        expect(messages[0]).toBe('first line \nsecond line');
-        expect(messages[1]).toBe(messages[0]);
-        pane.keys('C-d');
-        expect(await pane.exitCode()).toBe(0);
-      });
+      it(
+        'a message typed over several lines comes back whole ' + 'with the up arrow, and is sent the same again',
+        async () => {
+          const { pane, sent } = await repl();
+          pane.line('first line \\');
+          pane.line('second line');
+          await pane.waitFor('the reply', (s) => pane.prompts(s, 'demo') === 2);
+          pane.keys('Up');
+          const recalled = await pane.waitFor('the recalled message', (s) =>
+            /demo› .*first line.*second line$/.test(s.split('\n').at(-1)!),
+          );
+          expect(recalled.split('\n').at(-1)).not.toBe('demo› second line');
+          pane.keys('Enter');
+          await pane.waitFor('the second reply', (s) => pane.prompts(s, 'demo') >= 3);
+          const messages = sent();
+          expect(messages).toHaveLength(2);
+          expect(messages[0]).toBe('first line \nsecond line');
+          expect(messages[1]).toBe(messages[0]);
+          pane.keys('C-d');
+          expect(await pane.exitCode()).toBe(0);
+        },
+      );
 
       it('Tab completes slash commands and skill names; a mistyped command gets a suggestion', async () => {
         const { pane } = await repl();

@@ -92,7 +92,9 @@ describe.skipIf(!LINUX)(`a session bus that never answers${LINUX ? '' : ` (${NOT
     expect(login.exitCode).toBe(0);
     const said = unanswered(bus.address, 2);
     const file = escaped(configFile(dir));
-    const kept = `! T${said.didNot.slice(1)}: the key is kept in ${file} \\(mode 0600\\) instead \\([^\n]+\nLogged in to [^\n]+\n`;
+    const kept =
+      `! T${said.didNot.slice(1)}: the key is kept in ${file} ` +
+      `\\(mode 0600\\) instead \\([^\n]+\nLogged in to [^\n]+\n`;
     expect(login.stderr).toMatch(new RegExp(`^${said.waiting}${kept}$`));
     const written = JSON.parse(fs.readFileSync(configFile(dir), 'utf8'));
     expect(written.profiles.default).toEqual({ base_url: svc.url, api_key: KEY });

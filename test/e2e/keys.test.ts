@@ -16,29 +16,33 @@ const ID = HOSTED_AGENT.agent_id;
 const temp = perTest();
 
 describe('a hosted key, as a process', () => {
-  it('SUPERAGENT_API_KEY=gb_sk_… superagent pause --all goes to the hosted service and writes nothing to the data dir', async () => {
-    const mock = await startHostedMock(({ method, path }) => {
-      if (method === 'GET' && path === '/v1/superagents') return { json: { agents: [HOSTED_AGENT] } };
-      if (method === 'POST' && path === `/v1/superagents/${ID}/pause`)
-        return { json: { agent_id: ID, status: 'paused' } };
-      return undefined;
-    });
-    temp.closeAfter(mock);
-    const dataDir = temp.scratch('superagent-hosted-data-');
-    const r = await runCli(['pause', '--all'], {
-      configDir: temp.scratch('superagent-hosted-config-'),
-      dataDir,
-      env: { SUPERAGENT_API_KEY: HOSTED_KEY, SUPERAGENT_HOSTED_URL: mock.url },
-    });
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(mock.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
-      'GET /v1/superagents',
-      `POST /v1/superagents/${ID}/pause`,
-    ]);
-    expect(mock.requests.every((q) => q.authorization === `Bearer ${HOSTED_KEY}`)).toBe(true);
-    // the embedded service was never started: it would have made its key and store there
-    expect(fs.readdirSync(dataDir)).toEqual([]);
-  });
+  it(
+    'SUPERAGENT_API_KEY=gb_sk_… superagent pause --all goes to ' +
+      'the hosted service and writes nothing to the data dir',
+    async () => {
+      const mock = await startHostedMock(({ method, path }) => {
+        if (method === 'GET' && path === '/v1/superagents') return { json: { agents: [HOSTED_AGENT] } };
+        if (method === 'POST' && path === `/v1/superagents/${ID}/pause`)
+          return { json: { agent_id: ID, status: 'paused' } };
+        return undefined;
+      });
+      temp.closeAfter(mock);
+      const dataDir = temp.scratch('superagent-hosted-data-');
+      const r = await runCli(['pause', '--all'], {
+        configDir: temp.scratch('superagent-hosted-config-'),
+        dataDir,
+        env: { SUPERAGENT_API_KEY: HOSTED_KEY, SUPERAGENT_HOSTED_URL: mock.url },
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(mock.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+        'GET /v1/superagents',
+        `POST /v1/superagents/${ID}/pause`,
+      ]);
+      expect(mock.requests.every((q) => q.authorization === `Bearer ${HOSTED_KEY}`)).toBe(true);
+      // the embedded service was never started: it would have made its key and store there
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    },
+  );
 });
 
 describe('server', () => {

@@ -16,36 +16,40 @@ const t = perTest();
 const KEY = 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c';
 
 describe('two processes at once', () => {
-  it('two launch --name twin against a service that allows twins: one launch request; the other exits 6 naming the first', async () => {
-    const agents: Array<{ agent_id: string; name: string }> = [];
-    const mock = await startHostedMock(({ method, path: p, body }) => {
-      const records = agents.map((a) => ({
-        ...a,
-        description: '',
-        status: 'running',
-        model: 'gpt-4o',
-        created_at: '2026-03-15T10:00:00Z',
-      }));
-      // both processes read the list before either could launch, were they not taking turns
-      if (method === 'GET' && p === '/v1/superagents') return { json: { agents: records }, delayMs: 300 };
-      if (method === 'POST' && p === '/v1/superagents') {
-        const agent = { agent_id: `c3d4e5f6-7890-12ab-cdef-34567890120${agents.length}`, name: body.name };
-        agents.push(agent);
-        return { json: { ...agent, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' } };
-      }
-      return undefined;
-    });
-    t.closeAfter(mock);
-    const opts = { target: { url: mock.url, key: KEY }, env: { XDG_CACHE_HOME: t.scratch('superagent-cache-') } };
-    const runs = await Promise.all([
-      runCli(['launch', '--name', 'twin'], opts),
-      runCli(['launch', '--name', 'twin'], opts),
-    ]);
-    expect(mock.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
-    expect(runs.map((r) => r.exitCode).sort()).toEqual([0, 6]);
-    const loser = runs.find((r) => r.exitCode === 6)!;
-    expect(loser.stderr).toContain(`Error: an agent named 'twin' already exists: ${agents[0]!.agent_id} `);
-  });
+  it(
+    'two launch --name twin against a service that allows twins: ' +
+      'one launch request; the other exits 6 naming the first',
+    async () => {
+      const agents: Array<{ agent_id: string; name: string }> = [];
+      const mock = await startHostedMock(({ method, path: p, body }) => {
+        const records = agents.map((a) => ({
+          ...a,
+          description: '',
+          status: 'running',
+          model: 'gpt-4o',
+          created_at: '2026-03-15T10:00:00Z',
+        }));
+        // both processes read the list before either could launch, were they not taking turns
+        if (method === 'GET' && p === '/v1/superagents') return { json: { agents: records }, delayMs: 300 };
+        if (method === 'POST' && p === '/v1/superagents') {
+          const agent = { agent_id: `c3d4e5f6-7890-12ab-cdef-34567890120${agents.length}`, name: body.name };
+          agents.push(agent);
+          return { json: { ...agent, bot_username: null, wallet_address: '0x1234...abcd', status: 'running' } };
+        }
+        return undefined;
+      });
+      t.closeAfter(mock);
+      const opts = { target: { url: mock.url, key: KEY }, env: { XDG_CACHE_HOME: t.scratch('superagent-cache-') } };
+      const runs = await Promise.all([
+        runCli(['launch', '--name', 'twin'], opts),
+        runCli(['launch', '--name', 'twin'], opts),
+      ]);
+      expect(mock.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+      expect(runs.map((r) => r.exitCode).sort()).toEqual([0, 6]);
+      const loser = runs.find((r) => r.exitCode === 6)!;
+      expect(loser.stderr).toContain(`Error: an agent named 'twin' already exists: ${agents[0]!.agent_id} `);
+    },
+  );
 
   it('two apply --yes of one file against the embedded service: three agents, not six', async () => {
     const dataDir = t.scratch('superagent-data-');

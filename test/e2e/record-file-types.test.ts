@@ -52,7 +52,8 @@ describe('a FIFO where the data dir keeps a file', () => {
     // with --json, the same failure follows as a JSON object
     expect([r.exitCode, r.stderr.split('\n')[0]]).toEqual([
       2,
-      `Error: the embedded service left out a record it cannot read: the record ${fifo} is a FIFO, not a regular file; move it aside to drop it`,
+      `Error: the embedded service left out a record it cannot read: the record ` +
+        `${fifo} is a FIFO, not a regular file; move it aside to drop it`,
     ]);
   });
 
@@ -63,7 +64,8 @@ describe('a FIFO where the data dir keeps a file', () => {
     const r = await runCli(['list'], { ...dirs, ...BOUND });
     expect([r.exitCode, r.stderr]).toEqual([
       2,
-      `Error: the embedded service cannot use its state: the key file ${keyFile} is a FIFO, not a regular file; move it aside (a new key is made in its place)\n`,
+      `Error: the embedded service cannot use its state: the key file ${keyFile} is a ` +
+        `FIFO, not a regular file; move it aside (a new key is made in its place)\n`,
     ]);
   });
 
@@ -101,7 +103,8 @@ describe('a FIFO where the data dir keeps a file', () => {
     const r = await runCli(['list'], { ...dirs, ...BOUND });
     expect([r.exitCode, r.stderr]).toEqual([
       2,
-      `Error: the config file ${configFile} is a FIFO, not a regular file (move it aside, then run 'superagent login' again)\n`,
+      `Error: the config file ${configFile} is a FIFO, not a regular ` +
+        `file (move it aside, then run 'superagent login' again)\n`,
     ]);
   });
 

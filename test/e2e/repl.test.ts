@@ -48,61 +48,65 @@ describe.skipIf(!HAS_TMUX)(
     const memory = async (service: TestService, id: string) =>
       (await service.call('GET', `/v1/superagents/${id}/files`)).json.memory_md as string;
 
-    it('chat: a message and its reply, one session across turns, /new changes it, history kept 0600, Ctrl-D exits 0', async () => {
-      dirs = { configDir: tempDir(), dataDir: tempDir() };
-      const id = await launch(fast, 'scout');
-      const pane = open(fast, ['chat', 'scout']);
-      await pane.waitFor('the prompt', (s) => pane.prompts(s, 'scout') === 1);
-      expect(pane.processArgs().join('\n')).not.toContain(fast.key);
+    it(
+      'chat: a message and its reply, one session across turns, ' +
+        '/new changes it, history kept 0600, Ctrl-D exits 0',
+      async () => {
+        dirs = { configDir: tempDir(), dataDir: tempDir() };
+        const id = await launch(fast, 'scout');
+        const pane = open(fast, ['chat', 'scout']);
+        await pane.waitFor('the prompt', (s) => pane.prompts(s, 'scout') === 1);
+        expect(pane.processArgs().join('\n')).not.toContain(fast.key);
 
-      pane.line('remember that I prefer SOL');
-      let screen = await pane.waitFor('the reply', (s) => pane.prompts(s, 'scout') === 2);
-      expect(screen).toContain('scout› remember that I prefer SOL\n');
-      expect(screen).toContain('Noted, I will remember: "I prefer SOL"');
-      expect(await memory(fast, id)).toContain('I prefer SOL');
+        pane.line('remember that I prefer SOL');
+        let screen = await pane.waitFor('the reply', (s) => pane.prompts(s, 'scout') === 2);
+        expect(screen).toContain('scout› remember that I prefer SOL\n');
+        expect(screen).toContain('Noted, I will remember: "I prefer SOL"');
+        expect(await memory(fast, id)).toContain('I prefer SOL');
 
-      pane.line('and what about ETH?');
-      await pane.waitFor('the second reply', (s) => pane.prompts(s, 'scout') === 3);
-      pane.line('/session');
-      screen = await pane.waitFor('the session id', (s) => pane.prompts(s, 'scout') === 4);
-      const first = screen.split('scout› /session\n')[1]!.match(UUID)![0];
+        pane.line('and what about ETH?');
+        await pane.waitFor('the second reply', (s) => pane.prompts(s, 'scout') === 3);
+        pane.line('/session');
+        screen = await pane.waitFor('the session id', (s) => pane.prompts(s, 'scout') === 4);
+        const first = screen.split('scout› /session\n')[1]!.match(UUID)![0];
 
-      pane.line('/new');
-      await pane.waitFor('/new', (s) => s.includes('New session'));
-      pane.line('hello again');
-      await pane.waitFor('the third reply', (s) => pane.prompts(s, 'scout') === 6);
-      pane.line('/session');
-      screen = await pane.waitFor('the new session id', (s) => pane.prompts(s, 'scout') === 7);
-      const second = screen.split('scout› /session\n')[2]!.match(UUID)![0];
-      expect(second).not.toBe(first);
-      // memory.md holds what matters (the launch, what to remember), not one line per session
-      const mem = await memory(fast, id);
-      expect(
-        mem
-          .split('\n')
-          .filter((l) => l.startsWith('- '))
-          .map((l) => l.replace(/^- \d{4}-\d{2}-\d{2}: /, '')),
-      ).toEqual([expect.stringMatching(/^launched on /), expect.stringContaining('I prefer SOL')]);
+        pane.line('/new');
+        await pane.waitFor('/new', (s) => s.includes('New session'));
+        pane.line('hello again');
+        await pane.waitFor('the third reply', (s) => pane.prompts(s, 'scout') === 6);
+        pane.line('/session');
+        screen = await pane.waitFor('the new session id', (s) => pane.prompts(s, 'scout') === 7);
+        const second = screen.split('scout› /session\n')[2]!.match(UUID)![0];
+        expect(second).not.toBe(first);
+        // memory.md holds what matters (the launch, what to remember), not one line per session
+        const mem = await memory(fast, id);
+        expect(
+          mem
+            .split('\n')
+            .filter((l) => l.startsWith('- '))
+            .map((l) => l.replace(/^- \d{4}-\d{2}-\d{2}: /, '')),
+        ).toEqual([expect.stringMatching(/^launched on /), expect.stringContaining('I prefer SOL')]);
 
-      pane.keys('C-d');
-      expect(await pane.exitCode()).toBe(0);
+        pane.keys('C-d');
+        expect(await pane.exitCode()).toBe(0);
 
-      const history = path.join(dirs.dataDir, 'history', `chat-${id}`);
-      expect(fs.statSync(history).mode & 0o777).toBe(0o600);
-      expect(fs.readFileSync(history, 'utf8')).toBe(
-        'remember that I prefer SOL\nand what about ETH?\n/new\nhello again\n/session\n',
-      ); // a repeat moves to the end
+        const history = path.join(dirs.dataDir, 'history', `chat-${id}`);
+        expect(fs.statSync(history).mode & 0o777).toBe(0o600);
+        expect(fs.readFileSync(history, 'utf8')).toBe(
+          'remember that I prefer SOL\nand what about ETH?\n/new\nhello again\n/session\n',
+        ); // a repeat moves to the end
 
-      // the next run recalls it with the arrow keys
-      const again = open(fast, ['chat', id.slice(0, 8)]);
-      await again.waitFor('the prompt', (s) => again.prompts(s, 'scout') === 1);
-      again.keys('Up', 'Up');
-      await again.waitFor('the recalled line', (s) => s.endsWith('scout› hello again'));
-      again.keys('C-c');
-      await again.waitFor('a fresh prompt', (s) => s.endsWith('scout›'));
-      again.keys('C-d');
-      expect(await again.exitCode()).toBe(0);
-    });
+        // the next run recalls it with the arrow keys
+        const again = open(fast, ['chat', id.slice(0, 8)]);
+        await again.waitFor('the prompt', (s) => again.prompts(s, 'scout') === 1);
+        again.keys('Up', 'Up');
+        await again.waitFor('the recalled line', (s) => s.endsWith('scout› hello again'));
+        again.keys('C-c');
+        await again.waitFor('a fresh prompt', (s) => s.endsWith('scout›'));
+        again.keys('C-d');
+        expect(await again.exitCode()).toBe(0);
+      },
+    );
 
     it('chat: Ctrl-C mid-reply cancels only that reply; Ctrl-C twice at an empty prompt leaves with 0', async () => {
       dirs = { configDir: tempDir(), dataDir: tempDir() };
@@ -148,41 +152,44 @@ describe.skipIf(!HAS_TMUX)(
       expect(await pane.exitCode()).toBe(0);
     });
 
-    it('chat: each tool call the reply draws on shows as one line on the terminal, and never inside the reply', async () => {
-      dirs = { configDir: tempDir(), dataDir: tempDir() };
-      const id = await launch(fast, 'toolie');
-      // a message the default skills (portfolio-tracker, market-intel) draw tools for; a fresh
-      // session asked directly calls the same tools
-      const message = 'What is the price of SOL, and how is my portfolio?';
-      const streamed = await fast.call('POST', `/v1/superagents/${id}/chat`, { body: { message, stream: true } });
-      const { tools, content } = expectAgentStream(streamed.text, { agent_id: id, model: 'gpt-4o' });
-      expect(tools.length).toBeGreaterThan(0);
-      const pane = open(fast, ['chat', 'toolie']);
-      await pane.waitFor('the prompt', (s) => pane.prompts(s, 'toolie') === 1);
-      pane.line(message);
-      const screen = await pane.waitFor('the reply', (s) => pane.prompts(s, 'toolie') === 2);
-      const turn = screen.split(`toolie› ${message}\n`)[1]!.split('\ntoolie›')[0]!;
-      const lines = turn.split('\n');
-      const toolLines = lines.filter((l) => l.startsWith('⚙ '));
-      // name(args), then its duration to a tenth of a second
-      expect(toolLines).toHaveLength(tools.length);
-      tools.forEach((t, i) => {
-        const args = Object.entries(t.tool_args)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(', ');
-        const m = /^(.*) ✓ (\d+\.\d) s$/.exec(toolLines[i]!);
-        expect(m, toolLines[i]).not.toBeNull();
-        expect(m![1]).toBe(`⚙ ${t.tool_name}(${args})`);
-        expect(Math.abs(Number(m![2]) - t.metrics.duration)).toBeLessThanOrEqual(0.05 + 1e-9);
-      });
-      // the reply itself, once (rendered as Markdown), without the tool lines or Agno's "completed in" text
-      expect(lines.filter((l) => !l.startsWith('⚙ ')).join('\n')).toBe(
-        await screenText(renderWhole(content, 120, { colour: true }), 120),
-      );
-      expect(turn).not.toContain('completed in');
-      pane.keys('C-d');
-      expect(await pane.exitCode()).toBe(0);
-    });
+    it(
+      'chat: each tool call the reply draws on shows as one ' + 'line on the terminal, and never inside the reply',
+      async () => {
+        dirs = { configDir: tempDir(), dataDir: tempDir() };
+        const id = await launch(fast, 'toolie');
+        // a message the default skills (portfolio-tracker, market-intel) draw tools for; a fresh
+        // session asked directly calls the same tools
+        const message = 'What is the price of SOL, and how is my portfolio?';
+        const streamed = await fast.call('POST', `/v1/superagents/${id}/chat`, { body: { message, stream: true } });
+        const { tools, content } = expectAgentStream(streamed.text, { agent_id: id, model: 'gpt-4o' });
+        expect(tools.length).toBeGreaterThan(0);
+        const pane = open(fast, ['chat', 'toolie']);
+        await pane.waitFor('the prompt', (s) => pane.prompts(s, 'toolie') === 1);
+        pane.line(message);
+        const screen = await pane.waitFor('the reply', (s) => pane.prompts(s, 'toolie') === 2);
+        const turn = screen.split(`toolie› ${message}\n`)[1]!.split('\ntoolie›')[0]!;
+        const lines = turn.split('\n');
+        const toolLines = lines.filter((l) => l.startsWith('⚙ '));
+        // name(args), then its duration to a tenth of a second
+        expect(toolLines).toHaveLength(tools.length);
+        tools.forEach((t, i) => {
+          const args = Object.entries(t.tool_args)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ');
+          const m = /^(.*) ✓ (\d+\.\d) s$/.exec(toolLines[i]!);
+          expect(m, toolLines[i]).not.toBeNull();
+          expect(m![1]).toBe(`⚙ ${t.tool_name}(${args})`);
+          expect(Math.abs(Number(m![2]) - t.metrics.duration)).toBeLessThanOrEqual(0.05 + 1e-9);
+        });
+        // the reply itself, once (rendered as Markdown), without the tool lines or Agno's "completed in" text
+        expect(lines.filter((l) => !l.startsWith('⚙ ')).join('\n')).toBe(
+          await screenText(renderWhole(content, 120, { colour: true }), 120),
+        );
+        expect(turn).not.toContain('completed in');
+        pane.keys('C-d');
+        expect(await pane.exitCode()).toBe(0);
+      },
+    );
 
     it('assistant: the same REPL against the assistant', async () => {
       dirs = { configDir: tempDir(), dataDir: tempDir() };

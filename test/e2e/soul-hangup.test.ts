@@ -82,40 +82,44 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
       return pid;
     }
 
-    it('the editor and its child end with the CLI (exit 129); the next soul edit offers the kept edit, then uploads it', async () => {
-      const scripts = dir();
-      const both = { configDir: dir(), dataDir: dir() };
-      // saves a change, starts a child of its own, and waits for it
-      const body = `printf 'I am demo.\\nBe bold.\\n' > "$1"\nsleep 600 &\necho $! > '${scripts}/child.pid'\nwait`;
-      const editor = editorScript(scripts, 'slow-editor', body);
-      const first = open(['soul', 'edit', 'demo', '--yes'], both, { EDITOR: editor });
-      const editorPid = await pidIn(path.join(scripts, 'editor.pid'));
-      const childPid = await pidIn(path.join(scripts, 'child.pid'));
-      first.signal('SIGHUP');
-      expect(await first.exitCode()).toBe(129);
-      expect([running(editorPid), running(childPid)]).toEqual([false, false]);
-      const screen = first.screen();
-      const kept = /your edit is kept in (\S+) /.exec(screen)?.[1];
-      expect(kept, screen).toMatch(new RegExp(`^${both.dataDir}/soul-edits/`));
-      expect(screen).toContain("('superagent soul edit demo' offers to resume it; to upload it as it is: ");
-      expect(fs.readFileSync(kept!, 'utf8')).toBe(BOLD);
-      expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
+    it(
+      'the editor and its child end with the CLI (exit 129); the ' +
+        'next soul edit offers the kept edit, then uploads it',
+      async () => {
+        const scripts = dir();
+        const both = { configDir: dir(), dataDir: dir() };
+        // saves a change, starts a child of its own, and waits for it
+        const body = `printf 'I am demo.\\nBe bold.\\n' > "$1"\nsleep 600 &\necho $! > '${scripts}/child.pid'\nwait`;
+        const editor = editorScript(scripts, 'slow-editor', body);
+        const first = open(['soul', 'edit', 'demo', '--yes'], both, { EDITOR: editor });
+        const editorPid = await pidIn(path.join(scripts, 'editor.pid'));
+        const childPid = await pidIn(path.join(scripts, 'child.pid'));
+        first.signal('SIGHUP');
+        expect(await first.exitCode()).toBe(129);
+        expect([running(editorPid), running(childPid)]).toEqual([false, false]);
+        const screen = first.screen();
+        const kept = /your edit is kept in (\S+) /.exec(screen)?.[1];
+        expect(kept, screen).toMatch(new RegExp(`^${both.dataDir}/soul-edits/`));
+        expect(screen).toContain("('superagent soul edit demo' offers to resume it; to upload it as it is: ");
+        expect(fs.readFileSync(kept!, 'utf8')).toBe(BOLD);
+        expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
 
-      // the next run, on a terminal: offered, resumed (the editor sees the kept edit), uploaded
-      const seen = path.join(scripts, 'seen.md');
-      const look = editorScript(scripts, 'look', `cp "$1" '${seen}'`);
-      const second = open(['soul', 'edit', 'demo'], both, { EDITOR: look });
-      await second.waitFor('the offer', (s) => s.includes("Resume your edit of demo's soul.md, kept"));
-      expect(second.screen()).toContain(`An edit of demo's soul.md that was not uploaded was kept `);
-      second.keys('Enter');
-      await second.waitFor('the upload question', (s) => s.includes('Upload this soul.md to demo?'));
-      expect(fs.readFileSync(seen, 'utf8')).toBe(BOLD);
-      second.keys('Enter');
-      expect(await second.exitCode()).toBe(0);
-      expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(BOLD);
-      expect(fs.readdirSync(path.dirname(path.dirname(kept!)))).toEqual([]);
-      await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: START } });
-    });
+        // the next run, on a terminal: offered, resumed (the editor sees the kept edit), uploaded
+        const seen = path.join(scripts, 'seen.md');
+        const look = editorScript(scripts, 'look', `cp "$1" '${seen}'`);
+        const second = open(['soul', 'edit', 'demo'], both, { EDITOR: look });
+        await second.waitFor('the offer', (s) => s.includes("Resume your edit of demo's soul.md, kept"));
+        expect(second.screen()).toContain(`An edit of demo's soul.md that was not uploaded was kept `);
+        second.keys('Enter');
+        await second.waitFor('the upload question', (s) => s.includes('Upload this soul.md to demo?'));
+        expect(fs.readFileSync(seen, 'utf8')).toBe(BOLD);
+        second.keys('Enter');
+        expect(await second.exitCode()).toBe(0);
+        expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(BOLD);
+        expect(fs.readdirSync(path.dirname(path.dirname(kept!)))).toEqual([]);
+        await service.call('PUT', `/v1/superagents/${demo}/soul`, { body: { soul_md: START } });
+      },
+    );
 
     it('SIGHUP at the upload question: exit 129, the cursor shown again, the edit kept for the next run', async () => {
       const scripts = dir();
@@ -132,16 +136,19 @@ describe.skipIf(!HAS_TMUX || process.platform !== 'linux')(
       expect((await service.call('GET', `/v1/superagents/${demo}/files`)).json.soul_md).toBe(START);
     });
 
-    it('an editor that ignores SIGHUP and SIGTERM is killed after a grace: exit 129, nothing left running', async () => {
-      const scripts = dir();
-      const both = { configDir: dir(), dataDir: dir() };
-      const editor = editorScript(scripts, 'deaf-editor', `trap '' HUP TERM\nwhile :; do sleep 1; done`);
-      const pane = open(['soul', 'edit', 'demo', '--yes'], both, { EDITOR: editor });
-      const editorPid = await pidIn(path.join(scripts, 'editor.pid'));
-      pane.signal('SIGHUP');
-      expect(await pane.exitCode(15_000)).toBe(129);
-      expect(running(editorPid)).toBe(false);
-      expect(pane.screen()).toContain(`your edit is kept in ${both.dataDir}/soul-edits/`);
-    });
+    it(
+      'an editor that ignores SIGHUP and SIGTERM is killed ' + 'after a grace: exit 129, nothing left running',
+      async () => {
+        const scripts = dir();
+        const both = { configDir: dir(), dataDir: dir() };
+        const editor = editorScript(scripts, 'deaf-editor', `trap '' HUP TERM\nwhile :; do sleep 1; done`);
+        const pane = open(['soul', 'edit', 'demo', '--yes'], both, { EDITOR: editor });
+        const editorPid = await pidIn(path.join(scripts, 'editor.pid'));
+        pane.signal('SIGHUP');
+        expect(await pane.exitCode(15_000)).toBe(129);
+        expect(running(editorPid)).toBe(false);
+        expect(pane.screen()).toContain(`your edit is kept in ${both.dataDir}/soul-edits/`);
+      },
+    );
   },
 );

@@ -69,8 +69,10 @@ describe.skipIf(process.platform !== 'linux')('a FIFO on stdin whose writer stay
       const r = await chat(fifo.reader, '--timeout', '1.5').ended;
       expect([r.code, r.stdout]).toEqual([2, '']);
       expect(r.stderr).toBe(
-        '! Waiting for the message on standard input to end: is something still writing to it? (giving up after 1.5 s)\n' +
-          'Error: the message on standard input did not end within 1.5 s (close it when done writing, or allow longer with --timeout)\n',
+        '! Waiting for the message on standard input to end: is ' +
+          'something still writing to it? (giving up after 1.5 s)\n' +
+          'Error: the message on standard input did not end within 1.5 s ' +
+          '(close it when done writing, or allow longer with --timeout)\n',
       );
       expect(service.cliRequests()).toEqual([]);
     } finally {
@@ -92,7 +94,8 @@ describe.skipIf(process.platform !== 'linux')('a FIFO on stdin whose writer stay
         });
       });
       expect(said).toBe(
-        '! Waiting for the message on standard input to end: is something still writing to it? (--timeout SECONDS bounds this wait)\n',
+        '! Waiting for the message on standard input to end: is something ' +
+          'still writing to it? (--timeout SECONDS bounds this wait)\n',
       );
       fs.writeSync(fifo.writer, 'there');
       fifo.close();

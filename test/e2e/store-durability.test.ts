@@ -67,7 +67,8 @@ function waitForOutput(
       finish(() =>
         reject(
           new Error(
-            `process exited (${result.exitCode ?? result.signal}) before ${pattern}; stdout: ${p.out()} stderr: ${p.err()}`,
+            `process exited (${result.exitCode ?? result.signal}) ` +
+              `before ${pattern}; stdout: ${p.out()} stderr: ${p.err()}`,
           ),
         ),
       );
@@ -259,75 +260,81 @@ describe('store durability (real processes)', () => {
     expect(fs.existsSync(path.join(dir, 'state.json.migrated'))).toBe(true);
   });
 
-  it("kill -9 at random moments of a write loop never corrupts a record, and the dead writer's lock is taken over at once", async () => {
-    const dir = newDir();
-    const SOUL_BYTES = 200 * 1024;
-    const dataDir = path.join(dir, 'data');
-    const account = accountOf(key(0));
-    const seed = new Store(dataDir).open();
-    seed.agents.write(account, 'stress', {
-      v: 1,
-      n: 1,
-      record: {
-        agent_id: 'stress',
-        owner: account,
-        name: 'stress',
-        status: 'running',
-        created_at: '2026-01-01T00:00:00.000Z',
-        restarts: 0,
-        description: '',
-      } as unknown as StoredAgent,
-    });
-    const script = storeScript(dir, 'writer.mjs', [
-      `const store = new Store(process.argv[2]).open();`,
-      `const deadline = Date.now() + 20_000; // bounded even if nobody kills it`,
-      `process.stdout.write('writing\\n');`,
-      `for (let i = 1; Date.now() < deadline; i++) {`,
-      `  await store.agents.update(${JSON.stringify(account)}, 'stress', (a) => {`,
-      `    a.soul_md = String.fromCharCode(97 + (i % 26)).repeat(${SOUL_BYTES});`,
-      `    a.restarts += 1;`,
-      `  });`,
-      `}`,
-    ]);
-    const file = seed.layout.file(account, 'agent', 'stress');
-
-    const rounds: Array<{ killAfterMs: number; committed: number; lockLeft: boolean }> = [];
-    let lastCommitted = 0;
-    for (let round = 0; round < 5; round++) {
-      const p = spawnNode([script, dataDir]);
-      await waitForOutput(p, /writing/);
-      const killAfterMs = 50 + Math.floor(Math.random() * 250);
-      await sleep(killAfterMs);
-      p.child.kill('SIGKILL');
-      const result = await p.child;
-      expect(result.signal, p.err()).toBe('SIGKILL');
-
-      // whatever the moment, the record is whole: the old or the new version
-      const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
-      const stress = stored.record;
-      expect(stored.v).toBe(stress.restarts + 1 + round); // every write counted: the writer's and the markers
-      if (stress.restarts > 0) expect(stress.soul_md).toBe(stress.soul_md[0].repeat(SOUL_BYTES));
-      expect(stress.restarts).toBeGreaterThanOrEqual(lastCommitted);
-      lastCommitted = stress.restarts;
-
-      // a new Store writes the same record: a lock the killed writer left is taken over because its
-      // process is gone, not because it got old (it would not be stale for an hour; the wait gives up in 5 s)
-      const lockLeft = locksLeft(dataDir).length > 0;
-      const store = new Store(dataDir, { lock: { staleMs: 3_600_000, maxWaitMs: 5_000 } }).open();
-      await store.agents.update(account, 'stress', (a) => {
-        a!.description += `marker-${round};`;
+  it(
+    'kill -9 at random moments of a write loop never corrupts a ' +
+      "record, and the dead writer's lock is taken over at once",
+    async () => {
+      const dir = newDir();
+      const SOUL_BYTES = 200 * 1024;
+      const dataDir = path.join(dir, 'data');
+      const account = accountOf(key(0));
+      const seed = new Store(dataDir).open();
+      seed.agents.write(account, 'stress', {
+        v: 1,
+        n: 1,
+        record: {
+          agent_id: 'stress',
+          owner: account,
+          name: 'stress',
+          status: 'running',
+          created_at: '2026-01-01T00:00:00.000Z',
+          restarts: 0,
+          description: '',
+        } as unknown as StoredAgent,
       });
-      const after = store.agents.fresh(account, 'stress')!.record;
-      expect(after.description).toBe(Array.from({ length: round + 1 }, (_, r) => `marker-${r};`).join(''));
-      expect(after.restarts).toBe(lastCommitted);
-      expect(locksLeft(dataDir)).toEqual([]);
-      rounds.push({ killAfterMs, committed: lastCommitted, lockLeft });
-    }
-    // some rounds must have been killed while writing, and some while holding the lock (otherwise the test proved little)
-    expect(lastCommitted).toBeGreaterThan(0);
-    expect(rounds.some((r) => r.lockLeft)).toBe(true);
-    console.info('kill -9 rounds:', JSON.stringify(rounds));
-  }, 50_000);
+      const script = storeScript(dir, 'writer.mjs', [
+        `const store = new Store(process.argv[2]).open();`,
+        `const deadline = Date.now() + 20_000; // bounded even if nobody kills it`,
+        `process.stdout.write('writing\\n');`,
+        `for (let i = 1; Date.now() < deadline; i++) {`,
+        `  await store.agents.update(${JSON.stringify(account)}, 'stress', (a) => {`,
+        `    a.soul_md = String.fromCharCode(97 + (i % 26)).repeat(${SOUL_BYTES});`,
+        `    a.restarts += 1;`,
+        `  });`,
+        `}`,
+      ]);
+      const file = seed.layout.file(account, 'agent', 'stress');
+
+      const rounds: Array<{ killAfterMs: number; committed: number; lockLeft: boolean }> = [];
+      let lastCommitted = 0;
+      for (let round = 0; round < 5; round++) {
+        const p = spawnNode([script, dataDir]);
+        await waitForOutput(p, /writing/);
+        const killAfterMs = 50 + Math.floor(Math.random() * 250);
+        await sleep(killAfterMs);
+        p.child.kill('SIGKILL');
+        const result = await p.child;
+        expect(result.signal, p.err()).toBe('SIGKILL');
+
+        // whatever the moment, the record is whole: the old or the new version
+        const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
+        const stress = stored.record;
+        expect(stored.v).toBe(stress.restarts + 1 + round); // every write counted: the writer's and the markers
+        if (stress.restarts > 0) expect(stress.soul_md).toBe(stress.soul_md[0].repeat(SOUL_BYTES));
+        expect(stress.restarts).toBeGreaterThanOrEqual(lastCommitted);
+        lastCommitted = stress.restarts;
+
+        // a new Store writes the same record: a lock the killed writer left is taken over because its
+        // process is gone, not because it got old (it would not be stale for an hour; the wait gives up in 5 s)
+        const lockLeft = locksLeft(dataDir).length > 0;
+        const store = new Store(dataDir, { lock: { staleMs: 3_600_000, maxWaitMs: 5_000 } }).open();
+        await store.agents.update(account, 'stress', (a) => {
+          a!.description += `marker-${round};`;
+        });
+        const after = store.agents.fresh(account, 'stress')!.record;
+        expect(after.description).toBe(Array.from({ length: round + 1 }, (_, r) => `marker-${r};`).join(''));
+        expect(after.restarts).toBe(lastCommitted);
+        expect(locksLeft(dataDir)).toEqual([]);
+        rounds.push({ killAfterMs, committed: lastCommitted, lockLeft });
+      }
+      // some rounds must have been killed while writing, and some
+      // while holding the lock (otherwise the test proved little)
+      expect(lastCommitted).toBeGreaterThan(0);
+      expect(rounds.some((r) => r.lockLeft)).toBe(true);
+      console.info('kill -9 rounds:', JSON.stringify(rounds));
+    },
+    50_000,
+  );
 });
 
 describe('a slow writer among fast ones loses no acknowledged write', () => {
@@ -359,7 +366,8 @@ describe('a slow writer among fast ones loses no acknowledged write', () => {
       `if (role === 'slow') {`,
       // 5 s blocked inside the change (longer than the old lock's 3 s stale time): the event loop
       // stands still as under busy work, but the thread sleeps (Atomics.wait), so the suite's CPU is spared
-      `  await update((a) => { if (once()) { process.stdout.write('holding\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000); } note(a, 'slow_note'); });`,
+      `  await update((a) => { if (once()) { process.stdout.write('holding\\n'); Atomics.wait(new ` +
+        `Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000); } note(a, 'slow_note'); });`,
       `} else {`,
       `  if (role === 'holder') process.stdout.write('holding\\n');`,
       `  for (let i = 0; i < Number(count); i++) {`,
@@ -403,22 +411,27 @@ describe('a slow writer among fast ones loses no acknowledged write', () => {
     expect(lines.match(/- slow_note\n/g)).toHaveLength(1);
   }, 60_000);
 
-  it('a holder that keeps its lock for 3 s (3 stale times) keeps it fresh: the others wait, then write after it', async () => {
-    // the holder's first check-and-write of the record takes 3 s (a test hook); fast writers started
-    // meanwhile must neither take its lock nor lose their writes, so every fast line follows its line
-    const { run, memory } = await setUp(
-      `{ lock: { staleMs: 1000 }, hooks: { holding: async () => { if (role === 'holder' && once()) { process.stdout.write('locked\\n'); await sleep(3000); } } } }`,
-    );
-    const holder = run('holder');
-    await waitForOutput(holder, /locked/);
-    const acked = await fastWriters(run);
-    await waitForOutput(holder, /^done$/m, 30_000);
-    expect((await holder.child).exitCode, holder.err()).toBe(0);
+  it(
+    'a holder that keeps its lock for 3 s (3 stale times) ' + 'keeps it fresh: the others wait, then write after it',
+    async () => {
+      // the holder's first check-and-write of the record takes 3 s (a test hook); fast writers started
+      // meanwhile must neither take its lock nor lose their writes, so every fast line follows its line
+      const { run, memory } = await setUp(
+        `{ lock: { staleMs: 1000 }, hooks: { holding: async () => { if (role === 'holder' && ` +
+          `once()) { process.stdout.write('locked\\n'); await sleep(3000); } } } }`,
+      );
+      const holder = run('holder');
+      await waitForOutput(holder, /locked/);
+      const acked = await fastWriters(run);
+      await waitForOutput(holder, /^done$/m, 30_000);
+      expect((await holder.child).exitCode, holder.err()).toBe(0);
 
-    const lines = await memory();
-    expect(acked.filter((note) => !lines.includes(`- ${note}\n`))).toEqual([]);
-    const holderAt = lines.indexOf('- holder_0\n');
-    expect(holderAt).toBeGreaterThan(-1);
-    expect(acked.filter((note) => lines.indexOf(`- ${note}\n`) < holderAt)).toEqual([]);
-  }, 60_000);
+      const lines = await memory();
+      expect(acked.filter((note) => !lines.includes(`- ${note}\n`))).toEqual([]);
+      const holderAt = lines.indexOf('- holder_0\n');
+      expect(holderAt).toBeGreaterThan(-1);
+      expect(acked.filter((note) => lines.indexOf(`- ${note}\n`) < holderAt)).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -32,7 +32,8 @@ describe.skipIf(!HAS_OPENSSL)(`HTTPS with a private certificate authority${NEEDS
     expect(r.exitCode).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe(
-      `Error: cannot connect securely to ${s.url}/v1/superagents: its certificate is for another host (DNS:example.test), not 127.0.0.1 ` +
+      `Error: cannot connect securely to ${s.url}/v1/superagents: its certificate ` +
+        `is for another host (DNS:example.test), not 127.0.0.1 ` +
         '(check the host in the base URL: it must be one the certificate names)',
     );
     expect([s.connections(), s.requests]).toEqual([1, []]);

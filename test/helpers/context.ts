@@ -190,7 +190,10 @@ export class ScriptedPrompter implements Prompter {
   }
 }
 
-/** An editor that is a function of the file (it may write it, throw, or leave it); `stop` aborts when it is told to stop. */
+/**
+ * An editor that is a function of the file (it may write it,
+ * throw, or leave it); `stop` aborts when it is told to stop.
+ */
 export function fakeEditor(
   edit: (file: string, stop?: AbortSignal) => void | Promise<void>,
   line = 'fake-editor',

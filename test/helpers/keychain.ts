@@ -13,7 +13,8 @@ import { KeychainError, type Keychain, type KeychainCallOptions } from '../../sr
 export const KEYCHAIN_SAYS = {
   /** no DBUS_SESSION_BUS_ADDRESS (a server, an ssh login) */
   noBusAddress:
-    'Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead',
+    'Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was ' +
+    'disabled at compile time, set your DBUS_SESSION_BUS_ADDRESS instead',
   /** an address where nothing listens */
   noBus: 'Platform failure: DBus error: Failed to connect to socket /run/user/1000/bus: No such file or directory',
   /** a session bus with no keyring daemon on it */

@@ -41,13 +41,17 @@ export function renderWhole(text: string, width: number, o: LayoutOptions = {}):
 export interface StreamOptions {
   /** indexes of pieces after which a tool line takes the screen */
   toolAfter?: ReadonlySet<number>;
-  /** the painter of blocks arrives after this piece (as when its bundle is still loading); from the start unless given */
+  /**
+   * the painter of blocks arrives after this piece (as when its bundle is still loading); from the start unless given
+   */
   readyAfter?: number;
   /** the highlighter arrives after this piece (after the painter), or when a fence waits for it at the end */
   highlighterAfter?: number;
 }
 
-/** A reply streamed in `pieces`: what is written for each, markers kept (so a test can tell ours from anything else). */
+/**
+ * A reply streamed in `pieces`: what is written for each, markers kept (so a test can tell ours from anything else).
+ */
 export function streamOutputs(
   pieces: string[],
   width: number,

@@ -137,13 +137,17 @@ export async function startSecretService(o: { unlocked?: boolean } = {}): Promis
 }
 
 function busConfig(runtime: string): string {
-  return `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+  return (
+    `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" ` +
+    `"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>session</type>
   <listen>unix:dir=${runtime}</listen>
-  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow ` +
+    `own="*"/></policy>
 </busconfig>
-`;
+`
+  );
 }
 
 function firstLine(child: Child): Promise<string> {

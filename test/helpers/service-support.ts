@@ -172,7 +172,9 @@ export function expectAgentStream(text: string, agent: { agent_id: string; model
   return { sessionId, runId, content, pieces, tools, wire };
 }
 
-/** Checks a complete assistant stream: session_info → RunResponseContent+ → RunCompleted {content, timestamp} → [DONE]. */
+/**
+ * Checks a complete assistant stream: session_info → RunResponseContent+ → RunCompleted {content, timestamp} → [DONE].
+ */
 export function expectAssistantStream(text: string): {
   sessionId: string;
   content: string;

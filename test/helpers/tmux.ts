@@ -61,7 +61,8 @@ export class Pane {
     fs.writeFileSync(
       script,
       [
-        `unset SUPERAGENT_PROFILE SUPERAGENT_BASE_URL SUPERAGENT_API_KEY CI NO_COLOR FORCE_HYPERLINK VTE_VERSION WT_SESSION`,
+        `unset SUPERAGENT_PROFILE SUPERAGENT_BASE_URL SUPERAGENT_API_KEY ` +
+          `CI NO_COLOR FORCE_HYPERLINK VTE_VERSION WT_SESSION`,
         `. ${quote(envFile)}`,
         // Ctrl-C on a cooked terminal signals the whole group: the shell outlives it to write the exit code
         'trap : INT',

@@ -102,29 +102,34 @@ describe('POST …/{id}/chat (JSON)', () => {
     expectError(await svc().call('POST', agentPath(id, '/chat'), { body }), 400, message);
   });
 
-  it('a chat adds nothing to memory.md, new session or continued; a model or soul change adds one dated line, the same again none', async () => {
-    const before = memoryLines((await files(svc(), id)).memory_md);
-    const opened = await say({ message: 'hello there' });
-    await say({ message: 'and again', session_id: opened.session_id });
-    await say({ message: 'hello there' });
-    expect(memoryLines((await files(svc(), id)).memory_md)).toEqual(before);
+  it(
+    'a chat adds nothing to memory.md, new session or continued; a ' +
+      'model or soul change adds one dated line, the same again none',
+    async () => {
+      const before = memoryLines((await files(svc(), id)).memory_md);
+      const opened = await say({ message: 'hello there' });
+      await say({ message: 'and again', session_id: opened.session_id });
+      await say({ message: 'hello there' });
+      expect(memoryLines((await files(svc(), id)).memory_md)).toEqual(before);
 
-    const dayBefore = utcDay();
-    const put = (what: string, body: Record<string, unknown>) => svc().call('PUT', agentPath(id, `/${what}`), { body });
-    expect((await put('model', { model: 'grok-4', model_provider: 'xai' })).status).toBe(200);
-    expect((await put('model', { model: 'grok-4', model_provider: 'xai' })).status).toBe(200);
-    expect((await put('soul', { soul_md: '# A new soul\n' })).status).toBe(200);
-    expect((await put('soul', { soul_md: '# A new soul\n' })).status).toBe(200);
-    const dayAfter = utcDay();
-    const after = memoryLines((await files(svc(), id)).memory_md);
-    expect(after.slice(0, before.length)).toEqual(before);
-    const added = after.slice(before.length).map((line) => /^- (\d{4}-\d{2}-\d{2}): (.*)$/.exec(line)?.slice(1));
-    expect(added).toEqual([
-      [expect.any(String), 'model changed to grok-4 (xai)'],
-      [expect.any(String), 'soul.md updated'],
-    ]);
-    for (const [day] of added as string[][]) expect([dayBefore, dayAfter]).toContain(day);
-  });
+      const dayBefore = utcDay();
+      const put = (what: string, body: Record<string, unknown>) =>
+        svc().call('PUT', agentPath(id, `/${what}`), { body });
+      expect((await put('model', { model: 'grok-4', model_provider: 'xai' })).status).toBe(200);
+      expect((await put('model', { model: 'grok-4', model_provider: 'xai' })).status).toBe(200);
+      expect((await put('soul', { soul_md: '# A new soul\n' })).status).toBe(200);
+      expect((await put('soul', { soul_md: '# A new soul\n' })).status).toBe(200);
+      const dayAfter = utcDay();
+      const after = memoryLines((await files(svc(), id)).memory_md);
+      expect(after.slice(0, before.length)).toEqual(before);
+      const added = after.slice(before.length).map((line) => /^- (\d{4}-\d{2}-\d{2}): (.*)$/.exec(line)?.slice(1));
+      expect(added).toEqual([
+        [expect.any(String), 'model changed to grok-4 (xai)'],
+        [expect.any(String), 'soul.md updated'],
+      ]);
+      for (const [day] of added as string[][]) expect([dayBefore, dayAfter]).toContain(day);
+    },
+  );
 
   it('"remember that I prefer SOL" adds that line to memory.md', async () => {
     const opened = await say({ message: 'hi' });
@@ -137,15 +142,18 @@ describe('POST …/{id}/chat (JSON)', () => {
     expect(after.at(-1)).toMatch(/^- \d{4}-\d{2}-\d{2}: I prefer SOL$/);
   });
 
-  it("a turn writes the agent's record only when there is something to remember (a write costs what it changes)", async () => {
-    const version = () => new Store(svc().dataDir).open().agents.fresh(accountId(hashKey(svc().key)), id)!.v;
-    const start = version();
-    const opened = await say({ message: MESSAGE });
-    await say({ message: MESSAGE, session_id: opened.session_id });
-    expect(version()).toBe(start);
-    await say({ message: 'remember that I prefer SOL', session_id: opened.session_id });
-    expect(version()).toBe(start + 1);
-  });
+  it(
+    "a turn writes the agent's record only when there is " + 'something to remember (a write costs what it changes)',
+    async () => {
+      const version = () => new Store(svc().dataDir).open().agents.fresh(accountId(hashKey(svc().key)), id)!.v;
+      const start = version();
+      const opened = await say({ message: MESSAGE });
+      await say({ message: MESSAGE, session_id: opened.session_id });
+      expect(version()).toBe(start);
+      await say({ message: 'remember that I prefer SOL', session_id: opened.session_id });
+      expect(version()).toBe(start + 1);
+    },
+  );
 });
 
 // A fresh agent per test: the default-skills test relies on skills nobody has changed.
@@ -168,57 +176,68 @@ describe('POST …/{id}/chat with stream: true (SSE)', () => {
     return expectAgentStream(res.text, who);
   }
 
-  it('sends data-only lines: session_info, RunStarted, RunContent…, RunCompleted, stream_complete, then data: [DONE]', async () => {
-    const res = await chat(svc(), agent.agent_id, { message: 'Hello, who are you?', stream: true });
-    expect(res.text).not.toMatch(/^event:/m);
-    expect(res.text.endsWith('\n\ndata: [DONE]\n\n')).toBe(true);
-    const s = expectAgentStream(res.text, agent);
-    expect(s.tools).toEqual([]); // a greeting draws on no skill
-    expect(eventNames(s.wire.events)).toEqual([
-      'session_info',
-      'RunStarted',
-      ...s.pieces.map(() => 'RunContent'),
-      'RunCompleted',
-      'stream_complete',
-    ]);
-    expect(s.content.trim().length).toBeGreaterThan(0);
-  });
+  it(
+    'sends data-only lines: session_info, RunStarted, RunContent…, ' +
+      'RunCompleted, stream_complete, then data: [DONE]',
+    async () => {
+      const res = await chat(svc(), agent.agent_id, { message: 'Hello, who are you?', stream: true });
+      expect(res.text).not.toMatch(/^event:/m);
+      expect(res.text.endsWith('\n\ndata: [DONE]\n\n')).toBe(true);
+      const s = expectAgentStream(res.text, agent);
+      expect(s.tools).toEqual([]); // a greeting draws on no skill
+      expect(eventNames(s.wire.events)).toEqual([
+        'session_info',
+        'RunStarted',
+        ...s.pieces.map(() => 'RunContent'),
+        'RunCompleted',
+        'stream_complete',
+      ]);
+      expect(s.content.trim().length).toBeGreaterThan(0);
+    },
+  );
 
-  it('streams the same reply the JSON answer gives, continues a session, and gives every run its own run_id', async () => {
-    const message = 'Any news on SOL?';
-    const streamed = await streamChat(svc(), agent, { message });
-    const json = await chat(svc(), agent.agent_id, { message });
-    expect(json.status).toBe(200);
-    expect(Object.keys(json.json).sort()).toEqual(['content', 'session_id']);
-    expect(streamed.content).toBe(json.json.content);
+  it(
+    'streams the same reply the JSON answer gives, continues a ' + 'session, and gives every run its own run_id',
+    async () => {
+      const message = 'Any news on SOL?';
+      const streamed = await streamChat(svc(), agent, { message });
+      const json = await chat(svc(), agent.agent_id, { message });
+      expect(json.status).toBe(200);
+      expect(Object.keys(json.json).sort()).toEqual(['content', 'session_id']);
+      expect(streamed.content).toBe(json.json.content);
 
-    const next = await streamChat(svc(), agent, { message, session_id: streamed.sessionId });
-    expect(next.sessionId).toBe(streamed.sessionId);
-    expect(next.runId).not.toBe(streamed.runId);
-    const jsonNext = await chat(svc(), agent.agent_id, { message, session_id: json.json.session_id });
-    expect(next.content).toBe(jsonNext.json.content);
-  });
+      const next = await streamChat(svc(), agent, { message, session_id: streamed.sessionId });
+      expect(next.sessionId).toBe(streamed.sessionId);
+      expect(next.runId).not.toBe(streamed.runId);
+      const jsonNext = await chat(svc(), agent.agent_id, { message, session_id: json.json.session_id });
+      expect(next.content).toBe(jsonNext.json.content);
+    },
+  );
 
-  it('reports a tool call per enabled skill the reply draws on: ETH funding with hyperliquid on → get_funding_rate {symbol: ETH}', async () => {
-    const tooled = { agent_id: (await launch(svc(), { name: 'Tooled' })).agent_id, model: MODEL.model };
-    const skills = (disabled: string[]) =>
-      svc().call('PUT', agentPath(tooled.agent_id, '/skills'), { body: { disabled } });
-    expect((await skills([])).status).toBe(200);
-    const message = 'What is the ETH funding rate?';
-    const on = await streamChat(svc(), tooled, { message });
-    expect(on.tools.map((t) => [t.tool_name, t.tool_args])).toEqual([['get_funding_rate', { symbol: 'ETH' }]]);
-    const found = JSON.parse(on.tools[0].result);
-    expect(found).toMatchObject({ symbol: 'ETH', interval: '1h' });
-    expect(on.content).toContain(`funding ${(found.funding_rate * 100).toFixed(4)}%/h`);
+  it(
+    'reports a tool call per enabled skill the reply draws on: ETH ' +
+      'funding with hyperliquid on → get_funding_rate {symbol: ETH}',
+    async () => {
+      const tooled = { agent_id: (await launch(svc(), { name: 'Tooled' })).agent_id, model: MODEL.model };
+      const skills = (disabled: string[]) =>
+        svc().call('PUT', agentPath(tooled.agent_id, '/skills'), { body: { disabled } });
+      expect((await skills([])).status).toBe(200);
+      const message = 'What is the ETH funding rate?';
+      const on = await streamChat(svc(), tooled, { message });
+      expect(on.tools.map((t) => [t.tool_name, t.tool_args])).toEqual([['get_funding_rate', { symbol: 'ETH' }]]);
+      const found = JSON.parse(on.tools[0].result);
+      expect(found).toMatchObject({ symbol: 'ETH', interval: '1h' });
+      expect(on.content).toContain(`funding ${(found.funding_rate * 100).toFixed(4)}%/h`);
 
-    // the same question in a fresh session calls the same tool with the same id and result
-    expect((await streamChat(svc(), tooled, { message })).tools).toEqual(on.tools);
+      // the same question in a fresh session calls the same tool with the same id and result
+      expect((await streamChat(svc(), tooled, { message })).tools).toEqual(on.tools);
 
-    expect((await skills(['hyperliquid'])).status).toBe(200);
-    const off = await streamChat(svc(), tooled, { message });
-    expect(off.tools).toEqual([]);
-    expect(off.content).toContain('hyperliquid');
-  });
+      expect((await skills(['hyperliquid'])).status).toBe(200);
+      const off = await streamChat(svc(), tooled, { message });
+      expect(off.tools).toEqual([]);
+      expect(off.content).toContain('hyperliquid');
+    },
+  );
 
   it('the skills on by default draw tools too: portfolio-tracker get_positions, market-intel get_price', async () => {
     const s = await streamChat(svc(), agent, { message: 'What is the price of SOL, and how is my portfolio?' });

@@ -113,25 +113,32 @@ describe('PUT profile, soul, model', () => {
     expect(await record()).toMatchObject({ name: 'Both', description: 'both changed' });
   });
 
-  it("profile: a name another live agent of the account has is 409, in any case; the agent's own in other letters is not", async () => {
-    await launch(svc(), { name: 'Scout' });
-    expectError(
-      await put('/profile', { name: ' scout ', description: 'renamed' }),
-      409,
-      "An agent named 'scout' already exists",
-    );
-    expect(await record()).toMatchObject({ name: 'Configurable', description: 'original' });
-    expect((await put('/profile', { name: 'CONFIGURABLE' })).status).toBe(200);
-    expect(await record()).toMatchObject({ name: 'CONFIGURABLE' });
-  });
+  it(
+    'profile: a name another live agent of the account has is ' +
+      "409, in any case; the agent's own in other letters is not",
+    async () => {
+      await launch(svc(), { name: 'Scout' });
+      expectError(
+        await put('/profile', { name: ' scout ', description: 'renamed' }),
+        409,
+        "An agent named 'scout' already exists",
+      );
+      expect(await record()).toMatchObject({ name: 'Configurable', description: 'original' });
+      expect((await put('/profile', { name: 'CONFIGURABLE' })).status).toBe(200);
+      expect(await record()).toMatchObject({ name: 'CONFIGURABLE' });
+    },
+  );
 
-  it('profile: a name that only looks different from a live one (another Unicode form, full width) is 409 too', async () => {
-    await launch(svc(), { name: 'Déjà' });
-    for (const lookalike of ['De\u0301ja\u0300', 'ＤÉＪÀ']) {
-      expectError(await put('/profile', { name: lookalike }), 409, `An agent named '${lookalike}' already exists`);
-    }
-    expect(await record()).toMatchObject({ name: 'Configurable' });
-  });
+  it(
+    'profile: a name that only looks different from a live ' + 'one (another Unicode form, full width) is 409 too',
+    async () => {
+      await launch(svc(), { name: 'Déjà' });
+      for (const lookalike of ['De\u0301ja\u0300', 'ＤÉＪÀ']) {
+        expectError(await put('/profile', { name: lookalike }), 409, `An agent named '${lookalike}' already exists`);
+      }
+      expect(await record()).toMatchObject({ name: 'Configurable' });
+    },
+  );
 
   it('profile: a rename and a launch of one name at once, or two renames: one name, one agent', async () => {
     const other = (await launch(svc(), { name: 'Other' })).agent_id;
@@ -186,14 +193,18 @@ describe('PUT profile, soul, model', () => {
     expect((await files(svc(), id)).soul_md).toBe(before);
   });
 
-  it('model: answers { agent_id, status: updated } and changes the model (the record shows it, the chat stream runs on it)', async () => {
-    const res = await put('/model', { model: 'grok-4', model_provider: 'xai' });
-    expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual(updated());
-    expect((await record()).model).toBe('grok-4');
-    const streamed = await chat(svc(), id, { message: 'hi', stream: true });
-    expect(parseWire(streamed.text).events.find((e) => e.event === 'RunStarted')?.model).toBe('grok-4');
-  });
+  it(
+    'model: answers { agent_id, status: updated } and changes the ' +
+      'model (the record shows it, the chat stream runs on it)',
+    async () => {
+      const res = await put('/model', { model: 'grok-4', model_provider: 'xai' });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json).toEqual(updated());
+      expect((await record()).model).toBe('grok-4');
+      const streamed = await chat(svc(), id, { message: 'hi', stream: true });
+      expect(parseWire(streamed.text).events.find((e) => e.event === 'RunStarted')?.model).toBe('grok-4');
+    },
+  );
 
   it.each<[string, unknown, string]>([
     ['an empty body (model is checked first)', {}, 'model is required'],
@@ -235,18 +246,22 @@ describe('skills, files, wallet, health', () => {
   const putSkills = (body: unknown) => svc().call('PUT', skillsPath(), { body });
   const onlyDisabled = (names: string[]) => Object.fromEntries(SKILL_CATALOGUE.map((s) => [s, !names.includes(s)]));
 
-  it('PUT skills { disabled } answers { agent_id, status: updated } and disables exactly those, enabling every other', async () => {
-    const res = await putSkills({ disabled: ['polymarket', 'market-intel'] });
-    expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ agent_id: agent.agent_id, status: 'updated' });
-    expect(await enabledNow()).toEqual(onlyDisabled(['polymarket', 'market-intel']));
-    // the whole set each time: a skill left out of the next list is enabled again
-    expect((await putSkills({ disabled: ['hyperliquid'] })).json).toEqual({
-      agent_id: agent.agent_id,
-      status: 'updated',
-    });
-    expect(await enabledNow()).toEqual(onlyDisabled(['hyperliquid']));
-  });
+  it(
+    'PUT skills { disabled } answers { agent_id, status: updated } ' +
+      'and disables exactly those, enabling every other',
+    async () => {
+      const res = await putSkills({ disabled: ['polymarket', 'market-intel'] });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json).toEqual({ agent_id: agent.agent_id, status: 'updated' });
+      expect(await enabledNow()).toEqual(onlyDisabled(['polymarket', 'market-intel']));
+      // the whole set each time: a skill left out of the next list is enabled again
+      expect((await putSkills({ disabled: ['hyperliquid'] })).json).toEqual({
+        agent_id: agent.agent_id,
+        status: 'updated',
+      });
+      expect(await enabledNow()).toEqual(onlyDisabled(['hyperliquid']));
+    },
+  );
 
   it('PUT skills { disabled: [] } enables all; duplicates are fine; all nine can be disabled', async () => {
     expect((await putSkills({ disabled: [] })).status).toBe(200);
@@ -290,16 +305,20 @@ describe('skills, files, wallet, health', () => {
     expect(typeof body.memory_md).toBe('string');
   });
 
-  it('GET wallet: exactly { evm_address, solana_address }: EIP-55 and equal to the launch one, a 32-byte base58 key', async () => {
-    const body = await getJson(svc(), agentPath(agent.agent_id, '/wallet'));
-    expect(Object.keys(body)).toEqual(['evm_address', 'solana_address']);
-    expectEvmAddress(body.evm_address);
-    expect(body.evm_address).toBe(agent.wallet_address);
-    expect(body.solana_address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
-    expect(base58Decode(body.solana_address)).toHaveLength(32);
-    // stable: the same addresses every time
-    expect(await getJson(svc(), agentPath(agent.agent_id, '/wallet'))).toEqual(body);
-  });
+  it(
+    'GET wallet: exactly { evm_address, solana_address }: EIP-55 ' +
+      'and equal to the launch one, a 32-byte base58 key',
+    async () => {
+      const body = await getJson(svc(), agentPath(agent.agent_id, '/wallet'));
+      expect(Object.keys(body)).toEqual(['evm_address', 'solana_address']);
+      expectEvmAddress(body.evm_address);
+      expect(body.evm_address).toBe(agent.wallet_address);
+      expect(body.solana_address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+      expect(base58Decode(body.solana_address)).toHaveLength(32);
+      // stable: the same addresses every time
+      expect(await getJson(svc(), agentPath(agent.agent_id, '/wallet'))).toEqual(body);
+    },
+  );
 
   it('GET health answers { agent_id, healthy: true }', async () => {
     expect(await getJson(svc(), agentPath(agent.agent_id, '/health'))).toEqual({

@@ -159,32 +159,36 @@ describe('POST /v1/chat (assistant)', () => {
     }
   });
 
-  it('streams data-only lines: session_info, RunResponseContent…, RunCompleted {content, timestamp}, then data: [DONE]', async () => {
-    const before = new Date().toISOString();
-    const r = await svc.call('POST', '/v1/chat', { body: { message: 'What is BTC doing today?', stream: true } });
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(r.text).not.toMatch(/^event:/m);
-    expect(r.text.endsWith('\n\ndata: [DONE]\n\n')).toBe(true);
-    const s = expectAssistantStream(r.text);
-    expect(eventNames(s.wire.events)).toEqual([
-      'session_info',
-      ...s.wire.events.slice(1, -1).map(() => 'RunResponseContent'),
-      'RunCompleted',
-    ]);
-    expect(s.timestamp).toMatch(ISO);
-    expect(s.timestamp >= before).toBe(true);
+  it(
+    'streams data-only lines: session_info, RunResponseContent…, ' +
+      'RunCompleted {content, timestamp}, then data: [DONE]',
+    async () => {
+      const before = new Date().toISOString();
+      const r = await svc.call('POST', '/v1/chat', { body: { message: 'What is BTC doing today?', stream: true } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(r.text).not.toMatch(/^event:/m);
+      expect(r.text.endsWith('\n\ndata: [DONE]\n\n')).toBe(true);
+      const s = expectAssistantStream(r.text);
+      expect(eventNames(s.wire.events)).toEqual([
+        'session_info',
+        ...s.wire.events.slice(1, -1).map(() => 'RunResponseContent'),
+        'RunCompleted',
+      ]);
+      expect(s.timestamp).toMatch(ISO);
+      expect(s.timestamp >= before).toBe(true);
 
-    // the streamed reply is the same as the non-streamed one for the same message and (empty) history
-    const plain = await svc.call('POST', '/v1/chat', { body: { message: 'What is BTC doing today?' } });
-    expect(Object.keys(plain.json).sort()).toEqual(['content', 'session_id', 'timestamp']);
-    expect(plain.json.content).toBe(s.content);
+      // the streamed reply is the same as the non-streamed one for the same message and (empty) history
+      const plain = await svc.call('POST', '/v1/chat', { body: { message: 'What is BTC doing today?' } });
+      expect(Object.keys(plain.json).sort()).toEqual(['content', 'session_id', 'timestamp']);
+      expect(plain.json.content).toBe(s.content);
 
-    // the streamed turn was recorded: the session continues
-    const next = await svc.call('POST', '/v1/chat', { body: { message: 'and ETH?', session_id: s.sessionId } });
-    expect(next.status).toBe(200);
-    expect(next.json.session_id).toBe(s.sessionId);
-  });
+      // the streamed turn was recorded: the session continues
+      const next = await svc.call('POST', '/v1/chat', { body: { message: 'and ETH?', session_id: s.sessionId } });
+      expect(next.status).toBe(200);
+      expect(next.json.session_id).toBe(s.sessionId);
+    },
+  );
 
   it('streams a JSON answer whose pieces rebuild the JSON string', async () => {
     const r = await svc.call('POST', '/v1/chat', {
@@ -304,15 +308,19 @@ describe('POST /v1/chat query time limit', () => {
     expect(r.json).toEqual({ statusCode: 504, message: 'Query timeout', error: 'Gateway Timeout' });
   });
 
-  it('a streamed answer past the limit ends in-band: {"event":"error","message":"Query timeout","statusCode":504}, no RunCompleted, no [DONE]', async () => {
-    const r = await slow.call('POST', '/v1/chat', { body: { message: 'What is BTC doing today?', stream: true } });
-    expect(r.status).toBe(200);
-    const { before, error } = splitAtError(parseWire(r.text));
-    expect(error).toEqual({ event: 'error', message: 'Query timeout', statusCode: 504 });
-    expect(before[0].event).toBe('session_info');
-    expect(eventNames(before.slice(1)).every((name) => name === 'RunResponseContent')).toBe(true);
-    expect(r.text.endsWith('data: {"event":"error","message":"Query timeout","statusCode":504}\n\n')).toBe(true);
-  });
+  it(
+    'a streamed answer past the limit ends in-band: {"event":"error","message":"Query ' +
+      'timeout","statusCode":504}, no RunCompleted, no [DONE]',
+    async () => {
+      const r = await slow.call('POST', '/v1/chat', { body: { message: 'What is BTC doing today?', stream: true } });
+      expect(r.status).toBe(200);
+      const { before, error } = splitAtError(parseWire(r.text));
+      expect(error).toEqual({ event: 'error', message: 'Query timeout', statusCode: 504 });
+      expect(before[0].event).toBe('session_info');
+      expect(eventNames(before.slice(1)).every((name) => name === 'RunResponseContent')).toBe(true);
+      expect(r.text.endsWith('data: {"event":"error","message":"Query timeout","statusCode":504}\n\n')).toBe(true);
+    },
+  );
 
   it('a short answer within the limit still succeeds', async () => {
     // a one-key JSON answer is a couple of pieces: well under 100 ms at 20 ms each

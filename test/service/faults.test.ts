@@ -103,72 +103,79 @@ describe('faults on demand', () => {
     expect(waits).toEqual([150, 150]);
   });
 
-  it('cutStreamAfter 3: session_info, exactly 3 pieces, an error event (502), then the connection is dropped', async () => {
-    const svc = await service({ faults: { cutStreamAfter: 3 } });
-    const r = await rawPost(svc.url, '/v1/chat', svc.key, { message: MESSAGE, stream: true });
-    expect(r.status).toBe(200);
-    expect(r.headers['content-type']).toMatch(/^text\/event-stream/);
-    expect(r.complete).toBe(false); // dropped, not ended
-    const { before, error } = splitAtError(parseWire(r.text));
-    expect(error).toEqual({ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 });
-    expect(eventNames(before)).toEqual([
-      'session_info',
-      'RunResponseContent',
-      'RunResponseContent',
-      'RunResponseContent',
-    ]);
-    // what did arrive is the start of the real reply
-    const received = before
-      .slice(1)
-      .map((e) => e.content)
-      .join('');
-    const whole = await wholeReply();
-    expect(whole.startsWith(received)).toBe(true);
-    expect(whole.length).toBeGreaterThan(received.length);
-    // a non-streamed answer is not cut
-    expect((await svc.call('POST', '/v1/chat', { body: { message: MESSAGE } })).json.content).toBe(whole);
-  });
+  it(
+    'cutStreamAfter 3: session_info, exactly 3 pieces, an ' + 'error event (502), then the connection is dropped',
+    async () => {
+      const svc = await service({ faults: { cutStreamAfter: 3 } });
+      const r = await rawPost(svc.url, '/v1/chat', svc.key, { message: MESSAGE, stream: true });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(r.complete).toBe(false); // dropped, not ended
+      const { before, error } = splitAtError(parseWire(r.text));
+      expect(error).toEqual({ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 });
+      expect(eventNames(before)).toEqual([
+        'session_info',
+        'RunResponseContent',
+        'RunResponseContent',
+        'RunResponseContent',
+      ]);
+      // what did arrive is the start of the real reply
+      const received = before
+        .slice(1)
+        .map((e) => e.content)
+        .join('');
+      const whole = await wholeReply();
+      expect(whole.startsWith(received)).toBe(true);
+      expect(whole.length).toBeGreaterThan(received.length);
+      // a non-streamed answer is not cut
+      expect((await svc.call('POST', '/v1/chat', { body: { message: MESSAGE } })).json.content).toBe(whole);
+    },
+  );
 
-  it('cutStreamAfter 3 also cuts an agent chat stream after its run events, and fetch reports the stream terminated', async () => {
-    const svc = await service({ faults: { cutStreamAfter: 3 } });
-    const launched = await svc.call('POST', '/v1/superagents', {
-      body: { name: 'Cut Stream', model: 'gpt-4o', model_provider: 'openai' },
-    });
-    expect(launched.status).toBe(200);
-    const res = await fetch(`${svc.url}/v1/superagents/${launched.json.agent_id}/chat`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'What is the price of SOL?', stream: true }),
-    });
-    expect(res.status).toBe(200);
-    const decoder = new TextDecoder();
-    const reader = res.body!.getReader();
-    let text = '';
-    let failure: unknown;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value, { stream: true });
+  it(
+    'cutStreamAfter 3 also cuts an agent chat stream after its ' +
+      'run events, and fetch reports the stream terminated',
+    async () => {
+      const svc = await service({ faults: { cutStreamAfter: 3 } });
+      const launched = await svc.call('POST', '/v1/superagents', {
+        body: { name: 'Cut Stream', model: 'gpt-4o', model_provider: 'openai' },
+      });
+      expect(launched.status).toBe(200);
+      const res = await fetch(`${svc.url}/v1/superagents/${launched.json.agent_id}/chat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'What is the price of SOL?', stream: true }),
+      });
+      expect(res.status).toBe(200);
+      const decoder = new TextDecoder();
+      const reader = res.body!.getReader();
+      let text = '';
+      let failure: unknown;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value, { stream: true });
+        }
+      } catch (err) {
+        failure = err;
       }
-    } catch (err) {
-      failure = err;
-    }
-    expect(failure).toBeInstanceOf(TypeError);
-    expect(String((failure as Error).message)).toMatch(/terminated/);
-    const { before, error } = splitAtError(parseWire(text));
-    expect(error).toEqual({ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 });
-    // market-intel is on by default: its tool call goes out before the content
-    expect(eventNames(before)).toEqual([
-      'session_info',
-      'RunStarted',
-      'ToolCallStarted',
-      'ToolCallCompleted',
-      'RunContent',
-      'RunContent',
-      'RunContent',
-    ]);
-  });
+      expect(failure).toBeInstanceOf(TypeError);
+      expect(String((failure as Error).message)).toMatch(/terminated/);
+      const { before, error } = splitAtError(parseWire(text));
+      expect(error).toEqual({ event: 'error', message: CUT_STREAM_MESSAGE, statusCode: 502 });
+      // market-intel is on by default: its tool call goes out before the content
+      expect(eventNames(before)).toEqual([
+        'session_info',
+        'RunStarted',
+        'ToolCallStarted',
+        'ToolCallCompleted',
+        'RunContent',
+        'RunContent',
+        'RunContent',
+      ]);
+    },
+  );
 
   it('cutStreamAfter 0: session_info, then the error event, then the drop', async () => {
     const svc = await service({ faults: { cutStreamAfter: 0 } });
@@ -179,57 +186,68 @@ describe('faults on demand', () => {
     expect(error.statusCode).toBe(502);
   });
 
-  it('errorRate 1 on a streaming assistant chat: 200, session_info and half the pieces, then the fault in-band and a clean end', async () => {
-    const whole = await wholeReply();
-    const svc = await service({ faults: { errorRate: 1 } });
-    const r = await rawPost(svc.url, '/v1/chat', svc.key, { message: MESSAGE, stream: true });
-    expect(r.status).toBe(200);
-    expect(r.headers['content-type']).toMatch(/^text\/event-stream/);
-    expect(r.complete).toBe(true); // ended, not dropped
-    const { before, error } = splitAtError(parseWire(r.text));
-    expect([500, 503]).toContain(error.statusCode);
-    expect(error.message).toMatch(/\(injected fault\)$/);
-    expect(before[0].event).toBe('session_info');
-    const pieces = before.slice(1);
-    expect(pieces.length).toBeGreaterThan(0);
-    expect(new Set(eventNames(pieces))).toEqual(new Set(['RunResponseContent']));
-    const received = pieces.map((e) => e.content).join('');
-    expect(whole.startsWith(received)).toBe(true);
-    expect(received.length).toBeLessThan(whole.length);
-  });
+  it(
+    'errorRate 1 on a streaming assistant chat: 200, session_info ' +
+      'and half the pieces, then the fault in-band and a clean end',
+    async () => {
+      const whole = await wholeReply();
+      const svc = await service({ faults: { errorRate: 1 } });
+      const r = await rawPost(svc.url, '/v1/chat', svc.key, { message: MESSAGE, stream: true });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(r.complete).toBe(true); // ended, not dropped
+      const { before, error } = splitAtError(parseWire(r.text));
+      expect([500, 503]).toContain(error.statusCode);
+      expect(error.message).toMatch(/\(injected fault\)$/);
+      expect(before[0].event).toBe('session_info');
+      const pieces = before.slice(1);
+      expect(pieces.length).toBeGreaterThan(0);
+      expect(new Set(eventNames(pieces))).toEqual(new Set(['RunResponseContent']));
+      const received = pieces.map((e) => e.content).join('');
+      expect(whole.startsWith(received)).toBe(true);
+      expect(received.length).toBeLessThan(whole.length);
+    },
+  );
 
-  it('errorRate 1 on a streaming agent chat fails mid-stream too; its JSON chat, a keyless stream and a bad body fail before the answer', async () => {
-    const healthy = await service({ keys: [KEY_A] });
-    const launched = await healthy.call('POST', '/v1/superagents', {
-      body: { name: 'Faulty', model: 'gpt-4o', model_provider: 'openai' },
-    });
-    expect(launched.status).toBe(200);
-    const chatPath = `/v1/superagents/${launched.json.agent_id}/chat`;
-    const svc = await serviceOn(healthy.dataDir, { keys: [KEY_A], faults: { errorRate: 1 } });
-
-    const r = await rawPost(svc.url, chatPath, KEY_A, { message: 'How is BTC doing?', stream: true });
-    expect(r.status).toBe(200);
-    const { before, error } = splitAtError(parseWire(r.text));
-    expect([500, 503]).toContain(error.statusCode);
-    expect(eventNames(before).slice(0, 2)).toEqual(['session_info', 'RunStarted']);
-    expect(eventNames(before)).toContain('RunContent');
-    expect(eventNames(before)).not.toContain('RunCompleted');
-
-    const answers = [
-      await svc.call('POST', chatPath, { body: { message: 'How is BTC doing?' } }),
-      await svc.call('POST', chatPath, { body: { message: 'hi', stream: true }, key: null }),
-      await svc.call('POST', chatPath, { rawBody: '{"stream": true', headers: { 'content-type': 'application/json' } }),
-    ];
-    for (const a of answers) {
-      expect([500, 503]).toContain(a.status);
-      expect(a.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(a.json).toEqual({
-        statusCode: a.status,
-        message: expect.stringMatching(/\(injected fault\)$/),
-        error: expect.any(String),
+  it(
+    'errorRate 1 on a streaming agent chat fails mid-stream too; its ' +
+      'JSON chat, a keyless stream and a bad body fail before the answer',
+    async () => {
+      const healthy = await service({ keys: [KEY_A] });
+      const launched = await healthy.call('POST', '/v1/superagents', {
+        body: { name: 'Faulty', model: 'gpt-4o', model_provider: 'openai' },
       });
-    }
-  });
+      expect(launched.status).toBe(200);
+      const chatPath = `/v1/superagents/${launched.json.agent_id}/chat`;
+      const svc = await serviceOn(healthy.dataDir, { keys: [KEY_A], faults: { errorRate: 1 } });
+
+      const r = await rawPost(svc.url, chatPath, KEY_A, { message: 'How is BTC doing?', stream: true });
+      expect(r.status).toBe(200);
+      const { before, error } = splitAtError(parseWire(r.text));
+      expect([500, 503]).toContain(error.statusCode);
+      expect(eventNames(before).slice(0, 2)).toEqual(['session_info', 'RunStarted']);
+      expect(eventNames(before)).toContain('RunContent');
+      expect(eventNames(before)).not.toContain('RunCompleted');
+
+      const answers = [
+        await svc.call('POST', chatPath, { body: { message: 'How is BTC doing?' } }),
+        await svc.call('POST', chatPath, { body: { message: 'hi', stream: true }, key: null }),
+        await svc.call('POST', chatPath, {
+          rawBody: '{"stream": true',
+          headers: { 'content-type': 'application/json' },
+        }),
+      ];
+      for (const a of answers) {
+        expect([500, 503]).toContain(a.status);
+        expect(a.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(a.json).toEqual({
+          statusCode: a.status,
+          message: expect.stringMatching(/\(injected fault\)$/),
+          error: expect.any(String),
+        });
+      }
+    },
+  );
 
   it('unhealthy: every agent reports healthy false (and true without the fault)', async () => {
     const body = { model: 'gpt-4o', model_provider: 'openai' };
@@ -246,51 +264,56 @@ describe('faults on demand', () => {
     expect(h2.json).toEqual({ agent_id: b.json.agent_id, healthy: true });
   });
 
-  it('an unexpected error after a stream began is reported in-band as a data-only error event, then the stream ends', async () => {
-    // a fault switch that breaks once the stream is under way: the only way to reach app.ts's in-band path from outside
-    class BreakingFaults extends Faults {
-      override streamInterruption(): Interruption {
-        return Object.defineProperty({ statusCode: 0, message: '', drop: false } as Interruption, 'afterPieces', {
-          get: () => {
-            throw new Error('boom');
-          },
-        });
+  it(
+    'an unexpected error after a stream began is reported in-band ' +
+      'as a data-only error event, then the stream ends',
+    async () => {
+      // a fault switch that breaks once the stream is under way:
+      // the only way to reach app.ts's in-band path from outside
+      class BreakingFaults extends Faults {
+        override streamInterruption(): Interruption {
+          return Object.defineProperty({ statusCode: 0, message: '', drop: false } as Interruption, 'afterPieces', {
+            get: () => {
+              throw new Error('boom');
+            },
+          });
+        }
       }
-    }
-    const dataDir = scratch();
-    const logged: string[] = [];
-    const store = new Store(dataDir).open();
-    const app = createApp({
-      service: {
-        store,
-        faults: new BreakingFaults(),
-        tokenDelayMs: 0,
-        sleep: async () => undefined,
-        pingIntervalMs: 0,
-        assistantTimeLimitMs: 60_000,
-        connectedProviders: new Set(),
-        pendingWrites: new PendingWrites(() => undefined),
-        sim: new Simulation(store),
-      },
-      keys: new KeyRing([KEY_A]),
-      limiter: new RateLimiter(0),
-      log: (line) => logged.push(line),
-    });
-    const server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closeAfter({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-    const r = await rawPost(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/v1/chat', KEY_A, {
-      message: 'hi',
-      stream: true,
-    });
-    expect(r.status).toBe(200);
-    expect(r.complete).toBe(true);
-    const { before, error } = splitAtError(parseWire(r.text));
-    expect(eventNames(before)).toEqual(['session_info']);
-    expect(error).toEqual({ event: 'error', message: 'Internal server error', statusCode: 500 });
-    expect(r.text).not.toMatch(/^event:/m);
-    expect(logged.join('\n')).toContain('boom');
-  });
+      const dataDir = scratch();
+      const logged: string[] = [];
+      const store = new Store(dataDir).open();
+      const app = createApp({
+        service: {
+          store,
+          faults: new BreakingFaults(),
+          tokenDelayMs: 0,
+          sleep: async () => undefined,
+          pingIntervalMs: 0,
+          assistantTimeLimitMs: 60_000,
+          connectedProviders: new Set(),
+          pendingWrites: new PendingWrites(() => undefined),
+          sim: new Simulation(store),
+        },
+        keys: new KeyRing([KEY_A]),
+        limiter: new RateLimiter(0),
+        log: (line) => logged.push(line),
+      });
+      const server = http.createServer(app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      closeAfter({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+      const r = await rawPost(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/v1/chat', KEY_A, {
+        message: 'hi',
+        stream: true,
+      });
+      expect(r.status).toBe(200);
+      expect(r.complete).toBe(true);
+      const { before, error } = splitAtError(parseWire(r.text));
+      expect(eventNames(before)).toEqual(['session_info']);
+      expect(error).toEqual({ event: 'error', message: 'Internal server error', statusCode: 500 });
+      expect(r.text).not.toMatch(/^event:/m);
+      expect(logged.join('\n')).toContain('boom');
+    },
+  );
 });
 
 describe('SSE keep-alive', () => {

@@ -109,50 +109,56 @@ describe('control and spoofing characters in model ids, names, goals and instruc
     instructions: 'Alert on transfers above $1M',
   };
 
-  it('refuses control characters in a model id, at launch and on PUT …/model, and keeps them out of memory.md', async () => {
-    const svc = await resources.service();
-    const launched = await svc.call('POST', '/v1/superagents', {
-      body: { name: 'm', model: `gpt${OSC52}`, model_provider: 'openai' },
-    });
-    expect([launched.status, launched.json]).toEqual([400, refused('model')]);
-    expect(await agentCount(svc)).toBe(0);
-    const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'm', ...launchBody } })).json.agent_id;
-    const memory = (await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md;
-    for (const model of [`gpt${OSC52}`, 'gpt\u009b2J', 'gpt\nx']) {
-      const put = await svc.call('PUT', `/v1/superagents/${id}/model`, { body: { model, model_provider: 'openai' } });
-      expect([put.status, put.json], JSON.stringify(model)).toEqual([400, refused('model')]);
-    }
-    expect((await svc.call('GET', `/v1/superagents/${id}`)).json.model).toBe('gpt-4o');
-    expect((await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md).toBe(memory);
-    const assistant = await svc.call('POST', '/v1/chat', {
-      body: { message: 'hi', model: `gpt${OSC52}`, model_provider: 'openai' },
-    });
-    expect([assistant.status, assistant.json]).toEqual([400, refused('model')]);
-    const classicModel = await svc.call('POST', '/v1/agents', { body: { ...classic, model: 'a\u001b[2Jb' } });
-    expect([classicModel.status, classicModel.json]).toEqual([400, refused('model')]);
-  });
+  it(
+    'refuses control characters in a model id, at launch ' + 'and on PUT …/model, and keeps them out of memory.md',
+    async () => {
+      const svc = await resources.service();
+      const launched = await svc.call('POST', '/v1/superagents', {
+        body: { name: 'm', model: `gpt${OSC52}`, model_provider: 'openai' },
+      });
+      expect([launched.status, launched.json]).toEqual([400, refused('model')]);
+      expect(await agentCount(svc)).toBe(0);
+      const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'm', ...launchBody } })).json.agent_id;
+      const memory = (await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md;
+      for (const model of [`gpt${OSC52}`, 'gpt\u009b2J', 'gpt\nx']) {
+        const put = await svc.call('PUT', `/v1/superagents/${id}/model`, { body: { model, model_provider: 'openai' } });
+        expect([put.status, put.json], JSON.stringify(model)).toEqual([400, refused('model')]);
+      }
+      expect((await svc.call('GET', `/v1/superagents/${id}`)).json.model).toBe('gpt-4o');
+      expect((await svc.call('GET', `/v1/superagents/${id}/files`)).json.memory_md).toBe(memory);
+      const assistant = await svc.call('POST', '/v1/chat', {
+        body: { message: 'hi', model: `gpt${OSC52}`, model_provider: 'openai' },
+      });
+      expect([assistant.status, assistant.json]).toEqual([400, refused('model')]);
+      const classicModel = await svc.call('POST', '/v1/agents', { body: { ...classic, model: 'a\u001b[2Jb' } });
+      expect([classicModel.status, classicModel.json]).toEqual([400, refused('model')]);
+    },
+  );
 
-  it('refuses bidi, zero-width and separator characters in names: launch, profile, classic create and PATCH', async () => {
-    const svc = await resources.service();
-    const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'calm', ...launchBody } })).json.agent_id;
-    const classicId = (await svc.call('POST', '/v1/agents', { body: classic })).json.agent_id;
-    for (const cp of spoofs) {
-      const name = spoofed(cp);
-      const answers = [
-        await svc.call('POST', '/v1/superagents', { body: { name, ...launchBody } }),
-        await svc.call('PUT', `/v1/superagents/${id}/profile`, { body: { name } }),
-        await svc.call('POST', '/v1/agents', { body: { ...classic, name } }),
-        await svc.call('PATCH', `/v1/agents/${classicId}`, { body: { name } }),
-      ];
-      for (const r of answers) expect([r.status, r.json], cp).toEqual([400, invisible('name', cp)]);
-    }
-    expect(await agentCount(svc)).toBe(1);
-    expect((await svc.call('GET', `/v1/superagents/${id}`)).json.name).toBe('calm');
-    expect((await svc.call('GET', '/v1/agents')).json.map((a: any) => a.name)).toEqual(['Whale Watcher']);
-    // letters of right-to-left scripts are no spoof
-    const hebrew = await svc.call('POST', '/v1/superagents', { body: { name: 'סוכן', ...launchBody } });
-    expect(hebrew.status).toBe(200);
-  });
+  it(
+    'refuses bidi, zero-width and separator characters in ' + 'names: launch, profile, classic create and PATCH',
+    async () => {
+      const svc = await resources.service();
+      const id = (await svc.call('POST', '/v1/superagents', { body: { name: 'calm', ...launchBody } })).json.agent_id;
+      const classicId = (await svc.call('POST', '/v1/agents', { body: classic })).json.agent_id;
+      for (const cp of spoofs) {
+        const name = spoofed(cp);
+        const answers = [
+          await svc.call('POST', '/v1/superagents', { body: { name, ...launchBody } }),
+          await svc.call('PUT', `/v1/superagents/${id}/profile`, { body: { name } }),
+          await svc.call('POST', '/v1/agents', { body: { ...classic, name } }),
+          await svc.call('PATCH', `/v1/agents/${classicId}`, { body: { name } }),
+        ];
+        for (const r of answers) expect([r.status, r.json], cp).toEqual([400, invisible('name', cp)]);
+      }
+      expect(await agentCount(svc)).toBe(1);
+      expect((await svc.call('GET', `/v1/superagents/${id}`)).json.name).toBe('calm');
+      expect((await svc.call('GET', '/v1/agents')).json.map((a: any) => a.name)).toEqual(['Whale Watcher']);
+      // letters of right-to-left scripts are no spoof
+      const hebrew = await svc.call('POST', '/v1/superagents', { body: { name: 'סוכן', ...launchBody } });
+      expect(hebrew.status).toBe(200);
+    },
+  );
 
   it("refuses control characters but tab and newline in a classic agent's goal and instructions", async () => {
     const svc = await resources.service();

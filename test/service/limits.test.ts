@@ -117,54 +117,58 @@ describe('rate limit', () => {
 
 // each server is closed after its test, before perTest removes its scratch data dir
 describe('programmatic entry: startServer', () => {
-  it('port 0 listens on 127.0.0.1 at a free port; without keys it creates and then reuses the data dir key; close() stops it', async () => {
-    const dataDir = scratch('superagent-entry-');
-    const first = await startServer({ dataDir, port: 0, log: () => undefined });
-    closeAfter(first);
-    expect(first.host).toBe('127.0.0.1');
-    const m = /^http:\/\/127\.0\.0\.1:(\d+)$/.exec(first.url);
-    expect(m).not.toBeNull();
-    expect(Number(m![1])).toBe(first.port);
-    expect(first.port).toBeGreaterThan(0);
-    expect(first.dataDir).toBe(dataDir);
+  it(
+    'port 0 listens on 127.0.0.1 at a free port; without keys it ' +
+      'creates and then reuses the data dir key; close() stops it',
+    async () => {
+      const dataDir = scratch('superagent-entry-');
+      const first = await startServer({ dataDir, port: 0, log: () => undefined });
+      closeAfter(first);
+      expect(first.host).toBe('127.0.0.1');
+      const m = /^http:\/\/127\.0\.0\.1:(\d+)$/.exec(first.url);
+      expect(m).not.toBeNull();
+      expect(Number(m![1])).toBe(first.port);
+      expect(first.port).toBeGreaterThan(0);
+      expect(first.dataDir).toBe(dataDir);
 
-    expect(first.keyCreated).toBe(true);
-    expect(first.key).toMatch(/^sa_sk_[A-Za-z0-9]{32}$/);
-    const keyFile = path.join(dataDir, 'api-key');
-    const stat = fs.statSync(keyFile);
-    expect(stat.mode & 0o777).toBe(0o600);
-    expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(first.key);
-    expect(fs.readFileSync(keyFile, 'utf8').trim()).toMatch(/^sa_sk_[A-Za-z0-9]{32}$/);
+      expect(first.keyCreated).toBe(true);
+      expect(first.key).toMatch(/^sa_sk_[A-Za-z0-9]{32}$/);
+      const keyFile = path.join(dataDir, 'api-key');
+      const stat = fs.statSync(keyFile);
+      expect(stat.mode & 0o777).toBe(0o600);
+      expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(first.key);
+      expect(fs.readFileSync(keyFile, 'utf8').trim()).toMatch(/^sa_sk_[A-Za-z0-9]{32}$/);
 
-    // the key works, a different one does not
-    const ok = await callService(first.url, 'POST', '/v1/agents', {
-      key: first.key,
-      body: { name: 'Persisted', goal: 'g', instructions: 'i' },
-    });
-    expect(ok.status).toBe(201);
-    const wrong = await callService(first.url, 'GET', '/v1/agents', { key: 'sa_sk_' + 'x'.repeat(32) });
-    expect(wrong.status).toBe(401);
+      // the key works, a different one does not
+      const ok = await callService(first.url, 'POST', '/v1/agents', {
+        key: first.key,
+        body: { name: 'Persisted', goal: 'g', instructions: 'i' },
+      });
+      expect(ok.status).toBe(201);
+      const wrong = await callService(first.url, 'GET', '/v1/agents', { key: 'sa_sk_' + 'x'.repeat(32) });
+      expect(wrong.status).toBe(401);
 
-    await first.close();
-    await expect(
-      fetch(`${first.url}/v1/agents`, { headers: { authorization: `Bearer ${first.key}` } }),
-    ).rejects.toThrow();
-    const refused = await fetch(`${first.url}/v1/agents`).then(
-      () => null,
-      (err: Error & { cause?: { code?: string } }) => err.cause?.code,
-    );
-    expect(refused).toBe('ECONNREFUSED');
+      await first.close();
+      await expect(
+        fetch(`${first.url}/v1/agents`, { headers: { authorization: `Bearer ${first.key}` } }),
+      ).rejects.toThrow();
+      const refused = await fetch(`${first.url}/v1/agents`).then(
+        () => null,
+        (err: Error & { cause?: { code?: string } }) => err.cause?.code,
+      );
+      expect(refused).toBe('ECONNREFUSED');
 
-    const second = await startServer({ dataDir, port: 0, log: () => undefined });
-    closeAfter(second);
-    expect(second.keyCreated).toBe(false);
-    expect(second.key).toBe(first.key);
-    expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(first.key);
-    // state survived the restart
-    const list = await callService(second.url, 'GET', '/v1/agents', { key: second.key });
-    expect(list.status).toBe(200);
-    expect(list.json.map((a: any) => a.name)).toEqual(['Persisted']);
-  });
+      const second = await startServer({ dataDir, port: 0, log: () => undefined });
+      closeAfter(second);
+      expect(second.keyCreated).toBe(false);
+      expect(second.key).toBe(first.key);
+      expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(first.key);
+      // state survived the restart
+      const list = await callService(second.url, 'GET', '/v1/agents', { key: second.key });
+      expect(list.status).toBe(200);
+      expect(list.json.map((a: any) => a.name)).toEqual(['Persisted']);
+    },
+  );
 
   it('explicit keys: no key file is created and keyCreated is false', async () => {
     const dataDir = scratch('superagent-entry-');

@@ -131,30 +131,36 @@ describe('a new session is written beside its first pieces', () => {
     expect(next.status, next.text).toBe(200);
   });
 
-  it('close() waits for a session write under way: a client that saw the id finds the session after a restart', async () => {
-    const { held, id } = await heldAtFirstPiece('Stopped');
-    let closed = false;
-    const closing = svc()
-      .close()
-      .then(() => (closed = true));
-    // the connections are gone within a few turns of the event loop; the write is still held
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(closed).toBe(false);
-    held.open();
-    await closing;
-    const store = new Store(svc().dataDir).open();
-    expect(store.sessions.get(accountId(hashKey(KEY_A)), id)?.record.session_id).toBe(id);
-  });
+  it(
+    'close() waits for a session write under way: a client ' + 'that saw the id finds the session after a restart',
+    async () => {
+      const { held, id } = await heldAtFirstPiece('Stopped');
+      let closed = false;
+      const closing = svc()
+        .close()
+        .then(() => (closed = true));
+      // the connections are gone within a few turns of the event loop; the write is still held
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(closed).toBe(false);
+      held.open();
+      await closing;
+      const store = new Store(svc().dataDir).open();
+      expect(store.sessions.get(accountId(hashKey(KEY_A)), id)?.record.session_id).toBe(id);
+    },
+  );
 
-  it('an agent destroyed while its reply streams: the new session is not written, and the stream ends with 404', async () => {
-    const { agent_id, held, stream, id } = await heldAtFirstPiece('Doomed');
-    expect((await svc().call('DELETE', agentPath(agent_id))).status).toBe(200);
-    held.open();
-    const wire = await stream.end();
-    expect(parseWire(wire).events.at(-1)).toEqual({ event: 'error', message: 'Agent not found', statusCode: 404 });
-    const store = new Store(svc().dataDir).open();
-    expect(store.sessions.get(accountId(hashKey(KEY_A)), id)).toBeUndefined();
-  });
+  it(
+    'an agent destroyed while its reply streams: the new ' + 'session is not written, and the stream ends with 404',
+    async () => {
+      const { agent_id, held, stream, id } = await heldAtFirstPiece('Doomed');
+      expect((await svc().call('DELETE', agentPath(agent_id))).status).toBe(200);
+      held.open();
+      const wire = await stream.end();
+      expect(parseWire(wire).events.at(-1)).toEqual({ event: 'error', message: 'Agent not found', statusCode: 404 });
+      const store = new Store(svc().dataDir).open();
+      expect(store.sessions.get(accountId(hashKey(KEY_A)), id)).toBeUndefined();
+    },
+  );
 
   it('without streaming, the session is written before the answer, and a failed write is an HTTP 500', async () => {
     const { agent_id } = await launch(svc(), { name: 'Plain' });

@@ -32,17 +32,21 @@ import {
 describe('POST /v1/superagents: launch', () => {
   const svc = useServicePerTest();
 
-  it('answers 200 (not 201) with exactly { agent_id, name, bot_username: null, wallet_address (EIP-55), status: running }', async () => {
-    const res = await svc().call('POST', '/v1/superagents', { body: { name: 'Alpha Trader', ...MODEL } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json\b/);
-    expect(Object.keys(res.json)).toEqual(['agent_id', 'name', 'bot_username', 'wallet_address', 'status']);
-    expect(res.json.agent_id).toMatch(UUID);
-    expect(res.json.name).toBe('Alpha Trader');
-    expect(res.json.bot_username).toBeNull();
-    expect(res.json.status).toBe('running');
-    expectEvmAddress(res.json.wallet_address);
-  });
+  it(
+    'answers 200 (not 201) with exactly { agent_id, name, ' +
+      'bot_username: null, wallet_address (EIP-55), status: running }',
+    async () => {
+      const res = await svc().call('POST', '/v1/superagents', { body: { name: 'Alpha Trader', ...MODEL } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json\b/);
+      expect(Object.keys(res.json)).toEqual(['agent_id', 'name', 'bot_username', 'wallet_address', 'status']);
+      expect(res.json.agent_id).toMatch(UUID);
+      expect(res.json.name).toBe('Alpha Trader');
+      expect(res.json.bot_username).toBeNull();
+      expect(res.json.status).toBe('running');
+      expectEvmAddress(res.json.wallet_address);
+    },
+  );
 
   it('gives every agent its own id and wallet', async () => {
     const a = await launch(svc(), { name: 'One' });
@@ -51,29 +55,33 @@ describe('POST /v1/superagents: launch', () => {
     expect(a.wallet_address).not.toBe(b.wallet_address);
   });
 
-  it('the record is exactly the hosted summary: the model as sent, an empty description, and a soul naming the agent', async () => {
-    const before = Date.now();
-    const { agent_id } = await launch(svc(), {
-      name: 'Defaulted',
-      model: 'claude-sonnet-4-20250514',
-      model_provider: 'anthropic',
-    });
-    const record = await getJson(svc(), agentPath(agent_id));
-    expect(Object.keys(record)).toEqual(RECORD_KEYS);
-    expect(record).toMatchObject({
-      agent_id,
-      name: 'Defaulted',
-      description: '',
-      status: 'running',
-      model: 'claude-sonnet-4-20250514',
-    });
-    expect(record.created_at).toMatch(ISO_UTC);
-    const created = Date.parse(record.created_at);
-    expect(created).toBeGreaterThanOrEqual(before - 1000);
-    expect(created).toBeLessThanOrEqual(Date.now() + 1000);
-    const { soul_md } = await files(svc(), agent_id);
-    expect(soul_md).toContain('Defaulted');
-  });
+  it(
+    'the record is exactly the hosted summary: the model as ' +
+      'sent, an empty description, and a soul naming the agent',
+    async () => {
+      const before = Date.now();
+      const { agent_id } = await launch(svc(), {
+        name: 'Defaulted',
+        model: 'claude-sonnet-4-20250514',
+        model_provider: 'anthropic',
+      });
+      const record = await getJson(svc(), agentPath(agent_id));
+      expect(Object.keys(record)).toEqual(RECORD_KEYS);
+      expect(record).toMatchObject({
+        agent_id,
+        name: 'Defaulted',
+        description: '',
+        status: 'running',
+        model: 'claude-sonnet-4-20250514',
+      });
+      expect(record.created_at).toMatch(ISO_UTC);
+      const created = Date.parse(record.created_at);
+      expect(created).toBeGreaterThanOrEqual(before - 1000);
+      expect(created).toBeLessThanOrEqual(Date.now() + 1000);
+      const { soul_md } = await files(svc(), agent_id);
+      expect(soul_md).toContain('Defaulted');
+    },
+  );
 
   it.each([
     ['openai', 'gpt-4o'],
@@ -246,22 +254,25 @@ describe('10 live agents per key', () => {
     expect(await listAgents(svc())).toHaveLength(10);
   };
 
-  it('the 11th launch is 403 and changes nothing; another key is not affected; destroying one frees a slot', async () => {
-    const ids = await launchTen();
-    await refusedOnce();
+  it(
+    'the 11th launch is 403 and changes nothing; another ' + 'key is not affected; destroying one frees a slot',
+    async () => {
+      const ids = await launchTen();
+      await refusedOnce();
 
-    // the limit is per key: B still launches
-    await launch(svc(), { name: 'B agent' }, KEY_B);
+      // the limit is per key: B still launches
+      await launch(svc(), { name: 'B agent' }, KEY_B);
 
-    const del = await svc().call('DELETE', agentPath(ids[3]!));
-    expect(del.status, del.text).toBe(200);
-    expect(await listAgents(svc())).toHaveLength(9);
-    const replacement = await launch(svc(), { name: 'Replacement' });
-    expect(await listAgents(svc())).toHaveLength(10);
-    expect((await listAgents(svc())).map((a) => a.agent_id)).toContain(replacement.agent_id);
+      const del = await svc().call('DELETE', agentPath(ids[3]!));
+      expect(del.status, del.text).toBe(200);
+      expect(await listAgents(svc())).toHaveLength(9);
+      const replacement = await launch(svc(), { name: 'Replacement' });
+      expect(await listAgents(svc())).toHaveLength(10);
+      expect((await listAgents(svc())).map((a) => a.agent_id)).toContain(replacement.agent_id);
 
-    await refusedOnce();
-  });
+      await refusedOnce();
+    },
+  );
 
   it('paused agents count as live', async () => {
     const [first] = await launchTen();
@@ -296,19 +307,23 @@ describe('one live agent per name and account', () => {
     expect((await listAgents(svc())).map((a) => a.agent_id)).toEqual([first.agent_id]);
   });
 
-  it('names that look the same are one name: another Unicode form (é as e + U+0301), full-width letters, ß as ss; kept as sent', async () => {
-    const decomposed = 'De\u0301mo';
-    const first = await launch(svc(), { name: decomposed });
-    for (const again of ['Démo', 'ＤＥ\u0301ＭＯ', ' démo ']) {
-      expectError(await launchNamed(again), 409, `An agent named '${again.trim()}' already exists`);
-    }
-    await launch(svc(), { name: 'Straße' });
-    expectError(await launchNamed('STRASSE'), 409, "An agent named 'STRASSE' already exists");
-    // the name as it was sent, not a normalized copy
-    const named = (await listAgents(svc())).find((a) => a.agent_id === first.agent_id);
-    expect(named.name).toBe(decomposed);
-    expect(await listAgents(svc())).toHaveLength(2);
-  });
+  it(
+    'names that look the same are one name: another Unicode form (é ' +
+      'as e + U+0301), full-width letters, ß as ss; kept as sent',
+    async () => {
+      const decomposed = 'De\u0301mo';
+      const first = await launch(svc(), { name: decomposed });
+      for (const again of ['Démo', 'ＤＥ\u0301ＭＯ', ' démo ']) {
+        expectError(await launchNamed(again), 409, `An agent named '${again.trim()}' already exists`);
+      }
+      await launch(svc(), { name: 'Straße' });
+      expectError(await launchNamed('STRASSE'), 409, "An agent named 'STRASSE' already exists");
+      // the name as it was sent, not a normalized copy
+      const named = (await listAgents(svc())).find((a) => a.agent_id === first.agent_id);
+      expect(named.name).toBe(decomposed);
+      expect(await listAgents(svc())).toHaveLength(2);
+    },
+  );
 
   it('two launches of one name at once: one 200, one 409, one agent', async () => {
     const answers = await Promise.all([launchNamed('Racer'), launchNamed('Racer')]);

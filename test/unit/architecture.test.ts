@@ -177,7 +177,8 @@ function cyclesIn(graph: Map<string, string[]>): string[] {
     }
     const chain = [start];
     for (let v = last!; v !== start; v = prev.get(v)!) chain.splice(1, 0, v);
-    return `${[...chain, start].join(' → ')}${group.length > chain.length ? ` (${group.length} files in all: ${[...group].sort().join(', ')})` : ''}`;
+    const all = group.length > chain.length ? ` (${group.length} files in all: ${[...group].sort().join(', ')})` : '';
+    return `${[...chain, start].join(' → ')}${all}`;
   });
 }
 

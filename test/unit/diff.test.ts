@@ -175,17 +175,20 @@ describe('renderDiff', () => {
     expect(renderDiff(diff, plain)).toBe('--- a/soul.md\n+++ b/soul.md\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n');
   });
 
-  it('never shows a key or a bot token whole on any line (the diff keeps them: the printed text is masked)', async () => {
-    const key = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
-    const token = '7123456789:' + 'AAHk3_x-ZyQw9vLmN0pRsTuVwXyZaBcDeFg';
-    const [before, after] = [`key ${key}\nsame ${key}\n`, `token ${token}\nsame ${key}\n`];
-    const withSecrets = await unifiedDiff(before, after, { old: `old ${key}`, new: 'b' });
-    const out = renderDiff(withSecrets, new Chalk({ level: 0 }));
-    const masked = ['--- old sa_sk_…t0Uv', '+++ b', '@@ -1,2 +1,2 @@', '-key sa_sk_…t0Uv', '+token 7123456789:…'];
-    masked.push(' same sa_sk_…t0Uv');
-    expect(out).toBe(masked.map((l) => `${l}\n`).join(''));
-    expect(withSecrets.map((l) => l.text)).toContain(`-key ${key}`);
-  });
+  it(
+    'never shows a key or a bot token whole on any line ' + '(the diff keeps them: the printed text is masked)',
+    async () => {
+      const key = 'sa_sk_' + 'Kk1Ll2Mm3Nn4Oo5Pp6Qq7Rr8Ss9Tt0Uv';
+      const token = '7123456789:' + 'AAHk3_x-ZyQw9vLmN0pRsTuVwXyZaBcDeFg';
+      const [before, after] = [`key ${key}\nsame ${key}\n`, `token ${token}\nsame ${key}\n`];
+      const withSecrets = await unifiedDiff(before, after, { old: `old ${key}`, new: 'b' });
+      const out = renderDiff(withSecrets, new Chalk({ level: 0 }));
+      const masked = ['--- old sa_sk_…t0Uv', '+++ b', '@@ -1,2 +1,2 @@', '-key sa_sk_…t0Uv', '+token 7123456789:…'];
+      masked.push(' same sa_sk_…t0Uv');
+      expect(out).toBe(masked.map((l) => `${l}\n`).join(''));
+      expect(withSecrets.map((l) => l.text)).toContain(`-key ${key}`);
+    },
+  );
 
   it('colours removals red, additions green, hunk lines cyan', async () => {
     const out = renderDiff(diff, new Chalk({ level: 1 }));

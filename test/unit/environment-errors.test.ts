@@ -51,12 +51,14 @@ describe('the reporter: a refusal of the machine that reached it is exit 2, in w
     [
       'EDQUOT',
       'open',
-      'Error: cannot open /cfg/config.json: the disk quota is exceeded (free some space within your quota, then try again)\n',
+      'Error: cannot open /cfg/config.json: the disk quota is exceeded ' +
+        '(free some space within your quota, then try again)\n',
     ],
     [
       'EROFS',
       'open',
-      'Error: cannot open /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n',
+      'Error: cannot open /cfg/config.json: the file system is read-only ' +
+        '(use a directory on a file system you can write)\n',
     ],
     [
       'EACCES',
@@ -71,7 +73,8 @@ describe('the reporter: a refusal of the machine that reached it is exit 2, in w
     [
       'EROFS',
       'mkdir',
-      'Error: cannot create the directory /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n',
+      'Error: cannot create the directory /cfg/config.json: the file system is ' +
+        'read-only (use a directory on a file system you can write)\n',
     ],
     [
       'EACCES',
@@ -81,7 +84,8 @@ describe('the reporter: a refusal of the machine that reached it is exit 2, in w
     [
       'EROFS',
       'chmod',
-      'Error: cannot change the permissions of /cfg/config.json: the file system is read-only (use a directory on a file system you can write)\n',
+      'Error: cannot change the permissions of /cfg/config.json: the file system ' +
+        'is read-only (use a directory on a file system you can write)\n',
     ],
   ])('%s in %s', (code, syscall, line) => {
     expect(reported(errno(code, syscall, '/cfg/config.json'))).toEqual({ code: EXIT.usage, stderr: line });

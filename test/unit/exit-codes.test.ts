@@ -201,7 +201,8 @@ describe('statusError: the class for each status', () => {
     // the hint says the wait the service asked for, and when the command's budget stopped the wait, that too
     expect(e.hint).toBe('the service asks to wait 12 s before trying again');
     expect(api.statusError(429, undefined, { retryAfter: 90, waitBudget: 60 }).hint).toBe(
-      'the service asks to wait 90 s before trying again: more than is left of the 60 s this command may wait on rate limits',
+      'the service asks to wait 90 s before trying again: more than is ' +
+        'left of the 60 s this command may wait on rate limits',
     );
   });
 
@@ -327,7 +328,8 @@ describe('reportError: one line on stderr, and the exit code', () => {
     const err = capture();
     expect(reportError(new TypeError('x is undefined'), err.stream, plain)).toBe(1);
     expect(err.text()).toBe(
-      `Error: unexpected error: x is undefined. This is a bug: please report it at ${ISSUES_URL} with the output of the same command run with --debug\n`,
+      `Error: unexpected error: x is undefined. This is a bug: please report it at ` +
+        `${ISSUES_URL} with the output of the same command run with --debug\n`,
     );
   });
 

@@ -118,19 +118,23 @@ describe('taking a lock over', () => {
     expect(tokenIn(file)).toBe('live');
   });
 
-  it('tells onBusy once, with the holder, when a live holder makes it wait; not when the lock is free or its holder dead', async () => {
-    const mtime = Date.now();
-    const told: unknown[] = [];
-    const { locks } = withFakeClock(mtime, { staleMs: 10_000, onBusy: (holder) => told.push(holder) });
-    planted(locks, 'agent.a', { pid: process.pid, host: 'elsewhere.example', token: 'other' }, mtime);
-    (await locks.acquire('agent.a')).release(); // taken over once stale, after many looks
-    expect(told).toEqual([{ pid: process.pid, host: 'elsewhere.example' }]);
-    told.length = 0;
-    (await locks.acquire('agent.a')).release();
-    planted(locks, 'agent.a', { pid: DEAD, host: HOST, token: 'dead' }, mtime);
-    (await locks.acquire('agent.a')).release();
-    expect(told).toEqual([]);
-  });
+  it(
+    'tells onBusy once, with the holder, when a live holder makes it ' +
+      'wait; not when the lock is free or its holder dead',
+    async () => {
+      const mtime = Date.now();
+      const told: unknown[] = [];
+      const { locks } = withFakeClock(mtime, { staleMs: 10_000, onBusy: (holder) => told.push(holder) });
+      planted(locks, 'agent.a', { pid: process.pid, host: 'elsewhere.example', token: 'other' }, mtime);
+      (await locks.acquire('agent.a')).release(); // taken over once stale, after many looks
+      expect(told).toEqual([{ pid: process.pid, host: 'elsewhere.example' }]);
+      told.length = 0;
+      (await locks.acquire('agent.a')).release();
+      planted(locks, 'agent.a', { pid: DEAD, host: HOST, token: 'dead' }, mtime);
+      (await locks.acquire('agent.a')).release();
+      expect(told).toEqual([]);
+    },
+  );
 
   it('puts back a fresh lock that replaced the dead one between its check and its takeover', async () => {
     const mtime = Date.now();

@@ -7,13 +7,17 @@ import { clipText, visibleWidth, wrapWords } from '../../src/ui/format.js';
 const HUGE = 5_000_000;
 
 describe('visibleWidth', () => {
-  it('counts the columns a terminal draws (an emoji or a CJK character 2, a combining mark 0), our colours as nothing', () => {
-    expect(visibleWidth('a😀b')).toBe(4);
-    expect(visibleWidth('東京')).toBe(4);
-    expect(visibleWidth('e\u0301')).toBe(1);
-    expect(visibleWidth('\u001b[32mok\u001b[39m')).toBe(2);
-    expect(visibleWidth('')).toBe(0);
-  });
+  it(
+    'counts the columns a terminal draws (an emoji or a CJK ' +
+      'character 2, a combining mark 0), our colours as nothing',
+    () => {
+      expect(visibleWidth('a😀b')).toBe(4);
+      expect(visibleWidth('東京')).toBe(4);
+      expect(visibleWidth('e\u0301')).toBe(1);
+      expect(visibleWidth('\u001b[32mok\u001b[39m')).toBe(2);
+      expect(visibleWidth('')).toBe(0);
+    },
+  );
 
   it('counts no further than 4096 columns, however long the text (no terminal is wider)', () => {
     expect(visibleWidth('x'.repeat(4096))).toBe(4096);

@@ -40,20 +40,23 @@ describe('every registry entry loads a command with a spec and examples', () => 
       expect(example, 'an example runs superagent').toMatch(/(^|[\s(|])superagent /);
   });
 
-  it('every command module under src/cli/commands is registered (and the helpers beside them are not commands)', async () => {
-    const files = (fs.readdirSync(COMMANDS_DIR, { recursive: true }) as string[]).filter(
-      (f) => f.endsWith('.ts') && !f.startsWith(`shared${path.sep}`),
-    );
-    const registered = new Set(loaded.map((l) => l.mod));
-    const commands: string[] = [];
-    for (const f of files) {
-      const mod = (await import(pathToFileURL(path.join(COMMANDS_DIR, f)).href)) as Partial<CommandModule>;
-      if (mod.spec === undefined && mod.run === undefined) continue; // a helper (classic/record.ts, skills/toggle.ts)
-      expect(registered.has(mod as CommandModule), `${f} exports a command no registry entry loads`).toBe(true);
-      commands.push(f);
-    }
-    expect(commands).toHaveLength(ENTRIES.length);
-  });
+  it(
+    'every command module under src/cli/commands is registered ' + '(and the helpers beside them are not commands)',
+    async () => {
+      const files = (fs.readdirSync(COMMANDS_DIR, { recursive: true }) as string[]).filter(
+        (f) => f.endsWith('.ts') && !f.startsWith(`shared${path.sep}`),
+      );
+      const registered = new Set(loaded.map((l) => l.mod));
+      const commands: string[] = [];
+      for (const f of files) {
+        const mod = (await import(pathToFileURL(path.join(COMMANDS_DIR, f)).href)) as Partial<CommandModule>;
+        if (mod.spec === undefined && mod.run === undefined) continue; // a helper (classic/record.ts, skills/toggle.ts)
+        expect(registered.has(mod as CommandModule), `${f} exports a command no registry entry loads`).toBe(true);
+        commands.push(f);
+      }
+      expect(commands).toHaveLength(ENTRIES.length);
+    },
+  );
 
   it('names are unique, and commander finds each command by its words, and an alias its command', async () => {
     const names = ENTRIES.map(entryName);

@@ -76,17 +76,21 @@ describe('ApiClient: time-outs', () => {
     expect(err.message).toBe(`no answer from ${s.url}/v1/superagents within 0.04 s`);
   });
 
-  it('a POST that times out is not repeated, may have reached the service, and carries the after-POST hint', async () => {
-    const s = await h.scripted(silent);
-    // a time-out long enough for the request to have been sent on a loaded machine (50 ms was not always)
-    const err = await failure(h.client(s.url, { timeoutMs: 1000 }).client.json(post()));
-    expect(err).toBeInstanceOf(errors.TimeoutError);
-    expect(err.message).toBe(
-      `no answer from ${s.url}/v1/superagents within 1 s; the request may have reached the service and was not repeated`,
-    );
-    expect(err.hint).toBe(AFTER_POST);
-    expect(s.requests).toHaveLength(1);
-  });
+  it(
+    'a POST that times out is not repeated, may have reached ' + 'the service, and carries the after-POST hint',
+    async () => {
+      const s = await h.scripted(silent);
+      // a time-out long enough for the request to have been sent on a loaded machine (50 ms was not always)
+      const err = await failure(h.client(s.url, { timeoutMs: 1000 }).client.json(post()));
+      expect(err).toBeInstanceOf(errors.TimeoutError);
+      expect(err.message).toBe(
+        `no answer from ${s.url}/v1/superagents within 1 s; the request ` +
+          `may have reached the service and was not repeated`,
+      );
+      expect(err.hint).toBe(AFTER_POST);
+      expect(s.requests).toHaveLength(1);
+    },
+  );
 
   it('headers, then a body that never ends: a time-out, not an unexpected error', async () => {
     const s = await h.scripted((_req, res) => {

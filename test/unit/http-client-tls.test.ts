@@ -14,7 +14,8 @@ import { NEEDS_OPENSSL, HAS_OPENSSL, useHttps, type TestCerts } from '../helpers
 
 const h = httpHarness();
 const PRIVATE_CA =
-  "if the service uses a private certificate authority, set NODE_EXTRA_CA_CERTS to a PEM file of that authority's certificate";
+  'if the service uses a private certificate authority, set ' +
+  "NODE_EXTRA_CA_CERTS to a PEM file of that authority's certificate";
 const EXPIRED = "the service's operator must renew it; if it should still be valid, check this machine's date and time";
 /** what no advice about a certificate may say */
 const BAD_ADVICE = /http:\/\/|NODE_TLS_REJECT_UNAUTHORIZED|rejectUnauthorized|insecure|that the service is running/i;

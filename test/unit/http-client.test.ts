@@ -176,7 +176,8 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
       ]);
       expect(c.waits).toEqual([2000]);
       expect(c.notices).toEqual([
-        'Rate limited by the service; waiting 2 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+        'Rate limited by the service; waiting 2 s (its Retry-After) before ' +
+          'retrying (1 of 3; this command waits at most 60 s in all)',
       ]);
     },
   );
@@ -199,7 +200,8 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     const err = await failure(c.client.json(get()));
     expect([exitCodeFor(err), err.retryAfter]).toEqual([5, 61]);
     expect(err.hint).toBe(
-      'the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits',
+      'the service asks to wait 61 s before trying again: more than is ' +
+        'left of the 60 s this command may wait on rate limits',
     );
     expect(s.requests).toHaveLength(1);
     expect([c.waits, c.notices]).toEqual([[], []]);
@@ -213,30 +215,36 @@ describe('ApiClient: 429 waits Retry-After, for any method', () => {
     expect(c.waits).toEqual([30_000, 30_000]);
   });
 
-  it('the waits of one client (one command) count together: a later request gets only what is left of the 60 s', async () => {
-    const s = await h.scripted(
-      sequence(limited(30), { status: 200, body: { n: 1 } }, limited(40), { status: 200, body: { n: 2 } }),
-    );
-    const c = h.client(s.url);
-    expect(await c.client.json(get())).toEqual({ n: 1 });
-    const err = await failure(c.client.json(get()));
-    expect([err.constructor, exitCodeFor(err), err.retryAfter]).toEqual([errors.RateLimitError, 5, 40]);
-    expect(err.hint).toBe(
-      'the service asks to wait 40 s before trying again: more than is left of the 60 s this command may wait on rate limits',
-    );
-    expect(c.waits).toEqual([30_000]);
-    expect(s.requests).toHaveLength(3);
-  });
+  it(
+    'the waits of one client (one command) count together: ' + 'a later request gets only what is left of the 60 s',
+    async () => {
+      const s = await h.scripted(
+        sequence(limited(30), { status: 200, body: { n: 1 } }, limited(40), { status: 200, body: { n: 2 } }),
+      );
+      const c = h.client(s.url);
+      expect(await c.client.json(get())).toEqual({ n: 1 });
+      const err = await failure(c.client.json(get()));
+      expect([err.constructor, exitCodeFor(err), err.retryAfter]).toEqual([errors.RateLimitError, 5, 40]);
+      expect(err.hint).toBe(
+        'the service asks to wait 40 s before trying again: more than is ' +
+          'left of the 60 s this command may wait on rate limits',
+      );
+      expect(c.waits).toEqual([30_000]);
+      expect(s.requests).toHaveLength(3);
+    },
+  );
 
   it('a smaller budget (a shorter --timeout) is said in the notice and in the refusal', async () => {
     const s = await h.scripted(sequence(limited(4), limited(8), { status: 200, body: {} }));
     const c = h.client(s.url, { retry: { rateLimitWaitMs: 10_000 } });
     const err = await failure(c.client.json(get()));
     expect(c.notices).toEqual([
-      'Rate limited by the service; waiting 4 s (its Retry-After) before retrying (1 of 3; this command waits at most 10 s in all)',
+      'Rate limited by the service; waiting 4 s (its Retry-After) before ' +
+        'retrying (1 of 3; this command waits at most 10 s in all)',
     ]);
     expect(err.hint).toBe(
-      'the service asks to wait 8 s before trying again: more than is left of the 10 s this command may wait on rate limits',
+      'the service asks to wait 8 s before trying again: more than is ' +
+        'left of the 10 s this command may wait on rate limits',
     );
     expect(c.waits).toEqual([4000]);
   });
@@ -378,7 +386,8 @@ describe('ApiClient: a base URL that is not the service', () => {
     const err = await failure(h.client(s.url).client.json(get()));
     expect(err).toBeInstanceOf(errors.NotTheServiceError);
     expect(err.message).toBe(
-      `${s.url} does not look like a SuperAgents service: GET /v1/superagents answered ${answer.status} with a web page`,
+      `${s.url} does not look like a SuperAgents service: GET ` +
+        `/v1/superagents answered ${answer.status} with a web page`,
     );
     expect(err.hint).toBe("check the base URL: the service's address, without /v1");
     expect(exitCodeFor(err)).toBe(7);

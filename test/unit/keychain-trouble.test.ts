@@ -22,7 +22,8 @@ describe('a KeychainError says the binding’s failure in words, and keeps its t
       'locked',
     ],
     [
-      'Cannot find native binding. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828). ' +
+      'Cannot find native binding. npm has a bug related to optional ' +
+        'dependencies (https://github.com/npm/cli/issues/4828). ' +
         'Please try `npm i` again after removing both package-lock.json and node_modules directory.',
       "the keychain's binding is not installed for this platform",
       'other',

@@ -41,20 +41,24 @@ describe('blocks of a reply', () => {
     ]);
   });
 
-  it('fences: each line of code on its own; a longer or other fence inside stays code; an unclosed one closes at the end', () => {
-    expect(blocks('```py\nx = 1\n\n```js\n~~~\n```\n~~~~\ncode\n~~~')).toEqual([
-      { kind: 'fence', edge: 'open', marker: '```', lang: 'py', indent: 0 },
-      { kind: 'code', text: 'x = 1', indent: 0 },
-      { kind: 'code', text: '', indent: 0 },
-      { kind: 'code', text: '```js', indent: 0 },
-      { kind: 'code', text: '~~~', indent: 0 },
-      { kind: 'fence', edge: 'close', marker: '```', lang: '', indent: 0 },
-      { kind: 'fence', edge: 'open', marker: '~~~~', lang: '', indent: 0 },
-      { kind: 'code', text: 'code', indent: 0 },
-      { kind: 'code', text: '~~~', indent: 0 },
-      { kind: 'fence', edge: 'close', marker: '~~~~', lang: '', indent: 0 },
-    ]);
-  });
+  it(
+    'fences: each line of code on its own; a longer or other fence ' +
+      'inside stays code; an unclosed one closes at the end',
+    () => {
+      expect(blocks('```py\nx = 1\n\n```js\n~~~\n```\n~~~~\ncode\n~~~')).toEqual([
+        { kind: 'fence', edge: 'open', marker: '```', lang: 'py', indent: 0 },
+        { kind: 'code', text: 'x = 1', indent: 0 },
+        { kind: 'code', text: '', indent: 0 },
+        { kind: 'code', text: '```js', indent: 0 },
+        { kind: 'code', text: '~~~', indent: 0 },
+        { kind: 'fence', edge: 'close', marker: '```', lang: '', indent: 0 },
+        { kind: 'fence', edge: 'open', marker: '~~~~', lang: '', indent: 0 },
+        { kind: 'code', text: 'code', indent: 0 },
+        { kind: 'code', text: '~~~', indent: 0 },
+        { kind: 'fence', edge: 'close', marker: '~~~~', lang: '', indent: 0 },
+      ]);
+    },
+  );
 
   it('lists: items with their lazy lines, nesting by indentation, a numbered list, "- - x" as two levels', () => {
     expect(blocks('- one\ncontinued\n  - nested\n    - deeper\n- two\n1. first\n10. tenth\n- - x')).toEqual([
@@ -97,15 +101,19 @@ describe('blocks of a reply', () => {
     ]);
   });
 
-  it('tables: a header row over a delimiter row, rows while lines have a pipe; the lines above the header stay a paragraph', () => {
-    expect(blocks('Levels:\n| a | b |\n|---|--:|\n| 1 | 2 |\n3 | 4\nafter')).toEqual([
-      { kind: 'paragraph', lines: ['Levels:'], indent: 0 },
-      { kind: 'table', lines: ['| a | b |', '|---|--:|', '| 1 | 2 |', '3 | 4'], indent: 0 },
-      { kind: 'paragraph', lines: ['after'], indent: 0 },
-    ]);
-    // cells counted unlike the header's: no table
-    expect(blocks('a | b\n---')).toEqual([{ kind: 'heading', level: 2, text: 'a | b', indent: 0 }]);
-  });
+  it(
+    'tables: a header row over a delimiter row, rows while lines ' +
+      'have a pipe; the lines above the header stay a paragraph',
+    () => {
+      expect(blocks('Levels:\n| a | b |\n|---|--:|\n| 1 | 2 |\n3 | 4\nafter')).toEqual([
+        { kind: 'paragraph', lines: ['Levels:'], indent: 0 },
+        { kind: 'table', lines: ['| a | b |', '|---|--:|', '| 1 | 2 |', '3 | 4'], indent: 0 },
+        { kind: 'paragraph', lines: ['after'], indent: 0 },
+      ]);
+      // cells counted unlike the header's: no table
+      expect(blocks('a | b\n---')).toEqual([{ kind: 'heading', level: 2, text: 'a | b', indent: 0 }]);
+    },
+  );
 
   it('table cells: outer pipes optional, \\| a pipe inside a cell; the delimiter row gives the alignments', () => {
     expect(tableCells('| a | b \\| c |  |')).toEqual(['a', 'b | c', '']);
@@ -125,26 +133,30 @@ describe('blocks of a reply', () => {
 });
 
 describe('each block is handed over as soon as it is complete', () => {
-  it('a heading and each line of code at their own line end; a paragraph, an item, a quote or a table at the first line not theirs', () => {
-    expect(handedOver('# Title\npara\n\n- a\n- b\n```\nx\n```\n| h |\n|---|\n| 1 |\n> q\nlazy\n\ntext')).toEqual([
-      ['heading'],
-      [],
-      ['paragraph'],
-      [],
-      ['blank', 'item'],
-      ['item', 'fence'],
-      ['code'],
-      ['fence'],
-      [],
-      [],
-      [],
-      ['table'],
-      [],
-      ['quote'],
-      [],
-      ['blank', 'paragraph'],
-    ]);
-  });
+  it(
+    'a heading and each line of code at their own line end; a paragraph, ' +
+      'an item, a quote or a table at the first line not theirs',
+    () => {
+      expect(handedOver('# Title\npara\n\n- a\n- b\n```\nx\n```\n| h |\n|---|\n| 1 |\n> q\nlazy\n\ntext')).toEqual([
+        ['heading'],
+        [],
+        ['paragraph'],
+        [],
+        ['blank', 'item'],
+        ['item', 'fence'],
+        ['code'],
+        ['fence'],
+        [],
+        [],
+        [],
+        ['table'],
+        [],
+        ['quote'],
+        [],
+        ['blank', 'paragraph'],
+      ]);
+    },
+  );
 
   it('pending(): the source lines not handed over yet (blank lines and the growing block)', () => {
     const s = new BlockSplitter();

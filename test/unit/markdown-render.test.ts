@@ -49,12 +49,16 @@ describe('inline text', () => {
     expect(colour('**strong** *em* ~~gone~~ `x = 1`')).toBe('⟨1⟩strong⟨0⟩ ⟨3⟩em⟨0⟩ ⟨9⟩gone⟨0⟩ ⟨36⟩x = 1⟨0⟩\n');
   });
 
-  it('a link: a terminal hyperlink where supported, `text (url)` elsewhere; a bare URL shown once; an image as its alt text', () => {
-    expect(plain('see [docs](https://d.io/x) or https://e.io or ![chart](https://c.io/c.png)', 80)).toBe(
-      'see docs (https://d.io/x) or https://e.io or chart (https://c.io/c.png)\n',
-    );
-    expect(colour('[docs](https://d.io/x)', 40, true)).toBe('⟨link https://d.io/x⟩⟨4;94⟩docs⟨0⟩⟨/link⟩\n');
-  });
+  it(
+    'a link: a terminal hyperlink where supported, `text (url)` ' +
+      'elsewhere; a bare URL shown once; an image as its alt text',
+    () => {
+      expect(plain('see [docs](https://d.io/x) or https://e.io or ![chart](https://c.io/c.png)', 80)).toBe(
+        'see docs (https://d.io/x) or https://e.io or chart (https://c.io/c.png)\n',
+      );
+      expect(colour('[docs](https://d.io/x)', 40, true)).toBe('⟨link https://d.io/x⟩⟨4;94⟩docs⟨0⟩⟨/link⟩\n');
+    },
+  );
 
   it('file names are not links (bare URLs need their scheme)', () => {
     expect(plain('edit config.sh and main.py', 80)).toBe('edit config.sh and main.py\n');
@@ -161,7 +165,8 @@ describe('blocks', () => {
 
 describe('tables', () => {
   const table =
-    '| Sym | Price | Comment |\n|:--|--:|:-:|\n| BTC | $94,175.12 | strong bid under the range low |\n| ETH | $3,357 | — |';
+    '| Sym | Price | Comment |\n|:--|--:|:-:|\n| BTC | $94,175.12 | ' +
+    'strong bid under the range low |\n| ETH | $3,357 | — |';
 
   it('columns as wide as their widest cell, aligned as the delimiter row says', () => {
     expect(plain(table, 80)).toBe(
@@ -217,28 +222,33 @@ describe('hyperlinks: which terminals have them (from the environment the CLI wa
   });
 });
 
-describe('the width of one code point (as string-width counts a lone one, but as terminals draw format and filler characters)', () => {
-  it.each([
-    ['a', 1],
-    ['東', 2],
-    ['ｱ', 1],
-    ['\u0301', 0],
-    ['\u200d', 0],
-    ['\ufe0f', 0],
-    ['😀', 2],
-    ['€', 1],
-    ['é', 1],
-    ['한', 2],
-    // drawn by terminals although string-width counts them 0 (a stale row was left where the tail was measured narrower)
-    ['\u00ad', 1],
-    ['\u0600', 1],
-    ['\u3164', 2],
-    ['\u115f', 2],
-    ['\ud83d', 1],
-  ])('%j: %i', (ch, width) => {
-    expect(codePointWidth(ch)).toBe(width);
-  });
-});
+describe(
+  'the width of one code point (as string-width counts a lone ' +
+    'one, but as terminals draw format and filler characters)',
+  () => {
+    it.each([
+      ['a', 1],
+      ['東', 2],
+      ['ｱ', 1],
+      ['\u0301', 0],
+      ['\u200d', 0],
+      ['\ufe0f', 0],
+      ['😀', 2],
+      ['€', 1],
+      ['é', 1],
+      ['한', 2],
+      // drawn by terminals although string-width counts them 0 (a
+      // stale row was left where the tail was measured narrower)
+      ['\u00ad', 1],
+      ['\u0600', 1],
+      ['\u3164', 2],
+      ['\u115f', 2],
+      ['\ud83d', 1],
+    ])('%j: %i', (ch, width) => {
+      expect(codePointWidth(ch)).toBe(width);
+    });
+  },
+);
 
 describe('text without inline Markdown skips the parser', () => {
   it('and is laid out as the parser would have it', async () => {

@@ -25,7 +25,9 @@ function logicalLines(term: InstanceType<typeof xterm.Terminal>): string[] {
   return lines;
 }
 
-/** `reflow`: 'ended' is xterm.js as VS Code runs it; 'all' is xterm.js re-wrapping the cursor's row too, as tmux does */
+/**
+ * `reflow`: 'ended' is xterm.js as VS Code runs it; 'all' is xterm.js re-wrapping the cursor's row too, as tmux does
+ */
 async function streamed(from: number, to: number, resizeAfter: number, reflow: Reflow = 'ended'): Promise<string[]> {
   const term = new xterm.Terminal({
     cols: from,
@@ -66,7 +68,8 @@ describe('a terminal resized mid-reply', () => {
     [80, 30, 'all'],
     [40, 100, 'all'],
   ] as const)(
-    'from %i to %i columns (a terminal that re-wraps %s rows): every word once (no stale row of the tail), the table and the last line drawn',
+    'from %i to %i columns (a terminal that re-wraps %s rows): every word ' +
+      'once (no stale row of the tail), the table and the last line drawn',
     async (from, to, reflow) => {
       const lines = await streamed(from, to, 30, reflow);
       const text = lines.join('\n');

@@ -66,44 +66,51 @@ async function expectSameScreen(
 }
 
 describe('any cut of a reply ends in the screen of the whole reply', () => {
-  it('the fixture replies, cut anywhere, at 80 and 120 columns, the painter of blocks and the highlighter arriving at any point', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...REPLIES),
-        fc.array(fc.nat(), { maxLength: 60 }),
-        fc.constantFrom(80, 120),
-        fc.option(fc.nat({ max: 30 })),
-        fc.option(fc.nat({ max: 40 })),
-        async (text, at, width, readyAfter, highlighterAfter) => {
-          await expectSameScreen(text, cut(text, at), width, 40, {
-            readyAfter: readyAfter ?? undefined,
-            highlighterAfter: highlighterAfter ?? undefined,
-          });
-        },
-      ),
-      { numRuns: 60 },
-    );
-  });
+  it(
+    'the fixture replies, cut anywhere, at 80 and 120 columns, the ' +
+      'painter of blocks and the highlighter arriving at any point',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...REPLIES),
+          fc.array(fc.nat(), { maxLength: 60 }),
+          fc.constantFrom(80, 120),
+          fc.option(fc.nat({ max: 30 })),
+          fc.option(fc.nat({ max: 40 })),
+          async (text, at, width, readyAfter, highlighterAfter) => {
+            await expectSameScreen(text, cut(text, at), width, 40, {
+              readyAfter: readyAfter ?? undefined,
+              highlighterAfter: highlighterAfter ?? undefined,
+            });
+          },
+        ),
+        { numRuns: 60 },
+      );
+    },
+  );
 
-  it('random Markdown, cut anywhere, on narrow and short terminals (the tail waits when it would fill the screen)', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        markdownish,
-        fc.array(fc.nat(), { maxLength: 30 }),
-        fc.integer({ min: 20, max: 100 }),
-        fc.integer({ min: 3, max: 30 }),
-        fc.option(fc.nat({ max: 20 })),
-        fc.option(fc.nat({ max: 30 })),
-        async (text, at, width, rows, readyAfter, highlighterAfter) => {
-          await expectSameScreen(text, cut(text, at), width, rows, {
-            readyAfter: readyAfter ?? undefined,
-            highlighterAfter: highlighterAfter ?? undefined,
-          });
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
+  it(
+    'random Markdown, cut anywhere, on narrow and short terminals ' + '(the tail waits when it would fill the screen)',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          markdownish,
+          fc.array(fc.nat(), { maxLength: 30 }),
+          fc.integer({ min: 20, max: 100 }),
+          fc.integer({ min: 3, max: 30 }),
+          fc.option(fc.nat({ max: 20 })),
+          fc.option(fc.nat({ max: 30 })),
+          async (text, at, width, rows, readyAfter, highlighterAfter) => {
+            await expectSameScreen(text, cut(text, at), width, rows, {
+              readyAfter: readyAfter ?? undefined,
+              highlighterAfter: highlighterAfter ?? undefined,
+            });
+          },
+        ),
+        { numRuns: 150 },
+      );
+    },
+  );
 
   it('tool lines drawn between pieces take the tail away and it comes back after them', async () => {
     await fc.assert(
@@ -134,32 +141,42 @@ describe('any cut of a reply ends in the screen of the whole reply', () => {
 describe('blocks are drawn rendered as soon as they are complete', () => {
   const stages = (pieces: string[]) => streamOutputs(pieces, 80).map(unmark);
 
-  it('a heading at its line end; a paragraph at the blank line after it; meanwhile the text is shown plain', async () => {
-    const out = stages(['# Ti', 'tle\n', 'Some **bold', '** text', '\n\n', 'next']);
-    expect(out[0]).toBe('# Ti');
-    expect(await screenText(out.slice(0, 2), 80)).toBe('# Title');
-    expect(await screenText(out.slice(0, 4), 80)).toBe('# Title\nSome **bold** text');
-    expect(await screenText(out.slice(0, 5), 80)).toBe('# Title\nSome bold text');
-    expect(await screenText(out, 80)).toBe('# Title\nSome bold text\n\nnext');
-  });
+  it(
+    'a heading at its line end; a paragraph at the blank ' + 'line after it; meanwhile the text is shown plain',
+    async () => {
+      const out = stages(['# Ti', 'tle\n', 'Some **bold', '** text', '\n\n', 'next']);
+      expect(out[0]).toBe('# Ti');
+      expect(await screenText(out.slice(0, 2), 80)).toBe('# Title');
+      expect(await screenText(out.slice(0, 4), 80)).toBe('# Title\nSome **bold** text');
+      expect(await screenText(out.slice(0, 5), 80)).toBe('# Title\nSome bold text');
+      expect(await screenText(out, 80)).toBe('# Title\nSome bold text\n\nnext');
+    },
+  );
 
-  it('a list item when the next one starts; a line of code at its own line end, coloured; a table when it ends', async () => {
-    const out = streamOutputs(['- **a**\n- b\n', '```python\nx = 1\n', '| h |\n|---|\n| 1 |\n', '\nafter'], 80, {
-      colour: true,
-    }).map(unmark);
-    expect(await screenText(out.slice(0, 1), 80)).toBe('• a\n- b');
-    expect(await screenText(out.slice(0, 2), 80)).toBe('• a\n• b\n```python\nx = 1');
-    expect(out[1]).toContain('\x1b[33m1\x1b[0m');
-    expect(await screenText(out.slice(0, 3), 80)).toBe('• a\n• b\n```python\nx = 1\n| h |\n|---|\n| 1 |');
-  });
+  it(
+    'a list item when the next one starts; a line of code ' + 'at its own line end, coloured; a table when it ends',
+    async () => {
+      const out = streamOutputs(['- **a**\n- b\n', '```python\nx = 1\n', '| h |\n|---|\n| 1 |\n', '\nafter'], 80, {
+        colour: true,
+      }).map(unmark);
+      expect(await screenText(out.slice(0, 1), 80)).toBe('• a\n- b');
+      expect(await screenText(out.slice(0, 2), 80)).toBe('• a\n• b\n```python\nx = 1');
+      expect(out[1]).toContain('\x1b[33m1\x1b[0m');
+      expect(await screenText(out.slice(0, 3), 80)).toBe('• a\n• b\n```python\nx = 1\n| h |\n|---|\n| 1 |');
+    },
+  );
 
-  it('the first pieces show before the painter of blocks has loaded; blocks complete meanwhile wait, plain, and are drawn when it is ready', async () => {
-    const out = streamOutputs(['# Title\n- **a**\n', '- b\n'], 80, {}, { readyAfter: 1 }).map(unmark);
-    expect(out[0]).toBe('# Title\n- **a**\n');
-    expect(await screenText(out.slice(0, 2), 80)).toBe('# Title\n- **a**\n- b');
-    expect(await screenText(out.slice(0, 3), 80)).toBe('# Title\n• a\n- b');
-    expect(await screenText(out, 80)).toBe('# Title\n• a\n• b');
-  });
+  it(
+    'the first pieces show before the painter of blocks has loaded; blocks ' +
+      'complete meanwhile wait, plain, and are drawn when it is ready',
+    async () => {
+      const out = streamOutputs(['# Title\n- **a**\n', '- b\n'], 80, {}, { readyAfter: 1 }).map(unmark);
+      expect(out[0]).toBe('# Title\n- **a**\n');
+      expect(await screenText(out.slice(0, 2), 80)).toBe('# Title\n- **a**\n- b');
+      expect(await screenText(out.slice(0, 3), 80)).toBe('# Title\n• a\n- b');
+      expect(await screenText(out, 80)).toBe('# Title\n• a\n• b');
+    },
+  );
 
   it('a fence waits for the highlighter, and the blocks after it with it; they are drawn when it comes', async () => {
     const out = streamOutputs(

@@ -18,14 +18,18 @@ describe('bot tokens within a text', () => {
     }
   });
 
-  it('a token glued after other characters (a Bot API URL path: /bot<id>:<secret>/sendMessage) shows its bot id only', () => {
-    const [id, secret] = TOKENS[0]!.split(':') as [string, string];
-    for (const mask of [maskSecrets, (s: string) => redactText(s)]) {
-      const out = mask(`POST https://api.telegram.org/bot${TOKENS[0]}/sendMessage failed; x_${TOKENS[0]}`);
-      expect(out).toBe(`POST https://api.telegram.org/bot${id}:…/sendMessage failed; x_${id}:…`);
-      expect(out).not.toContain(secret);
-    }
-  });
+  it(
+    'a token glued after other characters (a Bot API URL path: ' +
+      '/bot<id>:<secret>/sendMessage) shows its bot id only',
+    () => {
+      const [id, secret] = TOKENS[0]!.split(':') as [string, string];
+      for (const mask of [maskSecrets, (s: string) => redactText(s)]) {
+        const out = mask(`POST https://api.telegram.org/bot${TOKENS[0]}/sendMessage failed; x_${TOKENS[0]}`);
+        expect(out).toBe(`POST https://api.telegram.org/bot${id}:…/sendMessage failed; x_${id}:…`);
+        expect(out).not.toContain(secret);
+      }
+    },
+  );
 
   it('leaves times, ratios and short pairs alone', () => {
     const text = 'at 12:30, 3:1 odds, id 7:abc, 10:00:00';

@@ -71,13 +71,16 @@ describe('a signal again while the first is handled', () => {
     expect(proc.listenerCount('SIGHUP')).toBe(1);
   });
 
-  it('a command that stops listening as its terminal is gone (its input ended first): the SIGHUP to come is taken', () => {
-    // between a question's end and the caller keeping the edit, SIGHUP's default action would end the process
-    const proc = new FakeProcess();
-    const signals = processSignals(proc as unknown as SignalTarget, () => true);
-    signals.onHangup(() => undefined)();
-    expect([proc.listenerCount('SIGHUP'), signals.hungUp]).toEqual([1, true]);
-  });
+  it(
+    'a command that stops listening as its terminal is gone ' + '(its input ended first): the SIGHUP to come is taken',
+    () => {
+      // between a question's end and the caller keeping the edit, SIGHUP's default action would end the process
+      const proc = new FakeProcess();
+      const signals = processSignals(proc as unknown as SignalTarget, () => true);
+      signals.onHangup(() => undefined)();
+      expect([proc.listenerCount('SIGHUP'), signals.hungUp]).toEqual([1, true]);
+    },
+  );
 
   it('no hang-up: a command that stopped listening leaves no SIGHUP listener (which would undo nohup)', () => {
     const { proc, signals } = setUp();

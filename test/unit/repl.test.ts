@@ -104,44 +104,51 @@ afterEach(() => {
 });
 
 describe('slash commands: a table', () => {
-  it('/help and the intro are wrapped on words to the terminal (the terminal would cut a word at its edge)', async () => {
-    const r = startRepl({
-      send: echoSender([]),
-      columns: 50,
-      intro:
-        'Market-intelligence assistant (gpt-4o). Answers can take minutes: Ctrl-C cancels one, /help lists the commands, Ctrl-D leaves.',
-    });
-    await r.type('/help' + ENTER);
-    await until('help', () => r.stdout.text.includes('Keys and input'));
-    const lines = (r.stdout.text + r.stderr.text).split('\n').map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''));
-    for (const line of lines) expect(line.length, line).toBeLessThan(50);
-    expect(r.stdout.text).toContain('put lines between """ and """');
-    expect(r.stderr.text).toMatch(/\/help lists\n?the/);
-    await r.type('/exit' + ENTER);
-    expect(await r.done).toBe(0);
-  });
+  it(
+    '/help and the intro are wrapped on words to the terminal ' + '(the terminal would cut a word at its edge)',
+    async () => {
+      const r = startRepl({
+        send: echoSender([]),
+        columns: 50,
+        intro:
+          'Market-intelligence assistant (gpt-4o). Answers can take minutes: ' +
+          'Ctrl-C cancels one, /help lists the commands, Ctrl-D leaves.',
+      });
+      await r.type('/help' + ENTER);
+      await until('help', () => r.stdout.text.includes('Keys and input'));
+      const lines = (r.stdout.text + r.stderr.text).split('\n').map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''));
+      for (const line of lines) expect(line.length, line).toBeLessThan(50);
+      expect(r.stdout.text).toContain('put lines between """ and """');
+      expect(r.stderr.text).toMatch(/\/help lists\n?the/);
+      await r.type('/exit' + ENTER);
+      expect(await r.done).toBe(0);
+    },
+  );
 
-  it('lists every command in /help, runs table commands with their argument, names unknown ones, leaves on /exit', async () => {
-    const calls: Call[] = [];
-    const echo: SlashCommand = {
-      name: 'echo',
-      args: '<text>',
-      summary: 'print the text',
-      run: (arg, s) => s.printer.data(`[${arg}]`),
-    };
-    const r = startRepl({ send: echoSender(calls), commands: [echo] });
-    await r.type('/help' + ENTER);
-    await until('help', () => r.stdout.text.includes('/echo <text>'));
-    for (const name of ['/help', '/new', '/session', '/exit', '/echo <text>', 'print the text'])
-      expect(r.stdout.text).toContain(name);
-    await r.type('/echo  hello there ' + ENTER);
-    await until('echo', () => r.stdout.text.includes('[hello there]'));
-    await r.type('/nope' + ENTER);
-    await until('unknown', () => r.stderr.text.includes("Unknown command '/nope'; /help lists the commands"));
-    expect(calls).toHaveLength(0); // none of those was sent as a message
-    await r.type('/exit' + ENTER);
-    expect(await r.done).toBe(0);
-  });
+  it(
+    'lists every command in /help, runs table commands with ' + 'their argument, names unknown ones, leaves on /exit',
+    async () => {
+      const calls: Call[] = [];
+      const echo: SlashCommand = {
+        name: 'echo',
+        args: '<text>',
+        summary: 'print the text',
+        run: (arg, s) => s.printer.data(`[${arg}]`),
+      };
+      const r = startRepl({ send: echoSender(calls), commands: [echo] });
+      await r.type('/help' + ENTER);
+      await until('help', () => r.stdout.text.includes('/echo <text>'));
+      for (const name of ['/help', '/new', '/session', '/exit', '/echo <text>', 'print the text'])
+        expect(r.stdout.text).toContain(name);
+      await r.type('/echo  hello there ' + ENTER);
+      await until('echo', () => r.stdout.text.includes('[hello there]'));
+      await r.type('/nope' + ENTER);
+      await until('unknown', () => r.stderr.text.includes("Unknown command '/nope'; /help lists the commands"));
+      expect(calls).toHaveLength(0); // none of those was sent as a message
+      await r.type('/exit' + ENTER);
+      expect(await r.done).toBe(0);
+    },
+  );
 
   it('/session shows the conversation, which continues across turns; /new starts a fresh one', async () => {
     const calls: Call[] = [];
@@ -166,27 +173,30 @@ describe('slash commands: a table', () => {
     expect(await r.done).toBe(0);
   });
 
-  it('a reply in another session than the one asked for: said once, after the reply (not inside its line)', async () => {
-    const send: SendFn = async function* () {
-      yield { type: 'session', sessionId: 'new-sess' };
-      yield { type: 'text', text: 'First part ' };
-      await tick();
-      yield { type: 'text', text: 'and the end' };
-      yield { type: 'done', sessionId: 'new-sess' };
-    };
-    const r = startRepl({ send, sessionId: 'old-sess' });
-    let replyWhenSaid: string | undefined;
-    const write = r.stderr.write.bind(r.stderr);
-    r.stderr.write = (chunk: string) => {
-      if (chunk.includes('did not continue')) replyWhenSaid = r.stdout.text;
-      return write(chunk);
-    };
-    await r.type('hello' + ENTER);
-    await until('the warning', () => replyWhenSaid !== undefined);
-    expect(replyWhenSaid).toBe('First part and the end\n');
-    await r.type(CTRL_D);
-    expect(await r.done).toBe(0);
-  });
+  it(
+    'a reply in another session than the one asked for: ' + 'said once, after the reply (not inside its line)',
+    async () => {
+      const send: SendFn = async function* () {
+        yield { type: 'session', sessionId: 'new-sess' };
+        yield { type: 'text', text: 'First part ' };
+        await tick();
+        yield { type: 'text', text: 'and the end' };
+        yield { type: 'done', sessionId: 'new-sess' };
+      };
+      const r = startRepl({ send, sessionId: 'old-sess' });
+      let replyWhenSaid: string | undefined;
+      const write = r.stderr.write.bind(r.stderr);
+      r.stderr.write = (chunk: string) => {
+        if (chunk.includes('did not continue')) replyWhenSaid = r.stdout.text;
+        return write(chunk);
+      };
+      await r.type('hello' + ENTER);
+      await until('the warning', () => replyWhenSaid !== undefined);
+      expect(replyWhenSaid).toBe('First part and the end\n');
+      await r.type(CTRL_D);
+      expect(await r.done).toBe(0);
+    },
+  );
 
   it('starts in the session given, and `//text` sends "/text"', async () => {
     const calls: Call[] = [];
@@ -227,29 +237,32 @@ describe('multi-line input', () => {
 });
 
 describe('history', () => {
-  it('is written 0600 in a 0700 directory, capped to the newest lines, and recalled with the up arrow next time', async () => {
-    const file = path.join(tmp(), 'history', 'chat-abc');
-    const calls: Call[] = [];
-    const r = startRepl({ send: echoSender(calls), historyFile: file, historySize: 3 });
-    for (const m of ['m1', 'm2', 'm3', 'm4', 'm5']) {
-      await r.type(m + ENTER);
-      await until(m, () => r.stdout.text.includes(`reply to ${m}\n`));
-    }
-    await r.type(CTRL_D);
-    await r.done;
-    expect(fs.readFileSync(file, 'utf8')).toBe('m3\nm4\nm5\n');
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+  it(
+    'is written 0600 in a 0700 directory, capped to the newest ' + 'lines, and recalled with the up arrow next time',
+    async () => {
+      const file = path.join(tmp(), 'history', 'chat-abc');
+      const calls: Call[] = [];
+      const r = startRepl({ send: echoSender(calls), historyFile: file, historySize: 3 });
+      for (const m of ['m1', 'm2', 'm3', 'm4', 'm5']) {
+        await r.type(m + ENTER);
+        await until(m, () => r.stdout.text.includes(`reply to ${m}\n`));
+      }
+      await r.type(CTRL_D);
+      await r.done;
+      expect(fs.readFileSync(file, 'utf8')).toBe('m3\nm4\nm5\n');
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
 
-    const again: Call[] = [];
-    const r2 = startRepl({ send: echoSender(again), historyFile: file, historySize: 3 });
-    await r2.type(UP + UP + ENTER);
-    await until('recalled', () => again.length === 1);
-    expect(again[0]!.message).toBe('m4');
-    await r2.type(CTRL_D);
-    await r2.done;
-    expect(fs.readFileSync(file, 'utf8')).toBe('m3\nm5\nm4\n');
-  });
+      const again: Call[] = [];
+      const r2 = startRepl({ send: echoSender(again), historyFile: file, historySize: 3 });
+      await r2.type(UP + UP + ENTER);
+      await until('recalled', () => again.length === 1);
+      expect(again[0]!.message).toBe('m4');
+      await r2.type(CTRL_D);
+      await r2.done;
+      expect(fs.readFileSync(file, 'utf8')).toBe('m3\nm5\nm4\n');
+    },
+  );
 
   it('a message typed over several lines is one entry, recalled and sent again exactly as it was sent', async () => {
     const file = path.join(tmp(), 'history', 'chat-multi');
@@ -323,47 +336,54 @@ describe('errors and Ctrl-C', () => {
     await r.done;
   });
 
-  it('Ctrl-C during a reply aborts it at once, even if the sender never answers, and returns to the prompt', async () => {
-    const calls: Call[] = [];
-    const ok = echoSender(calls);
-    let signal: AbortSignal | undefined;
-    let first = true;
-    const send: SendFn = (message, opts) => {
-      if (!first) return ok(message, opts);
-      first = false;
-      signal = opts.signal;
-      return (async function* (): AsyncGenerator<ReplyEvent> {
-        yield { type: 'text', text: 'start of a long' };
-        await new Promise(() => {}); // a sender that ignores the signal
-      })();
-    };
-    const r = startRepl({ send });
-    await r.type('long one' + ENTER);
-    await until('first piece', () => r.stdout.text === 'start of a long');
-    await r.type(CTRL_C);
-    await until('cancelled', () => r.stderr.text.includes(CANCELLED));
-    expect(signal!.aborted).toBe(true);
-    expect(r.stdout.text).toBe('start of a long\n');
-    expect(r.stderr.text).not.toContain('Error');
-    await r.type('next' + ENTER);
-    await until('next reply', () => r.stdout.text.includes('reply to next\n'));
-    await r.type(CTRL_D);
-    expect(await r.done).toBe(0);
-  });
+  it(
+    'Ctrl-C during a reply aborts it at once, even if the ' + 'sender never answers, and returns to the prompt',
+    async () => {
+      const calls: Call[] = [];
+      const ok = echoSender(calls);
+      let signal: AbortSignal | undefined;
+      let first = true;
+      const send: SendFn = (message, opts) => {
+        if (!first) return ok(message, opts);
+        first = false;
+        signal = opts.signal;
+        return (async function* (): AsyncGenerator<ReplyEvent> {
+          yield { type: 'text', text: 'start of a long' };
+          await new Promise(() => {}); // a sender that ignores the signal
+        })();
+      };
+      const r = startRepl({ send });
+      await r.type('long one' + ENTER);
+      await until('first piece', () => r.stdout.text === 'start of a long');
+      await r.type(CTRL_C);
+      await until('cancelled', () => r.stderr.text.includes(CANCELLED));
+      expect(signal!.aborted).toBe(true);
+      expect(r.stdout.text).toBe('start of a long\n');
+      expect(r.stderr.text).not.toContain('Error');
+      await r.type('next' + ENTER);
+      await until('next reply', () => r.stdout.text.includes('reply to next\n'));
+      await r.type(CTRL_D);
+      expect(await r.done).toBe(0);
+    },
+  );
 
-  it('Ctrl-C at an empty prompt says how to leave; a second one leaves with 0; anything typed in between disarms it', async () => {
-    const calls: Call[] = [];
-    const r = startRepl({ send: echoSender(calls) });
-    await r.type(CTRL_C);
-    await until('hint', () => r.stderr.text.includes(LEAVE_HINT));
-    await r.type('hello' + ENTER);
-    await until('reply', () => calls.length === 1);
-    await r.type(CTRL_C);
-    await until('second hint', () => r.stderr.text.split(LEAVE_HINT).length === 3);
-    expect(r.exited).toBe(false);
-    await r.type(CTRL_C);
-    expect(await r.done).toBe(0);
-  });
+  it(
+    'Ctrl-C at an empty prompt says how to leave; a second one ' +
+      'leaves with 0; anything typed in between disarms it',
+    async () => {
+      const calls: Call[] = [];
+      const r = startRepl({ send: echoSender(calls) });
+      await r.type(CTRL_C);
+      await until('hint', () => r.stderr.text.includes(LEAVE_HINT));
+      await r.type('hello' + ENTER);
+      await until('reply', () => calls.length === 1);
+      await r.type(CTRL_C);
+      await until('second hint', () => r.stderr.text.split(LEAVE_HINT).length === 3);
+      expect(r.exited).toBe(false);
+      await r.type(CTRL_C);
+      expect(await r.done).toBe(0);
+    },
+  );
 
   it('Ctrl-C with a line typed drops the line and the multi-line message in progress', async () => {
     const calls: Call[] = [];

@@ -57,7 +57,8 @@ describe('decideRetry: every method × outcome, nothing spent yet', () => {
         rateLimited: true,
         spent: spent({ rateLimitRetries: 1, rateLimitWaitedMs: 1000 }),
         notice:
-          'Rate limited by the service; waiting 1 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+          'Rate limited by the service; waiting 1 s (its Retry-After) before ' +
+          'retrying (1 of 3; this command waits at most 60 s in all)',
       },
     ],
     [
@@ -83,7 +84,8 @@ describe('decideRetry: every method × outcome, nothing spent yet', () => {
         rateLimited: true,
         spent: spent({ rateLimitRetries: 1 }),
         notice:
-          'Rate limited by the service; waiting 0 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+          'Rate limited by the service; waiting 0 s (its Retry-After) before ' +
+          'retrying (1 of 3; this command waits at most 60 s in all)',
       },
     ],
     [
@@ -96,7 +98,8 @@ describe('decideRetry: every method × outcome, nothing spent yet', () => {
         rateLimited: true,
         spent: spent({ rateLimitRetries: 1 }),
         notice:
-          'Rate limited by the service; waiting 0 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+          'Rate limited by the service; waiting 0 s (its Retry-After) before ' +
+          'retrying (1 of 3; this command waits at most 60 s in all)',
       },
     ],
     [
@@ -109,7 +112,8 @@ describe('decideRetry: every method × outcome, nothing spent yet', () => {
         rateLimited: true,
         spent: spent({ rateLimitRetries: 1, rateLimitWaitedMs: 60_000 }),
         notice:
-          'Rate limited by the service; waiting 60 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)',
+          'Rate limited by the service; waiting 60 s (its Retry-After) before ' +
+          'retrying (1 of 3; this command waits at most 60 s in all)',
       },
     ],
     // a wait the budget has no room for is not begun, and the caller is told why
@@ -296,7 +300,8 @@ describe('decideRetry: budgets', () => {
       rateLimited: true,
       spent: spent({ rateLimitRetries: 3, rateLimitWaitedMs: 6000 }),
       notice:
-        'Rate limited by the service; waiting 2 s (its Retry-After) before retrying (3 of 3; this command waits at most 60 s in all)',
+        'Rate limited by the service; waiting 2 s (its Retry-After) before ' +
+        'retrying (3 of 3; this command waits at most 60 s in all)',
     });
   });
 

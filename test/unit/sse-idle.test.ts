@@ -5,7 +5,10 @@ import { TimeoutError } from '../../src/api/errors.js';
 import { readReplyStream, type StreamEvent } from '../../src/api/sse.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 
-/** A body that yields `chunks`, then hangs until destroyed, failing with the error it was destroyed with (as a node stream does). */
+/**
+ * A body that yields `chunks`, then hangs until destroyed, failing
+ * with the error it was destroyed with (as a node stream does).
+ */
 function hanging(chunks: string[]) {
   let fail!: (err: Error) => void;
   const destroyed = new Promise<never>((_, reject) => (fail = reject));

@@ -56,16 +56,19 @@ const ours = (pieces: string[]) =>
   ].join('');
 
 describe('readReplyStream: the embedded service’s own events', () => {
-  it('yields the session, each piece in order as it arrives, then one done (the text is not repeated in it)', async () => {
-    const events = await collect(ours(['Hel', 'lo ', 'world']).split(/(?<=\n\n)/));
-    expect(events).toEqual([
-      { type: 'session', sessionId: SID },
-      { type: 'text', text: 'Hel' },
-      { type: 'text', text: 'lo ' },
-      { type: 'text', text: 'world' },
-      { type: 'done', sessionId: SID },
-    ]);
-  });
+  it(
+    'yields the session, each piece in order as it arrives, ' + 'then one done (the text is not repeated in it)',
+    async () => {
+      const events = await collect(ours(['Hel', 'lo ', 'world']).split(/(?<=\n\n)/));
+      expect(events).toEqual([
+        { type: 'session', sessionId: SID },
+        { type: 'text', text: 'Hel' },
+        { type: 'text', text: 'lo ' },
+        { type: 'text', text: 'world' },
+        { type: 'done', sessionId: SID },
+      ]);
+    },
+  );
 
   it('pieces that arrive in one chunk come out as one piece (one write, not one per piece)', async () => {
     const events = await collect([ours(['Hel', 'lo ', 'world'])]);
@@ -89,22 +92,27 @@ describe('readReplyStream: the embedded service’s own events', () => {
     ]);
   });
 
-  it('an `error` event throws a service failure (exit 7, whatever its status) with its message, after the pieces before it', async () => {
-    const events: StreamEvent[] = [];
-    const err = await (async () => {
-      for await (const e of readReplyStream(
-        body([
-          `event: delta\ndata: {"content":"part"}\n\nevent: error\ndata: {"statusCode":504,"message":"Query timeout"}\n\n`,
-        ]),
-        { contentType: 'text/event-stream' },
-      ))
-        events.push(e);
-    })().catch((e: unknown) => e);
-    expect(textOf(events)).toBe('part');
-    expect(err).toBeInstanceOf(StreamCutError);
-    expect((err as StreamCutError).message).toBe('Query timeout');
-    expect(exitCodeFor(err)).toBe(EXIT.service);
-  });
+  it(
+    'an `error` event throws a service failure (exit 7, whatever ' +
+      'its status) with its message, after the pieces before it',
+    async () => {
+      const events: StreamEvent[] = [];
+      const err = await (async () => {
+        for await (const e of readReplyStream(
+          body([
+            `event: delta\ndata: {"content":"part"}\n\nevent: error\ndata: ` +
+              `{"statusCode":504,"message":"Query timeout"}\n\n`,
+          ]),
+          { contentType: 'text/event-stream' },
+        ))
+          events.push(e);
+      })().catch((e: unknown) => e);
+      expect(textOf(events)).toBe('part');
+      expect(err).toBeInstanceOf(StreamCutError);
+      expect((err as StreamCutError).message).toBe('Query timeout');
+      expect(exitCodeFor(err)).toBe(EXIT.service);
+    },
+  );
 
   it('an error without a status, unnamed or plain, is a service failure (exit 7)', async () => {
     for (const chunk of [
@@ -165,20 +173,24 @@ describe('readReplyStream: the dialects and lenient reading the client promises'
     ]);
   });
 
-  it('a last event cut part-way through its JSON is a reply cut short (exit 7), not text; what came before is given', async () => {
-    const events: StreamEvent[] = [];
-    const read = (async () => {
-      for await (const e of readReplyStream(
-        body([`data: {"event":"RunContent","content":"kept"}\n\ndata: {"event":"RunCont`]),
-        { contentType: 'text/event-stream' },
-      ))
-        events.push(e);
-    })();
-    await expect(read).rejects.toThrow('the reply was cut short (its last event ended part-way)');
-    expect(textOf(events)).toBe('kept');
-    // a last event of plain text (not JSON) still counts, as above
-    expect(textOf(await collect(['data: {"content":"x"}\n\ndata: plain end']))).toBe('xplain end');
-  });
+  it(
+    'a last event cut part-way through its JSON is a reply cut ' +
+      'short (exit 7), not text; what came before is given',
+    async () => {
+      const events: StreamEvent[] = [];
+      const read = (async () => {
+        for await (const e of readReplyStream(
+          body([`data: {"event":"RunContent","content":"kept"}\n\ndata: {"event":"RunCont`]),
+          { contentType: 'text/event-stream' },
+        ))
+          events.push(e);
+      })();
+      await expect(read).rejects.toThrow('the reply was cut short (its last event ended part-way)');
+      expect(textOf(events)).toBe('kept');
+      // a last event of plain text (not JSON) still counts, as above
+      expect(textOf(await collect(['data: {"content":"x"}\n\ndata: plain end']))).toBe('xplain end');
+    },
+  );
 
   it('a UTF-8 character split between chunks, byte by byte', async () => {
     const bytes = new TextEncoder().encode(ours(['né', '🚀', '日本']));
@@ -205,7 +217,8 @@ describe('readReplyStream: the dialects and lenient reading the client promises'
 
   it('text, a tool call and text in one chunk: the pieces on each side of the call stay there', async () => {
     const piece = (content: string) => `data: ${JSON.stringify({ event: 'RunContent', session_id: SID, content })}\n\n`;
-    const tool = `data: ${JSON.stringify({ event: 'ToolCallStarted', session_id: SID, tool: { tool_call_id: 't1', tool_name: 'get_price' } })}\n\n`;
+    const started = { event: 'ToolCallStarted', session_id: SID, tool: { tool_call_id: 't1', tool_name: 'get_price' } };
+    const tool = `data: ${JSON.stringify(started)}\n\n`;
     const events = await collect([piece('Let me ') + piece('check. ') + tool + piece('BTC is ') + piece('up.')]);
     expect(
       events.map((e) => (e.type === 'tool' ? `tool:${e.call.name}` : e.type === 'text' ? e.text : e.type)),

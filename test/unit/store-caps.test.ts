@@ -74,20 +74,24 @@ describe('memory.md', () => {
     expect(appendMemory(memory, 'x')).toBe(`${memory}- x\n`);
   });
 
-  it('past 64 KiB (in UTF-8 bytes) keeps its title, says at its top that it was trimmed, and keeps the newest lines', () => {
-    let memory = `${title}\n\n`;
-    let n = 0;
-    while (Buffer.byteLength(memory) <= MEMORY_MAX_BYTES) memory += `${line(++n)}\n`;
-    const capped = capMemory(memory);
-    expect(Buffer.byteLength(capped)).toBeLessThanOrEqual(MEMORY_MAX_BYTES);
-    expect(capped.startsWith(`${title}\n\n${MEMORY_TRIMMED_NOTE}\n- `)).toBe(true);
-    expect(capped.endsWith(`${line(n)}\n`)).toBe(true);
-    // whole lines, contiguous up to the newest
-    const kept = capped.split('\n').slice(3, -1);
-    const first = Number(/number (\d+)/.exec(kept[0]!)![1]);
-    expect(kept).toEqual(Array.from({ length: n - first + 1 }, (_, i) => line(first + i)));
-    expect(first).toBeGreaterThan(1);
-  });
+  it(
+    'past 64 KiB (in UTF-8 bytes) keeps its title, says at its ' +
+      'top that it was trimmed, and keeps the newest lines',
+    () => {
+      let memory = `${title}\n\n`;
+      let n = 0;
+      while (Buffer.byteLength(memory) <= MEMORY_MAX_BYTES) memory += `${line(++n)}\n`;
+      const capped = capMemory(memory);
+      expect(Buffer.byteLength(capped)).toBeLessThanOrEqual(MEMORY_MAX_BYTES);
+      expect(capped.startsWith(`${title}\n\n${MEMORY_TRIMMED_NOTE}\n- `)).toBe(true);
+      expect(capped.endsWith(`${line(n)}\n`)).toBe(true);
+      // whole lines, contiguous up to the newest
+      const kept = capped.split('\n').slice(3, -1);
+      const first = Number(/number (\d+)/.exec(kept[0]!)![1]);
+      expect(kept).toEqual(Array.from({ length: n - first + 1 }, (_, i) => line(first + i)));
+      expect(first).toBeGreaterThan(1);
+    },
+  );
 
   it('stays capped as lines keep coming, with one note', () => {
     let memory = `${title}\n\n`;
@@ -141,41 +145,49 @@ describe('destroyed agents', () => {
     });
   }
 
-  it(`are kept for ${DESTROYED_GRACE_MS / 3_600_000} h, then purged (record and owner file) by the next look at the account`, async () => {
-    let now = T0;
-    const store = new Store(dir, { now: () => now }).open();
-    await destroyedAt(store, 'gone', T0);
-    await store.launchAgent(ACCOUNT, agent('alive'), () => undefined);
-    const file = store.layout.file(ACCOUNT, 'agent', 'gone');
+  it(
+    `are kept for ${DESTROYED_GRACE_MS / 3_600_000} h, then purged ` +
+      `(record and owner file) by the next look at the account`,
+    async () => {
+      let now = T0;
+      const store = new Store(dir, { now: () => now }).open();
+      await destroyedAt(store, 'gone', T0);
+      await store.launchAgent(ACCOUNT, agent('alive'), () => undefined);
+      const file = store.layout.file(ACCOUNT, 'agent', 'gone');
 
-    now = T0 + DESTROYED_GRACE_MS - 1;
-    expect(store.liveAgents(ACCOUNT).map((e) => e.id)).toEqual(['alive']);
-    expect(fs.existsSync(file)).toBe(true);
-    expect(store.agents.find(ACCOUNT, 'gone')?.record.status).toBe('destroyed'); // the routes answer 404
+      now = T0 + DESTROYED_GRACE_MS - 1;
+      expect(store.liveAgents(ACCOUNT).map((e) => e.id)).toEqual(['alive']);
+      expect(fs.existsSync(file)).toBe(true);
+      expect(store.agents.find(ACCOUNT, 'gone')?.record.status).toBe('destroyed'); // the routes answer 404
 
-    now = T0 + DESTROYED_GRACE_MS + 1;
-    expect(store.liveAgents(ACCOUNT).map((e) => e.id)).toEqual(['alive']);
-    expect(fs.existsSync(file)).toBe(false);
-    expect(fs.existsSync(store.layout.ownerFile('agent', 'gone'))).toBe(false);
-    expect(store.agents.find(ACCOUNT, 'gone')).toBeUndefined();
-    expect(store.agents.find('b'.repeat(24), 'gone')).toBeUndefined(); // not 403 either
-  });
+      now = T0 + DESTROYED_GRACE_MS + 1;
+      expect(store.liveAgents(ACCOUNT).map((e) => e.id)).toEqual(['alive']);
+      expect(fs.existsSync(file)).toBe(false);
+      expect(fs.existsSync(store.layout.ownerFile('agent', 'gone'))).toBe(false);
+      expect(store.agents.find(ACCOUNT, 'gone')).toBeUndefined();
+      expect(store.agents.find('b'.repeat(24), 'gone')).toBeUndefined(); // not 403 either
+    },
+  );
 
-  it('are purged by a store opening past their grace time, at most once an hour (an agent destroyed with no destruction time recorded counts from its last update)', async () => {
-    const first = new Store(dir, { now: () => T0 }).open();
-    await destroyedAt(first, 'recent', T0);
-    await first.launchAgent(
-      ACCOUNT,
-      agent('old', { status: 'destroyed', updated_at: new Date(T0 - DESTROYED_GRACE_MS).toISOString() }),
-      () => undefined,
-    );
-    const old = first.layout.file(ACCOUNT, 'agent', 'old');
-    new Store(dir, { now: () => T0 + TIDY_INTERVAL_MS - 1 }).open();
-    expect(fs.existsSync(old)).toBe(true); // tidied by the first open, under an hour ago
-    new Store(dir, { now: () => T0 + TIDY_INTERVAL_MS }).open();
-    expect(fs.existsSync(old)).toBe(false);
-    expect(fs.existsSync(first.layout.file(ACCOUNT, 'agent', 'recent'))).toBe(true);
-  });
+  it(
+    'are purged by a store opening past their grace time, at most once an hour (an ' +
+      'agent destroyed with no destruction time recorded counts from its last update)',
+    async () => {
+      const first = new Store(dir, { now: () => T0 }).open();
+      await destroyedAt(first, 'recent', T0);
+      await first.launchAgent(
+        ACCOUNT,
+        agent('old', { status: 'destroyed', updated_at: new Date(T0 - DESTROYED_GRACE_MS).toISOString() }),
+        () => undefined,
+      );
+      const old = first.layout.file(ACCOUNT, 'agent', 'old');
+      new Store(dir, { now: () => T0 + TIDY_INTERVAL_MS - 1 }).open();
+      expect(fs.existsSync(old)).toBe(true); // tidied by the first open, under an hour ago
+      new Store(dir, { now: () => T0 + TIDY_INTERVAL_MS }).open();
+      expect(fs.existsSync(old)).toBe(false);
+      expect(fs.existsSync(first.layout.file(ACCOUNT, 'agent', 'recent'))).toBe(true);
+    },
+  );
 
   it('do not count toward the live-agent limit the launch guard sees', async () => {
     const store = new Store(dir, { now: () => T0 }).open();

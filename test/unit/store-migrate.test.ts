@@ -113,18 +113,21 @@ describe('migrating state.json', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['records', 'state.json.migrated']);
   });
 
-  it('killed after the records were in place but before state.json was renamed: the records stay as written since', async () => {
-    const text = writeLegacy();
-    const store = new Store(dir).open();
-    await store.agents.update(A, id(1), (a) => {
-      a!.name = 'renamed after the migration';
-    });
-    fs.renameSync(path.join(dir, 'state.json.migrated'), path.join(dir, 'state.json'));
-    const again = new Store(dir).open();
-    expect(again.agents.find(A, id(1))?.record.name).toBe('renamed after the migration');
-    expect(fs.readFileSync(path.join(dir, 'state.json.migrated'), 'utf8')).toBe(text);
-    expect(fs.existsSync(path.join(dir, 'state.json'))).toBe(false);
-  });
+  it(
+    'killed after the records were in place but before state.json ' + 'was renamed: the records stay as written since',
+    async () => {
+      const text = writeLegacy();
+      const store = new Store(dir).open();
+      await store.agents.update(A, id(1), (a) => {
+        a!.name = 'renamed after the migration';
+      });
+      fs.renameSync(path.join(dir, 'state.json.migrated'), path.join(dir, 'state.json'));
+      const again = new Store(dir).open();
+      expect(again.agents.find(A, id(1))?.record.name).toBe('renamed after the migration');
+      expect(fs.readFileSync(path.join(dir, 'state.json.migrated'), 'utf8')).toBe(text);
+      expect(fs.existsSync(path.join(dir, 'state.json'))).toBe(false);
+    },
+  );
 
   it('a state.json that is not JSON stops the open and is left as it is', () => {
     fs.writeFileSync(path.join(dir, 'state.json'), '{"superagents":');

@@ -44,77 +44,90 @@ function otherProcessAppends(note: string): void {
 }
 
 describe('the version check at write time', () => {
-  it('commit writes version v+1 when the record is still at v, and refuses (false, nothing written) when it moved on', async () => {
-    seed(['a']);
-    const store = files();
-    const base = readRecord<Rec>(file)!;
-    otherProcessAppends('b');
-    expect(await store.commit('agent.a', file, base, { notes: ['a', 'mine'] })).toBe(false);
-    expect(readRecord<Rec>(file)).toMatchObject({ v: 2, record: { notes: ['a', 'b'] } });
+  it(
+    'commit writes version v+1 when the record is still at v, ' +
+      'and refuses (false, nothing written) when it moved on',
+    async () => {
+      seed(['a']);
+      const store = files();
+      const base = readRecord<Rec>(file)!;
+      otherProcessAppends('b');
+      expect(await store.commit('agent.a', file, base, { notes: ['a', 'mine'] })).toBe(false);
+      expect(readRecord<Rec>(file)).toMatchObject({ v: 2, record: { notes: ['a', 'b'] } });
 
-    const fresh = readRecord<Rec>(file)!;
-    expect(await store.commit('agent.a', file, fresh, { notes: ['a', 'b', 'mine'] })).toBe(true);
-    expect(readRecord<Rec>(file)).toMatchObject({ v: 3, n: 1, record: { notes: ['a', 'b', 'mine'] } });
-  });
+      const fresh = readRecord<Rec>(file)!;
+      expect(await store.commit('agent.a', file, fresh, { notes: ['a', 'b', 'mine'] })).toBe(true);
+      expect(readRecord<Rec>(file)).toMatchObject({ v: 3, n: 1, record: { notes: ['a', 'b', 'mine'] } });
+    },
+  );
 
-  it('update runs its change again on the newer record when another writer committed in between: both writes stay', async () => {
-    seed();
-    const seen: string[][] = [];
-    await files().update<Rec, void>('agent.a', file, (draft) => {
-      seen.push([...draft!.notes]);
-      if (seen.length === 1) otherProcessAppends('theirs');
-      draft!.notes.push('mine');
-    });
-    expect(seen).toEqual([[], ['theirs']]);
-    expect(readRecord<Rec>(file)).toMatchObject({ v: 3, record: { notes: ['theirs', 'mine'] } });
-  });
+  it(
+    'update runs its change again on the newer record when ' + 'another writer committed in between: both writes stay',
+    async () => {
+      seed();
+      const seen: string[][] = [];
+      await files().update<Rec, void>('agent.a', file, (draft) => {
+        seen.push([...draft!.notes]);
+        if (seen.length === 1) otherProcessAppends('theirs');
+        draft!.notes.push('mine');
+      });
+      expect(seen).toEqual([[], ['theirs']]);
+      expect(readRecord<Rec>(file)).toMatchObject({ v: 3, record: { notes: ['theirs', 'mine'] } });
+    },
+  );
 
-  it(`after ${OPTIMISTIC_ATTEMPTS} conflicts the change runs under the record's lock, where it cannot conflict`, async () => {
-    seed();
-    const store = files();
-    const lockFile = new Locks(dir).fileFor('agent.a');
-    const locked: boolean[] = [];
-    await store.update<Rec, void>('agent.a', file, (draft) => {
-      locked.push(fs.existsSync(lockFile));
-      if (locked.length <= OPTIMISTIC_ATTEMPTS) otherProcessAppends(`theirs${locked.length}`);
-      draft!.notes.push('mine');
-    });
-    expect(locked).toEqual([...Array<boolean>(OPTIMISTIC_ATTEMPTS).fill(false), true]);
-    const notes = readRecord<Rec>(file)!.record.notes;
-    expect(notes).toHaveLength(OPTIMISTIC_ATTEMPTS + 1);
-    expect(notes.at(-1)).toBe('mine');
-  });
+  it(
+    `after ${OPTIMISTIC_ATTEMPTS} conflicts the change runs ` + `under the record's lock, where it cannot conflict`,
+    async () => {
+      seed();
+      const store = files();
+      const lockFile = new Locks(dir).fileFor('agent.a');
+      const locked: boolean[] = [];
+      await store.update<Rec, void>('agent.a', file, (draft) => {
+        locked.push(fs.existsSync(lockFile));
+        if (locked.length <= OPTIMISTIC_ATTEMPTS) otherProcessAppends(`theirs${locked.length}`);
+        draft!.notes.push('mine');
+      });
+      expect(locked).toEqual([...Array<boolean>(OPTIMISTIC_ATTEMPTS).fill(false), true]);
+      const notes = readRecord<Rec>(file)!.record.notes;
+      expect(notes).toHaveLength(OPTIMISTIC_ATTEMPTS + 1);
+      expect(notes.at(-1)).toBe('mine');
+    },
+  );
 
-  it('a writer whose lock was taken over while it stalled does not write, and writes again after the new holder', async () => {
-    seed();
-    const target = file;
-    let stalls = 0;
-    let usurper: Promise<void> | undefined;
-    const store = files({
-      // the first time, another process takes the lock over (the holder looked stale); it read the
-      // record then and writes its next version a moment later, then releases
-      holding: (name) => {
-        if (stalls++ > 0) return;
-        const lock = new Locks(dir).fileFor(name);
-        const theirBase = readRecord<Rec>(target)!;
-        fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: 'elsewhere.example', token: 'usurper' }));
-        usurper = new Promise((resolve) =>
-          setTimeout(() => {
-            files().put<Rec>(target, {
-              ...theirBase,
-              v: theirBase.v + 1,
-              record: { notes: [...theirBase.record.notes, 'theirs'] },
-            });
-            fs.rmSync(lock);
-            resolve();
-          }, 5),
-        );
-      },
-    });
-    await store.update<Rec, void>('agent.a', target, (draft) => void draft!.notes.push('mine'));
-    await usurper;
-    expect(readRecord<Rec>(file)).toMatchObject({ v: 3, record: { notes: ['theirs', 'mine'] } });
-  });
+  it(
+    'a writer whose lock was taken over while it stalled ' + 'does not write, and writes again after the new holder',
+    async () => {
+      seed();
+      const target = file;
+      let stalls = 0;
+      let usurper: Promise<void> | undefined;
+      const store = files({
+        // the first time, another process takes the lock over (the holder looked stale); it read the
+        // record then and writes its next version a moment later, then releases
+        holding: (name) => {
+          if (stalls++ > 0) return;
+          const lock = new Locks(dir).fileFor(name);
+          const theirBase = readRecord<Rec>(target)!;
+          fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: 'elsewhere.example', token: 'usurper' }));
+          usurper = new Promise((resolve) =>
+            setTimeout(() => {
+              files().put<Rec>(target, {
+                ...theirBase,
+                v: theirBase.v + 1,
+                record: { notes: [...theirBase.record.notes, 'theirs'] },
+              });
+              fs.rmSync(lock);
+              resolve();
+            }, 5),
+          );
+        },
+      });
+      await store.update<Rec, void>('agent.a', target, (draft) => void draft!.notes.push('mine'));
+      await usurper;
+      expect(readRecord<Rec>(file)).toMatchObject({ v: 3, record: { notes: ['theirs', 'mine'] } });
+    },
+  );
 
   it('a change that throws writes nothing, and a missing record reaches the change as undefined', async () => {
     seed(['a']);

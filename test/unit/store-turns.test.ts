@@ -65,26 +65,30 @@ describe('takeTurn', () => {
     expect(stored.history.map((t) => t.content)).toEqual(['theirs', 're theirs', 'mine', 'reply after 2 lines']);
   });
 
-  it(`after ${RECOMPOSE_ATTEMPTS} compositions overtaken by other writers, the last reply is added to the newest history`, async () => {
-    const store = new Store(dir).open();
-    await withSession(store);
-    let calls = 0;
-    await takeTurn(store, {
-      sessionId: SESSION,
-      owner: ACCOUNT,
-      agentId: null,
-      message: 'mine',
-      compose: () => {
-        calls += 1;
-        otherProcessTurn(store, `theirs${calls}`);
-        return { content: `reply ${calls}` };
-      },
-    });
-    expect(calls).toBe(RECOMPOSE_ATTEMPTS);
-    const stored = store.sessions.get(ACCOUNT, SESSION)!.record;
-    expect(stored.turns).toBe(RECOMPOSE_ATTEMPTS + 1);
-    expect(stored.history.slice(-2).map((t) => t.content)).toEqual(['mine', `reply ${RECOMPOSE_ATTEMPTS}`]);
-  });
+  it(
+    `after ${RECOMPOSE_ATTEMPTS} compositions overtaken by other ` +
+      `writers, the last reply is added to the newest history`,
+    async () => {
+      const store = new Store(dir).open();
+      await withSession(store);
+      let calls = 0;
+      await takeTurn(store, {
+        sessionId: SESSION,
+        owner: ACCOUNT,
+        agentId: null,
+        message: 'mine',
+        compose: () => {
+          calls += 1;
+          otherProcessTurn(store, `theirs${calls}`);
+          return { content: `reply ${calls}` };
+        },
+      });
+      expect(calls).toBe(RECOMPOSE_ATTEMPTS);
+      const stored = store.sessions.get(ACCOUNT, SESSION)!.record;
+      expect(stored.turns).toBe(RECOMPOSE_ATTEMPTS + 1);
+      expect(stored.history.slice(-2).map((t) => t.content)).toEqual(['mine', `reply ${RECOMPOSE_ATTEMPTS}`]);
+    },
+  );
 
   it('a session that is gone (dropped by the cap) is 404 Session not found, and nothing is written', async () => {
     const store = new Store(dir).open();

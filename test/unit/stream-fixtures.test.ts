@@ -97,38 +97,41 @@ describe.each(FIXTURES)('recorded stream $name', ({ bytes, expected }) => {
     expectOutcome(decode(chunks), expected);
   });
 
-  it('through the reply printer: stdout is the text once, ended by a newline; failures exit 7 with the message', async () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const stdout = { write: (s: string) => (out.push(s), true), isTTY: false };
-    const stderr = { write: (s: string) => (err.push(s), true), isTTY: false };
-    // only the printer is used; the rest of the world is stand-ins that fail if touched
-    const ctx = bareContext({ stdout, stderr });
-    const body = (async function* () {
-      yield bytes;
-    })();
-    let code: number = EXIT.ok;
-    let message: string | undefined;
-    let reply: Awaited<ReturnType<typeof printReply>> | undefined;
-    try {
-      reply = await printReply(ctx, readReplyStream(body, { contentType: 'text/event-stream' }), { tools: 'log' });
-    } catch (e) {
-      code = exitCodeFor(e);
-      message = (e as Error).message;
-    }
-    const printed = out.join('');
-    expect(printed).toBe(expected.text === '' ? '' : `${expected.text}${expected.text.endsWith('\n') ? '' : '\n'}`);
-    expect(code).toBe(expected.exit);
-    if (expected.message) expect(message).toBe(expected.message);
-    // tool calls are on stderr (one line each as they end), never in the reply text
-    const toolLines = err
-      .join('')
-      .split('\n')
-      .filter((l) => l.startsWith('⚙ '));
-    expect(toolLines.map((l) => l.slice(2).split('(')[0])).toEqual(expected.tools.map(([n]) => n));
-    for (const line of toolLines) expect(printed).not.toContain(line);
-    if (reply) expect(reply.toolCalls.map((c) => c.name)).toEqual(expected.tools.map(([n]) => n));
-  });
+  it(
+    'through the reply printer: stdout is the text once, ' + 'ended by a newline; failures exit 7 with the message',
+    async () => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const stdout = { write: (s: string) => (out.push(s), true), isTTY: false };
+      const stderr = { write: (s: string) => (err.push(s), true), isTTY: false };
+      // only the printer is used; the rest of the world is stand-ins that fail if touched
+      const ctx = bareContext({ stdout, stderr });
+      const body = (async function* () {
+        yield bytes;
+      })();
+      let code: number = EXIT.ok;
+      let message: string | undefined;
+      let reply: Awaited<ReturnType<typeof printReply>> | undefined;
+      try {
+        reply = await printReply(ctx, readReplyStream(body, { contentType: 'text/event-stream' }), { tools: 'log' });
+      } catch (e) {
+        code = exitCodeFor(e);
+        message = (e as Error).message;
+      }
+      const printed = out.join('');
+      expect(printed).toBe(expected.text === '' ? '' : `${expected.text}${expected.text.endsWith('\n') ? '' : '\n'}`);
+      expect(code).toBe(expected.exit);
+      if (expected.message) expect(message).toBe(expected.message);
+      // tool calls are on stderr (one line each as they end), never in the reply text
+      const toolLines = err
+        .join('')
+        .split('\n')
+        .filter((l) => l.startsWith('⚙ '));
+      expect(toolLines.map((l) => l.slice(2).split('(')[0])).toEqual(expected.tools.map(([n]) => n));
+      for (const line of toolLines) expect(printed).not.toContain(line);
+      if (reply) expect(reply.toolCalls.map((c) => c.name)).toEqual(expected.tools.map(([n]) => n));
+    },
+  );
 });
 
 it('covers every stream dialect the client reads: Agno, the web app, OpenAI chunks, old deltas, errors', () => {

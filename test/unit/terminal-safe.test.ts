@@ -74,13 +74,17 @@ describe('TerminalSafeStream', () => {
     expect(s.push('one\r') + s.push('\ntwo\r') + s.end()).toBe('one\ntwo^M');
   });
 
-  it('a character split between two pieces (its surrogate halves) is held until whole; a half never completed is U+FFFD', () => {
-    const s = new TerminalSafeStream();
-    expect(s.push('smile \ud83d')).toBe('smile ');
-    expect(s.push('\ude00 ok')).toBe('\u{1f600} ok');
-    expect(s.push('\ud83d') + s.end()).toBe('\ufffd');
-    expect(new TerminalSafeStream().push('a\ude00b\ud83dc')).toBe('a\ufffdb\ufffdc');
-  });
+  it(
+    'a character split between two pieces (its surrogate halves) ' +
+      'is held until whole; a half never completed is U+FFFD',
+    () => {
+      const s = new TerminalSafeStream();
+      expect(s.push('smile \ud83d')).toBe('smile ');
+      expect(s.push('\ude00 ok')).toBe('\u{1f600} ok');
+      expect(s.push('\ud83d') + s.end()).toBe('\ufffd');
+      expect(new TerminalSafeStream().push('a\ude00b\ud83dc')).toBe('a\ufffdb\ufffdc');
+    },
+  );
 
   it('any split of a text gives what the whole text gives', () => {
     fc.assert(

@@ -23,16 +23,19 @@ const calls = (enabled: readonly string[], message: string, history: Turn[] = []
 const result = (call: { result: string }) => JSON.parse(call.result);
 
 describe('composeAgentReply: tool calls', () => {
-  it('a question about ETH funding with hyperliquid on calls get_funding_rate {symbol: ETH}, quoted in the reply', () => {
-    const reply = calls(['hyperliquid'], 'What is the ETH funding rate?');
-    expect(reply.toolCalls.map((c) => [c.tool_name, c.tool_args])).toEqual([['get_funding_rate', { symbol: 'ETH' }]]);
-    const found = result(reply.toolCalls[0]!);
-    expect(Object.keys(found)).toEqual(['symbol', 'mark_price', 'funding_rate', 'interval', 'open_interest_usd']);
-    expect(found).toMatchObject({ symbol: 'ETH', interval: '1h' });
-    expect(Math.abs(found.funding_rate)).toBeLessThan(0.001);
-    expect(reply.content).toContain(`ETH-PERP at ${formatUsd(found.mark_price)}`);
-    expect(reply.content).toContain(`funding ${(found.funding_rate * 100).toFixed(4)}%/h`);
-  });
+  it(
+    'a question about ETH funding with hyperliquid on calls ' + 'get_funding_rate {symbol: ETH}, quoted in the reply',
+    () => {
+      const reply = calls(['hyperliquid'], 'What is the ETH funding rate?');
+      expect(reply.toolCalls.map((c) => [c.tool_name, c.tool_args])).toEqual([['get_funding_rate', { symbol: 'ETH' }]]);
+      const found = result(reply.toolCalls[0]!);
+      expect(Object.keys(found)).toEqual(['symbol', 'mark_price', 'funding_rate', 'interval', 'open_interest_usd']);
+      expect(found).toMatchObject({ symbol: 'ETH', interval: '1h' });
+      expect(Math.abs(found.funding_rate)).toBeLessThan(0.001);
+      expect(reply.content).toContain(`ETH-PERP at ${formatUsd(found.mark_price)}`);
+      expect(reply.content).toContain(`funding ${(found.funding_rate * 100).toFixed(4)}%/h`);
+    },
+  );
 
   it('calls nothing when the skill is off, and says how to turn it on', () => {
     const reply = calls([], 'What is the ETH funding rate?');

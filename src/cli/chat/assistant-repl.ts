@@ -22,7 +22,8 @@ export async function runAssistantRepl(ctx: Context, opts: AssistantReplOptions 
     send: assistantSender(client, { model: opts.model, provider: opts.provider }, ctx.timeoutMs('long')),
     sessionId: opts.sessionId,
     intro: ctx.printer.chatty
-      ? `Market-intelligence assistant${model}. Answers can take minutes: Ctrl-C cancels one, /help lists the commands, Ctrl-D leaves.`
+      ? `Market-intelligence assistant${model}. Answers can take minutes: ` +
+        `Ctrl-C cancels one, /help lists the commands, Ctrl-D leaves.`
       : undefined,
   });
 }

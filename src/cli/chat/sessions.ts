@@ -23,7 +23,10 @@ export function explainChatError(err: unknown, ctx: Context): unknown {
  * session asked for may come back as a new one.
  */
 export function notContinued(asked: string, got: string): string {
-  return `the service did not continue session ${asked}: it answered in a new session (${got}), without the earlier messages`;
+  return (
+    `the service did not continue session ${asked}: it answered ` +
+    `in a new session (${got}), without the earlier messages`
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,10 +15,12 @@ export const spec = {
   description:
     'Send an agent one message (from the arguments, or piped on stdin) and print its reply as it streams in. ' +
     'The session id goes to stderr as "Session: ID" (not with --quiet), so a script can continue the ' +
-    'conversation with --session ID, or with -c/--continue (the last conversation with that agent, kept per profile); ' +
+    'conversation with --session ID, or with -c/--continue (the ' +
+    'last conversation with that agent, kept per profile); ' +
     '--json prints { content, session_id, tool_calls } instead of the text, holding the reply whole to do so: ' +
     `one over ${HELD_REPLY_SIZE} exits 7 (without --json a reply of any length is printed as it arrives). ` +
-    'With no message and stdin a terminal, starts the interactive REPL, which continues the last conversation unless --new. ' +
+    'With no message and stdin a terminal, starts the interactive ' +
+    'REPL, which continues the last conversation unless --new. ' +
     'A reply cut short keeps what arrived and exits 7; Ctrl-C stops the reply and exits 130.',
   args: [
     {

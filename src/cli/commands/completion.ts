@@ -11,7 +11,8 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     'Print the completion script for bash, zsh or fish. It completes commands, options and their values (providers, ' +
-    'shells), and agent names and ids through a hidden command that keeps a 30-second local cache, so pressing Tab does ' +
+    'shells), and agent names and ids through a hidden command that ' +
+    'keeps a 30-second local cache, so pressing Tab does ' +
     'not spend the rate limit. The same scripts ship in the package under completions/.',
   args: [{ name: 'shell', description: SHELLS.join(' | '), required: true, complete: 'shell' }],
   examples: [

@@ -17,8 +17,10 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     `Write the agents of the service as ${FLEET_FILE} and one soul file per agent (souls/NAME.md) into a directory ` +
-    '(default: the current one), for git. Files that would change are overwritten only after you confirm on a terminal, ' +
-    'or with --yes; unchanged ones are left as they are. Prints the files written. Bot tokens cannot be read back: add ' +
+    '(default: the current one), for git. Files that would change ' +
+    'are overwritten only after you confirm on a terminal, ' +
+    'or with --yes; unchanged ones are left as they are. Prints ' +
+    'the files written. Bot tokens cannot be read back: add ' +
     'bot_token_env by hand for an agent launched with one.',
   options: {
     dir: {
@@ -126,6 +128,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   for (const f of toWrite) p.data(shown(f.path));
   const same = files.length - toWrite.length;
   p.success(
-    `Exported ${agents.length} agent${agents.length === 1 ? '' : 's'} to ${shown(FLEET_FILE)} (${toWrite.length} file${toWrite.length === 1 ? '' : 's'} written${same ? `, ${same} unchanged` : ''})`,
+    `Exported ${agents.length} agent${agents.length === 1 ? '' : 's'} to ` +
+      `${shown(FLEET_FILE)} (${toWrite.length} file${toWrite.length === 1 ? '' : 's'} ` +
+      `written${same ? `, ${same} unchanged` : ''})`,
   );
 }

@@ -18,7 +18,8 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    "Check an agent's health: prints healthy or unhealthy and exits 8 when unhealthy. With --watch, checks again every " +
+    "Check an agent's health: prints healthy or unhealthy and exits 8 " +
+    'when unhealthy. With --watch, checks again every ' +
     'SECONDS (default 2) until Ctrl-C: on a terminal one line kept up to date, piped one line per check ' +
     "('TIME<TAB>healthy|unhealthy|error'); a failed check is shown and the watch goes on.",
   args: [
@@ -236,7 +237,8 @@ function lineView(p: Printer, t: Target): WatchView {
         t.label,
         'Ctrl-C to stop',
       ].filter(Boolean);
-      // never wider than the terminal (80 when it reports no size), or the carriage return would redraw only the last row
+      // never wider than the terminal (80 when it reports no size),
+      // or the carriage return would redraw only the last row
       const rest = clipText(`  ${parts.join(' · ')}`, p.columns - 1 - plain.length);
       p.write(`${ours('\r\x1b[2K')}${word}${p.out.dim(rest)}`);
       drawn = true;

@@ -37,10 +37,12 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    'Launch a new SuperAgent. On a terminal, launch alone asks for the name, provider and model; elsewhere --name is required. ' +
+    'Launch a new SuperAgent. On a terminal, launch alone asks for the ' +
+    'name, provider and model; elsewhere --name is required. ' +
     "A model and its provider are always sent: --model/--provider, else the profile's model/provider settings " +
     `(superagent config set model …), else ${DEFAULT_MODEL} (${DEFAULT_PROVIDER}). ` +
-    'The provider is inferred from the model id when it can be (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter). ' +
+    'The provider is inferred from the model id when it can be (gpt-… openai, ' +
+    'claude-… anthropic, grok-… xai, vendor/model openrouter). ' +
     'Piped, prints the new agent id alone.',
   options: {
     name: { type: 'string', description: 'the agent name (1-100 characters)' },

@@ -7,7 +7,8 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    "Print an agent's memory.md exactly as the service keeps it (what the agent has noted: sessions, things it was asked to remember); on a terminal it is rendered as Markdown (not with --raw).",
+    "Print an agent's memory.md exactly as the service keeps it (what the agent has noted: sessions, " +
+    'things it was asked to remember); on a terminal it is rendered as Markdown (not with --raw).',
   args: [
     {
       name: 'agent',

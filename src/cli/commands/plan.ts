@@ -10,14 +10,18 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    `Compare a fleet file (default ./${FLEET_FILE}) with the service and print, per agent, what 'superagent apply' would change: ` +
-    'a launch, the profile, the model, the soul (as a unified diff), skills, pause or resume; agents only on the service are listed ' +
-    "as what 'apply --prune' would destroy. Changes nothing. Exit 0 when nothing would change; with --detailed-exit-code, " +
+    `Compare a fleet file (default ./${FLEET_FILE}) with the service ` +
+    `and print, per agent, what 'superagent apply' would change: ` +
+    'a launch, the profile, the model, the soul (as a unified diff), skills, ' +
+    'pause or resume; agents only on the service are listed ' +
+    "as what 'apply --prune' would destroy. Changes nothing. Exit 0 " +
+    'when nothing would change; with --detailed-exit-code, ' +
     'exit 9 when changes are pending (and 0 when none are). ' +
     'Problems in the file are reported with their line and column, ' +
     "before any request; a new agent's bot_token_env naming a variable unset or not holding a bot token is one too " +
     '(exit 2, before the plan is shown). ' +
-    'A plan apply would refuse (its launches over the limit of live agents) is shown, then fails as apply would (exit 6).',
+    'A plan apply would refuse (its launches over the limit of live ' +
+    'agents) is shown, then fails as apply would (exit 6).',
   options: {
     file: {
       type: 'string',

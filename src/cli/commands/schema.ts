@@ -6,8 +6,10 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    `Print the JSON Schema of ${FLEET_FILE}, the file that plan and apply read, so an editor can complete and check it ` +
-    `(with the YAML language server: save it as superagents.schema.json and start ${FLEET_FILE} with '# yaml-language-server: $schema=superagents.schema.json').`,
+    `Print the JSON Schema of ${FLEET_FILE}, the file that plan ` +
+    `and apply read, so an editor can complete and check it ` +
+    `(with the YAML language server: save it as superagents.schema.json and start ` +
+    `${FLEET_FILE} with '# yaml-language-server: $schema=superagents.schema.json').`,
   examples: ['superagent schema > superagents.schema.json'],
 } as const satisfies Spec;
 

@@ -35,7 +35,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SUPERAGENT_PAPER_BALANCE',
     description:
-      'the paper USDC each agent launched on the embedded local service gets on its simulated Hyperliquid (default 10000)',
+      'the paper USDC each agent launched on the embedded local ' +
+      'service gets on its simulated Hyperliquid (default 10000)',
   },
   {
     name: 'SUPERAGENT_HOSTED_URL',

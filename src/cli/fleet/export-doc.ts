@@ -32,7 +32,8 @@ function assertUniqueNames(agents: Exported[]): void {
     const other = seen.get(key);
     if (other) {
       throw new UsageError(
-        `the service has two agents named '${record.name}' (${other.agent_id.slice(0, 8)}, ${record.agent_id.slice(0, 8)}); a fleet file matches agents by name`,
+        `the service has two agents named '${record.name}' (${other.agent_id.slice(0, 8)}, ` +
+          `${record.agent_id.slice(0, 8)}); a fleet file matches agents by name`,
         'rename one first: superagent update ID --name NEW',
       );
     }

@@ -107,7 +107,9 @@ function duplicateNames(agents: RawAgent[], where: Locator): Problem[] {
     const was = where.value(['agents', earlier, 'name']);
     out.push({
       ...where.value(['agents', i, 'name']),
-      message: `the name '${a.name}' is already used at line ${was.line} (agents are matched by name, so names must be unique)`,
+      message:
+        `the name '${a.name}' is already used at line ${was.line} ` +
+        `(agents are matched by name, so names must be unique)`,
     });
   });
   return out;

@@ -57,7 +57,9 @@ function match(file: FleetFile, records: AgentRecord[]): Array<{ desired: Desire
     const same = exact.length > 0 ? exact : records.filter((r) => sameAgentName(r.name, desired.name));
     if (same.length > 1) {
       throw new NoMatchError(
-        `${desired.at('name')}: the service has ${same.length} agents named '${desired.name}' (${same.map((r) => r.agent_id.slice(0, 8)).join(', ')}), so the file cannot say which one it means`,
+        `${desired.at('name')}: the service has ${same.length} agents named ` +
+          `'${desired.name}' (${same.map((r) => r.agent_id.slice(0, 8)).join(', ')}), ` +
+          `so the file cannot say which one it means`,
         'rename or destroy all but one: superagent update ID --name NEW',
       );
     }
@@ -121,7 +123,8 @@ function statusChange(d: DesiredAgent, status: string | undefined, notes: string
   if (!d.status || status === d.status) return undefined;
   if (status === 'running' || status === 'paused') return { field: 'status', from: status, to: d.status };
   notes.push(
-    `status is ${status === undefined ? 'not known' : `'${status}'`}: apply only pauses a running agent or resumes a paused one (superagent restart may help)`,
+    `status is ${status === undefined ? 'not known' : `'${status}'`}: apply only pauses ` +
+      `a running agent or resumes a paused one (superagent restart may help)`,
   );
   return undefined;
 }

@@ -100,13 +100,17 @@ export function describeSchemaError(e: ErrorObject, data: unknown): { path: Path
       return {
         path,
         key: extra,
-        message: `unknown field '${extra}'${path.length ? ` in ${label}` : ''} (${guess ?? `expected one of: ${known.join(', ')}`})`,
+        message:
+          `unknown field '${extra}'${path.length ? ` in ${label}` : ''} ` +
+          `(${guess ?? `expected one of: ${known.join(', ')}`})`,
       };
     }
     case 'enum':
       return {
         path,
-        message: `${label} must be one of: ${(params.allowedValues as unknown[]).join(', ')} (not ${value === null ? 'empty' : shown(value)})`,
+        message:
+          `${label} must be one of: ${(params.allowedValues as unknown[]).join(', ')} ` +
+          `(not ${value === null ? 'empty' : shown(value)})`,
       };
     case 'type': {
       const quote =
@@ -115,7 +119,9 @@ export function describeSchemaError(e: ErrorObject, data: unknown): { path: Path
           : '';
       return {
         path,
-        message: `${label} must be ${TYPE_WORDS[String(params.type)] ?? String(params.type)}, not ${value === null ? 'empty' : shown(value)}${quote}`,
+        message:
+          `${label} must be ${TYPE_WORDS[String(params.type)] ?? String(params.type)}, ` +
+          `not ${value === null ? 'empty' : shown(value)}${quote}`,
       };
     }
     case 'minLength':
@@ -134,7 +140,9 @@ export function describeSchemaError(e: ErrorObject, data: unknown): { path: Path
     case 'maxProperties':
       return {
         path,
-        message: `${label} must have either 'enabled' or 'disabled' (a list of skill names), ${e.keyword === 'maxProperties' ? 'not both' : 'and has neither'}`,
+        message:
+          `${label} must have either 'enabled' or 'disabled' (a list of skill names), ` +
+          (e.keyword === 'maxProperties' ? 'not both' : 'and has neither'),
       };
     case 'uniqueItems': {
       // the later of the two is the one to remove

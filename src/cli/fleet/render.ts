@@ -58,7 +58,13 @@ function changeLines(a: AgentPlan, c: Change, diffs: Diffs): string[] {
     case 'skills':
       if (a.action === 'create') return [`skills: ${skillsWanted(c)}`];
       return [
-        `skills: ${[c.enable.length ? `enable ${c.enable.join(', ')}` : '', c.disable.length ? `disable ${c.disable.join(', ')}` : ''].filter(Boolean).join('; ')}`,
+        'skills: ' +
+          [
+            c.enable.length ? `enable ${c.enable.join(', ')}` : '',
+            c.disable.length ? `disable ${c.disable.join(', ')}` : '',
+          ]
+            .filter(Boolean)
+            .join('; '),
       ];
     case 'status':
       return [
@@ -114,7 +120,10 @@ export function summary(plan: Plan): string {
     ? `; ${outside} agent${outside > 1 ? 's' : ''} on the service ${outside > 1 ? 'are' : 'is'} not in the file`
     : '';
   if (!pending(plan))
-    return `No changes: the service matches ${plan.file} (${count(plan, 'none')} agent${count(plan, 'none') === 1 ? '' : 's'})${notIn}.`;
+    return (
+      `No changes: the service matches ${plan.file} (${count(plan, 'none')} ` +
+      `agent${count(plan, 'none') === 1 ? '' : 's'})${notIn}.`
+    );
   const parts = [
     [count(plan, 'create'), 'to launch'],
     [count(plan, 'update'), 'to change'],

@@ -19,12 +19,15 @@ const ENV_NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
 
 /** What a `pattern` failure means, by the field it guards (ajv only says "must match pattern"). */
 export const PATTERN_MEANING: Record<string, string> = {
-  name: 'must not contain control characters (escape sequences, tabs, line breaks), invisible or direction-changing ones (U+200B, U+202E) or start or end with a space',
+  name:
+    'must not contain control characters (escape sequences, tabs, line breaks), ' +
+    'invisible or direction-changing ones (U+200B, U+202E) or start or end with a space',
   description: 'must not contain control characters other than tabs and line breaks',
   model: 'must not contain control characters or start or end with a space',
   soul: 'must not start or end with a space',
   bot_token_env:
-    'must be the name of an environment variable (letters, digits and _, not starting with a digit): the token itself never goes in the file',
+    'must be the name of an environment variable (letters, digits and _, not ' +
+    'starting with a digit): the token itself never goes in the file',
 };
 
 const skillList = {
@@ -44,7 +47,8 @@ export const FLEET_SCHEMA = {
   properties: {
     agents: {
       description:
-        'The agents, matched with those on the service by name (names are unique). An agent on the service that is not here is destroyed only by `apply --prune`.',
+        'The agents, matched with those on the service by name (names are unique). An agent ' +
+        'on the service that is not here is destroyed only by `apply --prune`.',
       type: 'array',
       items: { $ref: '#/definitions/agent' },
     },
@@ -75,18 +79,21 @@ export const FLEET_SCHEMA = {
         provider: {
           enum: [...PROVIDERS],
           description:
-            'Model provider; inferred from the model id when left out (gpt-… openai, claude-… anthropic, grok-… xai, vendor/model openrouter).',
+            'Model provider; inferred from the model id when left out (gpt-… openai, ' +
+            'claude-… anthropic, grok-… xai, vendor/model openrouter).',
         },
         soul: {
           type: 'string',
           minLength: 1,
           pattern: TRIMMED,
           description:
-            "Path of the agent's soul.md, relative to this file: a regular file in this file's directory or below it (after any symlink).",
+            "Path of the agent's soul.md, relative to this file: a regular file in " +
+            "this file's directory or below it (after any symlink).",
         },
         skills: {
           description:
-            'The skills, as a whole: either exactly those enabled (every other one disabled) or exactly those disabled.',
+            'The skills, as a whole: either exactly those enabled (every ' +
+            'other one disabled) or exactly those disabled.',
           type: 'object',
           minProperties: 1,
           maxProperties: 1,

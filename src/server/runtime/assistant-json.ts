@@ -244,7 +244,9 @@ function fieldValue({ field, words, kind }: FieldSpec, ctx: ItemContext): string
       return sentimentOf(quote);
     case 'sentence': {
       const desk = pick(rng, ctx.specialists);
-      const lead = `${asset.name} (${asset.symbol}) trades at ${formatUsd(quote.price)}, ${formatPct(quote.change24h)} over 24h`;
+      const lead =
+        `${asset.name} (${asset.symbol}) trades at ` +
+        `${formatUsd(quote.price)}, ${formatPct(quote.change24h)} over 24h`;
       return `${lead}; the ${desk} desk reads it as ${sentimentOf(quote)}.`;
     }
     case 'text':

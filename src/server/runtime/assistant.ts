@@ -48,7 +48,10 @@ function specialistLine(name: string, rng: () => number, focus: Quote[], snapsho
       const dxy = between(rng, 99, 108).toFixed(1);
       const y10 = between(rng, 3.7, 4.8).toFixed(2);
       const cut = intBetween(rng, 15, 85);
-      return `Macro: DXY ${dxy}, the US 10-year yield at ${y10}%, and futures put the odds of a Fed cut at the next meeting at ${cut}%.`;
+      return (
+        `Macro: DXY ${dxy}, the US 10-year yield at ${y10}%, and futures ` +
+        `put the odds of a Fed cut at the next meeting at ${cut}%.`
+      );
     }
     case 'microstructure': {
       const funding = between(rng, -0.02, 0.03);
@@ -64,24 +67,37 @@ function specialistLine(name: string, rng: () => number, focus: Quote[], snapsho
       const tvl = cap * between(rng, 0.004, 0.04);
       const fees = tvl * between(rng, 0.002, 0.02);
       const unlock = intBetween(rng, 3, 90);
-      return `Fundamentals: ${info.name} carries ${formatCompactUsd(tvl)} TVL and ${formatCompactUsd(fees)} in 30-day fees; the next token unlock is ${unlock} days out.`;
+      return (
+        `Fundamentals: ${info.name} carries ${formatCompactUsd(tvl)} TVL and ` +
+        `${formatCompactUsd(fees)} in 30-day fees; the next token unlock is ${unlock} days out.`
+      );
     }
     case 'price movement': {
       const support = roundSig(lead.price * between(rng, 0.92, 0.97), 5);
       const resistance = roundSig(lead.price * between(rng, 1.03, 1.08), 5);
-      return `Price movement: ${focus.map(formatQuote).join(', ')}; ${lead.symbol} support near ${formatUsd(support)}, resistance near ${formatUsd(resistance)}.`;
+      return (
+        `Price movement: ${focus.map(formatQuote).join(', ')}; ${lead.symbol} support ` +
+        `near ${formatUsd(support)}, resistance near ${formatUsd(resistance)}.`
+      );
     }
     case 'trenches': {
       const memes = snapshot.filter((q) => assetInfo(q.symbol)?.meme).slice(0, 2);
       const launches = intBetween(rng, 8_000, 40_000);
       const flow = memes.reduce((s, q) => s + q.change24h, 0) > 0 ? 'running hot' : 'cooling';
-      return `Trenches: memecoin flow is ${flow}; ${memes.map((q) => `${q.symbol} ${formatPct(q.change24h)}`).join(' and ')}, with ${formatNumber(launches)} new tokens launched in a day, mostly noise.`;
+      return (
+        `Trenches: memecoin flow is ${flow}; ` +
+        `${memes.map((q) => `${q.symbol} ${formatPct(q.change24h)}`).join(' and ')}, ` +
+        `with ${formatNumber(launches)} new tokens launched in a day, mostly noise.`
+      );
     }
     case 'prediction markets': {
       const odds = intBetween(rng, 12, 88);
       const vol = between(rng, 2e6, 90e6);
       const shift = intBetween(rng, 1, 12);
-      return `Prediction markets: Polymarket and Kalshi put the headline question near ${odds}% on ${formatCompactUsd(vol)} volume, a ${shift}-point move this week.`;
+      return (
+        `Prediction markets: Polymarket and Kalshi put the headline question near ` +
+        `${odds}% on ${formatCompactUsd(vol)} volume, a ${shift}-point move this week.`
+      );
     }
     default:
       return `${name}: no read.`;

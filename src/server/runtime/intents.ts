@@ -17,8 +17,11 @@ export const INTENTS: readonly Intent[] = [
   {
     key: 'perps',
     skills: ['hyperliquid'],
-    pattern:
-      /\b(?:long|longs|longing|short|shorts|shorting|perps?|perpetuals?|funding|leverage|leveraged|hyperliquid|\d+(?:\.\d+)?x)\b/i,
+    pattern: new RegExp(
+      String.raw`\b(?:long|longs|longing|short|shorts|shorting|perps?|perpetuals?|funding|leverage|leveraged|` +
+        String.raw`hyperliquid|\d+(?:\.\d+)?x)\b`,
+      'i',
+    ),
     topic: [
       'leverage',
       'leveraged',
@@ -113,7 +116,8 @@ export type IntentKey = Intent['key'];
 
 const STOP_WORDS = new Set(
   (
-    'a an the and or but if then than to of in on at for with by from as is are be been being it its this that these those ' +
+    'a an the and or but if then than to of in on at for with by from ' +
+    'as is are be been being it its this that these those ' +
     'i me my you your we our they them their he she his her never always must do dont don t not no any more less ' +
     'use using used only ever every all each some can will would should could may might just very so too also per ' +
     'over under above below into out up down about what when where which who how why'

@@ -51,8 +51,11 @@ function firstSentence(text: string): string {
  * matched, over the white space right before it, so a long run of newlines is read once, not
  * once per newline as `[.!?;\n]\s*remember` did.
  */
-const REMEMBER =
-  /\bremember\b(?<=(?:^|[.!?;\n]\s*|\b(?:please|pls|plz|also|and|kindly|to|can you|could you|would you|will you|always|do)\s+)remember)/gi;
+const REMEMBER = new RegExp(
+  String.raw`\bremember\b(?<=(?:^|[.!?;\n]\s*|` +
+    String.raw`\b(?:please|pls|plz|also|and|kindly|to|can you|could you|would you|will you|always|do)\s+)remember)`,
+  'gi',
+);
 /** [ours] characters after "remember" a note is read from (a note keeps at most 500) */
 const REMEMBER_SCAN_CHARS = 4 * REMEMBER_MAX_CHARS;
 

@@ -78,7 +78,10 @@ function isGenericHeading(text: string): boolean {
   return key === '' || GENERIC_HEADINGS.has(key) || /\brules?\b/.test(key);
 }
 
-/** "You are Satoshi Scalper, a …" → "Satoshi Scalper"; "You are a cautious agent that …" → "a cautious agent". */
+/**
+ * "You are Satoshi Scalper, a …" → "Satoshi Scalper";
+ * "You are a cautious agent that …" → "a cautious agent".
+ */
 function statementIdentity(line: string): string | null {
   const m = /(?:^|[.!?]\s+)(?:you are|you're|i am|i'm)\s+([^\n]{1,300})/i.exec(line);
   if (!m || !m[1]) return null;

@@ -5,7 +5,9 @@ import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
 import { linkable, type Span } from './spans.js';
 import { SGR } from './theme.js';
 
-/** One parser for the process: no raw HTML, bare URLs only with their scheme (`file.sh` stays text), line breaks kept. */
+/**
+ * One parser for the process: no raw HTML, bare URLs only with their scheme (`file.sh` stays text), line breaks kept.
+ */
 export function createParser(): MarkdownIt {
   const md = new markdownIt('default', { html: false, linkify: true, typographer: false, breaks: true });
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
@@ -28,7 +30,10 @@ function showsAddress(text: string, href: string): boolean {
   return text === href || `mailto:${text}` === href || `http://${text}` === href;
 }
 
-/** A character (or a scheme) that can start inline Markdown: emphasis, code, links, images, HTML, entities, escapes, URLs. */
+/**
+ * A character (or a scheme) that can start inline Markdown:
+ * emphasis, code, links, images, HTML, entities, escapes, URLs.
+ */
 const INLINE_SYNTAX = /[*_`[\]!<&\\~]|:\/\/|mailto:/i;
 
 /**

@@ -33,7 +33,10 @@ const needsHighlighter = (block: Block): boolean =>
   (block.kind === 'fence' && block.edge === 'open') ||
   (block.kind === 'quote' && block.lines.some((l) => /```|~~~/.test(l)));
 
-/** [ours] code coloured in one reply, all blocks together: past it, code is shown uncoloured (highlighting costs ~35 µs a character) */
+/**
+ * [ours] code coloured in one reply, all blocks together: past it,
+ * code is shown uncoloured (highlighting costs ~35 µs a character)
+ */
 const REPLY_CODE_MAX = 32 * 1024;
 
 export class BlockRenderer {

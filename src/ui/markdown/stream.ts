@@ -32,7 +32,10 @@ export interface TailLayout {
 /** Draws a complete block: its lines, painted, without line ends (render.ts). */
 export interface BlockPainter {
   render(block: Block): string[];
-  /** false while the block needs what has not loaded yet (the highlighter, for a fence): it waits, and every block after it */
+  /**
+   * false while the block needs what has not loaded yet (the
+   * highlighter, for a fence): it waits, and every block after it
+   */
   canRender?(block: Block): boolean;
 }
 
@@ -270,14 +273,19 @@ export class MarkdownStream {
     return this.tail.shown;
   }
 
-  /** Takes the tail off the screen (something else is about to write there: a tool line); the next piece brings it back. */
+  /**
+   * Takes the tail off the screen (something else is about to write there: a tool line); the next piece brings it back.
+   */
   hide(): string {
     if (this.raw) return this.endRawLine();
     this.tail.hidden = true;
     return this.tail.erase();
   }
 
-  /** The text is over: its last blocks complete (to wait like the others if the painter cannot draw them yet: see `stalled`). */
+  /**
+   * The text is over: its last blocks complete (to wait like the
+   * others if the painter cannot draw them yet: see `stalled`).
+   */
   finish(): void {
     if (this.raw) return;
     const last = this.partial === '' ? [] : this.split.line(this.partial);
@@ -286,7 +294,10 @@ export class MarkdownStream {
     for (const b of [...last, ...this.split.end()]) this.waiting.push(b);
   }
 
-  /** The end of the reply (finish() called, the painter able to draw everything): all drawn, the cursor at the start of a line. */
+  /**
+   * The end of the reply (finish() called, the painter able to draw
+   * everything): all drawn, the cursor at the start of a line.
+   */
   end(): string {
     if (this.raw) return this.endRawLine();
     this.finish();

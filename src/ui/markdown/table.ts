@@ -32,7 +32,10 @@ export function fitColumns(floor: readonly number[], want: readonly number[], ro
   return out;
 }
 
-/** Widths for the columns: as wide as their cells where that fits; else the header wraps before a figure does; else words wrap. */
+/**
+ * Widths for the columns: as wide as their cells where that fits;
+ * else the header wraps before a figure does; else words wrap.
+ */
 function columnWidths(rows: Span[][][], room: number): number[] | undefined {
   const cols = rows[0]!.length;
   const widest = Array.from({ length: cols }, (_, i) => rows.reduce((w, r) => Math.max(w, cellWidth(r[i]!)), 1));

@@ -15,9 +15,11 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    'Ask the market-intelligence assistant one question (from the arguments, or piped on stdin) and print the answer as it ' +
+    'Ask the market-intelligence assistant one question (from the ' +
+    'arguments, or piped on stdin) and print the answer as it ' +
     'streams in. Answers can take minutes: on a terminal a spinner shows the time waited. --fields a,b,c asks for ' +
-    'JSON with exactly those keys and prints it parsed (with --array: a list of such objects, a table on a terminal); ' +
+    'JSON with exactly those keys and prints it parsed (with --array: ' +
+    'a list of such objects, a table on a terminal); ' +
     'an answer that is not valid JSON is printed as it came and exits 7. The session id goes to stderr as ' +
     '"Session: ID" (not with --quiet); --session ID continues that conversation. --json prints the API answer. ' +
     `--fields and --json hold the answer whole: one over ${HELD_REPLY_SIZE} exits 7 ` +

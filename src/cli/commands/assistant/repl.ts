@@ -8,8 +8,10 @@ import { modelFrom } from './ask.js';
 
 export const spec = {
   description:
-    'Talk with the market-intelligence assistant: each line you type is a question, answered as it streams in, and the ' +
-    'conversation continues from one question to the next. Slash commands: /help, /new, /session, /exit. A line ending ' +
+    'Talk with the market-intelligence assistant: each line you ' +
+    'type is a question, answered as it streams in, and the ' +
+    'conversation continues from one question to the next. Slash ' +
+    'commands: /help, /new, /session, /exit. A line ending ' +
     'in \\ continues on the next; """ starts and ends a block of lines. Ctrl-C cancels an answer; Ctrl-D leaves. ' +
     'Piped input is read the same way, each line a question (`echo "Any unlocks?" | superagent assistant`); ' +
     "for one question in a script, 'superagent assistant ask'.",

@@ -6,7 +6,8 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    "Show a classic agent: name, goal, instructions, triggers and settings. The id is the uuid shown by 'superagent classic list'.",
+    'Show a classic agent: name, goal, instructions, triggers and settings. ' +
+    "The id is the uuid shown by 'superagent classic list'.",
   args: [
     {
       name: 'agent',

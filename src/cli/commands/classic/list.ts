@@ -7,7 +7,8 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    'List classic agents (goal + instructions + triggers), newest first. On a terminal a table; piped, one tab-separated ' +
+    'List classic agents (goal + instructions + triggers), newest ' +
+    'first. On a terminal a table; piped, one tab-separated ' +
     'line per agent (id, name, enabled, updated).',
   options: {
     limit: { type: 'string', value: 'n', description: 'at most N agents, 1 to 100 (the service default is 50)' },

@@ -33,7 +33,8 @@ export const spec = {
   },
   examples: [
     'superagent classic update 0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e --name "Whale Watcher"',
-    'superagent classic update 0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e --goal "Spot large wallet moves" --instructions "$(cat instructions.txt)"',
+    'superagent classic update 0b7c2d4e-8f1a-4c3b-9d2e-5a6f7b8c9d0e --goal ' +
+      '"Spot large wallet moves" --instructions "$(cat instructions.txt)"',
   ],
 } as const satisfies Spec;
 

@@ -10,7 +10,8 @@ import { EXIT } from '../../exit-codes.js';
 
 export const spec = {
   description:
-    `Print one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
+    `Print one setting (${SETTINGS.join(', ')}) of the profile in ` +
+    `use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
     'api_key prints masked (read from the OS keychain when it is kept there); ' +
     'output, render and active_profile print their defaults (table, markdown, default) when unset; ' +
     'an unset setting (base_url, api_key, model, provider) exits 4, piped or not, as git config exits 1: ' +

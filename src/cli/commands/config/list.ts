@@ -7,8 +7,11 @@ import type { Input, Spec } from '../../spec.js';
 export const spec = {
   description:
     'Show the active profile and every profile with its settings (base_url, api_key masked, ' +
-    'api_key_store: where the key is kept, keychain or file, output, model, provider, render). On a terminal a table with ' +
-    'the profile in use marked *; piped, one "active_profile<TAB>NAME" line and one "PROFILE.SETTING<TAB>VALUE" line per setting; JSON with --json or while the profile in use says output json.',
+    'api_key_store: where the key is kept, keychain or file, output, ' +
+    'model, provider, render). On a terminal a table with ' +
+    'the profile in use marked *; piped, one "active_profile<TAB>NAME" ' +
+    'line and one "PROFILE.SETTING<TAB>VALUE" line per setting; JSON ' +
+    'with --json or while the profile in use says output json.',
   examples: ['superagent config list', 'superagent config list --json | jq .profiles'],
 } as const satisfies Spec;
 

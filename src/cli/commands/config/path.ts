@@ -4,7 +4,8 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    'Print the path of the config file (SUPERAGENT_CONFIG_DIR, or the platform config dir). The file need not exist yet.',
+    'Print the path of the config file (SUPERAGENT_CONFIG_DIR, or ' +
+    'the platform config dir). The file need not exist yet.',
   examples: ['superagent config path', '$EDITOR "$(superagent config path)"', 'superagent config path --json'],
 } as const satisfies Spec;
 

@@ -10,7 +10,8 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    `Remove one setting (${SETTINGS.join(', ')}) from the profile in use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
+    `Remove one setting (${SETTINGS.join(', ')}) from the profile in ` +
+    `use (--profile, SUPERAGENT_PROFILE, or the active one). ` +
     "Without base_url the profile uses the embedded local service (once it has no key either: 'superagent logout'); " +
     "without active_profile the 'default' profile is used.",
   args: [{ name: 'key', description: SETTINGS.join(' | '), required: true, choices: SETTINGS }],

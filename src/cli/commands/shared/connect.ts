@@ -112,7 +112,10 @@ export async function clientFor(ctx: Context, target: ClientTarget): Promise<Api
   });
 }
 
-/** Which service, and what chose it: `using the hosted service at https://…: a gb_sk_ key comes from SUPERAGENT_API_KEY and no base URL is set`. */
+/**
+ * Which service, and what chose it: `using the hosted service at https://…:
+ * a gb_sk_ key comes from SUPERAGENT_API_KEY and no base URL is set`.
+ */
 export function describeService(c: Pick<Connection, 'service' | 'baseUrl' | 'reason'>, embeddedUrl?: string): string {
   const what =
     c.service === 'embedded'
@@ -129,7 +132,10 @@ export function homeRelative(dir: string, env: NodeJS.ProcessEnv): string {
 
 /** Two short lines: where the state is, and how to use another service. */
 export function embeddedBanner(dir: string, env: NodeJS.ProcessEnv): string {
-  return `Using the embedded local service; its state is in ${homeRelative(dir, env)}\n'superagent login' connects to a hosted one.`;
+  return (
+    `Using the embedded local service; its state is in ` +
+    `${homeRelative(dir, env)}\n'superagent login' connects to a hosted one.`
+  );
 }
 
 const BANNER_MARK = '.banner-shown';
@@ -227,7 +233,8 @@ function unknownEmbeddedKey(ctx: Context, connection: Connection, key: string, o
     flag: `leave out --api-key ${ownKey}, or add --base-url for the service that issued it`,
   };
   return new CredentialsError(
-    `the embedded service in ${dir} does not know the key ${maskKey(key)} from ${keySourceWords(connection)} (its own is ${maskKey(own)})`,
+    `the embedded service in ${dir} does not know the key ${maskKey(key)} ` +
+      `from ${keySourceWords(connection)} (its own is ${maskKey(own)})`,
     hints[connection.apiKeySource ?? 'env'],
   );
 }
@@ -268,7 +275,8 @@ class ServiceLog {
     if (first === undefined) return undefined;
     const others = more.length > 0 ? ` (and ${more.length} more: --debug lists them)` : '';
     return new LocalStateError(
-      `the embedded service left out a record it cannot read${others}: ${first.charAt(0).toLowerCase()}${first.slice(1)}`,
+      `the embedded service left out a record it cannot read${others}: ` +
+        `${first.charAt(0).toLowerCase()}${first.slice(1)}`,
     );
   }
 

@@ -116,7 +116,10 @@ export function shown(setting: ProfileSetting, value: string | undefined): strin
   return setting === 'api_key' ? maskKey(value) : value;
 }
 
-/** A profile as it may be printed or serialised: its key masked (one in the keychain is not read), unknown fields dropped. */
+/**
+ * A profile as it may be printed or serialised: its key masked
+ * (one in the keychain is not read), unknown fields dropped.
+ */
 export function shownProfile(profile: Profile): Record<(typeof SHOWN_SETTINGS)[number], string | undefined> {
   return {
     base_url: shown('base_url', profile.base_url),

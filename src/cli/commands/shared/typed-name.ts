@@ -1,7 +1,10 @@
 // Destroying is for good: a person confirms by typing the agent's name (destroy, apply --prune).
 import type { Context } from '../../context.js';
 
-/** Whether `typed` is `name`: blanks around it forgiven, and one text in two Unicode forms is the same (a keyboard types é as one character). */
+/**
+ * Whether `typed` is `name`: blanks around it forgiven, and one text in
+ * two Unicode forms is the same (a keyboard types é as one character).
+ */
 export function isTypedName(typed: string, name: string): boolean {
   return typed.trim().normalize('NFC') === name.normalize('NFC');
 }

@@ -5,7 +5,8 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    'Disable one or more skills on an agent in a single request. An unknown skill name fails (exit 2) naming the valid ones, and nothing changes.',
+    'Disable one or more skills on an agent in a single request. An unknown skill ' +
+    'name fails (exit 2) naming the valid ones, and nothing changes.',
   args: [
     {
       name: 'agent',

@@ -10,7 +10,8 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    "List every skill available to an agent and whether it is enabled. On a terminal a table; piped, one 'name<TAB>on|off' line per skill. " +
+    'List every skill available to an agent and whether it is enabled. On a ' +
+    "terminal a table; piped, one 'name<TAB>on|off' line per skill. " +
     "Change them with 'superagent skills enable' and 'superagent skills disable'.",
   args: [
     {

@@ -66,7 +66,8 @@ export async function runSkillsToggle(
   const unsure = before.filter((s) => s.enabled === undefined && !names.includes(s.name)).map((s) => s.name);
   if (unsure.length > 0) {
     throw new BadAnswerError(
-      `the service did not say whether ${unsure.join(', ')} ${unsure.length > 1 ? 'are' : 'is'} enabled on ${label}; nothing was changed`,
+      `the service did not say whether ${unsure.join(', ')} ` +
+        `${unsure.length > 1 ? 'are' : 'is'} enabled on ${label}; nothing was changed`,
       `check with 'superagent skills ${agent.agent_id}'`,
     );
   }
@@ -90,7 +91,8 @@ export async function runSkillsToggle(
   }
   if (notApplied.length > 0) {
     throw new BadAnswerError(
-      `the service accepted the change but ${notApplied.join(', ')} ${notApplied.length > 1 ? 'are' : 'is'} still ${onOff(!enabled)} on ${label}`,
+      `the service accepted the change but ${notApplied.join(', ')} ` +
+        `${notApplied.length > 1 ? 'are' : 'is'} still ${onOff(!enabled)} on ${label}`,
       `check with 'superagent skills ${agent.agent_id}' and try again`,
     );
   }

@@ -32,7 +32,8 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    "Open an agent's soul.md in $VISUAL, else $EDITOR, else vi, as a private temporary file. Saved unchanged: nothing " +
+    "Open an agent's soul.md in $VISUAL, else $EDITOR, else vi, " +
+    'as a private temporary file. Saved unchanged: nothing ' +
     'is sent. Changed: the diff is shown and, on a terminal, you confirm the upload (--yes skips the question; ' +
     'without a terminal --yes is required). If soul.md changed on the service while the editor was open, nothing ' +
     'is overwritten unless --force. Whenever the edit is not uploaded (declined, a conflict, a failure, ' +
@@ -236,7 +237,8 @@ async function upload(
     new: `${draft.file.path} (yours)`,
   });
   throw new StateConflictError(
-    `the soul.md of ${name} changed on the service while the editor was open; nothing uploaded, your edit is kept in ${draft.file.path}`,
+    `the soul.md of ${name} changed on the service while the editor ` +
+      `was open; nothing uploaded, your edit is kept in ${draft.file.path}`,
     `the diff above shows theirs against yours; ${resume ? `${resume}; ` : ''}` +
       `to overwrite theirs with yours: ${draft.retry} (soul edit --force skips this check)`,
   );

@@ -8,7 +8,8 @@ import type { Input, Spec } from '../../spec.js';
 export const spec = {
   description:
     "Print an agent's soul.md exactly as the service keeps it, so 'soul show demo > soul.md' and " +
-    "'soul set demo --file soul.md' round-trip; on a terminal it is rendered as Markdown (not with --raw). --json prints the files object ({ agent_id, soul_md, memory_md }).",
+    "'soul set demo --file soul.md' round-trip; on a terminal it is rendered as Markdown (not " +
+    'with --raw). --json prints the files object ({ agent_id, soul_md, memory_md }).',
   args: [
     {
       name: 'agent',
