@@ -36,7 +36,7 @@ export default tseslint.config(
     },
     rules: {
       // prettier does not break strings, template literals, regexes or comments: this does (a URL cannot be broken)
-      'max-len': ['warn', { code: 120, tabWidth: 2, ignoreUrls: true }],
+      'max-len': ['error', { code: 120, tabWidth: 2, ignoreUrls: true }],
       // sanitising terminal text is matching control characters on purpose
       'no-control-regex': 'off',
       '@typescript-eslint/no-unused-vars': [

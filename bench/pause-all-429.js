@@ -123,8 +123,10 @@ for (const mode of only) {
   results.push(r);
   const q = r.requests;
   console.log(
-    `${mode.padEnd(6)} pause --all on 10 agents, Retry-After ${RETRY_AFTER}: ${r.seconds} s, exit ${r.code}, ${r.paused} paused, ` +
-      `${q.total} requests (${q.lists} list, ${q.pauses} pauses of which ${q.refused} refused), ${r.notices} wait notice(s)` +
+    `${mode.padEnd(6)} pause --all on 10 agents, Retry-After ${RETRY_AFTER}: ` +
+      `${r.seconds} s, exit ${r.code}, ${r.paused} paused, ` +
+      `${q.total} requests (${q.lists} list, ${q.pauses} pauses of ` +
+      `which ${q.refused} refused), ${r.notices} wait notice(s)` +
       `   ${r.ok ? 'ok' : `MISSES (exit ${CASES[mode].expectCode} within ${CASES[mode].limitS} s)`}`,
   );
 }

@@ -8,13 +8,16 @@ T=$(mktemp -d); trap 'tmux -L tour$$ kill-server 2>/dev/null; rm -rf "$T"' EXIT;
 printf '#!/bin/sh\nexec node %s "$@"\n' "$REPO/bin/superagent.js" > $T/bin/superagent; chmod +x $T/bin/superagent
 S=tour$$
 tmux -L tour$$ kill-server 2>/dev/null
-tmux -L tour$$ new-session -d -s $S -x 100 -y 50 "env -i HOME=$T/home PATH=$T/bin:/usr/local/bin:/usr/bin:/bin TERM=xterm-256color NO_COLOR=1 LANG=C.UTF-8 bash --norc --noprofile"
+tmux -L tour$$ new-session -d -s $S -x 100 -y 50 \
+  "env -i HOME=$T/home PATH=$T/bin:/usr/local/bin:/usr/bin:/bin TERM=xterm-256color NO_COLOR=1 LANG=C.UTF-8"\
+" bash --norc --noprofile"
 tmux -L tour$$ set -g history-limit 100000
 sleep 0.5
 tmux -L tour$$ send-keys -t $S "PS1='\$ '; PROMPT_COMMAND='tmux -L tour$$ wait-for -S p$S'; cd $T/work; clear" Enter
 sleep 0.5
 tmux -L tour$$ send-keys -t $S "clear" Enter; sleep 0.3; tmux -L tour$$ clear-history -t $S
-run() { tmux -L tour$$ send-keys -t $S -l "$1"; tmux -L tour$$ send-keys -t $S Enter; timeout 120 tmux -L tour$$ wait-for p$S; }
+run() { tmux -L tour$$ send-keys -t $S -l "$1"; tmux -L tour$$ send-keys -t $S Enter; \
+  timeout 120 tmux -L tour$$ wait-for p$S; }
 screen() { tmux -L tour$$ capture-pane -p -J -t $S -S - -E -; }
 waitfor() { for i in $(seq 1 600); do screen | grep -qF -- "$1" && return 0; sleep 0.1; done; echo "TIMEOUT $1" >&2; }
 typeline() { tmux -L tour$$ send-keys -t $S -l "$1"; tmux -L tour$$ send-keys -t $S Enter; }

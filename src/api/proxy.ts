@@ -152,7 +152,8 @@ export class ProxyFailure extends Error {
   }
 
   get hint(): string {
-    const check = `check the proxy in ${this.variable}: its address, and that it is running and lets this request through`;
+    const check =
+      `check the proxy in ${this.variable}: its address, ` + `and that it is running and lets this request through`;
     return `${this.fix ?? check}; or list the service's host in NO_PROXY to go without it`;
   }
 }

@@ -166,7 +166,8 @@ export class ConfigFile implements ConfigStore {
         throw new UsageError(`the config file ${this.path} ${newer}`, 'upgrade superagent, then try again');
       }
       change(data);
-      // a holder stopped for longer than the lock's staleness lost it: the change of the command that took it over stands
+      // a holder stopped for longer than the lock's staleness lost
+      // it: the change of the command that took it over stands
       if (!lock.stillHeld()) {
         throw new LocalStateError(
           `the config file ${this.path} was changed by another command meanwhile`,

@@ -134,7 +134,8 @@ function serviceForKey(
     };
   }
   throw new CredentialsError(
-    `the key ${maskKey(apiKey)} (from ${keyFrom}) is neither a hosted key (${HOSTED_KEY_PREFIX}…) nor one the embedded service issued (${EMBEDDED_KEY_PREFIX}…), and no base URL says where it belongs`,
+    `the key ${maskKey(apiKey)} (from ${keyFrom}) is neither a hosted key (${HOSTED_KEY_PREFIX}…) nor ` +
+      `one the embedded service issued (${EMBEDDED_KEY_PREFIX}…), and no base URL says where it belongs`,
     "set SUPERAGENT_BASE_URL, or run 'superagent login --base-url URL'",
   );
 }

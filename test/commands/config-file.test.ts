@@ -73,27 +73,32 @@ describe('where the file lives', () => {
 });
 
 describe('login and logout on disk', () => {
-  it('login --with-token --insecure-storage saves the key and base URL in a 0600 file in a 0700 dir, and later commands use them', async () => {
-    const dir = freshDir();
-    const kept = `Logged in to ${svc.url} as profile default (key sa_sk_…${KEY.slice(-4)}, kept in the config file)\n`;
-    expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({
-      code: 0,
-      stdout: '',
-      stderr: kept,
-      asked: [],
-    });
-    expect(readConfig(dir)).toEqual(
-      onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } }),
-    );
-    expect(modeOf(configPath(dir))).toBe(0o600);
-    expect(modeOf(dir)).toBe(0o700);
+  it(
+    'login --with-token --insecure-storage saves the key and base ' +
+      'URL in a 0600 file in a 0700 dir, and later commands use them',
+    async () => {
+      const dir = freshDir();
+      const kept =
+        `Logged in to ${svc.url} as profile default (key ` + `sa_sk_…${KEY.slice(-4)}, kept in the config file)\n`;
+      expect(await login(dir, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: kept,
+        asked: [],
+      });
+      expect(readConfig(dir)).toEqual(
+        onDisk({ active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } }),
+      );
+      expect(modeOf(configPath(dir))).toBe(0o600);
+      expect(modeOf(dir)).toBe(0o700);
 
-    const { agent_id } = await launchAgent(svc, { name: 'cfg-login-agent' });
-    const list = await cli(dir, ['list']);
-    expect(list.code).toBe(0);
-    expect(list.stdout).toContain(`${agent_id}\tcfg-login-agent\t`);
-    await svc.call('DELETE', `/v1/superagents/${agent_id}`);
-  });
+      const { agent_id } = await launchAgent(svc, { name: 'cfg-login-agent' });
+      const list = await cli(dir, ['list']);
+      expect(list.code).toBe(0);
+      expect(list.stdout).toContain(`${agent_id}\tcfg-login-agent\t`);
+      await svc.call('DELETE', `/v1/superagents/${agent_id}`);
+    },
+  );
 
   it('leaves the mode of a config dir it did not create as it was (SUPERAGENT_CONFIG_DIR=$HOME)', async () => {
     const dir = freshDir();
@@ -173,7 +178,9 @@ describe('a corrupt config file', () => {
       expect(r).toEqual({
         code: 2,
         stdout: '',
-        stderr: `Error: the config file ${configPath(dir)} is corrupt: it is not valid JSON (fix it, or move it aside and run 'superagent login' again)\n`,
+        stderr:
+          `Error: the config file ${configPath(dir)} is corrupt: it is not valid ` +
+          `JSON (fix it, or move it aside and run 'superagent login' again)\n`,
         asked: [],
       });
       expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{"profiles": {');
@@ -189,7 +196,8 @@ describe('a corrupt config file', () => {
       const r = await cli(dir, ['config', 'list']);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(
-        `Error: the config file ${configPath(dir)} is corrupt: ${why} (fix it, or move it aside and run 'superagent login' again)\n`,
+        `Error: the config file ${configPath(dir)} is corrupt: ${why} (fix ` +
+          `it, or move it aside and run 'superagent login' again)\n`,
       );
     }
   });
@@ -210,7 +218,9 @@ describe('a corrupt config file', () => {
       expect(r).toEqual({
         code: 2,
         stdout: '',
-        stderr: `Error: the config file ${configPath(dir)} is corrupt: ${why} (fix it, or move it aside and run 'superagent login' again)\n`,
+        stderr:
+          `Error: the config file ${configPath(dir)} is corrupt: ${why} ` +
+          `(fix it, or move it aside and run 'superagent login' again)\n`,
         asked: [],
       });
     }
@@ -309,7 +319,9 @@ describe('a config file others can read', () => {
     expect(r).toEqual({
       code: 0,
       stdout: 'https://api.example.com\n',
-      stderr: `! The config file ${configPath(dir)} holds an API key and others can read it (mode 0644): run 'chmod 600 ${configPath(dir)}'\n`,
+      stderr:
+        `! The config file ${configPath(dir)} holds an API key and others ` +
+        `can read it (mode 0644): run 'chmod 600 ${configPath(dir)}'\n`,
       asked: [],
     });
   });
@@ -341,21 +353,25 @@ describe('the config lock (several processes: test/e2e/config-lock.test.ts)', ()
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
   });
 
-  it('a lock a live process keeps: a bounded wait, then one line naming the lock and its holder; nothing written', async () => {
-    const dir = freshDir();
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(configPath(dir), '{}');
-    leaveLock(dir, process.pid);
-    const r = await runLine(undefined, ['config', 'set', 'output', 'json'], {
-      world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) },
-    });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      `Error: cannot change the config file ${configPath(dir)}: the lock ${lockFile(dir)} is held by process ${process.pid} on ${os.hostname()} ` +
-        `(try again; if no superagent command is running, remove ${lockFile(dir)})\n`,
-    );
-    expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
-  });
+  it(
+    'a lock a live process keeps: a bounded wait, then one ' + 'line naming the lock and its holder; nothing written',
+    async () => {
+      const dir = freshDir();
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(configPath(dir), '{}');
+      leaveLock(dir, process.pid);
+      const r = await runLine(undefined, ['config', 'set', 'output', 'json'], {
+        world: { config: new ConfigFile(dir, { lock: { maxWaitMs: 50 } }) },
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `Error: cannot change the config file ${configPath(dir)}: the lock ` +
+          `${lockFile(dir)} is held by process ${process.pid} on ${os.hostname()} ` +
+          `(try again; if no superagent command is running, remove ${lockFile(dir)})\n`,
+      );
+      expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
+    },
+  );
 
   it("a directory in the lock's place: exit 2 naming it, nothing written, nothing left beside it", async () => {
     const dir = freshDir();
@@ -368,18 +384,23 @@ describe('the config lock (several processes: test/e2e/config-lock.test.ts)', ()
     expect(fs.readdirSync(dir)).toEqual([path.basename(lockFile(dir))]);
   });
 
-  it('a writer whose lock was taken over meanwhile (it stopped longer than the lock stays fresh) writes nothing', async () => {
-    const dir = freshDir();
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(configPath(dir), '{}');
-    const write = new ConfigFile(dir).write((data) => {
-      data.active_profile = 'late';
-      // what another process does to a lock it judged stale: its own lock in place of this one
-      leaveLock(dir, process.pid);
-    });
-    await expect(write).rejects.toThrow(`the config file ${configPath(dir)} was changed by another command meanwhile`);
-    expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
-  });
+  it(
+    'a writer whose lock was taken over meanwhile (it stopped ' + 'longer than the lock stays fresh) writes nothing',
+    async () => {
+      const dir = freshDir();
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(configPath(dir), '{}');
+      const write = new ConfigFile(dir).write((data) => {
+        data.active_profile = 'late';
+        // what another process does to a lock it judged stale: its own lock in place of this one
+        leaveLock(dir, process.pid);
+      });
+      await expect(write).rejects.toThrow(
+        `the config file ${configPath(dir)} was changed by another command meanwhile`,
+      );
+      expect(fs.readFileSync(configPath(dir), 'utf8')).toBe('{}');
+    },
+  );
 });
 
 describe('the version field and its migrations', () => {

@@ -47,7 +47,8 @@ describe('config unset base_url while the profile still has a key', () => {
     [
       'an sa_sk_ key in the file',
       { api_key: KEY },
-      `its key (${MASKED}): with no base URL it goes to the embedded service, which takes only a key it issued; ${logout}`,
+      `its key (${MASKED}): with no base URL it goes to the ` +
+        `embedded service, which takes only a key it issued; ${logout}`,
     ],
     [
       'a gb_sk_ key in the file',
@@ -57,7 +58,8 @@ describe('config unset base_url while the profile still has a key', () => {
     [
       'a key in the keychain (not read for this)',
       { api_key_store: 'keychain' as const },
-      'its key (in the OS keychain): with no base URL a gb_sk_ key goes to the hosted service, an sa_sk_ key to the embedded ' +
+      'its key (in the OS keychain): with no base URL a gb_sk_ key goes ' +
+        'to the hosted service, an sa_sk_ key to the embedded ' +
         `service, which takes only a key it issued; ${logout}`,
     ],
   ])('%s: one line says the key is still there and where it now goes', async (_what, own, words) => {
@@ -90,8 +92,10 @@ describe('config unset base_url while the profile still has a key', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(
       new RegExp(
-        "^Error: the embedded service in .* does not know the key sa_sk_…t0Uv from profile 'default' \\(its own is sa_sk_…\\w{4}\\) " +
-          "\\(run 'superagent logout' \\(or 'superagent config unset api_key'\\) to use the embedded service's own key, " +
+        '^Error: the embedded service in .* does not know the key sa_sk_…t0Uv ' +
+          "from profile 'default' \\(its own is sa_sk_…\\w{4}\\) " +
+          "\\(run 'superagent logout' \\(or 'superagent config unset " +
+          "api_key'\\) to use the embedded service's own key, " +
           "or 'superagent config set base_url URL' to use the service that issued it\\)\n$",
       ),
     );
@@ -166,31 +170,39 @@ describe('config set, get and unset', () => {
     expect(config.data).toEqual({ profiles: { default: { provider: 'openai' } } });
   });
 
-  it('model and provider: set, get, listed and unset like the others; a provider must be a known one, a model not empty', async () => {
-    const config = new MemoryConfig();
-    expect(await cli(['config', 'set', 'model', 'gpt-4o'], config)).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(await cli(['config', 'set', 'provider', 'openai'], config)).toMatchObject({
-      code: 0,
-      stdout: '',
-      stderr: '',
-    });
-    expect(config.data).toEqual({ profiles: { default: { model: 'gpt-4o', provider: 'openai' } } });
-    expect((await cli(['config', 'get', 'model'], config)).stdout).toBe('gpt-4o\n');
-    expect((await cli(['config', 'get', 'provider'], config)).stdout).toBe('openai\n');
-    expect((await cli(['config', 'list'], config)).stdout).toBe(
-      'active_profile\tdefault\ndefault.model\tgpt-4o\ndefault.provider\topenai\n',
-    );
+  it(
+    'model and provider: set, get, listed and unset like the ' +
+      'others; a provider must be a known one, a model not empty',
+    async () => {
+      const config = new MemoryConfig();
+      expect(await cli(['config', 'set', 'model', 'gpt-4o'], config)).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr: '',
+      });
+      expect(await cli(['config', 'set', 'provider', 'openai'], config)).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr: '',
+      });
+      expect(config.data).toEqual({ profiles: { default: { model: 'gpt-4o', provider: 'openai' } } });
+      expect((await cli(['config', 'get', 'model'], config)).stdout).toBe('gpt-4o\n');
+      expect((await cli(['config', 'get', 'provider'], config)).stdout).toBe('openai\n');
+      expect((await cli(['config', 'list'], config)).stdout).toBe(
+        'active_profile\tdefault\ndefault.model\tgpt-4o\ndefault.provider\topenai\n',
+      );
 
-    await expectRefused(
-      ['config', 'set', 'provider', 'acme'],
-      config,
-      "provider must be one of: openai, anthropic, xai, openrouter, venice, not 'acme'",
-    );
-    await expectRefused(['config', 'set', 'model', ''], config, 'model must not be empty');
+      await expectRefused(
+        ['config', 'set', 'provider', 'acme'],
+        config,
+        "provider must be one of: openai, anthropic, xai, openrouter, venice, not 'acme'",
+      );
+      await expectRefused(['config', 'set', 'model', ''], config, 'model must not be empty');
 
-    expect((await cli(['config', 'unset', 'model'], config)).code).toBe(0);
-    expect(config.data).toEqual({ profiles: { default: { provider: 'openai' } } });
-  });
+      expect((await cli(['config', 'unset', 'model'], config)).code).toBe(0);
+      expect(config.data).toEqual({ profiles: { default: { provider: 'openai' } } });
+    },
+  );
 
   it('get prints the defaults of output and active_profile, and --json a JSON value', async () => {
     const config = new MemoryConfig();
@@ -228,7 +240,8 @@ describe('config set, get and unset', () => {
     await expectRefused(
       ['config', 'set', 'api_key', would],
       config,
-      "api_key cannot be set with config set: the key would stay in your shell history (pipe it to 'superagent login --with-token' instead)",
+      'api_key cannot be set with config set: the key would stay in your shell ' +
+        "history (pipe it to 'superagent login --with-token' instead)",
     );
   });
 
@@ -268,31 +281,36 @@ describe('config set, get and unset', () => {
 });
 
 describe('profiles', () => {
-  it('set with --profile creates that profile; active_profile switches the default one, and unset switches back', async () => {
-    const config = new MemoryConfig();
-    expect((await cli(['config', 'set', 'base_url', URL, '--profile', 'staging'], config)).code).toBe(0);
-    expect(config.data).toEqual({ profiles: { staging: { base_url: URL } } });
-    expect((await cli(['config', 'set', 'active_profile', 'staging'], config)).code).toBe(0);
-    expect(config.data.active_profile).toBe('staging');
-    expect((await cli(['config', 'get', 'base_url'], config)).stdout).toBe(`${URL}\n`);
-    expect((await cli(['config', 'get', 'active_profile'], config)).stdout).toBe('staging\n');
-    expect((await cli(['config', 'unset', 'active_profile'], config)).code).toBe(0);
-    expect(config.data).toEqual({ profiles: { staging: { base_url: URL } } });
-    expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 4, stdout: '' });
-  });
+  it(
+    'set with --profile creates that profile; active_profile ' + 'switches the default one, and unset switches back',
+    async () => {
+      const config = new MemoryConfig();
+      expect((await cli(['config', 'set', 'base_url', URL, '--profile', 'staging'], config)).code).toBe(0);
+      expect(config.data).toEqual({ profiles: { staging: { base_url: URL } } });
+      expect((await cli(['config', 'set', 'active_profile', 'staging'], config)).code).toBe(0);
+      expect(config.data.active_profile).toBe('staging');
+      expect((await cli(['config', 'get', 'base_url'], config)).stdout).toBe(`${URL}\n`);
+      expect((await cli(['config', 'get', 'active_profile'], config)).stdout).toBe('staging\n');
+      expect((await cli(['config', 'unset', 'active_profile'], config)).code).toBe(0);
+      expect(config.data).toEqual({ profiles: { staging: { base_url: URL } } });
+      expect(await cli(['config', 'get', 'base_url'], config)).toMatchObject({ code: 4, stdout: '' });
+    },
+  );
 
   it('active_profile must name an existing profile', async () => {
     await expectRefused(
       ['config', 'set', 'active_profile', 'nope'],
       new MemoryConfig(),
-      "there is no profile 'nope' in the config file (create it with 'superagent login --profile nope', or see 'superagent config list')",
+      "there is no profile 'nope' in the config file (create it with 'superagent " +
+        "login --profile nope', or see 'superagent config list')",
     );
   });
 
   it('get and unset on a profile that does not exist exit 2 (--profile or SUPERAGENT_PROFILE)', async () => {
     const config = new MemoryConfig({ profiles: { default: { base_url: URL } } });
     const noSuch =
-      "Error: there is no profile 'nope' in the config file (create it with 'superagent login --profile nope', or see 'superagent config list')\n";
+      "Error: there is no profile 'nope' in the config file (create it with " +
+      "'superagent login --profile nope', or see 'superagent config list')\n";
     expect(await cli(['config', 'get', 'base_url', '--profile', 'nope'], config)).toMatchObject({
       code: 2,
       stdout: '',
@@ -371,28 +389,32 @@ describe('config list', () => {
     expect(config.keychain.calls).toEqual([]);
   });
 
-  it('on a terminal: a table with the profile in use marked, or a word on where commands go when there is none', async () => {
-    // (with the json profile ci in use, the answer would be JSON: see 'output json' below)
-    const r = await cli(['config', 'list'], twoProfiles(), { tty: true, env: { SUPERAGENT_PROFILE: 'default' } });
-    expect(r.code).toBe(0);
-    const rows = r.stdout
-      .trimEnd()
-      .split('\n')
-      .map((l) => l.trim().split(/\s{2,}/));
-    expect(rows).toEqual([
-      ['PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
-      ['*', 'default', URL, `${MASKED} (file)`, 'table', 'markdown', 'default'],
-      ['kc', URL, 'keychain', 'table', 'markdown', 'default'],
-      ['ci', 'embedded', 'none', 'json', 'markdown', 'default'],
-    ]);
-    const empty = await cli(['config', 'list'], new MemoryConfig(), { tty: true });
-    expect(empty).toMatchObject({
-      code: 0,
-      stdout: '',
-      stderr:
-        "No profiles yet: every command uses the embedded local service. 'superagent login --base-url URL' adds one.\n",
-    });
-  });
+  it(
+    'on a terminal: a table with the profile in use marked, ' + 'or a word on where commands go when there is none',
+    async () => {
+      // (with the json profile ci in use, the answer would be JSON: see 'output json' below)
+      const r = await cli(['config', 'list'], twoProfiles(), { tty: true, env: { SUPERAGENT_PROFILE: 'default' } });
+      expect(r.code).toBe(0);
+      const rows = r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trim().split(/\s{2,}/));
+      expect(rows).toEqual([
+        ['PROFILE', 'BASE URL', 'KEY', 'OUTPUT', 'RENDER', 'MODEL'],
+        ['*', 'default', URL, `${MASKED} (file)`, 'table', 'markdown', 'default'],
+        ['kc', URL, 'keychain', 'table', 'markdown', 'default'],
+        ['ci', 'embedded', 'none', 'json', 'markdown', 'default'],
+      ]);
+      const empty = await cli(['config', 'list'], new MemoryConfig(), { tty: true });
+      expect(empty).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr:
+          'No profiles yet: every command uses the embedded local ' +
+          "service. 'superagent login --base-url URL' adds one.\n",
+      });
+    },
+  );
 
   it('on a terminal: the profile in use is marked even when it has no settings of its own', async () => {
     const config = new MemoryConfig({ profiles: { kc: { base_url: URL, api_key_store: 'keychain' } } });

@@ -137,7 +137,8 @@ describe('destroy on a terminal: type the name to confirm', () => {
     const id = await launch('big fish');
     const r = await cli(['destroy', 'big fish'], { tty: true, answers: ['big fish'] });
     expect(r.asked).toEqual([
-      "Destroying big fish cannot be undone; it holds nothing (superagent wallet 'big fish'). Type its name to confirm:",
+      'Destroying big fish cannot be undone; it holds nothing ' +
+        "(superagent wallet 'big fish'). Type its name to confirm:",
     ]);
     expect(r.code).toBe(0);
     expect(await statusOf(id)).toBe(404);
@@ -162,7 +163,8 @@ describe('destroy on a terminal: type the name to confirm', () => {
         stderr: 'Error: the name typed does not match; keeper not destroyed\n',
         asked: [confirmation('keeper')],
       });
-      expect(service.cliRequests().map((e) => e.method)).toEqual(['GET', 'GET']); // the lookup and the wallet, no DELETE
+      // the lookup and the wallet, no DELETE
+      expect(service.cliRequests().map((e) => e.method)).toEqual(['GET', 'GET']);
     }
     expect(await statusOf(id)).toBe('running');
   });

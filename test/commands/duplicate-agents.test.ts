@@ -239,16 +239,19 @@ describe('the 10-agent limit is a conflict (exit 6), not a bad key (exit 3)', ()
     expect(launches(mock)).toEqual([]);
   });
 
-  it('a --name a live agent has (in full-width letters) is told before the limit: freeing a slot would not help', async () => {
-    const agents = Array.from({ length: 10 }, (_, i) => agentNamed(i === 0 ? 'demo' : `a${i}`));
-    const mock = await mockOf(lenient(agents));
-    const r = await against(mock, t.scratch('superagent-cache-'))(['launch', '--name', '\uff44\uff45\uff4d\uff4f']);
-    expect(r).toMatchObject({ code: 6, stdout: '' });
-    expect(r.stderr).toMatch(
-      /^Error: an agent named 'demo' already exists: .*\(choose another name, or pass --allow-duplicate-name\)\n$/,
-    );
-    expect(launches(mock)).toEqual([]);
-  });
+  it(
+    'a --name a live agent has (in full-width letters) is ' + 'told before the limit: freeing a slot would not help',
+    async () => {
+      const agents = Array.from({ length: 10 }, (_, i) => agentNamed(i === 0 ? 'demo' : `a${i}`));
+      const mock = await mockOf(lenient(agents));
+      const r = await against(mock, t.scratch('superagent-cache-'))(['launch', '--name', '\uff44\uff45\uff4d\uff4f']);
+      expect(r).toMatchObject({ code: 6, stdout: '' });
+      expect(r.stderr).toMatch(
+        /^Error: an agent named 'demo' already exists: .*\(choose another name, or pass --allow-duplicate-name\)\n$/,
+      );
+      expect(launches(mock)).toEqual([]);
+    },
+  );
 
   describe('apply: the limit reached after the plan was made (another run launched meanwhile)', () => {
     // 9 live agents, none in the file, which adds one: room for it when the plan is made

@@ -34,47 +34,55 @@ const names = async (svc: TestService) =>
   (await svc.call('GET', '/v1/superagents')).json.agents.map((a: { name: string }) => a.name).sort();
 
 describe('a failure mid-apply', () => {
-  it('stops at the failing step, says what was done and what was not; a second apply does the rest and converges', async () => {
-    let failing = true;
-    // every soul upload fails (503 then 500) while `failing`
-    const svc = await t.service({
-      faults: { errorRate: 1, onlyFor: (r) => failing && r.method === 'PUT' && r.path.endsWith('/soul') },
-    });
-    const alpha = await launchAgent(svc, { name: 'alpha' });
-    const file = fleetDir(
-      'agents:\n  - name: alpha\n    description: first\n    soul: souls/alpha.md\n    status: paused\n  - name: beta\n',
-      { alpha: '# alpha\nNew rules.\n' },
-    );
-    const clock = new FakeClock(); // the client's backoff before retrying the 503
-    const cli = cliFor(() => svc, { clock });
+  it(
+    'stops at the failing step, says what was done and what ' + 'was not; a second apply does the rest and converges',
+    async () => {
+      let failing = true;
+      // every soul upload fails (503 then 500) while `failing`
+      const svc = await t.service({
+        faults: { errorRate: 1, onlyFor: (r) => failing && r.method === 'PUT' && r.path.endsWith('/soul') },
+      });
+      const alpha = await launchAgent(svc, { name: 'alpha' });
+      const file = fleetDir(
+        'agents:\n  - name: alpha\n    description: first\n    soul: ' +
+          'souls/alpha.md\n    status: paused\n  - name: beta\n',
+        { alpha: '# alpha\nNew rules.\n' },
+      );
+      const clock = new FakeClock(); // the client's backoff before retrying the 503
+      const cli = cliFor(() => svc, { clock });
 
-    const r = await cli(['apply', '-f', file, '--yes']);
-    expect(r.code).toBe(7);
-    expect(r.stdout).toContain('[1/4] launch beta: done\n[2/4] profile of alpha: done\n');
-    expect(r.stdout).not.toContain('soul of alpha: done');
-    expect(r.stderr).toContain(
-      'Done (2 of 4): launch beta, profile of alpha\nNot done (2): soul of alpha, pause alpha\n',
-    );
-    expect(r.stderr).toMatch(
-      /Error: apply stopped at step 3 of 4 \(soul of alpha\): .*injected fault.* \(run apply again, which plans from what the service has now/,
-    );
-    expect(r.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
-    expect(writes(svc)).toEqual([
-      'POST /v1/superagents',
-      'PUT /v1/superagents/ID/profile',
-      'PUT /v1/superagents/ID/soul',
-      'PUT /v1/superagents/ID/soul',
-    ]);
-    expect((await svc.call('GET', `/v1/superagents/${alpha.agent_id}`)).json.status).toBe('running'); // pause not reached
+      const r = await cli(['apply', '-f', file, '--yes']);
+      expect(r.code).toBe(7);
+      expect(r.stdout).toContain('[1/4] launch beta: done\n[2/4] profile of alpha: done\n');
+      expect(r.stdout).not.toContain('soul of alpha: done');
+      expect(r.stderr).toContain(
+        'Done (2 of 4): launch beta, profile of alpha\nNot done (2): soul of alpha, pause alpha\n',
+      );
+      expect(r.stderr).toMatch(
+        new RegExp(
+          String.raw`Error: apply stopped at step 3 of 4 \(soul of alpha\): .*injected fault.* ` +
+            String.raw`\(run apply again, which plans from what the service has now`,
+        ),
+      );
+      expect(r.stderr).toContain(`instead of launching it twice: superagent apply -f ${file} --yes)\n`);
+      expect(writes(svc)).toEqual([
+        'POST /v1/superagents',
+        'PUT /v1/superagents/ID/profile',
+        'PUT /v1/superagents/ID/soul',
+        'PUT /v1/superagents/ID/soul',
+      ]);
+      // pause not reached
+      expect((await svc.call('GET', `/v1/superagents/${alpha.agent_id}`)).json.status).toBe('running');
 
-    failing = false;
-    const again = await cli(['apply', '-f', file, '--yes']);
-    expect(again.code, again.stderr).toBe(0);
-    // only what was not done: no second launch of beta, no second profile change
-    expect(writes(svc)).toEqual(['PUT /v1/superagents/ID/soul', 'POST /v1/superagents/ID/pause']);
-    expect(await names(svc)).toEqual(['alpha', 'beta']);
-    expect((await cli(['plan', '-f', file, '--detailed-exit-code'])).code).toBe(0);
-  });
+      failing = false;
+      const again = await cli(['apply', '-f', file, '--yes']);
+      expect(again.code, again.stderr).toBe(0);
+      // only what was not done: no second launch of beta, no second profile change
+      expect(writes(svc)).toEqual(['PUT /v1/superagents/ID/soul', 'POST /v1/superagents/ID/pause']);
+      expect(await names(svc)).toEqual(['alpha', 'beta']);
+      expect((await cli(['plan', '-f', file, '--detailed-exit-code'])).code).toBe(0);
+    },
+  );
 
   it('a launch whose answer never came is not sent again: the next apply finds the agent by its name', async () => {
     let release!: () => void;
@@ -150,7 +158,8 @@ describe('the rate budget', () => {
       /Waiting \d+ s to stay within the service's limit of requests a minute \(\d+ steps? to go\)\n/,
     );
     expect(second.stdout).toContain(
-      "50 steps, at most 81 requests in all (the plan's 21 included; retries not counted); at 60 requests a minute, that takes at least 1 minute.\n",
+      "50 steps, at most 81 requests in all (the plan's 21 included; retries not " +
+        'counted); at 60 requests a minute, that takes at least 1 minute.\n',
     );
     expect(second.stdout).toContain('Applied 50 steps (81 requests).\n');
     svc.cliRequests();
@@ -159,47 +168,53 @@ describe('the rate budget', () => {
 });
 
 describe('checked before the first write', () => {
-  it('the account limit: 9 live agents and 2 new ones in the file is exit 6 (a conflict, not a bad key), nothing launched', async () => {
-    const svc = await t.service();
-    for (let i = 0; i < 9; i++) await launchAgent(svc, { name: `a${i}` });
-    const file = fleetDir(
-      `agents:\n${Array.from({ length: 9 }, (_, i) => `  - name: a${i}\n    description: changed\n`).join('')}  - name: b1\n  - name: b2\n`,
-    );
-    const r = await cliFor(() => svc)(['apply', '-f', file, '--yes']);
-    expect(r.code).toBe(6);
-    const limit = 'Error: Agent limit reached (10): the service has 9 live agents and the file adds 2';
-    expect(r.stderr).toContain(`${limit} (free a slot: superagent destroy <agent>`);
-    expect(writes(svc)).toEqual([]);
-  });
+  it(
+    'the account limit: 9 live agents and 2 new ones in the file ' +
+      'is exit 6 (a conflict, not a bad key), nothing launched',
+    async () => {
+      const svc = await t.service();
+      for (let i = 0; i < 9; i++) await launchAgent(svc, { name: `a${i}` });
+      const live = Array.from({ length: 9 }, (_, i) => `  - name: a${i}\n    description: changed\n`).join('');
+      const file = fleetDir(`agents:\n${live}  - name: b1\n  - name: b2\n`);
+      const r = await cliFor(() => svc)(['apply', '-f', file, '--yes']);
+      expect(r.code).toBe(6);
+      const limit = 'Error: Agent limit reached (10): the service has 9 live agents and the file adds 2';
+      expect(r.stderr).toContain(`${limit} (free a slot: superagent destroy <agent>`);
+      expect(writes(svc)).toEqual([]);
+    },
+  );
 
-  it('a bot token comes from its variable only: launched with it, never printed; unset is exit 2 before any write', async () => {
-    const svc = await t.service();
-    await launchAgent(svc, { name: 'alpha' });
-    const file = fleetDir(
-      'agents:\n  - name: alpha\n    description: changed\n  - name: bot\n    bot_token_env: BOT_TOKEN_FOR_FLEET\n',
-    );
-    const cli = cliFor(() => svc);
+  it(
+    'a bot token comes from its variable only: launched with ' + 'it, never printed; unset is exit 2 before any write',
+    async () => {
+      const svc = await t.service();
+      await launchAgent(svc, { name: 'alpha' });
+      const file = fleetDir(
+        'agents:\n  - name: alpha\n    description: changed\n  - name: bot\n    bot_token_env: BOT_TOKEN_FOR_FLEET\n',
+      );
+      const cli = cliFor(() => svc);
 
-    const unset = await cli(['apply', '-f', file, '--yes']);
-    expect(unset.code).toBe(2);
-    expect(unset.stderr).toMatch(
-      /superagents\.yaml:5:20: BOT_TOKEN_FOR_FLEET is not set, and bot is launched with the bot token it holds/,
-    );
-    expect(writes(svc)).toEqual([]);
-    const bad = await cli(['apply', '-f', file, '--yes'], { env: { BOT_TOKEN_FOR_FLEET: 'not-a-token' } });
-    expect(bad.stderr).toContain('the value of BOT_TOKEN_FOR_FLEET is not a valid Telegram bot token');
-    expect(bad.stderr).not.toContain('not-a-token');
+      const unset = await cli(['apply', '-f', file, '--yes']);
+      expect(unset.code).toBe(2);
+      expect(unset.stderr).toMatch(
+        /superagents\.yaml:5:20: BOT_TOKEN_FOR_FLEET is not set, and bot is launched with the bot token it holds/,
+      );
+      expect(writes(svc)).toEqual([]);
+      const bad = await cli(['apply', '-f', file, '--yes'], { env: { BOT_TOKEN_FOR_FLEET: 'not-a-token' } });
+      expect(bad.stderr).toContain('the value of BOT_TOKEN_FOR_FLEET is not a valid Telegram bot token');
+      expect(bad.stderr).not.toContain('not-a-token');
 
-    const r = await cli(['apply', '-f', file, '--yes', '--debug'], { env: { BOT_TOKEN_FOR_FLEET: BOT_TOKEN } });
-    expect(r.code, r.stderr).toBe(0);
-    const launch = svc.exchanges.find((e) => e.method === 'POST' && e.path === '/v1/superagents')!;
-    expect(JSON.parse(launch.requestBody!).telegram_bot_token).toBe(BOT_TOKEN);
-    expect(JSON.parse(launch.responseBody).bot_username).toEqual(expect.any(String));
-    expect(r.stdout + r.stderr).not.toContain(BOT_SECRET);
-    expect(r.stderr).toContain('"telegram_bot_token":"7123456789:…"'); // the trace ran, masked
-    const json = await cli(['plan', '-f', file, '--json'], { env: { BOT_TOKEN_FOR_FLEET: BOT_TOKEN } });
-    expect(json.stdout).not.toContain(BOT_SECRET);
-  });
+      const r = await cli(['apply', '-f', file, '--yes', '--debug'], { env: { BOT_TOKEN_FOR_FLEET: BOT_TOKEN } });
+      expect(r.code, r.stderr).toBe(0);
+      const launch = svc.exchanges.find((e) => e.method === 'POST' && e.path === '/v1/superagents')!;
+      expect(JSON.parse(launch.requestBody!).telegram_bot_token).toBe(BOT_TOKEN);
+      expect(JSON.parse(launch.responseBody).bot_username).toEqual(expect.any(String));
+      expect(r.stdout + r.stderr).not.toContain(BOT_SECRET);
+      expect(r.stderr).toContain('"telegram_bot_token":"7123456789:…"'); // the trace ran, masked
+      const json = await cli(['plan', '-f', file, '--json'], { env: { BOT_TOKEN_FOR_FLEET: BOT_TOKEN } });
+      expect(json.stdout).not.toContain(BOT_SECRET);
+    },
+  );
 });
 
 describe('a bot token from the environment is checked by plan too', () => {
@@ -234,10 +249,12 @@ describe('on a terminal', () => {
     const r = await cliFor(() => svc)(['apply', '-f', file, '--yes'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
-      "+ delta: launch\n    model: claude-sonnet-4-20250514 (anthropic)\n    soul: the service's default\n    status: paused (paused after the launch)\nPlan: 1 to launch.\n",
+      "+ delta: launch\n    model: claude-sonnet-4-20250514 (anthropic)\n    soul: the service's " +
+        'default\n    status: paused (paused after the launch)\nPlan: 1 to launch.\n',
     );
     expect(r.stderr).toContain(
-      "2 steps, at most 5 requests in all (the plan's 1 included; retries not counted).\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ",
+      "2 steps, at most 5 requests in all (the plan's 1 included; retries not " +
+        'counted).\n✓ launch delta\n✓ pause delta\n✓ Applied 2 steps to ',
     );
   });
 });

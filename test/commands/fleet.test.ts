@@ -20,7 +20,9 @@ interface Fleet {
   ids: Record<string, string>;
 }
 
-/** A service with two agents (alpha running on gpt-4o with a soul of its own, beta paused), exported into a fresh dir. */
+/**
+ * A service with two agents (alpha running on gpt-4o with a soul of its own, beta paused), exported into a fresh dir.
+ */
 async function exported(): Promise<Fleet> {
   const svc = await t.service(UNFUNDED); // not about money: its agents hold nothing
   const alpha = await launchAgent(svc, { name: 'alpha', description: 'ETH momentum', soul_md: SOUL });
@@ -328,7 +330,8 @@ describe('consent', () => {
     expect([wrong.code, wrong.stderr]).toEqual([
       2,
       // the plan's 6: the 5 of the plan, and the wallet of stray (what it holds is read before anything is asked)
-      "1 step, at most 7 requests in all (the plan's 6 included; retries not counted).\nError: the name typed does not match stray; nothing applied\n",
+      "1 step, at most 7 requests in all (the plan's 6 included; retries not " +
+        'counted).\nError: the name typed does not match stray; nothing applied\n',
     ]);
     expect(writes(f.svc)).toEqual([]);
     const right = await f.cli(['apply', '-f', f.file, '--prune'], { tty: true, answers: [true, 'stray'] });

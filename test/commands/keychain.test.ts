@@ -72,7 +72,8 @@ describe('login keeps the key in the OS keychain', () => {
       stdout: '',
       stderr:
         '! No Secret Service in this session (DBUS_SESSION_BUS_ADDRESS is not set): ' +
-        `the key is kept in ${config.path} (mode 0600) instead (--insecure-storage asks for that without this notice)\n` +
+        `the key is kept in ${config.path} (mode 0600) instead ` +
+        `(--insecure-storage asks for that without this notice)\n` +
         loggedIn('the config file'),
       asked: [],
     });
@@ -84,7 +85,8 @@ describe('login keeps the key in the OS keychain', () => {
     const r = await login(config, KEY);
     expect([r.code, r.stderr]).toEqual([
       0,
-      `! The keyring is locked (its unlock prompt was dismissed): the key is kept in ${config.path} (mode 0600) instead ` +
+      `! The keyring is locked (its unlock prompt was dismissed): the ` +
+        `key is kept in ${config.path} (mode 0600) instead ` +
         '(unlock the keyring and log in again to move it there)\n' +
         loggedIn('the config file'),
     ]);
@@ -118,12 +120,16 @@ describe('login keeps the key in the OS keychain', () => {
     expect(config.keychain.entries.get(account(config))).toBe(KEY);
   });
 
-  it('login --insecure-storage of a profile whose key is in the keychain moves it to the file, and the keychain forgets it', async () => {
-    const config = keptInKeychain();
-    expect((await login(config, OTHER_KEY, ['--insecure-storage'])).code).toBe(0);
-    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: OTHER_KEY });
-    expect(config.keychain.entries.size).toBe(0);
-  });
+  it(
+    'login --insecure-storage of a profile whose key is in the ' +
+      'keychain moves it to the file, and the keychain forgets it',
+    async () => {
+      const config = keptInKeychain();
+      expect((await login(config, OTHER_KEY, ['--insecure-storage'])).code).toBe(0);
+      expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: OTHER_KEY });
+      expect(config.keychain.entries.size).toBe(0);
+    },
+  );
 
   it('two config files with a profile of the same name keep two keys', async () => {
     const keychain = new MemoryKeychain();
@@ -149,7 +155,8 @@ describe('a key kept in the keychain that cannot be had', () => {
         code: 3,
         stdout: '',
         stderr:
-          "Error: the key of profile 'default' is in the OS keychain but it cannot be read: Secret Service: the collection is broken " +
+          "Error: the key of profile 'default' is in the OS keychain but it " +
+          'cannot be read: Secret Service: the collection is broken ' +
           "(run 'superagent login --profile default' again)\n",
         asked: [],
       });
@@ -162,7 +169,8 @@ describe('a key kept in the keychain that cannot be had', () => {
     expect([r.code, r.stderr]).toEqual([
       3,
       `Error: the key of profile 'default' is in the OS keychain but it cannot be read here: ${NO_KEYCHAIN_WORDS} ` +
-        "(run the command from a session with the keychain, or 'superagent login --profile default --insecure-storage' " +
+        '(run the command from a session with the keychain, or ' +
+        "'superagent login --profile default --insecure-storage' " +
         'to keep a key in the config file)\n',
     ]);
   });
@@ -183,7 +191,8 @@ describe('a key kept in the keychain that cannot be had', () => {
     const r = await cli(['list'], config);
     expect([r.code, r.stderr]).toEqual([
       3,
-      "Error: the key of profile 'default' should be in the OS keychain, but it is not there (run 'superagent login --profile default' again)\n",
+      "Error: the key of profile 'default' should be in the OS keychain, but it " +
+        "is not there (run 'superagent login --profile default' again)\n",
     ]);
   });
 });
@@ -293,7 +302,8 @@ describe.skipIf(process.platform !== 'linux')('a D-Bus session bus that never an
     const config = frozen();
     const clock = new FakeClock();
     const r = await cli(argv, config, { clock, env });
-    const problem = `key\tnone\nkey_source\tprofile\nkey_store\tkeychain\nauthenticated\tno\nproblem\t${KEYCHAIN_AT} did not`;
+    const problem =
+      `key\tnone\nkey_source\tprofile\nkey_store\tkeychain\na` + `uthenticated\tno\nproblem\t${KEYCHAIN_AT} did not`;
     const stdout = argv[0] === 'whoami' ? expect.stringContaining(problem) : '';
     expect(r).toEqual({ code: 3, stdout, stderr: waiting(10) + unreadable(10), asked: [] });
     expect(config.keychain.stopped).toEqual([`get ${account(config)}`]);
@@ -317,7 +327,8 @@ describe.skipIf(process.platform !== 'linux')('a D-Bus session bus that never an
       stderr:
         waiting(10) +
         `! The OS keychain (D-Bus session bus at ${BUS}) did not answer within 10 s: ` +
-        `the key is kept in ${config.path} (mode 0600) instead (--insecure-storage asks for that without this notice)\n` +
+        `the key is kept in ${config.path} (mode 0600) instead ` +
+        `(--insecure-storage asks for that without this notice)\n` +
         loggedIn('the config file'),
       asked: [],
     });
@@ -365,7 +376,8 @@ describe('logout and config unset api_key', () => {
       code: 2,
       stdout: '',
       stderr:
-        `Error: the key of profile 'default' is in the OS keychain and cannot be removed from it here: ${NO_KEYCHAIN_WORDS} ` +
+        `Error: the key of profile 'default' is in the OS keychain and ` +
+        `cannot be removed from it here: ${NO_KEYCHAIN_WORDS} ` +
         "(run 'superagent logout' again from a session with the keychain)\n",
       asked: [],
     });
@@ -414,34 +426,39 @@ describe('where the key is kept, as whoami and config say it', () => {
 describe('a key left in the keychain by an earlier login', () => {
   const CAP_NO_KEYCHAIN_WORDS = NO_KEYCHAIN_WORDS.charAt(0).toUpperCase() + NO_KEYCHAIN_WORDS.slice(1);
 
-  it('login again where there is no keychain says the old key stays there; logout back in the keychain session removes it', async () => {
-    const config = new MemoryConfig();
-    const keychain = config.keychain;
-    expect((await login(config, KEY)).code).toBe(0);
-    keychain.unavailable = NO_KEYCHAIN; // an ssh login, say
-    const again = await login(config, OTHER_KEY);
-    expect(again).toEqual({
-      code: 0,
-      stdout: '',
-      stderr:
-        `! ${CAP_NO_KEYCHAIN_WORDS}: the key is kept in ${config.path} (mode 0600) instead, and the key it replaces stays ` +
-        "in the OS keychain ('superagent login' from a session with the keychain moves the new key there, " +
-        "'superagent logout' there removes both)\n" +
-        loggedIn('the config file', 'sa_sk_…q0Pw'),
-      asked: [],
-    });
-    const unset = await cli(['config', 'unset', 'api_key'], config);
-    expect([unset.code, unset.stderr]).toEqual([0, '']);
-    expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
+  it(
+    'login again where there is no keychain says the old key stays ' +
+      'there; logout back in the keychain session removes it',
+    async () => {
+      const config = new MemoryConfig();
+      const keychain = config.keychain;
+      expect((await login(config, KEY)).code).toBe(0);
+      keychain.unavailable = NO_KEYCHAIN; // an ssh login, say
+      const again = await login(config, OTHER_KEY);
+      expect(again).toEqual({
+        code: 0,
+        stdout: '',
+        stderr:
+          `! ${CAP_NO_KEYCHAIN_WORDS}: the key is kept in ${config.path} ` +
+          `(mode 0600) instead, and the key it replaces stays ` +
+          "in the OS keychain ('superagent login' from a session with the keychain moves the new key there, " +
+          "'superagent logout' there removes both)\n" +
+          loggedIn('the config file', 'sa_sk_…q0Pw'),
+        asked: [],
+      });
+      const unset = await cli(['config', 'unset', 'api_key'], config);
+      expect([unset.code, unset.stderr]).toEqual([0, '']);
+      expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
 
-    keychain.unavailable = undefined; // back in the desktop session
-    const out = await cli(['logout'], config, { tty: true });
-    expect(out.code).toBe(0);
-    expect(out.stderr).toContain(
-      `✓ Removed the key of profile default from the OS keychain, where an earlier login left it (${svc.url})\n`,
-    );
-    expect(keychain.entries.size).toBe(0);
-  });
+      keychain.unavailable = undefined; // back in the desktop session
+      const out = await cli(['logout'], config, { tty: true });
+      expect(out.code).toBe(0);
+      expect(out.stderr).toContain(
+        `✓ Removed the key of profile default from the OS keychain, where an earlier login left it (${svc.url})\n`,
+      );
+      expect(keychain.entries.size).toBe(0);
+    },
+  );
 
   it('config unset api_key removes such a copy too, with the key in the file', async () => {
     const config = new MemoryConfig({
@@ -452,7 +469,8 @@ describe('a key left in the keychain by an earlier login', () => {
     const r = await cli(['config', 'unset', 'api_key'], config, { tty: true });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
-      '✓ Removed api_key from profile default (it was in the config file, and an earlier login left a copy in the OS keychain)\n',
+      '✓ Removed api_key from profile default (it was in the config file, ' +
+        'and an earlier login left a copy in the OS keychain)\n',
     );
     expect(config.keychain.entries.size).toBe(0);
     expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
@@ -465,19 +483,23 @@ describe('a key left in the keychain by an earlier login', () => {
     expect(config.keychain.calls).toEqual([`delete ${account(config)}`]);
   });
 
-  it('no keychain in this session, and a profile that does not keep its key there: the file key goes, nothing said of the keychain', async () => {
-    const config = new MemoryConfig(
-      { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } },
-      new MemoryKeychain(NO_KEYCHAIN),
-    );
-    const removed = `Removed the key ${MASKED} of profile default from the config file (${svc.url})\n`;
-    expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: removed, asked: [] });
-    expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
-    // --debug says the keychain was not looked in, and why
-    config.data.profiles!.default!.api_key = KEY;
-    const debug = await cli(['logout', '--debug'], config);
-    expect(debug.stderr).toBe(`superagent: ${KEYCHAIN} failed to remove the key: ${NO_KEYCHAIN}\n${removed}`);
-  });
+  it(
+    'no keychain in this session, and a profile that does not keep ' +
+      'its key there: the file key goes, nothing said of the keychain',
+    async () => {
+      const config = new MemoryConfig(
+        { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } },
+        new MemoryKeychain(NO_KEYCHAIN),
+      );
+      const removed = `Removed the key ${MASKED} of profile default from the config file (${svc.url})\n`;
+      expect(await cli(['logout'], config)).toEqual({ code: 0, stdout: '', stderr: removed, asked: [] });
+      expect(config.data.profiles!.default).toEqual({ base_url: svc.url });
+      // --debug says the keychain was not looked in, and why
+      config.data.profiles!.default!.api_key = KEY;
+      const debug = await cli(['logout', '--debug'], config);
+      expect(debug.stderr).toBe(`superagent: ${KEYCHAIN} failed to remove the key: ${NO_KEYCHAIN}\n${removed}`);
+    },
+  );
 
   it('a copy that a locked keyring will not give up: exit 2, the profile left as it was to try again', async () => {
     const fileKey = { active_profile: 'default', profiles: { default: { base_url: svc.url, api_key: KEY } } };
@@ -488,23 +510,28 @@ describe('a key left in the keychain by an earlier login', () => {
       code: 2,
       stdout: '',
       stderr:
-        `Error: the OS keychain may hold an old copy of the key of profile 'default', and it cannot be removed: ${DISMISSED_WORDS} ` +
+        `Error: the OS keychain may hold an old copy of the key of profile ` +
+        `'default', and it cannot be removed: ${DISMISSED_WORDS} ` +
         "(unlock the keyring, then run 'superagent logout' again)\n",
       asked: [],
     });
     expect(config.data).toEqual(before);
   });
 
-  it('login --insecure-storage where the keychain cannot be used: the old key stays there, and how to remove it later', async () => {
-    const config = keptInKeychain();
-    config.keychain.unavailable = NO_KEYCHAIN;
-    const r = await login(config, OTHER_KEY, ['--insecure-storage']);
-    expect([r.code, r.stderr]).toEqual([
-      0,
-      `! The old key of profile 'default' stays in the OS keychain (${NO_KEYCHAIN_WORDS}): ` +
-        "'superagent logout' from a session with the keychain removes it (and the new key in the file)\n" +
-        loggedIn('the config file', 'sa_sk_…q0Pw'),
-    ]);
-    expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: OTHER_KEY });
-  });
+  it(
+    'login --insecure-storage where the keychain cannot be used: ' +
+      'the old key stays there, and how to remove it later',
+    async () => {
+      const config = keptInKeychain();
+      config.keychain.unavailable = NO_KEYCHAIN;
+      const r = await login(config, OTHER_KEY, ['--insecure-storage']);
+      expect([r.code, r.stderr]).toEqual([
+        0,
+        `! The old key of profile 'default' stays in the OS keychain (${NO_KEYCHAIN_WORDS}): ` +
+          "'superagent logout' from a session with the keychain removes it (and the new key in the file)\n" +
+          loggedIn('the config file', 'sa_sk_…q0Pw'),
+      ]);
+      expect(config.data.profiles!.default).toEqual({ base_url: svc.url, api_key: OTHER_KEY });
+    },
+  );
 });

@@ -62,20 +62,24 @@ function expectNoWholeKey(r: CliRun, ...keys: string[]): void {
 const KEY_CHECK = [{ method: 'GET', path: '/v1/superagents', body: undefined }];
 
 describe('login --with-token', () => {
-  it('checks the key with one request, then saves it (in the keychain) and the base URL (without /v1); the first profile becomes the active one', async () => {
-    const config = new MemoryConfig();
-    const said = `Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`;
-    expect(await login(config, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({
-      code: 0,
-      stdout: '',
-      stderr: said,
-      asked: [],
-    });
-    expect(svc.cliRequests()).toEqual(KEY_CHECK);
-    expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
-    expect(inKeychain(config)).toBe(KEY);
-    expect(config.writes).toBe(1);
-  });
+  it(
+    'checks the key with one request, then saves it (in the keychain) and ' +
+      'the base URL (without /v1); the first profile becomes the active one',
+    async () => {
+      const config = new MemoryConfig();
+      const said = `Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`;
+      expect(await login(config, KEY, ['--base-url', `${svc.url}/v1/`])).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: said,
+        asked: [],
+      });
+      expect(svc.cliRequests()).toEqual(KEY_CHECK);
+      expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
+      expect(inKeychain(config)).toBe(KEY);
+      expect(config.writes).toBe(1);
+    },
+  );
 
   it('with stderr on a terminal it says what it did, the key masked', async () => {
     const shown = await cli(['login', '--with-token', '--base-url', svc.url], new MemoryConfig(), {
@@ -85,21 +89,27 @@ describe('login --with-token', () => {
     expect(shown).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Checking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`,
+      stderr:
+        `Checking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as ` +
+        `profile default (key ${MASKED}, kept in the OS keychain)\n`,
       asked: [],
     });
   });
 
-  it('takes the base URL from SUPERAGENT_BASE_URL and the profile from --profile, creating it without switching to it', async () => {
-    const config = new MemoryConfig();
-    expect((await login(config, KEY)).code).toBe(0);
-    expect((await login(config, OTHER_KEY, ['--profile', 'staging'], { SUPERAGENT_BASE_URL: svc.url })).code).toBe(0);
-    expect(config.data).toEqual({
-      active_profile: 'default',
-      profiles: { default: { base_url: svc.url, ...KEPT }, staging: { base_url: svc.url, ...KEPT } },
-    });
-    expect([inKeychain(config), inKeychain(config, 'staging')]).toEqual([KEY, OTHER_KEY]);
-  });
+  it(
+    'takes the base URL from SUPERAGENT_BASE_URL and the profile ' +
+      'from --profile, creating it without switching to it',
+    async () => {
+      const config = new MemoryConfig();
+      expect((await login(config, KEY)).code).toBe(0);
+      expect((await login(config, OTHER_KEY, ['--profile', 'staging'], { SUPERAGENT_BASE_URL: svc.url })).code).toBe(0);
+      expect(config.data).toEqual({
+        active_profile: 'default',
+        profiles: { default: { base_url: svc.url, ...KEPT }, staging: { base_url: svc.url, ...KEPT } },
+      });
+      expect([inKeychain(config), inKeychain(config, 'staging')]).toEqual([KEY, OTHER_KEY]);
+    },
+  );
 
   it('reuses the base URL of the profile when none is given', async () => {
     const config = new MemoryConfig();
@@ -150,7 +160,9 @@ describe('login on a terminal asks', () => {
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Which service? (the embedded local service needs no login)\nChecking the key against ${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`,
+      stderr:
+        `Which service? (the embedded local service needs no login)\nChecking the key against ` +
+        `${svc.url}…\n✓ Logged in to ${svc.url} as profile default (key ${MASKED}, kept in the OS keychain)\n`,
       asked: ['Base URL', `API key for ${svc.url}`],
     });
     expect(config.data).toEqual({ active_profile: 'default', profiles: { default: { base_url: svc.url, ...KEPT } } });
@@ -208,7 +220,8 @@ describe('login refuses, saving nothing', () => {
     const config = new MemoryConfig();
     const r = await expectNothingSaved(login(config, WRONG_KEY), 3, config, WRONG_KEY);
     expect(r.stderr).toBe(
-      `Error: ${svc.url} rejected the key sa_sk_…WWWW: Invalid or revoked API key (401) (check the key and the base URL, then run 'superagent login' again)\n`,
+      `Error: ${svc.url} rejected the key sa_sk_…WWWW: Invalid or revoked API key (401) ` +
+        `(check the key and the base URL, then run 'superagent login' again)\n`,
     );
   });
 
@@ -231,7 +244,8 @@ describe('login refuses, saving nothing', () => {
       config,
     );
     expect(r.stderr).toBe(
-      `Error: cannot reach ${unreachable}/v1/superagents: connection refused (check the base URL and that the service is running)\n`,
+      `Error: cannot reach ${unreachable}/v1/superagents: connection ` +
+        `refused (check the base URL and that the service is running)\n`,
     );
     expect(clock.slept).toHaveLength(2);
   });
@@ -240,7 +254,8 @@ describe('login refuses, saving nothing', () => {
     const config = new MemoryConfig();
     const r = await expectNothingSaved(cli(['login', '--base-url', svc.url], config, { input: `${KEY}\n` }), 2, config);
     expect(r.stderr).toBe(
-      "Error: no terminal to ask for the API key on (pipe it in with --with-token, e.g. 'superagent login --with-token < key.txt')\n",
+      'Error: no terminal to ask for the API key on (pipe it in with ' +
+        "--with-token, e.g. 'superagent login --with-token < key.txt')\n",
     );
     expect(svc.cliRequests()).toEqual([]);
   });
@@ -276,17 +291,22 @@ describe('login refuses, saving nothing', () => {
     expect(svc.cliRequests()).toEqual([]);
   });
 
-  it('no base URL anywhere and a key that is not hosted: exit 2 pointing at --base-url (the embedded service needs no login)', async () => {
-    // an embedded key (sa_sk_) and a key of no known kind: neither implies a service to log in to
-    for (const key of [KEY, 'xx_sk_' + 'K'.repeat(32)]) {
-      const config = new MemoryConfig();
-      const r = await expectNothingSaved(login(config, key, [], { SUPERAGENT_HOSTED_URL: svc.url }), 2, config, key);
-      expect(r.stderr).toBe(
-        "Error: no base URL to log in to for profile 'default' (pass --base-url URL: only a hosted key (gb_sk_…) implies its service (the embedded local service needs no login))\n",
-      );
-    }
-    expect(svc.cliRequests()).toEqual([]);
-  });
+  it(
+    'no base URL anywhere and a key that is not hosted: exit 2 ' +
+      'pointing at --base-url (the embedded service needs no login)',
+    async () => {
+      // an embedded key (sa_sk_) and a key of no known kind: neither implies a service to log in to
+      for (const key of [KEY, 'xx_sk_' + 'K'.repeat(32)]) {
+        const config = new MemoryConfig();
+        const r = await expectNothingSaved(login(config, key, [], { SUPERAGENT_HOSTED_URL: svc.url }), 2, config, key);
+        expect(r.stderr).toBe(
+          "Error: no base URL to log in to for profile 'default' (pass --base-url URL: only a hosted " +
+            'key (gb_sk_…) implies its service (the embedded local service needs no login))\n',
+        );
+      }
+      expect(svc.cliRequests()).toEqual([]);
+    },
+  );
 
   it('a base URL that is not http(s): exit 2 before any request', async () => {
     const config = new MemoryConfig();
@@ -297,24 +317,27 @@ describe('login refuses, saving nothing', () => {
 });
 
 describe('logout', () => {
-  it("removes the profile's key and keeps the rest, saying so in one stderr line a CI log keeps (as login)", async () => {
-    const config = new MemoryConfig({
-      active_profile: 'default',
-      profiles: { default: { base_url: svc.url, api_key: KEY, output: 'json' } },
-    });
-    expect(await cli(['logout'], config)).toEqual({
-      code: 0,
-      stdout: '',
-      stderr: `Removed the key ${MASKED} of profile default from the config file (${svc.url})\n`,
-      asked: [],
-    });
-    expect((await cli(['logout', '--quiet'], config)).stderr).toBe('');
-    expect(config.data).toEqual({
-      active_profile: 'default',
-      profiles: { default: { base_url: svc.url, output: 'json' } },
-    });
-    expect((await cli(['whoami'], config)).code).toBe(3);
-  });
+  it(
+    "removes the profile's key and keeps the rest, saying " + 'so in one stderr line a CI log keeps (as login)',
+    async () => {
+      const config = new MemoryConfig({
+        active_profile: 'default',
+        profiles: { default: { base_url: svc.url, api_key: KEY, output: 'json' } },
+      });
+      expect(await cli(['logout'], config)).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `Removed the key ${MASKED} of profile default from the config file (${svc.url})\n`,
+        asked: [],
+      });
+      expect((await cli(['logout', '--quiet'], config)).stderr).toBe('');
+      expect(config.data).toEqual({
+        active_profile: 'default',
+        profiles: { default: { base_url: svc.url, output: 'json' } },
+      });
+      expect((await cli(['whoami'], config)).code).toBe(3);
+    },
+  );
 
   it('on a terminal says which key went, masked', async () => {
     const config = new MemoryConfig({ profiles: { default: { base_url: svc.url, api_key: KEY } } });

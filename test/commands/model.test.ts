@@ -115,7 +115,8 @@ describe('model refuses bad input before any request, and the model stays', () =
     [
       'a model whose provider cannot be told (piped)',
       ['mixtral-8x7b'],
-      "cannot tell which provider serves model 'mixtral-8x7b' (add --provider, one of: openai, anthropic, xai, openrouter, venice)",
+      "cannot tell which provider serves model 'mixtral-8x7b' (add --provider, " +
+        'one of: openai, anthropic, xai, openrouter, venice)',
     ],
     [
       'an unknown provider',

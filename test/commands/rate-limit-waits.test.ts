@@ -54,39 +54,47 @@ async function cli(route: Route, argv: string[], o: RunOptions = {}) {
 
 const pauses = (ids: string[]) => ids.map((id) => `POST /v1/superagents/${id}/pause`).sort();
 const NOTICE_20 =
-  '! Rate limited by the service; waiting 20 s (its Retry-After) before retrying (1 of 3; this command waits at most 60 s in all)';
+  '! Rate limited by the service; waiting 20 s (its Retry-After) before ' +
+  'retrying (1 of 3; this command waits at most 60 s in all)';
 
 describe('pause --all, the kill switch, against 429s', () => {
-  it('10 agents, each pause refused once with Retry-After 20: one wait of 20 s for all, then all are paused', async () => {
-    const r = await cli(
-      fleet((p, n) => (n === 1 ? limited(20) : paused(p))),
-      ['pause', '--all'],
-    );
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.slept).toEqual([20_000]);
-    expect(r.stderr).toBe(`${NOTICE_20}\n`);
-    expect(r.stdout.trimEnd().split('\n')).toEqual(AGENTS.map((a) => `${a.agent_id}\t${a.name}\tpaused\tpaused`));
-    // every pause went out before any was sent again
-    expect(r.requests[0]).toBe('GET /v1/superagents');
-    expect(r.requests.slice(1, 11).sort()).toEqual(pauses(ID));
-    expect(r.requests.slice(11).sort()).toEqual(pauses(ID));
-  });
+  it(
+    '10 agents, each pause refused once with Retry-After ' + '20: one wait of 20 s for all, then all are paused',
+    async () => {
+      const r = await cli(
+        fleet((p, n) => (n === 1 ? limited(20) : paused(p))),
+        ['pause', '--all'],
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.slept).toEqual([20_000]);
+      expect(r.stderr).toBe(`${NOTICE_20}\n`);
+      expect(r.stdout.trimEnd().split('\n')).toEqual(AGENTS.map((a) => `${a.agent_id}\t${a.name}\tpaused\tpaused`));
+      // every pause went out before any was sent again
+      expect(r.requests[0]).toBe('GET /v1/superagents');
+      expect(r.requests.slice(1, 11).sort()).toEqual(pauses(ID));
+      expect(r.requests.slice(11).sort()).toEqual(pauses(ID));
+    },
+  );
 
-  it('a service that keeps answering 429: 60 s of waiting at most, then exit 5 with the real Retry-After on each line', async () => {
-    const r = await cli(
-      fleet(() => limited(20)),
-      ['pause', '--all'],
-    );
-    expect(r.code).toBe(5);
-    expect(r.slept).toEqual([20_000, 20_000, 20_000]);
-    expect(r.stdout).toBe('');
-    const lines = r.stderr.trimEnd().split('\n');
-    expect(lines.filter((l) => l.startsWith('! Rate limited'))).toHaveLength(3);
-    expect(lines.filter((l) => l.startsWith('✗'))).toEqual(
-      AGENTS.map((a) => `✗ ${a.name}: Rate limit exceeded (the service asks to wait 20 s before trying again)`),
-    );
-    expect(r.requests).toHaveLength(1 + 4 * 10);
-  });
+  it(
+    'a service that keeps answering 429: 60 s of waiting at ' +
+      'most, then exit 5 with the real Retry-After on each line',
+    async () => {
+      const r = await cli(
+        fleet(() => limited(20)),
+        ['pause', '--all'],
+      );
+      expect(r.code).toBe(5);
+      expect(r.slept).toEqual([20_000, 20_000, 20_000]);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines.filter((l) => l.startsWith('! Rate limited'))).toHaveLength(3);
+      expect(lines.filter((l) => l.startsWith('✗'))).toEqual(
+        AGENTS.map((a) => `✗ ${a.name}: Rate limit exceeded (the service asks to wait 20 s before trying again)`),
+      );
+      expect(r.requests).toHaveLength(1 + 4 * 10);
+    },
+  );
 
   it('--timeout 10 caps the waiting: a Retry-After of 20 s is not waited, exit 5 at once', async () => {
     const r = await cli(
@@ -97,7 +105,8 @@ describe('pause --all, the kill switch, against 429s', () => {
     expect(r.slept).toEqual([]);
     expect(r.requests.slice(1).sort()).toEqual(pauses(ID));
     const hint =
-      'the service asks to wait 20 s before trying again: more than is left of the 10 s this command may wait on rate limits';
+      'the service asks to wait 20 s before trying again: more than is ' +
+      'left of the 10 s this command may wait on rate limits';
     expect(r.stderr.trimEnd().split('\n')).toEqual(AGENTS.map((a) => `✗ ${a.name}: Rate limit exceeded (${hint})`));
   });
 
@@ -112,24 +121,29 @@ describe('pause --all, the kill switch, against 429s', () => {
     expect(r.code).toBe(5);
     expect(r.slept).toEqual([50_000]);
     expect(r.stderr).toContain(
-      '✗ agent-0: Rate limit exceeded (the service asks to wait 20 s before trying again: more than is left of the 60 s this command may wait on rate limits)\n',
+      '✗ agent-0: Rate limit exceeded (the service asks to wait 20 s before trying ' +
+        'again: more than is left of the 60 s this command may wait on rate limits)\n',
     );
   });
 
-  it('pauses go out before the request that explains a refusal (a 409 is explained after every pause is sent)', async () => {
-    const route: Route = ({ method, path }) => {
-      if (method === 'POST' && path === `/v1/superagents/${ID[0]}/pause`)
-        return { status: 409, json: { statusCode: 409, message: 'Agent is not running' } };
-      if (method === 'POST' && PAUSE.test(path)) return paused(path);
-      if (method === 'GET' && path === `/v1/superagents/${ID[0]}`) return { json: { ...AGENTS[0], status: 'paused' } };
-      return undefined;
-    };
-    const r = await cli(route, ['pause', ID[0]!, ID[1]!, ID[2]!]);
-    expect(r.code).toBe(6);
-    expect(r.requests.slice(0, 3).sort()).toEqual(pauses(ID.slice(0, 3)));
-    expect(r.requests.slice(3)).toEqual([`GET /v1/superagents/${ID[0]}`]);
-    expect(r.stderr).toBe(`✗ ${ID[0]}: already paused ('superagent resume ${ID[0]}' runs it again)\n`);
-  });
+  it(
+    'pauses go out before the request that explains a refusal ' + '(a 409 is explained after every pause is sent)',
+    async () => {
+      const route: Route = ({ method, path }) => {
+        if (method === 'POST' && path === `/v1/superagents/${ID[0]}/pause`)
+          return { status: 409, json: { statusCode: 409, message: 'Agent is not running' } };
+        if (method === 'POST' && PAUSE.test(path)) return paused(path);
+        if (method === 'GET' && path === `/v1/superagents/${ID[0]}`)
+          return { json: { ...AGENTS[0], status: 'paused' } };
+        return undefined;
+      };
+      const r = await cli(route, ['pause', ID[0]!, ID[1]!, ID[2]!]);
+      expect(r.code).toBe(6);
+      expect(r.requests.slice(0, 3).sort()).toEqual(pauses(ID.slice(0, 3)));
+      expect(r.requests.slice(3)).toEqual([`GET /v1/superagents/${ID[0]}`]);
+      expect(r.stderr).toBe(`✗ ${ID[0]}: already paused ('superagent resume ${ID[0]}' runs it again)\n`);
+    },
+  );
 });
 
 describe('any command: one budget of 60 s for its 429 waits', () => {
@@ -138,40 +152,44 @@ describe('any command: one budget of 60 s for its 429 waits', () => {
     expect(r.code).toBe(5);
     expect(r.slept).toEqual([]);
     expect(r.stderr).toBe(
-      'Error: Rate limit exceeded (the service asks to wait 61 s before trying again: more than is left of the 60 s this command may wait on rate limits)\n',
+      'Error: Rate limit exceeded (the service asks to wait 61 s before trying again: ' +
+        'more than is left of the 60 s this command may wait on rate limits)\n',
     );
   });
 });
 
 describe('the chat REPL, where each line is a command of its own', () => {
-  it('each message gets its own 60 s of waiting: two lines each refused once with Retry-After 40 are both answered', async () => {
-    const agent = AGENTS[0]!;
-    const chats = new Map<string, number>();
-    const sse = (text: string) =>
-      [
-        { event: 'RunContent', content: text, session_id: 's-1' },
-        { event: 'RunCompleted', content: text, session_id: 's-1' },
-      ]
-        .map((e) => `data: ${JSON.stringify(e)}\n\n`)
-        .join('') + 'data: [DONE]\n\n';
-    const route: Route = ({ method, path, body }) => {
-      if (method === 'GET' && path === '/v1/superagents') return { json: { agents: AGENTS } };
-      if (method === 'GET' && path === `/v1/superagents/${agent.agent_id}`) return { json: agent };
-      if (method === 'POST' && path === `/v1/superagents/${agent.agent_id}/chat`) {
-        const message = String(body?.message);
-        const n = (chats.get(message) ?? 0) + 1;
-        chats.set(message, n);
-        return n === 1 ? limited(40) : { sse: sse(`answer to ${message}\n`) };
-      }
-      return undefined;
-    };
-    const r = await cli(route, ['chat', agent.name], {
-      tty: { stdin: true, stdout: true, stderr: true },
-      input: 'first\nsecond\n',
-    });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.slept).toEqual([40_000, 40_000]);
-    expect(r.stdout).toContain('answer to first');
-    expect(r.stdout).toContain('answer to second');
-  });
+  it(
+    'each message gets its own 60 s of waiting: two lines each ' + 'refused once with Retry-After 40 are both answered',
+    async () => {
+      const agent = AGENTS[0]!;
+      const chats = new Map<string, number>();
+      const sse = (text: string) =>
+        [
+          { event: 'RunContent', content: text, session_id: 's-1' },
+          { event: 'RunCompleted', content: text, session_id: 's-1' },
+        ]
+          .map((e) => `data: ${JSON.stringify(e)}\n\n`)
+          .join('') + 'data: [DONE]\n\n';
+      const route: Route = ({ method, path, body }) => {
+        if (method === 'GET' && path === '/v1/superagents') return { json: { agents: AGENTS } };
+        if (method === 'GET' && path === `/v1/superagents/${agent.agent_id}`) return { json: agent };
+        if (method === 'POST' && path === `/v1/superagents/${agent.agent_id}/chat`) {
+          const message = String(body?.message);
+          const n = (chats.get(message) ?? 0) + 1;
+          chats.set(message, n);
+          return n === 1 ? limited(40) : { sse: sse(`answer to ${message}\n`) };
+        }
+        return undefined;
+      };
+      const r = await cli(route, ['chat', agent.name], {
+        tty: { stdin: true, stdout: true, stderr: true },
+        input: 'first\nsecond\n',
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.slept).toEqual([40_000, 40_000]);
+      expect(r.stdout).toContain('answer to first');
+      expect(r.stdout).toContain('answer to second');
+    },
+  );
 });

@@ -251,18 +251,21 @@ describe('soul edit on a terminal asks before uploading', () => {
     expect(leftInTmp()).toEqual([]);
   });
 
-  it('no: nothing uploaded, exit 0, the file kept and the command that uploads it printed (the path said once)', async () => {
-    const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor: bold, answers: [false] });
-    expect(r.code).toBe(0);
-    expect(r.asked).toEqual([QUESTION]);
-    const { file, command } = keptFrom(r.stderr);
-    const goOn = `${RESUME}; to upload it as it is: ${command}`;
-    expect(r.stderr).toBe(`! Not uploaded; your edit is kept (${goOn})\n`);
-    expect(r.stderr.split(file).length - 1).toBe(1);
-    expect(file).toMatch(KEPT());
-    expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
-    expect(await soulOf(demo)).toBe(START);
-  });
+  it(
+    'no: nothing uploaded, exit 0, the file kept and the ' + 'command that uploads it printed (the path said once)',
+    async () => {
+      const r = await cli(['soul', 'edit', 'demo'], { tty: true, editor: bold, answers: [false] });
+      expect(r.code).toBe(0);
+      expect(r.asked).toEqual([QUESTION]);
+      const { file, command } = keptFrom(r.stderr);
+      const goOn = `${RESUME}; to upload it as it is: ${command}`;
+      expect(r.stderr).toBe(`! Not uploaded; your edit is kept (${goOn})\n`);
+      expect(r.stderr.split(file).length - 1).toBe(1);
+      expect(file).toMatch(KEPT());
+      expect(fs.readFileSync(file, 'utf8')).toBe(BOLD);
+      expect(await soulOf(demo)).toBe(START);
+    },
+  );
 
   it('the commands it prints repeat --base-url with its password masked, even one with a space', async () => {
     // maskUrls finds a password in a text only up to a space; the command line is masked as it is made

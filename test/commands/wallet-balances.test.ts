@@ -55,10 +55,8 @@ describe('wallet with balances', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^evm\t0x/);
     expect(lines[1]).toMatch(/^solana\t/);
-    expect(lines.slice(2)).toEqual([
-      `ethereum\tETH\t0.5\t${(Math.round(mid * 50) / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })}`,
-      'hyperliquid\tUSDC\t10000.00\t$10,000.00',
-    ]);
+    const usd = (Math.round(mid * 50) / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+    expect(lines.slice(2)).toEqual([`ethereum\tETH\t0.5\t${usd}`, 'hyperliquid\tUSDC\t10000.00\t$10,000.00']);
     const json = JSON.parse((await cli('wallet holder --json')).stdout);
     expect(json.balances[0]).toEqual({
       chain: 'ethereum',

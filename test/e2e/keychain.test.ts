@@ -19,7 +19,8 @@ const NO_BUS = 'no Secret Service in this session \\(DBUS_SESSION_BUS_ADDRESS is
 const MISSING = process.platform === 'linux' ? missingPrograms() : ['Linux'];
 if (MISSING.length > 0)
   console.warn(
-    `keychain.test: ${MISSING.join(', ')} missing, so the tests with a real Secret Service are skipped (.ci/run installs them)`,
+    `keychain.test: ${MISSING.join(', ')} missing, so the tests with ` +
+      `a real Secret Service are skipped (.ci/run installs them)`,
   );
 
 const temp = perTest();
@@ -46,34 +47,38 @@ const account = (dir: string, profile = 'default') => `${profile}@${configFile(d
 describe.skipIf(MISSING.length > 0)(
   `a Secret Service${MISSING.length ? ` (skipped: ${MISSING.join(', ')} missing)` : ''}`,
   () => {
-    it('login files the key there and the file holds none; list and whoami read it from there; logout removes it', async () => {
-      secrets = await startSecretService();
-      const dir = temp.scratch('superagent-config-');
-      const o = { configDir: dir, dataDir: temp.scratch('superagent-data-'), env: secrets.env };
-      const login = await runCli(['login', '--with-token', '--base-url', svc.url], { ...o, input: `${KEY}\n` });
-      const kept = `Logged in to ${svc.url} as profile default (key sa_sk_…${KEY.slice(-4)}, kept in the OS keychain)\n`;
-      expect([login.exitCode, withoutWaits(login.stderr)]).toEqual([0, kept]);
-      expect(await secrets.lookup({ service: 'superagent', username: account(dir) })).toBe(KEY);
-      expect(fs.readFileSync(configFile(dir), 'utf8')).not.toContain(KEY.slice(6));
-      expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({
-        base_url: svc.url,
-        api_key_store: 'keychain',
-      });
+    it(
+      'login files the key there and the file holds none; list ' + 'and whoami read it from there; logout removes it',
+      async () => {
+        secrets = await startSecretService();
+        const dir = temp.scratch('superagent-config-');
+        const o = { configDir: dir, dataDir: temp.scratch('superagent-data-'), env: secrets.env };
+        const login = await runCli(['login', '--with-token', '--base-url', svc.url], { ...o, input: `${KEY}\n` });
+        const kept =
+          `Logged in to ${svc.url} as profile default (key ` + `sa_sk_…${KEY.slice(-4)}, kept in the OS keychain)\n`;
+        expect([login.exitCode, withoutWaits(login.stderr)]).toEqual([0, kept]);
+        expect(await secrets.lookup({ service: 'superagent', username: account(dir) })).toBe(KEY);
+        expect(fs.readFileSync(configFile(dir), 'utf8')).not.toContain(KEY.slice(6));
+        expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({
+          base_url: svc.url,
+          api_key_store: 'keychain',
+        });
 
-      const list = await runCli(['list'], o);
-      expect([list.exitCode, withoutWaits(list.stderr)]).toEqual([0, '']);
-      const who = await runCli(['whoami', '--json'], o);
-      expect(JSON.parse(who.stdout)).toMatchObject({
-        key: 'sa_sk_…t0Uv',
-        key_source: 'profile',
-        key_store: 'keychain',
-        authenticated: true,
-      });
+        const list = await runCli(['list'], o);
+        expect([list.exitCode, withoutWaits(list.stderr)]).toEqual([0, '']);
+        const who = await runCli(['whoami', '--json'], o);
+        expect(JSON.parse(who.stdout)).toMatchObject({
+          key: 'sa_sk_…t0Uv',
+          key_source: 'profile',
+          key_store: 'keychain',
+          authenticated: true,
+        });
 
-      expect((await runCli(['logout'], o)).exitCode).toBe(0);
-      expect(await secrets.lookup({ service: 'superagent', username: account(dir) })).toBeNull();
-      expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({ base_url: svc.url });
-    });
+        expect((await runCli(['logout'], o)).exitCode).toBe(0);
+        expect(await secrets.lookup({ service: 'superagent', username: account(dir) })).toBeNull();
+        expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({ base_url: svc.url });
+      },
+    );
 
     it('a key already in the file keeps working, and login again moves it to the keychain', async () => {
       secrets = await startSecretService();
@@ -102,7 +107,8 @@ describe.skipIf(MISSING.length > 0)(
       const noKeyring = 'No unlocked keyring to keep it in \\(the prompt to unlock or create one was dismissed\\)';
       expect(withoutWaits(login.stderr)).toMatch(
         new RegExp(
-          `^! ${noKeyring}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead [^\\n]+\\nLogged in to [^\\n]+, kept in the config file\\)\\n$`,
+          `^! ${noKeyring}: the key is kept in ${configFile(dir)} \\(mode 0600\\) ` +
+            `instead [^\\n]+\\nLogged in to [^\\n]+, kept in the config file\\)\\n$`,
         ),
       );
       expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({
@@ -117,66 +123,77 @@ describe.skipIf(MISSING.length > 0)(
 describe.skipIf(MISSING.length > 0)(
   `a key left in the keychain, and a locked keyring${MISSING.length ? ' (skipped)' : ''}`,
   () => {
-    it('login again without a session bus leaves the old key there and says so; logout back in the session removes it', async () => {
-      secrets = await startSecretService();
-      const dir = temp.scratch('superagent-config-');
-      const withBus = { configDir: dir, env: secrets.env };
-      const entry = { service: 'superagent', username: account(dir) };
-      expect(
-        (await runCli(['login', '--with-token', '--base-url', svc.url], { ...withBus, input: KEY })).exitCode,
-      ).toBe(0);
-      expect(await secrets.lookup(entry)).toBe(KEY);
+    it(
+      'login again without a session bus leaves the old key there ' +
+        'and says so; logout back in the session removes it',
+      async () => {
+        secrets = await startSecretService();
+        const dir = temp.scratch('superagent-config-');
+        const withBus = { configDir: dir, env: secrets.env };
+        const entry = { service: 'superagent', username: account(dir) };
+        expect(
+          (await runCli(['login', '--with-token', '--base-url', svc.url], { ...withBus, input: KEY })).exitCode,
+        ).toBe(0);
+        expect(await secrets.lookup(entry)).toBe(KEY);
 
-      // an ssh login, say: runCli's environment has no DBUS_SESSION_BUS_ADDRESS
-      const again = await runCli(['login', '--with-token'], { configDir: dir, input: OTHER_KEY });
-      expect(again.exitCode).toBe(0);
-      const stays =
-        "the key it replaces stays in the OS keychain \\('superagent login' from a session with the keychain";
-      expect(again.stderr).toMatch(
-        new RegExp(
-          `^! N${NO_BUS.slice(1)}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead, and ${stays}`,
-        ),
-      );
-      expect(again.stderr).not.toMatch(/X11|autolaunch/);
-      expect(await secrets.lookup(entry)).toBe(KEY);
-      const unset = await runCli(['config', 'unset', 'api_key'], { configDir: dir });
-      expect([unset.exitCode, withoutWaits(unset.stderr)]).toEqual([0, '']);
+        // an ssh login, say: runCli's environment has no DBUS_SESSION_BUS_ADDRESS
+        const again = await runCli(['login', '--with-token'], { configDir: dir, input: OTHER_KEY });
+        expect(again.exitCode).toBe(0);
+        const stays =
+          "the key it replaces stays in the OS keychain \\('superagent login' from a session with the keychain";
+        expect(again.stderr).toMatch(
+          new RegExp(
+            `^! N${NO_BUS.slice(1)}: the key is kept in ${configFile(dir)} \\(mode 0600\\) instead, and ${stays}`,
+          ),
+        );
+        expect(again.stderr).not.toMatch(/X11|autolaunch/);
+        expect(await secrets.lookup(entry)).toBe(KEY);
+        const unset = await runCli(['config', 'unset', 'api_key'], { configDir: dir });
+        expect([unset.exitCode, withoutWaits(unset.stderr)]).toEqual([0, '']);
 
-      const logout = await runCli(['logout'], withBus);
-      expect(logout.exitCode).toBe(0);
-      expect(withoutWaits(logout.stderr)).toMatch(/^Removed the key of profile default from the OS keychain[^\n]*\n$/);
-      expect(await secrets.lookup(entry)).toBeNull();
-    });
+        const logout = await runCli(['logout'], withBus);
+        expect(logout.exitCode).toBe(0);
+        expect(withoutWaits(logout.stderr)).toMatch(
+          /^Removed the key of profile default from the OS keychain[^\n]*\n$/,
+        );
+        expect(await secrets.lookup(entry)).toBeNull();
+      },
+    );
 
-    it('a locked keyring whose unlock prompt is dismissed: unlock it, says every command that needs the key', async () => {
-      secrets = await startSecretService();
-      const dir = temp.scratch('superagent-config-');
-      fs.writeFileSync(
-        configFile(dir),
-        JSON.stringify({ profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }),
-        { mode: 0o600 },
-      );
-      await secrets.store({ service: 'superagent', username: account(dir) }, KEY);
-      await secrets.lock();
-      const o = { configDir: dir, env: secrets.env };
-      const locked = 'the keyring is locked \\(its unlock prompt was dismissed\\)';
-      const list = await runCli(['list'], o);
-      expect([list.exitCode, list.stdout]).toEqual([3, '']);
-      expect(withoutWaits(list.stderr)).toMatch(
-        new RegExp(
-          `^Error: the key of profile 'default' is in the OS keychain but it cannot be read: ${locked} \\(unlock the keyring and run the command again, or [^\\n]*--insecure-storage[^\\n]*\\)\\n$`,
-        ),
-      );
-      const logout = await runCli(['logout'], o);
-      expect(logout.exitCode).toBe(2);
-      expect(logout.stderr).toMatch(
-        new RegExp(`: ${locked} \\(unlock the keyring, then run 'superagent logout' again\\)\\n$`),
-      );
-      expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({
-        base_url: svc.url,
-        api_key_store: 'keychain',
-      });
-    });
+    it(
+      'a locked keyring whose unlock prompt is dismissed: ' + 'unlock it, says every command that needs the key',
+      async () => {
+        secrets = await startSecretService();
+        const dir = temp.scratch('superagent-config-');
+        fs.writeFileSync(
+          configFile(dir),
+          JSON.stringify({ profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }),
+          { mode: 0o600 },
+        );
+        await secrets.store({ service: 'superagent', username: account(dir) }, KEY);
+        await secrets.lock();
+        const o = { configDir: dir, env: secrets.env };
+        const locked = 'the keyring is locked \\(its unlock prompt was dismissed\\)';
+        const list = await runCli(['list'], o);
+        expect([list.exitCode, list.stdout]).toEqual([3, '']);
+        expect(withoutWaits(list.stderr)).toMatch(
+          new RegExp(
+            `^Error: the key of profile 'default' is in the OS keychain but it ` +
+              `cannot be read: ${locked} \\(unlock the keyring and run the ` +
+              `command again, or [^\\n]*--insecure-storage[^\\n]*\\)\\n$`,
+          ),
+        );
+        const logout = await runCli(['logout'], o);
+        expect(logout.exitCode).toBe(2);
+        expect(logout.stderr).toMatch(
+          new RegExp(`: ${locked} \\(unlock the keyring, then run 'superagent logout' again\\)\\n$`),
+        );
+        expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).profiles.default).toEqual({
+          base_url: svc.url,
+          api_key_store: 'keychain',
+        });
+      },
+    );
   },
 );
 
@@ -243,31 +260,35 @@ describe.skipIf(process.platform !== 'linux')('no keychain to be had (Linux)', (
     expect(fs.statSync(configFile(dir)).mode & 0o777).toBe(0o600);
   });
 
-  it('whoami for a profile whose key is in the keychain, with no session bus: what it knows, why not, exit 3', async () => {
-    const dir = temp.scratch('superagent-config-');
-    fs.writeFileSync(
-      configFile(dir),
-      JSON.stringify({ profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }),
-      { mode: 0o600 },
-    );
-    const who = await runCli(['whoami'], { configDir: dir });
-    expect(who.exitCode).toBe(3);
-    const problem = `the key of profile 'default' is in the OS keychain but it cannot be read here: ${NO_BUS}`;
-    expect(who.stdout).toMatch(
-      new RegExp(
-        `^profile\tdefault\n.*\nbase_url\t${svc.url}\nkey\tnone\nkey_source\tprofile\nkey_store\tkeychain\nauthenticated\tno\nproblem\t${problem}\n$`,
-      ),
-    );
-    expect(who.stderr).toMatch(new RegExp(`^Error: ${problem} \\([^\\n]+\\)\\n$`));
-    const json = await runCli(['whoami', '--json'], { configDir: dir });
-    expect(json.exitCode).toBe(3);
-    expect(JSON.parse(json.stdout)).toMatchObject({
-      profile: 'default',
-      base_url: svc.url,
-      key_store: 'keychain',
-      authenticated: false,
-    });
-  });
+  it(
+    'whoami for a profile whose key is in the keychain, ' + 'with no session bus: what it knows, why not, exit 3',
+    async () => {
+      const dir = temp.scratch('superagent-config-');
+      fs.writeFileSync(
+        configFile(dir),
+        JSON.stringify({ profiles: { default: { base_url: svc.url, api_key_store: 'keychain' } } }),
+        { mode: 0o600 },
+      );
+      const who = await runCli(['whoami'], { configDir: dir });
+      expect(who.exitCode).toBe(3);
+      const problem = `the key of profile 'default' is in the OS keychain but it cannot be read here: ${NO_BUS}`;
+      expect(who.stdout).toMatch(
+        new RegExp(
+          `^profile\tdefault\n.*\nbase_url\t${svc.url}\nkey\tnone\nkey_source\tprofil` +
+            `e\nkey_store\tkeychain\nauthenticated\tno\nproblem\t${problem}\n$`,
+        ),
+      );
+      expect(who.stderr).toMatch(new RegExp(`^Error: ${problem} \\([^\\n]+\\)\\n$`));
+      const json = await runCli(['whoami', '--json'], { configDir: dir });
+      expect(json.exitCode).toBe(3);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        profile: 'default',
+        base_url: svc.url,
+        key_store: 'keychain',
+        authenticated: false,
+      });
+    },
+  );
 
   it("SUPERAGENT_API_KEY never loads the keychain's binding, even for a profile whose key is there", async () => {
     const dir = temp.scratch('superagent-config-');
@@ -281,7 +302,9 @@ describe.skipIf(process.platform !== 'linux')('no keychain to be had (Linux)', (
     const preload = path.join(dir, 'dlopen.cjs');
     fs.writeFileSync(
       preload,
-      `const fs = require('fs'); const open = process.dlopen;\nprocess.dlopen = function (m, file, ...rest) { fs.appendFileSync(${JSON.stringify(log)}, file + '\\n'); return open.call(this, m, file, ...rest); };\n`,
+      `const fs = require('fs'); const open = process.dlopen;\nprocess.dlopen = ` +
+        `function (m, file, ...rest) { fs.appendFileSync(${JSON.stringify(log)}, ` +
+        `file + '\\n'); return open.call(this, m, file, ...rest); };\n`,
     );
     // a bus address where nothing listens: any use of the keychain would fail
     const env = {
@@ -298,10 +321,12 @@ describe.skipIf(process.platform !== 'linux')('no keychain to be had (Linux)', (
     const fromKeychain = await runCli(['list'], { configDir: dir, env });
     expect(fromKeychain.exitCode).toBe(3);
     const why =
-      "nothing answers at DBUS_SESSION_BUS_ADDRESS\\) \\(run the command from a session with the keychain, or 'superagent login";
+      'nothing answers at DBUS_SESSION_BUS_ADDRESS\\) \\(run the command ' +
+      "from a session with the keychain, or 'superagent login";
     expect(fromKeychain.stderr).toMatch(
       new RegExp(
-        `^Error: the key of profile 'default' is in the OS keychain but it cannot be read here: no Secret Service in this session \\(${why}`,
+        `^Error: the key of profile 'default' is in the OS keychain but it ` +
+          `cannot be read here: no Secret Service in this session \\(${why}`,
       ),
     );
     expect(loaded()).toMatch(/keyring[^\n]*\.node/);

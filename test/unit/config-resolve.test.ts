@@ -185,7 +185,8 @@ describe('a key of the command line with the base URL of a profile', () => {
     const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY }, profileAt(LOCAL, { api_key: SA_OWN }));
     expect([c.baseUrl, c.baseUrlSource, c.service]).toEqual([HOSTED, 'key', 'hosted']);
     expect(c.reason).toBe(
-      `a gb_sk_ key comes from SUPERAGENT_API_KEY, and the base URL of profile 'default' (${LOCAL}) is not the hosted ` +
+      `a gb_sk_ key comes from SUPERAGENT_API_KEY, and the base URL ` +
+        `of profile 'default' (${LOCAL}) is not the hosted ` +
         "service's, so it is not used for that key (SUPERAGENT_BASE_URL or --base-url would be)",
     );
   });
@@ -208,18 +209,22 @@ describe('a key of the command line with the base URL of a profile', () => {
     ]);
   });
 
-  it('a gb_sk_ key, a profile whose own key is a gb_sk_ key too (another deployment of the hosted API): its URL', () => {
-    const staging = 'https://staging.example.com';
-    const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY }, profileAt(staging, { api_key: GB_OWN }));
-    expect([c.baseUrl, c.baseUrlSource, c.service]).toEqual([staging, 'profile', 'configured']);
-    expect(c.reason).toBe("the base URL comes from profile 'default' (whose own key is a gb_sk_ key too)");
-  });
+  it(
+    'a gb_sk_ key, a profile whose own key is a gb_sk_ key ' + 'too (another deployment of the hosted API): its URL',
+    () => {
+      const staging = 'https://staging.example.com';
+      const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: GB_KEY }, profileAt(staging, { api_key: GB_OWN }));
+      expect([c.baseUrl, c.baseUrlSource, c.service]).toEqual([staging, 'profile', 'configured']);
+      expect(c.reason).toBe("the base URL comes from profile 'default' (whose own key is a gb_sk_ key too)");
+    },
+  );
 
   it('an sa_sk_ key, a profile at the hosted service: the embedded service, and why', () => {
     const c = resolveConnection(flags(), { SUPERAGENT_API_KEY: KEY_ENV }, profileAt(HOSTED, { api_key: GB_OWN }));
     expect([c.baseUrl, c.baseUrlSource, c.service]).toEqual([null, null, 'embedded']);
     expect(c.reason).toBe(
-      `an sa_sk_ key comes from SUPERAGENT_API_KEY, and the base URL of profile 'default' (${HOSTED}) is for gb_sk_ keys, ` +
+      `an sa_sk_ key comes from SUPERAGENT_API_KEY, and the base URL ` +
+        `of profile 'default' (${HOSTED}) is for gb_sk_ keys, ` +
         'so it is not used for that key (SUPERAGENT_BASE_URL or --base-url would be)',
     );
   });

@@ -18,8 +18,10 @@ import { withStop } from './shared/stop.js';
 
 export const spec = {
   description:
-    `Make the service match a fleet file (default ./${FLEET_FILE}): shows the plan, asks to confirm on a terminal (elsewhere --yes is required), ` +
-    'then launches, configures (profile, model, soul, skills), pauses or resumes, and with --prune destroys the agents not in the file, last ' +
+    `Make the service match a fleet file (default ./${FLEET_FILE}): shows the ` +
+    `plan, asks to confirm on a terminal (elsewhere --yes is required), ` +
+    'then launches, configures (profile, model, soul, skills), pauses or ' +
+    'resumes, and with --prune destroys the agents not in the file, last ' +
     '(on a terminal you type their names); an agent to destroy that holds funds, or whose holdings cannot be read, ' +
     'refuses the run before any step, as destroy does, unless --abandon-funds. ' +
     "Requests are paced to the service's limit of 60 a minute. A launch is never repeated; " +
@@ -65,7 +67,8 @@ async function confirmed(ctx: Context, session: FleetSession, steps: Step[]): Pr
   const changes = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
   if (!(await ctx.prompter.confirm(`Apply these changes to ${session.service} (${changes})?`, false))) return false;
   for (const step of steps.filter((s) => s.kind === 'destroy')) {
-    const question = `Destroying ${step.agent} cannot be undone; withdraw its wallet funds first. Type its name to confirm:`;
+    const question =
+      `Destroying ${step.agent} cannot be undone; withdraw ` + `its wallet funds first. Type its name to confirm:`;
     if (!(await typedNameConfirms(ctx, step.agent, question))) {
       throw new UsageError(`the name typed does not match ${step.agent}; nothing applied`);
     }
@@ -85,7 +88,8 @@ function budgetLine(session: FleetSession, steps: Step[]): string {
   const minutes = Math.ceil(total / LIMITS.ratePerMinute) - 1;
   const slow =
     minutes > 0
-      ? `; at ${LIMITS.ratePerMinute} requests a minute, that takes at least ${minutes} minute${minutes === 1 ? '' : 's'}`
+      ? `; at ${LIMITS.ratePerMinute} requests a minute, ` +
+        `that takes at least ${minutes} minute${minutes === 1 ? '' : 's'}`
       : '';
   const count = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
   return `${count}, at most ${total} requests in all (the plan's ${planned} included; retries not counted)${slow}.`;

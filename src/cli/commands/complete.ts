@@ -27,7 +27,8 @@ function budgetMs(env: NodeJS.ProcessEnv): number {
 export const spec = {
   description:
     'Used by the completion scripts: prints one "VALUE<TAB>DESCRIPTION" line per agent name and id (agents) or per ' +
-    'skill of an agent (skills; on or off after the agent: only the skills in that state). Answers come from a cache of at most 30 seconds; a stale cache is refreshed with one ' +
+    'skill of an agent (skills; on or off after the agent: only the skills in that state). Answers ' +
+    'come from a cache of at most 30 seconds; a stale cache is refreshed with one ' +
     'request that may take at most a second, else the cache (or nothing) is printed. Always exits 0.',
   args: [
     { name: 'kind', description: CANDIDATE_KINDS.join(' | '), required: true },

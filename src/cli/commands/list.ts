@@ -6,7 +6,8 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    'List your agents, newest first. On a terminal a table; piped, one tab-separated line per agent (id, name, status, model, created); ' +
+    'List your agents, newest first. On a terminal a table; piped, one ' +
+    'tab-separated line per agent (id, name, status, model, created); ' +
     '--json prints the API\'s answer, { "agents": [ … ] }.',
   examples: ['superagent list', 'superagent list --json | jq -r ".agents[].agent_id"', 'superagent ls | cut -f1'],
 } as const satisfies Spec;

@@ -16,10 +16,14 @@ import { dropReplacedKey, keepKey, keptInFileLine, keyStoreWords } from './share
 
 export const spec = {
   description:
-    'Store an API key for a service in a profile of the config file (--profile, SUPERAGENT_PROFILE, the active one, or "default"; ' +
-    'created if new). The key is asked for (masked) on a terminal, or read from standard input with --with-token, and checked ' +
-    'against the service before anything is saved. The base URL comes from --base-url, SUPERAGENT_BASE_URL or the profile, and is ' +
-    'asked for on a terminal when there is none (default: the hosted service); with --with-token and no base URL, a hosted key ' +
+    'Store an API key for a service in a profile of the config file ' +
+    '(--profile, SUPERAGENT_PROFILE, the active one, or "default"; ' +
+    'created if new). The key is asked for (masked) on a terminal, or ' +
+    'read from standard input with --with-token, and checked ' +
+    'against the service before anything is saved. The base URL comes ' +
+    'from --base-url, SUPERAGENT_BASE_URL or the profile, and is ' +
+    'asked for on a terminal when there is none (default: the hosted ' +
+    'service); with --with-token and no base URL, a hosted key ' +
     '(gb_sk_…) logs in to the hosted service. The key is kept in the OS keychain (Secret Service, macOS ' +
     'Keychain, Windows Credential Manager), the config file recording only that it is there; where no ' +
     'keychain can be used (a server, CI) it is kept in the config file (mode 0600), which one line says. ' +

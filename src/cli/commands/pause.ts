@@ -5,7 +5,8 @@ import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
-    'Pause agents: they stop processing and the container stays alive. Several agents at once; --all pauses every running ' +
+    'Pause agents: they stop processing and the container stays alive. ' +
+    'Several agents at once; --all pauses every running ' +
     'agent (the kill switch): already paused counts as done, one line per agent, non-zero if any failed. ' +
     'Once every pause is sent, what the paused agents left open is read: ' +
     'a line on stderr for each with open positions or orders ' +

@@ -14,8 +14,10 @@ export const DEFAULT_PORT = 8420;
 
 export const spec = {
   description:
-    'Run the embedded SuperAgents service in the foreground. The first stdout line is "Listening on http://HOST:PORT". ' +
-    'Without --key it creates a key once, prints it whole that time, and keeps it in the data dir; later starts print it masked. ' +
+    'Run the embedded SuperAgents service in the foreground. The ' +
+    'first stdout line is "Listening on http://HOST:PORT". ' +
+    'Without --key it creates a key once, prints it whole that time, ' +
+    'and keeps it in the data dir; later starts print it masked. ' +
     'Each request is logged on stderr (method, path, status, time; a refused key said so); --quiet turns that off.',
   options: {
     port: {

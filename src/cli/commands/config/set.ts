@@ -21,12 +21,17 @@ import type { Input, Spec } from '../../spec.js';
 
 export const spec = {
   description:
-    `Change one setting (${SETTINGS.join(', ')}) of the profile in use (--profile, SUPERAGENT_PROFILE, or the active one; ` +
-    "created if new). output is table or json (json: the profile's commands print JSON as with --json). model and provider are " +
-    'what launch uses when --model and --provider are not given. render is markdown (replies and agent files rendered on a terminal, ' +
-    'the default) or raw (shown as the service sent them, like --raw). rpc.<chain>, hyperliquid_url and polymarket_url ' +
+    `Change one setting (${SETTINGS.join(', ')}) of the profile in ` +
+    `use (--profile, SUPERAGENT_PROFILE, or the active one; ` +
+    "created if new). output is table or json (json: the profile's " +
+    'commands print JSON as with --json). model and provider are ' +
+    'what launch uses when --model and --provider are not given. render ' +
+    'is markdown (replies and agent files rendered on a terminal, ' +
+    'the default) or raw (shown as the service sent them, like ' +
+    '--raw). rpc.<chain>, hyperliquid_url and polymarket_url ' +
     "are where wallet, positions and pnl read each source: an http(s) URL, or 'off' to skip it. active_profile names " +
-    "the profile used by default. api_key cannot be set here, so it never sits in shell history: use 'superagent login --with-token'.",
+    'the profile used by default. api_key cannot be set here, so it never ' +
+    "sits in shell history: use 'superagent login --with-token'.",
   args: [
     {
       name: 'key',
