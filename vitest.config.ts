@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // every file's embedded-service exchanges must conform to the hosted OpenAPI document; the
     // temp dirs a file's helpers made go when it ends
-    setupFiles: ['test/setup/conformance.ts', 'test/setup/after-file.ts'],
+    setupFiles: ['test/setup/conformance.ts', 'test/setup/after-file.ts', 'test/setup/loopback-only.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // A worker keeps its modules from one file to the next: loading src and the test helpers again

@@ -62,7 +62,8 @@ describe('destroy reads what the agent holds first', () => {
     const { svc, cli } = await service({ paperBalanceUsd: 0 });
     const { agent_id, wallet_address } = await launchAgent(svc, { name: 'dusty' });
     await svc.seedHoldings(wallet_address, { chain: 'bsc', asset: 'BNB', amount: '0.25' });
-    const r = await cli('destroy dusty --yes');
+    // no prices to be had: Hyperliquid, which quotes them, switched off
+    const r = await cli('destroy dusty --yes', { env: { SUPERAGENT_HYPERLIQUID_URL: 'off' } });
     expect([r.code, r.stderr]).toEqual([6, `Error: dusty holds $0.00: 0.25 BNB on bsc${REFUSED}`]);
     expect(await statusOf(svc, agent_id)).toBe('running');
   });

@@ -39,20 +39,20 @@ describe.skipIf(noMounts)(`the config dir${skipped}`, () => {
     return { disk, configDir, before: fs.readFileSync(path.join(configDir, 'config.json'), 'utf8') };
   };
 
-  it('full: exit 2 naming config.json, the old file whole, no temp file left', async () => {
+  it('full: exit 2 naming what it could not write (the lock beside config.json), the old file whole, no temp file left', async () => {
     const { disk, configDir, before } = await diskWithConfig();
     disk.fill();
     const r = await withDirs({ configDir }, 'config set model gpt-4.1');
-    expect([r.code, r.stderr]).toEqual([2, `Error: cannot write ${configDir}/config.json: ${FULL}\n`]);
+    expect([r.code, r.stderr]).toEqual([2, `Error: cannot write ${configDir}/lock.config: ${FULL}\n`]);
     expect(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).toBe(before);
     expect(filesUnder(disk.dir)).toEqual(['config/config.json']);
   });
 
-  it('read-only: exit 2 naming config.json, unchanged', async () => {
+  it('read-only: exit 2 naming what it could not write (the lock beside config.json), unchanged', async () => {
     const { disk, configDir, before } = await diskWithConfig();
     disk.readOnly();
     const r = await withDirs({ configDir }, 'config set model gpt-4.1');
-    expect([r.code, r.stderr]).toEqual([2, `Error: cannot write ${configDir}/config.json: ${READ_ONLY}\n`]);
+    expect([r.code, r.stderr]).toEqual([2, `Error: cannot write ${configDir}/lock.config: ${READ_ONLY}\n`]);
     expect(fs.readFileSync(path.join(configDir, 'config.json'), 'utf8')).toBe(before);
   });
 

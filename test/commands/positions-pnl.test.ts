@@ -28,7 +28,8 @@ describe('positions', () => {
       coin: p.coin,
       side: p.szi.startsWith('-') ? 'short' : 'long',
       size: p.szi.replace(/^-/, ''),
-      entry_price: p.entryPx,
+      // the same number, written without trailing zeros ("100304.0" is 100304)
+      entry_price: p.entryPx.includes('.') ? p.entryPx.replace(/\.?0+$/, '') : p.entryPx,
     }));
     expect(out.hyperliquid.positions.map((p: any) => ({ ...p, ...pick(p) }))).toMatchObject(expected);
     expect(out.hyperliquid.account_value).toBeGreaterThan(0);
@@ -42,12 +43,12 @@ describe('positions', () => {
     const r = await cli('positions trader');
     expect(r.code).toBe(0);
     const rows = r.stdout
-      .trimEnd()
+      .replace(/\n$/, '')
       .split('\n')
       .map((l) => l.split('\t'));
     const positions = rows.filter((row) => row[0] === 'position');
     expect(positions.map((row) => row[1])).toEqual(state.assetPositions.map((a: any) => a.position.coin));
-    expect(positions.every((row) => row.length === 9)).toBe(true);
+    expect(positions.filter((row) => row.length !== 9)).toEqual([]);
     const tty = await cli('positions trader', { tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/Hyperliquid {2}account value \$[\d,]+\.\d\d, withdrawable/);

@@ -1,4 +1,6 @@
 // Runs the built binary as a user would, against a given service, with a private config dir.
+import { SOURCES } from '../../src/api/money/types.js';
+import { endpointVariable } from '../../src/cli/commands/shared/money.js';
 import { execa, type Options as ExecaOptions } from 'execa';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +34,9 @@ export interface CliResult {
 }
 
 /** Environment with nothing of the developer's own setup leaking in. */
+/** Every chain source switched off (a test reading money sets the ones it reads). */
+const SOURCES_OFF = Object.fromEntries(SOURCES.map((source) => [endpointVariable(source), 'off']));
+
 export function cleanEnv(opts: RunOptions): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,
@@ -46,6 +51,8 @@ export function cleanEnv(opts: RunOptions): Record<string, string | undefined> {
     SUPERAGENT_DATA_DIR: opts.dataDir ?? ownTempDir('superagent-data-'),
     // launch and apply keep a lock in the cache dir: never the developer's
     XDG_CACHE_HOME: ownTempDir('superagent-cache-'),
+    // no public chain source: a test that reads money points a source at a stand-in (or the embedded /sim)
+    ...SOURCES_OFF,
     ...opts.env,
   };
 }

@@ -12,7 +12,7 @@ export const spec = {
   description:
     "Show an agent's open Hyperliquid positions, resting orders and spot balances, and its Polymarket " +
     'positions. Piped, one tab-separated row each, its kind first: position (coin, side, size, entry_price, ' +
-    'position_value, unrealized_pnl, leverage, liquidation_price), order (coin, side, size, price), spot (asset, ' +
+    'position_value, unrealized_pnl, leverage, liquidation_price or none), order (coin, side, size, price), spot (asset, ' +
     'amount, usd), polymarket (title, outcome, size, avg_price, current_price, value, pnl). ' +
     'A source that cannot be read is named on stderr, the rest printed, and the exit code is 7.',
   args: [
@@ -60,7 +60,8 @@ function positionCells(hl: HyperliquidView): string[][] {
     money2(x.position_value),
     money2(x.unrealized_pnl),
     x.leverage,
-    x.liquidation_price ?? '',
+    // no empty last field: a row must not end in a tab
+    x.liquidation_price ?? 'none',
   ]);
 }
 

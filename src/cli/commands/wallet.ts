@@ -18,7 +18,7 @@ export const spec = {
   description:
     "Show an agent's wallet addresses and what they hold: a row per chain and asset with its amount and " +
     "dollar value, and the total. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' line, then one " +
-    "'chain<TAB>asset<TAB>amount<TAB>usd' row per holding (usd empty when the asset has no price). " +
+    "'chain<TAB>asset<TAB>amount<TAB>usd' row per holding (usd 'none' when the asset has no price). " +
     'A source that cannot be read is named on stderr, the rest printed, the total marked partial, and the ' +
     'exit code is 7; so is a chain the service has no address for (it may answer null).',
   args: [
@@ -58,7 +58,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     p.printJson({ agent_id, evm_address, solana_address, balances: rows, total_usd, errors });
   } else {
     printAddresses(ctx, money);
-    const cells = rows.map((r) => [r.chain, r.asset, r.amount, r.usd === null ? '' : usd(r.usd)]);
+    // no price: 'none', so that no row ends in an empty field (a trailing tab)
+    const cells = rows.map((r) => [r.chain, r.asset, r.amount, r.usd === null ? 'none' : usd(r.usd)]);
     if (p.stdoutIsTTY) {
       p.data('');
       if (rows.length) printTable(p, ['CHAIN', 'ASSET', 'AMOUNT', 'USD'], cells, { fixed: [2, 3] });

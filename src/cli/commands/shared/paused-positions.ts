@@ -47,7 +47,7 @@ async function readOne(
   // nothing to read where positions are kept: not known, and nothing to say
   if ([...MARKETS].every((m) => switchedOff(ctx, api).has(m))) return { ...agent, open_positions: null, phrase: null };
   try {
-    const m = await readAgentMoney(ctx, api, agent, { signal });
+    const m = await readAgentMoney(ctx, api, agent, { signal, only: [...MARKETS] });
     const failed = m.errors.find((e) => MARKETS.has(e.source));
     if (failed) return { ...agent, open_positions: null, phrase: null, failure: `${failed.source}: ${failed.message}` };
     const count = (m.hyperliquid?.positions.length ?? 0) + (m.polymarket?.positions.length ?? 0);
