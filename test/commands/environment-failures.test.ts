@@ -39,7 +39,7 @@ describe.skipIf(noMounts)(`the config dir${skipped}`, () => {
     return { disk, configDir, before: fs.readFileSync(path.join(configDir, 'config.json'), 'utf8') };
   };
 
-  it('full: exit 2 naming what it could not write (the lock beside config.json), the old file whole, no temp file left', async () => {
+  it('full: exit 2 naming the lock beside config.json, the old file whole, no temp file left', async () => {
     const { disk, configDir, before } = await diskWithConfig();
     disk.fill();
     const r = await withDirs({ configDir }, 'config set model gpt-4.1');

@@ -12,8 +12,8 @@ export const spec = {
   description:
     "Show an agent's open Hyperliquid positions, resting orders and spot balances, and its Polymarket " +
     'positions. Piped, one tab-separated row each, its kind first: position (coin, side, size, entry_price, ' +
-    'position_value, unrealized_pnl, leverage, liquidation_price or none), order (coin, side, size, price), spot (asset, ' +
-    'amount, usd), polymarket (title, outcome, size, avg_price, current_price, value, pnl). ' +
+    'position_value, unrealized_pnl, leverage, liquidation_price or none), order (coin, side, size, price), ' +
+    'spot (asset, amount, usd), polymarket (title, outcome, size, avg_price, current_price, value, pnl). ' +
     'A source that cannot be read is named on stderr, the rest printed, and the exit code is 7.',
   args: [
     {
