@@ -24,12 +24,13 @@ describe('positions', () => {
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['agent_id', 'hyperliquid', 'polymarket', 'errors']);
     expect(out.agent_id).toBe(agent.agent_id);
+    // the same numbers, written without trailing zeros ("100304.0" is 100304)
+    const plain = (n: string) => (n.includes('.') ? n.replace(/\.?0+$/, '') : n);
     const expected = state.assetPositions.map(({ position: p }: any) => ({
       coin: p.coin,
       side: p.szi.startsWith('-') ? 'short' : 'long',
-      size: p.szi.replace(/^-/, ''),
-      // the same number, written without trailing zeros ("100304.0" is 100304)
-      entry_price: p.entryPx.includes('.') ? p.entryPx.replace(/\.?0+$/, '') : p.entryPx,
+      size: plain(p.szi.replace(/^-/, '')),
+      entry_price: plain(p.entryPx),
     }));
     expect(out.hyperliquid.positions.map((p: any) => ({ ...p, ...pick(p) }))).toMatchObject(expected);
     expect(out.hyperliquid.account_value).toBeGreaterThan(0);
