@@ -41,7 +41,7 @@ describe('destroy reads what the agent holds first', () => {
     const { agent_id } = await launchAgent(svc, { name: 'demo' });
     const r = await cli('destroy demo --yes');
     expect(r).toMatchObject({ code: 6, stdout: '' });
-    expect(r.stderr).toBe(`Error: demo holds $10,000.00: $10000 on Hyperliquid${REFUSED}`);
+    expect(r.stderr).toBe(`Error: demo holds $10,000.00: $10,000 on Hyperliquid${REFUSED}`);
     expect(await statusOf(svc, agent_id)).toBe('running');
   });
 
@@ -68,6 +68,13 @@ describe('destroy reads what the agent holds first', () => {
     expect(await statusOf(svc, agent_id)).toBe('running');
   });
 
+  it('piped without --yes: the command suggested keeps --abandon-funds', async () => {
+    const { cli } = await service();
+    const r = await cli('destroy demo --abandon-funds');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('superagent destroy demo --abandon-funds --yes');
+  });
+
   it('--abandon-funds destroys it, saying on stderr what is left behind', async () => {
     const { svc, cli } = await service();
     const { agent_id } = await launchAgent(svc, { name: 'demo' });
@@ -75,7 +82,7 @@ describe('destroy reads what the agent holds first', () => {
     expect(r).toEqual({
       code: 0,
       stdout: `${agent_id}\n`,
-      stderr: 'Abandoning what demo holds: $10,000.00: $10000 on Hyperliquid\n',
+      stderr: 'Abandoning what demo holds: $10,000.00: $10,000 on Hyperliquid\n',
       asked: [],
     });
     expect(await statusOf(svc, agent_id)).toBe(404);
@@ -111,7 +118,7 @@ describe('destroy reads what the agent holds first', () => {
     await launchAgent(svc, { name: 'demo' });
     const r = await cli('destroy demo --yes', { env: { SUPERAGENT_RPC_SOLANA: UNREAD } });
     expect(r.code).toBe(6);
-    expect(r.stderr).toBe(`Error: demo holds $10,000.00: $10000 on Hyperliquid${REFUSED}`);
+    expect(r.stderr).toBe(`Error: demo holds $10,000.00: $10,000 on Hyperliquid${REFUSED}`);
   });
 
   it('on a terminal with --abandon-funds the question shows what it holds', async () => {
@@ -119,7 +126,7 @@ describe('destroy reads what the agent holds first', () => {
     const { agent_id } = await launchAgent(svc, { name: 'demo' });
     const r = await cli('destroy demo --abandon-funds', { tty: true, answers: ['demo'] });
     expect(r.asked).toEqual([
-      'Destroying demo cannot be undone; it holds $10,000.00: $10000 on Hyperliquid (superagent wallet demo). ' +
+      'Destroying demo cannot be undone; it holds $10,000.00: $10,000 on Hyperliquid (superagent wallet demo). ' +
         'Type its name to confirm:',
     ]);
     expect(r.code).toBe(0);
@@ -152,8 +159,8 @@ describe('apply --prune reads each agent it would destroy, before destroying any
     const b = await launchAgent(svc, { name: 'b2' });
     const r = await cli(['apply', '-f', emptyFleet(), '--prune', '--yes', '--abandon-funds']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('Abandoning what a1 holds: $10,000.00: $10000 on Hyperliquid\n');
-    expect(r.stderr).toContain('Abandoning what b2 holds: $10,000.00: $10000 on Hyperliquid\n');
+    expect(r.stderr).toContain('Abandoning what a1 holds: $10,000.00: $10,000 on Hyperliquid\n');
+    expect(r.stderr).toContain('Abandoning what b2 holds: $10,000.00: $10,000 on Hyperliquid\n');
     expect([await statusOf(svc, a.agent_id), await statusOf(svc, b.agent_id)]).toEqual([404, 404]);
   });
 });

@@ -27,7 +27,12 @@ function brief(amount: string): string {
 }
 
 function dollars(usd: number, signed = false): string {
-  const body = Number.isInteger(usd) ? String(Math.abs(usd)) : Math.abs(usd).toFixed(2);
+  // grouped as every other dollar figure is ($10,000, $6,984.50)
+  const whole = Number.isInteger(usd);
+  const body = Math.abs(usd).toLocaleString('en-US', {
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: 2,
+  });
   return `${usd < 0 ? '-' : signed ? '+' : ''}$${body}`;
 }
 

@@ -54,7 +54,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (!ctx.globals.yes && !interactive) {
     throw new UsageError(
       '--yes required when not running interactively',
-      `superagent destroy ${shellWord(ref!)} --yes`,
+      `superagent destroy ${shellWord(ref!)}${input.abandonFunds ? ' --abandon-funds' : ''} --yes`,
     );
   }
   const api = await ctx.api();
