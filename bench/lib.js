@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = path.join(ROOT, 'bin', 'superagent.js');
@@ -118,4 +118,27 @@ export const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['
 export function inPty(cmd, args) {
   const quote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
   return { cmd: 'script', args: ['-qfec', `${[cmd, ...args].map(quote).join(' ')} 2>/dev/null`, '/dev/null'] };
+}
+
+/**
+ * Bundles the TypeScript `entry` (tests' helpers and sources) with esbuild next to it and imports it. The chain
+ * stand-in finds its fixtures next to itself, and the package.json it reads is as far from it: the bundle's
+ * import.meta.url is the stand-in's.
+ */
+export async function importBundled(entry) {
+  const { build } = await import('esbuild');
+  const outfile = entry.replace(/\.ts$/, '.mjs');
+  const here = pathToFileURL(path.join(ROOT, 'test/helpers/chain-standin.ts')).href;
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    define: { 'import.meta.url': JSON.stringify(here) },
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  });
+  return import(pathToFileURL(outfile).href);
 }

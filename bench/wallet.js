@@ -15,9 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { ROOT, median } from './lib.js';
+import { ROOT, importBundled, median } from './lib.js';
 
 const DELAY_MS = Math.max(0, Number(process.env.BENCH_DELAY_MS ?? 300) || 0);
 const RUNS = Math.min(50, Math.max(1, Number(process.env.BENCH_RUNS ?? 7) || 7));
@@ -39,21 +37,7 @@ try {
       `export { startChainStandIn } from ${rel('test/helpers/chain-standin.ts')};`,
     ].join('\n'),
   );
-  const outfile = path.join(dir, 'money.mjs');
-  // the stand-in finds its fixtures next to itself, and the package.json it reads is as far from it
-  const here = pathToFileURL(path.join(ROOT, 'test/helpers/chain-standin.ts')).href;
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    define: { 'import.meta.url': JSON.stringify(here) },
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  });
-  await run(await import(pathToFileURL(outfile).href));
+  await run(await importBundled(entry));
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
