@@ -86,14 +86,15 @@ describe('a hostile source fails alone', () => {
     expect(Math.min(...s.abandonedAt)).toBeGreaterThan(sent);
   });
 
-  it('an EVM endpoint serving another chain', async () => {
+  it('an EVM endpoint serving another chain, the chain named once', async () => {
     const s = await start();
     s.overrides.set('evm-eth_chainId', { jsonrpc: '2.0', result: '0x38' });
     const result = await read(s);
     expect(result.errors.map((e) => e.message)).toEqual([
-      expect.stringMatching(/^ethereum: .* serves chain 56 \(bsc\), not ethereum \(1\)/),
-      expect.stringMatching(/^base: .* serves chain 56 \(bsc\), not base \(8453\)/),
+      expect.stringMatching(/^127\.0\.0\.1:\d+ serves chain 56 \(bsc\), not ethereum \(1\)/),
+      expect.stringMatching(/^127\.0\.0\.1:\d+ serves chain 56 \(bsc\), not base \(8453\)/),
     ]);
+    // the source is named once, beside the message (as `ethereum: <message>`), not again inside it
     expect(readSources(result)).toEqual(['hyperliquid', 'polymarket', 'solana']);
   });
 

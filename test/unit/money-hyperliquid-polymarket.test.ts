@@ -90,6 +90,12 @@ describe('Hyperliquid', () => {
     ],
     ['positions that are not a list', (st: any) => (st.assetPositions = {}), /assetPositions is missing or not a list/],
     ['a NaN withdrawable', (st: any) => (st.withdrawable = 'NaN'), /withdrawable is not a decimal number/],
+    [
+      'a negative account value',
+      (st: any) => (st.marginSummary.accountValue = '-50000'),
+      /clearinghouseState accountValue is negative \(-50000\)/,
+    ],
+    ['a negative withdrawable', (st: any) => (st.withdrawable = '-1'), /clearinghouseState withdrawable is negative/],
   ])('fails the source in one line on %s', async (_name, spoil, message) => {
     const s = await start();
     const state = fixture('hyperliquid-clearinghouseState');
@@ -110,6 +116,76 @@ describe('Hyperliquid', () => {
     s.overrides.set('hyperliquid-portfolio', [['day', { accountValueHistory: [[1, 'x']], pnlHistory: [], vlm: '0' }]]);
     const err = await rejection(readHlPortfolio(s.hyperliquid, EVM_OWNER, s.http.json));
     expect(err.message).toMatch(/portfolio day accountValueHistory value is not a decimal number \("x"\)/);
+  });
+
+  it('fails on a negative spot amount', async () => {
+    const s = await start();
+    const spot = fixture('hyperliquid-spotClearinghouseState');
+    spot.balances[0].total = '-40000';
+    s.overrides.set('hyperliquid-spotClearinghouseState', spot);
+    const err = await rejection(readHlSpot(s.hyperliquid, EVM_OWNER, s.http.json));
+    expect(err.message).toMatch(/spotClearinghouseState USDC total is negative/);
+  });
+
+  it.each(['-3000', '0', '0.000'])('fails on a mid price that is not above zero (%s)', async (mid) => {
+    const s = await start();
+    s.overrides.set('hyperliquid-allMids', { BTC: '88000', ETH: mid });
+    const err = await rejection(readAllMids(s.hyperliquid, s.http.json));
+    expect(err.message).toMatch(/allMids ETH is not above zero/);
+  });
+
+  const day = (points: unknown[]) => [['day', { accountValueHistory: points, pnlHistory: points, vlm: '0' }]];
+  const T = 1764214800000;
+
+  it.each([
+    ['beyond year 3000', 8.7e15],
+    ['zero', 0],
+    ['negative', -1],
+    ['not whole', T + 0.5],
+  ])('fails on a portfolio time %s', async (_name, time) => {
+    const s = await start();
+    s.overrides.set(
+      'hyperliquid-portfolio',
+      day([
+        [T, '1'],
+        [time, '2'],
+      ]),
+    );
+    const err = await rejection(readHlPortfolio(s.hyperliquid, EVM_OWNER, s.http.json));
+    expect(err.message).toMatch(/portfolio day accountValueHistory time is not a time in ms/);
+  });
+
+  it('sorts a portfolio history sent out of time order', async () => {
+    const s = await start();
+    s.overrides.set(
+      'hyperliquid-portfolio',
+      day([
+        [T + 300_000, '1'],
+        [T, '9'],
+        [T + 200_000, '3'],
+      ]),
+    );
+    const [period] = await readHlPortfolio(s.hyperliquid, EVM_OWNER, s.http.json);
+    const sorted = [
+      [T, '9'],
+      [T + 200_000, '3'],
+      [T + 300_000, '1'],
+    ];
+    expect(period).toMatchObject({ accountValueHistory: sorted, pnlHistory: sorted });
+  });
+
+  it('fails on a portfolio history with two points at one time (which one holds is unknown)', async () => {
+    const s = await start();
+    s.overrides.set(
+      'hyperliquid-portfolio',
+      day([
+        [T, '1'],
+        [T, '50'],
+        [T + 1, '2'],
+      ]),
+    );
+    const err = await rejection(readHlPortfolio(s.hyperliquid, EVM_OWNER, s.http.json));
+    expect(err.message).toMatch(new RegExp(`portfolio day accountValueHistory lists time ${T} twice`));
   });
 });
 
@@ -148,5 +224,13 @@ describe('Polymarket', () => {
     s.overrides.set('polymarket-positions', positions);
     const sizeless = await rejection(readPmPositions(s.polymarket, EVM_OWNER, s.http.json));
     expect(sizeless.message).toMatch(/positions "Will ETH close above \$4,000 on [^"]*" size is not a decimal number/);
+  });
+
+  it('fails on the same position listed twice', async () => {
+    const s = await start();
+    const [position] = fixture('polymarket-positions');
+    s.overrides.set('polymarket-positions', [position, { ...position }]);
+    const err = await rejection(readPmPositions(s.polymarket, EVM_OWNER, s.http.json));
+    expect(err.message).toMatch(/positions "Will ETH close above \$4,000 on [^"]*" Yes is listed twice/);
   });
 });

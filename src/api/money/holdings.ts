@@ -118,7 +118,10 @@ async function settle<T>(jobs: Job<T>[], errors: SourceFailure[], prefix = ''): 
   return settled.map((s, i) => {
     if (s.status === 'fulfilled') return s.value;
     const source = jobs[i]!.source;
-    errors.push({ source, message: `${prefix}${messageOf(s.reason)}` });
+    // the failure is shown beside its source: a reader's own `<source>: ` (the EVM reader's) is said once
+    const message = messageOf(s.reason);
+    const own = message.startsWith(`${source}: `) ? message.slice(source.length + 2) : message;
+    errors.push({ source, message: `${prefix}${own}` });
     return null;
   });
 }

@@ -3,7 +3,7 @@
 // arrive as decimal strings and stay exact.
 import { BadAnswerError } from '../../core/errors.js';
 import { abs, sign } from './decimal.js';
-import { amount, decimal, integer, list, once, record, text, type Fields } from './shape.js';
+import { amount, decimal, integer, list, once, price, record, text, timeMs, type Fields } from './shape.js';
 import { hostOf } from './source-http.js';
 import type { JsonRequest } from './types.js';
 
@@ -91,8 +91,9 @@ export async function readHlAccount(
   const summary = record(state.marginSummary, `${where} marginSummary`);
   const coins = new Set<string>();
   return {
-    accountValue: decimal(summary.accountValue, `${where} accountValue`),
-    withdrawable: decimal(state.withdrawable, `${where} withdrawable`),
+    // never negative: a negative value would offset what the agent holds elsewhere
+    accountValue: amount(summary.accountValue, `${where} accountValue`),
+    withdrawable: amount(state.withdrawable, `${where} withdrawable`),
     positions: list(state.assetPositions, `${where} assetPositions`)
       .map((entry) => position(entry, where))
       .map((p) => (once(coins, p.coin, where), p))
@@ -138,11 +139,15 @@ export async function readHlOrders(
   });
 }
 
+/** Points in time order; two at one time fail, as which of them holds is unknown. */
 function history(value: unknown, what: string): Array<[number, string]> {
-  return list(value, what).map((point) => {
+  const points = list(value, what).map((point): [number, string] => {
     const pair = list(point, `${what} point`);
-    return [integer(pair[0], `${what} time`), decimal(pair[1], `${what} value`)];
+    return [timeMs(pair[0], `${what} time`), decimal(pair[1], `${what} value`)];
   });
+  const times = new Set<string>();
+  for (const [time] of points) once(times, `time ${time}`, what);
+  return points.sort((a, b) => a[0] - b[0]);
 }
 
 /** The account value and PnL history per period (day, week, month, allTime and their perp… variants). */
@@ -171,5 +176,5 @@ export async function readAllMids(base: string, json: JsonRequest, signal?: Abor
   const { answer, where } = await info(base, 'allMids', null, json, signal);
   const entries = Object.entries(record(answer, where));
   if (entries.length > MAX_MIDS) throw new BadAnswerError(`${where} lists more than ${MAX_MIDS} coins`);
-  return new Map(entries.map(([coin, mid]) => [text(coin, `${where} coin`, 40), decimal(mid, `${where} ${coin}`)]));
+  return new Map(entries.map(([coin, mid]) => [text(coin, `${where} coin`, 40), price(mid, `${where} ${coin}`)]));
 }

@@ -31,13 +31,19 @@ export async function readPmPositions(
 ): Promise<PmPosition[]> {
   const where = `${hostOf(base)} positions`;
   const answer = await json({ url: urlOf(base, 'positions', user), method: 'GET', signal });
+  const seen = new Set<string>();
   return list(answer, where).map((entry) => {
     const p = record(entry, `${where}: a position`);
     const title = text(p.title, `${where}: a position's title`, 300);
     const at = `${where} "${title.slice(0, 40)}"`;
+    const outcome = text(p.outcome, `${at} outcome`, 100);
+    // a position sent twice would be counted twice: one outcome token (asset) of one market is one row
+    const key = typeof p.asset === 'string' ? p.asset : `${String(p.conditionId ?? title)} ${outcome}`;
+    if (seen.has(key)) throw new BadAnswerError(`${at} ${outcome.slice(0, 40)} is listed twice`);
+    seen.add(key);
     return {
       title,
-      outcome: text(p.outcome, `${at} outcome`, 100),
+      outcome,
       size: amount(p.size, `${at} size`),
       avgPrice: amount(p.avgPrice, `${at} avgPrice`),
       curPrice: amount(p.curPrice, `${at} curPrice`),

@@ -35,6 +35,14 @@ export function amount(value: unknown, what: string): string {
   return parsed;
 }
 
+/** A price: above zero, since a zero or negative price would value a holding at nothing or less. */
+export function price(value: unknown, what: string): string {
+  const parsed = parseDecimal(value, what);
+  if (parsed.startsWith('-') || parsed === '0')
+    throw new BadAnswerError(`${what} is not above zero (${parsed.slice(0, 24)})`);
+  return parsed;
+}
+
 /** Fails when `key` was seen before in this list: a row sent twice would be counted twice. */
 export function once(seen: Set<string>, key: string, what: string): void {
   if (seen.has(key)) throw new BadAnswerError(`${what} lists ${key.slice(0, 44)} twice`);
@@ -45,6 +53,17 @@ export function once(seen: Set<string>, key: string, what: string): void {
 export function integer(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     throw new BadAnswerError(`${what} is not a whole number`);
+  }
+  return value;
+}
+
+/** The first of January 3000, in ms: a later time is no real one (and would not print as a date). */
+const MAX_TIME_MS = 32_503_680_000_000;
+
+/** A time in ms since 1970, after 1970 and before the year 3000. */
+export function timeMs(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0 || value > MAX_TIME_MS) {
+    throw new BadAnswerError(`${what} is not a time in ms (${String(value).slice(0, 24)})`);
   }
   return value;
 }
