@@ -33,7 +33,12 @@ async function trader(svc: TestService, clock: ReturnType<typeof fakeClock>, nam
   return agent;
 }
 
-const REFUSED = '; withdraw first, or pass --abandon-funds\n';
+/** the embedded service's paper money: only abandoning it is left */
+const REFUSED = '; it is paper money: pass --abandon-funds to destroy it\n';
+/** money the agent may really hold: what to do to get it out */
+const MOVE_OUT =
+  '; close its positions and move its funds out first (the agent can do it when asked, or the dashboard), ' +
+  'or pass --abandon-funds\n';
 
 describe('destroy reads what the agent holds first', () => {
   it('the paper balance refuses it (exit 6), naming the sum and where it is; nothing is destroyed', async () => {
@@ -118,17 +123,23 @@ describe('destroy reads what the agent holds first', () => {
     await launchAgent(svc, { name: 'demo' });
     const r = await cli('destroy demo --yes', { env: { SUPERAGENT_RPC_SOLANA: UNREAD } });
     expect(r.code).toBe(6);
-    expect(r.stderr).toBe(`Error: demo holds $10,000.00: $10,000 on Hyperliquid${REFUSED}`);
+    expect(r.stderr).toBe(`Error: demo holds $10,000.00: $10,000 on Hyperliquid${MOVE_OUT}`);
   });
 
-  it('on a terminal with --abandon-funds the question shows what it holds', async () => {
+  it('money read from an endpoint of the user’s own is not paper money: says how to move it out', async () => {
+    const { svc, cli } = await service({ paperBalanceUsd: 0 });
+    const { wallet_address } = await launchAgent(svc, { name: 'real' });
+    await svc.seedHoldings(wallet_address, { chain: 'base', asset: 'USDC', amount: '25' });
+    const r = await cli('destroy real --yes', { env: { SUPERAGENT_RPC_BASE: `${svc.url}/sim/evm/base` } });
+    expect([r.code, r.stderr]).toEqual([6, `Error: real holds $25.00: 25 USDC on base${MOVE_OUT}`]);
+  });
+
+  it('on a terminal with --abandon-funds the holdings are said once, and the question asks no withdrawal', async () => {
     const { svc, cli } = await service();
     const { agent_id } = await launchAgent(svc, { name: 'demo' });
     const r = await cli('destroy demo --abandon-funds', { tty: true, answers: ['demo'] });
-    expect(r.asked).toEqual([
-      'Destroying demo cannot be undone; it holds $10,000.00: $10,000 on Hyperliquid (superagent wallet demo). ' +
-        'Type its name to confirm:',
-    ]);
+    expect(r.stderr).toContain('Abandoning what demo holds: $10,000.00: $10,000 on Hyperliquid\n');
+    expect(r.asked).toEqual(['Destroying demo cannot be undone, and what it holds is lost. Type its name to confirm:']);
     expect(r.code).toBe(0);
     expect(await statusOf(svc, agent_id)).toBe(404);
   });
@@ -162,6 +173,17 @@ describe('apply --prune reads each agent it would destroy, before destroying any
     expect(r.stderr).toContain('Abandoning what a1 holds: $10,000.00: $10,000 on Hyperliquid\n');
     expect(r.stderr).toContain('Abandoning what b2 holds: $10,000.00: $10,000 on Hyperliquid\n');
     expect([await statusOf(svc, a.agent_id), await statusOf(svc, b.agent_id)]).toEqual([404, 404]);
+  });
+
+  it('on a terminal with --abandon-funds the name question does not say withdraw again', async () => {
+    const { svc, cli } = await service();
+    await launchAgent(svc, { name: 'a1' });
+    const r = await cli(['apply', '-f', emptyFleet(), '--prune', '--abandon-funds'], {
+      tty: true,
+      answers: [true, 'a1'],
+    });
+    expect(r.code).toBe(0);
+    expect(r.asked.at(-1)).toBe('Destroying a1 cannot be undone, and what it holds is lost. Type its name to confirm:');
   });
 });
 

@@ -1,7 +1,8 @@
 // `superagent positions` and `superagent pnl` against the embedded service's simulation, after its
 // paper Hyperliquid account has traded as the (fake) service clock moved.
 import { describe, expect, it } from 'vitest';
-import { cliFor } from '../helpers/context.js';
+import { cliFor, MemoryConfig } from '../helpers/context.js';
+import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { closedPortUrl, fakeClock, hlInfo, untilPositions, withHyperliquid } from '../helpers/sim.js';
 
@@ -47,6 +48,7 @@ describe('positions', () => {
       .replace(/\n$/, '')
       .split('\n')
       .map((l) => l.split('\t'));
+    expect(rows[0]).toEqual(['account', expect.stringMatching(/^\d+\.\d\d$/), expect.stringMatching(/^\d+\.\d\d$/)]);
     const positions = rows.filter((row) => row[0] === 'position');
     expect(positions.map((row) => row[1])).toEqual(state.assetPositions.map((a: any) => a.position.coin));
     expect(positions.filter((row) => row.length !== 9)).toEqual([]);
@@ -55,6 +57,13 @@ describe('positions', () => {
     expect(tty.stdout).toMatch(/Hyperliquid {2}account value \$[\d,]+\.\d\d, withdrawable/);
     expect(tty.stdout).toContain('Positions');
     expect(tty.stdout).toContain('Polymarket  positions worth $0.00');
+  });
+
+  it('piped with no position: the account row all the same (account value, withdrawable)', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    await launchAgent(svc, { name: 'flat' });
+    const r = await cliFor(() => svc)('positions flat');
+    expect([r.code, r.stdout]).toEqual([0, 'account\t10000.00\t10000.00\n']);
   });
 
   it('Polymarket failing: Hyperliquid printed, polymarket named, exit 7', async () => {
@@ -103,8 +112,23 @@ describe('pnl', () => {
     const tty = await cli('pnl trader', { tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/Account value: {2}\$[\d,]+\.\d\d\n/);
-    expect(tty.stdout).toMatch(/PnL \(week\): {2}[+-]?\$/);
+    expect(tty.stdout).toMatch(/PnL \(week\): +[+-]?\$/);
+    // the footer's two values start in one column
+    const footer = tty.stdout.trimEnd().split('\n').slice(-2);
+    expect(footer.map((l) => l.search(/[+-]?\$/))).toEqual([16, 16]);
     expect(tty.stdout.split('\n').length).toBeGreaterThan(8);
+  });
+
+  it('Hyperliquid switched off by the profile setting: the hint names the setting', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    await launchAgent(svc, { name: 'flat' });
+    const cli = cliFor(() => svc);
+    const config = new MemoryConfig();
+    expect((await cli('config set hyperliquid_url off', { config })).code).toBe(0);
+    const r = await cli('pnl flat', { config });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('superagent config unset hyperliquid_url');
+    expect(r.stderr).not.toContain('SUPERAGENT_HYPERLIQUID_URL');
   });
 
   it('an unknown period is refused (exit 2)', async () => {

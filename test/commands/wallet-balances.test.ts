@@ -22,7 +22,7 @@ const read = (svc: TestService, prefix: string) => svc.exchanges.some((e) => e.p
 const ethMid = async (svc: TestService) => Number((await hlInfo(svc, 'allMids')).ETH);
 
 describe('wallet with balances', () => {
-  it('a fresh agent on the embedded service: 10,000 USDC on Hyperliquid, and that total', async () => {
+  it('a fresh agent on the embedded service: a 10,000 account value on Hyperliquid, and that total', async () => {
     const { svc, agent, cli } = await withAgent();
     const r = await cli('wallet holder --json');
     expect(r.stderr).toBe('');
@@ -31,7 +31,7 @@ describe('wallet with balances', () => {
     expect(Object.keys(out)).toEqual(['agent_id', 'evm_address', 'solana_address', 'balances', 'total_usd', 'errors']);
     expect(out.agent_id).toBe(agent.agent_id);
     expect(out.evm_address).toBe(agent.wallet_address);
-    expect(out.balances).toEqual([{ chain: 'hyperliquid', asset: 'USDC', amount: '10000.00', usd: 10000 }]);
+    expect(out.balances).toEqual([{ chain: 'hyperliquid', asset: 'account value', amount: '10000.00', usd: 10000 }]);
     expect(out.total_usd).toBe(10000);
     expect(out.errors).toEqual([]);
     expect(read(svc, '/sim/evm/base') && read(svc, '/sim/solana') && read(svc, '/sim/polymarket/')).toBe(true);
@@ -42,11 +42,11 @@ describe('wallet with balances', () => {
     const r = await cli('wallet holder', { tty: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/EVM:\s+0x[0-9a-fA-F]{40}\n/);
-    expect(r.stdout).toMatch(/hyperliquid\s*│?\s*USDC\s*│?\s*10000\.00\s*│?\s*\$10,000\.00/);
+    expect(r.stdout).toMatch(/hyperliquid\s*│?\s*account value\s*│?\s*10000\.00\s*│?\s*\$10,000\.00/);
     expect(r.stdout).toContain('Total:  $10,000.00\n');
   });
 
-  it('a seeded ETH balance on ethereum is valued at the simulation’s ETH mid; piped, TSV rows', async () => {
+  it('a seeded ETH balance is valued at the simulation’s ETH mid; piped, TSV rows of plain numbers', async () => {
     const { svc, agent, cli } = await withAgent();
     await svc.seedHoldings(agent.wallet_address, { chain: 'ethereum', asset: 'ETH', amount: '0.5' });
     const mid = await ethMid(svc);
@@ -55,8 +55,8 @@ describe('wallet with balances', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^evm\t0x/);
     expect(lines[1]).toMatch(/^solana\t/);
-    const usd = (Math.round(mid * 50) / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-    expect(lines.slice(2)).toEqual([`ethereum\tETH\t0.5\t${usd}`, 'hyperliquid\tUSDC\t10000.00\t$10,000.00']);
+    const usd = (Math.round(mid * 50) / 100).toFixed(2);
+    expect(lines.slice(2)).toEqual([`ethereum\tETH\t0.5\t${usd}`, 'hyperliquid\taccount value\t10000.00\t10000.00']);
     const json = JSON.parse((await cli('wallet holder --json')).stdout);
     expect(json.balances[0]).toEqual({
       chain: 'ethereum',
@@ -87,6 +87,7 @@ describe('wallet with balances', () => {
     expect(r.stdout).toContain('Total:  $10,000.00 (partial: base not read)');
     expect(r.stderr).toMatch(/^base: .*127\.0\.0\.1/m);
     expect(r.stderr).toMatch(/base could not be read: the total is partial/);
+    expect(r.stderr).toContain('set SUPERAGENT_RPC_BASE to another endpoint');
     const json = await cli('wallet holder --json', { env });
     expect(json.code).toBe(7);
     const out = JSON.parse(json.stdout);
@@ -108,6 +109,13 @@ describe('wallet with balances', () => {
     expect(r.stdout).toMatch(/^evm\t0x[0-9a-fA-F]{40}\nsolana\t\S+\n$/);
     expect(read(svc, '/sim/')).toBe(false);
   });
+
+  it('--no-balances --json carries the agent_id, as --json does', async () => {
+    const { agent, cli } = await withAgent();
+    const out = JSON.parse((await cli('wallet holder --no-balances --json')).stdout);
+    expect(out.agent_id).toBe(agent.agent_id);
+    expect(out.evm_address).toBe(agent.wallet_address);
+  });
 });
 
 describe('the endpoints as profile settings', () => {
@@ -124,6 +132,16 @@ describe('the endpoints as profile settings', () => {
     const env = { SUPERAGENT_RPC_BASE: `${svc.url}/sim/evm/base` };
     expect((await cli('wallet holder', { config, env })).code).toBe(0);
     expect(read(svc, '/sim/evm/base')).toBe(true);
+  });
+
+  it('a failing endpoint from the profile setting: the hint names the setting, not a variable never set', async () => {
+    const { cli } = await withAgent();
+    const config = new MemoryConfig();
+    expect((await cli(`config set rpc.base ${await closedPortUrl()}`, { config })).code).toBe(0);
+    const r = await cli('wallet holder', { config });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('superagent config unset rpc.base');
+    expect(r.stderr).not.toContain('SUPERAGENT_RPC_BASE');
   });
 
   it('config set refuses an endpoint that is no http(s) URL (exit 2)', async () => {

@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 import { ourCommand } from './shared/command-line.js';
 import { typedNameConfirms } from './shared/typed-name.js';
-import { ABANDON_FUNDS, readFunds, refusal, sayAbandoned } from './shared/funds-check.js';
+import { ABANDON_FUNDS, destroyQuestion, readFunds, refusal, sayAbandoned } from './shared/funds-check.js';
 import { withStop } from './shared/stop.js';
 
 export const spec = {
@@ -62,14 +62,13 @@ function applyCommand(ctx: Context, input: ApplyInput, yes: boolean): string {
 }
 
 /** The person at the terminal agrees, and types the name of each agent to destroy; false: nothing applied. */
-async function confirmed(ctx: Context, session: FleetSession, steps: Step[]): Promise<boolean> {
+async function confirmed(ctx: Context, session: FleetSession, steps: Step[], abandon: boolean): Promise<boolean> {
   if (ctx.globals.yes) return true;
   const changes = `${steps.length} step${steps.length === 1 ? '' : 's'}`;
   if (!(await ctx.prompter.confirm(`Apply these changes to ${session.service} (${changes})?`, false))) return false;
   for (const step of steps.filter((s) => s.kind === 'destroy')) {
-    const question =
-      `Destroying ${step.agent} cannot be undone; withdraw ` + `its wallet funds first. Type its name to confirm:`;
-    if (!(await typedNameConfirms(ctx, step.agent, question))) {
+    // what each holds was read already: refused when held, or said when abandoned
+    if (!(await typedNameConfirms(ctx, step.agent, destroyQuestion(step.agent, abandon)))) {
       throw new UsageError(`the name typed does not match ${step.agent}; nothing applied`);
     }
   }
@@ -128,7 +127,7 @@ export async function run(input: ApplyInput, ctx: Context): Promise<void> {
   const steps = stepsOf(session.plan);
   if (p.stdoutIsTTY || p.json) p.status(budgetLine(session, steps));
   else p.data(budgetLine(session, steps));
-  if (!(await confirmed(ctx, session, steps))) {
+  if (!(await confirmed(ctx, session, steps, input.abandonFunds === true))) {
     p.status('Nothing applied.');
     return;
   }

@@ -4,7 +4,15 @@ import { superagents } from '../../api/superagents.js';
 import { shellWord } from '../../ui/shell-word.js';
 import { resolveAgent, type AgentRef } from './shared/agent-ref.js';
 import { typedNameConfirms } from './shared/typed-name.js';
-import { leftBehind, readFunds, refusal, sayAbandoned, type Holdings } from './shared/funds-check.js';
+import {
+  abandons,
+  destroyQuestion,
+  leftBehind,
+  readFunds,
+  refusal,
+  sayAbandoned,
+  type Holdings,
+} from './shared/funds-check.js';
 import { withStop } from './shared/stop.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../core/errors.js';
@@ -14,7 +22,8 @@ export const spec = {
   description:
     'Destroy an agent for good: it stops, and every later call on it answers "not found". ' +
     'What it holds is read from the chains first: $1 or more, an open position or order, ' +
-    'or an amount without a price refuses the destroy (exit 6), naming them; withdraw first. ' +
+    'or an amount without a price refuses the destroy (exit 6), naming them: close its positions and move ' +
+    'its funds out first (on the embedded service it is paper money, which only --abandon-funds lets go). ' +
     'Nothing known but a source not read refuses it too (exit 7). ' +
     '--abandon-funds destroys it all the same, saying what is left behind. ' +
     'On a terminal, confirm by typing its name; elsewhere --yes is required (--yes never abandons funds).',
@@ -40,10 +49,10 @@ async function nameOf(client: ApiClient, ref: AgentRef): Promise<string> {
   return ref.name ?? (await superagents.get(client, ref.agent_id)).name;
 }
 
-async function confirm(ctx: Context, name: string, holdings: Holdings): Promise<void> {
+async function confirm(ctx: Context, name: string, holdings: Holdings, abandoned: boolean): Promise<void> {
+  // what is abandoned was said just before: not listed again
   const wallet = `superagent wallet ${shellWord(name)}`;
-  const held = `it holds ${leftBehind(holdings)} (${wallet})`;
-  const question = `Destroying ${name} cannot be undone; ${held}. Type its name to confirm:`;
+  const question = destroyQuestion(name, abandoned, `; it holds ${leftBehind(holdings)} (${wallet})`);
   if (!(await typedNameConfirms(ctx, name, question)))
     throw new UsageError(`the name typed does not match; ${name} not destroyed`);
 }
@@ -70,7 +79,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     const refused = refusal([holdings]);
     if (refused) throw refused;
   }
-  if (!ctx.globals.yes) await confirm(ctx, name, holdings);
+  if (!ctx.globals.yes) await confirm(ctx, name, holdings, Boolean(input.abandonFunds) && abandons(holdings));
   const result = await superagents.destroy(client, agent.agent_id);
   const p = ctx.printer;
   if (p.json) return p.printJson(result);

@@ -3,7 +3,7 @@
 import { add, usdNumber } from '../../api/money/decimal.js';
 import type { HlPortfolioPeriod } from '../../api/money/hyperliquid.js';
 import { BadAnswerError } from '../../core/errors.js';
-import { tsvRow } from '../../ui/format.js';
+import { printFields, tsvRow } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentPortfolio } from './shared/money.js';
 import { usd } from './shared/money-view.js';
@@ -88,6 +88,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     ),
   );
   const sign = change_usd > 0 ? '+' : '';
-  p.data(`${p.out.dim('Account value:')}  ${usd(last.account_value)}`);
-  p.data(`${p.out.dim(`PnL (${period}):`)}  ${sign}${usd(change_usd)}`);
+  printFields(p, [
+    ['Account value', usd(last.account_value)],
+    [`PnL (${period})`, `${sign}${usd(change_usd)}`],
+  ]);
 }

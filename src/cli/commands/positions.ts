@@ -11,7 +11,8 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     "Show an agent's open Hyperliquid positions, resting orders and spot balances, and its Polymarket " +
-    'positions. Piped, one tab-separated row each, its kind first: position (coin, side, size, entry_price, ' +
+    'positions. Piped, one tab-separated row each, its kind first: account first (account_value, withdrawable; ' +
+    'there even with no position, when Hyperliquid was read), position (coin, side, size, entry_price, ' +
     'position_value, unrealized_pnl, leverage, liquidation_price or none), order (coin, side, size, price), ' +
     'spot (asset, amount, usd), polymarket (title, outcome, size, avg_price, current_price, value, pnl). ' +
     'A source that cannot be read is named on stderr, the rest printed, and the exit code is 7.',
@@ -45,7 +46,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     const rows = [...(hl ? hyperliquidRows(hl) : []), ...(pm ? polymarketRows(pm) : [])];
     printTable(p, [], rows);
   }
-  failIfPartial(ctx, errors, 'what is shown');
+  failIfPartial(ctx, errors, { what: 'what is shown', profile: api.connection.profile });
 }
 
 const money2 = (n: number) => n.toFixed(2);
@@ -67,6 +68,7 @@ function positionCells(hl: HyperliquidView): string[][] {
 
 function hyperliquidRows(hl: HyperliquidView): string[][] {
   return [
+    ['account', money2(hl.account_value), money2(hl.withdrawable)],
     ...positionCells(hl).map((c) => ['position', ...c]),
     ...hl.open_orders.map((o) => ['order', o.coin, o.side, o.size, o.price]),
     ...hl.spot.map((s) => ['spot', s.asset, s.amount, s.usd === null ? '' : money2(s.usd)]),

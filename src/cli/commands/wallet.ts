@@ -4,7 +4,7 @@ import { superagents } from '../../api/superagents.js';
 import { printFields, printTable } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentMoney } from './shared/money.js';
-import { balanceRows, failIfPartial, totalText, usd } from './shared/money-view.js';
+import { balanceRows, cents, failIfPartial, totalText, usd } from './shared/money-view.js';
 import type { Context } from '../context.js';
 import { BadAnswerError } from '../../core/errors.js';
 import type { Input, Spec } from '../spec.js';
@@ -17,8 +17,10 @@ interface Addresses {
 export const spec = {
   description:
     "Show an agent's wallet addresses and what they hold: a row per chain and asset with its amount and " +
-    "dollar value, and the total. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' line, then one " +
-    "'chain<TAB>asset<TAB>amount<TAB>usd' row per holding (usd 'none' when the asset has no price). " +
+    "dollar value, and the total; Hyperliquid's row is the perp account's value (asset 'account value'), " +
+    "which moves with its positions' unrealized PnL. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' " +
+    "line, then one 'chain<TAB>asset<TAB>amount<TAB>usd' row per holding, usd a plain decimal ('10000.00'; " +
+    "'none' when the asset has no price). " +
     'A source that cannot be read is named on stderr, the rest printed, the total marked partial, and the ' +
     'exit code is 7; so is a chain the service has no address for (it may answer null).',
   args: [
@@ -47,7 +49,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   if (input.balances === false) {
     const wallet = await superagents.wallet(api.client, agent.agent_id);
     printAddresses(ctx, wallet);
-    if (p.json) p.printJson(wallet);
+    if (p.json) p.printJson({ agent_id: agent.agent_id, ...wallet });
     return missingAddress(wallet, agent.name ?? ref);
   }
   const money = await readAgentMoney(ctx, api, agent);
@@ -58,8 +60,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     p.printJson({ agent_id, evm_address, solana_address, balances: rows, total_usd, errors });
   } else {
     printAddresses(ctx, money);
-    // no price: 'none', so that no row ends in an empty field (a trailing tab)
-    const cells = rows.map((r) => [r.chain, r.asset, r.amount, r.usd === null ? 'none' : usd(r.usd)]);
+    // no price: 'none', so that no row ends in an empty field (a trailing tab); piped, a number a script can use
+    const dollars = p.stdoutIsTTY ? usd : cents;
+    const cells = rows.map((r) => [r.chain, r.asset, r.amount, r.usd === null ? 'none' : dollars(r.usd)]);
     if (p.stdoutIsTTY) {
       p.data('');
       if (rows.length) printTable(p, ['CHAIN', 'ASSET', 'AMOUNT', 'USD'], cells, { fixed: [2, 3] });
@@ -69,7 +72,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
       printTable(p, [], cells);
     }
   }
-  failIfPartial(ctx, errors);
+  failIfPartial(ctx, errors, { profile: api.connection.profile });
   missingAddress(money, agent.name ?? ref);
 }
 

@@ -5,6 +5,7 @@ import { fundsSummary, type FundsSummary } from '../../../api/money/funds.js';
 import { SOURCES } from '../../../api/money/types.js';
 import { BadAnswerError, StateConflictError } from '../../../core/errors.js';
 import type { Context } from '../../context.js';
+import { paperOnly } from './money.js';
 import { readAgentMoney, switchedOff } from './money-off.js';
 import type { OpenedApi } from './opened-api.js';
 
@@ -20,7 +21,15 @@ export interface Holdings {
   why?: string;
   /** every source is switched off: nothing was read, by choice */
   off?: boolean;
+  /** read from the embedded service's simulation alone: paper money, which cannot be moved out */
+  paper?: boolean;
 }
+
+/** How to get the money out before a destroy: the agent or the dashboard moves it (there is no command for it). */
+const MOVE_OUT =
+  'close its positions and move its funds out first (the agent can do it when asked, or the dashboard), ' +
+  `or pass ${ABANDON_FUNDS}`;
+const PAPER = `it is paper money: pass ${ABANDON_FUNDS} to destroy it`;
 
 /** "$6,984.50" */
 export function usdText(usd: number): string {
@@ -43,7 +52,8 @@ export async function readFunds(
   try {
     const money = await readAgentMoney(ctx, api, agent, { signal });
     const unread = [...new Set(money.errors.map((e) => e.source))];
-    return { name: agent.name, summary: fundsSummary(money), unread, why: money.errors[0]?.message };
+    const paper = paperOnly(ctx, api);
+    return { name: agent.name, summary: fundsSummary(money), unread, why: money.errors[0]?.message, paper };
   } catch (err) {
     if (signal?.aborted) throw err;
     return {
@@ -76,7 +86,8 @@ const held = (h: Holdings) => h.summary !== null && holdsFunds(h.summary);
 export function refusal(all: Holdings[]): Error | undefined {
   const holding = all.filter(held);
   if (holding.length > 0) {
-    return new StateConflictError(`${holding.map(heldText).join('; ')}; withdraw first, or pass ${ABANDON_FUNDS}`);
+    const what = holding.every((h) => h.paper) ? PAPER : MOVE_OUT;
+    return new StateConflictError(`${holding.map(heldText).join('; ')}; ${what}`);
   }
   const unread = all.filter((h) => h.unread.length > 0);
   if (unread.length > 0) {
@@ -96,9 +107,16 @@ export function leftBehind(h: Holdings): string {
   return parts.join('; ');
 }
 
+/** Whether a destroy with --abandon-funds says what it leaves behind: anything held, or maybe held. */
+export const abandons = (h: Holdings): boolean => held(h) || h.unread.length > 0;
+
 /** With --abandon-funds: says on stderr what is left behind, when anything is (or may be). */
 export function sayAbandoned(ctx: Context, all: Holdings[]): void {
-  for (const h of all) {
-    if (held(h) || h.unread.length > 0) ctx.printer.stderrWrite(`Abandoning what ${h.name} holds: ${leftBehind(h)}\n`);
-  }
+  for (const h of all) if (abandons(h)) ctx.printer.stderrWrite(`Abandoning what ${h.name} holds: ${leftBehind(h)}\n`);
+}
+
+/** The question a person answers by typing the name, once the holdings were said or found to be nothing. */
+export function destroyQuestion(name: string, abandoned: boolean, rest = ''): string {
+  const lost = abandoned ? ', and what it holds is lost' : rest;
+  return `Destroying ${name} cannot be undone${lost}. Type its name to confirm:`;
 }

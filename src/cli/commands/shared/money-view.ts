@@ -1,6 +1,7 @@
 // How the money commands show what was read: dollars, the rows of `wallet`, and a partial read (each
 // source that failed named on stderr, the command's failure exit 7 once the rest is printed).
-import { endpointVariable, type AgentMoney } from './money.js';
+import { endpointHint, type AgentMoney } from './money.js';
+import type { Profile } from '../../../config/file.js';
 import type { SourceFailure, SourceName } from '../../../api/money/types.js';
 import { isZero } from '../../../api/money/decimal.js';
 import { BadAnswerError } from '../../../core/errors.js';
@@ -22,14 +23,22 @@ export interface BalanceRow {
 }
 
 /** Cents as an exact decimal string ("10000.00"): the amount of an account kept in dollars. */
-const cents = (value: number) => value.toFixed(2);
+export const cents = (value: number) => value.toFixed(2);
+
+/** What the Hyperliquid row stands for: the perp account's value, which moves with the unrealized PnL. */
+export const HL_ACCOUNT_ASSET = 'account value';
 
 /** What the agent holds, one row per chain and asset, nothing of zero: the chains, Hyperliquid, Polymarket. */
 export function balanceRows(money: AgentMoney): BalanceRow[] {
   const rows: BalanceRow[] = money.balances.filter((b) => !isZero(b.amount));
   const hl = money.hyperliquid;
   if (hl && hl.account_value !== 0) {
-    rows.push({ chain: 'hyperliquid', asset: 'USDC', amount: cents(hl.account_value), usd: hl.account_value });
+    rows.push({
+      chain: 'hyperliquid',
+      asset: HL_ACCOUNT_ASSET,
+      amount: cents(hl.account_value),
+      usd: hl.account_value,
+    });
   }
   for (const s of hl?.spot ?? [])
     rows.push({ chain: 'hyperliquid', amount: s.amount, usd: s.usd, asset: `${s.asset} (spot)` });
@@ -54,12 +63,16 @@ export function sourceText(ctx: Context, text: string): string {
  * After the rest is printed: each source that failed named on stderr, and the command's failure (exit 7).
  * Nothing when every source was read.
  */
-export function failIfPartial(ctx: Context, errors: readonly SourceFailure[], what = 'the total'): void {
+export function failIfPartial(
+  ctx: Context,
+  errors: readonly SourceFailure[],
+  { what = 'the total', profile }: { what?: string; profile?: Profile } = {},
+): void {
   if (errors.length === 0) return;
   for (const e of errors) ctx.printer.stderrWrite(`${e.source}: ${e.message}\n`);
   const names = [...new Set(errors.map((e) => e.source))];
   throw new BadAnswerError(
     `${names.join(', ')} could not be read: ${what} is partial`,
-    `try again later, or set ${endpointVariable(names[0]!)} to another endpoint (or to 'off' to skip it)`,
+    `try again later, or ${endpointHint(ctx.env, profile, names[0]!)}`,
   );
 }

@@ -45,6 +45,29 @@ export function endpointSetting(source: SourceName): keyof Profile {
   return `rpc.${source}`;
 }
 
+/** Where a source's endpoint comes from: its variable, the profile's setting, or neither (the default). */
+export function endpointOrigin(
+  env: NodeJS.ProcessEnv,
+  profile: Profile | undefined,
+  source: SourceName,
+): 'variable' | 'setting' | 'default' {
+  if (env[endpointVariable(source)]?.trim()) return 'variable';
+  const configured = profile?.[endpointSetting(source)];
+  return typeof configured === 'string' && isEndpointValue(configured) ? 'setting' : 'default';
+}
+
+/** How to point a source elsewhere, said where its endpoint came from (never a variable the user did not set). */
+export function endpointHint(env: NodeJS.ProcessEnv, profile: Profile | undefined, source: SourceName): string {
+  const setting = endpointSetting(source);
+  if (endpointOrigin(env, profile, source) === 'setting') {
+    return (
+      `set ${setting} to another endpoint or to 'off' (superagent config set ${setting} …), ` +
+      `or back to the default (superagent config unset ${setting})`
+    );
+  }
+  return `set ${endpointVariable(source)} to another endpoint (or to 'off' to skip it)`;
+}
+
 /** An endpoint as a setting or variable may give it: an http(s) URL, or `off`. */
 export function isEndpointValue(value: string): boolean {
   if (value === 'off') return true;
@@ -106,6 +129,23 @@ export interface AgentMoney extends HoldingsResult {
   solana_address: string | null;
 }
 
+/**
+ * Whether what the agent holds is paper money: the service is the embedded one, and every source read is
+ * its own simulation, none pointed elsewhere by a variable or setting (what is there cannot be vouched for).
+ */
+export function paperOnly(ctx: Context, api: OpenedApi): boolean {
+  if (!embeddedBase(api)) return false;
+  const { profile } = api.connection;
+  const own = (s: SourceName) => endpointOrigin(ctx.env, profile, s) === 'default';
+  const off = switchedOffNow(ctx.env, profile);
+  return SOURCES.every((s) => own(s) || off.has(s));
+}
+
+function switchedOffNow(env: NodeJS.ProcessEnv, profile: Profile | undefined): Set<SourceName> {
+  const endpoints = resolveEndpoints(env, profile, null, () => 'default');
+  return new Set(SOURCES.filter((s) => endpoints[s] === null));
+}
+
 /** Opens the sources' HTTP layer as this command's flags say (proxies, --debug, --timeout). */
 export function openSources(ctx: Context): { http: SourceHttp; timeoutMs: number } {
   const timeoutMs = ctx.globals.timeout !== undefined ? ctx.globals.timeout * 1000 : SOURCE_TIMEOUT_MS;
@@ -155,9 +195,10 @@ export async function readAgentPortfolio(
   const wallet = await superagents.wallet(api.client, agent.agent_id);
   const base = resolveEndpoints(ctx.env, api.connection.profile, embeddedBase(api), () => 'off').hyperliquid;
   if (!base) {
+    const fromVariable = endpointOrigin(ctx.env, api.connection.profile, 'hyperliquid') === 'variable';
     throw new UsageError(
       'Hyperliquid is switched off, and the history is read there',
-      `unset ${endpointVariable('hyperliquid')} (or the profile's hyperliquid_url)`,
+      fromVariable ? `unset ${endpointVariable('hyperliquid')}` : 'superagent config unset hyperliquid_url',
     );
   }
   if (!wallet.evm_address) {
