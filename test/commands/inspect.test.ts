@@ -189,7 +189,7 @@ describe('wallet <agent> --no-balances', () => {
     });
     const json = await cli('wallet demo --no-balances --json');
     expect([json.code, json.stderr]).toEqual([0, '']);
-    expect(JSON.parse(json.stdout)).toEqual(api.json);
+    expect(JSON.parse(json.stdout)).toEqual({ agent_id: id, ...api.json });
   });
 
   it('on a terminal: aligned fields', async () => {
