@@ -107,6 +107,8 @@ export interface TableOptions {
   fixed?: readonly number[];
   /** columns cut only after every other one is as narrow as it goes (a model id: its end is its version) */
   last?: readonly number[];
+  /** columns never cut, not even as a last resort (amounts: a cut number is a wrong number) */
+  whole?: readonly number[];
   /** columns left out, in this order (least useful first), while the row cannot fit the terminal otherwise */
   drop?: readonly number[];
 }
@@ -116,9 +118,10 @@ function positions(shown: readonly number[], list: readonly number[] = []): numb
   return list.flatMap((c) => (shown.includes(c) ? [shown.indexOf(c)] : []));
 }
 
-/** Widths of the `shown` columns that fit `room`; `keepFixed` false: the fixed ones may be cut too. */
+/** Widths of the `shown` columns that fit `room`; `keepFixed` false: the fixed ones may be cut too, not the whole. */
 function fitShown(natural: number[], shown: number[], room: number, options: TableOptions, keepFixed = true): number[] {
-  const fixed = keepFixed ? positions(shown, options.fixed) : [];
+  const whole = options.whole ?? [];
+  const fixed = positions(shown, keepFixed ? [...(options.fixed ?? []), ...whole] : whole);
   return fitWidths(
     shown.map((c) => natural[c]!),
     room,
@@ -184,7 +187,8 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
   const cells = rows.map((row) => row.map(safe));
   const PAD = 2;
   const natural = heads.map((h, i) => Math.max(visibleWidth(h), ...cells.map((r) => visibleWidth(r[i] ?? ''))) + PAD);
-  const room = printer.columns - 1;
+  // the last column's padding is trimmed from each line: it takes no room
+  const room = printer.columns - 1 + PAD;
   // a narrow terminal: the least useful columns are left out rather than the lines wrapped
   const shown = shownColumns(natural, room, options);
   let colWidths = fitShown(natural, shown, room, options);

@@ -136,7 +136,8 @@ describe('readHoldings', () => {
     const endpoints = endpointsOf(s, { base: 'http://127.0.0.1:1/base', ...off });
     const deps = { json: s.http.json, readEvm: stuckOnEthereum, timeoutMs: 50 };
     const result = await readHoldings(addresses, endpoints, deps);
-    expect(result.errors).toEqual([{ source: 'ethereum', message: 'did not answer within 50 ms' }]);
+    const host = new URL(endpoints.ethereum!).host;
+    expect(result.errors).toEqual([{ source: 'ethereum', message: `${host} did not answer within 50 ms` }]);
     expect(result.balances).toEqual([{ chain: 'base', asset: 'USDC', amount: '2', usd: 2 }]);
     expect(result.total_usd).toBe(2);
   });

@@ -76,8 +76,8 @@ describe('a hostile source fails alone', () => {
     // each source's limit is long enough for a loaded machine; the slow ones never answer
     const result = await read(s, 3_000);
     expect(result.errors).toEqual([
-      { source: 'solana', message: 'did not answer within 3 s' },
-      { source: 'polymarket', message: 'did not answer within 3 s' },
+      { source: 'solana', message: `${new URL(s.solana).host} did not answer within 3 s` },
+      { source: 'polymarket', message: `${new URL(s.polymarket).host} did not answer within 3 s` },
     ]);
     expect(readSources(result)).toEqual(others('solana', 'polymarket'));
     // side by side: both slow requests had been sent before the first was given up

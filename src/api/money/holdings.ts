@@ -91,14 +91,28 @@ function messageOf(err: unknown): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line || 'failed';
 }
 
+/** The host of an endpoint (never its path, where a provider may keep its key). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the source';
+  }
+}
+
 /** Runs one source under its own time-out, which holds even if a reader ignores its signal. */
-function limited<T>(ms: number, outer: AbortSignal | undefined, read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+function limited<T>(
+  ms: number,
+  outer: AbortSignal | undefined,
+  host: string,
+  read: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const timer = AbortSignal.timeout(ms);
   const signal = outer ? AbortSignal.any([outer, timer]) : timer;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
-      reject(outer?.aborted ? outer.reason : new TimeoutError(`did not answer within ${limit}`));
+      reject(outer?.aborted ? outer.reason : new TimeoutError(`${host} did not answer within ${limit}`));
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -135,9 +149,9 @@ export async function readHoldings(
 ): Promise<HoldingsResult> {
   const { json } = deps;
   const ms = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const run = <T>(source: SourceName, read: (s: AbortSignal) => Promise<T>): Job<T> => ({
+  const run = <T>(source: SourceName, url: string, read: (s: AbortSignal) => Promise<T>): Job<T> => ({
     source,
-    promise: limited(ms, signal, read),
+    promise: limited(ms, signal, hostOf(url), read),
   });
   const errors: SourceFailure[] = [];
 
@@ -148,23 +162,23 @@ export async function readHoldings(
     if (!url || !evm) continue;
     const readEvm = deps.readEvm;
     const missing = () => Promise.reject(new Error('no EVM reader in this build'));
-    chainJobs.push(run(chain, (s) => (readEvm ? readEvm(chain, url, evm, json, s) : missing())));
+    chainJobs.push(run(chain, url, (s) => (readEvm ? readEvm(chain, url, evm, json, s) : missing())));
   }
   const solanaUrl = endpoints.solana;
-  if (solanaUrl && solana) chainJobs.push(run('solana', (s) => readSolana(solanaUrl, solana, json, s)));
+  if (solanaUrl && solana) chainJobs.push(run('solana', solanaUrl, (s) => readSolana(solanaUrl, solana, json, s)));
 
   const hl = endpoints.hyperliquid;
   const hlJob =
     hl && evm
-      ? run('hyperliquid', (s) =>
+      ? run('hyperliquid', hl, (s) =>
           Promise.all([readHlAccount(hl, evm, json, s), readHlSpot(hl, evm, json, s), readHlOrders(hl, evm, json, s)]),
         )
       : null;
-  const midsJob = hl ? run('hyperliquid', (s) => readAllMids(hl, json, s)) : null;
+  const midsJob = hl ? run('hyperliquid', hl, (s) => readAllMids(hl, json, s)) : null;
   const pm = endpoints.polymarket;
   const pmJob =
     pm && evm
-      ? run('polymarket', (s) => Promise.all([readPmPositions(pm, evm, json, s), readPmValue(pm, evm, json, s)]))
+      ? run('polymarket', pm, (s) => Promise.all([readPmPositions(pm, evm, json, s), readPmValue(pm, evm, json, s)]))
       : null;
 
   const [chains, [hlRead], [pmRead], [mids]] = await Promise.all([

@@ -3,7 +3,7 @@
 import { add, usdNumber } from '../../api/money/decimal.js';
 import type { HlPortfolioPeriod } from '../../api/money/hyperliquid.js';
 import { BadAnswerError } from '../../core/errors.js';
-import { printFields, tsvRow } from '../../ui/format.js';
+import { printFields, printTable, tsvRow } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentPortfolio } from './shared/money.js';
 import { usd } from './shared/money-view.js';
@@ -80,16 +80,36 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     return;
   }
   const { lineChart } = await import('../../vendor/chart.js');
-  const width = Math.max(20, Math.min(points.length, p.columns - 14));
-  p.data(
-    lineChart(
-      points.map((x) => x.account_value),
-      { width, height: 10, format: (n) => usd(n) },
-    ),
+  const chart = lineChart(
+    points.map((x) => x.account_value),
+    { columns: p.columns, format: usd, ...timeLabels(points[0]!.time, last.time) },
   );
+  if (chart) p.data(chart);
+  else
+    printTable(
+      p,
+      ['TIME (UTC)', 'ACCOUNT VALUE'],
+      fewPoints(points).map((x) => [shortTime(x.time), usd(x.account_value)]),
+    );
   const sign = change_usd > 0 ? '+' : '';
   printFields(p, [
     ['Account value', usd(last.account_value)],
     [`PnL (${period})`, `${sign}${usd(change_usd)}`],
   ]);
+}
+
+const DAY = 86_400_000;
+const shortTime = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+/** The period's ends, as precise as its length needs: hours within two days, else dates (UTC). */
+function timeLabels(first: string, last: string): { first: string; last: string } {
+  if (Date.parse(last) - Date.parse(first) >= 2 * DAY) return { first: first.slice(0, 10), last: last.slice(0, 10) };
+  return { first: first.slice(11, 16), last: `${last.slice(11, 16)} UTC` };
+}
+
+/** At most six points, evenly spread, the first and the last among them (the chart's stand-in). */
+function fewPoints(points: PnlPoint[]): PnlPoint[] {
+  const n = Math.min(6, points.length);
+  if (n < 2) return points;
+  return Array.from({ length: n }, (_, i) => points[Math.round((i * (points.length - 1)) / (n - 1))]!);
 }

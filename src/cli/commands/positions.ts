@@ -1,7 +1,7 @@
 // `superagent positions <agent>`: what the agent has at stake: its open Hyperliquid positions, resting
 // orders and spot balances, and its Polymarket positions, read from the public sources (no key).
 import type { HyperliquidView, PolymarketView } from '../../api/money/holdings.js';
-import { printTable } from '../../ui/format.js';
+import { printTable, visibleWidth, type TableOptions } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentMoney } from './shared/money.js';
 import { failIfPartial, usd } from './shared/money-view.js';
@@ -89,16 +89,22 @@ function polymarketRows(pm: PolymarketView): string[][] {
 }
 
 /** A section on a terminal: its title, then its table or a dim "none". */
-function section(ctx: Context, title: string, head: string[], rows: string[][], fixed: number[] = []): void {
+function section(ctx: Context, title: string, head: string[], rows: string[][], options: TableOptions): void {
   const p = ctx.printer;
   p.data(p.out.bold(title));
-  if (rows.length) printTable(p, head, rows, { fixed });
+  if (rows.length) printTable(p, head, rows, options);
   else p.data(p.out.dim('  none'));
 }
 
-function showHyperliquid(ctx: Context, hl: HyperliquidView): void {
+/** A source's title and its sums on one line, or, on a terminal too narrow for that, a line each (never cut). */
+function heading(ctx: Context, title: string, sums: string[]): void {
   const p = ctx.printer;
-  p.data(`${p.out.bold('Hyperliquid')}  account value ${usd(hl.account_value)}, withdrawable ${usd(hl.withdrawable)}`);
+  const line = `${p.out.bold(title)}  ${sums.join(', ')}`;
+  p.data(visibleWidth(line) < p.columns ? line : [p.out.bold(title), ...sums].join('\n  '));
+}
+
+function showHyperliquid(ctx: Context, hl: HyperliquidView): void {
+  heading(ctx, 'Hyperliquid', [`account value ${usd(hl.account_value)}`, `withdrawable ${usd(hl.withdrawable)}`]);
   const positions = hl.positions.map((x) => [
     x.coin,
     x.side,
@@ -109,20 +115,21 @@ function showHyperliquid(ctx: Context, hl: HyperliquidView): void {
     `${x.leverage}x`,
     x.liquidation_price ?? '',
   ]);
-  const head = ['COIN', 'SIDE', 'SIZE', 'ENTRY', 'VALUE', 'UNREALIZED PNL', 'LEVERAGE', 'LIQUIDATION'];
-  section(ctx, 'Positions', head, positions, [1, 2, 3, 4, 5]);
+  const columns = ['COIN', 'SIDE', 'SIZE', 'ENTRY', 'VALUE', 'UNREALIZED PNL', 'LEVERAGE', 'LIQUIDATION'];
+  // amounts never cut: the least useful columns are left out first on a narrow terminal
+  section(ctx, 'Positions', columns, positions, { fixed: [0, 1], whole: [2, 3, 4, 5, 7], drop: [7, 6, 3, 2, 5] });
   const orders = hl.open_orders.map((o) => [o.coin, o.side, o.size, o.price]);
-  section(ctx, 'Open orders', ['COIN', 'SIDE', 'SIZE', 'PRICE'], orders, [1, 2, 3]);
+  section(ctx, 'Open orders', ['COIN', 'SIDE', 'SIZE', 'PRICE'], orders, { fixed: [0, 1], whole: [2, 3] });
   if (hl.spot.length) {
     const spot = hl.spot.map((s) => [s.asset, s.amount, s.usd === null ? '' : usd(s.usd)]);
-    section(ctx, 'Spot', ['ASSET', 'AMOUNT', 'USD'], spot, [1, 2]);
+    section(ctx, 'Spot', ['ASSET', 'AMOUNT', 'USD'], spot, { fixed: [0], whole: [1, 2], drop: [1] });
   }
 }
 
 function showPolymarket(ctx: Context, pm: PolymarketView, after: boolean): void {
   const p = ctx.printer;
   if (after) p.data('');
-  p.data(`${p.out.bold('Polymarket')}  positions worth ${usd(pm.value)}`);
+  heading(ctx, 'Polymarket', [`positions worth ${usd(pm.value)}`]);
   const rows = pm.positions.map((x) => [
     x.title,
     x.outcome,
@@ -133,6 +140,7 @@ function showPolymarket(ctx: Context, pm: PolymarketView, after: boolean): void 
     signed(x.pnl),
   ]);
   const head = ['MARKET', 'OUTCOME', 'SIZE', 'AVG PRICE', 'PRICE', 'VALUE', 'PNL'];
-  if (rows.length) printTable(p, head, rows, { fixed: [2, 3, 4, 5, 6] });
+  // the market's title may be cut; the numbers are left out, least useful first, rather than cut
+  if (rows.length) printTable(p, head, rows, { whole: [2, 3, 4, 5, 6], drop: [3, 4, 2, 6, 1] });
   else p.data(p.out.dim('  none'));
 }

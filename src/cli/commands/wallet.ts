@@ -65,7 +65,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     const cells = rows.map((r) => [r.chain, r.asset, r.amount, r.usd === null ? 'none' : dollars(r.usd)]);
     if (p.stdoutIsTTY) {
       p.data('');
-      if (rows.length) printTable(p, ['CHAIN', 'ASSET', 'AMOUNT', 'USD'], cells, { fixed: [2, 3] });
+      if (rows.length) printTable(p, ['CHAIN', 'ASSET', 'AMOUNT', 'USD'], cells, TABLE);
       else p.data(p.out.dim('nothing held'));
       p.data(`${p.out.dim('Total:')}  ${totalText(money)}`);
     } else {
@@ -75,6 +75,9 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   failIfPartial(ctx, errors, { profile: api.connection.profile });
   missingAddress(money, agent.name ?? ref);
 }
+
+// amounts never cut: on a narrow terminal the amount is left out (the dollar value and the total stay)
+const TABLE = { fixed: [0, 1], whole: [2, 3], drop: [2] };
 
 function printAddresses(ctx: Context, wallet: Addresses): void {
   const p = ctx.printer;

@@ -9,6 +9,7 @@ import { EVM_CHAINS, SOURCES, type Endpoints, type SourceName } from '../../../a
 import type { Profile } from '../../../config/file.js';
 import { EMBEDDED_KEY_PREFIX } from '../../../contract.js';
 import { BadAnswerError, UsageError } from '../../../core/errors.js';
+import { WAIT_SPINNER_MS } from '../../../ui/spinner.js';
 import type { Context } from '../../context.js';
 import type { OpenedApi } from './opened-api.js';
 
@@ -146,6 +147,27 @@ function switchedOffNow(env: NodeJS.ProcessEnv, profile: Profile | undefined): S
   return new Set(SOURCES.filter((s) => endpoints[s] === null));
 }
 
+/** Piped, a read still under way after this long is said once on stderr (a log shows why the job paused). */
+const PIPED_NOTICE_MS = 3_000;
+
+/** `work` under a spinner on a terminal; piped, one stderr line if it is still under way after a few seconds. */
+async function whileReading<T>(ctx: Context, label: string, timeoutMs: number, work: Promise<T>): Promise<T> {
+  if (!label) return work;
+  const p = ctx.printer;
+  const shown = ctx.spinner(label, { delayMs: WAIT_SPINNER_MS });
+  // a real timer, not the Context's clock: it says how long the sources take, which no fake clock moves
+  const what = `${label[0]!.toLowerCase()}${label.slice(1, -1)}`;
+  const still = `Still ${what}: a source is given up after ${timeoutMs / 1000} s (--timeout sets it)`;
+  const notice = p.chatty ? undefined : setTimeout(() => p.warn(still), PIPED_NOTICE_MS);
+  notice?.unref();
+  try {
+    return await work;
+  } finally {
+    shown.stop();
+    clearTimeout(notice);
+  }
+}
+
 /** Opens the sources' HTTP layer as this command's flags say (proxies, --debug, --timeout). */
 export function openSources(ctx: Context): { http: SourceHttp; timeoutMs: number } {
   const timeoutMs = ctx.globals.timeout !== undefined ? ctx.globals.timeout * 1000 : SOURCE_TIMEOUT_MS;
@@ -174,11 +196,13 @@ export async function readAgentMoney(
   const { http, timeoutMs } = openSources(ctx);
   try {
     const addresses = { evm: wallet.evm_address ?? null, solana: wallet.solana_address ?? null };
-    const result = await readHoldings(
-      addresses,
-      endpoints,
-      { json: http.json, readEvm: evm?.readEvm, timeoutMs },
-      opts.signal,
+    const count = SOURCES.filter((s) => endpoints[s]).length;
+    const label = `Reading ${only ? 'positions' : 'balances'} from ${count} source${count === 1 ? '' : 's'}…`;
+    const result = await whileReading(
+      ctx,
+      count ? label : '',
+      timeoutMs,
+      readHoldings(addresses, endpoints, { json: http.json, readEvm: evm?.readEvm, timeoutMs }, opts.signal),
     );
     return { agent_id: agent.agent_id, evm_address: addresses.evm, solana_address: addresses.solana, ...result };
   } finally {
@@ -204,9 +228,10 @@ export async function readAgentPortfolio(
   if (!wallet.evm_address) {
     throw new BadAnswerError(`the service has no EVM address for ${agent.name ?? agent.agent_id}`);
   }
-  const { http } = openSources(ctx);
+  const { http, timeoutMs } = openSources(ctx);
   try {
-    return await readHlPortfolio(base, wallet.evm_address, http.json);
+    const reading = readHlPortfolio(base, wallet.evm_address, http.json);
+    return await whileReading(ctx, 'Reading the history from Hyperliquid…', timeoutMs, reading);
   } finally {
     http.close();
   }

@@ -1,0 +1,49 @@
+// The money views on narrow terminals: no line wider than the terminal, and no amount cut (a cut
+// number is a wrong number); columns are left out instead.
+import { describe, expect, it } from 'vitest';
+import { cliFor } from '../helpers/context.js';
+import { launchAgent } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+import { fakeClock, untilPositions, withHyperliquid } from '../helpers/sim.js';
+
+const t = perTest();
+
+const narrow = (columns: number) => ({ tty: { stdout: true, stderr: true, columns } });
+
+/** Every line at most `columns` wide, and no amount cut; an address is one value, never cut, so left aside. */
+function fits(text: string, columns: number): void {
+  const lines = text
+    .trimEnd()
+    .split('\n')
+    .filter((l) => !/^(EVM|Solana):/.test(l));
+  expect(lines.filter((l) => [...l].length > columns)).toEqual([]);
+  expect(lines.filter((l) => /[-+$\d][^ ]*…/.test(l))).toEqual([]);
+}
+
+describe('money views on a narrow terminal', () => {
+  it('positions at 40 and 30 columns: whole amounts, columns left out, no line wraps', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const agent = await withHyperliquid(svc, 'trader');
+    await untilPositions(svc, clock, agent.wallet_address);
+    const cli = cliFor(() => svc);
+    for (const columns of [40, 30]) {
+      const r = await cli('positions trader', narrow(columns));
+      expect(r.code).toBe(0);
+      fits(r.stdout, columns);
+      expect(r.stdout).toMatch(/ \$[\d,]+\.\d\d/);
+    }
+  });
+
+  it('wallet at 40 and 30 columns: the asset and its dollar value whole', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    await launchAgent(svc, { name: 'holder' });
+    const cli = cliFor(() => svc);
+    for (const columns of [40, 30]) {
+      const r = await cli('wallet holder', narrow(columns));
+      expect(r.code).toBe(0);
+      fits(r.stdout, columns);
+      expect(r.stdout).toMatch(/hyperliqu\S* +USDC .*\$10,000\.00/);
+    }
+  });
+});
