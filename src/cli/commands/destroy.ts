@@ -15,7 +15,7 @@ export const spec = {
     'Destroy an agent for good: it stops, and every later call on it answers "not found". ' +
     'What it holds is read from the chains first: $1 or more, an open position or order, ' +
     'or an amount without a price refuses the destroy (exit 6), naming them; withdraw first. ' +
-    'Nothing known but a source not read refuses it too (exit 7). ' +
+    'Nothing known but a source not read (failed, or switched off) refuses it too (exit 7), naming each. ' +
     '--abandon-funds destroys it all the same, saying what is left behind. ' +
     'On a terminal, confirm by typing its name; elsewhere --yes is required (--yes never abandons funds).',
   args: [
