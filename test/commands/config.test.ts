@@ -364,6 +364,24 @@ describe('config list', () => {
       },
     });
 
+  it('an endpoint with a path or query is listed as its origin and "/…"; get prints it (a script asks)', async () => {
+    const config = new MemoryConfig();
+    const keyed = 'https://x.invalid/v2/SECRETKEY?apikey=QSECRET';
+    expect((await cli(['config', 'set', 'rpc.ethereum', keyed], config)).code).toBe(0);
+    expect((await cli(['config', 'set', 'hyperliquid_url', 'https://u:PASSWD@h.invalid/k'], config)).code).toBe(0);
+    for (const argv of [
+      ['config', 'list'],
+      ['config', 'list', '--json'],
+    ]) {
+      const r = await cli(argv, config);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('https://x.invalid/…');
+      expect(r.stdout).toContain('https://…@h.invalid/…');
+      expect(r.stdout).not.toMatch(/SECRET|PASSWD/);
+    }
+    expect((await cli(['config', 'get', 'rpc.ethereum'], config)).stdout).toBe(`${keyed}\n`);
+  });
+
   it('piped: every profile with keys masked and where each is kept; --json as an object', async () => {
     const config = twoProfiles();
     const r = await cli(['config', 'list'], config);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServerOptions } from '../../src/server/index.js';
-import { runLine, type RunOptions } from '../helpers/context.js';
+import { runLine, SOURCES_OFF, type RunOptions } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 import { fakeClock, untilPositions, withHyperliquid } from '../helpers/sim.js';
@@ -107,14 +107,39 @@ describe('destroy reads what the agent holds first', () => {
     const r = await cli('destroy blind --yes', { env });
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(
-      /^Error: what blind holds on solana could not be read \(.*\); try again, or pass --abandon-funds\n$/,
+      /^Error: blind: nothing found, but not read: solana \(.+\); try again, or pass --abandon-f/,
     );
     expect(await statusOf(svc, agent_id)).toBe('running');
     const abandoned = await cli('destroy blind --yes --abandon-funds', { env });
     expect(abandoned.code).toBe(0);
-    expect(abandoned.stderr).toMatch(
-      /^Abandoning what blind holds: nothing known; what blind holds on solana could not/,
+    expect(abandoned.stderr).toMatch(/^Abandoning what blind holds: nothing known; not read: solana \(/);
+    expect(await statusOf(svc, agent_id)).toBe(404);
+  });
+
+  it('a source switched off is a source not read: exit 7 naming it, with the one that failed', async () => {
+    const { svc, cli } = await service();
+    const { agent_id } = await launchAgent(svc, { name: 'dark' });
+    const env = { SUPERAGENT_HYPERLIQUID_URL: 'off', SUPERAGENT_RPC_SOLANA: UNREAD };
+    const r = await cli('destroy dark --yes', { env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(
+      /^Error: dark: nothing found, but not read: hyperliquid \(switched off\), solana \(.+\); /,
     );
+    expect(r.stderr).toMatch(/; try again, or pass --abandon-funds to destroy it anyway\n$/);
+    expect(await statusOf(svc, agent_id)).toBe('running');
+  });
+
+  it('every source switched off: exit 7 naming them all; --abandon-funds destroys it, saying so', async () => {
+    const { svc, cli } = await service();
+    const { agent_id } = await launchAgent(svc, { name: 'unlit' });
+    const env = SOURCES_OFF;
+    const r = await cli('destroy unlit --yes', { env });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('unlit: nothing found, but not read: every source is switched off; ');
+    expect(await statusOf(svc, agent_id)).toBe('running');
+    const abandoned = await cli('destroy unlit --yes --abandon-funds', { env });
+    expect(abandoned.code).toBe(0);
+    expect(abandoned.stderr).toMatch(/^Abandoning what unlit holds: nothing read \(every source is switched off\)/);
     expect(await statusOf(svc, agent_id)).toBe(404);
   });
 

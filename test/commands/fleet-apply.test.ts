@@ -285,7 +285,7 @@ describe('a name in a step line', () => {
     });
     t.closeAfter(mock);
     const target = { url: mock.url, key: 'gb_sk_live_4f8a2b9c1d3e5f7a9b0c' };
-    const r = await runLine(target, ['apply', '-f', fleetDir('agents: []\n'), '--prune', '--yes']);
+    const r = await runLine(target, ['apply', '-f', fleetDir('agents: []\n'), '--prune', '--yes', '--abandon-funds']);
     expect(r.code, r.stderr).toBe(0);
     const shown = 'ev^[[2Jil^J[9/9] fake^Igb_sk_…O9p0';
     expect(r.stdout).toContain(`- ${shown} (${evil.agent_id.slice(0, 8)}): destroy (not in the file)\n`);

@@ -128,9 +128,13 @@ async function applyAgainst(route: Route) {
   const mock = await startHostedMock(route);
   t.closeAfter(mock);
   // a fake clock: the backoff before a retry takes no time
-  const r = await runLine({ url: mock.url, key: KEY }, ['apply', '-f', fleet(), '--prune', '--yes'], {
-    clock: new FakeClock(),
-  });
+  const r = await runLine(
+    { url: mock.url, key: KEY },
+    ['apply', '-f', fleet(), '--prune', '--yes', '--abandon-funds'],
+    {
+      clock: new FakeClock(),
+    },
+  );
   return { r, sent: mock.requests.length };
 }
 

@@ -2,7 +2,7 @@
 // the addresses, a row per chain and asset valued in dollars, the total; a source switched off or
 // failing named, the rest printed, exit 7.
 import { describe, expect, it } from 'vitest';
-import { cliFor, MemoryConfig } from '../helpers/context.js';
+import { cliFor, MemoryConfig, SOURCES_OFF } from '../helpers/context.js';
 import { launchAgent, type TestService } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { closedPortUrl, fakeClock, hlInfo } from '../helpers/sim.js';
@@ -76,6 +76,16 @@ describe('wallet with balances', () => {
     expect(out.total_usd).toBe(0);
     expect(read(svc, '/sim/hyperliquid')).toBe(false);
     expect(read(svc, '/sim/evm/ethereum')).toBe(true);
+  });
+
+  it('every source switched off: one line on stderr says no balance was read, and how to switch them on', async () => {
+    const { svc, cli } = await withAgent();
+    const r = await cli('wallet holder', { env: SOURCES_OFF });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^! no balance was read: every source is switched off \(.*config unset rpc\.<chain>.*\)\n$/,
+    );
+    expect(svc.exchanges.some((e) => e.path.startsWith('/sim/'))).toBe(false);
   });
 
   it('a source that fails: the rest printed, the total partial, the source named, exit 7', async () => {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { SOURCES_ON, runCli } from '../helpers/cli.js';
 import { perTest } from '../helpers/service-support.js';
 
 const temp = perTest();
@@ -25,7 +25,8 @@ describe('fleet as code in CI', CYCLE, () => {
           dataDir,
           configDir,
           // not about money: agents launched with nothing on their paper accounts, so --prune has nothing to refuse
-          env: { CI: 'true', GAMMA_BOT_TOKEN: BOT_TOKEN, SUPERAGENT_PAPER_BALANCE: '0' },
+          // the embedded service's own simulated sources read (what a prune checks), each agent unfunded
+          env: { CI: 'true', GAMMA_BOT_TOKEN: BOT_TOKEN, SUPERAGENT_PAPER_BALANCE: '0', ...SOURCES_ON },
           timeout: 60_000,
         });
         outputs.push(r.stdout, r.stderr);

@@ -37,6 +37,9 @@ export interface CliResult {
 /** Every chain source switched off (a test reading money sets the ones it reads). */
 const SOURCES_OFF = Object.fromEntries(SOURCES.map((source) => [endpointVariable(source), 'off']));
 
+/** Every chain source as the CLI chooses it (on the embedded service: its own simulation, on loopback). */
+export const SOURCES_ON = Object.fromEntries(SOURCES.map((source) => [endpointVariable(source), undefined]));
+
 export function cleanEnv(opts: RunOptions): Record<string, string | undefined> {
   return {
     PATH: process.env.PATH,

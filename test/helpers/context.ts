@@ -264,7 +264,7 @@ const NO_SPINNER = (): Spinner => ({ stop() {} });
  * Every chain source switched off: a service that is not the embedded one (a mock of the hosted one)
  * would have the money commands read the public endpoints, and nothing may leave loopback.
  */
-const SOURCES_OFF = Object.fromEntries(SOURCES.map((source) => [endpointVariable(source), 'off']));
+export const SOURCES_OFF = Object.fromEntries(SOURCES.map((source) => [endpointVariable(source), 'off']));
 
 /** Environment with nothing of the developer's own setup, pointed at `target` when given. */
 export function testEnv(target: Target | undefined, env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {

@@ -39,6 +39,14 @@ export function hostOf(url: string): string {
   }
 }
 
+// the public sources' own paths and the embedded simulation's: anything else may hold a provider's key
+const PUBLIC_PATH = /^(\/sim\/(solana|hyperliquid|polymarket|evm\/[a-z]+))?(\/|\/info|\/positions|\/value)?$/;
+
+/** The path a --debug trace shows: a known public one whole, any other as "/…". */
+export function tracedPath(url: URL): string {
+  return PUBLIC_PATH.test(url.pathname) ? url.pathname : '/…';
+}
+
 export function createSourceHttp(options: SourceHttpOptions = {}): SourceHttp {
   const transports = new Map<string, Transport>();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -61,7 +69,7 @@ export function createSourceHttp(options: SourceHttpOptions = {}): SourceHttp {
     };
     const text = body === undefined ? undefined : JSON.stringify(body);
     if (text !== undefined) headers['content-type'] = 'application/json';
-    options.trace?.(`→ ${method} ${host}${target.pathname}`);
+    options.trace?.(`→ ${method} ${host}${tracedPath(target)}`);
     try {
       const res = await transportFor(target).request({ url: target, method, headers, body: text, signal: both });
       const answer = await bodyText(res.body, maxBytes).catch((err: unknown) => {

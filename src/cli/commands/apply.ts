@@ -22,7 +22,8 @@ export const spec = {
     `plan, asks to confirm on a terminal (elsewhere --yes is required), ` +
     'then launches, configures (profile, model, soul, skills), pauses or ' +
     'resumes, and with --prune destroys the agents not in the file, last ' +
-    '(on a terminal you type their names); an agent to destroy that holds funds, or whose holdings cannot be read, ' +
+    '(on a terminal you type their names); an agent to destroy that holds funds, or whose holdings cannot be read ' +
+    '(a source switched off counts as not read), ' +
     'refuses the run before any step, as destroy does, unless --abandon-funds. ' +
     "Requests are paced to the service's limit of 60 a minute. A launch is never repeated; " +
     'the first failure stops the run, saying what was done and what was not, and running apply again converges. ' +

@@ -24,7 +24,7 @@ export const spec = {
     'What it holds is read from the chains first: $1 or more, an open position or order, ' +
     'or an amount without a price refuses the destroy (exit 6), naming them: close its positions and move ' +
     'its funds out first (on the embedded service it is paper money, which only --abandon-funds lets go). ' +
-    'Nothing known but a source not read refuses it too (exit 7). ' +
+    'Nothing known but a source not read (failed, or switched off) refuses it too (exit 7), naming each. ' +
     '--abandon-funds destroys it all the same, saying what is left behind. ' +
     'On a terminal, confirm by typing its name; elsewhere --yes is required (--yes never abandons funds).',
   args: [

@@ -4,6 +4,8 @@ import { superagents } from '../../api/superagents.js';
 import { printFields, printTable } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentMoney } from './shared/money.js';
+import { switchedOff } from './shared/money-off.js';
+import { SOURCES } from '../../api/money/types.js';
 import { balanceRows, cents, failIfPartial, totalText, usd } from './shared/money-view.js';
 import type { Context } from '../context.js';
 import { BadAnswerError } from '../../core/errors.js';
@@ -22,7 +24,8 @@ export const spec = {
     "line, then one 'chain<TAB>asset<TAB>amount<TAB>usd' row per holding, usd a plain decimal ('10000.00'; " +
     "'none' when the asset has no price). " +
     'A source that cannot be read is named on stderr, the rest printed, the total marked partial, and the ' +
-    'exit code is 7; so is a chain the service has no address for (it may answer null).',
+    'exit code is 7; so is a chain the service has no address for (it may answer null). ' +
+    'With every source switched off, one line on stderr says that no balance was read.',
   args: [
     {
       name: 'agent',
@@ -41,6 +44,11 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
+// the addresses alone would otherwise pass for an empty wallet
+const ALL_OFF =
+  'no balance was read: every source is switched off (to switch one on, unset the variable saying off, ' +
+  'SUPERAGENT_RPC_ETHEREUM say, or run superagent config unset rpc.<chain> or hyperliquid_url)';
+
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const ref = input.agent;
   const api = await ctx.api();
@@ -53,6 +61,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     return missingAddress(wallet, agent.name ?? ref);
   }
   const money = await readAgentMoney(ctx, api, agent);
+  if (switchedOff(ctx, api).size === SOURCES.length) p.warn(ALL_OFF);
   const rows = balanceRows(money);
   const errors = money.errors;
   if (p.json) {

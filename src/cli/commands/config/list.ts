@@ -8,7 +8,8 @@ export const spec = {
   description:
     'Show the active profile and every profile with its settings (base_url, api_key masked, ' +
     'api_key_store: where the key is kept, keychain or file, output, ' +
-    'model, provider, render). On a terminal a table with ' +
+    'model, provider, render, the endpoints: one with a path or query, where a provider may keep its key, ' +
+    "as its origin and '/…'; config get prints it whole). On a terminal a table with " +
     'the profile in use marked *; piped, one "active_profile<TAB>NAME" ' +
     'line and one "PROFILE.SETTING<TAB>VALUE" line per setting; JSON ' +
     'with --json or while the profile in use says output json.',

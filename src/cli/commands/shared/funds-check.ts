@@ -1,11 +1,14 @@
 // Before an agent is destroyed (destroy, apply --prune): what it still holds, read once from the
 // chains. Money known to be there refuses the destroy (exit 6); nothing known but a source unread
-// refuses it too (exit 7), since what was not read may hold the money. --abandon-funds lets it go.
+// (failed, or switched off: a source off is a source not read) refuses it too (exit 7), since what
+// was not read may hold the money. --abandon-funds lets it go.
 import { fundsSummary, type FundsSummary } from '../../../api/money/funds.js';
-import { SOURCES } from '../../../api/money/types.js';
+import { SOURCES, type SourceName } from '../../../api/money/types.js';
 import { BadAnswerError, StateConflictError } from '../../../core/errors.js';
 import type { Context } from '../../context.js';
 import { paperOnly } from './money.js';
+import { cellSafe } from '../../../ui/format.js';
+import { maskSecrets } from '../../../ui/mask.js';
 import { readAgentMoney, switchedOff } from './money-off.js';
 import type { OpenedApi } from './opened-api.js';
 
@@ -15,14 +18,16 @@ export const ABANDON_FUNDS = '--abandon-funds';
 export interface Holdings {
   name: string;
   summary: FundsSummary | null;
-  /** the sources not read ("hyperliquid", or "wallet" when the addresses themselves were not) */
+  /** the sources that failed ("hyperliquid", or "wallet" when the addresses themselves were not read) */
   unread: string[];
   /** the first failure, for the message */
   why?: string;
-  /** every source is switched off: nothing was read, by choice */
-  off?: boolean;
   /** read from the embedded service's simulation alone: paper money, which cannot be moved out */
   paper?: boolean;
+  /** why each failed source was not read */
+  whys?: Partial<Record<string, string>>;
+  /** the sources switched off: not read either, by choice */
+  off: SourceName[];
 }
 
 /** How to get the money out before a destroy: the agent or the dashboard moves it (there is no command for it). */
@@ -48,19 +53,25 @@ export async function readFunds(
   agent: { agent_id: string; name: string },
   signal?: AbortSignal,
 ): Promise<Holdings> {
-  if (switchedOff(ctx, api).size === SOURCES.length) return { name: agent.name, summary: null, unread: [], off: true };
+  // a name from the service may hold anything: shown on one line, a key in it masked
+  const name = maskSecrets(cellSafe(agent.name));
+  const off = SOURCES.filter((s) => switchedOff(ctx, api).has(s));
+  if (off.length === SOURCES.length) return { name, summary: null, unread: [], off };
   try {
     const money = await readAgentMoney(ctx, api, agent, { signal });
     const unread = [...new Set(money.errors.map((e) => e.source))];
+    const whys: Partial<Record<string, string>> = {};
+    for (const e of money.errors) whys[e.source] ??= e.message;
     const paper = paperOnly(ctx, api);
-    return { name: agent.name, summary: fundsSummary(money), unread, why: money.errors[0]?.message, paper };
+    return { name, summary: fundsSummary(money), unread, why: money.errors[0]?.message, whys, off, paper };
   } catch (err) {
     if (signal?.aborted) throw err;
     return {
-      name: agent.name,
+      name,
       summary: null,
       unread: ['wallet'],
       why: err instanceof Error ? err.message : String(err),
+      off,
     };
   }
 }
@@ -70,12 +81,15 @@ function heldText(h: Holdings): string {
   return `${h.name} holds ${usdText(h.summary!.usd)}: ${h.summary!.phrase}`;
 }
 
+/** "not read: hyperliquid (switched off), solana (… did not answer within 10 s)" */
 function unreadText(h: Holdings): string {
-  const what = h.unread.includes('wallet')
-    ? `the wallet of ${h.name}`
-    : `what ${h.name} holds on ${h.unread.join(', ')}`;
-  return `${what} could not be read${h.why ? ` (${h.why})` : ''}`;
+  if (h.unread.includes('wallet')) return `the wallet of ${h.name} could not be read${h.why ? ` (${h.why})` : ''}`;
+  if (h.off.length === SOURCES.length) return 'not read: every source is switched off';
+  const failed = h.unread.map((s) => `${s} (${h.whys?.[s] ?? 'could not be read'})`);
+  return `not read: ${[...h.off.map((s) => `${s} (switched off)`), ...failed].join(', ')}`;
 }
+
+const notRead = (h: Holdings) => h.unread.length > 0 || h.off.length > 0;
 
 const held = (h: Holdings) => h.summary !== null && holdsFunds(h.summary);
 
@@ -89,9 +103,11 @@ export function refusal(all: Holdings[]): Error | undefined {
     const what = holding.every((h) => h.paper) ? PAPER : MOVE_OUT;
     return new StateConflictError(`${holding.map(heldText).join('; ')}; ${what}`);
   }
-  const unread = all.filter((h) => h.unread.length > 0);
+  const unread = all.filter(notRead);
   if (unread.length > 0) {
-    return new BadAnswerError(`${unread.map(unreadText).join('; ')}; try again, or pass ${ABANDON_FUNDS}`);
+    const each = unread.map((h) => `${h.name}: nothing found, but ${unreadText(h)}`).join('; ');
+    const it = unread.length > 1 ? 'them' : 'it';
+    return new BadAnswerError(`${each}; try again, or pass ${ABANDON_FUNDS} to destroy ${it} anyway`);
   }
   return undefined;
 }
@@ -99,16 +115,16 @@ export function refusal(all: Holdings[]): Error | undefined {
 /** What a destroy leaves behind: "$5.00: 0.001 ETH on base", "nothing", and what could not be read. */
 export function leftBehind(h: Holdings): string {
   const parts: string[] = [];
-  if (h.off) parts.push('nothing read (every source is switched off)');
+  if (h.off.length === SOURCES.length) parts.push('nothing read (every source is switched off)');
   else if (!h.summary) parts.push('unknown');
   else if (h.summary.phrase !== 'nothing') parts.push(`${usdText(h.summary.usd)}: ${h.summary.phrase}`);
-  else parts.push(h.unread.length === 0 ? 'nothing' : 'nothing known');
-  if (h.unread.length > 0) parts.push(unreadText(h));
+  else parts.push(notRead(h) ? 'nothing known' : 'nothing');
+  if (notRead(h) && h.off.length < SOURCES.length) parts.push(unreadText(h));
   return parts.join('; ');
 }
 
 /** Whether a destroy with --abandon-funds says what it leaves behind: anything held, or maybe held. */
-export const abandons = (h: Holdings): boolean => held(h) || h.unread.length > 0;
+export const abandons = (h: Holdings): boolean => held(h) || notRead(h);
 
 /** With --abandon-funds: says on stderr what is left behind, when anything is (or may be). */
 export function sayAbandoned(ctx: Context, all: Holdings[]): void {

@@ -117,6 +117,22 @@ export function shown(setting: ProfileSetting, value: string | undefined): strin
 }
 
 /**
+ * An endpoint as `config list` shows it: a path beyond "/" or a query (where an RPC provider keeps its
+ * key) as "/…", credentials masked. `config get` of that one setting prints the path, as scripts ask.
+ */
+function listedEndpoint(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return value; // 'off'
+  }
+  if (url.pathname === '/' && url.search === '') return maskUrls(value);
+  return `${url.protocol}//${url.username || url.password ? '…@' : ''}${url.host}/…`;
+}
+
+/**
  * A profile as it may be printed or serialised: its key masked
  * (one in the keychain is not read), unknown fields dropped.
  */
@@ -129,7 +145,7 @@ export function shownProfile(profile: Profile): Record<(typeof SHOWN_SETTINGS)[n
     model: shown('model', profile.model),
     provider: shown('provider', profile.provider),
     render: shown('render', profile.render),
-    ...(Object.fromEntries(ENDPOINT_SETTINGS.map((s) => [s, shown(s, profile[s])])) as Record<
+    ...(Object.fromEntries(ENDPOINT_SETTINGS.map((s) => [s, listedEndpoint(profile[s])])) as Record<
       EndpointSetting,
       string | undefined
     >),
