@@ -27,14 +27,8 @@ export const CONFIG_NAME = 'config';
 /** The lock every change of the config file takes (a file beside it: lock.config) */
 export const CONFIG_LOCK = 'config';
 
-const PROFILE_KEYS = [
-  'base_url',
-  'api_key',
-  'api_key_store',
-  'output',
-  'model',
-  'provider',
-  'render',
+/** where the money commands read each source: an http(s) URL, or `off` */
+export const ENDPOINT_SETTINGS = [
   'rpc.ethereum',
   'rpc.arbitrum',
   'rpc.base',
@@ -44,6 +38,17 @@ const PROFILE_KEYS = [
   'rpc.solana',
   'hyperliquid_url',
   'polymarket_url',
+] as const satisfies ReadonlyArray<keyof Profile>;
+
+const PROFILE_KEYS = [
+  'base_url',
+  'api_key',
+  'api_key_store',
+  'output',
+  'model',
+  'provider',
+  'render',
+  ...ENDPOINT_SETTINGS,
 ] as const satisfies ReadonlyArray<keyof Profile>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -8,18 +8,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { shownValue } from '../../../core/shown.js';
 
-/** where the money commands read each source: an http(s) URL, or `off` */
-export const ENDPOINT_SETTINGS = [
-  'rpc.ethereum',
-  'rpc.arbitrum',
-  'rpc.base',
-  'rpc.polygon',
-  'rpc.bsc',
-  'rpc.optimism',
-  'rpc.solana',
-  'hyperliquid_url',
-  'polymarket_url',
-] as const;
+export { ENDPOINT_SETTINGS } from '../../../config/file.js';
+import { ENDPOINT_SETTINGS } from '../../../config/file.js';
 export const PROFILE_SETTINGS = [
   'base_url',
   'api_key',
