@@ -67,10 +67,12 @@ describe('wallet with balances', () => {
     expect(json.total_usd).toBeCloseTo(10000 + mid / 2, 2);
   });
 
-  it('a source switched off by its variable is not read, and is no failure', async () => {
+  it('a source switched off by its variable is not read, is no failure, and is said', async () => {
     const { svc, cli } = await withAgent();
     const r = await cli('wallet holder --json', { env: { SUPERAGENT_HYPERLIQUID_URL: 'off' } });
     expect(r.code).toBe(0);
+    // an empty wallet must not pass for one that was read whole
+    expect(r.stderr).toBe('! not read, switched off: hyperliquid (the total leaves it out)\n');
     const out = JSON.parse(r.stdout);
     expect(out.balances).toEqual([]);
     expect(out.total_usd).toBe(0);

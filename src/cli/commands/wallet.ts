@@ -25,7 +25,7 @@ export const spec = {
     "'none' when the asset has no price). " +
     'A source that cannot be read is named on stderr, the rest printed, the total marked partial, and the ' +
     'exit code is 7; so is a chain the service has no address for (it may answer null). ' +
-    'With every source switched off, one line on stderr says that no balance was read.',
+    'Sources switched off are named in one line on stderr; with every source off, it says no balance was read.',
   args: [
     {
       name: 'agent',
@@ -61,7 +61,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     return missingAddress(wallet, agent.name ?? ref);
   }
   const money = await readAgentMoney(ctx, api, agent);
-  if (switchedOff(ctx, api).size === SOURCES.length) p.warn(ALL_OFF);
+  const off = switchedOff(ctx, api);
+  if (off.size === SOURCES.length) p.warn(ALL_OFF);
+  // an empty wallet must not pass for one that was read whole
+  else if (off.size > 0)
+    p.warn(`not read, switched off: ${[...off].join(', ')} (the total leaves ${off.size > 1 ? 'them' : 'it'} out)`);
   const rows = balanceRows(money);
   const errors = money.errors;
   if (p.json) {
