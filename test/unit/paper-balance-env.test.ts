@@ -1,6 +1,6 @@
 // SUPERAGENT_PAPER_BALANCE: the paper USDC of agents launched on the in-process embedded service.
 import { describe, expect, it } from 'vitest';
-import { paperBalanceFromEnv } from '../../src/cli/commands/shared/connect.js';
+import { paperBalanceFromEnv, simSpeedFromEnv } from '../../src/cli/commands/shared/connect.js';
 import { UsageError } from '../../src/core/errors.js';
 
 describe('paperBalanceFromEnv', () => {
@@ -15,6 +15,16 @@ describe('paperBalanceFromEnv', () => {
     for (const value of ['lots', '-1', 'Infinity', '1e13']) {
       expect(() => paperBalanceFromEnv({ SUPERAGENT_PAPER_BALANCE: value })).toThrow(UsageError);
       expect(() => paperBalanceFromEnv({ SUPERAGENT_PAPER_BALANCE: value })).toThrow(/SUPERAGENT_PAPER_BALANCE/);
+    }
+  });
+});
+
+describe('simSpeedFromEnv', () => {
+  it('SUPERAGENT_SIM_SPEED speeds the in-process simulated market as server --sim-speed does', () => {
+    expect(simSpeedFromEnv({})).toBeUndefined();
+    expect(simSpeedFromEnv({ SUPERAGENT_SIM_SPEED: '60' })).toBe(60);
+    for (const value of ['fast', '0', '1e6']) {
+      expect(() => simSpeedFromEnv({ SUPERAGENT_SIM_SPEED: value })).toThrow(/SUPERAGENT_SIM_SPEED/);
     }
   });
 });

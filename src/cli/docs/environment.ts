@@ -39,6 +39,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
       'service gets on its simulated Hyperliquid (default 10000)',
   },
   {
+    name: 'SUPERAGENT_SIM_SPEED',
+    description:
+      'how many times faster the embedded local service simulates its market ' +
+      '(as superagent server --sim-speed; default 1)',
+  },
+  {
     name: 'SUPERAGENT_HOSTED_URL',
     description: 'where a gb_sk_ key with no base URL goes, instead of the hosted service (a local mock, in tests)',
   },

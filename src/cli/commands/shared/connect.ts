@@ -150,12 +150,19 @@ function markBannerShown(dir: string): void {
   }
 }
 
-/** SUPERAGENT_PAPER_BALANCE: the paper USDC each agent launched on the embedded service gets (default 10000). */
-export function paperBalanceFromEnv(env: NodeJS.ProcessEnv): number | undefined {
-  const value = env.SUPERAGENT_PAPER_BALANCE;
+function numberFromEnv(env: NodeJS.ProcessEnv, name: string, range: { min: number; max: number }) {
+  const value = env[name];
   if (value === undefined || value === '') return undefined;
-  return parseNumber('SUPERAGENT_PAPER_BALANCE', value, { min: 0, max: 1e12 });
+  return parseNumber(name, value, range);
 }
+
+/** SUPERAGENT_PAPER_BALANCE: the paper USDC each agent launched on the embedded service gets (default 10000). */
+export const paperBalanceFromEnv = (env: NodeJS.ProcessEnv) =>
+  numberFromEnv(env, 'SUPERAGENT_PAPER_BALANCE', { min: 0, max: 1e12 });
+
+/** SUPERAGENT_SIM_SPEED: how many times faster the in-process simulated market runs (server --sim-speed). */
+export const simSpeedFromEnv = (env: NodeJS.ProcessEnv) =>
+  numberFromEnv(env, 'SUPERAGENT_SIM_SPEED', { min: 0.001, max: 100_000 });
 
 const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside';
 
@@ -167,6 +174,7 @@ const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write,
 async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog, env: NodeJS.ProcessEnv) {
   const { startServer, loadOrCreateDefaultKey, keyHasAccount } = await import('../../../server/index.js');
   const paperBalanceUsd = paperBalanceFromEnv(env);
+  const simSpeed = simSpeedFromEnv(env);
   try {
     const { key, created } = loadOrCreateDefaultKey(dir);
     const keys = apiKey && apiKey !== key ? [key, apiKey] : [key];
@@ -177,6 +185,7 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
       log: log.line,
       onFailure: log.failed,
       paperBalanceUsd,
+      simSpeed,
     });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {
