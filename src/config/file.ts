@@ -40,7 +40,8 @@ export const ENDPOINT_SETTINGS = [
   'polymarket_url',
 ] as const satisfies ReadonlyArray<keyof Profile>;
 
-const PROFILE_KEYS = [
+/** every field a profile may hold, in the order `config list` shows them */
+export const PROFILE_KEYS = [
   'base_url',
   'api_key',
   'api_key_store',

@@ -13,6 +13,16 @@ import { parseModel, providerFor, warnIfMismatched } from '../shared/providers.j
 import { ProviderNotConnectedError } from '../../../api/errors.js';
 import type { Input, Spec } from '../../spec.js';
 
+/** --model and --provider, as both the one-shot question and the REPL take them */
+export const MODEL_OPTIONS = {
+  model: { type: 'string', description: 'use this model (needs a connected key for its provider)' },
+  provider: {
+    type: 'string',
+    description: 'provider of --model (inferred from the model id when it can be)',
+    choices: PROVIDERS,
+  },
+} as const;
+
 export const spec = {
   description:
     'Ask the market-intelligence assistant one question (from the ' +
@@ -30,12 +40,7 @@ export const spec = {
   options: {
     fields: { type: 'string', value: 'list', description: 'answer as JSON with these keys, comma-separated (a,b,c)' },
     array: { type: 'boolean', description: 'with --fields: a JSON array of such objects' },
-    model: { type: 'string', description: 'use this model (needs a connected key for its provider)' },
-    provider: {
-      type: 'string',
-      description: 'provider of --model (inferred from the model id when it can be)',
-      choices: PROVIDERS,
-    },
+    ...MODEL_OPTIONS,
     session: {
       type: 'string',
       value: 'id',

@@ -1,10 +1,9 @@
 // `superagent assistant` (no subcommand): the assistant REPL, on a terminal or over piped lines.
-import { PROVIDERS } from '../../../contract.js';
 import { parseSessionOption } from '../../chat/one-shot.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import type { Input, Spec } from '../../spec.js';
-import { modelFrom } from './ask.js';
+import { MODEL_OPTIONS, modelFrom } from './ask.js';
 
 export const spec = {
   description:
@@ -16,12 +15,7 @@ export const spec = {
     'Piped input is read the same way, each line a question (`echo "Any unlocks?" | superagent assistant`); ' +
     "for one question in a script, 'superagent assistant ask'.",
   options: {
-    model: { type: 'string', description: 'use this model (needs a connected key for its provider)' },
-    provider: {
-      type: 'string',
-      description: 'provider of --model (inferred from the model id when it can be)',
-      choices: PROVIDERS,
-    },
+    ...MODEL_OPTIONS,
     session: {
       type: 'string',
       value: 'id',

@@ -9,7 +9,7 @@ import { UsageError } from '../../../core/errors.js';
 import { shownValue } from '../../../core/shown.js';
 
 export { ENDPOINT_SETTINGS } from '../../../config/file.js';
-import { ENDPOINT_SETTINGS } from '../../../config/file.js';
+import { ENDPOINT_SETTINGS, PROFILE_KEYS } from '../../../config/file.js';
 export const PROFILE_SETTINGS = [
   'base_url',
   'api_key',
@@ -26,16 +26,7 @@ export const RENDERS = ['markdown', 'raw'] as const;
 export const DEFAULT_PROFILE = 'default';
 
 /** What `config list` shows of a profile: its settings, and where its key is kept (`keychain` or `file`). */
-export const SHOWN_SETTINGS = [
-  'base_url',
-  'api_key',
-  'api_key_store',
-  'output',
-  'model',
-  'provider',
-  'render',
-  ...ENDPOINT_SETTINGS,
-] as const;
+export const SHOWN_SETTINGS = PROFILE_KEYS;
 
 export type ProfileSetting = (typeof PROFILE_SETTINGS)[number];
 export type EndpointSetting = (typeof ENDPOINT_SETTINGS)[number];
