@@ -3,7 +3,7 @@
 // embedded service's simulation when the service is the embedded one, else the public endpoints.
 import { superagents } from '../../../api/superagents.js';
 import { createSourceHttp, type SourceHttp } from '../../../api/money/source-http.js';
-import { readHoldings, type HoldingsResult } from '../../../api/money/holdings.js';
+import { readHoldings, type Addresses, type HoldingsResult } from '../../../api/money/holdings.js';
 import { readHlPortfolio, type HlPortfolioPeriod } from '../../../api/money/hyperliquid.js';
 import { EVM_CHAINS, SOURCES, type Endpoints, type SourceName } from '../../../api/money/types.js';
 import type { Profile } from '../../../config/file.js';
@@ -176,13 +176,29 @@ export function openSources(ctx: Context): { http: SourceHttp; timeoutMs: number
   return { http: createSourceHttp({ env: ctx.env, timeoutMs, trace }), timeoutMs };
 }
 
-export async function readAgentMoney(
+export type { Addresses };
+
+/** The agent's addresses: one request to the service (they never change, so a watcher asks once). */
+export async function agentAddresses(api: OpenedApi, agentId: string): Promise<Addresses> {
+  const wallet = await superagents.wallet(api.client, agentId);
+  return { evm: wallet.evm_address ?? null, solana: wallet.solana_address ?? null };
+}
+
+export interface MoneyReadOptions {
+  signal?: AbortSignal;
+  /** the sources this command has a use for (`positions`: Hyperliquid and Polymarket) */
+  only?: readonly SourceName[];
+  /** no spinner and no piped notice: a caller drawing its own screen or log says what it waits for */
+  quiet?: boolean;
+}
+
+/** What the addresses hold, from the sources alone (no request to the service). */
+export async function readMoneyAt(
   ctx: Context,
   api: OpenedApi,
-  agent: { agent_id: string; name?: string | null },
-  opts: { signal?: AbortSignal; only?: readonly SourceName[] } = {},
-): Promise<AgentMoney> {
-  const wallet = await superagents.wallet(api.client, agent.agent_id);
+  addresses: Addresses,
+  opts: MoneyReadOptions = {},
+): Promise<HoldingsResult> {
   const only = opts.only;
   // viem only when an EVM chain is read
   const evm =
@@ -191,32 +207,41 @@ export async function readAgentMoney(
       : undefined;
   const defaultRpc = evm?.defaultRpc ?? (() => 'off');
   const endpoints = resolveEndpoints(ctx.env, api.connection.profile, embeddedBase(api), defaultRpc);
-  // the sources the command has no use for are not read (`positions`: Hyperliquid and Polymarket)
   if (only) for (const source of SOURCES) if (!only.includes(source)) endpoints[source] = null;
   const { http, timeoutMs } = openSources(ctx);
   try {
-    const addresses = { evm: wallet.evm_address ?? null, solana: wallet.solana_address ?? null };
     const count = SOURCES.filter((s) => endpoints[s]).length;
     const label = `Reading ${only ? 'positions' : 'balances'} from ${count} source${count === 1 ? '' : 's'}…`;
-    const result = await whileReading(
-      ctx,
-      count ? label : '',
-      timeoutMs,
-      readHoldings(addresses, endpoints, { json: http.json, readEvm: evm?.readEvm, timeoutMs }, opts.signal),
+    const reading = readHoldings(
+      addresses,
+      endpoints,
+      { json: http.json, readEvm: evm?.readEvm, timeoutMs },
+      opts.signal,
     );
-    return { agent_id: agent.agent_id, evm_address: addresses.evm, solana_address: addresses.solana, ...result };
+    return await whileReading(ctx, count && !opts.quiet ? label : '', timeoutMs, reading);
   } finally {
     http.close();
   }
 }
 
-/** The agent's Hyperliquid portfolio history (every period), from the one endpoint it is read at. */
-export async function readAgentPortfolio(
+export async function readAgentMoney(
   ctx: Context,
   api: OpenedApi,
   agent: { agent_id: string; name?: string | null },
+  opts: MoneyReadOptions = {},
+): Promise<AgentMoney> {
+  const addresses = await agentAddresses(api, agent.agent_id);
+  const result = await readMoneyAt(ctx, api, addresses, opts);
+  return { agent_id: agent.agent_id, evm_address: addresses.evm, solana_address: addresses.solana, ...result };
+}
+
+/** The Hyperliquid portfolio history (every period) of an EVM address, from the one endpoint it is read at. */
+export async function readPortfolioAt(
+  ctx: Context,
+  api: OpenedApi,
+  evmAddress: string,
+  opts: Omit<MoneyReadOptions, 'only'> = {},
 ): Promise<HlPortfolioPeriod[]> {
-  const wallet = await superagents.wallet(api.client, agent.agent_id);
   const base = resolveEndpoints(ctx.env, api.connection.profile, embeddedBase(api), () => 'off').hyperliquid;
   if (!base) {
     const fromVariable = endpointOrigin(ctx.env, api.connection.profile, 'hyperliquid') === 'variable';
@@ -225,14 +250,22 @@ export async function readAgentPortfolio(
       fromVariable ? `unset ${endpointVariable('hyperliquid')}` : 'superagent config unset hyperliquid_url',
     );
   }
-  if (!wallet.evm_address) {
-    throw new BadAnswerError(`the service has no EVM address for ${agent.name ?? agent.agent_id}`);
-  }
   const { http, timeoutMs } = openSources(ctx);
   try {
-    const reading = readHlPortfolio(base, wallet.evm_address, http.json);
-    return await whileReading(ctx, 'Reading the history from Hyperliquid…', timeoutMs, reading);
+    const reading = readHlPortfolio(base, evmAddress, http.json, opts.signal);
+    return await whileReading(ctx, opts.quiet ? '' : 'Reading the history from Hyperliquid…', timeoutMs, reading);
   } finally {
     http.close();
   }
+}
+
+/** The agent's Hyperliquid portfolio history (every period). */
+export async function readAgentPortfolio(
+  ctx: Context,
+  api: OpenedApi,
+  agent: { agent_id: string; name?: string | null },
+): Promise<HlPortfolioPeriod[]> {
+  const { evm } = await agentAddresses(api, agent.agent_id);
+  if (!evm) throw new BadAnswerError(`the service has no EVM address for ${agent.name ?? agent.agent_id}`);
+  return readPortfolioAt(ctx, api, evm);
 }
