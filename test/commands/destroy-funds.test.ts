@@ -272,7 +272,7 @@ describe('pause: what the paused agents left open', () => {
     const r = await cli('pause --all');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(
-      [`${busy.agent_id}\tbusy\tpaused\tpaused`, `${idle.agent_id}\tidle\tpaused\tpaused`].sort(),
+      [`${busy.agent_id}\tbusy\tpaused\tdone`, `${idle.agent_id}\tidle\tpaused\tdone`].sort(),
     );
     const open = String.raw`\d+ open positions? \(\w+ (long|short) [\d.]+.*\)( and \d+ open orders?)? on Hyperliquid`;
     expect(r.stderr).toMatch(new RegExp(`^busy is paused with ${open}: a paused agent does not manage them\n$`));
