@@ -23,7 +23,7 @@ describe('positions', () => {
     const r = await cli('positions trader --json');
     expect([r.code, r.stderr]).toEqual([0, '']);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(['agent_id', 'hyperliquid', 'polymarket', 'errors']);
+    expect(Object.keys(out)).toEqual(['agent_id', 'hyperliquid', 'polymarket', 'errors', 'switched_off']);
     expect(out.agent_id).toBe(agent.agent_id);
     // the same numbers, written without trailing zeros ("100304.0" is 100304)
     const plain = (n: string) => (n.includes('.') ? n.replace(/\.?0+$/, '') : n);
@@ -52,6 +52,7 @@ describe('positions', () => {
     const json = await cli('positions flat --json', { env });
     expect([json.code, json.stderr]).toEqual([0, r.stderr]);
     expect(JSON.parse(json.stdout).polymarket).toBeNull();
+    expect(JSON.parse(json.stdout).switched_off).toEqual(['polymarket']);
     const config = new MemoryConfig();
     expect((await cli('config set hyperliquid_url off', { config })).code).toBe(0);
     const none = await cli('positions flat', { config, env: { SUPERAGENT_POLYMARKET_URL: 'off' } });

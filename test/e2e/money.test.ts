@@ -46,6 +46,7 @@ describe('the money view on the embedded service, as a script reads it', () => {
       balances: [{ chain: 'hyperliquid', asset: 'account value', amount: '10000.00', usd: 10000 }],
       total_usd: 10000,
       errors: [],
+      switched_off: [],
     });
   });
 
@@ -69,6 +70,7 @@ describe('the money view on the embedded service, as a script reads it', () => {
       hyperliquid: { account_value: 10000, withdrawable: 10000, positions: [], open_orders: [], spot: [] },
       polymarket: { positions: [], value: 0 },
       errors: [],
+      switched_off: [],
     });
     const off = await money(['positions', 'demo'], { SUPERAGENT_POLYMARKET_URL: 'off' });
     expect([off.exitCode, off.stderr]).toEqual([

@@ -17,7 +17,8 @@ export const spec = {
     'position_value, unrealized_pnl, leverage, liquidation_price or none), order (coin, side, size, price), ' +
     'spot (asset, amount, usd), polymarket (title, outcome, size, avg_price, current_price, value, pnl). ' +
     'A source that cannot be read is named on stderr, the rest printed, and the exit code is 7. ' +
-    'Sources switched off are named in one line on stderr (with --json, that source is null).',
+    'Sources switched off are named in one line on stderr (with --json, that source is null, and switched_off ' +
+    'names it).',
   args: [
     {
       name: 'agent',
@@ -41,11 +42,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const agent = await resolveAgent(api.client, input.agent!);
   const money = await readAgentMoney(ctx, api, agent, { only: READ });
   // nothing shown must not pass for nothing held
-  sayOff(ctx, api, READ, { nothing: 'no position', whole: 'what is shown' });
+  const switched_off = sayOff(ctx, api, READ, { nothing: 'no position', whole: 'what is shown' });
   const { hyperliquid: hl, polymarket: pm, errors } = money;
   const p = ctx.printer;
   if (p.json) {
-    p.printJson({ agent_id: money.agent_id, hyperliquid: hl, polymarket: pm, errors });
+    p.printJson({ agent_id: money.agent_id, hyperliquid: hl, polymarket: pm, errors, switched_off });
   } else if (p.stdoutIsTTY) {
     if (hl) showHyperliquid(ctx, hl);
     if (pm) showPolymarket(ctx, pm, Boolean(hl));

@@ -25,7 +25,8 @@ export const spec = {
     "'none' when the asset has no price). " +
     'A source that cannot be read is named on stderr, the rest printed, the total marked partial, and the ' +
     'exit code is 7; so is a chain the service has no address for (it may answer null). ' +
-    'Sources switched off are named in one line on stderr; with every source off, it says no balance was read.',
+    'Sources switched off are named in one line on stderr (and in --json as switched_off); with every source ' +
+    'off, it says no balance was read.',
   args: [
     {
       name: 'agent',
@@ -57,12 +58,12 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   }
   const money = await readAgentMoney(ctx, api, agent);
   // the addresses alone, or a short list, must not pass for a wallet read whole
-  sayOff(ctx, api, SOURCES, { nothing: 'no balance', whole: 'the total' });
+  const switched_off = sayOff(ctx, api, SOURCES, { nothing: 'no balance', whole: 'the total' });
   const rows = balanceRows(money);
   const errors = money.errors;
   if (p.json) {
     const { agent_id, evm_address, solana_address, total_usd } = money;
-    p.printJson({ agent_id, evm_address, solana_address, balances: rows, total_usd, errors });
+    p.printJson({ agent_id, evm_address, solana_address, balances: rows, total_usd, errors, switched_off });
   } else {
     printAddresses(ctx, money);
     // no price: 'none', so that no row ends in an empty field (a trailing tab); piped, a number a script can use

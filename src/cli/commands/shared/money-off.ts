@@ -24,26 +24,27 @@ function settingsText(sources: readonly SourceName[]): string {
 /**
  * Says in one line on stderr which of the sources the command reads (`among`) are switched off, if
  * any: an empty answer must not pass for one read whole. `nothing`: what was not read when every one
- * is off ("no balance"); `whole`: what leaves the others out ("the total").
+ * is off ("no balance"); `whole`: what leaves the others out ("the total"). Returns those switched off.
  */
 export function sayOff(
   ctx: Context,
   api: OpenedApi,
   among: readonly SourceName[],
   words: { nothing: string; whole: string },
-): void {
+): SourceName[] {
   const all = switchedOff(ctx, api);
   const off = among.filter((s) => all.has(s));
-  if (off.length === 0) return;
+  if (off.length === 0) return off;
   if (off.length < among.length) {
     ctx.printer.warn(
       `not read, switched off: ${off.join(', ')} (${words.whole} leaves ${off.length > 1 ? 'them' : 'it'} out)`,
     );
-    return;
+    return off;
   }
   const which = among.length === SOURCES.length ? 'every source is' : `${among.join(' and ')} are`;
   ctx.printer.warn(
     `${words.nothing} was read: ${which} switched off (to switch one on, unset the variable saying off, ` +
       `${endpointVariable(among[0]!)} say, or run superagent config unset ${settingsText(among)})`,
   );
+  return off;
 }
