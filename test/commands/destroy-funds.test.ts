@@ -275,7 +275,12 @@ describe('pause: what the paused agents left open', () => {
       [`${busy.agent_id}\tbusy\tpaused\tdone`, `${idle.agent_id}\tidle\tpaused\tdone`].sort(),
     );
     const open = String.raw`\d+ open positions? \(\w+ (long|short) [\d.]+.*\)( and \d+ open orders?)? on Hyperliquid`;
-    expect(r.stderr).toMatch(new RegExp(`^busy is paused with ${open}: a paused agent does not manage them\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^busy is paused with ${open}: a paused agent does not manage them ` +
+          `\\(superagent positions busy shows them; superagent resume busy hands them back\\)\n$`,
+      ),
+    );
     const paths = svc.exchanges.map((e) => `${e.method} ${e.path}`);
     const lastPause = Math.max(...paths.map((p, i) => (p.endsWith('/pause') ? i : -1)));
     const firstRead = paths.findIndex((p) => p.includes('/sim/') || p.endsWith('/wallet'));
