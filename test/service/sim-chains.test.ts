@@ -2,7 +2,7 @@
 // balanceOf, Multicall3 aggregate3 decoded by hand here), Solana JSON-RPC and Polymarket's data
 // API. Balances start at zero; a test seeds them (RunningServer.seedHoldings).
 import { describe, expect, it } from 'vitest';
-import { launchAgent } from '../helpers/service.js';
+import { launchAgent, type TestService } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { agentPath } from '../helpers/superagent-fixtures.js';
 import { fakeClock, rpc } from '../helpers/sim.js';
@@ -99,6 +99,54 @@ describe('EVM JSON-RPC', () => {
     expect((await rpc(svc, '/sim/evm/base', 'eth_getBalance', ['0x1234', 'latest'])).error.code).toBe(-32602);
     const body = { jsonrpc: '2.0', id: 1, method: 'eth_chainId' };
     expect((await svc.call('POST', '/sim/evm/goerli', { body, key: null })).status).toBe(404);
+  });
+});
+
+describe('JSON-RPC batches', () => {
+  const post = (svc: TestService, path: string, body: unknown) => svc.call('POST', path, { body, key: null });
+
+  it('a batch is answered with an array in order, each with its id, errors in place', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    const batch = [
+      { jsonrpc: '2.0', id: 'a', method: 'eth_chainId' },
+      { jsonrpc: '2.0', id: 2, method: 'eth_nope' },
+      42,
+      { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: [MULTICALL3, 'latest'] },
+    ];
+    const res = await post(svc, '/sim/evm/base', batch);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.map((r: any) => [r.id, r.result ?? r.error.code])).toEqual([
+      ['a', '0x2105'],
+      [2, -32601],
+      [null, -32600],
+      [3, '0x0'],
+    ]);
+    const sol = await post(svc, '/sim/solana', [
+      { jsonrpc: '2.0', id: 9, method: 'getHealth' },
+      { jsonrpc: '2.0', id: 8, method: 'getBalance', params: [NOBODY_SOL] },
+    ]);
+    expect(sol.json.map((r: any) => [r.id, r.result.value ?? r.result])).toEqual([
+      [9, 'ok'],
+      [8, 0],
+    ]);
+  });
+
+  it('an empty batch and one past the cap are one JSON-RPC error, as real nodes answer', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    for (const path of ['/sim/evm/base', '/sim/solana']) {
+      const empty = await post(svc, path, []);
+      expect([empty.status, empty.json.id, empty.json.error.code]).toEqual([200, null, -32600]);
+      const call = { jsonrpc: '2.0', id: 1, method: 'getHealth' };
+      const big = await post(
+        svc,
+        path,
+        Array.from({ length: 101 }, () => call),
+      );
+      expect([big.status, big.json.id, big.json.error.code]).toEqual([200, null, -32600]);
+      expect(big.json.error.message).toMatch(/batch/);
+    }
+    // the other routes still take only an object
+    expect((await post(svc, '/sim/hyperliquid/info', [{ type: 'allMids' }])).status).toBe(400);
   });
 });
 

@@ -4,7 +4,7 @@ import { ApiError, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { evmMethods } from '../sim/evm.js';
 import { info, INFO_TYPES, type InfoType } from '../sim/hyperliquid.js';
-import { answerRpc } from '../sim/jsonrpc.js';
+import { answerRpcBody } from '../sim/jsonrpc.js';
 import { solanaMethods } from '../sim/solana.js';
 import { isEvmChain } from '../sim/tokens.js';
 
@@ -13,11 +13,11 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 async function evm(ctx: RouteContext): Promise<void> {
   const chain = ctx.params.chain!;
   if (!isEvmChain(chain)) throw notFound('Chain');
-  sendJson(ctx.res, 200, answerRpc(ctx.body, evmMethods(ctx.service.sim, chain)));
+  sendJson(ctx.res, 200, answerRpcBody(ctx.batch ?? ctx.body, evmMethods(ctx.service.sim, chain)));
 }
 
 async function solana(ctx: RouteContext): Promise<void> {
-  sendJson(ctx.res, 200, answerRpc(ctx.body, solanaMethods(ctx.service.sim)));
+  sendJson(ctx.res, 200, answerRpcBody(ctx.batch ?? ctx.body, solanaMethods(ctx.service.sim)));
 }
 
 /** Hyperliquid refuses a body it cannot read as one of its requests with 422. */
@@ -47,8 +47,8 @@ async function value(ctx: RouteContext): Promise<void> {
 }
 
 export const simRoutes: Route[] = [
-  { method: 'POST', path: '/sim/evm/:chain', handler: evm, public: true },
-  { method: 'POST', path: '/sim/solana', handler: solana, public: true },
+  { method: 'POST', path: '/sim/evm/:chain', handler: evm, public: true, batches: true },
+  { method: 'POST', path: '/sim/solana', handler: solana, public: true, batches: true },
   { method: 'POST', path: '/sim/hyperliquid/info', handler: hyperliquid, public: true },
   { method: 'GET', path: '/sim/polymarket/positions', handler: positions, public: true },
   { method: 'GET', path: '/sim/polymarket/value', handler: value, public: true },
