@@ -102,6 +102,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     seed: options.simSeed,
     speed: options.simSpeed,
   });
+  await sim.openMissing();
   const handler = createApp({
     service: {
       store,

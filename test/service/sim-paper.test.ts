@@ -1,6 +1,8 @@
 // The paper Hyperliquid account of each agent launched on the embedded service: funded at launch,
 // traded by a running agent with the hyperliquid skill as the (fake) service clock moves, held
 // while paused, gone when destroyed, kept across restarts of the service.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
@@ -116,6 +118,21 @@ describe('the paper account', () => {
     await first.close();
     const again = await t.serviceOn(first.dataDir, { simClock: clock.now });
     expect(await hlInfo(again, 'clearinghouseState', user)).toEqual(state);
+  });
+
+  it('an agent from a store written before paper accounts gets one at start-up, with the paper balance', async () => {
+    const clock = fakeClock();
+    const first = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withHyperliquid(first, 'Old Timer');
+    await first.close();
+    // what an older version left: the agent, and no simulation records at all
+    const simDir = fs.readdirSync(first.dataDir, { recursive: true, encoding: 'utf8' }).find((f) => /sim$/.test(f));
+    fs.rmSync(path.join(first.dataDir, simDir!), { recursive: true });
+    const again = await t.serviceOn(first.dataDir, { simClock: clock.now, paperBalanceUsd: 500 });
+    expect((await hlInfo(again, 'clearinghouseState', user)).marginSummary.accountValue).toBe('500.0');
+    expect(allTime(await hlInfo(again, 'portfolio', user)).accountValueHistory).toHaveLength(1);
+    // and it trades like any other
+    await untilPositions(again, clock, user);
   });
 
   it('a clock jump of 10000 steps and one of years are answered, the history bounded', async () => {

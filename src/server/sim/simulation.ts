@@ -74,6 +74,22 @@ export class Simulation {
     await this.store.sim.put('paper', agent.evm_address, record);
   }
 
+  /**
+   * Agents from a store written before the simulation had paper accounts get one now, funded with
+   * the paper balance from now on, so every live agent's money reads like a new one's.
+   */
+  async openMissing(): Promise<number> {
+    let opened = 0;
+    for (const account of this.store.layout.accountIds()) {
+      for (const { record } of this.store.liveAgents(account)) {
+        if (!record.evm_address || this.store.sim.read<PaperRecord>('paper', record.evm_address)) continue;
+        await this.open(record);
+        opened++;
+      }
+    }
+    return opened;
+  }
+
   /** A destroyed agent's accounts and holdings are gone. */
   async close(agent: Pick<StoredAgent, 'evm_address' | 'solana_address'>): Promise<void> {
     await this.store.sim.remove('paper', agent.evm_address);
