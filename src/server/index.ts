@@ -2,7 +2,7 @@
 // Used by `superagent server`, by the tests, and by the CLI when nothing is configured.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIMITS, type Provider } from '../contract.js';
+import { LIMITS, type Provider, type SimScenario } from '../contract.js';
 import { createApp } from './app.js';
 import { guardConnections } from './connections.js';
 import { CONNECTION_LIMITS, failureReporter, type ServiceFailure } from './http.js';
@@ -65,6 +65,8 @@ export interface ServerOptions {
   simSeed?: string;
   /** simulated market minutes per minute of the clock (demos: faster trading); default 1 */
   simSpeed?: number;
+  /** the simulated market's scenario: calm (the default) or crash (falls steadily from the start) */
+  simScenario?: SimScenario;
 }
 
 export interface RunningServer {
@@ -101,8 +103,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     clock: options.simClock,
     seed: options.simSeed,
     speed: options.simSpeed,
+    scenario: options.simScenario,
   });
-  await sim.openMissing();
+  await sim.start();
   const handler = createApp({
     service: {
       store,

@@ -43,14 +43,15 @@ export async function withHyperliquid(svc: TestService, name = 'Perp Trader') {
   return agent;
 }
 
-/** Moves the clock `steps` at a time until the account holds a position (a bounded number of tries). */
+/** Moves the clock `every` steps at a time until the account holds a position (a bounded number of tries). */
 export async function untilPositions(
   svc: TestService,
   clock: ReturnType<typeof fakeClock>,
   user: string,
+  every = 120,
 ): Promise<any> {
   for (let i = 0; i < 50; i++) {
-    clock.advance(120);
+    clock.advance(every);
     const state = await hlInfo(svc, 'clearinghouseState', user);
     if (state.assetPositions.length > 0) return state;
   }

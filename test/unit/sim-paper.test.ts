@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { advance, HISTORY_KEPT, MAX_STEPS_PER_ADVANCE, newAccount } from '../../src/server/sim/paper.js';
 import type { AdvanceContext } from '../../src/server/sim/paper.js';
 import { dec, priceAt } from '../../src/server/sim/prices.js';
+import { calmMarket } from '../../src/server/sim/scenario.js';
 import { maxLeverageOf } from '../../src/server/sim/simulation.js';
 
 const ctx = (over: Partial<AdvanceContext> = {}): AdvanceContext => ({
-  seed: 's',
+  market: calmMarket('s'),
   who: '0xabc',
   trading: true,
   maxLeverage: 3,
@@ -57,9 +58,9 @@ describe('advance', () => {
 describe('the market and the soul', () => {
   it('prices are positive, near their base, and written without exponents', () => {
     for (const step of [0, 1, 1e6, 3e7]) {
-      expect(priceAt('s', 'BTC', step)).toBeGreaterThan(60_000);
-      expect(priceAt('s', 'BTC', step)).toBeLessThan(140_000);
-      expect(dec(priceAt('s', 'PEPE', step))).toMatch(/^0\.0000\d+$/);
+      expect(priceAt(calmMarket('s'), 'BTC', step)).toBeGreaterThan(60_000);
+      expect(priceAt(calmMarket('s'), 'BTC', step)).toBeLessThan(140_000);
+      expect(dec(priceAt(calmMarket('s'), 'PEPE', step))).toMatch(/^0\.0000\d+$/);
     }
     expect(dec(1e-9, 8)).toMatch(/^0\.000000001$/);
     expect(dec(-0)).toBe('0.0');

@@ -1,6 +1,7 @@
 // Where the simulation keeps its state in the data dir, beside the agents' records:
 //   records/sim/paper.<address>.json   an agent's paper Hyperliquid account (made at launch, removed at destroy)
 //   records/sim/seed.<address>.json    holdings a test or demo gave an address
+//   records/sim/market.scenario.json   when the crash under way began (every service on the dir shares it)
 // Versioned record files like the rest of the store (store/records.ts), each under its own lock.
 import { makeDir, removeStaleTemps } from '../../core/atomic-write.js';
 import type { Locks } from '../../core/file-lock.js';
@@ -28,7 +29,13 @@ export interface SeedRecord {
   holdings: SeededHolding[];
 }
 
-type SimKind = 'paper' | 'seed';
+export interface ScenarioRecord {
+  scenario: string;
+  /** the service clock's time the scenario began at */
+  since: number;
+}
+
+type SimKind = 'paper' | 'seed' | 'market';
 
 export class SimRecords {
   constructor(
@@ -68,6 +75,7 @@ export class SimRecords {
   sweepTemps(): void {
     removeStaleTemps(this.dir, 'paper');
     removeStaleTemps(this.dir, 'seed');
+    removeStaleTemps(this.dir, 'market');
   }
 
   remove(kind: SimKind, address: string): Promise<void> {

@@ -1,12 +1,14 @@
 // The simulated chains an agent's money lives on, evaluated lazily: nothing runs in the background.
 // Reading an agent's Hyperliquid account brings it to the service clock's current step (paper.ts),
 // trading only while the agent runs with its `hyperliquid` skill on, and writes it back.
+import type { SimScenario } from '../../contract.js';
 import { leverageCap } from '../runtime/amounts.js';
 import { parseSoul } from '../runtime/soul.js';
 import type { Store, StoredAgent } from '../store.js';
 import { advance, DEFAULT_MAX_LEVERAGE, newAccount, type PaperAccount } from './paper.js';
 import { STEP_MS } from './prices.js';
-import type { PaperRecord, SeededHolding, SeedRecord } from './records.js';
+import type { PaperRecord, ScenarioRecord, SeededHolding, SeedRecord } from './records.js';
+import { crashOver, type Market } from './scenario.js';
 import { addressKey, findToken, isEvmChain, type SimChain, type SimToken } from './tokens.js';
 import { toUnits } from './prices.js';
 
@@ -19,11 +21,14 @@ export interface SimOptions {
   seed: string;
   /** simulated market minutes per real minute (demos) */
   speed: number;
+  /** the market's shape: calm (its paths as they are) or crash (falling from the start; scenario.ts) */
+  scenario: SimScenario;
 }
 
 export const DEFAULT_PAPER_BALANCE_USD = 10_000;
 export const DEFAULT_SIM_SEED = 'superagent-sim';
 const LEVERAGE_LIMIT = 50;
+const SCENARIO_KEY = 'scenario';
 
 /** An account as read: brought to `step`, with the clock time it stands for. */
 export interface PaperView {
@@ -34,6 +39,8 @@ export interface PaperView {
 
 export class Simulation {
   readonly options: SimOptions;
+  /** the market quoted: the seed, the scenario and the step it started from (this service's start) */
+  readonly market: Market;
 
   constructor(
     private readonly store: Store,
@@ -44,7 +51,35 @@ export class Simulation {
       clock: options.clock ?? Date.now,
       seed: options.seed ?? DEFAULT_SIM_SEED,
       speed: options.speed && options.speed > 0 ? options.speed : 1,
+      scenario: options.scenario ?? 'calm',
     };
+    this.market = this.marketNow();
+  }
+
+  /**
+   * The crash under way on this data dir, if one is (so successive in-process services share it);
+   * else one that begins now. Calm has no origin to keep.
+   */
+  private marketNow(): Market {
+    const { seed, scenario } = this.options;
+    const now: Market = { seed, scenario, origin: this.step() };
+    if (scenario === 'calm') return now;
+    const kept = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
+    if (kept?.scenario !== scenario || !Number.isFinite(kept.since)) return now;
+    const market = { ...now, origin: Math.floor(kept.since / this.stepMs) };
+    return market.origin > now.origin || crashOver(market, now.origin) ? now : market;
+  }
+
+  /** Start-up: the scenario's origin kept, and paper accounts for agents from before them. */
+  async start(): Promise<void> {
+    if (this.market.scenario !== 'calm') {
+      const since = this.market.origin * this.stepMs;
+      const kept = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
+      if (kept?.since !== since || kept.scenario !== this.market.scenario) {
+        await this.store.sim.put<ScenarioRecord>('market', SCENARIO_KEY, { scenario: this.market.scenario, since });
+      }
+    }
+    await this.openMissing();
   }
 
   get seed(): string {
@@ -109,7 +144,7 @@ export class Simulation {
     const agent = this.store.agents.find(found.account, found.agent_id)?.record;
     if (!agent || agent.status === 'destroyed') return undefined;
     const ctx = {
-      seed: this.seed,
+      market: this.market,
       who: addressKey(address),
       trading: agent.status === 'running' && agent.skills?.hyperliquid === true,
       maxLeverage: maxLeverageOf(agent.soul_md),
