@@ -1,7 +1,7 @@
 // The paper trading engine (src/server/sim/paper.ts): deterministic from the seed and the steps,
 // bounded work per advance whatever the gap, the soul's leverage rule obeyed.
 import { describe, expect, it } from 'vitest';
-import { advance, HISTORY_KEPT, MAX_STEPS_PER_ADVANCE, newAccount } from '../../src/server/sim/paper.js';
+import { advance, HISTORY_EVERY, HISTORY_KEPT, MAX_STEPS_PER_ADVANCE, newAccount } from '../../src/server/sim/paper.js';
 import type { AdvanceContext } from '../../src/server/sim/paper.js';
 import { dec, priceAt } from '../../src/server/sim/prices.js';
 import { calmMarket } from '../../src/server/sim/scenario.js';
@@ -36,6 +36,37 @@ describe('advance', () => {
     expect(a.step).toBe(10_000 + 1e12);
     for (let i = 1; i <= 30; i++) advance(a, 10_000 + 1e12 + i * MAX_STEPS_PER_ADVANCE, ctx());
     expect(a.history.length).toBeLessThanOrEqual(HISTORY_KEPT);
+  });
+
+  it('records a history point every HISTORY_EVERY steps as the market moves, in time order', () => {
+    const a = newAccount(10_000, 0);
+    advance(a, 100, ctx());
+    advance(a, 200, ctx());
+    const steps = a.history.map(([t]) => t / 60_000);
+    expect(steps).toEqual(Array.from({ length: 14 }, (_, i) => i * HISTORY_EVERY));
+  });
+
+  it('a jump past a market day still leaves points across the skipped span, bounded, in time order', () => {
+    for (const jump of [3_000, 5 * 365 * 24 * 60]) {
+      const a = newAccount(10_000, 0);
+      advance(a, jump, ctx());
+      const times = a.history.map(([t]) => t);
+      expect(times.length).toBeLessThanOrEqual(HISTORY_KEPT);
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      for (const gap of gaps) expect(gap).toBeGreaterThan(0);
+      // no gap larger than a hundredth of the span (nor than the pace, for a short jump)
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(Math.max(HISTORY_EVERY * 60_000, (jump * 60_000) / 100));
+      for (const [, value] of a.history) expect(value).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('a faster market after a slower one records no point before the last one', () => {
+    const a = newAccount(10_000, 1_000); // at 60 s a step: t = 60,000,000
+    advance(a, 1_100, ctx());
+    advance(a, 1_100 * 600 + 50_000, ctx({ stepMs: 100 })); // the same clock at 100 ms a step, later
+    const times = a.history.map(([t]) => t);
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+    expect(new Set(times).size).toBe(times.length);
   });
 
   it('a clock set back starts again from there, walking nothing', () => {

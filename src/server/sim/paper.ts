@@ -93,7 +93,11 @@ export function marginUsed(a: PaperAccount, market: Market, step: number): numbe
 /** Brings the account to `to`; returns how many steps it walked (at most MAX_STEPS_PER_ADVANCE). */
 export function advance(a: PaperAccount, to: number, ctx: AdvanceContext): number {
   if (to < a.step) a.step = to; // a clock set back (or a slower market): start again from now
-  if (to - a.step > MAX_STEPS_PER_ADVANCE) a.step = to - MAX_STEPS_PER_ADVANCE;
+  if (to - a.step > MAX_STEPS_PER_ADVANCE) {
+    const resume = to - MAX_STEPS_PER_ADVANCE;
+    recordSkipped(a, a.step, resume, ctx);
+    a.step = resume;
+  }
   const walked = to - a.step;
   // one sha256 per advance, not per step: each step's draws come from this salt and the step
   const salt = parseInt(digest('sim-agent', ctx.market.seed, ctx.who).slice(0, 8), 16);
@@ -110,6 +114,22 @@ export function advance(a: PaperAccount, to: number, ctx: AdvanceContext): numbe
   }
   a.step = to;
   return walked;
+}
+
+/**
+ * Points across a span skipped with the positions held (not walked), so the history has no hole:
+ * at the history's pace, or sparser for a long span (at most HISTORY_KEPT / 2 points), never
+ * before the last point (a faster market's steps stand for earlier steps of the clock).
+ */
+function recordSkipped(a: PaperAccount, from: number, until: number, ctx: AdvanceContext): void {
+  const last = a.history[a.history.length - 1]?.[0];
+  const start = last === undefined ? from : Math.max(from, Math.floor(last / ctx.stepMs));
+  if (until <= start) return;
+  const stride = HISTORY_EVERY * Math.max(1, Math.ceil((until - start) / HISTORY_EVERY / (HISTORY_KEPT / 2)));
+  for (let k = (Math.floor(start / stride) + 1) * stride; k <= until; k += stride) {
+    if (a.positions.length > 0 && accountValue(a, ctx.market, k) <= 0) liquidate(a, k, ctx);
+    record(a, k, ctx);
+  }
 }
 
 function record(a: PaperAccount, k: number, ctx: AdvanceContext): void {
