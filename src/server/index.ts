@@ -59,6 +59,8 @@ export interface ServerOptions {
   onAnswered?: (answered: Answered) => void;
   /** USDC on each launched agent's paper Hyperliquid account (default 10000) */
   paperBalanceUsd?: number;
+  /** USDC.e on polygon an agent deposits the first time it runs with its polymarket skill (default 1000) */
+  polymarketBalanceUsd?: number;
   /** the clock the simulated market moves with (tests move a fake one instead of waiting) */
   simClock?: () => number;
   /** the simulated market's seed: the same seed and clock, the same prices and trades */
@@ -100,6 +102,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const pendingWrites = new PendingWrites(failed);
   const sim = new Simulation(store, {
     paperBalanceUsd: options.paperBalanceUsd,
+    polymarketBalanceUsd: options.polymarketBalanceUsd,
     clock: options.simClock,
     seed: options.simSeed,
     speed: options.simSpeed,

@@ -35,10 +35,22 @@ export async function rpc(svc: TestService, path: string, method: string, params
   return res.json;
 }
 
-/** An agent launched with every skill on, the hyperliquid one too (it trades as the clock moves). */
-export async function withHyperliquid(svc: TestService, name = 'Perp Trader') {
+/**
+ * An agent launched with every skill on, the hyperliquid one too (it trades as the clock moves), but
+ * polymarket: its bets would move the agent's polygon USDC.e (withPolymarket turns that one on too).
+ */
+export function withHyperliquid(svc: TestService, name = 'Perp Trader') {
+  return withSkills(svc, name, ['polymarket']);
+}
+
+/** An agent launched with every skill on: it trades perps and bets on the simulated Polymarket. */
+export function withPolymarket(svc: TestService, name = 'Bettor') {
+  return withSkills(svc, name, []);
+}
+
+async function withSkills(svc: TestService, name: string, disabled: string[]) {
   const agent = await launchAgent(svc, { name });
-  const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled: [] } });
+  const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled } });
   expect(res.status, res.text).toBe(200);
   return agent;
 }

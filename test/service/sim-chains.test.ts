@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { launchAgent, type TestService } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { agentPath } from '../helpers/superagent-fixtures.js';
-import { fakeClock, rpc } from '../helpers/sim.js';
+import { fakeClock, rpc, withPolymarket } from '../helpers/sim.js';
 
 const t = perTest();
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -183,6 +183,66 @@ describe('Solana JSON-RPC', () => {
 });
 
 describe('Polymarket data API', () => {
+  const USDC_E = '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174';
+  const usdcE = async (svc: TestService, user: string) =>
+    BigInt((await rpc(svc, '/sim/evm/polygon', 'eth_call', [{ to: USDC_E, data: balanceOf(user) }, 'latest'])).result);
+  const pm = async (svc: TestService, kind: string, user: string) =>
+    (await svc.call('GET', `/sim/polymarket/${kind}?user=${user}`, { key: null })).json;
+
+  it('a running agent with the polymarket skill bets small, paid from the USDC.e it deposited on polygon', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withPolymarket(svc);
+    expect(await pm(svc, 'positions', user)).toEqual([]);
+    let positions: any[] = [];
+    // a step at a time (one act a step at most): the first position seen is the first bet
+    for (let i = 0; i < 400 && positions.length === 0; i++) {
+      clock.advance(1);
+      positions = await pm(svc, 'positions', user);
+    }
+    expect(positions.length).toBeGreaterThan(0);
+    const [p] = positions;
+    expect(p).toMatchObject({ proxyWallet: user.toLowerCase(), redeemable: false, negativeRisk: false });
+    expect(['Yes', 'No']).toContain(p.outcome);
+    expect(p.oppositeOutcome).not.toBe(p.outcome);
+    expect(p.asset).toMatch(/^\d{50,78}$/);
+    expect(p.conditionId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(p.initialValue).toBeGreaterThan(0);
+    expect(p.initialValue).toBeLessThanOrEqual(25);
+    expect(p.currentValue).toBeCloseTo(p.size * p.curPrice, 6);
+    // the first bet is a buy: what it cost left the 1000 USDC.e deposit, to the cent
+    const spent = positions.reduce((s, q) => s + Math.round(q.initialValue * 1e6), 0);
+    expect(await usdcE(svc, user)).toBe(1_000_000_000n - BigInt(spent));
+    const [value] = await pm(svc, 'value', user);
+    expect(value.user).toBe(user.toLowerCase());
+    expect(value.value).toBeCloseTo(
+      positions.reduce((s, q) => s + q.currentValue, 0),
+      6,
+    );
+    // prices move with the clock: some outcome held is seen at two prices
+    const prices = new Map<string, Set<number>>();
+    let moved = false;
+    for (let i = 0; i < 100 && !moved; i++) {
+      clock.advance(15);
+      for (const q of await pm(svc, 'positions', user)) {
+        const seen = prices.get(q.asset) ?? new Set<number>();
+        prices.set(q.asset, seen.add(q.curPrice));
+        moved ||= seen.size > 1;
+      }
+    }
+    expect(moved).toBe(true);
+  });
+
+  it('an agent without the polymarket skill holds no position and no USDC.e', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await launchAgent(svc, { name: 'Abstainer' });
+    clock.advance(2_000);
+    expect(await pm(svc, 'positions', user)).toEqual([]);
+    expect(await pm(svc, 'value', user)).toEqual([{ user: user.toLowerCase(), value: 0 }]);
+    expect(await usdcE(svc, user)).toBe(0n);
+  });
+
   it('an address has no positions and a value of 0; no user is 400', async () => {
     const svc = await t.service({ simClock: fakeClock().now });
     const user = '0x' + 'ab'.repeat(20);

@@ -5,6 +5,7 @@ import type { Route, RouteContext } from '../router.js';
 import { evmMethods } from '../sim/evm.js';
 import { info, INFO_TYPES, type InfoType } from '../sim/hyperliquid.js';
 import { answerRpcBody } from '../sim/jsonrpc.js';
+import { pmPositions, pmValue } from '../sim/polymarket.js';
 import { solanaMethods } from '../sim/solana.js';
 import { isEvmChain } from '../sim/tokens.js';
 
@@ -36,14 +37,19 @@ function polymarketUser(ctx: RouteContext): string {
   return user.toLowerCase();
 }
 
-// the paper agents bet on no prediction market (yet): every address answers as an empty one
+// an agent's paper Polymarket account, brought to now; any other address answers as an empty one
 async function positions(ctx: RouteContext): Promise<void> {
-  polymarketUser(ctx);
-  sendJson(ctx.res, 200, []);
+  const user = polymarketUser(ctx);
+  const { sim } = ctx.service;
+  const view = await sim.paper(user);
+  sendJson(ctx.res, 200, pmPositions(sim.seed, user, view?.polymarket, view?.step ?? sim.step()));
 }
 
 async function value(ctx: RouteContext): Promise<void> {
-  sendJson(ctx.res, 200, [{ user: polymarketUser(ctx), value: 0 }]);
+  const user = polymarketUser(ctx);
+  const { sim } = ctx.service;
+  const view = await sim.paper(user);
+  sendJson(ctx.res, 200, pmValue(sim.seed, user, view?.polymarket, view?.step ?? sim.step()));
 }
 
 export const simRoutes: Route[] = [

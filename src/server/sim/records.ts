@@ -8,6 +8,7 @@ import type { Locks } from '../../core/file-lock.js';
 import { safeName } from '../store/layout.js';
 import { readRecord, type RecordFiles } from '../store/records.js';
 import type { PaperAccount } from './paper.js';
+import type { PmAccount } from './polymarket.js';
 import { addressKey, type SimChain } from './tokens.js';
 
 export interface PaperRecord {
@@ -15,6 +16,8 @@ export interface PaperRecord {
   agent_id: string;
   address: string;
   paper: PaperAccount;
+  /** its paper Polymarket account (polymarket.ts); missing in a record from before them */
+  polymarket?: PmAccount;
 }
 
 export interface SeededHolding {

@@ -7,6 +7,7 @@ import { parseSoul } from '../runtime/soul.js';
 import type { Store, StoredAgent } from '../store.js';
 import { advance, DEFAULT_MAX_LEVERAGE, newAccount, type PaperAccount } from './paper.js';
 import { STEP_MS } from './prices.js';
+import { advancePm, newPmAccount, type PmAccount, type PmContext } from './polymarket.js';
 import type { PaperRecord, ScenarioRecord, SeededHolding, SeedRecord } from './records.js';
 import { crashOver, type Market } from './scenario.js';
 import { addressKey, findToken, isEvmChain, type SimChain, type SimToken } from './tokens.js';
@@ -21,11 +22,15 @@ export interface SimOptions {
   seed: string;
   /** simulated market minutes per real minute (demos) */
   speed: number;
+  /** USDC.e on polygon an agent deposits the first time it runs with its polymarket skill */
+  polymarketBalanceUsd: number;
   /** the market's shape: calm (its paths as they are) or crash (falling from the start; scenario.ts) */
   scenario: SimScenario;
 }
 
 export const DEFAULT_PAPER_BALANCE_USD = 10_000;
+export const DEFAULT_POLYMARKET_BALANCE_USD = 1_000;
+const USDC_E = '0x2791bca1f2de4661ed88a30c99a7a9449aa84174';
 export const DEFAULT_SIM_SEED = 'superagent-sim';
 const LEVERAGE_LIMIT = 50;
 const SCENARIO_KEY = 'scenario';
@@ -35,6 +40,7 @@ export interface PaperView {
   paper: PaperAccount;
   step: number;
   now: number;
+  polymarket?: PmAccount;
 }
 
 export class Simulation {
@@ -48,6 +54,7 @@ export class Simulation {
   ) {
     this.options = {
       paperBalanceUsd: options.paperBalanceUsd ?? DEFAULT_PAPER_BALANCE_USD,
+      polymarketBalanceUsd: options.polymarketBalanceUsd ?? DEFAULT_POLYMARKET_BALANCE_USD,
       clock: options.clock ?? Date.now,
       seed: options.seed ?? DEFAULT_SIM_SEED,
       speed: options.speed && options.speed > 0 ? options.speed : 1,
@@ -105,6 +112,7 @@ export class Simulation {
       agent_id: agent.agent_id,
       address: agent.evm_address,
       paper: newAccount(this.options.paperBalanceUsd, this.step(), this.stepMs),
+      polymarket: newPmAccount(this.step()),
     };
     await this.store.sim.put('paper', agent.evm_address, record);
   }
@@ -151,12 +159,34 @@ export class Simulation {
       stepMs: this.stepMs,
     };
     const step = this.step();
-    const paper = await this.store.sim.update<PaperRecord, PaperAccount | undefined>('paper', address, (draft) => {
+    const pm = this.pmContext(agent, address);
+    const view = await this.store.sim.update<PaperRecord, PaperView | undefined>('paper', address, (draft) => {
       if (!draft) return undefined;
       advance(draft.paper, step, ctx);
-      return draft.paper;
+      draft.polymarket ??= newPmAccount(step); // a record from before the Polymarket accounts
+      advancePm(draft.polymarket, step, pm);
+      return { paper: draft.paper, polymarket: draft.polymarket, step, now: this.now() };
     });
-    return paper && { paper, step, now: this.now() };
+    return view;
+  }
+
+  private pmContext(agent: StoredAgent, address: string): PmContext {
+    const deposit = BigInt(Math.round(this.options.polymarketBalanceUsd * 100)) * 10_000n;
+    const trading = agent.status === 'running' && agent.skills?.polymarket === true;
+    return { seed: this.seed, who: addressKey(address), trading, deposit };
+  }
+
+  /**
+   * The Polymarket account at `address` as it stands now, without writing it: what a polygon read
+   * of its USDC.e sees (the advance is a pure function of the stored account, so a later write agrees).
+   */
+  pmNow(address: string): PmAccount | undefined {
+    const found = this.store.sim.read<PaperRecord>('paper', address);
+    const agent = found && this.store.agents.find(found.account, found.agent_id)?.record;
+    if (!found?.polymarket || !agent || agent.status === 'destroyed') return undefined;
+    const account = structuredClone(found.polymarket);
+    advancePm(account, this.step(), this.pmContext(agent, address));
+    return account;
   }
 
   /** Gives `address` an amount of a listed asset on a chain (replacing what it had of it). */
@@ -191,7 +221,9 @@ export class Simulation {
     if (!isEvmChain(chain)) return 0n;
     const wanted = tokenAddress?.toLowerCase() ?? null;
     const hit = this.holdings(address, chain).find((h) => (h.token.address?.toLowerCase() ?? null) === wanted);
-    return hit?.units ?? 0n;
+    // Polymarket's cash is the USDC.e the agent holds on polygon
+    const pmCash = chain === 'polygon' && wanted === USDC_E ? BigInt(this.pmNow(address)?.cash ?? '0') : 0n;
+    return (hit?.units ?? 0n) + pmCash;
   }
 }
 
