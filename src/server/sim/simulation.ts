@@ -47,6 +47,8 @@ export class Simulation {
   readonly options: SimOptions;
   /** the market quoted: the seed, the scenario and the step it started from (this service's start) */
   readonly market: Market;
+  /** pmNow's answers for one step: a request may ask one balance many times (aggregate3, batches) */
+  private pmSeen = { step: NaN, accounts: new Map<string, PmAccount | undefined>() };
 
   constructor(
     private readonly store: Store,
@@ -135,6 +137,7 @@ export class Simulation {
 
   /** A destroyed agent's accounts and holdings are gone. */
   async close(agent: Pick<StoredAgent, 'evm_address' | 'solana_address'>): Promise<void> {
+    this.pmSeen.accounts.delete(addressKey(agent.evm_address));
     await this.store.sim.remove('paper', agent.evm_address);
     await this.store.sim.remove('seed', agent.evm_address);
     await this.store.sim.remove('seed', agent.solana_address);
@@ -160,6 +163,7 @@ export class Simulation {
     };
     const step = this.step();
     const pm = this.pmContext(agent, address);
+    this.pmSeen.accounts.delete(addressKey(address)); // a pause or a skill change may follow
     const view = await this.store.sim.update<PaperRecord, PaperView | undefined>('paper', address, (draft) => {
       if (!draft) return undefined;
       advance(draft.paper, step, ctx);
@@ -181,11 +185,19 @@ export class Simulation {
    * of its USDC.e sees (the advance is a pure function of the stored account, so a later write agrees).
    */
   pmNow(address: string): PmAccount | undefined {
+    const step = this.step();
+    if (this.pmSeen.step !== step) this.pmSeen = { step, accounts: new Map() };
+    const key = addressKey(address);
+    if (!this.pmSeen.accounts.has(key)) this.pmSeen.accounts.set(key, this.pmAt(address, step));
+    return this.pmSeen.accounts.get(key);
+  }
+
+  private pmAt(address: string, step: number): PmAccount | undefined {
     const found = this.store.sim.read<PaperRecord>('paper', address);
     const agent = found && this.store.agents.find(found.account, found.agent_id)?.record;
     if (!found?.polymarket || !agent || agent.status === 'destroyed') return undefined;
     const account = structuredClone(found.polymarket);
-    advancePm(account, this.step(), this.pmContext(agent, address));
+    advancePm(account, step, this.pmContext(agent, address));
     return account;
   }
 
