@@ -43,7 +43,7 @@ _superagent_spec() {
         'restart') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent...' ;;
         'resume') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
         'schema') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
+        'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --sim-scenario --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --sim-scenario --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
         'skills') _sa_subs='enable disable' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'skills disable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill-on...' ;;
         'skills enable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill-off...' ;;
@@ -75,6 +75,7 @@ _superagent_option_values() {
         'pnl|--period') _sa_values='words:day,week,month,all' ;;
         'server|--data-dir') _sa_values='dir' ;;
         'server|--connect-provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
+        'server|--sim-scenario') _sa_values='words:calm,crash' ;;
         'soul set|--file') _sa_values='file' ;;
     esac
 }

@@ -75,7 +75,7 @@ function __superagent_spec
             set -g __sa_args 'agent...'
         case 'schema'
         case 'server'
-            set -g __sa_vopts --port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream
+            set -g __sa_vopts --port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --sim-scenario --fault-latency --fault-error-rate --fault-cut-stream
         case 'skills'
             set -g __sa_subs enable disable
             set -g __sa_args 'agent'
@@ -285,6 +285,7 @@ complete -c superagent -n '__superagent_is server' -l token-delay -x -d 'delay b
 complete -c superagent -n '__superagent_is server' -l connect-provider -x -a 'openai anthropic xai openrouter venice' -d 'mark a model provider key as connected (repeatable)'
 complete -c superagent -n '__superagent_is server' -l paper-balance -x -d 'paper USDC each launched agent gets on its simulated Hyperliquid (default 10000)'
 complete -c superagent -n '__superagent_is server' -l sim-speed -x -d 'run the simulated market N times faster than the clock, for demos (default 1)'
+complete -c superagent -n '__superagent_is server' -l sim-scenario -x -a 'calm crash' -d 'shape the simulated market: calm (the default) or crash (every coin falls 30% each 5 simulated minutes, to a floor of 5%, from the first start with it on this data dir: agents holding longs lose value)'
 complete -c superagent -n '__superagent_is server' -l fault-latency -x -d 'add this latency to every answer'
 complete -c superagent -n '__superagent_is server' -l fault-error-rate -x -d 'answer a share R (0..1) of requests with 500/503'
 complete -c superagent -n '__superagent_is server' -l fault-cut-stream -x -d 'cut every stream after N pieces'
