@@ -2,9 +2,11 @@
 // stand-in whose account value and history the test sets per agent, a data dir of the test's own, and a
 // clock the test moves (its sleeps may call back, to change the world between two checks).
 import { SOURCES } from '../../src/api/money/types.js';
+import type { Clock } from '../../src/cli/context.js';
+import { InterruptedError } from '../../src/core/errors.js';
 import { endpointVariable } from '../../src/cli/commands/shared/money.js';
 import { startChainStandIn, fixture } from './chain-standin.js';
-import { cliFor, FakeClock, FakeSignals } from './context.js';
+import { cliFor, FakeClock } from './context.js';
 import { launchAgent, type TestService } from './service.js';
 import { agentPath } from './superagent-fixtures.js';
 import { fakeClock } from './sim.js';
@@ -13,14 +15,19 @@ import type { perTest } from './service-support.js';
 export const DAY = 86_400_000;
 export const NOW = Date.parse('2026-11-22T12:00:00Z');
 
-/** A FakeClock whose every sleep first tells the test (the watchdog's checks, one by one). */
-export class SteppedClock extends FakeClock {
-  constructor(private readonly onSleep: (n: number) => void | Promise<void>) {
-    super(NOW);
+/** A fake clock whose every sleep first tells the test (the watchdog's checks, one by one); it may jump. */
+export class SteppedClock implements Clock {
+  slept: number[] = [];
+  time = NOW;
+  constructor(private readonly onSleep: (n: number, clock: SteppedClock) => void | Promise<void>) {}
+  now(): number {
+    return this.time;
   }
-  override async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    await this.onSleep(this.slept.length + 1);
-    return super.sleep(ms, signal);
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    await this.onSleep(this.slept.length + 1, this);
+    if (signal?.aborted) throw new InterruptedError();
+    this.slept.push(ms);
+    this.time += ms;
   }
 }
 
@@ -86,7 +93,6 @@ export async function guardFleet(t: ReturnType<typeof perTest>, names: string[])
       const r = await svc.call('POST', agentPath(agents[name]!.agent_id, '/resume'));
       if (r.status !== 200) throw new Error(`resume answered ${r.status}`);
     },
-    signals: () => new FakeSignals(),
   };
 }
 
