@@ -75,7 +75,7 @@ describe('guard --once', () => {
     const ok = await f.cli('guard falling --max-drawdown 35 --once');
     expect([ok.code, ok.stdout]).toEqual([
       0,
-      expect.stringMatching(/^2026-11-22 12:00:00Z falling: guarding falling \(running\): max-drawdown 35\.00%\n$/),
+      expect.stringMatching(/^2026-11-22 12:00:00Z falling: guarded \(running\): max-drawdown 35\.00%; window 7d\n$/),
     ]);
   });
 
@@ -128,6 +128,21 @@ describe('guard --once', () => {
     ]);
     expect((await f.cli('guard x --max-loss 200 --once')).code).toBe(10);
     expect(await f.status('x')).toBe('paused');
+  });
+
+  it('a guard with a looser limit, within it, leaves the breach another guard recorded', async () => {
+    const f = await guardFleet(t, ['x']);
+    f.set('x', 700, [
+      [NOW - DAY, 1_000],
+      [NOW, 700],
+    ]);
+    expect((await f.cli('guard x --max-loss 200 --once')).code).toBe(10);
+    await f.resume('x');
+    expect((await f.cli('guard x --max-loss 1000 --once')).code).toBe(0);
+    const again = await f.cli('guard x --max-loss 200 --once --json');
+    expect(again.code).toBe(0);
+    expect(events(again.stdout).find((e) => e.event === 'breach')).toMatchObject({ action: 'tolerated' });
+    expect(await f.status('x')).toBe('running');
   });
 
   it('usage: agents and --all, neither, no limit, a bad window or percentage: exit 2', async () => {

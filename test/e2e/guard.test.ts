@@ -49,7 +49,7 @@ it('the watchdog ends on SIGTERM with exit 0, by its own handler', async () => {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      if (seen.includes('guarding demo')) resolve();
+      if (seen.includes('demo: guarded (running)')) resolve();
     });
   });
   child.kill('SIGTERM');

@@ -68,7 +68,8 @@ export function decide(
     }
     const value = known.value;
     if (!past(rule, value, limit)) {
-      if (recorded[rule]) record[rule] = null; // back within the limit: a later breach is a new one
+      // back within the limit: a later breach is a new one (not another guard's limit: that one may still hold)
+      if (recorded[rule]?.limit === limit) record[rule] = null;
       continue;
     }
     const before = recorded[rule];

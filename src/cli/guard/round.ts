@@ -16,7 +16,7 @@ import { decide, type Agent, type Decision } from './decide.js';
 import { figure, type Emit } from './events.js';
 import { readFigures, type Readings } from './figures.js';
 import type { GuardPacer } from './pacer.js';
-import { RULE_NAMES, type Rules } from './rules.js';
+import { RULE_NAMES, windowText, type Rules } from './rules.js';
 import { emptyAgent, type GuardState } from './state.js';
 
 export interface GuardConfig {
@@ -114,7 +114,8 @@ export class Guard {
     const limits = RULE_NAMES.filter((r) => this.c.rules[r] !== undefined).map(
       (r) => `${r} ${figure(r, this.c.rules[r]!)}`,
     );
-    const detail = `guarding ${a.name ?? a.agent_id} (${a.status ?? 'status unknown'}): ${limits.join(', ')}`;
+    const window = windowText(this.c.windowMs);
+    const detail = `guarded (${a.status ?? 'status unknown'}): ${limits.join(', ')}; window ${window}`;
     this.emit({ ...this.who(a), event: 'start', rule: null, value: null, limit: null, action: 'watch', detail });
   }
 

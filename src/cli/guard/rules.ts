@@ -29,6 +29,12 @@ export function parseWindow(text: string): number {
   return ms;
 }
 
+/** The window as it may be written: '7d', '24h', '90m'. */
+export function windowText(ms: number): string {
+  if (ms % DAY === 0) return `${ms / DAY}d`;
+  return ms % HOUR === 0 ? `${ms / HOUR}h` : `${ms / MINUTE}m`;
+}
+
 /** A plain decimal number within [min, max] (`open`: min itself excluded). */
 export function parseNumber(flag: string, text: string, min: number, max: number, open = false): number {
   const n = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
