@@ -1,7 +1,7 @@
 // `superagent guard`: against the in-process embedded service (agents, pauses) and a loopback stand-in of
 // Hyperliquid whose account values and histories the test sets per agent.
 import { describe, expect, it } from 'vitest';
-import { cliFor, FakeClock } from '../helpers/context.js';
+import { cliFor, FakeClock, FakeSignals } from '../helpers/context.js';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { fakeClock } from '../helpers/sim.js';
@@ -178,5 +178,22 @@ describe('guard --min-value, against the embedded service’s simulation', () =>
     const list = await svc.call('GET', '/v1/superagents');
     const status = Object.fromEntries(list.json.agents.map((a: any) => [a.name, a.status]));
     expect(status).toEqual({ poor: 'paused', rich: 'running' });
+  });
+});
+
+describe('guard --once and the signals', () => {
+  it('SIGTERM once the breach is said: the pause is still sent, then guard ends (exit 10, the breach)', async () => {
+    const f = await guardFleet(t, ['falling']);
+    f.set('falling', 7_000, [
+      [NOW - DAY, 10_000],
+      [NOW, 7_000],
+    ]);
+    const signals = new FakeSignals();
+    const r = await f.cli('guard falling --max-drawdown 20 --once --json', {
+      signals,
+      onStdout: (chunk) => void (chunk.includes('"event":"breach"') && signals.terminate()),
+    });
+    expect(r.code).toBe(10);
+    expect(await f.status('falling')).toBe('paused');
   });
 });

@@ -92,7 +92,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   if (input.once) {
     const stop = new Stop(ctx);
     try {
-      const r = await stop.race(guard.round(stop.signal));
+      // the reads are given up at a signal; a pause under way is finished
+      const r = await guard.round(stop.signal);
       return r.breached ? EXIT.breached : r.unreadable ? EXIT.service : EXIT.ok;
     } finally {
       stop.end();

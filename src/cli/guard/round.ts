@@ -43,6 +43,17 @@ const unread = (reason: string): Readings => {
   return { account: r, historyPeak: r, loss: r, total: r };
 };
 
+/** `work`, or the signal's reason as soon as it aborts (`work` then goes on unheard: reads, never a pause). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export class Guard {
   private readonly addresses = new Map<string, Addresses>();
   /** the agents guarded, as last seen (a list that fails: these are checked all the same) */
@@ -171,10 +182,10 @@ export class Guard {
   }
 
   async round(signal?: AbortSignal): Promise<RoundResult> {
-    const agents = await this.targets();
+    const agents = await untilAborted(this.targets(), signal);
     const now = this.ctx.clock.now();
     const snapshot = this.state.read();
-    const checked = await Promise.all(
+    const reading = Promise.all(
       agents.map(async (a) => {
         const r = await this.readings(a, now, signal);
         const o = { rules: this.c.rules, windowMs: this.c.windowMs, now, dryRun: this.c.dryRun };
@@ -183,8 +194,7 @@ export class Guard {
         return { a, d };
       }),
     );
-    // stopped while reading: nothing decided on reads given up
-    if (signal?.aborted) throw signal.reason;
+    const checked = await untilAborted(reading, signal);
     for (const { a, d } of checked) this.say(a, d);
     // the kill switch first: every pause sent together, before anything is written or read
     const pausing = checked.filter((x) => x.d.pause);
