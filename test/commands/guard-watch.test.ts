@@ -112,3 +112,35 @@ describe('guard, the watchdog', () => {
     expect(out.map((e) => [e.value, e.action])).toEqual([[30, 'dry_run']]);
   });
 });
+
+describe('guard, the watchdog, through a service outage', () => {
+  it('checks the agents last seen, says the pause failed, and pauses once the service is back', async () => {
+    let down = false;
+    const f = await guardFleet(t, ['calm', 'falling'], { faults: { errorRate: 1, onlyFor: () => down } });
+    f.set('calm', 10_000);
+    f.set('falling', 10_000);
+    const signals = new FakeSignals();
+    const clock = new SteppedClock((n, _c, ms) => {
+      if (ms !== 60_000) return; // the client's waits between its retries
+      if (n === 1) {
+        down = true;
+        f.set('falling', 7_000, falling);
+      }
+      if (n === 2) down = false;
+      if (n === 3) signals.terminate();
+    });
+    const r = await f.cli('guard --all --max-drawdown 20 --json', { clock, signals });
+    expect(r.code).toBe(0);
+    const out = events(r.stdout).filter((e) => e.event !== 'start');
+    expect(out.map((e) => [e.name, e.event, e.action])).toEqual([
+      [null, 'error', 'retry'],
+      ['falling', 'breach', 'pause'],
+      ['falling', 'error', 'retry'],
+      ['falling', 'breach', 'pause'],
+      ['falling', 'paused', 'paused'],
+    ]);
+    expect(out[0].detail).toMatch(/^the agent list: .*; checking the agents last seen$/);
+    expect(out[2].detail).toMatch(/^the pause failed: .*; tried again next check$/);
+    expect([await f.status('calm'), await f.status('falling')]).toEqual(['running', 'paused']);
+  });
+});

@@ -3,6 +3,7 @@
 // clock the test moves (its sleeps may call back, to change the world between two checks).
 import { SOURCES } from '../../src/api/money/types.js';
 import type { Clock } from '../../src/cli/context.js';
+import type { ServerOptions } from '../../src/server/index.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { endpointVariable } from '../../src/cli/commands/shared/money.js';
 import { startChainStandIn, fixture } from './chain-standin.js';
@@ -19,12 +20,13 @@ export const NOW = Date.parse('2026-11-22T12:00:00Z');
 export class SteppedClock implements Clock {
   slept: number[] = [];
   time = NOW;
-  constructor(private readonly onSleep: (n: number, clock: SteppedClock) => void | Promise<void>) {}
+  /** `n` counts the sleeps of `ms` (the client's own waits, a retry's, are other lengths) */
+  constructor(private readonly onSleep: (n: number, clock: SteppedClock, ms: number) => void | Promise<void>) {}
   now(): number {
     return this.time;
   }
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    await this.onSleep(this.slept.length + 1, this);
+    await this.onSleep(this.slept.filter((x) => x === ms).length + 1, this, ms);
     if (signal?.aborted) throw new InterruptedError();
     this.slept.push(ms);
     this.time += ms;
@@ -49,8 +51,8 @@ function portfolio(history: Array<[number, number]>) {
   return ['day', 'week', 'month', 'allTime'].map((p) => [p, data]);
 }
 
-export async function guardFleet(t: ReturnType<typeof perTest>, names: string[]) {
-  const svc: TestService = await t.service({ simClock: fakeClock().now });
+export async function guardFleet(t: ReturnType<typeof perTest>, names: string[], options: Partial<ServerOptions> = {}) {
+  const svc: TestService = await t.service({ simClock: fakeClock().now, ...options });
   const agents: Record<string, { agent_id: string; wallet_address: string }> = {};
   for (const name of names) agents[name] = await launchAgent(svc, { name });
   const hl = await startChainStandIn();
