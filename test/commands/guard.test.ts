@@ -155,6 +155,10 @@ describe('guard --once', () => {
       'guard a --max-drawdown 0 --once',
       'guard a --max-drawdown 101 --once',
       'guard a --min-value -5 --once',
+      'guard a --max-loss 1 --interval 0',
+      'guard a --max-loss 1 --budget 0 --once',
+      'guard a --max-loss 1 --unreadable-after 0 --once',
+      'guard a --max-loss 1 --on-unreadable kill --once',
     ]) {
       const r = await f.cli(line);
       expect([line, r.code, r.stderr.split('\n').length]).toEqual([line, 2, 2]);
