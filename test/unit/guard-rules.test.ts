@@ -100,6 +100,16 @@ describe('state file', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('a directory where the file should be is set aside too (not a crash)', async () => {
+    const file = fileIn();
+    fs.mkdirSync(file, { recursive: true });
+    const warned: string[] = [];
+    const state = new GuardState(file, (l) => warned.push(l));
+    expect(state.read()).toEqual({ version: 1, agents: {} });
+    expect(warned).toHaveLength(1);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
   it('a file that is not guard’s is set aside with a warning naming both paths, and guard starts afresh', async () => {
     const file = fileIn();
     fs.mkdirSync(path.dirname(file), { recursive: true });

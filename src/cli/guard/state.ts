@@ -9,7 +9,8 @@ import path from 'node:path';
 import { dataDir } from '../../config/paths.js';
 import { makeDir, writeFileAtomic } from '../../core/atomic-write.js';
 import { Locks } from '../../core/file-lock.js';
-import { readRegularFile } from '../../core/regular-file.js';
+import { asEnvironmentError } from '../../core/errors.js';
+import { NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
 import { RULE_NAMES, type RuleName } from './rules.js';
 
 export interface BreachRecord {
@@ -98,21 +99,36 @@ export class GuardState {
 
   /** The state as it is now (empty when there is none yet). */
   read(): StateData {
-    let text: string;
+    let text: string | null;
     try {
       text = readRegularFile(this.file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, agents: {} };
-      throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { version: 1, agents: {} };
+      // something else there (a directory, a FIFO): set aside like a file that is not guard's
+      if (!(err instanceof NotRegularFileError) && code !== 'EISDIR') {
+        throw asEnvironmentError(err, { path: this.file, action: 'cannot read' }) ?? err;
+      }
+      text = null;
     }
-    const data = parse(text);
+    const data = text === null ? null : parse(text);
     if (data) return data;
+    this.setAside();
+    return { version: 1, agents: {} };
+  }
+
+  private setAside(): void {
     const aside = `${this.file}.unreadable-${Date.now()}`;
-    fs.renameSync(this.file, aside);
+    try {
+      fs.renameSync(this.file, aside);
+    } catch (err) {
+      // another guard set it aside first
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw asEnvironmentError(err, { path: this.file, action: 'cannot set aside' }) ?? err;
+    }
     this.warn(
       `${this.file} could not be read as guard's state: set aside as ${aside}; peaks and breaches start afresh`,
     );
-    return { version: 1, agents: {} };
   }
 
   /** Changes the state under the lock, written whole; gives what `change` gives. */
