@@ -10,7 +10,7 @@ _superagent_global_values='--profile --base-url --api-key --timeout'
 _superagent_spec() {
     _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args=''
     case $1 in
-        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet positions pnl health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
+        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet positions pnl guard health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'apply') _sa_subs='' _sa_opts='-f --file --prune --abandon-funds' _sa_vopts='-f --file' _sa_args='' ;;
         'assistant') _sa_subs='ask' _sa_opts='--model --provider --session' _sa_vopts='--model --provider --session' _sa_args='' ;;
         'assistant ask') _sa_subs='' _sa_opts='--fields --array --model --provider --session --no-stream' _sa_vopts='--fields --model --provider --session' _sa_args='none...' ;;
@@ -29,6 +29,7 @@ _superagent_spec() {
         'destroy') _sa_subs='' _sa_opts='--abandon-funds' _sa_vopts='' _sa_args='agent' ;;
         'export') _sa_subs='' _sa_opts='--dir' _sa_vopts='--dir' _sa_args='' ;;
         'get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
+        'guard') _sa_subs='' _sa_opts='--all --max-drawdown --min-value --max-loss --window --interval --once --dry-run --budget --on-unreadable --unreadable-after' _sa_vopts='--max-drawdown --min-value --max-loss --window --interval --budget --on-unreadable --unreadable-after' _sa_args='agent...' ;;
         'health') _sa_subs='' _sa_opts='--watch' _sa_vopts='' _sa_args='agent' ;;
         'launch') _sa_subs='' _sa_opts='--name --model --provider --soul-file --description --bot-token-stdin --allow-duplicate-name' _sa_vopts='--name --model --provider --soul-file --description' _sa_args='' ;;
         'list') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
@@ -67,6 +68,7 @@ _superagent_option_values() {
         'assistant|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'assistant ask|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'export|--dir') _sa_values='dir' ;;
+        'guard|--on-unreadable') _sa_values='words:report,pause' ;;
         'launch|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'launch|--soul-file') _sa_values='file' ;;
         'model|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;

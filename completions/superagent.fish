@@ -9,7 +9,7 @@ function __superagent_spec
     set -g __sa_args
     switch "$argv[1]"
         case ''
-            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet positions pnl health soul classic chat assistant export plan apply schema login logout whoami config completion server
+            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet positions pnl guard health soul classic chat assistant export plan apply schema login logout whoami config completion server
         case 'apply'
             set -g __sa_vopts -f --file
         case 'assistant'
@@ -48,6 +48,9 @@ function __superagent_spec
             set -g __sa_vopts --dir
         case 'get'
             set -g __sa_args 'agent'
+        case 'guard'
+            set -g __sa_vopts --max-drawdown --min-value --max-loss --window --interval --budget --on-unreadable --unreadable-after
+            set -g __sa_args 'agent...'
         case 'health'
             set -g __sa_args 'agent'
         case 'launch'
@@ -207,6 +210,7 @@ complete -c superagent -f -n '__superagent_at_top' -a 'skills' -d 'List an agent
 complete -c superagent -f -n '__superagent_at_top' -a 'wallet' -d 'Show an agent\'s wallet addresses and what they hold'
 complete -c superagent -f -n '__superagent_at_top' -a 'positions' -d 'Show an agent\'s open positions and orders'
 complete -c superagent -f -n '__superagent_at_top' -a 'pnl' -d 'Show an agent\'s account value and PnL over time'
+complete -c superagent -f -n '__superagent_at_top' -a 'guard' -d 'Pause agents past risk limits: once, or as a watchdog'
 complete -c superagent -f -n '__superagent_at_top' -a 'health' -d 'Check an agent\'s health (exit 8 when unhealthy)'
 complete -c superagent -f -n '__superagent_at_top' -a 'soul' -d 'soul commands: show, edit, set'
 complete -c superagent -f -n '__superagent_at_top' -a 'classic' -d 'classic commands: list, get, update'
@@ -259,6 +263,17 @@ complete -c superagent -n '__superagent_is classic update' -l goal -x -d 'new go
 complete -c superagent -n '__superagent_is classic update' -l instructions -x -d 'new instructions (1 to 20000 characters)'
 complete -c superagent -n '__superagent_is destroy' -l abandon-funds -d 'destroy it even though it holds funds, or what it holds could not be read (they are lost)'
 complete -c superagent -n '__superagent_is export' -l dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'the directory to write into (default: the current directory)'
+complete -c superagent -n '__superagent_is guard' -l all -d 'guard every agent (the list is read at each check: new agents too)'
+complete -c superagent -n '__superagent_is guard' -l max-drawdown -x -d 'pause at a drawdown above PCT percent (0-100]'
+complete -c superagent -n '__superagent_is guard' -l min-value -x -d 'pause when the wallet total falls below USD'
+complete -c superagent -n '__superagent_is guard' -l max-loss -x -d 'pause when the PnL lost over the window is above USD'
+complete -c superagent -n '__superagent_is guard' -l window -x -d 'the window of drawdown and loss: \'7d\' (default), \'24h\', \'90m\''
+complete -c superagent -n '__superagent_is guard' -l interval -x -d 'seconds between checks (default 60)'
+complete -c superagent -n '__superagent_is guard' -l once -d 'check once: exit 0 within the limits, 10 when one was breached'
+complete -c superagent -n '__superagent_is guard' -l dry-run -d 'report breaches, pause nothing'
+complete -c superagent -n '__superagent_is guard' -l budget -x -d 'service requests a minute at most (default 30)'
+complete -c superagent -n '__superagent_is guard' -l on-unreadable -x -a 'report pause' -d 'an agent not read --unreadable-after checks in a row: report it (default) or pause it'
+complete -c superagent -n '__superagent_is guard' -l unreadable-after -x -d 'checks in a row unread before --on-unreadable acts (default 3)'
 complete -c superagent -n '__superagent_is health' -l watch -d 'check again every SECONDS (default 2, at least 1) until Ctrl-C'
 complete -c superagent -n '__superagent_is launch' -l name -x -d 'the agent name (1-100 characters)'
 complete -c superagent -n '__superagent_is launch' -l model -x -d 'model id as the provider spells it (default: the profile\'s model, else claude-sonnet-4-20250514)'
