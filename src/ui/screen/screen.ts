@@ -17,7 +17,9 @@ export const ENTER = '\x1b[?1049h\x1b[?25l\x1b[?7l';
 /** colours off, wrap back on, cursor shown, the normal screen back as it was */
 export const LEAVE = '\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l';
 
-type Listener = (...args: never[]) => void;
+// what an EventEmitter's listeners are: process.stdout and a test's stand-in alike
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Listener = (...args: any[]) => void;
 
 /** The terminal's output (process.stdout; a test's stand-in). */
 export interface ScreenOutput {
