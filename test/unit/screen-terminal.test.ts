@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { InterruptedError, TerminatedError } from '../../src/core/errors.js';
 import { ENTER, LEAVE, Screen, canUseScreen, type Key, type Size } from '../../src/ui/screen/screen.js';
 import { FakeSignals } from '../helpers/context.js';
+import { screenText } from '../helpers/screen.js';
 
 class FakeOutput extends EventEmitter {
   isTTY = true;
@@ -252,6 +253,29 @@ describe('Screen', () => {
     t.screen.leave();
     t.proc.emit('exit', 0);
     expect(t.leaves()).toBe(2);
+  });
+
+  it('gives back the mode the terminal had at enter(), not one left by what ran while suspended', () => {
+    const t = setup();
+    t.screen.enter();
+    t.screen.suspend();
+    t.stdin.isRaw = true; // the other program left it raw
+    t.screen.resume();
+    t.screen.leave();
+    expect(t.stdin.modes.at(-1)).toBe(false);
+  });
+
+  it("on a real terminal (xterm.js): the shell's screen is back as it was after leave()", async () => {
+    const t = setup();
+    t.stdout.writes.push('$ superagent top\n');
+    t.screen.enter();
+    t.screen.draw(['agent-1  running', 'agent-2  paused']);
+    t.screen.leave();
+    expect(await screenText(t.stdout.writes, 20, 5)).toBe('$ superagent top');
+    const u = setup();
+    u.screen.enter();
+    u.screen.draw(['agent-1  running']);
+    expect(await screenText(u.stdout.writes, 20, 5)).toBe('agent-1  running');
   });
 
   it('leave() while suspended writes nothing (the terminal is already given back) and stops watching the exit', () => {

@@ -129,6 +129,8 @@ export class Screen {
   enter(): void {
     if (this.current !== 'off') return;
     this.gone = false;
+    // the mode given back at the end, whatever a program run while suspended leaves
+    this.wasRaw = this.o.stdin.isRaw === true;
     const restore = () => this.leave();
     this.proc.on('exit', restore);
     this.proc.on('uncaughtExceptionMonitor', restore); // before the crash report, which then shows
@@ -171,7 +173,6 @@ export class Screen {
     const { stdin, stdout, signals } = this.o;
     this.current = 'on';
     this.frames.invalidate();
-    this.wasRaw = stdin.isRaw === true;
     this.write(ENTER);
     this.setRaw(true);
     const onData = (chunk: Uint8Array | string) => this.onData(chunk);
