@@ -2,7 +2,7 @@
 // SIGTERM (exit 0 from its own handler, as systemd stops it). The rest is in test/commands/guard*.test.ts.
 import { execa } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, SOURCES_ON } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, SOURCES_ON, stdoutShows } from '../helpers/cli.js';
 import { perTest, stopService } from '../helpers/service-support.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
 import { agentPath } from '../helpers/superagent-fixtures.js';
@@ -45,13 +45,7 @@ it('the watchdog ends on SIGTERM with exit 0, by its own handler', async () => {
     timeout: 20_000,
     stripFinalNewline: false,
   });
-  await new Promise<void>((resolve) => {
-    let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('demo: guarded (running)')) resolve();
-    });
-  });
+  await stdoutShows(child, 'demo: guarded (running)');
   child.kill('SIGTERM');
   const r = await child;
   expect(r.isTerminated).toBe(false);

@@ -4,7 +4,7 @@
 // on the way out. Everything else about health is in test/commands/health.test.ts.
 import { execa } from 'execa';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
+import { BIN, cleanEnv, stdoutShows } from '../helpers/cli.js';
 import { perTest, stopService } from '../helpers/service-support.js';
 import { launchAgent, startTestService, type TestService } from '../helpers/service.js';
 
@@ -32,13 +32,7 @@ it('SIGINT ends --watch with exit 130, the checks so far printed', async () => {
     stripFinalNewline: false,
   });
   // press Ctrl-C once the first check is printed (the handler is in place by then)
-  await new Promise<void>((resolve) => {
-    let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('\thealthy\n')) resolve();
-    });
-  });
+  await stdoutShows(child, '\thealthy\n');
   child.kill('SIGINT');
   const r = await child;
   expect(r.isTerminated).toBe(false); // ended by our handler, not killed by the signal

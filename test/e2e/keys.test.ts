@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, stdoutShows } from '../helpers/cli.js';
 import { HOSTED_AGENT, startHostedMock } from '../helpers/hosted-mock.js';
 import { perTest } from '../helpers/service-support.js';
 
@@ -56,15 +56,8 @@ describe('server', () => {
         reject: false,
       },
     );
-    let seen = '';
     // the banner's key line, or the process ending without one (then the assertions below say why)
-    await new Promise<void>((resolve) => {
-      child.stdout!.on('data', (d: Buffer) => {
-        seen += d.toString();
-        if (seen.includes('API key')) resolve();
-      });
-      void child.finally(() => resolve());
-    });
+    await stdoutShows(child, 'API key');
     child.kill('SIGTERM');
     const r = await child;
     expect(String(r.stdout) + String(r.stderr)).not.toContain(KEY);

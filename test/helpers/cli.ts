@@ -72,3 +72,18 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Cli
   const r = await execa(process.execPath, [BIN, ...args], execaOpts);
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
+
+/**
+ * Resolves once the child's stdout has shown `text` (its handlers are in place by then), or once it ended
+ * without (the assertions that follow say why).
+ */
+export function stdoutShows(child: { stdout: NodeJS.ReadableStream | null } & PromiseLike<unknown>, text: string) {
+  return new Promise<void>((resolve) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) resolve();
+    });
+    void Promise.resolve(child).then(resolve, resolve);
+  });
+}

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { EXIT, errorLine } from '../exit-codes.js';
 import { TerminatedError, UsageError } from '../../core/errors.js';
 import { Stop } from './shared/stop.js';
-import { eventWriter, type Emit } from '../guard/events.js';
+import { eventWriter, failure, type Emit } from '../guard/events.js';
 import { GuardPacer } from '../guard/pacer.js';
 import { Guard, type GuardConfig } from '../guard/round.js';
 import { DEFAULT_WINDOW_MS, parseRules, parseWhole, parseWindow } from '../guard/rules.js';
@@ -113,16 +113,7 @@ async function watch(ctx: Context, guard: Guard, intervalMs: number, emit: Emit)
       } catch (err) {
         if (stop.reason) break;
         const detail = `${errorLine(ctx.explainFailure(err))}; tried again in ${intervalMs / 1000} s`;
-        emit({
-          agent_id: null,
-          name: null,
-          event: 'error',
-          rule: null,
-          value: null,
-          limit: null,
-          action: 'retry',
-          detail,
-        });
+        emit(failure(detail, 'retry'));
       }
       await ctx.clock.sleep(intervalMs, stop.signal).catch(() => undefined);
     }

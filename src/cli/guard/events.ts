@@ -58,6 +58,11 @@ export function humanLine(e: GuardEvent): string {
 
 export type Emit = (e: Omit<GuardEvent, 'time'>) => void;
 
+/** A failure that is no rule's: the agent list, a whole check, an agent gone from the list. */
+export function failure(detail: string, action: Action, agent_id: string | null = null): Omit<GuardEvent, 'time'> {
+  return { agent_id, name: null, event: 'error', rule: null, value: null, limit: null, action, detail };
+}
+
 /** Writes each event on stdout as it comes, stamped with the Context's clock. */
 export function eventWriter(ctx: Context): Emit {
   const p = ctx.printer;

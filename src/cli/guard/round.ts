@@ -13,7 +13,7 @@ import { agentAddresses } from '../commands/shared/money.js';
 import type { OpenedApi } from '../commands/shared/opened-api.js';
 import { readOpenAtPause } from '../commands/shared/paused-positions.js';
 import { decide, type Agent, type Decision } from './decide.js';
-import { figure, type Emit } from './events.js';
+import { failure, figure, type Emit } from './events.js';
 import { readFigures, type Readings } from './figures.js';
 import type { GuardPacer } from './pacer.js';
 import { RULE_NAMES, windowText, type Rules } from './rules.js';
@@ -77,17 +77,7 @@ export class Guard {
       list = await superagents.list(this.api.client);
     } catch (err) {
       if (!this.agents) throw err;
-      const detail = `the agent list: ${errorLine(err)}; checking the agents last seen`;
-      this.emit({
-        agent_id: null,
-        name: null,
-        event: 'error',
-        rule: null,
-        value: null,
-        limit: null,
-        action: 'retry',
-        detail,
-      });
+      this.emit(failure(`the agent list: ${errorLine(err)}; checking the agents last seen`, 'retry'));
       return this.agents;
     }
     if (!this.c.all && !this.ids) {
@@ -102,17 +92,7 @@ export class Guard {
       : this.ids!.flatMap((id) => {
           const a = byId.get(id.toLowerCase());
           if (a) return [a];
-          const detail = 'not in the agent list (destroyed?): not checked';
-          this.emit({
-            agent_id: id,
-            name: null,
-            event: 'error',
-            rule: null,
-            value: null,
-            limit: null,
-            action: 'none',
-            detail,
-          });
+          this.emit(failure('not in the agent list (destroyed?): not checked', 'none', id));
           return [];
         });
     const before = new Set((this.agents ?? []).map((a) => a.agent_id));
