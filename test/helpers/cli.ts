@@ -84,6 +84,9 @@ export function stdoutShows(child: { stdout: NodeJS.ReadableStream | null } & Pr
       seen += chunk.toString();
       if (seen.includes(text)) resolve();
     });
-    void Promise.resolve(child).then(resolve, resolve);
+    void Promise.resolve(child).then(
+      () => resolve(),
+      () => resolve(),
+    );
   });
 }
