@@ -142,7 +142,7 @@ describe('the simulation against the recorded answers', () => {
     const http = createSourceHttp({ timeoutMs: 5_000 });
     t.closeAfter({ close: async () => http.close() });
     const result = await readHoldings(
-      { evm },
+      { evm, solana: null },
       { ...OFF, polymarket: `${svc.url}/sim/polymarket` },
       { json: http.json },
     );
