@@ -38,7 +38,7 @@ _superagent_spec() {
         'memory') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'model') _sa_subs='' _sa_opts='--provider' _sa_vopts='--provider' _sa_args='agent none' ;;
         'pause') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
-        'plan') _sa_subs='' _sa_opts='-f --file --detailed-exit-code --prune' _sa_vopts='-f --file' _sa_args='' ;;
+        'plan') _sa_subs='' _sa_opts='-f --file --detailed-exit-code --prune --abandon-funds' _sa_vopts='-f --file' _sa_args='' ;;
         'pnl') _sa_subs='' _sa_opts='--period' _sa_vopts='--period' _sa_args='agent' ;;
         'positions') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'restart') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent...' ;;

@@ -289,6 +289,7 @@ complete -c superagent -n '__superagent_is pause' -l all -d 'pause every running
 complete -c superagent -n '__superagent_is plan' -s f -l file -r -F -d 'the fleet file (default: ./superagents.yaml)'
 complete -c superagent -n '__superagent_is plan' -l detailed-exit-code -d 'exit 9 when changes are pending'
 complete -c superagent -n '__superagent_is plan' -l prune -d 'plan as apply --prune does: agents not in the file count as changes (to destroy)'
+complete -c superagent -n '__superagent_is plan' -l abandon-funds -d 'with --prune: plan as apply --prune --abandon-funds does (what is left behind is noted)'
 complete -c superagent -n '__superagent_is pnl' -l period -x -a 'day week month all' -d 'day, week (the default), month or all'
 complete -c superagent -n '__superagent_is resume' -l all -d 'resume every paused agent; already running counts as done'
 complete -c superagent -n '__superagent_is server' -l port -x -d 'port to listen on; 0 picks a free one (default 8420)'

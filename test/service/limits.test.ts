@@ -262,8 +262,11 @@ describe('the built CLI: superagent server', () => {
     expect((await callService(url, 'GET', '/v1/superagents?name=secret-query', { key: KEY_A })).status).toBe(200);
     expect((await callService(url, 'GET', '/v1/superagents', { key: wrong })).status).toBe(401);
     expect((await callService(url, 'POST', '/v1/superagents', { body: { name: 'x' } })).status).toBe(401);
-    const logged = await p.logged(3);
+    // the banner's last lines (on stderr when piped), then one line per request
+    const logged = await p.logged(5);
     expect(logged).toEqual([
+      expect.stringMatching(/^Data dir: /),
+      expect.stringMatching(/^Try: SUPERAGENT_BASE_URL=http:\/\/127\.0\.0\.1:\d+ SUPERAGENT_API_KEY=… superagent list/),
       expect.stringMatching(/^GET \/v1\/superagents 200 \d+ ms$/),
       expect.stringMatching(
         /^! GET \/v1\/superagents 401 \d+ ms: refused, the key sent is not one this service accepts$/,
