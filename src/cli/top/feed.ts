@@ -80,6 +80,8 @@ export class Feed {
   private list: Snapshot['list'] = { readAt: null, stale: null };
   private chainsReadAt: number | null = null;
   private healthNext = 0;
+  /** why the last list failed (a one-off snapshot with no list fails with it) */
+  listFailure: unknown;
   private readonly plan: Plan;
 
   constructor(
@@ -136,6 +138,7 @@ export class Feed {
       this.list = { readAt: this.ctx.clock.now(), stale: null };
     } catch (err) {
       this.list.stale = staleReason(err);
+      this.listFailure = err;
     }
   }
 
