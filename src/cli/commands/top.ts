@@ -42,12 +42,6 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   // a 429 is shown as stale and tried again next time, never waited out; nothing printed under the view
   const api = await ctx.api({ pacer: budget, retry: { rateLimitRetries: 0, retries: 0 }, quiet: true });
   const feed = new Feed(ctx, api, { budget, intervalMs: seconds * 1000 });
-  const p = ctx.printer;
-  const live = !input.once && !p.json && p.stdoutIsTTY && ctx.io.stdin.isTTY === true;
-  if (live) {
-    const { runLive } = await import('../top/live.js');
-    return runLive(ctx, api, feed, { intervalMs: seconds * 1000, budget: perMinute });
-  }
   const snapshot = await withStop(ctx, (stop) => stop.race(feed.refresh({ signal: stop.signal, complete: true })));
   // without the list there is no fleet to show: that is the failure
   if (snapshot.list.readAt === null) throw feed.listFailure;

@@ -112,6 +112,11 @@ export class Feed {
     if (a) a.status = status;
   }
 
+  /** The agent's addresses, once read (the positions view reads the markets with them). */
+  addressesOf(agentId: string): Addresses | undefined {
+    return this.addresses.get(agentId);
+  }
+
   snapshot(): Snapshot {
     const agents = [...this.agents.values()].map((a) => ({ ...a }));
     return {

@@ -36,7 +36,7 @@ export function ago(at: number | null, now: number): string {
 }
 
 /** As many of `parts` as fit in `width`, in order, the first always (clipped if it must be). */
-function fitParts(parts: string[], width: number, sep = '   '): string {
+export function fitParts(parts: string[], width: number, sep = '   '): string {
   let line = clipText(parts[0] ?? '', width);
   for (const part of parts.slice(1)) {
     const next = `${line}${sep}${part}`;

@@ -60,6 +60,16 @@ async function explainConflict(client: ApiClient, action: Action, agent: AgentRe
     : error;
 }
 
+/** One agent (a key of `top`): the action, a refusal explained as the commands explain it ("already paused"). */
+export async function actOnOne(ctx: Context, action: Action, agent: AgentRef): Promise<StatusResult> {
+  const { client } = await ctx.api();
+  try {
+    return await superagents[action](client, agent.agent_id);
+  } catch (err) {
+    throw ctx.explainFailure(await explainConflict(client, action, agent, agent.name ?? agent.agent_id, err));
+  }
+}
+
 export async function runLifecycle(action: Action, refs: string[], all: boolean, ctx: Context): Promise<number> {
   if (all && refs.length > 0) throw new UsageError(`give agents or --all, not both`);
   if (!all && refs.length === 0) {
