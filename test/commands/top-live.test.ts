@@ -50,7 +50,7 @@ async function until(what: string, ok: () => boolean | Promise<boolean>): Promis
 
 async function live(chat?: (a: { name: string }) => Promise<unknown>) {
   const svc = await t.service();
-  const ids = [];
+  const ids: string[] = [];
   const names = ['alpha', 'beta'];
   for (const name of names) ids.push((await launchAgent(svc, { name })).agent_id);
   const { feed, ctx } = await feedOn(svc, { env: SOURCES_OFF, clock: new HeldClock() });

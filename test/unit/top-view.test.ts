@@ -6,7 +6,8 @@ import { fresh, staled, unread } from '../../src/cli/top/figure.js';
 import type { AgentFigures, Snapshot } from '../../src/cli/top/feed.js';
 import { fleetLines } from '../../src/cli/top/view.js';
 import { visibleWidth } from '../../src/ui/format.js';
-import { plain } from '../../src/ui/printer.js';
+import { createPrinter, plain } from '../../src/ui/printer.js';
+import { toTerminal } from '../../src/ui/terminal-safe.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 
@@ -70,6 +71,21 @@ describe('top view', () => {
 
   it('text from the service made terminal-safe: no escape reaches the terminal', () => {
     expect(view(120).join('\n')).not.toContain('\u001b');
+  });
+
+  it("in colour (the printer's, as markers until written): the same columns, no line wider", async () => {
+    const tty = { isTTY: true, columns: 120, write: () => true };
+    const p = await createPrinter(tty, tty, { json: false, quiet: false, color: true, env: { TERM: 'xterm' } });
+    const lines = fleetLines({ snapshot: snapshot(), width: 120, selected: 0, now: NOW, budget: 30, colour: p.out });
+    const shown = lines.map((l) => toTerminal(l).replace(/\u001b\[[0-9;]*m/g, ''));
+    expect(shown).toEqual(view(120));
+  });
+
+  it('under NO_COLOR no escape at all', async () => {
+    const tty = { isTTY: true, columns: 120, write: () => true };
+    const p = await createPrinter(tty, tty, { json: false, quiet: false, color: true, env: { NO_COLOR: '1' } });
+    const lines = fleetLines({ snapshot: snapshot(), width: 120, selected: 0, now: NOW, budget: 30, colour: p.out });
+    expect(toTerminal(lines.join('\n'))).not.toContain('\u001b');
   });
 
   it('80 columns: the model left out first', () => {

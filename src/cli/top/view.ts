@@ -4,6 +4,7 @@
 // terminal-safe, and colours come from the printer's (plain under NO_COLOR).
 import type { ChalkInstance } from 'chalk';
 import { cellSafe, clipText, visibleWidth } from '../../ui/format.js';
+import { unmark } from '../../ui/terminal-safe.js';
 import { usd } from '../commands/shared/money-view.js';
 import { COLUMNS, DROP_ORDER, signedUsd, statusColour, type Cell, type Column } from './columns.js';
 import type { Snapshot } from './feed.js';
@@ -19,6 +20,9 @@ export interface ViewInput {
   budget: number;
   colour: ChalkInstance;
 }
+
+/** Columns a text takes, the printer's colours (markers until written) taking none. */
+const cols = (text: string) => visibleWidth(unmark(text));
 
 const MARK = 2;
 const GAP = 2;
@@ -40,7 +44,7 @@ export function fitParts(parts: string[], width: number, sep = '   '): string {
   let line = clipText(parts[0] ?? '', width);
   for (const part of parts.slice(1)) {
     const next = `${line}${sep}${part}`;
-    if (visibleWidth(next) <= width) line = next;
+    if (cols(next) <= width) line = next;
   }
   return line;
 }
@@ -49,8 +53,9 @@ function headerLines(v: ViewInput): string[] {
   const { snapshot: s, now, colour: c } = v;
   const t = s.totals;
   const mark = t.complete ? '' : '*';
+  const title = 'superagent top';
   const totals = [
-    c.bold('superagent top'),
+    title,
     `${t.agents} agent${t.agents === 1 ? '' : 's'}, ${t.running} running`,
     `value ${usd(t.value)}${mark}`,
     `24h PnL ${signedUsd(t.pnl24h)}${mark}`,
@@ -66,7 +71,10 @@ function headerLines(v: ViewInput): string[] {
       ? `health ${checked.length} of ${healthAt.length} checked`
       : `health oldest ${ago(Math.min(...checked), now)}`;
   const times = [list, health, `chains ${ago(s.chainsReadAt, now)}`, `budget ${v.budget}/min`];
-  return [fitParts(totals, v.width), c.dim(fitParts(times, v.width))];
+  // styled once fitted: a cut never falls inside a colour
+  const first = fitParts(totals, v.width);
+  const styled = first.startsWith(title) ? c.bold(title) + first.slice(title.length) : first;
+  return [styled, c.dim(fitParts(times, v.width))];
 }
 
 /** Which columns fit, and the name's width. */
@@ -90,7 +98,7 @@ function layout(columns: readonly Column[], widths: Map<Column['key'], number>, 
 }
 
 function pad(text: string, width: number, right = false): string {
-  const room = Math.max(0, width - visibleWidth(text));
+  const room = Math.max(0, width - cols(text));
   return right ? ' '.repeat(room) + text : text + ' '.repeat(room);
 }
 
@@ -114,7 +122,7 @@ export function fleetLines(v: ViewInput): string[] {
   const cells = s.agents.map((a) => COLUMNS.map((col) => col.cell(a, c)));
   const widths = new Map<Column['key'], number>();
   COLUMNS.forEach((col, i) => {
-    const widest = Math.max(visibleWidth(col.head), ...cells.map((row) => visibleWidth(row[i]!.text)));
+    const widest = Math.max(cols(col.head), ...cells.map((row) => cols(row[i]!.text)));
     widths.set(col.key, col.clip ? Math.min(widest, WIDEST_TEXT) : widest);
   });
   const { shown, name } = layout(COLUMNS, widths, v.width);
