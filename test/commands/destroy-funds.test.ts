@@ -33,6 +33,13 @@ async function trader(svc: TestService, clock: ReturnType<typeof fakeClock>, nam
   return agent;
 }
 
+/** A fleet file of no agent: with --prune, every agent on the service is to be destroyed. */
+function emptyFleet(): string {
+  const dir = t.scratch('superagent-prune-funds-');
+  fs.writeFileSync(path.join(dir, 'superagents.yaml'), 'agents: []\n');
+  return path.join(dir, 'superagents.yaml');
+}
+
 /** the embedded service's paper money: only abandoning it is left */
 const REFUSED = '; it is paper money: pass --abandon-funds to destroy it\n';
 /** money the agent may really hold: what to do to get it out */
@@ -171,12 +178,6 @@ describe('destroy reads what the agent holds first', () => {
 });
 
 describe('apply --prune reads each agent it would destroy, before destroying any', () => {
-  function emptyFleet(): string {
-    const dir = t.scratch('superagent-prune-funds-');
-    fs.writeFileSync(path.join(dir, 'superagents.yaml'), 'agents: []\n');
-    return path.join(dir, 'superagents.yaml');
-  }
-
   it('refused when one holds funds: exit 6 naming it, and no agent destroyed', async () => {
     const { svc, cli } = await service({ paperBalanceUsd: 0 });
     const empty = await launchAgent(svc, { name: 'empty' });
@@ -212,6 +213,55 @@ describe('apply --prune reads each agent it would destroy, before destroying any
   });
 });
 
+describe('plan --prune says what apply --prune will refuse, read as apply reads it', () => {
+  const plan = (cli: (argv: string[], o?: RunOptions) => Promise<unknown>, ...more: string[]) =>
+    cli(['plan', '-f', emptyFleet(), '--prune', ...more]) as ReturnType<typeof runLine>;
+
+  it('an agent holding funds: a note in the plan, then exit 6 as apply would; nothing destroyed', async () => {
+    const { svc, cli } = await service({ paperBalanceUsd: 0 });
+    const rich = await launchAgent(svc, { name: 'rich' });
+    await svc.seedHoldings(rich.wallet_address, { chain: 'base', asset: 'USDC', amount: '25' });
+    const r = await plan(cli, '--detailed-exit-code');
+    expect(r.code).toBe(6);
+    expect(r.stdout).toContain(
+      'note: rich: holds $25.00: 25 USDC on base; apply --prune will refuse it unless --abandon-funds\n',
+    );
+    expect(r.stderr).toBe(`Error: rich holds $25.00: 25 USDC on base${REFUSED}`);
+    expect(await statusOf(svc, rich.agent_id)).toBe('running');
+  });
+
+  it("--json: the note is that agent's notes; one whose holdings cannot be read exits 7", async () => {
+    const { svc, cli } = await service({ paperBalanceUsd: 0 });
+    const blind = await launchAgent(svc, { name: 'blind' });
+    const r = await plan(cli, '--json');
+    expect(r.code).toBe(0); // nothing held, every source read
+    expect(JSON.parse(r.stdout).agents).toEqual([expect.objectContaining({ name: 'blind', notes: [] })]);
+    const unread = await cli(['plan', '-f', emptyFleet(), '--prune', '--json'], {
+      env: { SUPERAGENT_RPC_SOLANA: UNREAD },
+    });
+    expect(unread.code).toBe(7);
+    const agent = JSON.parse(unread.stdout).agents[0];
+    expect(agent).toMatchObject({ agent_id: blind.agent_id, action: 'destroy' });
+    expect(agent.notes).toEqual([
+      expect.stringMatching(
+        /^nothing found, but not read: solana \(.+\); apply --prune will refuse it unless --abandon-funds$/,
+      ),
+    ]);
+    expect(unread.stderr).toMatch(/^Error: blind: nothing found, but not read: solana/);
+  });
+
+  it('--abandon-funds plans as apply --prune --abandon-funds: says what is left behind, exit 0 or 9', async () => {
+    const { svc, cli } = await service();
+    const { agent_id } = await launchAgent(svc, { name: 'demo' });
+    const r = await plan(cli, '--abandon-funds', '--detailed-exit-code');
+    expect([r.code, r.stderr]).toEqual([9, '']);
+    expect(r.stdout).toContain(
+      'note: demo: apply --prune --abandon-funds abandons what it holds: $10,000.00: $10,000 on Hyperliquid\n',
+    );
+    expect(await statusOf(svc, agent_id)).toBe('running');
+  });
+});
+
 describe('pause: what the paused agents left open', () => {
   it('pause --all sends every pause first, then says which agents left positions open', async () => {
     const clock = fakeClock();
@@ -222,10 +272,15 @@ describe('pause: what the paused agents left open', () => {
     const r = await cli('pause --all');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(
-      [`${busy.agent_id}\tbusy\tpaused\tpaused`, `${idle.agent_id}\tidle\tpaused\tpaused`].sort(),
+      [`${busy.agent_id}\tbusy\tpaused\tdone`, `${idle.agent_id}\tidle\tpaused\tdone`].sort(),
     );
     const open = String.raw`\d+ open positions? \(\w+ (long|short) [\d.]+.*\)( and \d+ open orders?)? on Hyperliquid`;
-    expect(r.stderr).toMatch(new RegExp(`^busy is paused with ${open}: a paused agent does not manage them\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^busy is paused with ${open}: a paused agent does not manage them ` +
+          `\\(superagent positions busy shows them; superagent resume busy hands them back\\)\n$`,
+      ),
+    );
     const paths = svc.exchanges.map((e) => `${e.method} ${e.path}`);
     const lastPause = Math.max(...paths.map((p, i) => (p.endsWith('/pause') ? i : -1)));
     const firstRead = paths.findIndex((p) => p.includes('/sim/') || p.endsWith('/wallet'));

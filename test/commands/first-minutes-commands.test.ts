@@ -75,9 +75,7 @@ describe('pause and resume', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     // newest first, as the list gives them
     expect(r.stdout).toBe(
-      [`${b}\tbeta\trunning\tresumed`, `${a}\talpha\trunning\tresumed`, `${demo}\tdemo\trunning\talready running`].join(
-        '\n',
-      ) + '\n',
+      [`${b}\tbeta\trunning\tdone`, `${a}\talpha\trunning\tdone`, `${demo}\tdemo\trunning\talready`].join('\n') + '\n',
     );
     for (const id of [a, b, demo]) expect(await status(id)).toBe('running');
     const tty = await cli(['resume', '--all'], { tty: true });
@@ -104,7 +102,7 @@ describe('pause and resume', () => {
     for (const id of [demo, gone, kept]) await service.call('POST', `/v1/superagents/${id}/pause`);
     const r = await cli(['resume', '--all']);
     expect(r.code).toBe(4);
-    expect(r.stdout).toBe([`${kept}\tkept\trunning\tresumed`, `${demo}\tdemo\trunning\tresumed`].join('\n') + '\n');
+    expect(r.stdout).toBe([`${kept}\tkept\trunning\tdone`, `${demo}\tdemo\trunning\tdone`].join('\n') + '\n');
     expect(r.stderr).toBe('✗ gone: Agent not found\n');
     expect(await status(kept)).toBe('running');
   });

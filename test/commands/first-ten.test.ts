@@ -60,7 +60,7 @@ describe('--help on a narrow terminal wraps to it, on words', () => {
 });
 
 describe('one piped row shape per command, no trailing tab', () => {
-  it('pause, resume and restart: id, name, status, outcome, the name empty when given by uuid', async () => {
+  it('pause, resume and restart: id, name, status now, done; the name empty when given by uuid', async () => {
     const rows = [];
     for (const words of [
       ['pause', demo],
@@ -74,10 +74,10 @@ describe('one piped row shape per command, no trailing tab', () => {
     }
     expect(rows).toEqual([
       // a uuid costs no request: the name is not known, and left empty
-      `${demo}\t\tpaused\tpaused\n`,
-      `${demo}\tdemo\trunning\tresumed\n`,
-      `${demo}\tdemo\tpaused\tpaused\n`,
-      `${demo}\t\trunning\trestarted\n`,
+      `${demo}\t\tpaused\tdone\n`,
+      `${demo}\tdemo\trunning\tdone\n`,
+      `${demo}\tdemo\tpaused\tdone\n`,
+      `${demo}\t\trunning\tdone\n`,
     ]);
   });
 

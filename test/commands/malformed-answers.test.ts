@@ -224,9 +224,9 @@ describe('what the document marks optional may be missing', () => {
     expect(r.stdout.split('\n')[1]).toMatch(/^– +a1b2c3d4 +– *$/);
   });
 
-  it('pause answered {}: the agent is said paused, with its id', async () => {
+  it('pause answered {}: the row says done, with its id (the status left empty)', async () => {
     const r = await run({ [`POST ${A}/pause`]: { body: {} } }, ['pause', AGENT_ID]);
-    expect(r).toMatchObject({ code: 0, stdout: `${AGENT_ID}\t\t\tpaused\n` });
+    expect(r).toMatchObject({ code: 0, stdout: `${AGENT_ID}\t\t\tdone\n` });
   });
 });
 

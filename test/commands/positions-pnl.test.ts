@@ -23,7 +23,7 @@ describe('positions', () => {
     const r = await cli('positions trader --json');
     expect([r.code, r.stderr]).toEqual([0, '']);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(['agent_id', 'hyperliquid', 'polymarket', 'errors']);
+    expect(Object.keys(out)).toEqual(['agent_id', 'hyperliquid', 'polymarket', 'errors', 'switched_off']);
     expect(out.agent_id).toBe(agent.agent_id);
     // the same numbers, written without trailing zeros ("100304.0" is 100304)
     const plain = (n: string) => (n.includes('.') ? n.replace(/\.?0+$/, '') : n);
@@ -38,6 +38,28 @@ describe('positions', () => {
     expect(Array.isArray(out.hyperliquid.open_orders)).toBe(true);
     expect(out.polymarket).toEqual({ positions: [], value: 0 });
     expect(out.errors).toEqual([]);
+  });
+
+  it('a source it reads switched off is named in one stderr line, as wallet does; the others are not', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    await launchAgent(svc, { name: 'flat' });
+    const cli = cliFor(() => svc);
+    const env = { SUPERAGENT_POLYMARKET_URL: 'off', SUPERAGENT_RPC_BASE: 'off' };
+    const r = await cli('positions flat', { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('! not read, switched off: polymarket (what is shown leaves it out)\n');
+    expect(r.stdout).toMatch(/^account\t/);
+    const json = await cli('positions flat --json', { env });
+    expect([json.code, json.stderr]).toEqual([0, r.stderr]);
+    expect(JSON.parse(json.stdout).polymarket).toBeNull();
+    expect(JSON.parse(json.stdout).switched_off).toEqual(['polymarket']);
+    const config = new MemoryConfig();
+    expect((await cli('config set hyperliquid_url off', { config })).code).toBe(0);
+    const none = await cli('positions flat', { config, env: { SUPERAGENT_POLYMARKET_URL: 'off' } });
+    expect([none.code, none.stdout]).toEqual([0, '']);
+    const off = '! no position was read: hyperliquid and polymarket are switched off (to switch one on, ';
+    expect(none.stderr.startsWith(off)).toBe(true);
+    expect(none.stderr).toMatch(/config unset hyperliquid_url or polymarket_url\)\n$/);
   });
 
   it('piped: one row per position, its kind first; on a terminal: the sections', async () => {

@@ -68,7 +68,7 @@ describe('pause --all, the kill switch, against 429s', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.slept).toEqual([20_000]);
       expect(r.stderr).toBe(`${NOTICE_20}\n`);
-      expect(r.stdout.trimEnd().split('\n')).toEqual(AGENTS.map((a) => `${a.agent_id}\t${a.name}\tpaused\tpaused`));
+      expect(r.stdout.trimEnd().split('\n')).toEqual(AGENTS.map((a) => `${a.agent_id}\t${a.name}\tpaused\tdone`));
       // every pause went out before any was sent again
       expect(r.requests[0]).toBe('GET /v1/superagents');
       expect(r.requests.slice(1, 11).sort()).toEqual(pauses(ID));

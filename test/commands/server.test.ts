@@ -82,6 +82,26 @@ describe('server', () => {
     expect(run.stdout.split('\n')[1]).toBe(`API key: ${key} (new)`);
   });
 
+  it('piped, the banner is whole: address and key on stdout, data dir and how to use it on stderr', async () => {
+    const dataDir = scratch.scratch();
+    const keyFile = path.join(dataDir, 'api-key');
+    for (const quiet of [[], ['--quiet']]) {
+      const signals = new FakeSignals();
+      const { url, done } = serve(signals, ['--data-dir', dataDir, ...quiet]);
+      const base = await url;
+      expect(signals.terminate()).toBe(true);
+      const run = await done;
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Listening on ${base}\nAPI key: sa_sk_\\S+ \\((new|kept in .*)\\)\n$`));
+      const banner =
+        `Data dir: ${dataDir}\n` +
+        `Try: SUPERAGENT_BASE_URL=${base} SUPERAGENT_API_KEY="$(cat ${keyFile})" superagent list` +
+        '   (Ctrl-C stops the service)\n';
+      // --quiet: the lines for a log left out, as the request lines are
+      expect(run.stderr).toBe(quiet.length ? '' : `${banner}Stopped\n`);
+    }
+  });
+
   it('Ctrl-C stops it with exit 130', async () => {
     const signals = new FakeSignals();
     const { url, done } = serve(signals);

@@ -34,7 +34,7 @@ describe('piped rows keep their shape', () => {
     ['list', ['list'], [[ID, NAME_TSV, 'running', 'gpt\\t4o', HOSTED_AGENT.created_at]]],
     ['skills', ['skills', ID], [['sk\\tone', 'on']]],
     ['model', ['model', ID], [['gpt\\t4o']]],
-    ['pause (the agent named by its id)', ['pause', ID], [[ID, '', 'paused\\nx', 'paused']]],
+    ['pause (the agent named by its id)', ['pause', ID], [[ID, '', 'paused\\nx', 'done']]],
   ])('%s', async (_what, argv, rows) => {
     const r = await cli(argv as string[]);
     expect(r.code, r.stderr).toBe(0);

@@ -28,7 +28,15 @@ describe('wallet with balances', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(['agent_id', 'evm_address', 'solana_address', 'balances', 'total_usd', 'errors']);
+    expect(Object.keys(out)).toEqual([
+      'agent_id',
+      'evm_address',
+      'solana_address',
+      'balances',
+      'total_usd',
+      'errors',
+      'switched_off',
+    ]);
     expect(out.agent_id).toBe(agent.agent_id);
     expect(out.evm_address).toBe(agent.wallet_address);
     expect(out.balances).toEqual([{ chain: 'hyperliquid', asset: 'account value', amount: '10000.00', usd: 10000 }]);
@@ -76,6 +84,8 @@ describe('wallet with balances', () => {
     const out = JSON.parse(r.stdout);
     expect(out.balances).toEqual([]);
     expect(out.total_usd).toBe(0);
+    // a script is told too: what was not read is no failure, and no empty list passes for it
+    expect(out.switched_off).toEqual(['hyperliquid']);
     expect(read(svc, '/sim/hyperliquid')).toBe(false);
     expect(read(svc, '/sim/evm/ethereum')).toBe(true);
   });

@@ -5,7 +5,7 @@ import { LIMITS } from '../../contract.js';
 import { UsageError } from '../../core/errors.js';
 import { finish, runSteps } from '../fleet/apply-run.js';
 import { LAUNCH_TURN_REQUESTS } from '../fleet/launch-turn.js';
-import { pending } from '../fleet/plan.js';
+import { pending, pruned } from '../fleet/plan.js';
 import { FLEET_FILE } from '../fleet/schema.js';
 import { openFleet, showPlan, type FleetSession } from '../fleet/session.js';
 import { preflight, stepsOf, type Step } from '../fleet/steps.js';
@@ -13,8 +13,7 @@ import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 import { ourCommand } from './shared/command-line.js';
 import { typedNameConfirms } from './shared/typed-name.js';
-import { ABANDON_FUNDS, destroyQuestion, readFunds, refusal, sayAbandoned } from './shared/funds-check.js';
-import { withStop } from './shared/stop.js';
+import { ABANDON_FUNDS, destroyQuestion, readEach, refusal, sayAbandoned } from './shared/funds-check.js';
 
 export const spec = {
   description:
@@ -97,14 +96,7 @@ function budgetLine(session: FleetSession, steps: Step[]): string {
 
 /** Before any step: what each agent to destroy holds (read side by side); refused unless abandoned. */
 async function checkPruned(ctx: Context, session: FleetSession, abandon: boolean): Promise<void> {
-  const doomed = session.plan.agents.filter((a) => a.action === 'destroy' && a.agent_id !== undefined);
-  if (doomed.length === 0) return;
-  const api = await ctx.api();
-  const read = await withStop(ctx, (stop) =>
-    stop.race(
-      Promise.all(doomed.map((a) => readFunds(ctx, api, { agent_id: a.agent_id!, name: a.name }, stop.signal))),
-    ),
-  );
+  const read = await readEach(ctx, pruned(session.plan));
   if (abandon) return sayAbandoned(ctx, read);
   const refused = refusal(read);
   if (refused) throw refused;

@@ -1,6 +1,6 @@
 // `superagent pause <agent>…`
 import type { Context } from '../context.js';
-import { runLifecycle } from './shared/lifecycle.js';
+import { lifecycleRows, runLifecycle } from './shared/lifecycle.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
@@ -11,7 +11,8 @@ export const spec = {
     'Once every pause is sent, what the paused agents left open is read: ' +
     'a line on stderr for each with open positions or orders ' +
     '(a paused agent does not manage them), and --json rows gain open_positions (null when not read). A read that ' +
-    'fails is one line on stderr and does not change the exit code of the pause.',
+    'fails is one line on stderr and does not change the exit code of the pause. ' +
+    lifecycleRows(true),
   args: [
     { name: 'agent', description: 'agents to pause (uuid, id prefix or name)', variadic: true, complete: 'agent' },
   ],

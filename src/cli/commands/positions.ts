@@ -4,6 +4,7 @@ import type { HyperliquidView, PolymarketView } from '../../api/money/holdings.j
 import { printTable, visibleWidth, type TableOptions } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentMoney } from './shared/money.js';
+import { sayOff } from './shared/money-off.js';
 import { failIfPartial, usd } from './shared/money-view.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
@@ -15,7 +16,9 @@ export const spec = {
     'there even with no position, when Hyperliquid was read), position (coin, side, size, entry_price, ' +
     'position_value, unrealized_pnl, leverage, liquidation_price or none), order (coin, side, size, price), ' +
     'spot (asset, amount, usd), polymarket (title, outcome, size, avg_price, current_price, value, pnl). ' +
-    'A source that cannot be read is named on stderr, the rest printed, and the exit code is 7.',
+    'A source that cannot be read is named on stderr, the rest printed, and the exit code is 7. ' +
+    'Sources switched off are named in one line on stderr (with --json, that source is null, and switched_off ' +
+    'names it).',
   args: [
     {
       name: 'agent',
@@ -31,14 +34,19 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
+/** The sources positions reads. */
+const READ = ['hyperliquid', 'polymarket'] as const;
+
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const api = await ctx.api();
   const agent = await resolveAgent(api.client, input.agent!);
-  const money = await readAgentMoney(ctx, api, agent, { only: ['hyperliquid', 'polymarket'] });
+  const money = await readAgentMoney(ctx, api, agent, { only: READ });
+  // nothing shown must not pass for nothing held
+  const switched_off = sayOff(ctx, api, READ, { nothing: 'no position', whole: 'what is shown' });
   const { hyperliquid: hl, polymarket: pm, errors } = money;
   const p = ctx.printer;
   if (p.json) {
-    p.printJson({ agent_id: money.agent_id, hyperliquid: hl, polymarket: pm, errors });
+    p.printJson({ agent_id: money.agent_id, hyperliquid: hl, polymarket: pm, errors, switched_off });
   } else if (p.stdoutIsTTY) {
     if (hl) showHyperliquid(ctx, hl);
     if (pm) showPolymarket(ctx, pm, Boolean(hl));

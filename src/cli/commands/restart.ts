@@ -1,10 +1,12 @@
 // `superagent restart <agent>…`
 import type { Context } from '../context.js';
-import { runLifecycle } from './shared/lifecycle.js';
+import { lifecycleRows, runLifecycle } from './shared/lifecycle.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
-  description: 'Restart agents in a fresh container, from running or paused; memory is kept. Several agents at once.',
+  description:
+    'Restart agents in a fresh container, from running or paused; memory is kept. Several agents at once. ' +
+    lifecycleRows(false),
   args: [
     { name: 'agent', description: 'agents to restart (uuid, id prefix or name)', variadic: true, complete: 'agent' },
   ],

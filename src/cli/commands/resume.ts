@@ -1,12 +1,13 @@
 // `superagent resume <agent>…`
 import type { Context } from '../context.js';
-import { runLifecycle } from './shared/lifecycle.js';
+import { lifecycleRows, runLifecycle } from './shared/lifecycle.js';
 import type { Input, Spec } from '../spec.js';
 
 export const spec = {
   description:
     'Resume paused agents. Several agents at once; --all resumes every paused agent (undoing pause --all): ' +
-    'already running counts as done, one line per agent, non-zero if any failed.',
+    'already running counts as done, one line per agent, non-zero if any failed. ' +
+    lifecycleRows(true),
   args: [
     { name: 'agent', description: 'agents to resume (uuid, id prefix or name)', variadic: true, complete: 'agent' },
   ],

@@ -8,6 +8,7 @@ import { dataDirFailure, storeFailure } from './shared/connect.js';
 import { parseInteger, parseNumber } from './shared/numbers.js';
 import type { Input, Spec } from '../spec.js';
 import { maskKey } from '../../ui/mask.js';
+import { shellWord } from '../../ui/shell-word.js';
 import type { Answered } from '../../server/request-log.js';
 
 export const DEFAULT_PORT = 8420;
@@ -18,7 +19,8 @@ export const spec = {
     'first stdout line is "Listening on http://HOST:PORT". ' +
     'Without --key it creates a key once, prints it whole that time, ' +
     'and keeps it in the data dir; later starts print it masked. ' +
-    'Each request is logged on stderr (method, path, status, time; a refused key said so); --quiet turns that off.',
+    'Then, on stderr, the data dir and how to point a CLI at it (piped too, for a log). ' +
+    'Each request is logged on stderr (method, path, status, time; a refused key said so); --quiet turns these off.',
   options: {
     port: {
       type: 'string',
@@ -172,7 +174,12 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   } else {
     p.data(`API keys: ${options.keys.map(maskKey).join(', ')}`);
   }
-  p.status(`Data dir: ${server.dataDir}`);
-  p.status(`Try: SUPERAGENT_BASE_URL=${server.url} SUPERAGENT_API_KEY=… superagent list   (Ctrl-C stops the service)`);
+  // piped too (a log, a script waiting for the service): how to point a CLI at it; --quiet leaves it out
+  const key = server.keyFile ? `"$(cat ${shellWord(server.keyFile)})"` : '…';
+  const banner = [
+    `Data dir: ${server.dataDir}`,
+    `Try: SUPERAGENT_BASE_URL=${server.url} SUPERAGENT_API_KEY=${key} superagent list   (Ctrl-C stops the service)`,
+  ];
+  if (!ctx.globals.quiet) p.stderrWrite(banner.map((line) => `${line}\n`).join(''));
   return stopped;
 }

@@ -4,7 +4,7 @@ import { superagents } from '../../api/superagents.js';
 import { printFields, printTable } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentMoney } from './shared/money.js';
-import { switchedOff } from './shared/money-off.js';
+import { sayOff } from './shared/money-off.js';
 import { SOURCES } from '../../api/money/types.js';
 import { balanceRows, cents, failIfPartial, totalText, usd } from './shared/money-view.js';
 import type { Context } from '../context.js';
@@ -25,7 +25,8 @@ export const spec = {
     "'none' when the asset has no price). " +
     'A source that cannot be read is named on stderr, the rest printed, the total marked partial, and the ' +
     'exit code is 7; so is a chain the service has no address for (it may answer null). ' +
-    'Sources switched off are named in one line on stderr; with every source off, it says no balance was read.',
+    'Sources switched off are named in one line on stderr (and in --json as switched_off); with every source ' +
+    'off, it says no balance was read.',
   args: [
     {
       name: 'agent',
@@ -44,11 +45,6 @@ export const spec = {
   ],
 } as const satisfies Spec;
 
-// the addresses alone would otherwise pass for an empty wallet
-const ALL_OFF =
-  'no balance was read: every source is switched off (to switch one on, unset the variable saying off, ' +
-  'SUPERAGENT_RPC_ETHEREUM say, or run superagent config unset rpc.<chain> or hyperliquid_url)';
-
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<void> {
   const ref = input.agent;
   const api = await ctx.api();
@@ -61,16 +57,13 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     return missingAddress(wallet, agent.name ?? ref);
   }
   const money = await readAgentMoney(ctx, api, agent);
-  const off = switchedOff(ctx, api);
-  if (off.size === SOURCES.length) p.warn(ALL_OFF);
-  // an empty wallet must not pass for one that was read whole
-  else if (off.size > 0)
-    p.warn(`not read, switched off: ${[...off].join(', ')} (the total leaves ${off.size > 1 ? 'them' : 'it'} out)`);
+  // the addresses alone, or a short list, must not pass for a wallet read whole
+  const switched_off = sayOff(ctx, api, SOURCES, { nothing: 'no balance', whole: 'the total' });
   const rows = balanceRows(money);
   const errors = money.errors;
   if (p.json) {
     const { agent_id, evm_address, solana_address, total_usd } = money;
-    p.printJson({ agent_id, evm_address, solana_address, balances: rows, total_usd, errors });
+    p.printJson({ agent_id, evm_address, solana_address, balances: rows, total_usd, errors, switched_off });
   } else {
     printAddresses(ctx, money);
     // no price: 'none', so that no row ends in an empty field (a trailing tab); piped, a number a script can use

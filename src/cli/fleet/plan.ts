@@ -228,3 +228,10 @@ export async function makePlan(
 export function pending(plan: Plan): boolean {
   return plan.agents.some((a) => a.action === 'create' || a.action === 'update' || a.action === 'destroy');
 }
+
+/** The agents apply --prune destroys, as the funds check reads them. */
+export function pruned(plan: Plan): Array<{ agent_id: string; name: string }> {
+  return plan.agents.flatMap((a) =>
+    a.action === 'destroy' && a.agent_id ? [{ agent_id: a.agent_id, name: a.name }] : [],
+  );
+}

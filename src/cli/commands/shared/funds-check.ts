@@ -11,6 +11,7 @@ import { cellSafe } from '../../../ui/format.js';
 import { maskSecrets } from '../../../ui/mask.js';
 import { readAgentMoney, switchedOff } from './money-off.js';
 import type { OpenedApi } from './opened-api.js';
+import { withStop } from './stop.js';
 
 export const ABANDON_FUNDS = '--abandon-funds';
 
@@ -76,10 +77,18 @@ export async function readFunds(
   }
 }
 
-/** "demo holds $6,984.50: 1.5 ETH on ethereum, …" */
-function heldText(h: Holdings): string {
-  return `${h.name} holds ${usdText(h.summary!.usd)}: ${h.summary!.phrase}`;
+/** What each of these agents holds, read side by side in one round; Ctrl-C or SIGTERM gives it up. */
+export async function readEach(ctx: Context, agents: Array<{ agent_id: string; name: string }>): Promise<Holdings[]> {
+  if (agents.length === 0) return [];
+  const api = await ctx.api();
+  return withStop(ctx, (stop) => stop.race(Promise.all(agents.map((a) => readFunds(ctx, api, a, stop.signal)))));
 }
+
+/** "holds $6,984.50: 1.5 ETH on ethereum, …" */
+const holdsText = (h: Holdings) => `holds ${usdText(h.summary!.usd)}: ${h.summary!.phrase}`;
+
+/** "demo holds $6,984.50: 1.5 ETH on ethereum, …" */
+const heldText = (h: Holdings) => `${h.name} ${holdsText(h)}`;
 
 /** "not read: hyperliquid (switched off), solana (… did not answer within 10 s)" */
 function unreadText(h: Holdings): string {
@@ -121,6 +130,19 @@ export function leftBehind(h: Holdings): string {
   else parts.push(notRead(h) ? 'nothing known' : 'nothing');
   if (notRead(h) && h.off.length < SOURCES.length) parts.push(unreadText(h));
   return parts.join('; ');
+}
+
+/**
+ * What a plan says of an agent apply --prune would destroy (said after its name): what will refuse
+ * it, or with --abandon-funds what is left behind; undefined when nothing stands in the way.
+ */
+export function fundsNote(h: Holdings, abandon: boolean): string | undefined {
+  if (abandon)
+    return abandons(h) ? `apply --prune ${ABANDON_FUNDS} abandons what it holds: ${leftBehind(h)}` : undefined;
+  const refused = `apply --prune will refuse it unless ${ABANDON_FUNDS}`;
+  if (held(h)) return `${holdsText(h)}; ${refused}`;
+  if (notRead(h)) return `nothing found, but ${unreadText(h)}; ${refused}`;
+  return undefined;
 }
 
 /** Whether a destroy with --abandon-funds says what it leaves behind: anything held, or maybe held. */

@@ -1,4 +1,5 @@
 // pause, resume and restart on several agents: one line of result per agent, non-zero if any failed.
+// Piped, each line is `ID<TAB>NAME<TAB>STATUS<TAB>done|already` (lifecycleRows says it in the help).
 // The requests go out together, before any other (`pause --all` is the kill switch: no agent should
 // trade on while another's answer is awaited or explained), and a 429 is waited out once for all.
 import { superagents } from '../../../api/superagents.js';
@@ -15,6 +16,11 @@ import { EXIT, errorLine, exitCodeFor } from '../../exit-codes.js';
 import { UsageError, rephrased } from '../../../core/errors.js';
 
 export type Action = 'pause' | 'resume' | 'restart';
+
+/** The piped rows, in words, for each command's description (`all`: the command has --all). */
+export const lifecycleRows = (all: boolean) =>
+  'Piped, one tab-separated line per agent: id, name (empty when given by uuid), its status now, ' +
+  `and done${all ? ' (already, when --all found it so)' : ''}.`;
 
 const PAST: Record<Action, string> = { pause: 'paused', resume: 'resumed', restart: 'restarted' };
 
@@ -161,8 +167,11 @@ function report(action: Action, outcomes: Outcome[], ctx: Context): void {
         `${p.out.green('✓')} ${label} ${o.result!.note ?? PAST[action]} ${p.out.dim(`(${o.agent_id!.slice(0, 8)})`)}`,
       );
     } else {
-      // one shape whatever the reference: a name not known (the agent given by uuid, which costs no request) is empty
-      p.data(tsvRow([o.agent_id ?? '', o.name ?? '', o.result!.status ?? '', o.result!.note ?? PAST[action]]));
+      // one shape whatever the reference: a name not known (the agent given by uuid, which costs no request) is
+      // empty; the status is the agent's now, and the last field whether this run made it so (not the verb
+      // again: `paused paused` said nothing)
+      const outcome = o.result!.note === undefined ? 'done' : 'already';
+      p.data(tsvRow([o.agent_id ?? '', o.name ?? '', o.result!.status ?? '', outcome]));
     }
   }
 }

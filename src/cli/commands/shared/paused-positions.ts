@@ -5,6 +5,7 @@ import type { HoldingsResult } from '../../../api/money/holdings.js';
 import type { SourceName } from '../../../api/money/types.js';
 import type { Context } from '../../context.js';
 import { readAgentMoney, switchedOff } from './money-off.js';
+import { ourCommand } from './command-line.js';
 import { withStop } from './stop.js';
 
 /** Sources where an agent keeps positions and orders. */
@@ -67,7 +68,11 @@ export function readOpenAtPause(ctx: Context, agents: Array<{ agent_id: string; 
 export function sayOpenAtPause(ctx: Context, read: OpenAtPause[]): void {
   const p = ctx.printer;
   for (const r of read) {
-    if (r.phrase) p.stderrWrite(`${r.name} is paused with ${r.phrase}: a paused agent does not manage them\n`);
+    if (!r.phrase) continue;
+    // what to do about it: see them, or let the agent manage them again
+    const see = ourCommand(ctx, 'positions', r.name);
+    const what = `${see} shows them; ${ourCommand(ctx, 'resume', r.name)} hands them back`;
+    p.stderrWrite(`${r.name} is paused with ${r.phrase}: a paused agent does not manage them (${what})\n`);
   }
   const failed = read.filter((r) => r.failure !== undefined);
   if (failed.length > 0) {
