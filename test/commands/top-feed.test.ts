@@ -30,6 +30,9 @@ describe('top feed', () => {
       expect(a.partial).toEqual([]);
     }
     expect(snap.list).toEqual({ readAt: clock.now(), stale: null });
+    // a refresh sooner than the list's pace leaves it as read, not stale
+    await clock.sleep(1_000);
+    expect((await feed.refresh()).list).toEqual({ readAt: clock.now() - 1_000, stale: null });
     const sum = snap.agents.reduce((s, a) => s + a.value.value!, 0);
     expect(snap.totals).toMatchObject({ agents: 3, running: 3, open: 0, complete: true });
     expect(snap.totals.value).toBeCloseTo(sum, 2);

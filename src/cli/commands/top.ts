@@ -42,6 +42,17 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   // a 429 is shown as stale and tried again next time, never waited out; nothing printed under the view
   const api = await ctx.api({ pacer: budget, retry: { rateLimitRetries: 0, retries: 0 }, quiet: true });
   const feed = new Feed(ctx, api, { budget, intervalMs: seconds * 1000 });
+  const p = ctx.printer;
+  if (!input.once && !p.json && p.stdoutIsTTY && ctx.io.stdin.isTTY === true && ctx.env.TERM !== 'dumb') {
+    const [{ runLive }, { plainScreen }] = await Promise.all([
+      import('../top/live.js'),
+      import('../top/plain-screen.js'),
+    ]);
+    const chat = async (agent: { agent_id: string; name: string }) =>
+      (await import('../chat/chat-repl.js')).runChatRepl(ctx, agent);
+    await runLive(ctx, api, feed, { intervalMs: seconds * 1000, budget: perMinute, chat }, (h) => plainScreen(ctx, h));
+    return;
+  }
   const snapshot = await withStop(ctx, (stop) => stop.race(feed.refresh({ signal: stop.signal, complete: true })));
   // without the list there is no fleet to show: that is the failure
   if (snapshot.list.readAt === null) throw feed.listFailure;

@@ -129,6 +129,8 @@ export class Feed {
   }
 
   private async readList(): Promise<void> {
+    // not due yet is no staleness: the list is read again at its own pace
+    if (!this.plan.due('list')) return;
     if (this.plan.take('list') === 0) return void (this.list.stale = BUDGET);
     try {
       const records = await superagents.list(this.api.client);

@@ -49,6 +49,11 @@ export class Plan {
     return Math.max(0, this.budget.room() - this.reserve);
   }
 
+  /** Whether `kind` has earned a request by now (the budget's room aside). */
+  due(kind: Kind): boolean {
+    return this.credit[kind] >= 1;
+  }
+
   /** Up to `wanted` requests of `kind`, as many as its credit and the room allow; they are counted as spent. */
   take(kind: Kind, wanted = 1): number {
     const n = Math.max(0, Math.min(wanted, Math.floor(this.credit[kind]), this.room()));

@@ -1,0 +1,42 @@
+// `superagent top` in a real terminal (tmux, the built binary) against the embedded service: every
+// agent on a full screen, p pauses the selected one (the service says so to `get`), q gives the shell
+// back with the alternate screen gone. No sleep is an assertion: the screen is polled.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { perTest } from '../helpers/service-support.js';
+import { launchAgent } from '../helpers/service.js';
+import { HAS_TMUX, Pane } from '../helpers/tmux.js';
+
+const scratch = perTest();
+const panes: Pane[] = [];
+afterEach(() => {
+  for (const p of panes.splice(0)) p.close();
+});
+
+const NAMES = ['alpha', 'beta', 'gamma'];
+
+describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'top in tmux' : 'top in tmux: SKIPPED, tmux is not installed', () => {
+  it('shows every agent; p pauses the selected one; q gives the shell back, the alternate screen gone', async () => {
+    const svc = await scratch.service();
+    for (const name of NAMES) await launchAgent(svc, { name });
+    const dirs = { configDir: scratch.scratch('top-config-'), dataDir: scratch.scratch('top-data-') };
+    const pane = new Pane(svc, ['top', '--interval', '1'], dirs, { atPrompt: true, width: 120, height: 30 });
+    panes.push(pane);
+    const shown = await pane.waitFor('every agent, one selected', (s) =>
+      NAMES.every((n) => new RegExp(`^[› ] ${n} +running`, 'm').test(s)),
+    );
+    expect(pane.alternateOn()).toBe(true);
+    expect(shown).toMatch(/^ {2}NAME +STATUS +HEALTH +VALUE +PNL 24H +OPEN +MODEL/m);
+    const selected = /^› (\w+)/m.exec(shown)![1]!;
+    pane.type('p');
+    await pane.waitFor('the pause said', (s) => s.includes(`${selected} paused`));
+    const got = await runCli(['get', selected, '--json'], { target: svc });
+    expect(JSON.parse(got.stdout).status).toBe('paused');
+    pane.type('q');
+    expect(await pane.exitCode()).toBe(0);
+    const after = await pane.waitFor('the prompt back', (s) => /\n\$ ?$/.test(s));
+    expect(pane.alternateOn()).toBe(false);
+    // the view was on the alternate screen: nothing of it is left on the shell's
+    expect(after).not.toContain('PNL 24H');
+  });
+});
