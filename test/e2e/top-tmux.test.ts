@@ -39,4 +39,23 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'top in tmux' : 'top in tmux: SKIPPED, tmu
     // the view was on the alternate screen: nothing of it is left on the shell's
     expect(after).not.toContain('PNL 24H');
   });
+
+  it('c opens the chat with the selected agent and comes back; a narrower terminal drops columns', async () => {
+    const svc = await scratch.service();
+    await launchAgent(svc, { name: 'solo' });
+    const dirs = { configDir: scratch.scratch('top-config-'), dataDir: scratch.scratch('top-data-') };
+    const pane = new Pane(svc, ['top', '--interval', '1'], dirs, { width: 120, height: 30 });
+    panes.push(pane);
+    await pane.waitFor('the agent', (s) => /^› solo +running/m.test(s));
+    pane.type('c');
+    await pane.waitFor('the chat', (s) => s.includes('Chatting with solo'));
+    expect(pane.alternateOn()).toBe(false);
+    pane.line('/exit');
+    await pane.waitFor('the view again', (s) => /^› solo +running/m.test(s) && pane.alternateOn());
+    pane.resize(50, 30);
+    const narrow = await pane.waitFor('no model column', (s) => /^ {2}NAME +STATUS/m.test(s) && !s.includes('MODEL'));
+    expect(narrow.split('\n').every((l) => l.length <= 50)).toBe(true);
+    pane.type('q');
+    expect(await pane.exitCode()).toBe(0);
+  });
 });

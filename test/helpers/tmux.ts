@@ -155,6 +155,11 @@ export class Pane {
     this.tmux('kill-window', '-t', 'repl');
   }
 
+  /** Resizes the terminal (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    this.tmux('resize-window', '-t', 'repl', '-x', String(width), '-y', String(height));
+  }
+
   /** Whether the terminal shows its alternate screen (a full-screen program's), not the normal one. */
   alternateOn(): boolean {
     return this.tmux('display-message', '-p', '-t', 'repl', '#{alternate_on}').trim() === '1';
