@@ -10,7 +10,7 @@ _superagent_global_values='--profile --base-url --api-key --timeout'
 _superagent_spec() {
     _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args=''
     case $1 in
-        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet positions pnl top health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
+        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet positions pnl guard top health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'apply') _sa_subs='' _sa_opts='-f --file --prune --abandon-funds' _sa_vopts='-f --file' _sa_args='' ;;
         'assistant') _sa_subs='ask' _sa_opts='--model --provider --session' _sa_vopts='--model --provider --session' _sa_args='' ;;
         'assistant ask') _sa_subs='' _sa_opts='--fields --array --model --provider --session --no-stream' _sa_vopts='--fields --model --provider --session' _sa_args='none...' ;;
@@ -29,6 +29,7 @@ _superagent_spec() {
         'destroy') _sa_subs='' _sa_opts='--abandon-funds' _sa_vopts='' _sa_args='agent' ;;
         'export') _sa_subs='' _sa_opts='--dir' _sa_vopts='--dir' _sa_args='' ;;
         'get') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
+        'guard') _sa_subs='' _sa_opts='--all --max-drawdown --min-value --max-loss --window --interval --once --dry-run --budget --on-unreadable --unreadable-after' _sa_vopts='--max-drawdown --min-value --max-loss --window --interval --budget --on-unreadable --unreadable-after' _sa_args='agent...' ;;
         'health') _sa_subs='' _sa_opts='--watch' _sa_vopts='' _sa_args='agent' ;;
         'launch') _sa_subs='' _sa_opts='--name --model --provider --soul-file --description --bot-token-stdin --allow-duplicate-name' _sa_vopts='--name --model --provider --soul-file --description' _sa_args='' ;;
         'list') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
@@ -37,13 +38,13 @@ _superagent_spec() {
         'memory') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'model') _sa_subs='' _sa_opts='--provider' _sa_vopts='--provider' _sa_args='agent none' ;;
         'pause') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
-        'plan') _sa_subs='' _sa_opts='-f --file --detailed-exit-code --prune' _sa_vopts='-f --file' _sa_args='' ;;
+        'plan') _sa_subs='' _sa_opts='-f --file --detailed-exit-code --prune --abandon-funds' _sa_vopts='-f --file' _sa_args='' ;;
         'pnl') _sa_subs='' _sa_opts='--period' _sa_vopts='--period' _sa_args='agent' ;;
         'positions') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'restart') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent...' ;;
         'resume') _sa_subs='' _sa_opts='--all' _sa_vopts='' _sa_args='agent...' ;;
         'schema') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;
-        'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
+        'server') _sa_subs='' _sa_opts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --sim-scenario --fault-latency --fault-error-rate --fault-cut-stream --fault-unhealthy' _sa_vopts='--port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --sim-scenario --fault-latency --fault-error-rate --fault-cut-stream' _sa_args='' ;;
         'skills') _sa_subs='enable disable' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
         'skills disable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill-on...' ;;
         'skills enable') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent skill-off...' ;;
@@ -68,6 +69,7 @@ _superagent_option_values() {
         'assistant|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'assistant ask|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'export|--dir') _sa_values='dir' ;;
+        'guard|--on-unreadable') _sa_values='words:report,pause' ;;
         'launch|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
         'launch|--soul-file') _sa_values='file' ;;
         'model|--provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
@@ -76,6 +78,7 @@ _superagent_option_values() {
         'pnl|--period') _sa_values='words:day,week,month,all' ;;
         'server|--data-dir') _sa_values='dir' ;;
         'server|--connect-provider') _sa_values='words:openai,anthropic,xai,openrouter,venice' ;;
+        'server|--sim-scenario') _sa_values='words:calm,crash' ;;
         'soul set|--file') _sa_values='file' ;;
     esac
 }

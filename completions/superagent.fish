@@ -9,7 +9,7 @@ function __superagent_spec
     set -g __sa_args
     switch "$argv[1]"
         case ''
-            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet positions pnl top health soul classic chat assistant export plan apply schema login logout whoami config completion server
+            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet positions pnl guard top health soul classic chat assistant export plan apply schema login logout whoami config completion server
         case 'apply'
             set -g __sa_vopts -f --file
         case 'assistant'
@@ -48,6 +48,9 @@ function __superagent_spec
             set -g __sa_vopts --dir
         case 'get'
             set -g __sa_args 'agent'
+        case 'guard'
+            set -g __sa_vopts --max-drawdown --min-value --max-loss --window --interval --budget --on-unreadable --unreadable-after
+            set -g __sa_args 'agent...'
         case 'health'
             set -g __sa_args 'agent'
         case 'launch'
@@ -75,7 +78,7 @@ function __superagent_spec
             set -g __sa_args 'agent...'
         case 'schema'
         case 'server'
-            set -g __sa_vopts --port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --fault-latency --fault-error-rate --fault-cut-stream
+            set -g __sa_vopts --port --host --data-dir --key --rate-limit --token-delay --connect-provider --paper-balance --sim-speed --sim-scenario --fault-latency --fault-error-rate --fault-cut-stream
         case 'skills'
             set -g __sa_subs enable disable
             set -g __sa_args 'agent'
@@ -209,6 +212,7 @@ complete -c superagent -f -n '__superagent_at_top' -a 'skills' -d 'List an agent
 complete -c superagent -f -n '__superagent_at_top' -a 'wallet' -d 'Show an agent\'s wallet addresses and what they hold'
 complete -c superagent -f -n '__superagent_at_top' -a 'positions' -d 'Show an agent\'s open positions and orders'
 complete -c superagent -f -n '__superagent_at_top' -a 'pnl' -d 'Show an agent\'s account value and PnL over time'
+complete -c superagent -f -n '__superagent_at_top' -a 'guard' -d 'Pause agents past risk limits: once, or as a watchdog'
 complete -c superagent -f -n '__superagent_at_top' -a 'top' -d 'Every agent live: status, health, value, 24-hour PnL'
 complete -c superagent -f -n '__superagent_at_top' -a 'health' -d 'Check an agent\'s health (exit 8 when unhealthy)'
 complete -c superagent -f -n '__superagent_at_top' -a 'soul' -d 'soul commands: show, edit, set'
@@ -262,6 +266,17 @@ complete -c superagent -n '__superagent_is classic update' -l goal -x -d 'new go
 complete -c superagent -n '__superagent_is classic update' -l instructions -x -d 'new instructions (1 to 20000 characters)'
 complete -c superagent -n '__superagent_is destroy' -l abandon-funds -d 'destroy it even though it holds funds, or what it holds could not be read (they are lost)'
 complete -c superagent -n '__superagent_is export' -l dir -x -a '(__fish_complete_directories (commandline -ct))' -d 'the directory to write into (default: the current directory)'
+complete -c superagent -n '__superagent_is guard' -l all -d 'guard every agent (the list is read at each check: new agents too)'
+complete -c superagent -n '__superagent_is guard' -l max-drawdown -x -d 'pause at a drawdown above PCT percent (0-100]'
+complete -c superagent -n '__superagent_is guard' -l min-value -x -d 'pause when the wallet total falls below USD'
+complete -c superagent -n '__superagent_is guard' -l max-loss -x -d 'pause when the PnL lost over the window is above USD'
+complete -c superagent -n '__superagent_is guard' -l window -x -d 'the window of drawdown and loss: \'7d\' (default), \'24h\', \'90m\''
+complete -c superagent -n '__superagent_is guard' -l interval -x -d 'seconds between checks (default 60)'
+complete -c superagent -n '__superagent_is guard' -l once -d 'check once: exit 0 within the limits, 10 when one was breached'
+complete -c superagent -n '__superagent_is guard' -l dry-run -d 'report breaches, pause nothing'
+complete -c superagent -n '__superagent_is guard' -l budget -x -d 'service requests a minute at most (default 30)'
+complete -c superagent -n '__superagent_is guard' -l on-unreadable -x -a 'report pause' -d 'an agent not read --unreadable-after checks in a row: report it (default) or pause it'
+complete -c superagent -n '__superagent_is guard' -l unreadable-after -x -d 'checks in a row unread before --on-unreadable acts (default 3)'
 complete -c superagent -n '__superagent_is health' -l watch -d 'check again every SECONDS (default 2, at least 1) until Ctrl-C'
 complete -c superagent -n '__superagent_is launch' -l name -x -d 'the agent name (1-100 characters)'
 complete -c superagent -n '__superagent_is launch' -l model -x -d 'model id as the provider spells it (default: the profile\'s model, else claude-sonnet-4-20250514)'
@@ -277,6 +292,7 @@ complete -c superagent -n '__superagent_is pause' -l all -d 'pause every running
 complete -c superagent -n '__superagent_is plan' -s f -l file -r -F -d 'the fleet file (default: ./superagents.yaml)'
 complete -c superagent -n '__superagent_is plan' -l detailed-exit-code -d 'exit 9 when changes are pending'
 complete -c superagent -n '__superagent_is plan' -l prune -d 'plan as apply --prune does: agents not in the file count as changes (to destroy)'
+complete -c superagent -n '__superagent_is plan' -l abandon-funds -d 'with --prune: plan as apply --prune --abandon-funds does (what is left behind is noted)'
 complete -c superagent -n '__superagent_is pnl' -l period -x -a 'day week month all' -d 'day, week (the default), month or all'
 complete -c superagent -n '__superagent_is resume' -l all -d 'resume every paused agent; already running counts as done'
 complete -c superagent -n '__superagent_is server' -l port -x -d 'port to listen on; 0 picks a free one (default 8420)'
@@ -288,6 +304,7 @@ complete -c superagent -n '__superagent_is server' -l token-delay -x -d 'delay b
 complete -c superagent -n '__superagent_is server' -l connect-provider -x -a 'openai anthropic xai openrouter venice' -d 'mark a model provider key as connected (repeatable)'
 complete -c superagent -n '__superagent_is server' -l paper-balance -x -d 'paper USDC each launched agent gets on its simulated Hyperliquid (default 10000)'
 complete -c superagent -n '__superagent_is server' -l sim-speed -x -d 'run the simulated market N times faster than the clock, for demos (default 1)'
+complete -c superagent -n '__superagent_is server' -l sim-scenario -x -a 'calm crash' -d 'shape the simulated market: calm (the default) or crash (every coin falls 30% each 5 simulated minutes, to a floor of 5%, from the first start with it on this data dir: agents holding longs lose value)'
 complete -c superagent -n '__superagent_is server' -l fault-latency -x -d 'add this latency to every answer'
 complete -c superagent -n '__superagent_is server' -l fault-error-rate -x -d 'answer a share R (0..1) of requests with 500/503'
 complete -c superagent -n '__superagent_is server' -l fault-cut-stream -x -d 'cut every stream after N pieces'

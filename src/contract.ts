@@ -125,5 +125,9 @@ export const SSE_EVENTS = {
 export const SSE_DONE = '[DONE]';
 
 /** [ours] classic agents (docs/api.md, Endpoints: Classic agents) */
+/** The embedded service's simulated market scenarios: calm drifts, crash falls steadily (risk-guard demos). */
+export const SIM_SCENARIOS = ['calm', 'crash'] as const;
+export type SimScenario = (typeof SIM_SCENARIOS)[number];
+
 export const CLASSIC_CRONS = ['*/5 * * * *', '*/15 * * * *', '0 * * * *', '0 */4 * * *', '0 0 * * *'] as const;
 export const CLASSIC_DEFAULT_LIMIT = 50;

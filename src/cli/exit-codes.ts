@@ -17,6 +17,7 @@ export const EXIT = {
   service: 7,
   unhealthy: 8,
   changesPending: 9,
+  breached: 10,
   /** 128 + the signal's number, as a shell reports a process the signal ended */
   hangup: 129,
   interrupted: 130,
@@ -41,6 +42,7 @@ export const EXIT_MEANINGS: Readonly<Record<ExitCode, string>> = {
   7: 'service or network: 5xx, time-out, connection refused, a stream cut short',
   8: 'unhealthy: `health` found `healthy: false`',
   9: 'changes pending: `plan --detailed-exit-code` found differences',
+  10: 'a limit was breached: `guard --once` found an agent past a limit (and paused it unless `--dry-run`)',
   129: 'hung up: the terminal went away (SIGHUP) during a REPL, a question or `soul edit`',
   130: 'interrupted by Ctrl-C',
   143: 'stopped by SIGTERM',

@@ -68,6 +68,12 @@ export const ENTRIES: readonly Entry[] = [
   ),
   entry(['positions'], 'agents', "Show an agent's open positions and orders", () => import('./commands/positions.js')),
   entry(['pnl'], 'agents', "Show an agent's account value and PnL over time", () => import('./commands/pnl.js')),
+  entry(
+    ['guard'],
+    'agents',
+    'Pause agents past risk limits: once, or as a watchdog',
+    () => import('./commands/guard.js'),
+  ),
   entry(['top'], 'agents', 'Every agent live: status, health, value, 24-hour PnL', () => import('./commands/top.js')),
   entry(['health'], 'agents', "Check an agent's health (exit 8 when unhealthy)", () => import('./commands/health.js')),
   entry(['soul', 'show'], 'agents', "Print an agent's soul.md", () => import('./commands/soul/show.js')),

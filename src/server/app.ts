@@ -86,20 +86,23 @@ async function handle(deps: AppDeps, req: IncomingMessage, res: ServerResponse):
   if (!keyHash && !match.public) {
     throw new ApiError(401, 'Invalid or revoked API key');
   }
-  let body: Record<string, unknown>;
+  let read: Record<string, unknown> | unknown[];
   try {
     assertBodyAcceptable(req);
     // read for every route, also those that ignore their body: a body that is not JSON is 400 everywhere
-    body = await readJsonBody(req, deps.bodyTimeoutMs ?? CONNECTION_LIMITS.bodyTimeoutMs);
+    read = await readJsonBody(req, deps.bodyTimeoutMs ?? CONNECTION_LIMITS.bodyTimeoutMs, match.batches);
   } catch (err) {
     throw fault ?? err;
   }
+  const batch = Array.isArray(read) ? read : undefined;
+  const body = batch ? {} : (read as Record<string, unknown>);
   // a drawn fault fails before the answer unless a stream will have begun (then in-band)
   if (fault && body.stream !== true) throw fault;
   await match.handler({
     req,
     res,
     body,
+    batch,
     params: match.params,
     query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
     account: keyHash ? accountId(keyHash) : '', // '' only on a public route, which reads no account

@@ -157,7 +157,18 @@ export function assertBodyAcceptable(req: IncomingMessage): void {
  * validation names the missing field; a chunked body past 1 MiB is 413; not JSON or not an object,
  * 400; a body that stops arriving for `idleMs`, 408.
  */
-export async function readJsonBody(req: IncomingMessage, idleMs: number): Promise<Record<string, unknown>> {
+export async function readJsonBody(req: IncomingMessage, idleMs: number): Promise<Record<string, unknown>>;
+/** The same, also taking a JSON array (a JSON-RPC batch) when `arrays` is set. */
+export async function readJsonBody(
+  req: IncomingMessage,
+  idleMs: number,
+  arrays: boolean,
+): Promise<Record<string, unknown> | unknown[]>;
+export async function readJsonBody(
+  req: IncomingMessage,
+  idleMs: number,
+  arrays = false,
+): Promise<Record<string, unknown> | unknown[]> {
   if (!hasBody(req)) return {};
   const text = await readText(req, idleMs);
   if (text.trim() === '') return {};
@@ -167,6 +178,7 @@ export async function readJsonBody(req: IncomingMessage, idleMs: number): Promis
   } catch {
     throw badRequest('Request body is not valid JSON');
   }
+  if (arrays && Array.isArray(parsed)) return parsed as unknown[];
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw badRequest('Request body must be a JSON object');
   }

@@ -2,7 +2,7 @@
 // Used by `superagent server`, by the tests, and by the CLI when nothing is configured.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIMITS, type Provider } from '../contract.js';
+import { LIMITS, type Provider, type SimScenario } from '../contract.js';
 import { createApp } from './app.js';
 import { guardConnections } from './connections.js';
 import { CONNECTION_LIMITS, failureReporter, type ServiceFailure } from './http.js';
@@ -59,12 +59,16 @@ export interface ServerOptions {
   onAnswered?: (answered: Answered) => void;
   /** USDC on each launched agent's paper Hyperliquid account (default 10000) */
   paperBalanceUsd?: number;
+  /** USDC.e on polygon an agent deposits the first time it runs with its polymarket skill (default 1000) */
+  polymarketBalanceUsd?: number;
   /** the clock the simulated market moves with (tests move a fake one instead of waiting) */
   simClock?: () => number;
   /** the simulated market's seed: the same seed and clock, the same prices and trades */
   simSeed?: string;
   /** simulated market minutes per minute of the clock (demos: faster trading); default 1 */
   simSpeed?: number;
+  /** the simulated market's scenario: calm (the default) or crash (falls steadily from the start) */
+  simScenario?: SimScenario;
 }
 
 export interface RunningServer {
@@ -98,10 +102,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const pendingWrites = new PendingWrites(failed);
   const sim = new Simulation(store, {
     paperBalanceUsd: options.paperBalanceUsd,
+    polymarketBalanceUsd: options.polymarketBalanceUsd,
     clock: options.simClock,
     seed: options.simSeed,
     speed: options.simSpeed,
+    scenario: options.simScenario,
   });
+  await sim.start();
   const handler = createApp({
     service: {
       store,

@@ -8,6 +8,8 @@ export interface RouteContext {
   res: ServerResponse;
   /** the request's JSON object (`{}` when it sent none) */
   body: Record<string, unknown>;
+  /** a JSON array body, on a route that takes one (`batches`); `body` is then `{}` */
+  batch?: unknown[];
   params: Record<string, string>;
   query: URLSearchParams;
   /** the caller's account (derived from the key hash) */
@@ -27,6 +29,8 @@ export interface Route {
   streams?: boolean;
   /** answers without a key: the simulated chains stand for public sources */
   public?: boolean;
+  /** also takes a JSON array body (a JSON-RPC batch), given as `batch` */
+  batches?: boolean;
 }
 
 interface CompiledRoute extends Route {
@@ -52,7 +56,7 @@ export class Router {
   match(
     method: string,
     path: string,
-  ): { handler: Handler; streams: boolean; public: boolean; params: Record<string, string> } | null {
+  ): { handler: Handler; streams: boolean; public: boolean; batches: boolean; params: Record<string, string> } | null {
     for (const route of this.routes) {
       if (route.method !== method) continue;
       const m = route.regex.exec(path);
@@ -61,7 +65,8 @@ export class Router {
       route.names.forEach((name, i) => {
         params[name] = safeDecode(m[i + 1]!);
       });
-      return { handler: route.handler, streams: route.streams === true, public: route.public === true, params };
+      const { handler, streams, batches } = route;
+      return { handler, streams: streams === true, public: route.public === true, batches: batches === true, params };
     }
     return null;
   }

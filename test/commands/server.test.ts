@@ -115,6 +115,7 @@ describe('server', () => {
       [['--port', '70000'], '--port must be a whole number from 0 to 65535'],
       [['--fault-error-rate', '2'], '--fault-error-rate must be a number from 0 to 1'],
       [['--connect-provider', 'acme'], '--connect-provider must be one of'],
+      [['--sim-scenario', 'boom'], "--sim-scenario must be one of: calm, crash; not 'boom'"],
     ] as const) {
       const r = await runLine(undefined, ['server', ...args]);
       expect(r.code).toBe(2);

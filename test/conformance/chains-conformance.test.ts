@@ -18,7 +18,7 @@ import { shapeDifferences } from '../helpers/json-shape.js';
 import type { TestService } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { agentPath } from '../helpers/superagent-fixtures.js';
-import { fakeClock, hlInfo, rpc, withHyperliquid } from '../helpers/sim.js';
+import { fakeClock, hlInfo, rpc, withHyperliquid, withPolymarket } from '../helpers/sim.js';
 
 const start = chainSourcesHarness();
 const t = perTest();
@@ -65,11 +65,14 @@ describe('the recorded answers and the readers', () => {
   });
 });
 
-/** An agent on the simulation holding something of everything, its perp account trading. */
-async function seededAgent() {
+/**
+ * An agent on the simulation holding something of everything, its perp account trading; with
+ * `polymarket`, betting too (its bets are paid from polygon USDC.e: the balances are then not as seeded).
+ */
+async function seededAgent({ polymarket = false } = {}) {
   const clock = fakeClock();
   const svc = await t.service({ simClock: clock.now });
-  const agent = await withHyperliquid(svc, 'Conformance');
+  const agent = await (polymarket ? withPolymarket : withHyperliquid)(svc, 'Conformance');
   const evm = agent.wallet_address as Address;
   const { solana_address: solana } = (await svc.call('GET', `${agentPath(agent.agent_id)}/wallet`)).json;
   const seeds: Array<[string, string, string]> = [
@@ -84,9 +87,12 @@ async function seededAgent() {
     await svc.seedHoldings(chain === 'solana' ? solana : evm, { chain: chain as 'solana', asset, amount });
   }
   // positions and resting orders come and go as it trades: move on until it has both at once (bounded)
+  const bets = async () =>
+    !polymarket || (await svc.call('GET', `/sim/polymarket/positions?user=${evm}`, { key: null })).json.length > 0;
   const holdsBoth = async () =>
     (await hlInfo(svc, 'clearinghouseState', evm)).assetPositions.length > 0 &&
-    (await hlInfo(svc, 'openOrders', evm)).length > 0;
+    (await hlInfo(svc, 'openOrders', evm)).length > 0 &&
+    (await bets());
   for (let i = 0; i < 200 && !(await holdsBoth()); i++) clock.advance(60);
   return { svc, evm, solana: solana as string };
 }
@@ -118,7 +124,7 @@ const comparable = (name: string, answer: any) => (name === 'hyperliquid-allMids
 
 describe('the simulation against the recorded answers', () => {
   it('answers every recorded request in the recorded shape, lists holding elements to compare', async () => {
-    const { svc, evm, solana } = await seededAgent();
+    const { svc, evm, solana } = await seededAgent({ polymarket: true });
     const differences: Record<string, string[]> = {};
     const empty: string[] = [];
     for (const name of FIXTURES) {
@@ -130,8 +136,18 @@ describe('the simulation against the recorded answers', () => {
       if (JSON.stringify(answer).includes('[]')) empty.push(name);
     }
     expect(differences).toEqual({});
-    // the paper agents bet on no prediction market, and own no Token-2022 account: those lists stay empty
-    expect(empty).toEqual(['polymarket-positions', 'solana-getTokenAccountsByOwner-token2022']);
+    // the paper agents own no Token-2022 account: that list stays empty
+    expect(empty).toEqual(['solana-getTokenAccountsByOwner-token2022']);
+    // and the reader takes the simulated bets as they are
+    const http = createSourceHttp({ timeoutMs: 5_000 });
+    t.closeAfter({ close: async () => http.close() });
+    const result = await readHoldings(
+      { evm },
+      { ...OFF, polymarket: `${svc.url}/sim/polymarket` },
+      { json: http.json },
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.polymarket!.positions.length).toBeGreaterThan(0);
   });
 
   it('the readers read the simulation as seeded, every source without an error', async () => {

@@ -39,8 +39,11 @@ export function fixture(name: string): any {
   return JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8'));
 }
 
-/** Other JSON; or a status and a raw body; or `hang`: no answer until the client gives up. */
-export type Override = unknown | { status: number; raw?: string } | { hang: true };
+/**
+ * Other JSON; or a status and a raw body; or `hang`: no answer until the client gives up; or a function of
+ * the request's body giving any of those (an answer per user).
+ */
+export type Override = unknown | { status: number; raw?: string } | { hang: true } | ((body: any) => unknown);
 
 export interface ChainStandIn {
   /** solana is the RPC URL itself; evm(chain) the chain's */
@@ -135,7 +138,8 @@ export async function startChainStandIn(options: { delayMs?: number } = {}): Pro
         .slice(1, name.startsWith('evm-') ? 3 : 2)
         .join('/');
       counts.set(source, (counts.get(source) ?? 0) + 1);
-      const override = overrides.get(name);
+      const given = overrides.get(name);
+      const override = typeof given === 'function' ? given(body) : given;
       if (override && typeof override === 'object' && 'hang' in override) {
         res.on('close', () => abandonedAt.push(asked.length));
         return;
@@ -145,7 +149,7 @@ export async function startChainStandIn(options: { delayMs?: number } = {}): Pro
           res.writeHead((override as { status: number }).status, { 'content-type': 'application/json' });
           return void res.end((override as { raw?: string }).raw ?? '');
         }
-        const answer = overrides.has(name) ? override : answerOf(name, url, body);
+        const answer = overrides.has(name) && override !== undefined ? override : answerOf(name, url, body);
         if (body?.jsonrpc === '2.0' && answer && typeof answer === 'object') (answer as any).id = body.id;
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer));

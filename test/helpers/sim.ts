@@ -35,22 +35,35 @@ export async function rpc(svc: TestService, path: string, method: string, params
   return res.json;
 }
 
-/** An agent launched with every skill on, the hyperliquid one too (it trades as the clock moves). */
-export async function withHyperliquid(svc: TestService, name = 'Perp Trader') {
+/**
+ * An agent launched with every skill on, the hyperliquid one too (it trades as the clock moves), but
+ * polymarket: its bets would move the agent's polygon USDC.e (withPolymarket turns that one on too).
+ */
+export function withHyperliquid(svc: TestService, name = 'Perp Trader') {
+  return withSkills(svc, name, ['polymarket']);
+}
+
+/** An agent launched with every skill on: it trades perps and bets on the simulated Polymarket. */
+export function withPolymarket(svc: TestService, name = 'Bettor') {
+  return withSkills(svc, name, []);
+}
+
+async function withSkills(svc: TestService, name: string, disabled: string[]) {
   const agent = await launchAgent(svc, { name });
-  const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled: [] } });
+  const res = await svc.call('PUT', `${agentPath(agent.agent_id)}/skills`, { body: { disabled } });
   expect(res.status, res.text).toBe(200);
   return agent;
 }
 
-/** Moves the clock `steps` at a time until the account holds a position (a bounded number of tries). */
+/** Moves the clock `every` steps at a time until the account holds a position (a bounded number of tries). */
 export async function untilPositions(
   svc: TestService,
   clock: ReturnType<typeof fakeClock>,
   user: string,
+  every = 120,
 ): Promise<any> {
   for (let i = 0; i < 50; i++) {
-    clock.advance(120);
+    clock.advance(every);
     const state = await hlInfo(svc, 'clearinghouseState', user);
     if (state.assetPositions.length > 0) return state;
   }

@@ -2,10 +2,10 @@
 // balanceOf, Multicall3 aggregate3 decoded by hand here), Solana JSON-RPC and Polymarket's data
 // API. Balances start at zero; a test seeds them (RunningServer.seedHoldings).
 import { describe, expect, it } from 'vitest';
-import { launchAgent } from '../helpers/service.js';
+import { launchAgent, type TestService } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { agentPath } from '../helpers/superagent-fixtures.js';
-import { fakeClock, rpc } from '../helpers/sim.js';
+import { fakeClock, rpc, withPolymarket } from '../helpers/sim.js';
 
 const t = perTest();
 const BASE_USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -102,6 +102,54 @@ describe('EVM JSON-RPC', () => {
   });
 });
 
+describe('JSON-RPC batches', () => {
+  const post = (svc: TestService, path: string, body: unknown) => svc.call('POST', path, { body, key: null });
+
+  it('a batch is answered with an array in order, each with its id, errors in place', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    const batch = [
+      { jsonrpc: '2.0', id: 'a', method: 'eth_chainId' },
+      { jsonrpc: '2.0', id: 2, method: 'eth_nope' },
+      42,
+      { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: [MULTICALL3, 'latest'] },
+    ];
+    const res = await post(svc, '/sim/evm/base', batch);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.map((r: any) => [r.id, r.result ?? r.error.code])).toEqual([
+      ['a', '0x2105'],
+      [2, -32601],
+      [null, -32600],
+      [3, '0x0'],
+    ]);
+    const sol = await post(svc, '/sim/solana', [
+      { jsonrpc: '2.0', id: 9, method: 'getHealth' },
+      { jsonrpc: '2.0', id: 8, method: 'getBalance', params: [NOBODY_SOL] },
+    ]);
+    expect(sol.json.map((r: any) => [r.id, r.result.value ?? r.result])).toEqual([
+      [9, 'ok'],
+      [8, 0],
+    ]);
+  });
+
+  it('an empty batch and one past the cap are one JSON-RPC error, as real nodes answer', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    for (const path of ['/sim/evm/base', '/sim/solana']) {
+      const empty = await post(svc, path, []);
+      expect([empty.status, empty.json.id, empty.json.error.code]).toEqual([200, null, -32600]);
+      const call = { jsonrpc: '2.0', id: 1, method: 'getHealth' };
+      const big = await post(
+        svc,
+        path,
+        Array.from({ length: 101 }, () => call),
+      );
+      expect([big.status, big.json.id, big.json.error.code]).toEqual([200, null, -32600]);
+      expect(big.json.error.message).toMatch(/batch/);
+    }
+    // the other routes still take only an object
+    expect((await post(svc, '/sim/hyperliquid/info', [{ type: 'allMids' }])).status).toBe(400);
+  });
+});
+
 describe('Solana JSON-RPC', () => {
   it('getHealth, and an unseeded owner has zero lamports and no token accounts', async () => {
     const svc = await t.service({ simClock: fakeClock().now });
@@ -135,6 +183,66 @@ describe('Solana JSON-RPC', () => {
 });
 
 describe('Polymarket data API', () => {
+  const USDC_E = '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174';
+  const usdcE = async (svc: TestService, user: string) =>
+    BigInt((await rpc(svc, '/sim/evm/polygon', 'eth_call', [{ to: USDC_E, data: balanceOf(user) }, 'latest'])).result);
+  const pm = async (svc: TestService, kind: string, user: string) =>
+    (await svc.call('GET', `/sim/polymarket/${kind}?user=${user}`, { key: null })).json;
+
+  it('a running agent with the polymarket skill bets small, paid from the USDC.e it deposited on polygon', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withPolymarket(svc);
+    expect(await pm(svc, 'positions', user)).toEqual([]);
+    let positions: any[] = [];
+    // a step at a time (one act a step at most): the first position seen is the first bet
+    for (let i = 0; i < 400 && positions.length === 0; i++) {
+      clock.advance(1);
+      positions = await pm(svc, 'positions', user);
+    }
+    expect(positions.length).toBeGreaterThan(0);
+    const [p] = positions;
+    expect(p).toMatchObject({ proxyWallet: user.toLowerCase(), redeemable: false, negativeRisk: false });
+    expect(['Yes', 'No']).toContain(p.outcome);
+    expect(p.oppositeOutcome).not.toBe(p.outcome);
+    expect(p.asset).toMatch(/^\d{50,78}$/);
+    expect(p.conditionId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(p.initialValue).toBeGreaterThan(0);
+    expect(p.initialValue).toBeLessThanOrEqual(25);
+    expect(p.currentValue).toBeCloseTo(p.size * p.curPrice, 6);
+    // the first bet is a buy: what it cost left the 1000 USDC.e deposit, to the cent
+    const spent = positions.reduce((s, q) => s + Math.round(q.initialValue * 1e6), 0);
+    expect(await usdcE(svc, user)).toBe(1_000_000_000n - BigInt(spent));
+    const [value] = await pm(svc, 'value', user);
+    expect(value.user).toBe(user.toLowerCase());
+    expect(value.value).toBeCloseTo(
+      positions.reduce((s, q) => s + q.currentValue, 0),
+      6,
+    );
+    // prices move with the clock: some outcome held is seen at two prices
+    const prices = new Map<string, Set<number>>();
+    let moved = false;
+    for (let i = 0; i < 100 && !moved; i++) {
+      clock.advance(15);
+      for (const q of await pm(svc, 'positions', user)) {
+        const seen = prices.get(q.asset) ?? new Set<number>();
+        prices.set(q.asset, seen.add(q.curPrice));
+        moved ||= seen.size > 1;
+      }
+    }
+    expect(moved).toBe(true);
+  });
+
+  it('an agent without the polymarket skill holds no position and no USDC.e', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await launchAgent(svc, { name: 'Abstainer' });
+    clock.advance(2_000);
+    expect(await pm(svc, 'positions', user)).toEqual([]);
+    expect(await pm(svc, 'value', user)).toEqual([{ user: user.toLowerCase(), value: 0 }]);
+    expect(await usdcE(svc, user)).toBe(0n);
+  });
+
   it('an address has no positions and a value of 0; no user is 400', async () => {
     const svc = await t.service({ simClock: fakeClock().now });
     const user = '0x' + 'ab'.repeat(20);

@@ -1,6 +1,8 @@
 // The paper Hyperliquid account of each agent launched on the embedded service: funded at launch,
 // traded by a running agent with the hyperliquid skill as the (fake) service clock moves, held
 // while paused, gone when destroyed, kept across restarts of the service.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
@@ -116,6 +118,50 @@ describe('the paper account', () => {
     await first.close();
     const again = await t.serviceOn(first.dataDir, { simClock: clock.now });
     expect(await hlInfo(again, 'clearinghouseState', user)).toEqual(state);
+  });
+
+  it('an agent from a store written before paper accounts gets one at start-up, with the paper balance', async () => {
+    const clock = fakeClock();
+    const first = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withHyperliquid(first, 'Old Timer');
+    await first.close();
+    // what an older version left: the agent, and no simulation records at all
+    const simDir = fs.readdirSync(first.dataDir, { recursive: true, encoding: 'utf8' }).find((f) => /sim$/.test(f));
+    fs.rmSync(path.join(first.dataDir, simDir!), { recursive: true });
+    const again = await t.serviceOn(first.dataDir, { simClock: clock.now, paperBalanceUsd: 500 });
+    expect((await hlInfo(again, 'clearinghouseState', user)).marginSummary.accountValue).toBe('500.0');
+    expect(allTime(await hlInfo(again, 'portfolio', user)).accountValueHistory).toHaveLength(1);
+    // and it trades like any other
+    await untilPositions(again, clock, user);
+  });
+
+  it('portfolio periods nest: day in week in month in allTime, each from its first point, in order', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withHyperliquid(svc);
+    for (let i = 0; i < 9; i++) {
+      clock.advance(480); // three market days, read every eight hours
+      await hlInfo(svc, 'clearinghouseState', user);
+    }
+    const periods = Object.fromEntries(await hlInfo(svc, 'portfolio', user));
+    const names = ['day', 'week', 'month', 'allTime'];
+    const histories = names.map((name) => periods[name].accountValueHistory);
+    const now = clock.now();
+    expect(histories[0][0][0]).toBeGreaterThanOrEqual(now - 86_400_000);
+    expect(histories[0].length).toBeGreaterThan(90); // a point every 15 market minutes
+    for (let i = 1; i < names.length; i++) {
+      expect(histories[i].slice(-histories[i - 1].length)).toEqual(histories[i - 1]);
+    }
+    for (const name of names) {
+      const { accountValueHistory: values, pnlHistory: pnl } = periods[name];
+      const times = values.map(([time]: [number]) => time);
+      expect(times).toEqual([...times].sort((x: number, y: number) => x - y));
+      expect(new Set(times).size).toBe(times.length);
+      expect(times.at(-1)).toBe(now);
+      expect(pnl[0][1]).toBe('0.0');
+      expect(Number(pnl.at(-1)[1])).toBeCloseTo(Number(values.at(-1)[1]) - Number(values[0][1]), 5);
+      expect(periods[`perp${name[0].toUpperCase()}${name.slice(1)}`]).toEqual(periods[name]);
+    }
   });
 
   it('a clock jump of 10000 steps and one of years are answered, the history bounded', async () => {

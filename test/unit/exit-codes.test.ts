@@ -20,6 +20,7 @@ describe('EXIT: the documented exit codes', () => {
       service: 7,
       unhealthy: 8,
       changesPending: 9,
+      breached: 10,
       hangup: 129,
       interrupted: 130,
       terminated: 143,

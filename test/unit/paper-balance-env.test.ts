@@ -1,6 +1,6 @@
 // SUPERAGENT_PAPER_BALANCE: the paper USDC of agents launched on the in-process embedded service.
 import { describe, expect, it } from 'vitest';
-import { paperBalanceFromEnv, simSpeedFromEnv } from '../../src/cli/commands/shared/connect.js';
+import { paperBalanceFromEnv, simScenarioFromEnv, simSpeedFromEnv } from '../../src/cli/commands/shared/sim-env.js';
 import { UsageError } from '../../src/core/errors.js';
 
 describe('paperBalanceFromEnv', () => {
@@ -26,5 +26,17 @@ describe('simSpeedFromEnv', () => {
     for (const value of ['fast', '0', '1e6']) {
       expect(() => simSpeedFromEnv({ SUPERAGENT_SIM_SPEED: value })).toThrow(/SUPERAGENT_SIM_SPEED/);
     }
+  });
+});
+
+describe('simScenarioFromEnv', () => {
+  it('SUPERAGENT_SIM_SCENARIO picks the in-process market scenario as server --sim-scenario does', () => {
+    expect(simScenarioFromEnv({})).toBeUndefined();
+    expect(simScenarioFromEnv({ SUPERAGENT_SIM_SCENARIO: '' })).toBeUndefined();
+    expect(simScenarioFromEnv({ SUPERAGENT_SIM_SCENARIO: 'crash' })).toBe('crash');
+    expect(simScenarioFromEnv({ SUPERAGENT_SIM_SCENARIO: 'calm' })).toBe('calm');
+    const wrong = () => simScenarioFromEnv({ SUPERAGENT_SIM_SCENARIO: 'boom' });
+    expect(wrong).toThrow(UsageError);
+    expect(wrong).toThrow("SUPERAGENT_SIM_SCENARIO must be one of: calm, crash; not 'boom'");
   });
 });

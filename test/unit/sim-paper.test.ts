@@ -1,13 +1,14 @@
 // The paper trading engine (src/server/sim/paper.ts): deterministic from the seed and the steps,
 // bounded work per advance whatever the gap, the soul's leverage rule obeyed.
 import { describe, expect, it } from 'vitest';
-import { advance, HISTORY_KEPT, MAX_STEPS_PER_ADVANCE, newAccount } from '../../src/server/sim/paper.js';
+import { advance, HISTORY_EVERY, HISTORY_KEPT, MAX_STEPS_PER_ADVANCE, newAccount } from '../../src/server/sim/paper.js';
 import type { AdvanceContext } from '../../src/server/sim/paper.js';
 import { dec, priceAt } from '../../src/server/sim/prices.js';
+import { calmMarket } from '../../src/server/sim/scenario.js';
 import { maxLeverageOf } from '../../src/server/sim/simulation.js';
 
 const ctx = (over: Partial<AdvanceContext> = {}): AdvanceContext => ({
-  seed: 's',
+  market: calmMarket('s'),
   who: '0xabc',
   trading: true,
   maxLeverage: 3,
@@ -37,6 +38,37 @@ describe('advance', () => {
     expect(a.history.length).toBeLessThanOrEqual(HISTORY_KEPT);
   });
 
+  it('records a history point every HISTORY_EVERY steps as the market moves, in time order', () => {
+    const a = newAccount(10_000, 0);
+    advance(a, 100, ctx());
+    advance(a, 200, ctx());
+    const steps = a.history.map(([t]) => t / 60_000);
+    expect(steps).toEqual(Array.from({ length: 14 }, (_, i) => i * HISTORY_EVERY));
+  });
+
+  it('a jump past a market day still leaves points across the skipped span, bounded, in time order', () => {
+    for (const jump of [3_000, 5 * 365 * 24 * 60]) {
+      const a = newAccount(10_000, 0);
+      advance(a, jump, ctx());
+      const times = a.history.map(([t]) => t);
+      expect(times.length).toBeLessThanOrEqual(HISTORY_KEPT);
+      const gaps = times.slice(1).map((t, i) => t - times[i]!);
+      for (const gap of gaps) expect(gap).toBeGreaterThan(0);
+      // no gap larger than a hundredth of the span (nor than the pace, for a short jump)
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(Math.max(HISTORY_EVERY * 60_000, (jump * 60_000) / 100));
+      for (const [, value] of a.history) expect(value).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('a faster market after a slower one records no point before the last one', () => {
+    const a = newAccount(10_000, 1_000); // at 60 s a step: t = 60,000,000
+    advance(a, 1_100, ctx());
+    advance(a, 1_100 * 600 + 50_000, ctx({ stepMs: 100 })); // the same clock at 100 ms a step, later
+    const times = a.history.map(([t]) => t);
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+    expect(new Set(times).size).toBe(times.length);
+  });
+
   it('a clock set back starts again from there, walking nothing', () => {
     const a = newAccount(10_000, 5_000);
     expect(advance(a, 100, ctx())).toBe(0);
@@ -57,9 +89,9 @@ describe('advance', () => {
 describe('the market and the soul', () => {
   it('prices are positive, near their base, and written without exponents', () => {
     for (const step of [0, 1, 1e6, 3e7]) {
-      expect(priceAt('s', 'BTC', step)).toBeGreaterThan(60_000);
-      expect(priceAt('s', 'BTC', step)).toBeLessThan(140_000);
-      expect(dec(priceAt('s', 'PEPE', step))).toMatch(/^0\.0000\d+$/);
+      expect(priceAt(calmMarket('s'), 'BTC', step)).toBeGreaterThan(60_000);
+      expect(priceAt(calmMarket('s'), 'BTC', step)).toBeLessThan(140_000);
+      expect(dec(priceAt(calmMarket('s'), 'PEPE', step))).toMatch(/^0\.0000\d+$/);
     }
     expect(dec(1e-9, 8)).toMatch(/^0\.000000001$/);
     expect(dec(-0)).toBe('0.0');

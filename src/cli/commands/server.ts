@@ -1,5 +1,5 @@
 // `superagent server`: the embedded service in the foreground (docs/cli.md).
-import { PROVIDERS, type Provider } from '../../contract.js';
+import { PROVIDERS, SIM_SCENARIOS, type Provider, type SimScenario } from '../../contract.js';
 import { dataDir as defaultDataDir } from '../../config/paths.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit-codes.js';
@@ -61,6 +61,14 @@ export const spec = {
       value: 'n',
       description: 'run the simulated market N times faster than the clock, for demos (default 1)',
     },
+    simScenario: {
+      type: 'string',
+      value: 'name',
+      choices: SIM_SCENARIOS,
+      description:
+        'shape the simulated market: calm (the default) or crash (every coin falls 30% each 5 simulated minutes, ' +
+        'to a floor of 5%, from the first start with it on this data dir: agents holding longs lose value)',
+    },
     faultLatency: { type: 'string', value: 'ms', description: 'add this latency to every answer' },
     faultErrorRate: { type: 'string', value: 'r', description: 'answer a share R (0..1) of requests with 500/503' },
     faultCutStream: { type: 'string', value: 'n', description: 'cut every stream after N pieces' },
@@ -106,6 +114,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       input.simSpeed === undefined
         ? undefined
         : parseNumber('--sim-speed', input.simSpeed, { min: 0.001, max: 100_000 }),
+    simScenario: input.simScenario as SimScenario | undefined,
     faults: {
       latencyMs:
         input.faultLatency === undefined

@@ -45,6 +45,12 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
       '(as superagent server --sim-speed; default 1)',
   },
   {
+    name: 'SUPERAGENT_SIM_SCENARIO',
+    description:
+      "the embedded local service's simulated market scenario: calm (the default) or crash " +
+      '(as superagent server --sim-scenario)',
+  },
+  {
     name: 'SUPERAGENT_HOSTED_URL',
     description: 'where a gb_sk_ key with no base URL goes, instead of the hosted service (a local mock, in tests)',
   },

@@ -4,7 +4,8 @@ import { ApiError, notFound, sendJson } from '../http.js';
 import type { Route, RouteContext } from '../router.js';
 import { evmMethods } from '../sim/evm.js';
 import { info, INFO_TYPES, type InfoType } from '../sim/hyperliquid.js';
-import { answerRpc } from '../sim/jsonrpc.js';
+import { answerRpcBody } from '../sim/jsonrpc.js';
+import { pmPositions, pmValue } from '../sim/polymarket.js';
 import { solanaMethods } from '../sim/solana.js';
 import { isEvmChain } from '../sim/tokens.js';
 
@@ -13,11 +14,11 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 async function evm(ctx: RouteContext): Promise<void> {
   const chain = ctx.params.chain!;
   if (!isEvmChain(chain)) throw notFound('Chain');
-  sendJson(ctx.res, 200, answerRpc(ctx.body, evmMethods(ctx.service.sim, chain)));
+  sendJson(ctx.res, 200, answerRpcBody(ctx.batch ?? ctx.body, evmMethods(ctx.service.sim, chain)));
 }
 
 async function solana(ctx: RouteContext): Promise<void> {
-  sendJson(ctx.res, 200, answerRpc(ctx.body, solanaMethods(ctx.service.sim)));
+  sendJson(ctx.res, 200, answerRpcBody(ctx.batch ?? ctx.body, solanaMethods(ctx.service.sim)));
 }
 
 /** Hyperliquid refuses a body it cannot read as one of its requests with 422. */
@@ -36,19 +37,24 @@ function polymarketUser(ctx: RouteContext): string {
   return user.toLowerCase();
 }
 
-// the paper agents bet on no prediction market (yet): every address answers as an empty one
+// an agent's paper Polymarket account, brought to now; any other address answers as an empty one
 async function positions(ctx: RouteContext): Promise<void> {
-  polymarketUser(ctx);
-  sendJson(ctx.res, 200, []);
+  const user = polymarketUser(ctx);
+  const { sim } = ctx.service;
+  const view = await sim.paper(user);
+  sendJson(ctx.res, 200, pmPositions(sim.seed, user, view?.polymarket, view?.step ?? sim.step()));
 }
 
 async function value(ctx: RouteContext): Promise<void> {
-  sendJson(ctx.res, 200, [{ user: polymarketUser(ctx), value: 0 }]);
+  const user = polymarketUser(ctx);
+  const { sim } = ctx.service;
+  const view = await sim.paper(user);
+  sendJson(ctx.res, 200, pmValue(sim.seed, user, view?.polymarket, view?.step ?? sim.step()));
 }
 
 export const simRoutes: Route[] = [
-  { method: 'POST', path: '/sim/evm/:chain', handler: evm, public: true },
-  { method: 'POST', path: '/sim/solana', handler: solana, public: true },
+  { method: 'POST', path: '/sim/evm/:chain', handler: evm, public: true, batches: true },
+  { method: 'POST', path: '/sim/solana', handler: solana, public: true, batches: true },
   { method: 'POST', path: '/sim/hyperliquid/info', handler: hyperliquid, public: true },
   { method: 'GET', path: '/sim/polymarket/positions', handler: positions, public: true },
   { method: 'GET', path: '/sim/polymarket/value', handler: value, public: true },

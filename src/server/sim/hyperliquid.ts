@@ -36,7 +36,7 @@ export const INFO_TYPES: readonly InfoType[] = [
 ];
 
 export async function info(sim: Simulation, type: InfoType, user: string): Promise<unknown> {
-  if (type === 'allMids') return midsAt(sim.seed, sim.step());
+  if (type === 'allMids') return midsAt(sim.market, sim.step());
   if (type === 'spotClearinghouseState') return spotState(sim, user);
   const view = await sim.paper(user);
   if (type === 'clearinghouseState') return clearinghouse(sim, view);
@@ -55,10 +55,10 @@ export async function info(sim: Simulation, type: InfoType, user: string): Promi
 function clearinghouse(sim: Simulation, view: PaperView | undefined) {
   const paper = view?.paper;
   const step = view?.step ?? sim.step();
-  const value = paper ? accountValue(paper, sim.seed, step) : 0;
-  const used = paper ? marginUsed(paper, sim.seed, step) : 0;
+  const value = paper ? accountValue(paper, sim.market, step) : 0;
+  const used = paper ? marginUsed(paper, sim.market, step) : 0;
   const positions = paper?.positions ?? [];
-  const marks = positions.map((p) => priceAt(sim.seed, p.coin, step));
+  const marks = positions.map((p) => priceAt(sim.market, p.coin, step));
   const ntl = positions.reduce((s, p, i) => s + Math.abs(p.szi) * marks[i]!, 0);
   const summary = {
     accountValue: usd(value),
@@ -111,7 +111,7 @@ function spotState(sim: Simulation, user: string) {
 /** Every period twice (all and perp-only: the paper account trades perps alone), as [name, data] pairs. */
 function portfolio(sim: Simulation, view: PaperView | undefined) {
   const paper = view?.paper;
-  const now: HistoryPoint[] = paper ? [[view.now, accountValue(paper, sim.seed, view.step), paper.volume]] : [];
+  const now: HistoryPoint[] = paper ? [[view.now, accountValue(paper, sim.market, view.step), paper.volume]] : [];
   // the point for now replaces a kept one at the same time: one time is one point, as the reader requires
   const kept = (paper?.history ?? []).filter(([t]) => t !== view?.now);
   const points: HistoryPoint[] = [...kept, ...now];

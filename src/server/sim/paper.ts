@@ -3,6 +3,7 @@
 // of them (a longer gap is skipped over with the positions held), so no clock jump makes a read slow.
 import { between, digest, intBetween, mulberry32, pick } from '../runtime/market.js';
 import { priceAt, STEP_MS } from './prices.js';
+import { longOnly, type Market } from './scenario.js';
 
 export interface PaperPosition {
   coin: string;
@@ -40,9 +41,9 @@ export interface PaperAccount {
   history: HistoryPoint[];
 }
 
-/** How the account is advanced: the market's seed, whether the agent trades, its leverage cap. */
+/** How the account is advanced: the market (seed and scenario), whether the agent trades, its leverage cap. */
 export interface AdvanceContext {
-  seed: string;
+  market: Market;
   /** a key of its own (the address): two agents on one market trade differently */
   who: string;
   trading: boolean;
@@ -81,36 +82,58 @@ export function unrealized(p: PaperPosition, mark: number): number {
 }
 
 /** Account value at `step`: collateral plus every position's unrealized profit and loss. */
-export function accountValue(a: PaperAccount, seed: string, step: number): number {
-  return a.positions.reduce((sum, p) => sum + unrealized(p, priceAt(seed, p.coin, step)), a.balance);
+export function accountValue(a: PaperAccount, market: Market, step: number): number {
+  return a.positions.reduce((sum, p) => sum + unrealized(p, priceAt(market, p.coin, step)), a.balance);
 }
 
-export function marginUsed(a: PaperAccount, seed: string, step: number): number {
-  return a.positions.reduce((sum, p) => sum + (Math.abs(p.szi) * priceAt(seed, p.coin, step)) / p.leverage, 0);
+export function marginUsed(a: PaperAccount, market: Market, step: number): number {
+  return a.positions.reduce((sum, p) => sum + (Math.abs(p.szi) * priceAt(market, p.coin, step)) / p.leverage, 0);
 }
 
 /** Brings the account to `to`; returns how many steps it walked (at most MAX_STEPS_PER_ADVANCE). */
 export function advance(a: PaperAccount, to: number, ctx: AdvanceContext): number {
   if (to < a.step) a.step = to; // a clock set back (or a slower market): start again from now
-  if (to - a.step > MAX_STEPS_PER_ADVANCE) a.step = to - MAX_STEPS_PER_ADVANCE;
+  if (to - a.step > MAX_STEPS_PER_ADVANCE) {
+    const resume = to - MAX_STEPS_PER_ADVANCE;
+    recordSkipped(a, a.step, resume, ctx);
+    a.step = resume;
+  }
   const walked = to - a.step;
   // one sha256 per advance, not per step: each step's draws come from this salt and the step
-  const salt = parseInt(digest('sim-agent', ctx.seed, ctx.who).slice(0, 8), 16);
+  const salt = parseInt(digest('sim-agent', ctx.market.seed, ctx.who).slice(0, 8), 16);
   for (let k = a.step + 1; k <= to; k++) {
     if (ctx.trading) {
       fillOrders(a, k, ctx);
       const rng = mulberry32(salt ^ Math.imul(k | 0, 0x85ebca6b) ^ Math.floor(k / 2 ** 32));
-      if (rng() < ACT_CHANCE) act(a, k, ctx, rng);
+      // in a crash, a flat agent buys the dip at once: it is caught holding longs as the market falls
+      const chance = a.positions.length === 0 && longOnly(ctx.market) ? 0.5 : ACT_CHANCE;
+      if (rng() < chance) act(a, k, ctx, rng);
     }
-    if (a.positions.length > 0 && accountValue(a, ctx.seed, k) <= 0) liquidate(a, k, ctx);
+    if (a.positions.length > 0 && accountValue(a, ctx.market, k) <= 0) liquidate(a, k, ctx);
     if (k % HISTORY_EVERY === 0) record(a, k, ctx);
   }
   a.step = to;
   return walked;
 }
 
+/**
+ * Points across a span skipped with the positions held (not walked), so the history has no hole:
+ * at the history's pace, or sparser for a long span (at most HISTORY_KEPT / 2 points), never
+ * before the last point (a faster market's steps stand for earlier steps of the clock).
+ */
+function recordSkipped(a: PaperAccount, from: number, until: number, ctx: AdvanceContext): void {
+  const last = a.history[a.history.length - 1]?.[0];
+  const start = last === undefined ? from : Math.max(from, Math.floor(last / ctx.stepMs));
+  if (until <= start) return;
+  const stride = HISTORY_EVERY * Math.max(1, Math.ceil((until - start) / HISTORY_EVERY / (HISTORY_KEPT / 2)));
+  for (let k = (Math.floor(start / stride) + 1) * stride; k <= until; k += stride) {
+    if (a.positions.length > 0 && accountValue(a, ctx.market, k) <= 0) liquidate(a, k, ctx);
+    record(a, k, ctx);
+  }
+}
+
 function record(a: PaperAccount, k: number, ctx: AdvanceContext): void {
-  a.history.push([k * ctx.stepMs, accountValue(a, ctx.seed, k), a.volume]);
+  a.history.push([k * ctx.stepMs, accountValue(a, ctx.market, k), a.volume]);
   if (a.history.length > HISTORY_KEPT) {
     // older points thinned to every other one: recent ones stay fine-grained, all time stays covered
     const old = a.history.slice(0, HISTORY_KEPT / 2).filter((_, i) => i % 2 === 0);
@@ -135,10 +158,10 @@ function sizeFor(
   rng: () => number,
   lev: number,
 ): number {
-  const equity = accountValue(a, ctx.seed, k);
+  const equity = accountValue(a, ctx.market, k);
   const margin = equity * between(rng, 0.04, 0.12);
-  if (marginUsed(a, ctx.seed, k) + margin > equity * 0.6) return 0;
-  return roundSize(coin, (margin * lev) / priceAt(ctx.seed, coin, k));
+  if (marginUsed(a, ctx.market, k) + margin > equity * 0.6) return 0;
+  return roundSize(coin, (margin * lev) / priceAt(ctx.market, coin, k));
 }
 
 export function roundSize(coin: string, sz: number): number {
@@ -148,18 +171,18 @@ export function roundSize(coin: string, sz: number): number {
 
 function open(a: PaperAccount, k: number, ctx: AdvanceContext, rng: () => number): void {
   const coin = pick(rng, TRADED);
-  const sign = rng() < 0.55 ? 1 : -1;
+  const sign = rng() < 0.55 || longOnly(ctx.market) ? 1 : -1;
   const held = a.positions.find((p) => p.coin === coin);
   if (held && Math.sign(held.szi) !== sign) return; // never flips in one go
   const lev = held?.leverage ?? intBetween(rng, 1, Math.max(1, Math.floor(ctx.maxLeverage)));
   const sz = sizeFor(a, coin, k, ctx, rng, lev);
-  if (sz > 0) fill(a, coin, sign * sz, priceAt(ctx.seed, coin, k), lev);
+  if (sz > 0) fill(a, coin, sign * sz, priceAt(ctx.market, coin, k), lev);
 }
 
 /** Changes a position by `share` of its size (-1 closes it) at the mark. */
 function trade(a: PaperAccount, p: PaperPosition, share: number, k: number, ctx: AdvanceContext): void {
   const delta = share === -1 ? -p.szi : roundSize(p.coin, p.szi * share);
-  if (delta !== 0) fill(a, p.coin, delta, priceAt(ctx.seed, p.coin, k), p.leverage);
+  if (delta !== 0) fill(a, p.coin, delta, priceAt(ctx.market, p.coin, k), p.leverage);
 }
 
 /** Executes `delta` of `coin` at `px`: opens, adds (average entry), reduces or closes (realized into balance). */
@@ -183,12 +206,12 @@ function fill(a: PaperAccount, coin: string, delta: number, px: number, lev: num
 
 function rest(a: PaperAccount, k: number, ctx: AdvanceContext, rng: () => number): void {
   const coin = pick(rng, TRADED);
-  const side = rng() < 0.5 ? 'B' : 'A';
+  const side = rng() < 0.5 || longOnly(ctx.market) ? 'B' : 'A';
   const lev = a.positions.find((p) => p.coin === coin)?.leverage ?? 1;
   const sz = sizeFor(a, coin, k, ctx, rng, lev);
   if (sz <= 0) return;
   const away = between(rng, 0.005, 0.03);
-  const px = priceAt(ctx.seed, coin, k) * (side === 'B' ? 1 - away : 1 + away);
+  const px = priceAt(ctx.market, coin, k) * (side === 'B' ? 1 - away : 1 + away);
   const expiresStep = k + intBetween(rng, 60, 720);
   const limitPx = Number(px.toPrecision(5)); // Hyperliquid takes five significant digits
   a.orders.push({ oid: a.nextOid++, coin, side, limitPx, sz, timestamp: k * ctx.stepMs, expiresStep });
@@ -197,7 +220,7 @@ function rest(a: PaperAccount, k: number, ctx: AdvanceContext, rng: () => number
 function fillOrders(a: PaperAccount, k: number, ctx: AdvanceContext): void {
   if (a.orders.length === 0) return;
   a.orders = a.orders.filter((o) => {
-    const mark = priceAt(ctx.seed, o.coin, k);
+    const mark = priceAt(ctx.market, o.coin, k);
     const crossed = o.side === 'B' ? mark <= o.limitPx : mark >= o.limitPx;
     if (crossed) {
       const held = a.positions.find((p) => p.coin === o.coin);

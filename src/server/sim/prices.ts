@@ -2,6 +2,7 @@
 // path that is a pure function of the seed and the step, so any step's price costs O(1) (no walk
 // to replay) and the same seed and clock always give the same market.
 import { ASSETS, assetInfo, digest, mulberry32, seededRng } from '../runtime/market.js';
+import { scenarioFactor, type Market } from './scenario.js';
 
 /** One simulated step: a minute of market time. */
 export const STEP_MS = 60_000;
@@ -59,15 +60,15 @@ function jitter(salt: number, step: number): number {
   return mulberry32(salt ^ Math.imul(step | 0, 0x9e3779b1))() - 0.5;
 }
 
-/** The mark price of `symbol` at `step`, six significant digits. */
-export function priceAt(seed: string, symbol: string, step: number): number {
-  const p = pathOf(seed, symbol);
+/** The mark price of `symbol` at `step` in `market` (its path shaped by the scenario), six significant digits. */
+export function priceAt(market: Market, symbol: string, step: number): number {
+  const p = pathOf(market.seed, symbol);
   if (!p) throw new Error(`no simulated market for ${symbol}`);
   let x = p.noise * jitter(p.salt, step);
   for (let i = 0; i < p.amps.length; i++) {
     x += p.amps[i]! * Math.sin((2 * Math.PI * step) / p.periods[i]! + p.phases[i]!);
   }
-  return sig6(p.base * Math.exp(x));
+  return sig6(p.base * Math.exp(x) * scenarioFactor(market, step));
 }
 
 /** Six significant digits without a string round trip (roundSig's toPrecision is slow on this path). */
@@ -77,9 +78,9 @@ function sig6(x: number): number {
 }
 
 /** Every asset's mid at `step`, as allMids answers it (decimal strings). */
-export function midsAt(seed: string, step: number): Record<string, string> {
+export function midsAt(market: Market, step: number): Record<string, string> {
   const mids: Record<string, string> = {};
-  for (const a of [...ASSETS, ...CHAIN_COINS]) mids[a.symbol] = dec(priceAt(seed, a.symbol, step));
+  for (const a of [...ASSETS, ...CHAIN_COINS]) mids[a.symbol] = dec(priceAt(market, a.symbol, step));
   return mids;
 }
 

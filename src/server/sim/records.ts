@@ -1,12 +1,14 @@
 // Where the simulation keeps its state in the data dir, beside the agents' records:
 //   records/sim/paper.<address>.json   an agent's paper Hyperliquid account (made at launch, removed at destroy)
 //   records/sim/seed.<address>.json    holdings a test or demo gave an address
+//   records/sim/market.scenario.json   when the crash under way began (every service on the dir shares it)
 // Versioned record files like the rest of the store (store/records.ts), each under its own lock.
 import { makeDir, removeStaleTemps } from '../../core/atomic-write.js';
 import type { Locks } from '../../core/file-lock.js';
 import { safeName } from '../store/layout.js';
 import { readRecord, type RecordFiles } from '../store/records.js';
 import type { PaperAccount } from './paper.js';
+import type { PmAccount } from './polymarket.js';
 import { addressKey, type SimChain } from './tokens.js';
 
 export interface PaperRecord {
@@ -14,6 +16,8 @@ export interface PaperRecord {
   agent_id: string;
   address: string;
   paper: PaperAccount;
+  /** its paper Polymarket account (polymarket.ts); missing in a record from before them */
+  polymarket?: PmAccount;
 }
 
 export interface SeededHolding {
@@ -28,7 +32,13 @@ export interface SeedRecord {
   holdings: SeededHolding[];
 }
 
-type SimKind = 'paper' | 'seed';
+export interface ScenarioRecord {
+  scenario: string;
+  /** the service clock's time the scenario began at */
+  since: number;
+}
+
+type SimKind = 'paper' | 'seed' | 'market';
 
 export class SimRecords {
   constructor(
@@ -68,6 +78,7 @@ export class SimRecords {
   sweepTemps(): void {
     removeStaleTemps(this.dir, 'paper');
     removeStaleTemps(this.dir, 'seed');
+    removeStaleTemps(this.dir, 'market');
   }
 
   remove(kind: SimKind, address: string): Promise<void> {

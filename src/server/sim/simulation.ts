@@ -1,12 +1,15 @@
 // The simulated chains an agent's money lives on, evaluated lazily: nothing runs in the background.
 // Reading an agent's Hyperliquid account brings it to the service clock's current step (paper.ts),
 // trading only while the agent runs with its `hyperliquid` skill on, and writes it back.
+import type { SimScenario } from '../../contract.js';
 import { leverageCap } from '../runtime/amounts.js';
 import { parseSoul } from '../runtime/soul.js';
 import type { Store, StoredAgent } from '../store.js';
 import { advance, DEFAULT_MAX_LEVERAGE, newAccount, type PaperAccount } from './paper.js';
 import { STEP_MS } from './prices.js';
-import type { PaperRecord, SeededHolding, SeedRecord } from './records.js';
+import { advancePm, newPmAccount, type PmAccount, type PmContext } from './polymarket.js';
+import type { PaperRecord, ScenarioRecord, SeededHolding, SeedRecord } from './records.js';
+import { crashOver, type Market } from './scenario.js';
 import { addressKey, findToken, isEvmChain, type SimChain, type SimToken } from './tokens.js';
 import { toUnits } from './prices.js';
 
@@ -19,21 +22,33 @@ export interface SimOptions {
   seed: string;
   /** simulated market minutes per real minute (demos) */
   speed: number;
+  /** USDC.e on polygon an agent deposits the first time it runs with its polymarket skill */
+  polymarketBalanceUsd: number;
+  /** the market's shape: calm (its paths as they are) or crash (falling from the start; scenario.ts) */
+  scenario: SimScenario;
 }
 
 export const DEFAULT_PAPER_BALANCE_USD = 10_000;
+export const DEFAULT_POLYMARKET_BALANCE_USD = 1_000;
+const USDC_E = '0x2791bca1f2de4661ed88a30c99a7a9449aa84174';
 export const DEFAULT_SIM_SEED = 'superagent-sim';
 const LEVERAGE_LIMIT = 50;
+const SCENARIO_KEY = 'scenario';
 
 /** An account as read: brought to `step`, with the clock time it stands for. */
 export interface PaperView {
   paper: PaperAccount;
   step: number;
   now: number;
+  polymarket?: PmAccount;
 }
 
 export class Simulation {
   readonly options: SimOptions;
+  /** the market quoted: the seed, the scenario and the step it started from (this service's start) */
+  readonly market: Market;
+  /** pmNow's answers for one step: a request may ask one balance many times (aggregate3, batches) */
+  private pmSeen = { step: NaN, accounts: new Map<string, PmAccount | undefined>() };
 
   constructor(
     private readonly store: Store,
@@ -41,10 +56,39 @@ export class Simulation {
   ) {
     this.options = {
       paperBalanceUsd: options.paperBalanceUsd ?? DEFAULT_PAPER_BALANCE_USD,
+      polymarketBalanceUsd: options.polymarketBalanceUsd ?? DEFAULT_POLYMARKET_BALANCE_USD,
       clock: options.clock ?? Date.now,
       seed: options.seed ?? DEFAULT_SIM_SEED,
       speed: options.speed && options.speed > 0 ? options.speed : 1,
+      scenario: options.scenario ?? 'calm',
     };
+    this.market = this.marketNow();
+  }
+
+  /**
+   * The crash under way on this data dir, if one is (so successive in-process services share it);
+   * else one that begins now. Calm has no origin to keep.
+   */
+  private marketNow(): Market {
+    const { seed, scenario } = this.options;
+    const now: Market = { seed, scenario, origin: this.step() };
+    if (scenario === 'calm') return now;
+    const kept = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
+    if (kept?.scenario !== scenario || !Number.isFinite(kept.since)) return now;
+    const market = { ...now, origin: Math.floor(kept.since / this.stepMs) };
+    return market.origin > now.origin || crashOver(market, now.origin) ? now : market;
+  }
+
+  /** Start-up: the scenario's origin kept, and paper accounts for agents from before them. */
+  async start(): Promise<void> {
+    if (this.market.scenario !== 'calm') {
+      const since = this.market.origin * this.stepMs;
+      const kept = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
+      if (kept?.since !== since || kept.scenario !== this.market.scenario) {
+        await this.store.sim.put<ScenarioRecord>('market', SCENARIO_KEY, { scenario: this.market.scenario, since });
+      }
+    }
+    await this.openMissing();
   }
 
   get seed(): string {
@@ -70,12 +114,30 @@ export class Simulation {
       agent_id: agent.agent_id,
       address: agent.evm_address,
       paper: newAccount(this.options.paperBalanceUsd, this.step(), this.stepMs),
+      polymarket: newPmAccount(this.step()),
     };
     await this.store.sim.put('paper', agent.evm_address, record);
   }
 
+  /**
+   * Agents from a store written before the simulation had paper accounts get one now, funded with
+   * the paper balance from now on, so every live agent's money reads like a new one's.
+   */
+  async openMissing(): Promise<number> {
+    let opened = 0;
+    for (const account of this.store.layout.accountIds()) {
+      for (const { record } of this.store.liveAgents(account)) {
+        if (!record.evm_address || this.store.sim.read<PaperRecord>('paper', record.evm_address)) continue;
+        await this.open(record);
+        opened++;
+      }
+    }
+    return opened;
+  }
+
   /** A destroyed agent's accounts and holdings are gone. */
   async close(agent: Pick<StoredAgent, 'evm_address' | 'solana_address'>): Promise<void> {
+    this.pmSeen.accounts.delete(addressKey(agent.evm_address));
     await this.store.sim.remove('paper', agent.evm_address);
     await this.store.sim.remove('seed', agent.evm_address);
     await this.store.sim.remove('seed', agent.solana_address);
@@ -93,19 +155,50 @@ export class Simulation {
     const agent = this.store.agents.find(found.account, found.agent_id)?.record;
     if (!agent || agent.status === 'destroyed') return undefined;
     const ctx = {
-      seed: this.seed,
+      market: this.market,
       who: addressKey(address),
       trading: agent.status === 'running' && agent.skills?.hyperliquid === true,
       maxLeverage: maxLeverageOf(agent.soul_md),
       stepMs: this.stepMs,
     };
     const step = this.step();
-    const paper = await this.store.sim.update<PaperRecord, PaperAccount | undefined>('paper', address, (draft) => {
+    const pm = this.pmContext(agent, address);
+    this.pmSeen.accounts.delete(addressKey(address)); // a pause or a skill change may follow
+    const view = await this.store.sim.update<PaperRecord, PaperView | undefined>('paper', address, (draft) => {
       if (!draft) return undefined;
       advance(draft.paper, step, ctx);
-      return draft.paper;
+      draft.polymarket ??= newPmAccount(step); // a record from before the Polymarket accounts
+      advancePm(draft.polymarket, step, pm);
+      return { paper: draft.paper, polymarket: draft.polymarket, step, now: this.now() };
     });
-    return paper && { paper, step, now: this.now() };
+    return view;
+  }
+
+  private pmContext(agent: StoredAgent, address: string): PmContext {
+    const deposit = BigInt(Math.round(this.options.polymarketBalanceUsd * 100)) * 10_000n;
+    const trading = agent.status === 'running' && agent.skills?.polymarket === true;
+    return { seed: this.seed, who: addressKey(address), trading, deposit };
+  }
+
+  /**
+   * The Polymarket account at `address` as it stands now, without writing it: what a polygon read
+   * of its USDC.e sees (the advance is a pure function of the stored account, so a later write agrees).
+   */
+  pmNow(address: string): PmAccount | undefined {
+    const step = this.step();
+    if (this.pmSeen.step !== step) this.pmSeen = { step, accounts: new Map() };
+    const key = addressKey(address);
+    if (!this.pmSeen.accounts.has(key)) this.pmSeen.accounts.set(key, this.pmAt(address, step));
+    return this.pmSeen.accounts.get(key);
+  }
+
+  private pmAt(address: string, step: number): PmAccount | undefined {
+    const found = this.store.sim.read<PaperRecord>('paper', address);
+    const agent = found && this.store.agents.find(found.account, found.agent_id)?.record;
+    if (!found?.polymarket || !agent || agent.status === 'destroyed') return undefined;
+    const account = structuredClone(found.polymarket);
+    advancePm(account, step, this.pmContext(agent, address));
+    return account;
   }
 
   /** Gives `address` an amount of a listed asset on a chain (replacing what it had of it). */
@@ -140,7 +233,9 @@ export class Simulation {
     if (!isEvmChain(chain)) return 0n;
     const wanted = tokenAddress?.toLowerCase() ?? null;
     const hit = this.holdings(address, chain).find((h) => (h.token.address?.toLowerCase() ?? null) === wanted);
-    return hit?.units ?? 0n;
+    // Polymarket's cash is the USDC.e the agent holds on polygon
+    const pmCash = chain === 'polygon' && wanted === USDC_E ? BigInt(this.pmNow(address)?.cash ?? '0') : 0n;
+    return (hit?.units ?? 0n) + pmCash;
   }
 }
 

@@ -17,7 +17,7 @@ import { maskProxy, proxyOf, unusableProxy } from '../../../api/proxy.js';
 import type { ServiceFailure } from '../../../server/index.js';
 import type { ConnectOptions, OpenedApi } from './opened-api.js';
 import { resolveWithStoredKey } from './stored-key.js';
-import { parseNumber } from './numbers.js';
+import { simOptionsFromEnv } from './sim-env.js';
 
 export type { ConnectOptions, OpenedApi };
 
@@ -150,20 +150,6 @@ function markBannerShown(dir: string): void {
   }
 }
 
-function numberFromEnv(env: NodeJS.ProcessEnv, name: string, range: { min: number; max: number }) {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  return parseNumber(name, value, range);
-}
-
-/** SUPERAGENT_PAPER_BALANCE: the paper USDC each agent launched on the embedded service gets (default 10000). */
-export const paperBalanceFromEnv = (env: NodeJS.ProcessEnv) =>
-  numberFromEnv(env, 'SUPERAGENT_PAPER_BALANCE', { min: 0, max: 1e12 });
-
-/** SUPERAGENT_SIM_SPEED: how many times faster the in-process simulated market runs (server --sim-speed). */
-export const simSpeedFromEnv = (env: NodeJS.ProcessEnv) =>
-  numberFromEnv(env, 'SUPERAGENT_SIM_SPEED', { min: 0.001, max: 100_000 });
-
 const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write, or move what is there aside';
 
 /**
@@ -173,8 +159,7 @@ const EMBEDDED_DIR_HINT = 'set SUPERAGENT_DATA_DIR to a directory you can write,
  */
 async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog, env: NodeJS.ProcessEnv) {
   const { startServer, loadOrCreateDefaultKey, keyHasAccount } = await import('../../../server/index.js');
-  const paperBalanceUsd = paperBalanceFromEnv(env);
-  const simSpeed = simSpeedFromEnv(env);
+  const sim = simOptionsFromEnv(env);
   try {
     const { key, created } = loadOrCreateDefaultKey(dir);
     const keys = apiKey && apiKey !== key ? [key, apiKey] : [key];
@@ -184,8 +169,7 @@ async function startEmbedded(dir: string, apiKey: string | null, log: ServiceLog
       keys,
       log: log.line,
       onFailure: log.failed,
-      paperBalanceUsd,
-      simSpeed,
+      ...sim,
     });
     return { key, created, server, knows: (other: string) => other === key || keyHasAccount(dir, other) };
   } catch (err) {

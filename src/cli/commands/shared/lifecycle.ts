@@ -76,6 +76,14 @@ export async function actOnOne(ctx: Context, action: Action, agent: AgentRef): P
   }
 }
 
+/** The action sent to every agent at once (the kill switch: no agent waits on another's answer); settled each. */
+export function sendTogether(client: ApiClient, action: Action, agentIds: string[]) {
+  return together(
+    client,
+    agentIds.map((id) => (o: TogetherOptions) => superagents[action](client, id, o)),
+  );
+}
+
 export async function runLifecycle(action: Action, refs: string[], all: boolean, ctx: Context): Promise<number> {
   if (all && refs.length > 0) throw new UsageError(`give agents or --all, not both`);
   if (!all && refs.length === 0) {
@@ -102,12 +110,11 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
     acting.push({ at: outcomes.length, agent: t.agent });
     outcomes.push({ ref: t.ref, agent_id, name });
   }
-  const send = acting.map(
-    ({ agent }) =>
-      (o: TogetherOptions) =>
-        superagents[action](client, agent.agent_id, o),
+  const results = await sendTogether(
+    client,
+    action,
+    acting.map(({ agent }) => agent.agent_id),
   );
-  const results = await together(client, send);
   // only then what explains a refusal (a GET each)
   for (const [k, result] of results.entries()) {
     const { at, agent } = acting[k]!;

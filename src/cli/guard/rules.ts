@@ -1,0 +1,90 @@
+// guard's limits: what each flag says, checked before anything is read, and whether a figure is past
+// its limit. A figure that could not be read is null and is never past anything (no breach on unknown).
+import { UsageError } from '../../core/errors.js';
+
+export type RuleName = 'max-drawdown' | 'min-value' | 'max-loss';
+export const RULE_NAMES: readonly RuleName[] = ['max-drawdown', 'min-value', 'max-loss'];
+
+export interface Rules {
+  'max-drawdown'?: number;
+  'min-value'?: number;
+  'max-loss'?: number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const UNITS: Record<string, number> = { m: MINUTE, h: HOUR, d: DAY };
+/** a window longer than Hyperliquid's month is read from its all-time history: a year at most */
+export const MAX_WINDOW_MS = 365 * DAY;
+export const DEFAULT_WINDOW_MS = 7 * DAY;
+
+/** '7d', '24h', '90m' → milliseconds, between a minute and a year. */
+export function parseWindow(text: string): number {
+  const m = /^(\d{1,6})([mhd])$/.exec(text.trim());
+  const hint = "a number and a unit: '7d', '24h' or '90m', from 1m to 365d";
+  if (!m) throw new UsageError(`--window '${text}' is not a duration`, hint);
+  const ms = Number(m[1]) * UNITS[m[2]!]!;
+  if (ms < MINUTE || ms > MAX_WINDOW_MS) throw new UsageError(`--window '${text}' is out of range`, hint);
+  return ms;
+}
+
+/** The window as it may be written: '7d', '24h', '90m'. */
+export function windowText(ms: number): string {
+  if (ms % DAY === 0) return `${ms / DAY}d`;
+  return ms % HOUR === 0 ? `${ms / HOUR}h` : `${ms / MINUTE}m`;
+}
+
+/** A plain decimal number within [min, max] (`open`: min itself excluded). */
+export function parseNumber(flag: string, text: string, min: number, max: number, open = false): number {
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
+  const range = `${open ? 'above' : 'at least'} ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}`;
+  if (!Number.isFinite(n) || (open ? n <= min : n < min) || n > max) {
+    throw new UsageError(`--${flag} '${text}' is not a number ${range}`, `give --${flag} a plain number, ${range}`);
+  }
+  return n;
+}
+
+/** A whole number within [min, max]. */
+export function parseWhole(flag: string, text: string, min: number, max: number): number {
+  const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${flag} '${text}' is not a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+export function parseRules(input: { maxDrawdown?: string; minValue?: string; maxLoss?: string }): Rules {
+  const rules: Rules = {};
+  if (input.maxDrawdown !== undefined)
+    rules['max-drawdown'] = parseNumber('max-drawdown', input.maxDrawdown, 0, 100, true);
+  if (input.minValue !== undefined) rules['min-value'] = parseNumber('min-value', input.minValue, 0, Infinity);
+  if (input.maxLoss !== undefined) rules['max-loss'] = parseNumber('max-loss', input.maxLoss, 0, Infinity);
+  if (Object.keys(rules).length === 0) {
+    throw new UsageError('give guard at least one limit', '--max-drawdown PCT, --min-value USD or --max-loss USD');
+  }
+  return rules;
+}
+
+/** Whether `value` is past the rule's limit. */
+export function past(rule: RuleName, value: number, limit: number): boolean {
+  return rule === 'min-value' ? value < limit : value > limit;
+}
+
+/** Whether `a` is further past the limit than `b` (a new breach beyond a recorded one). */
+export function beyond(rule: RuleName, a: number, b: number): boolean {
+  return rule === 'min-value' ? a < b : a > b;
+}
+
+/** Hyperliquid's portfolio periods, shortest first, with how far back each reaches. */
+const PERIODS: ReadonlyArray<readonly [string, number]> = [
+  ['day', DAY],
+  ['week', 7 * DAY],
+  ['month', 30 * DAY],
+  ['allTime', Infinity],
+];
+
+/** The shortest of Hyperliquid's periods that covers the window. */
+export function periodFor(windowMs: number): string {
+  return PERIODS.find(([, reach]) => reach >= windowMs)![0];
+}

@@ -1,0 +1,144 @@
+// What guard keeps between checks and runs, in the data dir: per agent, the account values it has seen
+// (the peaks a drawdown is measured from) and the breaches it acted on (an agent a person resumed is not
+// paused again until it goes beyond the one recorded). Every change is a read-change-write under a lock
+// file, written whole (temp file and rename): two guards at once keep each other's writes. A file that
+// cannot be read as guard's is set aside (renamed, with a warning) and guard starts afresh: a watchdog
+// that refused to run over it would leave the agents unguarded.
+import fs from 'node:fs';
+import path from 'node:path';
+import { dataDir } from '../../config/paths.js';
+import { makeDir, writeFileAtomic } from '../../core/atomic-write.js';
+import { Locks } from '../../core/file-lock.js';
+import { asEnvironmentError } from '../../core/errors.js';
+import { NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
+import { RULE_NAMES, type RuleName } from './rules.js';
+
+export interface BreachRecord {
+  value: number;
+  limit: number;
+  time: number;
+}
+
+export interface AgentState {
+  /** [time, value], older first, values falling: each one the highest seen since its time */
+  peaks: Array<[number, number]>;
+  breaches: Partial<Record<RuleName, BreachRecord>>;
+}
+
+export interface StateData {
+  version: 1;
+  agents: Record<string, AgentState>;
+}
+
+/** seen values closer together than window / BUCKETS share one entry, so the file stays small */
+const BUCKETS = 1000;
+
+export function guardStateFile(env: NodeJS.ProcessEnv): string {
+  return path.join(dataDir(env), 'guard', 'state.json');
+}
+
+/**
+ * Adds a value seen at `time`. A time earlier than the last one kept (a clock gone back) is taken as the
+ * last one: the order of what was seen is never changed, and no peak is lost. Entries older than the
+ * window by `time` are dropped.
+ */
+export function addSeen(peaks: Array<[number, number]>, time: number, value: number, windowMs: number): void {
+  const last = peaks.at(-1);
+  const at = last ? Math.max(time, last[0]) : time;
+  while (peaks.length > 0 && peaks.at(-1)![1] <= value) peaks.pop();
+  const kept = peaks.at(-1);
+  // within one bucket of the entry before (which is higher): nothing new to keep
+  if (!(kept && at - kept[0] < windowMs / BUCKETS && kept[1] >= value)) peaks.push([at, value]);
+  while (peaks.length > 0 && peaks[0]![0] < at - windowMs) peaks.shift();
+}
+
+/** The highest value seen within the window before `now` (or after it: a clock gone back), or null. */
+export function peakSeen(peaks: Array<[number, number]>, now: number, windowMs: number): number | null {
+  let peak: number | null = null;
+  for (const [t, v] of peaks) if (t >= now - windowMs && (peak === null || v > peak)) peak = v;
+  return peak;
+}
+
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+function validAgent(a: unknown): a is AgentState {
+  if (!a || typeof a !== 'object') return false;
+  const { peaks, breaches } = a as AgentState;
+  if (!Array.isArray(peaks) || !peaks.every((p) => Array.isArray(p) && p.length === 2 && p.every(isNumber))) {
+    return false;
+  }
+  if (!breaches || typeof breaches !== 'object') return false;
+  return Object.entries(breaches).every(
+    ([rule, b]) =>
+      RULE_NAMES.includes(rule as RuleName) && isNumber(b?.value) && isNumber(b?.limit) && isNumber(b?.time),
+  );
+}
+
+function parse(text: string): StateData | null {
+  try {
+    const data = JSON.parse(text) as StateData;
+    if (data?.version !== 1 || !data.agents || typeof data.agents !== 'object') return null;
+    return Object.values(data.agents).every(validAgent) ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+export const emptyAgent = (): AgentState => ({ peaks: [], breaches: {} });
+
+export class GuardState {
+  private readonly locks: Locks;
+
+  constructor(
+    readonly file: string,
+    /** told once for each file set aside */
+    private readonly warn: (line: string) => void,
+  ) {
+    this.locks = new Locks(path.dirname(file));
+  }
+
+  /** The state as it is now (empty when there is none yet). */
+  read(): StateData {
+    let text: string | null;
+    try {
+      text = readRegularFile(this.file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { version: 1, agents: {} };
+      // something else there (a directory, a FIFO): set aside like a file that is not guard's
+      if (!(err instanceof NotRegularFileError) && code !== 'EISDIR') {
+        throw asEnvironmentError(err, { path: this.file, action: 'cannot read' }) ?? err;
+      }
+      text = null;
+    }
+    const data = text === null ? null : parse(text);
+    if (data) return data;
+    this.setAside();
+    return { version: 1, agents: {} };
+  }
+
+  private setAside(): void {
+    const aside = `${this.file}.unreadable-${Date.now()}`;
+    try {
+      fs.renameSync(this.file, aside);
+    } catch (err) {
+      // another guard set it aside first
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw asEnvironmentError(err, { path: this.file, action: 'cannot set aside' }) ?? err;
+    }
+    this.warn(
+      `${this.file} could not be read as guard's state: set aside as ${aside}; peaks and breaches start afresh`,
+    );
+  }
+
+  /** Changes the state under the lock, written whole; gives what `change` gives. */
+  async update<T>(change: (data: StateData) => T): Promise<T> {
+    makeDir(path.dirname(this.file));
+    return this.locks.with('state', () => {
+      const data = this.read();
+      const out = change(data);
+      writeFileAtomic(this.file, JSON.stringify(data) + '\n');
+      return out;
+    });
+  }
+}

@@ -1,0 +1,203 @@
+// `superagent guard`: against the in-process embedded service (agents, pauses) and a loopback stand-in of
+// Hyperliquid whose account values and histories the test sets per agent.
+import { describe, expect, it } from 'vitest';
+import { cliFor, FakeClock, FakeSignals } from '../helpers/context.js';
+import { launchAgent } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+import { fakeClock } from '../helpers/sim.js';
+import { DAY, events, guardFleet, NOW } from '../helpers/guard-fleet.js';
+
+const t = perTest();
+const H = 3_600_000;
+
+describe('guard --once', () => {
+  it('pauses exactly the agent past --max-drawdown, says what it left open, exit 10', async () => {
+    const f = await guardFleet(t, ['calm', 'falling']);
+    f.set('calm', 9_500, [
+      [NOW - DAY, 10_000],
+      [NOW, 9_500],
+    ]);
+    f.set('falling', 7_000, [
+      [NOW - 2 * DAY, 10_000],
+      [NOW, 7_000],
+    ]);
+    const r = await f.cli('guard --all --max-drawdown 20 --once --json');
+    expect([r.code, r.stderr]).toEqual([10, '']);
+    const out = events(r.stdout);
+    for (const e of out) {
+      expect(Object.keys(e)).toEqual([
+        'time',
+        'agent_id',
+        'name',
+        'event',
+        'rule',
+        'value',
+        'limit',
+        'action',
+        'detail',
+      ]);
+    }
+    expect(out.filter((e) => e.event !== 'start')).toEqual([
+      expect.objectContaining({
+        name: 'falling',
+        event: 'breach',
+        rule: 'max-drawdown',
+        value: 30,
+        limit: 20,
+        action: 'pause',
+      }),
+      expect.objectContaining({
+        name: 'falling',
+        event: 'paused',
+        action: 'paused',
+        detail: expect.stringContaining('left open: 1 open position (ETH long 1) and 2 open orders on Hyperliquid'),
+      }),
+    ]);
+    expect(
+      out
+        .filter((e) => e.event === 'start')
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['calm', 'falling']);
+    expect([await f.status('calm'), await f.status('falling')]).toEqual(['running', 'paused']);
+  });
+
+  it('--dry-run reports the breach and pauses nothing; within the limits: exit 0; a human line each', async () => {
+    const f = await guardFleet(t, ['falling']);
+    f.set('falling', 7_000, [
+      [NOW - 2 * DAY, 10_000],
+      [NOW, 7_000],
+    ]);
+    const dry = await f.cli('guard falling --max-drawdown 20 --once --dry-run');
+    expect(dry.code).toBe(10);
+    expect(dry.stdout).toContain('falling: BREACH max-drawdown 30.00%, past 20.00%: not paused (--dry-run)\n');
+    expect(await f.status('falling')).toBe('running');
+    const ok = await f.cli('guard falling --max-drawdown 35 --once');
+    expect([ok.code, ok.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^2026-11-22 12:00:00Z falling: guarded \(running\): max-drawdown 35\.00%; window 7d\n$/),
+    ]);
+  });
+
+  it('a peak guard saw itself counts within the window, and is dropped once older than it', async () => {
+    const f = await guardFleet(t, ['a']);
+    f.set('a', 10_000);
+    expect((await f.cli('guard a --max-drawdown 20 --once')).code).toBe(0);
+    // Hyperliquid's history now shows no trace of the 10,000 (a source that forgot, or a short history)
+    f.set('a', 7_500);
+    const later = await f.cli('guard a --max-drawdown 20 --window 24h --once --json --dry-run', {
+      clock: new FakeClock(NOW + 2 * H),
+    });
+    expect(later.code).toBe(10);
+    expect(events(later.stdout).find((e) => e.event === 'breach')).toMatchObject({ value: 25 });
+    const dayLater = await f.cli('guard a --max-drawdown 20 --window 24h --once', {
+      clock: new FakeClock(NOW + 25 * H),
+    });
+    expect(dayLater.code).toBe(0);
+  });
+
+  it('a figure not read is an error event, never a breach: exit 7, nothing paused', async () => {
+    const f = await guardFleet(t, ['dark']);
+    f.fail('dark');
+    const r = await f.cli('guard dark --max-drawdown 1 --max-loss 1 --once --json');
+    expect(r.code).toBe(7);
+    const errs = events(r.stdout).filter((e) => e.event === 'error');
+    expect(errs.map((e) => [e.rule, e.value, e.action])).toEqual([
+      ['max-drawdown', null, 'retry'],
+      ['max-loss', null, 'retry'],
+    ]);
+    expect(await f.status('dark')).toBe('running');
+  });
+
+  it('an agent a person resumed is left running until a breach beyond the recorded one', async () => {
+    const f = await guardFleet(t, ['x']);
+    f.set('x', 700, [
+      [NOW - DAY, 1_000],
+      [NOW, 700],
+    ]);
+    expect((await f.cli('guard x --max-loss 200 --once')).code).toBe(10);
+    expect(await f.status('x')).toBe('paused');
+    await f.resume('x');
+    const same = await f.cli('guard x --max-loss 200 --once --json');
+    expect(same.code).toBe(0);
+    expect(events(same.stdout).find((e) => e.event === 'breach')).toMatchObject({ value: 300, action: 'tolerated' });
+    expect(await f.status('x')).toBe('running');
+    f.set('x', 650, [
+      [NOW - DAY, 1_000],
+      [NOW, 650],
+    ]);
+    expect((await f.cli('guard x --max-loss 200 --once')).code).toBe(10);
+    expect(await f.status('x')).toBe('paused');
+  });
+
+  it('a guard with a looser limit, within it, leaves the breach another guard recorded', async () => {
+    const f = await guardFleet(t, ['x']);
+    f.set('x', 700, [
+      [NOW - DAY, 1_000],
+      [NOW, 700],
+    ]);
+    expect((await f.cli('guard x --max-loss 200 --once')).code).toBe(10);
+    await f.resume('x');
+    expect((await f.cli('guard x --max-loss 1000 --once')).code).toBe(0);
+    const again = await f.cli('guard x --max-loss 200 --once --json');
+    expect(again.code).toBe(0);
+    expect(events(again.stdout).find((e) => e.event === 'breach')).toMatchObject({ action: 'tolerated' });
+    expect(await f.status('x')).toBe('running');
+  });
+
+  it('usage: agents and --all, neither, no limit, a bad window or percentage: exit 2', async () => {
+    const f = await guardFleet(t, []);
+    for (const line of [
+      'guard a --all --max-loss 1 --once',
+      'guard --max-loss 1 --once',
+      'guard a --once',
+      'guard a --max-loss 1 --window 2w --once',
+      'guard a --max-drawdown 0 --once',
+      'guard a --max-drawdown 101 --once',
+      'guard a --min-value -5 --once',
+      'guard a --max-loss 1 --interval 0',
+      'guard a --max-loss 1 --budget 0 --once',
+      'guard a --max-loss 1 --unreadable-after 0 --once',
+      'guard a --max-loss 1 --on-unreadable kill --once',
+    ]) {
+      const r = await f.cli(line);
+      expect([line, r.code, r.stderr.split('\n').length]).toEqual([line, 2, 2]);
+    }
+  });
+});
+
+describe('guard --min-value, against the embedded service’s simulation', () => {
+  it('the wallet total as `wallet` computes it: the agent below the limit paused, the one above left', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    await launchAgent(svc, { name: 'poor' });
+    const rich = await launchAgent(svc, { name: 'rich' });
+    await svc.seedHoldings(rich.wallet_address, { chain: 'base', asset: 'USDC', amount: '250' });
+    const cli = cliFor(() => svc, { env: { SUPERAGENT_DATA_DIR: t.scratch('guard-data-') } });
+    const r = await cli('guard poor rich --min-value 10100 --once --json');
+    expect([r.code, r.stderr]).toEqual([10, '']);
+    const breaches = events(r.stdout).filter((e) => e.event === 'breach');
+    expect(breaches).toEqual([
+      expect.objectContaining({ name: 'poor', rule: 'min-value', value: 10_000, limit: 10_100 }),
+    ]);
+    const list = await svc.call('GET', '/v1/superagents');
+    const status = Object.fromEntries(list.json.agents.map((a: any) => [a.name, a.status]));
+    expect(status).toEqual({ poor: 'paused', rich: 'running' });
+  });
+});
+
+describe('guard --once and the signals', () => {
+  it('SIGTERM once the breach is said: the pause is still sent, then guard ends (exit 10, the breach)', async () => {
+    const f = await guardFleet(t, ['falling']);
+    f.set('falling', 7_000, [
+      [NOW - DAY, 10_000],
+      [NOW, 7_000],
+    ]);
+    const signals = new FakeSignals();
+    const r = await f.cli('guard falling --max-drawdown 20 --once --json', {
+      signals,
+      onStdout: (chunk) => void (chunk.includes('"event":"breach"') && signals.terminate()),
+    });
+    expect(r.code).toBe(10);
+    expect(await f.status('falling')).toBe('paused');
+  });
+});
