@@ -94,8 +94,10 @@ describe('top live', () => {
       async () => (await statusOf('alpha')) === 'paused' && (await statusOf('beta')) === 'paused',
     );
     await until('said', () => screen.text.includes('2 agents paused'));
+    // Ctrl-C at the keyboard ends as Ctrl-C does (exit 130), the screen given back first
     screen.press({ name: 'ctrl', char: 'c' });
-    await done;
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+    expect(screen.calls.at(-1)).toBe('leave');
   });
 
   it('Enter shows the positions, Esc comes back; c suspends the screen for the chat and resumes', async () => {

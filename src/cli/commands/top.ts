@@ -1,6 +1,7 @@
 // `superagent top`: every agent at a glance, kept up to date within a budget of service requests; on a
 // terminal a full-screen view whose keys act on the selected agent, else (or with --once) one snapshot.
 import { RateBudget } from '../../api/rate-budget.js';
+import { canUseScreen, Screen } from '../../ui/screen/screen.js';
 import { Feed } from '../top/feed.js';
 import { printSnapshot } from '../top/snapshot-out.js';
 import type { Context } from '../context.js';
@@ -43,14 +44,18 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const api = await ctx.api({ pacer: budget, retry: { rateLimitRetries: 0, retries: 0 }, quiet: true });
   const feed = new Feed(ctx, api, { budget, intervalMs: seconds * 1000 });
   const p = ctx.printer;
-  if (!input.once && !p.json && p.stdoutIsTTY && ctx.io.stdin.isTTY === true && ctx.env.TERM !== 'dumb') {
-    const [{ runLive }, { plainScreen }] = await Promise.all([
-      import('../top/live.js'),
-      import('../top/plain-screen.js'),
-    ]);
+  if (!input.once && !p.json && canUseScreen(ctx.io.stdout, ctx.io.stdin, ctx.env)) {
+    const { runLive } = await import('../top/live.js');
     const chat = async (agent: { agent_id: string; name: string }) =>
       (await import('../chat/chat-repl.js')).runChatRepl(ctx, agent);
-    await runLive(ctx, api, feed, { intervalMs: seconds * 1000, budget: perMinute, chat }, (h) => plainScreen(ctx, h));
+    const { stdout, stdin } = ctx.io;
+    await runLive(
+      ctx,
+      api,
+      feed,
+      { intervalMs: seconds * 1000, budget: perMinute, chat },
+      (h) => new Screen({ stdout, stdin, signals: ctx.signals, ...h }),
+    );
     return;
   }
   const snapshot = await withStop(ctx, (stop) => stop.race(feed.refresh({ signal: stop.signal, complete: true })));

@@ -6,7 +6,8 @@ import { readMoneyAt } from '../commands/shared/money.js';
 import type { OpenedApi } from '../commands/shared/opened-api.js';
 import type { Context } from '../context.js';
 import { errorLine } from '../exit-codes.js';
-import { actOnOne } from '../commands/shared/lifecycle.js';
+import { actOnOne, sendTogether } from '../commands/shared/lifecycle.js';
+import { InterruptedError } from '../../core/errors.js';
 import type { Feed, Snapshot } from './feed.js';
 import { positionsLines, type PositionsRead } from './positions-view.js';
 import { fleetLines } from './view.js';
@@ -43,6 +44,13 @@ export interface LiveOptions {
 }
 
 const HELP = '↑↓ j k select   p pause   r resume   P pause all   Enter positions   c chat   q quit';
+
+/** The screen is given back before the error is reported: its line is already ended. */
+function interrupted(): InterruptedError {
+  const err = new InterruptedError();
+  err.lineEnded = true;
+  return err;
+}
 
 type Mode = { kind: 'fleet' } | { kind: 'confirm' } | { kind: 'positions'; agent: string; read: PositionsRead };
 
@@ -96,7 +104,15 @@ export async function runLive(
 
   const act = async (action: 'pause' | 'resume', agents: Array<{ agent_id: string; name: string }>) => {
     say(`${action === 'pause' ? 'pausing' : 'resuming'} ${agents.map((a) => a.name).join(', ')}…`);
-    const results = await Promise.allSettled(agents.map((a) => actOnOne(ctx, action, a)));
+    // one agent: its refusal explained ("already paused"); every agent (the kill switch): sent at once
+    const results =
+      agents.length === 1
+        ? await Promise.allSettled([actOnOne(ctx, action, agents[0]!)])
+        : await sendTogether(
+            api.client,
+            action,
+            agents.map((a) => a.agent_id),
+          );
     const failed: string[] = [];
     results.forEach((r, k) => {
       const a = agents[k]!;
@@ -141,9 +157,10 @@ export async function runLive(
     }
   };
 
-  const onKey = async (key: LiveKey, quit: () => void) => {
+  const onKey = async (key: LiveKey, quit: (err?: Error) => void) => {
     const ch = key.name === 'char' ? key.char : undefined;
-    if (key.name === 'ctrl' && key.char === 'c') return quit();
+    // Ctrl-C at the keyboard (a key in raw mode) ends as Ctrl-C does elsewhere: exit 130
+    if (key.name === 'ctrl' && key.char === 'c') return quit(interrupted());
     if (mode.kind === 'confirm') {
       mode = { kind: 'fleet' };
       const running = snapshot.agents.filter((a) => a.status === 'running');
@@ -187,7 +204,7 @@ export async function runLive(
       if (err === undefined) resolve();
       else reject(err);
     };
-    const quit = () => finish();
+    const quit = (err?: Error) => finish(err);
     screen = makeScreen({
       onKey: (key) => void onKey(key, quit).catch((err) => say(errorLine(err))),
       onResize: draw,
