@@ -40,6 +40,24 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'top in tmux' : 'top in tmux: SKIPPED, tmu
     expect(after).not.toContain('PNL 24H');
   });
 
+  it('Ctrl-C leaves with 130 and SIGTERM with 143, the terminal given back each time', async () => {
+    const svc = await scratch.service();
+    await launchAgent(svc, { name: 'solo' });
+    for (const [stop, code] of [
+      ['C-c', 130],
+      ['SIGTERM', 143],
+    ] as const) {
+      const dirs = { configDir: scratch.scratch('top-config-'), dataDir: scratch.scratch('top-data-') };
+      const pane = new Pane(svc, ['top'], dirs, { width: 100, height: 20 });
+      panes.push(pane);
+      await pane.waitFor('the agent', (s) => /^› solo +running/m.test(s));
+      if (stop === 'C-c') pane.keys('C-c');
+      else pane.signal('SIGTERM');
+      expect(await pane.exitCode()).toBe(code);
+      expect([pane.alternateOn(), pane.cursorVisible()]).toEqual([false, true]);
+    }
+  });
+
   it('c opens the chat with the selected agent and comes back; a narrower terminal drops columns', async () => {
     const svc = await scratch.service();
     await launchAgent(svc, { name: 'solo' });
