@@ -103,6 +103,10 @@ describe('top view', () => {
     expect(lines.find((l) => l.startsWith('› '))).toContain('beta');
   });
 
+  it('a narrow header leaves figures out whole, the total value last', () => {
+    expect(view(30).slice(0, 2)).toEqual(['value $20,000.00*   open 9*', 'list 2s ago   chains now']);
+  });
+
   it('20 columns: the name, cut, and the value whole', () => {
     const lines = view(20);
     expect(lines.every((l) => visibleWidth(l) <= 20)).toBe(true);

@@ -10,7 +10,7 @@ import { actOnOne, sendTogether } from '../commands/shared/lifecycle.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Feed, Snapshot } from './feed.js';
 import { positionsLines, type PositionsRead } from './positions-view.js';
-import { fleetLines } from './view.js';
+import { fitRanked, fleetLines } from './view.js';
 
 /** A key as the screen decodes it (a character, a named key, Ctrl with a letter). */
 export interface LiveKey {
@@ -43,7 +43,9 @@ export interface LiveOptions {
   chat?: (agent: { agent_id: string; name: string }) => Promise<unknown>;
 }
 
-const HELP = '↑↓ j k select   p pause   r resume   P pause all   Enter positions   c chat   q quit';
+const HELP = ['↑↓ j k select', 'p pause', 'r resume', 'P pause all', 'Enter positions', 'c chat', 'q quit'];
+/** what stays longest on a narrow terminal: how to leave, then the keys that act */
+const HELP_RANK = [3, 1, 2, 4, 5, 6, 0];
 
 /** The screen is given back before the error is reported: its line is already ended. */
 function interrupted(): InterruptedError {
@@ -79,7 +81,7 @@ export async function runLive(
   const draw = () => {
     if (away || stop.signal.aborted) return;
     const { columns, rows } = screen.size;
-    const bottom = [colour.bold(message), colour.dim(HELP)];
+    const bottom = [colour.bold(message), colour.dim(fitRanked(HELP, HELP_RANK, columns))];
     const m = mode;
     if (m.kind === 'positions') {
       const name = snapshot.agents.find((a) => a.agent_id === m.agent)?.name ?? '';

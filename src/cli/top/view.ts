@@ -49,6 +49,19 @@ export function fitParts(parts: string[], width: number, sep = '   '): string {
   return line;
 }
 
+/**
+ * The parts that fit in `width`, chosen lowest `rank` first and shown in their own order; none is cut
+ * (a figure cut is a wrong figure): what does not fit is left out whole.
+ */
+export function fitRanked(parts: string[], rank: number[], width: number, sep = '   '): string {
+  const chosen = new Set<number>();
+  const lineOf = (set: Set<number>) => parts.filter((_, i) => set.has(i)).join(sep);
+  for (const i of [...parts.keys()].sort((a, b) => rank[a]! - rank[b]!)) {
+    if (cols(lineOf(new Set(chosen).add(i))) <= width) chosen.add(i);
+  }
+  return lineOf(chosen);
+}
+
 function headerLines(v: ViewInput): string[] {
   const { snapshot: s, now, colour: c } = v;
   const t = s.totals;
@@ -71,10 +84,10 @@ function headerLines(v: ViewInput): string[] {
       ? `health ${checked.length} of ${healthAt.length} checked`
       : `health oldest ${ago(Math.min(...checked), now)}`;
   const times = [list, health, `chains ${ago(s.chainsReadAt, now)}`, `budget ${v.budget}/min`];
-  // styled once fitted: a cut never falls inside a colour
-  const first = fitParts(totals, v.width);
+  // on a narrow terminal the value goes last, the title first; styled once fitted
+  const first = fitRanked(totals, [4, 1, 0, 2, 3], v.width);
   const styled = first.startsWith(title) ? c.bold(title) + first.slice(title.length) : first;
-  return [styled, c.dim(fitParts(times, v.width))];
+  return [styled, c.dim(fitRanked(times, [0, 1, 2, 3], v.width))];
 }
 
 /** Which columns fit, and the name's width. */
