@@ -1,7 +1,7 @@
 // `superagent top` piped, with --once and with --json, against the embedded service: one snapshot of
 // every agent, stale figures null (or `none`) with their reason, exit 0 all the same.
 import { describe, expect, it } from 'vitest';
-import { cliFor } from '../helpers/context.js';
+import { cliFor, runLine } from '../helpers/context.js';
 import { closedPortUrl } from '../helpers/sim.js';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
@@ -69,9 +69,17 @@ describe('top --once', () => {
     const cli = await fleet();
     const r = await cli('top --once', { tty: { stdout: true, columns: 60 } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^superagent top {3}2 agents, 2 running/);
+    // the title is the first left out: 60 columns keep the figures
+    expect(r.stdout).toMatch(/^2 agents, 2 running {3}value \$[\d,]+\.\d\d/);
     expect(r.stdout).toMatch(/^ {2}NAME +STATUS/m);
     expect(r.stdout.split('\n').every((l) => l.length <= 60)).toBe(true);
+  });
+
+  it('no fleet at all (the service unreachable): the failure of the list, exit 7', async () => {
+    const r = await runLine({ url: await closedPortUrl(), key: 'sk-test-top' }, 'top --once --json');
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Error: /);
   });
 
   it('a bad --interval or --budget: a usage error before any request', async () => {
