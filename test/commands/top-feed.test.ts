@@ -38,6 +38,18 @@ describe('top feed', () => {
     expect(snap.totals.value).toBeCloseTo(sum, 2);
   });
 
+  it('what the service said is told before the chains are read', async () => {
+    const svc = await t.service();
+    await launchAgent(svc, { name: 'solo' });
+    const { feed, clock } = await feedOn(svc, { env: MARKETS_ONLY });
+    const told: Array<[string, number | null]> = [];
+    const snap = await feed.refresh({
+      onService: (s) => told.push(...s.agents.map((a) => [a.name, a.value.value] as [string, number | null])),
+    });
+    expect(told).toEqual([['solo', null]]);
+    expect(snap.agents[0]!.value).toMatchObject({ readAt: clock.now(), stale: null });
+  });
+
   it('Polymarket down: open positions stale with the reason, never zero; the value kept, partial', async () => {
     const svc = await t.service();
     await launchAgent(svc, { name: 'solo' });

@@ -94,14 +94,18 @@ export class Feed {
 
   /**
    * One refresh. `complete` (a one-off snapshot): every agent's health is asked for, as far as the
-   * budget has room, rather than a share of them.
+   * budget has room, rather than a share of them. `onService`: told once the service's part is read.
    */
-  async refresh(opts: { signal?: AbortSignal; complete?: boolean } = {}): Promise<Snapshot> {
+  async refresh(
+    opts: { signal?: AbortSignal; complete?: boolean; onService?: (s: Snapshot) => void } = {},
+  ): Promise<Snapshot> {
     const { signal } = opts;
     this.plan.tick(this.ctx.clock.now());
     await this.readList();
     await this.readAddresses();
     await this.readHealth(opts.complete === true);
+    // what the service said can be shown before the chains answer (a slow source takes seconds)
+    opts.onService?.(this.snapshot());
     await this.readChains(signal);
     return this.snapshot();
   }

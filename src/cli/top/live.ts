@@ -217,7 +217,11 @@ export async function runLive(
     const loop = async () => {
       while (!stop.signal.aborted) {
         try {
-          snapshot = await feed.refresh({ signal: stop.signal });
+          const onService = (s: Snapshot) => {
+            snapshot = s;
+            draw();
+          };
+          snapshot = await feed.refresh({ signal: stop.signal, onService });
         } catch (err) {
           if (stop.signal.aborted) return;
           message = `refresh: ${errorLine(err)}`;
