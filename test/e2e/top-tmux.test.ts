@@ -40,6 +40,30 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'top in tmux' : 'top in tmux: SKIPPED, tmu
     expect(after).not.toContain('PNL 24H');
   });
 
+  it('Enter shows the positions and Esc comes back; P asks, y pauses every agent', async () => {
+    const svc = await scratch.service();
+    for (const name of NAMES.slice(0, 2)) await launchAgent(svc, { name });
+    const dirs = { configDir: scratch.scratch('top-config-'), dataDir: scratch.scratch('top-data-') };
+    const pane = new Pane(svc, ['top'], dirs, { width: 100, height: 24 });
+    panes.push(pane);
+    const shown = await pane.waitFor('the agents', (s) => /^› \w+ +running/m.test(s) && /^ {2}\w+ +running/m.test(s));
+    const selected = /^› (\w+)/m.exec(shown)![1]!;
+    pane.keys('Enter');
+    await pane.waitFor('the positions', (s) => s.includes(`Positions of ${selected}`) && s.includes('Polymarket'));
+    pane.keys('Escape');
+    await pane.waitFor('the table again', (s) => /^ {2}NAME +STATUS/m.test(s));
+    pane.type('P');
+    await pane.waitFor('the question', (s) => s.includes('Pause all 2 running agents? y/n'));
+    pane.type('y');
+    await pane.waitFor('said', (s) => s.includes('2 agents paused'));
+    for (const name of NAMES.slice(0, 2)) {
+      const got = await runCli(['get', name, '--json'], { target: svc });
+      expect(JSON.parse(got.stdout).status).toBe('paused');
+    }
+    pane.type('q');
+    expect(await pane.exitCode()).toBe(0);
+  });
+
   it('Ctrl-C leaves with 130 and SIGTERM with 143, the terminal given back each time', async () => {
     const svc = await scratch.service();
     await launchAgent(svc, { name: 'solo' });
