@@ -10,7 +10,7 @@ _superagent_global_values='--profile --base-url --api-key --timeout'
 _superagent_spec() {
     _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args=''
     case $1 in
-        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet positions pnl guard health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
+        '') _sa_subs='launch list get pause resume restart destroy update model memory skills wallet positions pnl guard top health soul classic chat assistant export plan apply schema login logout whoami config completion server' _sa_opts='' _sa_vopts='' _sa_args='' ;;
         'apply') _sa_subs='' _sa_opts='-f --file --prune --abandon-funds' _sa_vopts='-f --file' _sa_args='' ;;
         'assistant') _sa_subs='ask' _sa_opts='--model --provider --session' _sa_vopts='--model --provider --session' _sa_args='' ;;
         'assistant ask') _sa_subs='' _sa_opts='--fields --array --model --provider --session --no-stream' _sa_vopts='--fields --model --provider --session' _sa_args='none...' ;;
@@ -52,6 +52,7 @@ _superagent_spec() {
         'soul edit') _sa_subs='' _sa_opts='--force' _sa_vopts='' _sa_args='agent' ;;
         'soul set') _sa_subs='' _sa_opts='--file' _sa_vopts='--file' _sa_args='agent' ;;
         'soul show') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='agent' ;;
+        'top') _sa_subs='' _sa_opts='--interval --budget --once' _sa_vopts='--interval --budget' _sa_args='' ;;
         'update') _sa_subs='' _sa_opts='--name --allow-duplicate-name --description' _sa_vopts='--name --description' _sa_args='agent' ;;
         'wallet') _sa_subs='' _sa_opts='--no-balances' _sa_vopts='' _sa_args='agent' ;;
         'whoami') _sa_subs='' _sa_opts='' _sa_vopts='' _sa_args='' ;;

@@ -9,7 +9,7 @@ function __superagent_spec
     set -g __sa_args
     switch "$argv[1]"
         case ''
-            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet positions pnl guard health soul classic chat assistant export plan apply schema login logout whoami config completion server
+            set -g __sa_subs launch list get pause resume restart destroy update model memory skills wallet positions pnl guard top health soul classic chat assistant export plan apply schema login logout whoami config completion server
         case 'apply'
             set -g __sa_vopts -f --file
         case 'assistant'
@@ -95,6 +95,8 @@ function __superagent_spec
             set -g __sa_args 'agent'
         case 'soul show'
             set -g __sa_args 'agent'
+        case 'top'
+            set -g __sa_vopts --interval --budget
         case 'update'
             set -g __sa_vopts --name --description
             set -g __sa_args 'agent'
@@ -211,6 +213,7 @@ complete -c superagent -f -n '__superagent_at_top' -a 'wallet' -d 'Show an agent
 complete -c superagent -f -n '__superagent_at_top' -a 'positions' -d 'Show an agent\'s open positions and orders'
 complete -c superagent -f -n '__superagent_at_top' -a 'pnl' -d 'Show an agent\'s account value and PnL over time'
 complete -c superagent -f -n '__superagent_at_top' -a 'guard' -d 'Pause agents past risk limits: once, or as a watchdog'
+complete -c superagent -f -n '__superagent_at_top' -a 'top' -d 'Every agent live: status, health, value, 24-hour PnL'
 complete -c superagent -f -n '__superagent_at_top' -a 'health' -d 'Check an agent\'s health (exit 8 when unhealthy)'
 complete -c superagent -f -n '__superagent_at_top' -a 'soul' -d 'soul commands: show, edit, set'
 complete -c superagent -f -n '__superagent_at_top' -a 'classic' -d 'classic commands: list, get, update'
@@ -308,6 +311,9 @@ complete -c superagent -n '__superagent_is server' -l fault-cut-stream -x -d 'cu
 complete -c superagent -n '__superagent_is server' -l fault-unhealthy -d 'report every agent unhealthy'
 complete -c superagent -n '__superagent_is soul edit' -l force -d 'upload even if soul.md changed on the service while the editor was open'
 complete -c superagent -n '__superagent_is soul set' -l file -r -F -d 'the new soul.md (a file, or - for standard input; up to 256 KiB)'
+complete -c superagent -n '__superagent_is top' -l interval -x -d 'seconds between refreshes (default 5)'
+complete -c superagent -n '__superagent_is top' -l budget -x -d 'service requests a minute at most (default 30)'
+complete -c superagent -n '__superagent_is top' -l once -d 'one snapshot, then exit (what a pipe gets)'
 complete -c superagent -n '__superagent_is update' -l name -x -d 'the new name (1-100 characters; not one a live agent already has)'
 complete -c superagent -n '__superagent_is update' -l allow-duplicate-name -d 'skip the check that no other live agent has that name (a service that keeps names unique, as the embedded one does, still refuses it: exit 6)'
 complete -c superagent -n '__superagent_is update' -l description -x -d 'the new description (up to 500 characters; "" clears it)'

@@ -39,6 +39,12 @@ export class RateBudget implements Pacer {
     return this.answered[0]! + RATE_WINDOW_MS - now;
   }
 
+  /** How many requests may be sent now without waiting (a live view plans on it and never waits). */
+  room(): number {
+    if (this.waitMs() > 0) return 0;
+    return Math.max(0, this.perMinute - this.answered.length - this.inFlight);
+  }
+
   async beforeRequest(signal?: AbortSignal): Promise<void> {
     for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) {
       this.onWait?.(wait);

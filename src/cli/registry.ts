@@ -74,6 +74,7 @@ export const ENTRIES: readonly Entry[] = [
     'Pause agents past risk limits: once, or as a watchdog',
     () => import('./commands/guard.js'),
   ),
+  entry(['top'], 'agents', 'Every agent live: status, health, value, 24-hour PnL', () => import('./commands/top.js')),
   entry(['health'], 'agents', "Check an agent's health (exit 8 when unhealthy)", () => import('./commands/health.js')),
   entry(['soul', 'show'], 'agents', "Print an agent's soul.md", () => import('./commands/soul/show.js')),
   entry(

@@ -355,8 +355,11 @@ export function bareContext(o: {
   stderr: OutStream;
   spinner?: StartSpinner;
   openApi?: World['openApi'];
+  /** the environment (testEnv(service) to reach one through the real openApi), and the clock */
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
 }): Context {
-  const env = {};
+  const env = o.env ?? {};
   return new Context({
     env,
     io: { stdout: o.stdout, stderr: o.stderr, stdin: process.stdin },
@@ -368,7 +371,7 @@ export function bareContext(o: {
     editor: fakeEditor(() => {
       throw new Error('no editor here');
     }),
-    clock: new FakeClock(),
+    clock: o.clock ?? new FakeClock(),
     signals: new FakeSignals(),
     spinner: o.spinner ?? NO_SPINNER,
     openApi: o.openApi ?? (() => Promise.reject(new Error('no service here'))),

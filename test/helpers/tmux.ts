@@ -155,6 +155,16 @@ export class Pane {
     this.tmux('kill-window', '-t', 'repl');
   }
 
+  /** Resizes the terminal (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    this.tmux('resize-window', '-t', 'repl', '-x', String(width), '-y', String(height));
+  }
+
+  /** Whether the terminal shows its alternate screen (a full-screen program's), not the normal one. */
+  alternateOn(): boolean {
+    return this.tmux('display-message', '-p', '-t', 'repl', '#{alternate_on}').trim() === '1';
+  }
+
   /** Whether the terminal shows its cursor (a program may have hidden it with ESC [?25l). */
   cursorVisible(): boolean {
     return this.tmux('display-message', '-p', '-t', 'repl', '#{cursor_flag}').trim() === '1';

@@ -25,6 +25,20 @@ describe('RateBudget', () => {
     expect(budget.sent).toBe(61);
   });
 
+  it('room: how many may go now without a wait, in flight ones counted, none while a wait is due', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget(3, clock);
+    expect(budget.room()).toBe(3);
+    await send(budget, 1);
+    await budget.beforeRequest(); // in flight
+    expect(budget.room()).toBe(1);
+    budget.afterRequest();
+    await send(budget, 1);
+    expect([budget.room(), budget.waitMs()]).toEqual([0, 60_000]);
+    await clock.sleep(60_000);
+    expect(budget.room()).toBe(3);
+  });
+
   it('counts from each answer: requests spread over time wait only for the oldest to leave the window', async () => {
     const clock = new FakeClock();
     const budget = new RateBudget(3, clock);

@@ -66,6 +66,16 @@ async function explainConflict(client: ApiClient, action: Action, agent: AgentRe
     : error;
 }
 
+/** One agent (a key of `top`): the action, a refusal explained as the commands explain it ("already paused"). */
+export async function actOnOne(ctx: Context, action: Action, agent: AgentRef): Promise<StatusResult> {
+  const { client } = await ctx.api();
+  try {
+    return await superagents[action](client, agent.agent_id);
+  } catch (err) {
+    throw ctx.explainFailure(await explainConflict(client, action, agent, agent.name ?? agent.agent_id, err));
+  }
+}
+
 /** The action sent to every agent at once (the kill switch: no agent waits on another's answer); settled each. */
 export function sendTogether(client: ApiClient, action: Action, agentIds: string[]) {
   return together(

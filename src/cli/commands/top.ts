@@ -1,0 +1,66 @@
+// `superagent top`: every agent at a glance, kept up to date within a budget of service requests; on a
+// terminal a full-screen view whose keys act on the selected agent, else (or with --once) one snapshot.
+import { RateBudget } from '../../api/rate-budget.js';
+import { canUseScreen, Screen } from '../../ui/screen/screen.js';
+import { Feed } from '../top/feed.js';
+import { printSnapshot } from '../top/snapshot-out.js';
+import type { Context } from '../context.js';
+import { parseInteger, parseNumber } from './shared/numbers.js';
+import { withStop } from './shared/stop.js';
+import type { Input, Spec } from '../spec.js';
+
+export const spec = {
+  description:
+    'Watch every agent: status, health, value, 24-hour PnL, open positions and model, refreshed every ' +
+    '--interval seconds while the service is asked at most --budget times a minute (the chains are read ' +
+    'each time). On a terminal a full-screen view: arrows or j/k select, p pauses and r resumes the selected ' +
+    'agent, P pauses all (after a y), Enter shows its positions, c opens the chat with it, q leaves. A figure ' +
+    "that could not be read again keeps its last value, marked '*' with the reason below (429, a source down). " +
+    'Piped or with --once, one snapshot: a tab-separated row per agent (agent_id, name, status, ' +
+    "healthy or unhealthy, value_usd, pnl_24h_usd, open_positions; 'none' for a figure not read, the reason " +
+    'on stderr); ' +
+    '--json: {agents: [{agent_id, name, status, healthy, value_usd, pnl_24h_usd, open_positions}]}, a figure ' +
+    'not read null and its reason in the agent\'s "stale" object. Exit 0 even when a figure is stale.',
+  options: {
+    interval: { type: 'string', value: 'seconds', description: 'seconds between refreshes (default 5)' },
+    budget: { type: 'string', value: 'n', description: 'service requests a minute at most (default 30)' },
+    once: { type: 'boolean', description: 'one snapshot, then exit (what a pipe gets)' },
+  },
+  examples: ['superagent top', 'superagent top --interval 10 --budget 20', 'superagent top --once --json | jq .agents'],
+} as const satisfies Spec;
+
+export const DEFAULT_INTERVAL_S = 5;
+export const DEFAULT_BUDGET = 30;
+
+export async function run(input: Input<typeof spec>, ctx: Context): Promise<number | void> {
+  const seconds =
+    input.interval === undefined
+      ? DEFAULT_INTERVAL_S
+      : parseNumber('--interval', input.interval, { min: 1, max: 3600 });
+  const perMinute =
+    input.budget === undefined ? DEFAULT_BUDGET : parseInteger('--budget', input.budget, { min: 1, max: 6000 });
+  const budget = new RateBudget(perMinute, ctx.clock);
+  // a 429 is shown as stale and tried again next time, never waited out; nothing printed under the view
+  const api = await ctx.api({ pacer: budget, retry: { rateLimitRetries: 0, retries: 0 }, quiet: true });
+  const feed = new Feed(ctx, api, { budget, intervalMs: seconds * 1000 });
+  const p = ctx.printer;
+  if (!input.once && !p.json && canUseScreen(ctx.io.stdout, ctx.io.stdin, ctx.env)) {
+    const { runLive } = await import('../top/live.js');
+    const chat = async (agent: { agent_id: string; name: string }) =>
+      (await import('../chat/chat-repl.js')).runChatRepl(ctx, agent);
+    const { stdout, stdin } = ctx.io;
+    await runLive(
+      ctx,
+      api,
+      feed,
+      { intervalMs: seconds * 1000, budget: perMinute, chat },
+      (h) => new Screen({ stdout, stdin, signals: ctx.signals, ...h }),
+    );
+    return;
+  }
+  const snapshot = await withStop(ctx, (stop) => stop.race(feed.refresh({ signal: stop.signal, complete: true })));
+  // without the list there is no fleet to show: that is the failure
+  if (snapshot.list.readAt === null) throw feed.listFailure;
+  printSnapshot(ctx, snapshot, perMinute);
+  ctx.requireEveryRecord();
+}

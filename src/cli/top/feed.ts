@@ -1,0 +1,230 @@
+// The fleet's figures, refreshed in one call per interval: the list (status, model) and health checks
+// as the service budget allows (plan.ts: never a wait on it), each agent's addresses asked once, and
+// the chain sources (no service request) read every time with a few agents at a time.
+import type { Addresses } from '../../api/money/holdings.js';
+import { ApiError, RateLimitError, TimeoutError } from '../../api/errors.js';
+import type { RateBudget } from '../../api/rate-budget.js';
+import { superagents } from '../../api/superagents.js';
+import type { AgentRecord } from '../../api/types.js';
+import { agentAddresses } from '../commands/shared/money.js';
+import type { OpenedApi } from '../commands/shared/opened-api.js';
+import type { Context } from '../context.js';
+import { readChainFigures, type Read } from './chain-figures.js';
+import { eachBounded } from './each-bounded.js';
+import { fresh, staled, unread, type Figure } from './figure.js';
+import { Plan } from './plan.js';
+
+export interface AgentFigures {
+  agent_id: string;
+  name: string;
+  model: string | null;
+  /** as the last list said (the list's own read time and staleness are the snapshot's) */
+  status: string | null;
+  healthy: Figure<boolean>;
+  value: Figure<number>;
+  /** the sources a value leaves out (a partial total), empty when whole */
+  partial: string[];
+  pnl24h: Figure<number>;
+  open: Figure<number>;
+}
+
+export interface Totals {
+  agents: number;
+  running: number;
+  /** sums of the figures known; `complete` false when one was missing or stale */
+  value: number;
+  pnl24h: number;
+  open: number;
+  complete: boolean;
+}
+
+export interface Snapshot {
+  agents: AgentFigures[];
+  list: { readAt: number | null; stale: string | null };
+  /** when the chain sources were last read (the end of the read) */
+  chainsReadAt: number | null;
+  totals: Totals;
+  /** service requests sent so far */
+  sent: number;
+}
+
+export interface FeedOptions {
+  budget: RateBudget;
+  intervalMs: number;
+  /** agents whose chain sources are read at once (default 4) */
+  concurrency?: number;
+}
+
+/** Why a service request failed, in a few words. */
+export function staleReason(err: unknown): string {
+  if (err instanceof RateLimitError) return '429';
+  if (err instanceof TimeoutError) return 'service timed out';
+  if (err instanceof ApiError && err.status !== undefined) return String(err.status);
+  return 'service down';
+}
+
+const BUDGET = 'rate budget';
+
+function newAgent(r: AgentRecord): AgentFigures {
+  const a = { agent_id: r.agent_id, name: r.name, model: r.model ?? null, status: r.status ?? null };
+  return { ...a, healthy: unread(), value: unread(), partial: [], pnl24h: unread(), open: unread() };
+}
+
+function applied<T>(f: Figure<T>, read: Read<T>, at: number): Figure<T> {
+  return 'value' in read ? fresh(read.value, at) : staled(f, read.stale);
+}
+
+export class Feed {
+  private readonly agents = new Map<string, AgentFigures>();
+  private readonly addresses = new Map<string, Addresses>();
+  private list: Snapshot['list'] = { readAt: null, stale: null };
+  private chainsReadAt: number | null = null;
+  private healthNext = 0;
+  /** why the last list failed (a one-off snapshot with no list fails with it) */
+  listFailure: unknown;
+  private readonly plan: Plan;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly api: OpenedApi,
+    private readonly o: FeedOptions,
+  ) {
+    this.plan = new Plan(o.budget, o.intervalMs);
+  }
+
+  /**
+   * One refresh. `complete` (a one-off snapshot): every agent's health is asked for, as far as the
+   * budget has room, rather than a share of them. `onService`: told once the service's part is read.
+   */
+  async refresh(
+    opts: { signal?: AbortSignal; complete?: boolean; onService?: (s: Snapshot) => void } = {},
+  ): Promise<Snapshot> {
+    const { signal } = opts;
+    this.plan.tick(this.ctx.clock.now());
+    await this.readList();
+    await this.readAddresses();
+    await this.readHealth(opts.complete === true);
+    // what the service said can be shown before the chains answer (a slow source takes seconds)
+    opts.onService?.(this.snapshot());
+    await this.readChains(signal);
+    return this.snapshot();
+  }
+
+  /** After a pause or a resume from the keys: the status the service answered, until the next list. */
+  setStatus(agentId: string, status: string): void {
+    const a = this.agents.get(agentId);
+    if (a) a.status = status;
+  }
+
+  /** The agent's addresses, once read (the positions view reads the markets with them). */
+  addressesOf(agentId: string): Addresses | undefined {
+    return this.addresses.get(agentId);
+  }
+
+  snapshot(): Snapshot {
+    const agents = [...this.agents.values()].map((a) => ({ ...a }));
+    return {
+      agents,
+      list: { ...this.list },
+      chainsReadAt: this.chainsReadAt,
+      totals: totalsOf(agents),
+      sent: this.o.budget.sent,
+    };
+  }
+
+  private async readList(): Promise<void> {
+    // not due yet is no staleness: the list is read again at its own pace
+    if (!this.plan.due('list')) return;
+    if (this.plan.take('list') === 0) return void (this.list.stale = BUDGET);
+    try {
+      const records = await superagents.list(this.api.client);
+      const seen = new Set<string>();
+      for (const r of records) {
+        seen.add(r.agent_id);
+        const known = this.agents.get(r.agent_id);
+        if (!known) this.agents.set(r.agent_id, newAgent(r));
+        else Object.assign(known, { name: r.name, model: r.model ?? null, status: r.status ?? null });
+      }
+      for (const id of [...this.agents.keys()]) if (!seen.has(id)) this.agents.delete(id);
+      this.list = { readAt: this.ctx.clock.now(), stale: null };
+    } catch (err) {
+      this.list.stale = staleReason(err);
+      this.listFailure = err;
+    }
+  }
+
+  /** Each agent's addresses, once: they never change. */
+  private async readAddresses(): Promise<void> {
+    const missing = [...this.agents.keys()].filter((id) => !this.addresses.has(id));
+    const n = this.plan.takeOnce(missing.length);
+    await eachBounded(missing.slice(0, n), 4, async (id) => {
+      try {
+        this.addresses.set(id, await agentAddresses(this.api, id));
+      } catch (err) {
+        this.markMoney(id, staleReason(err));
+      }
+    });
+    for (const id of missing.slice(n)) this.markMoney(id, BUDGET);
+  }
+
+  private markMoney(id: string, reason: string): void {
+    const a = this.agents.get(id);
+    if (!a) return;
+    a.value = staled(a.value, reason);
+    a.pnl24h = staled(a.pnl24h, reason);
+    a.open = staled(a.open, reason);
+  }
+
+  /** Health checks round the fleet, as many as the plan allows this time. */
+  private async readHealth(complete: boolean): Promise<void> {
+    const ids = [...this.agents.keys()];
+    if (ids.length === 0) return;
+    const n = complete ? this.plan.takeOnce(ids.length) : this.plan.take('health', ids.length);
+    const start = this.healthNext % ids.length;
+    const turn = Array.from({ length: n }, (_, k) => ids[(start + k) % ids.length]!);
+    this.healthNext = start + n;
+    await eachBounded(turn, 4, async (id) => {
+      const a = this.agents.get(id)!;
+      try {
+        const h = await superagents.health(this.api.client, id);
+        a.healthy = fresh(h.healthy, this.ctx.clock.now());
+      } catch (err) {
+        a.healthy = staled(a.healthy, staleReason(err));
+      }
+    });
+    // a one-off snapshot says which the budget left out; a live view gets to them in turn
+    if (!complete) return;
+    for (const id of ids.filter((id) => !turn.includes(id))) {
+      const a = this.agents.get(id)!;
+      a.healthy = staled(a.healthy, BUDGET);
+    }
+  }
+
+  private async readChains(signal?: AbortSignal): Promise<void> {
+    const ready = [...this.addresses.entries()].filter(([id]) => this.agents.has(id));
+    await eachBounded(ready, this.o.concurrency ?? 4, async ([id, addresses]) => {
+      const read = await readChainFigures(this.ctx, this.api, addresses, signal);
+      const a = this.agents.get(id);
+      if (!a) return;
+      const at = this.ctx.clock.now();
+      a.value = applied(a.value, read.value, at);
+      a.partial = 'value' in read.value ? read.partial : a.partial;
+      a.pnl24h = applied(a.pnl24h, read.pnl24h, at);
+      a.open = applied(a.open, read.open, at);
+    });
+    if (ready.length > 0) this.chainsReadAt = this.ctx.clock.now();
+  }
+}
+
+function totalsOf(agents: AgentFigures[]): Totals {
+  const sum = (pick: (a: AgentFigures) => Figure<number>) => agents.reduce((s, a) => s + (pick(a).value ?? 0), 0);
+  const whole = (f: Figure<unknown>) => f.value !== null && f.stale === null;
+  return {
+    agents: agents.length,
+    running: agents.filter((a) => a.status === 'running').length,
+    value: Math.round(sum((a) => a.value) * 100) / 100,
+    pnl24h: Math.round(sum((a) => a.pnl24h) * 100) / 100,
+    open: sum((a) => a.open),
+    complete: agents.every((a) => whole(a.value) && a.partial.length === 0 && whole(a.pnl24h) && whole(a.open)),
+  };
+}

@@ -1,0 +1,236 @@
+// `top` on a terminal: the fleet view on a full screen, refreshed every interval, its keys acting on the
+// selected agent. The screen (alternate screen, raw keys, given back on any ending) is handed in, so
+// that the loop is tried with a stand-in; top.ts gives the real one.
+import type { ChalkInstance } from 'chalk';
+import { readMoneyAt } from '../commands/shared/money.js';
+import type { OpenedApi } from '../commands/shared/opened-api.js';
+import type { Context } from '../context.js';
+import { errorLine } from '../exit-codes.js';
+import { actOnOne, sendTogether } from '../commands/shared/lifecycle.js';
+import { InterruptedError } from '../../core/errors.js';
+import type { Feed, Snapshot } from './feed.js';
+import { positionsLines, type PositionsRead } from './positions-view.js';
+import { fitRanked, fleetLines } from './view.js';
+
+/** A key as the screen decodes it (a character, a named key, Ctrl with a letter). */
+export interface LiveKey {
+  name: string;
+  char?: string;
+}
+
+export interface LiveScreen {
+  enter(): void;
+  draw(lines: readonly string[]): unknown;
+  suspend(): void;
+  resume(): void;
+  leave(): void;
+  readonly size: { columns: number; rows: number };
+}
+
+export interface ScreenHandlers {
+  onKey(key: LiveKey): void;
+  onResize(): void;
+  /** the screen was given back for a signal: the command ends with `reason` */
+  onStop(reason: Error): void;
+}
+
+export type ScreenFactory = (handlers: ScreenHandlers) => LiveScreen;
+
+export interface LiveOptions {
+  intervalMs: number;
+  budget: number;
+  /** what `c` runs: the chat REPL with the agent, on the normal screen */
+  chat?: (agent: { agent_id: string; name: string }) => Promise<unknown>;
+}
+
+const HELP = ['↑↓ j k select', 'p pause', 'r resume', 'P pause all', 'Enter positions', 'c chat', 'q quit'];
+/** what stays longest on a narrow terminal: how to leave, then the keys that act */
+const HELP_RANK = [3, 1, 2, 4, 5, 6, 0];
+
+/** The screen is given back before the error is reported: its line is already ended. */
+function interrupted(): InterruptedError {
+  const err = new InterruptedError();
+  err.lineEnded = true;
+  return err;
+}
+
+type Mode = { kind: 'fleet' } | { kind: 'confirm' } | { kind: 'positions'; agent: string; read: PositionsRead };
+
+export async function runLive(
+  ctx: Context,
+  api: OpenedApi,
+  feed: Feed,
+  o: LiveOptions,
+  makeScreen: ScreenFactory,
+): Promise<void> {
+  const colour: ChalkInstance = ctx.printer.out;
+  let snapshot: Snapshot = feed.snapshot();
+  let selectedId: string | null = null;
+  let mode: Mode = { kind: 'fleet' };
+  let message = '';
+  let away = false;
+  const stop = new AbortController();
+
+  const selected = () => {
+    const i = snapshot.agents.findIndex((a) => a.agent_id === selectedId);
+    return i >= 0 ? i : 0;
+  };
+  const agentAt = (i: number) => snapshot.agents[i];
+
+  let screen: LiveScreen;
+  const draw = () => {
+    if (away || stop.signal.aborted) return;
+    const { columns, rows } = screen.size;
+    const bottom = [colour.bold(message), colour.dim(fitRanked(HELP, HELP_RANK, columns))];
+    const m = mode;
+    if (m.kind === 'positions') {
+      const name = snapshot.agents.find((a) => a.agent_id === m.agent)?.name ?? '';
+      const lines = positionsLines(name, m.read, columns).slice(0, Math.max(0, rows - 2));
+      return void screen.draw([...lines, ...pad(rows - 2 - lines.length), ...bottom]);
+    }
+    const input = { snapshot, width: columns, selected: selected(), now: ctx.clock.now(), budget: o.budget, colour };
+    let lines = fleetLines(input);
+    // more agents than rows: the table is windowed round the selection
+    if (lines.length + 2 > rows) {
+      const other = lines.length - snapshot.agents.length;
+      lines = fleetLines({ ...input, rows: Math.max(1, rows - 2 - other) });
+    }
+    lines = lines.slice(0, Math.max(0, rows - 2));
+    screen.draw([...lines, ...pad(rows - 2 - lines.length), ...bottom]);
+  };
+  const pad = (n: number) => Array<string>(Math.max(0, n)).fill('');
+  const say = (text: string) => {
+    message = text;
+    draw();
+  };
+
+  const act = async (action: 'pause' | 'resume', agents: Array<{ agent_id: string; name: string }>) => {
+    say(`${action === 'pause' ? 'pausing' : 'resuming'} ${agents.map((a) => a.name).join(', ')}…`);
+    // one agent: its refusal explained ("already paused"); every agent (the kill switch): sent at once
+    const results =
+      agents.length === 1
+        ? await Promise.allSettled([actOnOne(ctx, action, agents[0]!)])
+        : await sendTogether(
+            api.client,
+            action,
+            agents.map((a) => a.agent_id),
+          );
+    const failed: string[] = [];
+    results.forEach((r, k) => {
+      const a = agents[k]!;
+      if (r.status === 'fulfilled')
+        feed.setStatus(a.agent_id, r.value.status ?? (action === 'pause' ? 'paused' : 'running'));
+      else failed.push(`${a.name}: ${errorLine(r.reason)}`);
+    });
+    snapshot = feed.snapshot();
+    const done = agents.length - failed.length;
+    const past = action === 'pause' ? 'paused' : 'resumed';
+    const names = agents.length === 1 && done === 1 ? agents[0]!.name : `${done} agent${done === 1 ? '' : 's'}`;
+    say([done > 0 ? `${names} ${past}` : '', ...failed].filter(Boolean).join('; '));
+  };
+
+  const showPositions = async (agent: { agent_id: string; name: string }) => {
+    mode = { kind: 'positions', agent: agent.agent_id, read: { state: 'reading' } };
+    draw();
+    const addresses = feed.addressesOf(agent.agent_id);
+    let read: PositionsRead;
+    if (!addresses) read = { state: 'failed', why: 'its addresses are not read yet' };
+    else {
+      const money = await readMoneyAt(ctx, api, addresses, { only: ['hyperliquid', 'polymarket'], quiet: true });
+      read = { state: 'read', money };
+    }
+    if (mode.kind === 'positions' && mode.agent === agent.agent_id) mode = { ...mode, read };
+    draw();
+  };
+
+  const chat = async (agent: { agent_id: string; name: string }) => {
+    if (!o.chat) return;
+    away = true;
+    screen.suspend();
+    try {
+      await o.chat(agent);
+      message = '';
+    } catch (err) {
+      message = `chat: ${errorLine(err)}`;
+    } finally {
+      away = false;
+      screen.resume();
+      draw();
+    }
+  };
+
+  const onKey = async (key: LiveKey, quit: (err?: Error) => void) => {
+    const ch = key.name === 'char' ? key.char : undefined;
+    // Ctrl-C at the keyboard (a key in raw mode) ends as Ctrl-C does elsewhere: exit 130
+    if (key.name === 'ctrl' && key.char === 'c') return quit(interrupted());
+    if (mode.kind === 'confirm') {
+      mode = { kind: 'fleet' };
+      const running = snapshot.agents.filter((a) => a.status === 'running');
+      if (ch === 'y' || ch === 'Y') return act('pause', running);
+      return say('pause all: nothing done');
+    }
+    if (mode.kind === 'positions') {
+      if (ch === 'q' || key.name === 'escape') {
+        mode = { kind: 'fleet' };
+        draw();
+      }
+      return;
+    }
+    const agent = agentAt(selected());
+    const move = (by: number) => {
+      const n = snapshot.agents.length;
+      if (n > 0) selectedId = agentAt(Math.min(n - 1, Math.max(0, selected() + by)))!.agent_id;
+      draw();
+    };
+    if (key.name === 'up' || ch === 'k') return move(-1);
+    if (key.name === 'down' || ch === 'j') return move(1);
+    if (ch === 'q') return quit();
+    if (ch === 'P') {
+      const running = snapshot.agents.filter((a) => a.status === 'running').length;
+      if (running === 0) return say('no running agent to pause');
+      mode = { kind: 'confirm' };
+      return say(`Pause all ${running} running agent${running === 1 ? '' : 's'}? y/n`);
+    }
+    if (!agent) return;
+    if (ch === 'p') return act('pause', [agent]);
+    if (ch === 'r') return act('resume', [agent]);
+    if (key.name === 'enter') return showPositions(agent);
+    if (ch === 'c') return chat(agent);
+  };
+
+  return new Promise<void>((resolve, reject) => {
+    const finish = (err?: unknown) => {
+      if (stop.signal.aborted) return;
+      stop.abort();
+      screen.leave();
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const quit = (err?: Error) => finish(err);
+    screen = makeScreen({
+      onKey: (key) => void onKey(key, quit).catch((err) => say(errorLine(err))),
+      onResize: draw,
+      onStop: (reason) => finish(reason),
+    });
+    screen.enter();
+    draw();
+    const loop = async () => {
+      while (!stop.signal.aborted) {
+        try {
+          const onService = (s: Snapshot) => {
+            snapshot = s;
+            draw();
+          };
+          snapshot = await feed.refresh({ signal: stop.signal, onService });
+        } catch (err) {
+          if (stop.signal.aborted) return;
+          message = `refresh: ${errorLine(err)}`;
+        }
+        draw();
+        await ctx.clock.sleep(o.intervalMs, stop.signal).catch(() => undefined);
+      }
+    };
+    // a failure of the loop itself is a bug: the screen is given back before it is reported
+    loop().catch(finish);
+  });
+}

@@ -1,0 +1,68 @@
+// How the fleet view spends its service budget without ever waiting on it: each kind of optional
+// request (the list, health checks) earns credit at its own rate per minute, and is sent only when
+// it has a whole credit and the budget has room now beyond a reserve kept for the keys (pause, resume).
+import type { RateBudget } from '../../api/rate-budget.js';
+
+export type Kind = 'list' | 'health';
+
+/** Requests a minute kept for what a person asks for (a pause must not wait on the view's own reads). */
+export function reserveFor(perMinute: number): number {
+  return perMinute >= 10 ? 2 : perMinute >= 4 ? 1 : 0;
+}
+
+export class Plan {
+  private readonly rate: Record<Kind, number>;
+  private readonly cap: Record<Kind, number>;
+  private readonly credit: Record<Kind, number>;
+  private last: number | null = null;
+  readonly reserve: number;
+
+  constructor(
+    private readonly budget: Pick<RateBudget, 'room' | 'perMinute'>,
+    intervalMs: number,
+  ) {
+    this.reserve = reserveFor(budget.perMinute);
+    const usable = Math.max(0, budget.perMinute - this.reserve);
+    const perMinute = 60_000 / intervalMs;
+    // the list at most once a refresh and half of what is usable; health checks the rest
+    const list = Math.min(perMinute, usable / 2);
+    const health = usable - list;
+    this.rate = { list, health };
+    this.cap = { list: 1, health: Math.max(1, Math.ceil((health * intervalMs) / 60_000)) };
+    // the first refresh has something of each
+    this.credit = { ...this.cap };
+  }
+
+  /** Credit earned since the last call, up to each kind's cap. */
+  tick(now: number): void {
+    if (this.last !== null) {
+      const minutes = Math.max(0, now - this.last) / 60_000;
+      for (const k of ['list', 'health'] as const) {
+        this.credit[k] = Math.min(this.cap[k], this.credit[k] + this.rate[k] * minutes);
+      }
+    }
+    this.last = now;
+  }
+
+  /** How many requests may be sent now, beyond the reserve. */
+  room(): number {
+    return Math.max(0, this.budget.room() - this.reserve);
+  }
+
+  /** Whether `kind` has earned a request by now (the budget's room aside). */
+  due(kind: Kind): boolean {
+    return this.credit[kind] >= 1;
+  }
+
+  /** Up to `wanted` requests of `kind`, as many as its credit and the room allow; they are counted as spent. */
+  take(kind: Kind, wanted = 1): number {
+    const n = Math.max(0, Math.min(wanted, Math.floor(this.credit[kind]), this.room()));
+    this.credit[kind] -= n;
+    return n;
+  }
+
+  /** Up to `wanted` requests beyond any kind's credit (the agents' addresses, asked once): room alone decides. */
+  takeOnce(wanted: number): number {
+    return Math.max(0, Math.min(wanted, this.room()));
+  }
+}

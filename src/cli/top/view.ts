@@ -1,0 +1,170 @@
+// The fleet view as lines for a terminal of a given width: a header with the totals and when each
+// figure was read, a row per agent (the selected one marked), and what is stale and why. Columns are
+// left out on a narrow terminal (columns.ts says in what order); every text from the service is made
+// terminal-safe, and colours come from the printer's (plain under NO_COLOR).
+import type { ChalkInstance } from 'chalk';
+import { cellSafe, clipText, visibleWidth } from '../../ui/format.js';
+import { unmark } from '../../ui/terminal-safe.js';
+import { usd } from '../commands/shared/money-view.js';
+import { COLUMNS, DROP_ORDER, signedUsd, statusColour, type Cell, type Column } from './columns.js';
+import type { Snapshot } from './feed.js';
+
+export interface ViewInput {
+  snapshot: Snapshot;
+  width: number;
+  /** the terminal's rows for the table's rows, when they must be windowed round the selection */
+  rows?: number;
+  selected: number;
+  now: number;
+  /** the service requests a minute top may send */
+  budget: number;
+  colour: ChalkInstance;
+}
+
+/** Columns a text takes, the printer's colours (markers until written) taking none. */
+const cols = (text: string) => visibleWidth(unmark(text));
+
+const MARK = 2;
+const GAP = 2;
+/** the name keeps this much before any column is left out (it tells the agents apart) */
+const NAME_MIN = 12;
+const NAME_LAST = 4;
+const WIDEST_TEXT = 24;
+
+/** "now", "12s ago", "3m ago" */
+export function ago(at: number | null, now: number): string {
+  if (at === null) return 'not read';
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s === 0) return 'now';
+  return s < 120 ? `${s}s ago` : `${Math.round(s / 60)}m ago`;
+}
+
+/** As many of `parts` as fit in `width`, in order, the first always (clipped if it must be). */
+export function fitParts(parts: string[], width: number, sep = '   '): string {
+  let line = clipText(parts[0] ?? '', width);
+  for (const part of parts.slice(1)) {
+    const next = `${line}${sep}${part}`;
+    if (cols(next) <= width) line = next;
+  }
+  return line;
+}
+
+/**
+ * The parts that fit in `width`, chosen lowest `rank` first and shown in their own order; none is cut
+ * (a figure cut is a wrong figure): what does not fit is left out whole.
+ */
+export function fitRanked(parts: string[], rank: number[], width: number, sep = '   '): string {
+  const chosen = new Set<number>();
+  const lineOf = (set: Set<number>) => parts.filter((_, i) => set.has(i)).join(sep);
+  for (const i of [...parts.keys()].sort((a, b) => rank[a]! - rank[b]!)) {
+    if (cols(lineOf(new Set(chosen).add(i))) <= width) chosen.add(i);
+  }
+  return lineOf(chosen);
+}
+
+function headerLines(v: ViewInput): string[] {
+  const { snapshot: s, now, colour: c } = v;
+  const t = s.totals;
+  const mark = t.complete ? '' : '*';
+  const title = 'superagent top';
+  const totals = [
+    title,
+    `${t.agents} agent${t.agents === 1 ? '' : 's'}, ${t.running} running`,
+    `value ${usd(t.value)}${mark}`,
+    `24h PnL ${signedUsd(t.pnl24h)}${mark}`,
+    `open ${t.open}${mark}`,
+  ];
+  const healthAt = s.agents.map((a) => a.healthy.readAt);
+  const checked = healthAt.filter((x): x is number => x !== null);
+  const list = s.list.stale
+    ? `list stale: ${s.list.stale} (read ${ago(s.list.readAt, now)})`
+    : `list ${ago(s.list.readAt, now)}`;
+  const health =
+    checked.length < healthAt.length
+      ? `health ${checked.length} of ${healthAt.length} checked`
+      : `health oldest ${ago(Math.min(...checked), now)}`;
+  const times = [list, health, `chains ${ago(s.chainsReadAt, now)}`, `budget ${v.budget}/min`];
+  // on a narrow terminal the value goes last, the title first; styled once fitted
+  const first = fitRanked(totals, [4, 1, 0, 2, 3], v.width);
+  const styled = first.startsWith(title) ? c.bold(title) + first.slice(title.length) : first;
+  return [styled, c.dim(fitRanked(times, [0, 1, 2, 3], v.width))];
+}
+
+/** Which columns fit, and the name's width. */
+function layout(columns: readonly Column[], widths: Map<Column['key'], number>, width: number) {
+  const shown = [...columns];
+  const total = (name: number) =>
+    MARK +
+    shown.reduce((sum, col) => sum + (col.key === 'name' ? name : widths.get(col.key)!), 0) +
+    GAP * (shown.length - 1);
+  for (const key of DROP_ORDER) {
+    // the name gives up more of itself before the value goes, the last column but it
+    const nameMin = Math.min(widths.get('name')!, key === 'value' ? NAME_LAST : NAME_MIN);
+    if (total(nameMin) <= width) break;
+    shown.splice(
+      shown.findIndex((c) => c.key === key),
+      1,
+    );
+  }
+  const name = Math.max(1, Math.min(widths.get('name')!, width - total(0)));
+  return { shown, name };
+}
+
+function pad(text: string, width: number, right = false): string {
+  const room = Math.max(0, width - cols(text));
+  return right ? ' '.repeat(room) + text : text + ' '.repeat(room);
+}
+
+/** The stale figures grouped by reason: "* stale: 429: alpha health, beta value". */
+function staleLines(v: ViewInput): string[] {
+  const byReason = new Map<string, string[]>();
+  const add = (reason: string, what: string) => byReason.set(reason, [...(byReason.get(reason) ?? []), what]);
+  for (const a of v.snapshot.agents) {
+    const figures = { health: a.healthy, value: a.value, 'PnL 24h': a.pnl24h, open: a.open };
+    for (const [label, f] of Object.entries(figures))
+      if (f.stale) add(`stale: ${f.stale}`, `${cellSafe(a.name)} ${label}`);
+    if (a.partial.length > 0 && !a.value.stale)
+      add(`partial: ${a.partial.join(', ')} not read`, `${cellSafe(a.name)} value`);
+  }
+  return [...byReason].map(([reason, what]) => v.colour.dim(clipText(`* ${reason}: ${what.join(', ')}`, v.width)));
+}
+
+/** The view's lines, each at most `width` columns. */
+export function fleetLines(v: ViewInput): string[] {
+  const { snapshot: s, colour: c } = v;
+  const cells = s.agents.map((a) => COLUMNS.map((col) => col.cell(a, c)));
+  const widths = new Map<Column['key'], number>();
+  COLUMNS.forEach((col, i) => {
+    const widest = Math.max(cols(col.head), ...cells.map((row) => cols(row[i]!.text)));
+    widths.set(col.key, col.clip ? Math.min(widest, WIDEST_TEXT) : widest);
+  });
+  const { shown, name } = layout(COLUMNS, widths, v.width);
+  widths.set('name', name);
+  const render = (texts: Array<Cell & { col: Column }>) =>
+    texts
+      .map(({ col, text, stale }) => {
+        const w = widths.get(col.key)!;
+        const fitted = pad(col.clip ? clipText(text, w) : text, w, col.right);
+        if (stale) return c.dim(fitted);
+        return col.key === 'status' ? statusColour(text, c) + fitted.slice(text.length) : fitted;
+      })
+      .join(' '.repeat(GAP));
+  const heads = ' '.repeat(MARK) + render(shown.map((col) => ({ col, text: col.head, stale: false })));
+  const rows = s.agents.map((_, k) => {
+    const row = render(shown.map((col) => ({ col, ...cells[k]![COLUMNS.indexOf(col)]! })));
+    return k === v.selected ? c.inverse(`› ${row}`) : `  ${row}`;
+  });
+  const notes = staleLines(v);
+  const header = headerLines(v);
+  const empty =
+    s.agents.length === 0 ? [c.dim(s.list.readAt === null ? '  reading the fleet…' : '  no agents yet')] : [];
+  return [...header, '', c.dim(clipText(heads, v.width)), ...windowed(rows, v), ...empty, ...notes];
+}
+
+/** The rows that fit, the selected one among them. */
+function windowed(rows: string[], v: ViewInput): string[] {
+  if (v.rows === undefined || rows.length <= v.rows) return rows;
+  const room = Math.max(1, v.rows);
+  const start = Math.min(Math.max(0, v.selected - room + 1), rows.length - room);
+  return rows.slice(start, start + room);
+}

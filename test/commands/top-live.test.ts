@@ -1,0 +1,124 @@
+// The live loop of `top` (src/cli/top/live.ts) on a stand-in screen against the embedded service:
+// the frame shows every agent, keys select and pause, P asks first, Enter shows positions, c lends the
+// terminal to the chat and takes it back, q gives the screen back.
+import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/core/errors.js';
+import { runLive, type LiveKey, type ScreenHandlers } from '../../src/cli/top/live.js';
+import { launchAgent } from '../helpers/service.js';
+import { perTest } from '../helpers/service-support.js';
+import { feedOn } from '../helpers/top-feed.js';
+import { FakeClock, SOURCES_OFF } from '../helpers/context.js';
+import { agentPath } from '../helpers/superagent-fixtures.js';
+
+const t = perTest();
+
+/** A clock whose interval sleeps wait for the test (or the loop's end). */
+class HeldClock extends FakeClock {
+  override async sleep(_ms: number, signal?: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(new InterruptedError());
+      signal?.addEventListener('abort', () => reject(new InterruptedError()), { once: true });
+    });
+  }
+}
+
+class FakeScreen {
+  frames: string[][] = [];
+  calls: string[] = [];
+  handlers!: ScreenHandlers;
+  size = { columns: 100, rows: 20 };
+  enter = () => void this.calls.push('enter');
+  leave = () => void this.calls.push('leave');
+  suspend = () => void this.calls.push('suspend');
+  resume = () => void this.calls.push('resume');
+  draw = (lines: readonly string[]) => void this.frames.push([...lines]);
+  get text(): string {
+    return (this.frames.at(-1) ?? []).join('\n');
+  }
+  press(...keys: Array<string | LiveKey>): void {
+    for (const k of keys) this.handlers.onKey(typeof k === 'string' ? { name: 'char', char: k } : k);
+  }
+}
+
+async function until(what: string, ok: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await ok()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+async function live(chat?: (a: { name: string }) => Promise<unknown>) {
+  const svc = await t.service();
+  const ids: string[] = [];
+  const names = ['alpha', 'beta'];
+  for (const name of names) ids.push((await launchAgent(svc, { name })).agent_id);
+  const { feed, ctx } = await feedOn(svc, { env: SOURCES_OFF, clock: new HeldClock() });
+  const screen = new FakeScreen();
+  const done = runLive(ctx, await ctx.api(), feed, { intervalMs: 5_000, budget: 30, chat }, (h) => {
+    screen.handlers = h;
+    return screen;
+  });
+  await until('both agents shown', () => /alpha[\s\S]*beta/.test(screen.text));
+  // the rows in the list's order (newest first)
+  const order = [...screen.text.matchAll(/^[› ] (alpha|beta) /gm)].map((m) => m[1]!);
+  const statusOf = async (name: string) => (await svc.call('GET', agentPath(ids[names.indexOf(name)]!))).json.status;
+  return { screen, done, statusOf, order };
+}
+
+describe('top live', () => {
+  it('j then p pauses the second agent; q gives the screen back', async () => {
+    const { screen, done, statusOf, order } = await live();
+    const [first, second] = order;
+    expect(screen.calls).toEqual(['enter']);
+    expect(screen.text).toContain('p pause');
+    screen.press('j', 'p');
+    await until('the second paused', async () => (await statusOf(second!)) === 'paused');
+    await until('said', () => screen.text.includes(`${second} paused`));
+    expect(screen.text).toMatch(new RegExp(`› ${second} +paused`));
+    expect(await statusOf(first!)).toBe('running');
+    screen.press('q');
+    await done;
+    expect(screen.calls).toEqual(['enter', 'leave']);
+  });
+
+  it('P asks first: n does nothing, y pauses every running agent', async () => {
+    const { screen, done, statusOf } = await live();
+    screen.press('P');
+    expect(screen.text).toContain('Pause all 2 running agents? y/n');
+    screen.press('n');
+    expect(screen.text).toContain('pause all: nothing done');
+    screen.press('P', 'y');
+    await until(
+      'all paused',
+      async () => (await statusOf('alpha')) === 'paused' && (await statusOf('beta')) === 'paused',
+    );
+    await until('said', () => screen.text.includes('2 agents paused'));
+    // Ctrl-C at the keyboard ends as Ctrl-C does (exit 130), the screen given back first
+    screen.press({ name: 'ctrl', char: 'c' });
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+    expect(screen.calls.at(-1)).toBe('leave');
+  });
+
+  it('Enter shows the positions, Esc comes back; c suspends the screen for the chat and resumes', async () => {
+    const chats: string[] = [];
+    const { screen, done, order } = await live(async (a) => void chats.push(a.name));
+    screen.press({ name: 'enter' });
+    await until('positions', () => screen.text.includes(`Positions of ${order[0]}`));
+    screen.press({ name: 'escape' });
+    expect(screen.text).toContain('NAME');
+    screen.press('c');
+    await until('chat over', () => screen.calls.includes('resume'));
+    expect(chats).toEqual([order[0]]);
+    expect(screen.calls).toEqual(['enter', 'suspend', 'resume']);
+    screen.press('q');
+    await done;
+  });
+
+  it('a signal: the screen is given back and the loop ends with it', async () => {
+    const { screen, done } = await live();
+    screen.handlers.onStop(new InterruptedError());
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+    expect(screen.calls).toEqual(['enter', 'leave']);
+  });
+});
