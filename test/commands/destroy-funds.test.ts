@@ -302,10 +302,16 @@ describe('pause: what the paused agents left open', () => {
     ]);
     expect(rows[0].open_positions).toBeGreaterThan(0);
     expect(rows[1].open_positions).toBe(0);
+    // resting orders are said apart: an agent with only orders left must not read as nothing open
+    expect(rows.map((row: any) => typeof row.open_orders)).toEqual(['number', 'number']);
+    expect(rows[1].open_orders).toBe(0);
     await cli('resume busy idle');
     const unread = await cli('pause busy idle --json', { env: { SUPERAGENT_HYPERLIQUID_URL: UNREAD } });
     expect(unread.code).toBe(0);
-    expect(JSON.parse(unread.stdout).map((row: any) => row.open_positions)).toEqual([null, null]);
+    expect(JSON.parse(unread.stdout).map((row: any) => [row.open_positions, row.open_orders])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
     expect(unread.stderr).toMatch(
       /^Open positions not read for busy, idle \(hyperliquid: .*\); the pause itself is done\n$/,
     );

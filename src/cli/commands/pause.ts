@@ -10,8 +10,8 @@ export const spec = {
     'agent (the kill switch): already paused counts as done, one line per agent, non-zero if any failed. ' +
     'Once every pause is sent, what the paused agents left open is read: ' +
     'a line on stderr for each with open positions or orders ' +
-    '(a paused agent does not manage them), and --json rows gain open_positions (null when not read). A read that ' +
-    'fails is one line on stderr and does not change the exit code of the pause. ' +
+    '(a paused agent does not manage them), and --json rows gain open_positions and open_orders ' +
+    '(null when not read). A read that fails is one line on stderr and does not change the exit code of the pause. ' +
     lifecycleRows(true),
   args: [
     { name: 'agent', description: 'agents to pause (uuid, id prefix or name)', variadic: true, complete: 'agent' },

@@ -28,7 +28,7 @@ interface Outcome {
   ref: string;
   agent_id?: string;
   name?: string;
-  result?: StatusResult & { note?: string; open_positions?: number | null };
+  result?: StatusResult & { note?: string; open_positions?: number | null; open_orders?: number | null };
   error?: unknown;
 }
 
@@ -131,7 +131,9 @@ export async function runLifecycle(action: Action, refs: string[], all: boolean,
   const sayOpen = async () => {
     const agents = paused.map((o) => ({ agent_id: o.agent_id!, name: o.name ?? o.ref }));
     const read = await readOpenAtPause(ctx, agents);
-    for (const [k, r] of read.entries()) paused[k]!.result!.open_positions = r.open_positions;
+    for (const [k, r] of read.entries()) {
+      Object.assign(paused[k]!.result!, { open_positions: r.open_positions, open_orders: r.open_orders });
+    }
     return () => sayOpenAtPause(ctx, read);
   };
   if (ctx.printer.json && paused.length > 0) {

@@ -16,10 +16,14 @@ export interface OpenAtPause {
   name: string;
   /** null when it could not be read */
   open_positions: number | null;
+  /** resting orders on Hyperliquid; null when not read */
+  open_orders: number | null;
   /** "1 open position (ETH long 1.0) and 2 open orders on Hyperliquid", or null when nothing is open */
   phrase: string | null;
   failure?: string;
 }
+
+const NOT_READ = { open_positions: null, open_orders: null };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -46,16 +50,17 @@ async function readOne(
 ): Promise<OpenAtPause> {
   const api = await ctx.api();
   // nothing to read where positions are kept: not known, and nothing to say
-  if ([...MARKETS].every((m) => switchedOff(ctx, api).has(m))) return { ...agent, open_positions: null, phrase: null };
+  if ([...MARKETS].every((m) => switchedOff(ctx, api).has(m))) return { ...agent, ...NOT_READ, phrase: null };
   try {
     const m = await readAgentMoney(ctx, api, agent, { signal, only: [...MARKETS] });
     const failed = m.errors.find((e) => MARKETS.has(e.source));
-    if (failed) return { ...agent, open_positions: null, phrase: null, failure: `${failed.source}: ${failed.message}` };
+    if (failed) return { ...agent, ...NOT_READ, phrase: null, failure: `${failed.source}: ${failed.message}` };
     const count = (m.hyperliquid?.positions.length ?? 0) + (m.polymarket?.positions.length ?? 0);
-    return { ...agent, open_positions: count, phrase: openPhrase(m) };
+    const orders = m.hyperliquid?.open_orders.length ?? 0;
+    return { ...agent, open_positions: count, open_orders: orders, phrase: openPhrase(m) };
   } catch (err) {
     if (signal.aborted) throw err;
-    return { ...agent, open_positions: null, phrase: null, failure: err instanceof Error ? err.message : String(err) };
+    return { ...agent, ...NOT_READ, phrase: null, failure: err instanceof Error ? err.message : String(err) };
   }
 }
 
