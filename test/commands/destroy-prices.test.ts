@@ -58,3 +58,21 @@ describe('destroy never lets a holding go on its price alone', () => {
     expect(await status()).toBe('running');
   });
 });
+
+describe('mid prices that leave out a chain coin', () => {
+  it('wallet: the coin has no value, the total is partial naming the gap, exit 7; destroy still refuses', async () => {
+    const { cli, status } = await holder('1000', await hyperliquidQuoting({ SOL: '150', BNB: '600' }));
+    const r = await cli('wallet victim --json');
+    expect(r.code).toBe(7);
+    const out = JSON.parse(r.stdout);
+    expect(out.balances).toEqual([{ chain: 'base', asset: 'ETH', amount: '1000', usd: null }]);
+    expect(out.errors).toEqual([
+      { source: 'hyperliquid', message: expect.stringMatching(/^mid prices: .* allMids lists no price for ETH$/) },
+    ]);
+    expect(r.stderr).toMatch(/^hyperliquid: mid prices: .* allMids lists no price for ETH\n/m);
+    const destroyed = await cli('destroy victim --yes');
+    expect(destroyed.code).toBe(6);
+    expect(destroyed.stderr).toMatch(/^Error: victim holds \$0\.00: 1000 ETH on base; /);
+    expect(await status()).toBe('running');
+  });
+});

@@ -129,6 +129,23 @@ describe('readHoldings', () => {
     expect(result.errors).toEqual([{ source: 'hyperliquid', message }]);
   });
 
+  it('mid prices that leave out a chain coin: its rows have no value, the total is partial, said once', async () => {
+    const s = await start();
+    const { ETH: _left, ...mids } = fixture('hyperliquid-allMids');
+    s.overrides.set('hyperliquid-allMids', { ...mids, HYPE: undefined });
+    const ethAndWeth: ReadEvm = async (chain) => [
+      { chain, asset: 'ETH', amount: '1.5', priceKey: 'ETH' },
+      { chain, asset: 'WETH', amount: '2', priceKey: 'ETH' },
+    ];
+    const result = await readHoldings(addresses, endpointsOf(s), { json: s.http.json, readEvm: ethAndWeth });
+    expect(result.balances.map((b) => b.usd)).toEqual([null, null, 468.25, 125, null]);
+    // a spot coin allMids does not list by name stays unpriced, like an unlisted token: no gap said
+    expect(result.hyperliquid?.spot[1]).toEqual({ asset: 'HYPE', amount: '2.5', usd: null });
+    const message = `mid prices: ${new URL(s.hyperliquid).host} allMids lists no price for ETH`;
+    expect(result.errors).toEqual([{ source: 'hyperliquid', message }]);
+    expect(result.partial).toBe(true);
+  });
+
   it('with Hyperliquid switched off, priced rows are a stated gap', async () => {
     const s = await start();
     const result = await read(s, { hyperliquid: null, polymarket: null });
