@@ -5,7 +5,9 @@
 // it is split across chunks: each control character is replaced on its own. The bidirectional
 // embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are shown as <U+202E>: on a
 // terminal that applies them they reorder what follows ("Trojan Source": an address or an amount
-// shown other than it is). The marks U+200E/U+200F, which right-to-left text needs, stay.
+// shown other than it is). The marks U+200E/U+200F, which right-to-left text needs, stay. The line
+// and paragraph separators U+2028/U+2029 are shown the same way: a terminal or a log reader may break
+// the line there, and a coin name or a title would forge a line of its own.
 //
 // Our own colours and cursor moves still work because they are not written as control characters:
 // the printer's stylers (and `ours`) emit markers made of private-use characters and a per-process
@@ -14,9 +16,11 @@
 
 /** the bidirectional embeddings, overrides and isolates (a character class's contents) */
 export const BIDI = '\u202a-\u202e\u2066-\u2069';
-const CONTROLS = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI}]`, 'g');
+/** the line and paragraph separators */
+const SEPARATORS = '\u2028\u2029';
+const CONTROLS = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${SEPARATORS}${BIDI}]`, 'g');
 
-/** `cat -v` notation for one control character; a bidirectional control as <U+202E>. */
+/** `cat -v` notation for one control character; a bidirectional control or a separator as <U+202E>. */
 export function caret(code: number): string {
   if (code >= 0x2000) return `<U+${code.toString(16).toUpperCase()}>`;
   if (code === 0x7f) return '^?';
@@ -91,13 +95,13 @@ export class TerminalSafeStream {
   }
 }
 
-/** what JSON.stringify leaves unescaped that a terminal may obey: DEL, C1 and the bidirectional controls */
-const JSON_UNESCAPED = new RegExp(`[\u007f-\u009f${BIDI}]`, 'g');
+/** what JSON.stringify leaves unescaped that a terminal may obey: DEL, C1, the separators and bidi controls */
+const JSON_UNESCAPED = new RegExp(`[\u007f-\u009f${SEPARATORS}${BIDI}]`, 'g');
 
 /**
  * JSON text for a terminal: JSON.stringify escapes C0 controls but leaves DEL and C1 (U+0080–U+009F,
- * which some terminals obey) and the bidirectional controls as they are; here they are `\u` escapes
- * too. The same JSON to a parser.
+ * which some terminals obey), the separators and the bidirectional controls as they are; here they
+ * are `\u` escapes too. The same JSON to a parser.
  */
 export function jsonForTerminal(json: string): string {
   return json.replace(JSON_UNESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -2,6 +2,7 @@
 // the exact total, a failing source next to good ones, missing prices, and the summary destroy shows.
 import { describe, expect, it } from 'vitest';
 import { fundsSummary } from '../../src/api/money/funds.js';
+import { holdsFunds } from '../../src/cli/commands/shared/funds-check.js';
 import { readHoldings, type HoldingsResult, type ReadEvm } from '../../src/api/money/holdings.js';
 import type { Endpoints } from '../../src/api/money/types.js';
 import { chainSourcesHarness, EVM_OWNER, fixture, SOLANA_OWNER, type ChainSources } from '../helpers/chain-sources.js';
@@ -118,6 +119,33 @@ describe('readHoldings', () => {
     expect(result.partial).toBe(true);
   });
 
+  it('a chain coin quoted below $0.01 fails the prices: its rows have no price, never a near-zero one', async () => {
+    const s = await start();
+    s.overrides.set('hyperliquid-allMids', { ...fixture('hyperliquid-allMids'), ETH: '0.000000000001' });
+    const result = await read(s);
+    expect(result.balances[0]).toEqual({ chain: 'ethereum', asset: 'ETH', amount: '1.5', usd: null });
+    const host = new URL(s.hyperliquid).host;
+    const message = `mid prices: ${host} allMids ETH is 0.000000000001, below $0.01: not believed`;
+    expect(result.errors).toEqual([{ source: 'hyperliquid', message }]);
+  });
+
+  it('mid prices that leave out a chain coin: its rows have no value, the total is partial, said once', async () => {
+    const s = await start();
+    const { ETH: _left, ...mids } = fixture('hyperliquid-allMids');
+    s.overrides.set('hyperliquid-allMids', { ...mids, HYPE: undefined });
+    const ethAndWeth: ReadEvm = async (chain) => [
+      { chain, asset: 'ETH', amount: '1.5', priceKey: 'ETH' },
+      { chain, asset: 'WETH', amount: '2', priceKey: 'ETH' },
+    ];
+    const result = await readHoldings(addresses, endpointsOf(s), { json: s.http.json, readEvm: ethAndWeth });
+    expect(result.balances.map((b) => b.usd)).toEqual([null, null, 468.25, 125, null]);
+    // a spot coin allMids does not list by name stays unpriced, like an unlisted token: no gap said
+    expect(result.hyperliquid?.spot[1]).toEqual({ asset: 'HYPE', amount: '2.5', usd: null });
+    const message = `mid prices: ${new URL(s.hyperliquid).host} allMids lists no price for ETH`;
+    expect(result.errors).toEqual([{ source: 'hyperliquid', message }]);
+    expect(result.partial).toBe(true);
+  });
+
   it('with Hyperliquid switched off, priced rows are a stated gap', async () => {
     const s = await start();
     const result = await read(s, { hyperliquid: null, polymarket: null });
@@ -171,6 +199,23 @@ describe('fundsSummary', () => {
     expect(summary.phrase).toBe(
       '1.5 ETH on ethereum, 10.005 USDC on ethereum, 2.5 SOL, 125 USDC on solana, 42 DezX…B263 on solana, 5 more',
     );
+  });
+
+  it('a chain coin at or past its dust amount is funds whatever its price; a stablecoin under $1 is not', () => {
+    const holding = (chain: 'base' | 'solana' | 'bsc', asset: string, amount: string, usd: number | null = 0) =>
+      holdsFunds(fundsSummary({ ...NOTHING, balances: [{ chain, asset, amount, usd }] }));
+    expect(holding('base', 'ETH', '1000')).toBe(true);
+    expect(holding('base', 'WETH', '0.0002')).toBe(true);
+    expect(holding('base', 'ETH', '0.0001')).toBe(false);
+    expect(holding('solana', 'SOL', '0.004')).toBe(true);
+    expect(holding('bsc', 'WBNB', '0.001')).toBe(true);
+    expect(holding('base', 'USDC', '0.99', 0.99)).toBe(false);
+    expect(
+      fundsSummary({ ...NOTHING, balances: [{ chain: 'base', asset: 'ETH', amount: '5', usd: 0 }] }),
+    ).toMatchObject({
+      beyond_dust: [{ chain: 'base', asset: 'ETH', amount: '5' }],
+      phrase: '5 ETH on base',
+    });
   });
 
   it('names positions with their profit, shortens long amounts, and says "nothing" for nothing', () => {

@@ -61,6 +61,13 @@ describe('bidirectional controls', () => {
     expect(terminalSafe('שלום\u200f world\u200e')).toBe('שלום\u200f world\u200e');
   });
 
+  it('the line and paragraph separators U+2028/U+2029 are shown too: no forged line in a coin name or a title', () => {
+    expect(terminalSafe('ETH\u2028hyperliquid  account value  1000000\u2029x')).toBe(
+      'ETH<U+2028>hyperliquid  account value  1000000<U+2029>x',
+    );
+    expect(jsonForTerminal(JSON.stringify('a\u2028b'))).toBe('"a\\u2028b"');
+  });
+
   it('in --json on a terminal they are \\u escapes (the same JSON to a parser)', () => {
     const json = JSON.stringify({ note: 'to \u202e0x12\u2069' });
     expect(jsonForTerminal(json)).toBe('{"note":"to \\u202e0x12\\u2069"}');

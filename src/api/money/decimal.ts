@@ -103,6 +103,12 @@ export function sign(a: string): -1 | 0 | 1 {
 
 export const isZero = (a: string): boolean => sign(a) === 0;
 
+/** -1, 0 or 1 as `a` is below, equal to or above `b` (decimal strings). */
+export function compare(a: string, b: string): -1 | 0 | 1 {
+  const [x, y] = aligned(scaledOf(a), scaledOf(b));
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** The absolute value of a decimal string. */
 export const abs = (a: string): string => (a.startsWith('-') ? a.slice(1) : a);
 

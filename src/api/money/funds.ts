@@ -1,6 +1,7 @@
 // What an agent still holds, in the few words and figures `destroy` needs before it lets the agent go.
-import { isZero } from './decimal.js';
+import { compare, isZero } from './decimal.js';
 import type { HoldingsResult } from './holdings.js';
+import { dustOf } from './tokens.js';
 import type { SourceName } from './types.js';
 
 export interface FundsSummary {
@@ -8,6 +9,11 @@ export interface FundsSummary {
   usd: number;
   /** non-zero amounts that have no price, so are not in `usd` */
   unpriced: Array<{ chain: SourceName; asset: string; amount: string }>;
+  /**
+   * a chain's own coin at or above its dust amount (tokens.ts dustOf): funds whatever its price, since
+   * the price comes from another source (Hyperliquid) than the amount
+   */
+  beyond_dust: Array<{ chain: SourceName; asset: string; amount: string }>;
   open_positions: number;
   open_orders: number;
   /** e.g. "1.5 ETH on ethereum, 2.5 SOL, 1 open position on Hyperliquid (ETH long 1, +$50)"; "nothing" */
@@ -41,9 +47,13 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function fundsSummary(result: HoldingsResult): FundsSummary {
   const parts: string[] = [];
   const unpriced: FundsSummary['unpriced'] = [];
+  const beyondDust: FundsSummary['beyond_dust'] = [];
   for (const b of result.balances) {
     if (isZero(b.amount)) continue;
     if (b.usd === null) unpriced.push({ chain: b.chain, asset: b.asset, amount: b.amount });
+    const dust = dustOf(b.chain, b.asset);
+    if (dust !== null && compare(b.amount, dust) >= 0)
+      beyondDust.push({ chain: b.chain, asset: b.asset, amount: b.amount });
     parts.push(`${brief(b.amount)} ${b.asset}${b.chain === 'solana' && b.asset === 'SOL' ? '' : ` on ${b.chain}`}`);
   }
   const hl = result.hyperliquid;
@@ -70,6 +80,7 @@ export function fundsSummary(result: HoldingsResult): FundsSummary {
   return {
     usd: result.total_usd,
     unpriced,
+    beyond_dust: beyondDust,
     open_positions: (hl?.positions.length ?? 0) + (pm?.positions.length ?? 0),
     open_orders: hl?.open_orders.length ?? 0,
     phrase: shown.length ? shown.join(', ') : 'nothing',

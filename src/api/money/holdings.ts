@@ -1,8 +1,11 @@
 // Everything an agent holds, read side by side from every source with its own time-out, valued in dollars
 // (stablecoins at 1, the rest at Hyperliquid's mid prices) and totalled exactly. A source that fails is
-// listed in `errors` and makes the result partial: it is never counted as zero.
+// listed in `errors` and makes the result partial: it is never counted as zero; nor is a chain's own coin
+// the mid prices leave out. A token of no known price (an unlisted mint, a spot coin allMids does not
+// name) is shown without a value and leaves the total whole.
 import { SuperagentError } from '../../core/errors.js';
 import { TimeoutError } from '../errors.js';
+import { isChainCoin } from './coins.js';
 import { isZero, multiply, sumUsd, usdNumber } from './decimal.js';
 import { readAllMids, readHlAccount, readHlOrders, readHlSpot } from './hyperliquid.js';
 import { readPmPositions, readPmValue } from './polymarket.js';
@@ -191,10 +194,13 @@ export async function readHoldings(
 
   const exact: string[] = [];
   let priceMissing = false;
+  const unlisted = new Set<string>();
   const value = (amount: string, priceKey: string | null): number | null => {
     const price = priceKey === 'USD' ? '1' : priceKey === null ? null : (mids?.get(priceKey) ?? null);
     if (price === null) {
       priceMissing ||= priceKey !== null && !mids && !isZero(amount);
+      // a chain coin the prices leave out is a gap in the total, never nothing
+      if (mids && isChainCoin(priceKey) && !isZero(amount)) unlisted.add(priceKey);
       return null;
     }
     const usd = multiply(amount, price);
@@ -252,6 +258,9 @@ export async function readHoldings(
     };
   }
 
+  for (const coin of unlisted) {
+    errors.push({ source: 'hyperliquid', message: `mid prices: ${hostOf(hl!)} allMids lists no price for ${coin}` });
+  }
   // with no price source at all, an unpriced holding is still a gap in the total: say so
   if (priceMissing && !hl) {
     errors.push({ source: 'hyperliquid', message: 'mid prices not read: the hyperliquid source is switched off' });

@@ -2,7 +2,8 @@
 // resting orders, the portfolio history and the mid prices. Every field used is checked here; numbers
 // arrive as decimal strings and stay exact.
 import { BadAnswerError } from '../../core/errors.js';
-import { abs, sign } from './decimal.js';
+import { COIN_DUST, COIN_PRICE_FLOOR } from './coins.js';
+import { abs, compare, sign } from './decimal.js';
 import { amount, decimal, integer, list, once, price, record, text, timeMs, type Fields } from './shape.js';
 import { hostOf } from './source-http.js';
 import type { JsonRequest } from './types.js';
@@ -176,5 +177,12 @@ export async function readAllMids(base: string, json: JsonRequest, signal?: Abor
   const { answer, where } = await info(base, 'allMids', null, json, signal);
   const entries = Object.entries(record(answer, where));
   if (entries.length > MAX_MIDS) throw new BadAnswerError(`${where} lists more than ${MAX_MIDS} coins`);
-  return new Map(entries.map(([coin, mid]) => [text(coin, `${where} coin`, 40), price(mid, `${where} ${coin}`)]));
+  const mids = new Map(entries.map(([coin, mid]) => [text(coin, `${where} coin`, 40), price(mid, `${where} ${coin}`)]));
+  // a chain's own coin quoted at next to nothing is a lying source: its prices are not used at all
+  for (const coin of Object.keys(COIN_DUST)) {
+    const mid = mids.get(coin);
+    if (mid !== undefined && compare(mid, COIN_PRICE_FLOOR) < 0)
+      throw new BadAnswerError(`${where} ${coin} is ${mid.slice(0, 24)}, below $${COIN_PRICE_FLOOR}: not believed`);
+  }
+  return mids;
 }

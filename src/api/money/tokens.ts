@@ -5,7 +5,8 @@
 // have 18). priceKey says how an amount is priced: 'USD' for a stablecoin, else a Hyperliquid allMids coin.
 import type { Address, Chain } from 'viem';
 import { arbitrum, base, bsc, mainnet, optimism, polygon } from 'viem/chains';
-import type { EvmChain } from './types.js';
+import { COIN_DUST, isChainCoin } from './coins.js';
+import { EVM_CHAINS, type EvmChain, type SourceName } from './types.js';
 
 export interface EvmToken {
   symbol: string;
@@ -86,3 +87,21 @@ export const EVM_TOKENS: Readonly<Record<EvmChain, readonly EvmToken[]>> = {
     wrapped('WETH', '0x4200000000000000000000000000000000000006', 'ETH'),
   ],
 };
+
+const isEvmChain = (chain: SourceName): chain is EvmChain => (EVM_CHAINS as readonly string[]).includes(chain);
+
+/** How an asset read on `chain` is priced, by its symbol; null when it is none of ours. */
+function priceKeyOf(chain: SourceName, asset: string): string | null {
+  if (chain === 'solana') return asset === 'SOL' ? 'SOL' : null;
+  if (!isEvmChain(chain)) return null;
+  return [NATIVE_ASSETS[chain], ...EVM_TOKENS[chain]].find((a) => a.symbol === asset)?.priceKey ?? null;
+}
+
+/**
+ * The amount of `asset` on `chain` that counts as funds whatever its price (coins.ts), or null: a
+ * stablecoin, an unlisted token, or a Hyperliquid spot balance (priced by the source that holds it).
+ */
+export function dustOf(chain: SourceName, asset: string): string | null {
+  const key = priceKeyOf(chain, asset);
+  return isChainCoin(key) ? COIN_DUST[key]! : null;
+}

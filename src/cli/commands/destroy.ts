@@ -17,12 +17,20 @@ import { withStop } from './shared/stop.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Input, Spec } from '../spec.js';
+import { COIN_DUST } from '../../api/money/coins.js';
+
+/** "0.0002 ETH, 0.001 BNB, …" */
+const DUST_TEXT = Object.entries(COIN_DUST)
+  .map(([coin, amount]) => `${amount} ${coin}`)
+  .join(', ');
 
 export const spec = {
   description:
     'Destroy an agent for good: it stops, and every later call on it answers "not found". ' +
     'What it holds is read from the chains first: $1 or more, an open position or order, ' +
-    'or an amount without a price refuses the destroy (exit 6), naming them: close its positions and move ' +
+    `an amount without a price, or a chain's own coin (or its wrapped token) past its dust amount ` +
+    `whatever its price (${DUST_TEXT}) refuses the destroy (exit 6), naming them: ` +
+    'close its positions and move ' +
     'its funds out first (on the embedded service it is paper money, which only --abandon-funds lets go). ' +
     'Nothing known but a source not read (failed, or switched off) refuses it too (exit 7), naming each. ' +
     '--abandon-funds destroys it all the same, saying what is left behind. ' +

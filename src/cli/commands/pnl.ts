@@ -6,7 +6,7 @@ import { BadAnswerError } from '../../core/errors.js';
 import { printFields, printTable, tsvRow } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentPortfolio } from './shared/money.js';
-import { usd } from './shared/money-view.js';
+import { cents, usd } from './shared/money-view.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -71,7 +71,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   const p = ctx.printer;
   if (p.json) return p.printJson({ agent_id: agent.agent_id, period, points, change_usd });
   if (!p.stdoutIsTTY) {
-    for (const x of points) p.data(tsvRow([x.time, x.account_value.toFixed(2), x.pnl.toFixed(2)]));
+    for (const x of points) p.data(tsvRow([x.time, cents(x.account_value), cents(x.pnl)]));
     return;
   }
   const last = points[points.length - 1];

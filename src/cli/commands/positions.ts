@@ -5,7 +5,7 @@ import { printTable, visibleWidth, type TableOptions } from '../../ui/format.js'
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentMoney } from './shared/money.js';
 import { sayOff } from './shared/money-off.js';
-import { failIfPartial, usd } from './shared/money-view.js';
+import { cents, failIfPartial, usd } from './shared/money-view.js';
 import type { Context } from '../context.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -57,7 +57,6 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
   failIfPartial(ctx, errors, { what: 'what is shown', profile: api.connection.profile });
 }
 
-const money2 = (n: number) => n.toFixed(2);
 const signed = (n: number) => (n > 0 ? `+${usd(n)}` : usd(n));
 
 function positionCells(hl: HyperliquidView): string[][] {
@@ -66,8 +65,8 @@ function positionCells(hl: HyperliquidView): string[][] {
     x.side,
     x.size,
     x.entry_price,
-    money2(x.position_value),
-    money2(x.unrealized_pnl),
+    cents(x.position_value),
+    cents(x.unrealized_pnl),
     x.leverage,
     // no empty last field: a row must not end in a tab
     x.liquidation_price ?? 'none',
@@ -76,10 +75,10 @@ function positionCells(hl: HyperliquidView): string[][] {
 
 function hyperliquidRows(hl: HyperliquidView): string[][] {
   return [
-    ['account', money2(hl.account_value), money2(hl.withdrawable)],
+    ['account', cents(hl.account_value), cents(hl.withdrawable)],
     ...positionCells(hl).map((c) => ['position', ...c]),
     ...hl.open_orders.map((o) => ['order', o.coin, o.side, o.size, o.price]),
-    ...hl.spot.map((s) => ['spot', s.asset, s.amount, s.usd === null ? '' : money2(s.usd)]),
+    ...hl.spot.map((s) => ['spot', s.asset, s.amount, s.usd === null ? '' : cents(s.usd)]),
   ];
 }
 
@@ -91,8 +90,8 @@ function polymarketRows(pm: PolymarketView): string[][] {
     x.size,
     x.avg_price,
     x.current_price,
-    money2(x.value),
-    money2(x.pnl),
+    cents(x.value),
+    cents(x.pnl),
   ]);
 }
 

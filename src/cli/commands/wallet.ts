@@ -22,9 +22,11 @@ export const spec = {
     "dollar value, and the total; Hyperliquid's row is the perp account's value (asset 'account value'), " +
     "which moves with its positions' unrealized PnL. Piped, one 'evm<TAB>ADDRESS' and one 'solana<TAB>ADDRESS' " +
     "line, then one 'chain<TAB>asset<TAB>amount<TAB>usd' row per holding, usd a plain decimal ('10000.00'; " +
-    "'none' when the asset has no price). " +
+    "'none' when the asset has no price: a token of no known price, such as an unlisted one, leaves the " +
+    'total whole). ' +
     'A source that cannot be read is named on stderr, the rest printed, the total marked partial, and the ' +
-    'exit code is 7; so is a chain the service has no address for (it may answer null). ' +
+    'exit code is 7; so is a chain the service has no address for (it may answer null), and a chain coin ' +
+    '(ETH, BNB, POL, SOL) the mid prices leave out. ' +
     'Sources switched off are named in one line on stderr (and in --json as switched_off); with every source ' +
     'off, it says no balance was read.',
   args: [

@@ -43,9 +43,13 @@ export function usdText(usd: number): string {
   return `${usd < 0 ? '-' : ''}$${Math.abs(usd).toLocaleString('en-US', cents)}`;
 }
 
-/** Whether the agent holds what a destroy would lose: $1 or more, anything open, an amount without a price. */
+/**
+ * Whether the agent holds what a destroy would lose: $1 or more, anything open, an amount without a
+ * price, or a chain's own coin past its dust amount (never let go on a price read elsewhere alone).
+ */
 export function holdsFunds(s: FundsSummary): boolean {
-  return s.usd >= 1 || s.open_positions > 0 || s.open_orders > 0 || s.unpriced.length > 0;
+  const open = s.open_positions > 0 || s.open_orders > 0;
+  return s.usd >= 1 || open || s.unpriced.length > 0 || s.beyond_dust.length > 0;
 }
 
 export async function readFunds(

@@ -9,10 +9,21 @@ import { terminalSafe } from '../../../ui/terminal-safe.js';
 import type { Context } from '../../context.js';
 
 const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+/**
+ * From here up a dollar figure (a number) no longer holds cents: shown in whole dollars, in plain
+ * digits (a hostile source may send 1e78), never with an exponent or cents it does not have.
+ */
+const HUGE = 1e15;
+const WHOLE_DOLLARS = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  maximumFractionDigits: 0,
+});
+const PLAIN_WHOLE = new Intl.NumberFormat('en-US', { useGrouping: false, maximumFractionDigits: 0 });
 
-/** "$10,000.00", "-$5.25" */
+/** "$10,000.00", "-$5.25"; "$1,000,000,000,000,000" */
 export function usd(value: number): string {
-  return DOLLARS.format(value);
+  return (Math.abs(value) >= HUGE ? WHOLE_DOLLARS : DOLLARS).format(value);
 }
 
 export interface BalanceRow {
@@ -22,8 +33,8 @@ export interface BalanceRow {
   usd: number | null;
 }
 
-/** Cents as an exact decimal string ("10000.00"): the amount of an account kept in dollars. */
-export const cents = (value: number) => value.toFixed(2);
+/** Cents as an exact decimal string ("10000.00"): the amount of an account kept in dollars (whole past HUGE). */
+export const cents = (value: number) => (Math.abs(value) >= HUGE ? PLAIN_WHOLE.format(value) : value.toFixed(2));
 
 /** What the Hyperliquid row stands for: the perp account's value, which moves with the unrealized PnL. */
 export const HL_ACCOUNT_ASSET = 'account value';
