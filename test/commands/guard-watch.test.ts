@@ -3,13 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { FakeSignals } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { DAY, events, guardFleet, NOW, SteppedClock } from '../helpers/guard-fleet.js';
+import { DAY, events, fallFrom, guardFleet, SteppedClock } from '../helpers/guard-fleet.js';
 
 const t = perTest();
-const falling: Array<[number, number]> = [
-  [NOW - DAY, 10_000],
-  [NOW, 7_000],
-];
+const falling = fallFrom(10_000, 7_000);
 
 describe('guard, the watchdog', () => {
   it('pauses the agent past a limit at the next check, keeps running, ends on SIGTERM with exit 0', async () => {

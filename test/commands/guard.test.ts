@@ -5,7 +5,7 @@ import { cliFor, FakeClock, FakeSignals } from '../helpers/context.js';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { fakeClock } from '../helpers/sim.js';
-import { DAY, events, guardFleet, NOW } from '../helpers/guard-fleet.js';
+import { DAY, events, fallFrom, guardFleet, NOW } from '../helpers/guard-fleet.js';
 
 const t = perTest();
 const H = 3_600_000;
@@ -17,10 +17,7 @@ describe('guard --once', () => {
       [NOW - DAY, 10_000],
       [NOW, 9_500],
     ]);
-    f.set('falling', 7_000, [
-      [NOW - 2 * DAY, 10_000],
-      [NOW, 7_000],
-    ]);
+    f.set('falling', 7_000, fallFrom(10_000, 7_000, 2 * DAY));
     const r = await f.cli('guard --all --max-drawdown 20 --once --json');
     expect([r.code, r.stderr]).toEqual([10, '']);
     const out = events(r.stdout);
@@ -64,10 +61,7 @@ describe('guard --once', () => {
 
   it('--dry-run reports the breach and pauses nothing; within the limits: exit 0; a human line each', async () => {
     const f = await guardFleet(t, ['falling']);
-    f.set('falling', 7_000, [
-      [NOW - 2 * DAY, 10_000],
-      [NOW, 7_000],
-    ]);
+    f.set('falling', 7_000, fallFrom(10_000, 7_000, 2 * DAY));
     const dry = await f.cli('guard falling --max-drawdown 20 --once --dry-run');
     expect(dry.code).toBe(10);
     expect(dry.stdout).toContain('falling: BREACH max-drawdown 30.00%, past 20.00%: not paused (--dry-run)\n');
@@ -188,10 +182,7 @@ describe('guard --min-value, against the embedded service’s simulation', () =>
 describe('guard --once and the signals', () => {
   it('SIGTERM once the breach is said: the pause is still sent, then guard ends (exit 10, the breach)', async () => {
     const f = await guardFleet(t, ['falling']);
-    f.set('falling', 7_000, [
-      [NOW - DAY, 10_000],
-      [NOW, 7_000],
-    ]);
+    f.set('falling', 7_000, fallFrom(10_000, 7_000));
     const signals = new FakeSignals();
     const r = await f.cli('guard falling --max-drawdown 20 --once --json', {
       signals,

@@ -14,8 +14,10 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     'Risk limits enforced outside the agents: an agent past a limit is paused (the kill switch), and guard says ' +
-    'what the pause left open. --max-drawdown PCT: the Hyperliquid account value against its highest point over ' +
-    "--window (Hyperliquid's own history and the values guard has seen, kept in the data dir); --min-value USD: " +
+    'what the pause left open. --max-drawdown PCT: the Hyperliquid account value against its highest confirmed ' +
+    "point over --window (Hyperliquid's own history and the values guard has seen, kept in the data dir, merged " +
+    'in time order: the peak is the highest min(a, b) of two consecutive points, so a lone spike is never a ' +
+    'peak; a fall acts on its first reading); --min-value USD: ' +
     'the wallet total as `wallet` computes it; --max-loss USD: the Hyperliquid PnL lost over --window. ' +
     'A figure that cannot be read is never taken as 0: it is an error event, and no breach. ' +
     'One event per line (start, breach, paused, error; check with --verbose); with --json one object per line: ' +
@@ -23,7 +25,8 @@ export const spec = {
     'limits, 10 when a limit was breached, 7 when an agent could not be read. Otherwise a watchdog: a check ' +
     'every --interval, through outages of the service or a source (said, and tried again), until SIGTERM ' +
     '(exit 0) or Ctrl-C. An agent a person resumes after a breach is not paused again until it goes beyond ' +
-    'the breach recorded. Service requests stay within --budget a minute; a pause never waits on it.',
+    'the breach recorded, while that record stands (a drawdown measured from the peak still confirmed, below ' +
+    '100%). Service requests stay within --budget a minute; a pause never waits on it.',
   args: [
     { name: 'agent', description: 'agents to guard (uuid, id prefix or name)', variadic: true, complete: 'agent' },
   ],

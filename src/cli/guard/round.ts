@@ -40,7 +40,7 @@ export interface RoundResult {
 
 const unread = (reason: string): Readings => {
   const r = { value: null, reason };
-  return { account: r, historyPeak: r, loss: r, total: r };
+  return { account: r, history: r, loss: r, total: r };
 };
 
 /** `work`, or the signal's reason as soon as it aborts (`work` then goes on unheard: reads, never a pause). */

@@ -17,11 +17,15 @@ export interface BreachRecord {
   value: number;
   limit: number;
   time: number;
+  /** a drawdown's: the confirmed peak it was measured from (the record holds while that is the peak) */
+  peak?: number;
 }
 
 export interface AgentState {
-  /** [time, value], older first, values falling: each one the highest seen since its time */
+  /** confirmed values, [time, value], older first, values falling: each one the highest since its time */
   peaks: Array<[number, number]>;
+  /** the last account value seen, [time, value]: the next one confirms it (or not) */
+  last?: [number, number];
   breaches: Partial<Record<RuleName, BreachRecord>>;
 }
 
@@ -52,6 +56,21 @@ export function addSeen(peaks: Array<[number, number]>, time: number, value: num
   while (peaks.length > 0 && peaks[0]![0] < at - windowMs) peaks.shift();
 }
 
+/**
+ * The highest value confirmed by a neighbour: over [time, value] points in time order, the highest
+ * min(a, b) of two consecutive points. A lone spike (a source that lied once) is never a peak; a value
+ * held over two readings is. Null with fewer than two points.
+ */
+export function confirmedPeak(points: Array<[number, number]>): number | null {
+  const sorted = [...points].sort((a, b) => a[0] - b[0]);
+  let peak: number | null = null;
+  for (let i = 1; i < sorted.length; i++) {
+    const v = Math.min(sorted[i - 1]![1], sorted[i]![1]);
+    if (peak === null || v > peak) peak = v;
+  }
+  return peak;
+}
+
 /** The highest value seen within the window before `now` (or after it: a clock gone back), or null. */
 export function peakSeen(peaks: Array<[number, number]>, now: number, windowMs: number): number | null {
   let peak: number | null = null;
@@ -61,16 +80,21 @@ export function peakSeen(peaks: Array<[number, number]>, now: number, windowMs: 
 
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
+const isPoint = (p: unknown): p is [number, number] => Array.isArray(p) && p.length === 2 && p.every(isNumber);
+
 function validAgent(a: unknown): a is AgentState {
   if (!a || typeof a !== 'object') return false;
-  const { peaks, breaches } = a as AgentState;
-  if (!Array.isArray(peaks) || !peaks.every((p) => Array.isArray(p) && p.length === 2 && p.every(isNumber))) {
-    return false;
-  }
+  const { peaks, last, breaches } = a as AgentState;
+  if (!Array.isArray(peaks) || !peaks.every(isPoint)) return false;
+  if (last !== undefined && !isPoint(last)) return false;
   if (!breaches || typeof breaches !== 'object') return false;
   return Object.entries(breaches).every(
     ([rule, b]) =>
-      RULE_NAMES.includes(rule as RuleName) && isNumber(b?.value) && isNumber(b?.limit) && isNumber(b?.time),
+      RULE_NAMES.includes(rule as RuleName) &&
+      isNumber(b?.value) &&
+      isNumber(b?.limit) &&
+      isNumber(b?.time) &&
+      (b.peak === undefined || isNumber(b.peak)),
   );
 }
 
