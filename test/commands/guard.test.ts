@@ -90,6 +90,27 @@ describe('guard --once', () => {
     expect(dayLater.code).toBe(0);
   });
 
+  it("points of Hyperliquid's history later than now are left out, said once per agent", async () => {
+    const f = await guardFleet(t, ['a']);
+    f.set('a', 10_000, [
+      [NOW - H, 10_000],
+      [NOW + 300 * DAY, 1e9],
+      [NOW + 301 * DAY, 1e9],
+    ]);
+    const r = await f.cli('guard a --max-drawdown 20 --once --json');
+    expect(r.code).toBe(0);
+    const said = events(r.stdout).filter((e) => e.event === 'error');
+    expect(said).toEqual([
+      expect.objectContaining({
+        name: 'a',
+        action: 'none',
+        detail:
+          "Hyperliquid's history lists 2 points later than now (up to 2027-09-19T12:00:00.000Z): " +
+          'left out (is a clock wrong?)',
+      }),
+    ]);
+  });
+
   it('a figure not read is an error event, never a breach: exit 7, nothing paused', async () => {
     const f = await guardFleet(t, ['dark']);
     f.fail('dark');

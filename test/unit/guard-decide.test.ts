@@ -99,3 +99,24 @@ describe('a resumed agent and the breach recorded', () => {
     expect(check(s, T0 + 240_000, 5_500, { history }).action).toBe('tolerated');
   });
 });
+
+describe('a clock that jumps', () => {
+  it('a year ahead for one check: back at the real time, its peak is stamped now and ages out with the window', () => {
+    const s = emptyAgent();
+    const flat = (now: number, v: number): Array<[number, number]> => [[now - H, v]];
+    check(s, T0, 10_000, { history: flat(T0, 10_000) });
+    check(s, T0 + 365 * D, 10_000, { history: flat(T0 + 365 * D, 10_000) });
+    check(s, T0 + 60_000, 10_000, { history: flat(T0 + 60_000, 10_000) });
+    expect(Math.max(...s.peaks.map(([t]) => t), s.last![0])).toBe(T0 + 60_000);
+    expect(check(s, T0 + 30 * D, 7_000, { history: flat(T0 + 30 * D, 7_000) })).toEqual({
+      value: 0,
+      action: undefined,
+    });
+  });
+
+  it('a breach recorded while the clock was ahead is stamped now too', () => {
+    const s: AgentState = { peaks: [], breaches: { 'max-loss': { value: 300, limit: 200, time: T0 + 365 * D } } };
+    check(s, T0, 10_000);
+    expect(s.breaches['max-loss']!.time).toBe(T0);
+  });
+});

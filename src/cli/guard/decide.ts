@@ -4,7 +4,7 @@
 import type { Readings, Known } from './figures.js';
 import type { Action, GuardEvent } from './events.js';
 import { beyond, past, RULE_NAMES, type RuleName, type Rules } from './rules.js';
-import { addSeen, confirmedPeak, peakSeen, type AgentState, type BreachRecord } from './state.js';
+import { addSeen, confirmedPeak, peakSeen, restamp, type AgentState, type BreachRecord } from './state.js';
 
 export interface Agent {
   agent_id: string;
@@ -96,6 +96,14 @@ export function decide(
     o.rules['max-drawdown'] === undefined
       ? null
       : drawdown(r, o.state, { now: o.now, windowMs: o.windowMs, limit: o.rules['max-drawdown'] });
+  const ignored = r.history.value ? r.history.ignored : null;
+  if (ignored) {
+    const latest = new Date(ignored.latest).toISOString();
+    const detail =
+      `Hyperliquid's history lists ${ignored.count} point${ignored.count === 1 ? '' : 's'} later than now ` +
+      `(up to ${latest}): left out (is a clock wrong?)`;
+    d.events.push({ ...base, event: 'error', rule: null, value: null, limit: null, action: 'none', detail });
+  }
   for (const rule of RULE_NAMES) {
     const limit = o.rules[rule];
     if (limit === undefined) continue;
@@ -134,6 +142,7 @@ export function decide(
   // guard's own confirmation of the value now (without a drawdown rule: by the last value it saw)
   const confirmed = dd ? dd.confirmed : null;
   d.change = (state, paused) => {
+    restamp(state, o.now);
     if (account !== null) {
       const c = dd ? confirmed : state.last ? Math.min(state.last[1], account) : null;
       if (c !== null) addSeen(state.peaks, o.now, c, o.windowMs);

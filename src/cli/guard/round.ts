@@ -149,6 +149,12 @@ export class Guard {
 
   private say(a: Agent, d: Decision): void {
     for (const e of d.events) {
+      // a note on the agent's sources (history points later than now): once per agent and run
+      if (e.event === 'error' && e.action === 'none') {
+        if (!this.told.has(`${e.agent_id}:note`)) this.emit(e);
+        this.told.set(`${e.agent_id}:note`, 'none');
+        continue;
+      }
       const key = `${e.agent_id}:${e.rule}`;
       const repeat = e.event === 'breach' && e.action !== 'pause' && this.told.get(key) === e.action;
       if (e.event === 'breach') this.told.set(key, e.action!);

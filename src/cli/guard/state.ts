@@ -42,6 +42,16 @@ export function guardStateFile(env: NodeJS.ProcessEnv): string {
 }
 
 /**
+ * A clock gone back past what was recorded (it was ahead then): every time later than `now` is taken as
+ * `now`. Left as they were, a peak or breach stamped in the future would stay for the length of the jump.
+ */
+export function restamp(state: AgentState, now: number): void {
+  for (const p of state.peaks) if (p[0] > now) p[0] = now;
+  if (state.last && state.last[0] > now) state.last[0] = now;
+  for (const b of Object.values(state.breaches)) if (b.time > now) b.time = now;
+}
+
+/**
  * Adds a value seen at `time`. A time earlier than the last one kept (a clock gone back) is taken as the
  * last one: the order of what was seen is never changed, and no peak is lost. Entries older than the
  * window by `time` are dropped.
