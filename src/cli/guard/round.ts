@@ -17,7 +17,7 @@ import { failure, figure, type Emit } from './events.js';
 import { readFigures, type Readings } from './figures.js';
 import type { GuardPacer } from './pacer.js';
 import { RULE_NAMES, windowText, type Rules } from './rules.js';
-import { emptyAgent, type GuardState } from './state.js';
+import { emptyAgent, prune, type GuardState } from './state.js';
 
 export interface GuardConfig {
   refs: string[];
@@ -60,6 +60,8 @@ export class Guard {
   private agents: Agent[] | undefined;
   private ids: string[] | undefined;
   private readonly unreadable = new Map<string, number>();
+  /** from the last list read: what the state keeps of agents is pruned by it */
+  private listed = { destroyed: new Set<string>(), listed: new Set<string>() };
   private readonly told = new Map<string, string>();
 
   constructor(
@@ -86,6 +88,10 @@ export class Guard {
       for (const s of settled) if ('error' in s) throw this.ctx.explainFailure(s.error);
       this.ids = settled.map((s) => ('agent' in s ? s.agent.agent_id : ''));
     }
+    this.listed = {
+      destroyed: new Set(list.filter((a) => a.status === 'destroyed').map((a) => a.agent_id)),
+      listed: new Set(list.map((a) => a.agent_id)),
+    };
     const byId = new Map(list.map((a) => [a.agent_id.toLowerCase(), a]));
     const chosen = this.c.all
       ? list.filter((a) => a.status !== 'destroyed')
@@ -207,6 +213,7 @@ export class Guard {
     });
     await this.state.update((data) => {
       for (const { a, d } of checked) d.change((data.agents[a.agent_id] ??= emptyAgent()), paused.has(a.agent_id));
+      prune(data, { ...this.listed, now });
     });
     await this.sayPaused(checked.map((x) => x.a).filter((a) => paused.has(a.agent_id)));
     if (this.c.verbose) for (const x of checked) this.sayCheck(x.a, x.d);

@@ -10,8 +10,8 @@ import { dataDir } from '../../config/paths.js';
 import { makeDir, writeFileAtomic } from '../../core/atomic-write.js';
 import { Locks } from '../../core/file-lock.js';
 import { asEnvironmentError } from '../../core/errors.js';
-import { NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
-import { RULE_NAMES, type RuleName } from './rules.js';
+import { FileTooLargeError, inMiB, NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
+import { MAX_WINDOW_MS, RULE_NAMES, type RuleName } from './rules.js';
 
 export interface BreachRecord {
   value: number;
@@ -35,7 +35,11 @@ export interface StateData {
 }
 
 /** seen values closer together than window / BUCKETS share one entry, so the file stays small */
-const BUCKETS = 1000;
+const BUCKETS = 250;
+/** the most guard reads of its state: a few KB an agent at most, so thousands of agents; more is not its */
+export const STATE_MAX_BYTES = 4 * 1024 ** 2;
+/** an agent the service does not list, with nothing newer than the longest window, is of no use to any guard */
+const FORGOTTEN_AFTER_MS = MAX_WINDOW_MS;
 
 export function guardStateFile(env: NodeJS.ProcessEnv): string {
   return path.join(dataDir(env), 'guard', 'state.json');
@@ -120,6 +124,26 @@ function parse(text: string): StateData | null {
 
 export const emptyAgent = (): AgentState => ({ peaks: [], breaches: {} });
 
+/** The newest time recorded for an agent. */
+function newest(a: AgentState): number {
+  return Math.max(
+    ...a.peaks.map(([t]) => t),
+    a.last?.[0] ?? -Infinity,
+    ...Object.values(a.breaches).map((b) => b.time),
+  );
+}
+
+/**
+ * Drops the agents the service lists as destroyed, and those it does not list (another service's, or
+ * gone) with nothing newer than the longest window: what is kept stays bounded by the fleet.
+ */
+export function prune(data: StateData, o: { destroyed: Set<string>; listed: Set<string>; now: number }): void {
+  for (const [id, a] of Object.entries(data.agents)) {
+    const forgotten = !o.listed.has(id) && newest(a) < o.now - FORGOTTEN_AFTER_MS;
+    if (o.destroyed.has(id) || forgotten) delete data.agents[id];
+  }
+}
+
 export class GuardState {
   private readonly locks: Locks;
 
@@ -135,10 +159,14 @@ export class GuardState {
   read(): StateData {
     let text: string | null;
     try {
-      text = readRegularFile(this.file);
+      text = readRegularFile(this.file, STATE_MAX_BYTES);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { version: 1, agents: {} };
+      if (err instanceof FileTooLargeError) {
+        this.setAside(`is ${inMiB(err.size)}, larger than guard writes (at most ${inMiB(STATE_MAX_BYTES)})`);
+        return { version: 1, agents: {} };
+      }
       // something else there (a directory, a FIFO): set aside like a file that is not guard's
       if (!(err instanceof NotRegularFileError) && code !== 'EISDIR') {
         throw asEnvironmentError(err, { path: this.file, action: 'cannot read' }) ?? err;
@@ -147,11 +175,11 @@ export class GuardState {
     }
     const data = text === null ? null : parse(text);
     if (data) return data;
-    this.setAside();
+    this.setAside("could not be read as guard's state");
     return { version: 1, agents: {} };
   }
 
-  private setAside(): void {
+  private setAside(why: string): void {
     const aside = `${this.file}.unreadable-${Date.now()}`;
     try {
       fs.renameSync(this.file, aside);
@@ -160,9 +188,7 @@ export class GuardState {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw asEnvironmentError(err, { path: this.file, action: 'cannot set aside' }) ?? err;
     }
-    this.warn(
-      `${this.file} could not be read as guard's state: set aside as ${aside}; peaks and breaches start afresh`,
-    );
+    this.warn(`${this.file} ${why}: set aside as ${aside}; peaks and breaches start afresh`);
   }
 
   /** Changes the state under the lock, written whole; gives what `change` gives. */
