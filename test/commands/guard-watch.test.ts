@@ -81,6 +81,22 @@ describe('guard, the watchdog', () => {
     expect(clock.slept).toEqual([]);
   });
 
+  it('SIGTERM while a pause fails: said not confirmed, with no next check promised', async () => {
+    const f = await guardFleet(t, ['falling'], { faults: { errorRate: 1, onlyFor: (q) => q.path.endsWith('/pause') } });
+    f.set('falling', 7_000, falling);
+    const signals = new FakeSignals();
+    const r = await f.cli('guard falling --max-drawdown 20 --json', {
+      clock: new SteppedClock(() => undefined),
+      signals,
+      onStdout: (chunk) => void (chunk.includes('"event":"breach"') && signals.terminate()),
+    });
+    expect(r.code).toBe(0);
+    const failed = events(r.stdout).filter((e) => e.event === 'error');
+    expect(failed.map((e) => [e.action, e.detail])).toEqual([
+      ['none', expect.stringMatching(/^the pause was not confirmed: .*; guard stops here: see `superagent list`$/)],
+    ]);
+  });
+
   it('Ctrl-C ends it with exit 130', async () => {
     const f = await guardFleet(t, ['calm']);
     f.set('calm', 10_000);
@@ -137,7 +153,7 @@ describe('guard, the watchdog, through a service outage', () => {
       ['falling', 'paused', 'paused'],
     ]);
     expect(out[0].detail).toMatch(/^the agent list: .*; checking the agents last seen$/);
-    expect(out[2].detail).toMatch(/^the pause failed: .*; tried again next check$/);
+    expect(out[2].detail).toMatch(/^the pause was not confirmed: .*; tried again next check$/);
     expect([await f.status('calm'), await f.status('falling')]).toEqual(['running', 'paused']);
   });
 });

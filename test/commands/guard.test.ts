@@ -1,5 +1,7 @@
 // `superagent guard`: against the in-process embedded service (agents, pauses) and a loopback stand-in of
 // Hyperliquid whose account values and histories the test sets per agent.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliFor, FakeClock, FakeSignals } from '../helpers/context.js';
 import { launchAgent } from '../helpers/service.js';
@@ -169,6 +171,8 @@ describe('guard --once', () => {
       'guard a --max-loss 1 --window 2w --once',
       'guard a --max-drawdown 0 --once',
       'guard a --max-drawdown 101 --once',
+      'guard a --max-drawdown 100 --once',
+      'guard a --min-value 0 --once',
       'guard a --min-value -5 --once',
       'guard a --max-loss 1 --interval 0',
       'guard a --max-loss 1 --budget 0 --once',
@@ -178,6 +182,38 @@ describe('guard --once', () => {
       const r = await f.cli(line);
       expect([line, r.code, r.stderr.split('\n').length]).toEqual([line, 2, 2]);
     }
+  });
+});
+
+describe('guard --once when what follows the breach goes wrong', () => {
+  it('a state that cannot be written: breach and pause said, one warning naming the path, exit 10', async () => {
+    const f = await guardFleet(t, ['falling']);
+    f.set('falling', 7_000, fallFrom(10_000, 7_000));
+    // the lock file's place taken by a directory: the state can be read, not written
+    fs.mkdirSync(path.join(f.dataDir, 'guard', 'lock.state'), { recursive: true });
+    const r = await f.cli('guard falling --max-drawdown 20 --once');
+    expect(r.code).toBe(10);
+    expect(r.stdout).toMatch(/falling: BREACH max-drawdown 30\.00%, past 20\.00%: pausing it\n.*falling: paused; /);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(path.join(f.dataDir, 'guard'))]);
+    expect(await f.status('falling')).toBe('paused');
+  });
+
+  it('a pause that fails with --once: not confirmed, and no "next check" promised', async () => {
+    const f = await guardFleet(t, ['falling'], {
+      faults: { errorRate: 1, onlyFor: (req) => req.path.endsWith('/pause') },
+    });
+    f.set('falling', 7_000, fallFrom(10_000, 7_000));
+    const r = await f.cli('guard falling --max-drawdown 20 --once --json');
+    expect(r.code).toBe(10);
+    const failed = events(r.stdout).find((e) => e.event === 'error')!;
+    expect(failed.detail).toMatch(/^the pause was not confirmed: .*; guard stops here: see `superagent list`$/);
+    expect(await f.status('falling')).toBe('running');
+  });
+
+  it('--all with no agent to guard: said on stderr, exit 0', async () => {
+    const f = await guardFleet(t, []);
+    const r = await f.cli('guard --all --max-drawdown 20 --once');
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', expect.stringMatching(/^! no agent to guard: .*\n$/)]);
   });
 });
 

@@ -17,15 +17,21 @@ describe('guard rules', () => {
     expect(() => parseWindow('1w')).toThrow(/--window '1w' is not a duration/);
   });
 
-  it('limits: PCT in (0,100], USD ≥ 0, at least one', () => {
-    expect(parseRules({ maxDrawdown: '20', minValue: '0', maxLoss: '250.5' })).toEqual({
-      'max-drawdown': 20,
-      'min-value': 0,
-      'max-loss': 250.5,
+  it('limits: PCT in (0,100), min-value USD > 0, max-loss USD ≥ 0, at least one', () => {
+    expect(parseRules({ maxDrawdown: '99.5', minValue: '0.01', maxLoss: '0' })).toEqual({
+      'max-drawdown': 99.5,
+      'min-value': 0.01,
+      'max-loss': 0,
     });
-    expect(parseRules({ maxDrawdown: '100' })).toEqual({ 'max-drawdown': 100 });
-    for (const bad of [{ maxDrawdown: '0' }, { maxDrawdown: '100.1' }, { minValue: '-1' }, { maxLoss: '1e3' }])
-      expect(() => parseRules(bad)).toThrow(UsageError);
+    const bad = [
+      { maxDrawdown: '0' },
+      { maxDrawdown: '100' },
+      { minValue: '0' },
+      { minValue: '-1' },
+      { maxLoss: '1e3' },
+    ];
+    for (const b of bad) expect(() => parseRules(b)).toThrow(UsageError);
+    expect(() => parseRules({ maxDrawdown: '100' })).toThrow(/is not a number above 0 and below 100/);
     expect(() => parseRules({})).toThrow(/at least one limit/);
   });
 

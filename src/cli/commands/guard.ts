@@ -32,8 +32,8 @@ export const spec = {
   ],
   options: {
     all: { type: 'boolean', description: 'guard every agent (the list is read at each check: new agents too)' },
-    maxDrawdown: { type: 'string', value: 'pct', description: 'pause at a drawdown above PCT percent (0-100]' },
-    minValue: { type: 'string', value: 'usd', description: 'pause when the wallet total falls below USD' },
+    maxDrawdown: { type: 'string', value: 'pct', description: 'pause at a drawdown above PCT percent (0-100)' },
+    minValue: { type: 'string', value: 'usd', description: 'pause when the wallet total falls below USD (above 0)' },
     maxLoss: { type: 'string', value: 'usd', description: 'pause when the PnL lost over the window is above USD' },
     window: {
       type: 'string',
@@ -80,6 +80,7 @@ function configOf(input: Input<typeof spec>, ctx: Context): GuardConfig & { inte
       input.unreadableAfter === undefined ? 3 : parseWhole('unreadable-after', input.unreadableAfter, 1, 1000),
     verbose: ctx.globals.verbose,
     quietRepeats: !input.once,
+    once: input.once,
     intervalMs: (input.interval === undefined ? 60 : parseWhole('interval', input.interval, 1, 86_400)) * 1000,
     budget: input.budget === undefined ? 30 : parseWhole('budget', input.budget, 1, 600),
   };

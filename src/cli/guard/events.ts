@@ -52,7 +52,7 @@ export function humanLine(e: GuardEvent): string {
     const words = e.rule === 'unreadable' ? `not read for ${value} in a row` : `${e.rule} ${value}, past ${limit}`;
     text = `BREACH ${words}: ${ACTION_WORDS[e.action!] ?? e.action}`;
   } else if (e.event === 'paused') text = `paused${e.detail ? `; ${e.detail}` : ''}`;
-  else if (e.event === 'error') text = `not read${e.rule ? ` (${e.rule})` : ''}: ${e.detail}`;
+  else if (e.event === 'error') text = e.rule ? `not read (${e.rule}): ${e.detail}` : `error: ${e.detail}`;
   else text = e.detail ?? e.event;
   return cellSafe(`${at} ${who}: ${text}`);
 }
