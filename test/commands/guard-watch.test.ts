@@ -3,13 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { FakeSignals } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
-import { DAY, events, guardFleet, NOW, SteppedClock } from '../helpers/guard-fleet.js';
+import { DAY, events, fallFrom, guardFleet, SteppedClock } from '../helpers/guard-fleet.js';
 
 const t = perTest();
-const falling: Array<[number, number]> = [
-  [NOW - DAY, 10_000],
-  [NOW, 7_000],
-];
+const falling = fallFrom(10_000, 7_000);
 
 describe('guard, the watchdog', () => {
   it('pauses the agent past a limit at the next check, keeps running, ends on SIGTERM with exit 0', async () => {
@@ -84,6 +81,22 @@ describe('guard, the watchdog', () => {
     expect(clock.slept).toEqual([]);
   });
 
+  it('SIGTERM while a pause fails: said not confirmed, with no next check promised', async () => {
+    const f = await guardFleet(t, ['falling'], { faults: { errorRate: 1, onlyFor: (q) => q.path.endsWith('/pause') } });
+    f.set('falling', 7_000, falling);
+    const signals = new FakeSignals();
+    const r = await f.cli('guard falling --max-drawdown 20 --json', {
+      clock: new SteppedClock(() => undefined),
+      signals,
+      onStdout: (chunk) => void (chunk.includes('"event":"breach"') && signals.terminate()),
+    });
+    expect(r.code).toBe(0);
+    const failed = events(r.stdout).filter((e) => e.event === 'error');
+    expect(failed.map((e) => [e.action, e.detail])).toEqual([
+      ['none', expect.stringMatching(/^the pause was not confirmed: .*; guard stops here: see `superagent list`$/)],
+    ]);
+  });
+
   it('Ctrl-C ends it with exit 130', async () => {
     const f = await guardFleet(t, ['calm']);
     f.set('calm', 10_000);
@@ -140,7 +153,7 @@ describe('guard, the watchdog, through a service outage', () => {
       ['falling', 'paused', 'paused'],
     ]);
     expect(out[0].detail).toMatch(/^the agent list: .*; checking the agents last seen$/);
-    expect(out[2].detail).toMatch(/^the pause failed: .*; tried again next check$/);
+    expect(out[2].detail).toMatch(/^the pause was not confirmed: .*; tried again next check$/);
     expect([await f.status('calm'), await f.status('falling')]).toEqual(['running', 'paused']);
   });
 });

@@ -1,11 +1,13 @@
 // `superagent guard`: against the in-process embedded service (agents, pauses) and a loopback stand-in of
 // Hyperliquid whose account values and histories the test sets per agent.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliFor, FakeClock, FakeSignals } from '../helpers/context.js';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { fakeClock } from '../helpers/sim.js';
-import { DAY, events, guardFleet, NOW } from '../helpers/guard-fleet.js';
+import { DAY, events, fallFrom, guardFleet, NOW } from '../helpers/guard-fleet.js';
 
 const t = perTest();
 const H = 3_600_000;
@@ -17,10 +19,7 @@ describe('guard --once', () => {
       [NOW - DAY, 10_000],
       [NOW, 9_500],
     ]);
-    f.set('falling', 7_000, [
-      [NOW - 2 * DAY, 10_000],
-      [NOW, 7_000],
-    ]);
+    f.set('falling', 7_000, fallFrom(10_000, 7_000, 2 * DAY));
     const r = await f.cli('guard --all --max-drawdown 20 --once --json');
     expect([r.code, r.stderr]).toEqual([10, '']);
     const out = events(r.stdout);
@@ -64,10 +63,7 @@ describe('guard --once', () => {
 
   it('--dry-run reports the breach and pauses nothing; within the limits: exit 0; a human line each', async () => {
     const f = await guardFleet(t, ['falling']);
-    f.set('falling', 7_000, [
-      [NOW - 2 * DAY, 10_000],
-      [NOW, 7_000],
-    ]);
+    f.set('falling', 7_000, fallFrom(10_000, 7_000, 2 * DAY));
     const dry = await f.cli('guard falling --max-drawdown 20 --once --dry-run');
     expect(dry.code).toBe(10);
     expect(dry.stdout).toContain('falling: BREACH max-drawdown 30.00%, past 20.00%: not paused (--dry-run)\n');
@@ -94,6 +90,27 @@ describe('guard --once', () => {
       clock: new FakeClock(NOW + 25 * H),
     });
     expect(dayLater.code).toBe(0);
+  });
+
+  it("points of Hyperliquid's history later than now are left out, said once per agent", async () => {
+    const f = await guardFleet(t, ['a']);
+    f.set('a', 10_000, [
+      [NOW - H, 10_000],
+      [NOW + 300 * DAY, 1e9],
+      [NOW + 301 * DAY, 1e9],
+    ]);
+    const r = await f.cli('guard a --max-drawdown 20 --once --json');
+    expect(r.code).toBe(0);
+    const said = events(r.stdout).filter((e) => e.event === 'error');
+    expect(said).toEqual([
+      expect.objectContaining({
+        name: 'a',
+        action: 'none',
+        detail:
+          "Hyperliquid's history lists 2 points later than now (up to 2027-09-19T12:00:00.000Z): " +
+          'left out (is a clock wrong?)',
+      }),
+    ]);
   });
 
   it('a figure not read is an error event, never a breach: exit 7, nothing paused', async () => {
@@ -154,6 +171,8 @@ describe('guard --once', () => {
       'guard a --max-loss 1 --window 2w --once',
       'guard a --max-drawdown 0 --once',
       'guard a --max-drawdown 101 --once',
+      'guard a --max-drawdown 100 --once',
+      'guard a --min-value 0 --once',
       'guard a --min-value -5 --once',
       'guard a --max-loss 1 --interval 0',
       'guard a --max-loss 1 --budget 0 --once',
@@ -163,6 +182,38 @@ describe('guard --once', () => {
       const r = await f.cli(line);
       expect([line, r.code, r.stderr.split('\n').length]).toEqual([line, 2, 2]);
     }
+  });
+});
+
+describe('guard --once when what follows the breach goes wrong', () => {
+  it('a state that cannot be written: breach and pause said, one warning naming the path, exit 10', async () => {
+    const f = await guardFleet(t, ['falling']);
+    f.set('falling', 7_000, fallFrom(10_000, 7_000));
+    // the lock file's place taken by a directory: the state can be read, not written
+    fs.mkdirSync(path.join(f.dataDir, 'guard', 'lock.state'), { recursive: true });
+    const r = await f.cli('guard falling --max-drawdown 20 --once');
+    expect(r.code).toBe(10);
+    expect(r.stdout).toMatch(/falling: BREACH max-drawdown 30\.00%, past 20\.00%: pausing it\n.*falling: paused; /);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining(path.join(f.dataDir, 'guard'))]);
+    expect(await f.status('falling')).toBe('paused');
+  });
+
+  it('a pause that fails with --once: not confirmed, and no "next check" promised', async () => {
+    const f = await guardFleet(t, ['falling'], {
+      faults: { errorRate: 1, onlyFor: (req) => req.path.endsWith('/pause') },
+    });
+    f.set('falling', 7_000, fallFrom(10_000, 7_000));
+    const r = await f.cli('guard falling --max-drawdown 20 --once --json');
+    expect(r.code).toBe(10);
+    const failed = events(r.stdout).find((e) => e.event === 'error')!;
+    expect(failed.detail).toMatch(/^the pause was not confirmed: .*; guard stops here: see `superagent list`$/);
+    expect(await f.status('falling')).toBe('running');
+  });
+
+  it('--all with no agent to guard: said on stderr, exit 0', async () => {
+    const f = await guardFleet(t, []);
+    const r = await f.cli('guard --all --max-drawdown 20 --once');
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', expect.stringMatching(/^! no agent to guard: .*\n$/)]);
   });
 });
 
@@ -188,10 +239,7 @@ describe('guard --min-value, against the embedded service’s simulation', () =>
 describe('guard --once and the signals', () => {
   it('SIGTERM once the breach is said: the pause is still sent, then guard ends (exit 10, the breach)', async () => {
     const f = await guardFleet(t, ['falling']);
-    f.set('falling', 7_000, [
-      [NOW - DAY, 10_000],
-      [NOW, 7_000],
-    ]);
+    f.set('falling', 7_000, fallFrom(10_000, 7_000));
     const signals = new FakeSignals();
     const r = await f.cli('guard falling --max-drawdown 20 --once --json', {
       signals,

@@ -33,6 +33,13 @@ export class SteppedClock implements Clock {
   }
 }
 
+/** A history that held `peak` for an hour (a confirmed peak) `ago` before now, and is at `value` now. */
+export const fallFrom = (peak: number, value: number, ago = DAY): Array<[number, number]> => [
+  [NOW - ago, peak],
+  [NOW - ago + 3_600_000, peak],
+  [NOW, value],
+];
+
 interface Account {
   value: number;
   /** [time, account value] points of Hyperliquid's history */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { beyond, parseRules, parseWindow, past, periodFor } from '../../src/cli/guard/rules.js';
-import { addSeen, GuardState, peakSeen } from '../../src/cli/guard/state.js';
+import { addSeen, GuardState, peakSeen, prune, STATE_MAX_BYTES } from '../../src/cli/guard/state.js';
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -17,15 +17,21 @@ describe('guard rules', () => {
     expect(() => parseWindow('1w')).toThrow(/--window '1w' is not a duration/);
   });
 
-  it('limits: PCT in (0,100], USD ≥ 0, at least one', () => {
-    expect(parseRules({ maxDrawdown: '20', minValue: '0', maxLoss: '250.5' })).toEqual({
-      'max-drawdown': 20,
-      'min-value': 0,
-      'max-loss': 250.5,
+  it('limits: PCT in (0,100), min-value USD > 0, max-loss USD ≥ 0, at least one', () => {
+    expect(parseRules({ maxDrawdown: '99.5', minValue: '0.01', maxLoss: '0' })).toEqual({
+      'max-drawdown': 99.5,
+      'min-value': 0.01,
+      'max-loss': 0,
     });
-    expect(parseRules({ maxDrawdown: '100' })).toEqual({ 'max-drawdown': 100 });
-    for (const bad of [{ maxDrawdown: '0' }, { maxDrawdown: '100.1' }, { minValue: '-1' }, { maxLoss: '1e3' }])
-      expect(() => parseRules(bad)).toThrow(UsageError);
+    const bad = [
+      { maxDrawdown: '0' },
+      { maxDrawdown: '100' },
+      { minValue: '0' },
+      { minValue: '-1' },
+      { maxLoss: '1e3' },
+    ];
+    for (const b of bad) expect(() => parseRules(b)).toThrow(UsageError);
+    expect(() => parseRules({ maxDrawdown: '100' })).toThrow(/is not a number above 0 and below 100/);
     expect(() => parseRules({})).toThrow(/at least one limit/);
   });
 
@@ -70,10 +76,10 @@ describe('peaks seen', () => {
     expect(peaks).toEqual([[10 * D, 150]]);
   });
 
-  it('a steady fall is kept in at most about a thousand entries', () => {
+  it('a steady fall is kept in at most about 250 entries', () => {
     const peaks: Array<[number, number]> = [];
     for (let i = 0; i < 10_080; i++) addSeen(peaks, i * 60_000, 10_000 - i, 7 * D);
-    expect(peaks.length).toBeLessThanOrEqual(1001);
+    expect(peaks.length).toBeLessThanOrEqual(251);
     expect(peakSeen(peaks, 10_079 * 60_000, 7 * D)).toBe(10_000);
   });
 });
@@ -120,5 +126,27 @@ describe('state file', () => {
     expect(warned).toEqual([expect.stringContaining(`${file} could not be read as guard's state: set aside as`)]);
     expect(Object.keys(state.read().agents)).toEqual(['y']);
     expect(fs.readdirSync(path.dirname(file)).filter((f) => f.includes('unreadable'))).toHaveLength(1);
+  });
+
+  it('a file larger than guard writes is set aside unread, with the warning, and guard starts afresh', async () => {
+    const file = fileIn();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '{"version":1,"agents":{"x":{"peaks":[],"breaches":{}}}}' + ' '.repeat(STATE_MAX_BYTES));
+    const warned: string[] = [];
+    const state = new GuardState(file, (l) => warned.push(l));
+    expect(state.read()).toEqual({ version: 1, agents: {} });
+    expect(warned).toEqual([expect.stringMatching(/is 5 MiB, larger than guard writes .*: set aside as /)]);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('pruned: agents the service lists as destroyed, and those unlisted with nothing newer than a year', () => {
+    const agent = (t: number) => ({ peaks: [[t, 1]] as Array<[number, number]>, breaches: {} });
+    const now = 400 * D;
+    const data = {
+      version: 1 as const,
+      agents: { gone: agent(now), other: agent(now - 10 * D), old: agent(now - 366 * D), kept: agent(0) },
+    };
+    prune(data, { destroyed: new Set(['gone']), listed: new Set(['kept']), now });
+    expect(Object.keys(data.agents).sort()).toEqual(['kept', 'other']);
   });
 });

@@ -14,8 +14,10 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     'Risk limits enforced outside the agents: an agent past a limit is paused (the kill switch), and guard says ' +
-    'what the pause left open. --max-drawdown PCT: the Hyperliquid account value against its highest point over ' +
-    "--window (Hyperliquid's own history and the values guard has seen, kept in the data dir); --min-value USD: " +
+    'what the pause left open. --max-drawdown PCT: the Hyperliquid account value against its highest confirmed ' +
+    "point over --window (Hyperliquid's own history and the values guard has seen, kept in the data dir, merged " +
+    'in time order: the peak is the highest min(a, b) of two consecutive points, so a lone spike is never a ' +
+    'peak; a fall acts on its first reading); --min-value USD: ' +
     'the wallet total as `wallet` computes it; --max-loss USD: the Hyperliquid PnL lost over --window. ' +
     'A figure that cannot be read is never taken as 0: it is an error event, and no breach. ' +
     'One event per line (start, breach, paused, error; check with --verbose); with --json one object per line: ' +
@@ -23,14 +25,15 @@ export const spec = {
     'limits, 10 when a limit was breached, 7 when an agent could not be read. Otherwise a watchdog: a check ' +
     'every --interval, through outages of the service or a source (said, and tried again), until SIGTERM ' +
     '(exit 0) or Ctrl-C. An agent a person resumes after a breach is not paused again until it goes beyond ' +
-    'the breach recorded. Service requests stay within --budget a minute; a pause never waits on it.',
+    'the breach recorded, while that record stands (a drawdown measured from the peak still confirmed, below ' +
+    '100%). Service requests stay within --budget a minute; a pause never waits on it.',
   args: [
     { name: 'agent', description: 'agents to guard (uuid, id prefix or name)', variadic: true, complete: 'agent' },
   ],
   options: {
     all: { type: 'boolean', description: 'guard every agent (the list is read at each check: new agents too)' },
-    maxDrawdown: { type: 'string', value: 'pct', description: 'pause at a drawdown above PCT percent (0-100]' },
-    minValue: { type: 'string', value: 'usd', description: 'pause when the wallet total falls below USD' },
+    maxDrawdown: { type: 'string', value: 'pct', description: 'pause at a drawdown above PCT percent (0-100)' },
+    minValue: { type: 'string', value: 'usd', description: 'pause when the wallet total falls below USD (above 0)' },
     maxLoss: { type: 'string', value: 'usd', description: 'pause when the PnL lost over the window is above USD' },
     window: {
       type: 'string',
@@ -77,6 +80,7 @@ function configOf(input: Input<typeof spec>, ctx: Context): GuardConfig & { inte
       input.unreadableAfter === undefined ? 3 : parseWhole('unreadable-after', input.unreadableAfter, 1, 1000),
     verbose: ctx.globals.verbose,
     quietRepeats: !input.once,
+    once: input.once,
     intervalMs: (input.interval === undefined ? 60 : parseWhole('interval', input.interval, 1, 86_400)) * 1000,
     budget: input.budget === undefined ? 30 : parseWhole('budget', input.budget, 1, 600),
   };

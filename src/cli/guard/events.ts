@@ -2,6 +2,7 @@
 // keys whatever the event.
 import type { Context } from '../context.js';
 import { usd } from '../commands/shared/money-view.js';
+import { cellSafe } from '../../ui/format.js';
 import type { RuleName } from './rules.js';
 
 export type EventName = 'start' | 'breach' | 'paused' | 'error' | 'check';
@@ -40,7 +41,7 @@ const ACTION_WORDS: Partial<Record<Action, string>> = {
   tolerated: 'resumed by a person after the breach recorded, and not beyond it: left running',
 };
 
-/** The line a person reads. */
+/** The line a person reads: a name or detail from the service or a source made visible text, one line. */
 export function humanLine(e: GuardEvent): string {
   const who = e.name ?? e.agent_id ?? 'guard';
   const at = `${e.time.slice(0, 19).replace('T', ' ')}Z`;
@@ -51,9 +52,9 @@ export function humanLine(e: GuardEvent): string {
     const words = e.rule === 'unreadable' ? `not read for ${value} in a row` : `${e.rule} ${value}, past ${limit}`;
     text = `BREACH ${words}: ${ACTION_WORDS[e.action!] ?? e.action}`;
   } else if (e.event === 'paused') text = `paused${e.detail ? `; ${e.detail}` : ''}`;
-  else if (e.event === 'error') text = `not read${e.rule ? ` (${e.rule})` : ''}: ${e.detail}`;
+  else if (e.event === 'error') text = e.rule ? `not read (${e.rule}): ${e.detail}` : `error: ${e.detail}`;
   else text = e.detail ?? e.event;
-  return `${at} ${who}: ${text}`;
+  return cellSafe(`${at} ${who}: ${text}`);
 }
 
 export type Emit = (e: Omit<GuardEvent, 'time'>) => void;

@@ -10,27 +10,40 @@ import type { OpenedApi } from '../commands/shared/opened-api.js';
 import { periodFor, type Rules } from './rules.js';
 
 export type Known = { value: number } | { value: null; reason: string };
+/** Hyperliquid's [time, account value] points in the window; `ignored`: those said to be later than now */
+export type KnownPoints =
+  | { value: Array<[number, number]>; ignored: { count: number; latest: number } | null }
+  | { value: null; reason: string };
 
 export interface Readings {
   /** the Hyperliquid account value now */
   account: Known;
-  /** the highest account value in the window by Hyperliquid's history (null value: no point in it) */
-  historyPeak: Known;
+  /** the account values of Hyperliquid's history in the window */
+  history: KnownPoints;
   /** PnL lost over the window (negative: gained) */
   loss: Known;
   /** the wallet total; `partial` when a source failed (the true total is then at least this) */
   total: Known & { partial?: string };
 }
 
-const failed = (reason: string): Known => ({ value: null, reason });
+const failed = (reason: string) => ({ value: null, reason }) as const;
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
 
-/** The window's points of the period that covers it (a point after `now`, the clock gone back, counts). */
+/** how far past our clock a history point may lie (the two clocks differ a little) */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The window's points of the period that covers it. A point later than now (and the skew) is left out:
+ * either clock is wrong, and such a point would stay a peak until our clock caught up with it.
+ */
 function windowPoints(portfolio: HlPortfolioPeriod[], now: number, windowMs: number) {
   const name = periodFor(windowMs);
   const period = portfolio.find((p) => p.period === name);
   if (!period) return null;
-  return pnlPoints(period).points.filter((p) => Date.parse(p.time) >= now - windowMs);
+  const all = pnlPoints(period).points.map((p) => ({ ...p, at: Date.parse(p.time) }));
+  const future = all.filter((p) => p.at > now + CLOCK_SKEW_MS);
+  const ignored = future.length ? { count: future.length, latest: Math.max(...future.map((p) => p.at)) } : null;
+  return { points: all.filter((p) => p.at >= now - windowMs && p.at <= now + CLOCK_SKEW_MS), ignored };
 }
 
 export async function readFigures(
@@ -52,7 +65,7 @@ export async function readFigures(
   const [m, p] = await Promise.allSettled([money, portfolio]);
   const out: Readings = {
     account: failed('not read'),
-    historyPeak: failed('not read'),
+    history: failed('not read'),
     loss: failed('not read'),
     total: failed('not read'),
   };
@@ -70,19 +83,19 @@ export async function readFigures(
     out.total = { value: m.value.total_usd, ...(first ? { partial: `${first.source}: ${first.message}` } : {}) };
   }
   if (!evm) {
-    out.historyPeak = out.loss = failed('the service has no EVM address for the agent');
+    out.history = out.loss = failed('the service has no EVM address for the agent');
   } else if (p.status === 'rejected') {
-    out.historyPeak = out.loss = failed(`hyperliquid history: ${reasonOf(p.reason)}`);
+    out.history = out.loss = failed(`hyperliquid history: ${reasonOf(p.reason)}`);
   } else if (p.value) {
-    const points = windowPoints(p.value, o.now, o.windowMs);
-    if (!points) out.historyPeak = out.loss = failed(`Hyperliquid has no '${periodFor(o.windowMs)}' history`);
-    else if (points.length === 0) {
+    const w = windowPoints(p.value, o.now, o.windowMs);
+    if (!w) out.history = out.loss = failed(`Hyperliquid has no '${periodFor(o.windowMs)}' history`);
+    else {
+      const { points, ignored } = w;
       // no point in the window: the peak is what guard saw and the value now; the loss is not known
-      out.historyPeak = { value: 0 };
-      out.loss = failed('no Hyperliquid history over the window yet');
-    } else {
-      out.historyPeak = { value: Math.max(...points.map((x) => x.account_value)) };
-      out.loss = { value: Math.round((points[0]!.pnl - points.at(-1)!.pnl) * 100) / 100 };
+      out.history = { value: points.map((x) => [x.at, x.account_value]), ignored };
+      out.loss = points.length
+        ? { value: Math.round((points[0]!.pnl - points.at(-1)!.pnl) * 100) / 100 }
+        : failed('no Hyperliquid history over the window yet');
     }
   }
   return out;

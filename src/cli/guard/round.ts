@@ -17,7 +17,7 @@ import { failure, figure, type Emit } from './events.js';
 import { readFigures, type Readings } from './figures.js';
 import type { GuardPacer } from './pacer.js';
 import { RULE_NAMES, windowText, type Rules } from './rules.js';
-import { emptyAgent, type GuardState } from './state.js';
+import { emptyAgent, prune, type GuardState } from './state.js';
 
 export interface GuardConfig {
   refs: string[];
@@ -31,6 +31,8 @@ export interface GuardConfig {
   verbose: boolean;
   /** the watchdog says a repeat (already paused, tolerated, dry run) once, not at every check */
   quietRepeats: boolean;
+  /** one check and no other (--once) */
+  once: boolean;
 }
 
 export interface RoundResult {
@@ -40,7 +42,7 @@ export interface RoundResult {
 
 const unread = (reason: string): Readings => {
   const r = { value: null, reason };
-  return { account: r, historyPeak: r, loss: r, total: r };
+  return { account: r, history: r, loss: r, total: r };
 };
 
 /** `work`, or the signal's reason as soon as it aborts (`work` then goes on unheard: reads, never a pause). */
@@ -60,7 +62,12 @@ export class Guard {
   private agents: Agent[] | undefined;
   private ids: string[] | undefined;
   private readonly unreadable = new Map<string, number>();
+  /** from the last list read: what the state keeps of agents is pruned by it */
+  private listed = { destroyed: new Set<string>(), listed: new Set<string>() };
   private readonly told = new Map<string, string>();
+  /** said once a run: the state could not be written; --all found no agent */
+  private saidUnwritable = false;
+  private saidNone = false;
 
   constructor(
     private readonly ctx: Context,
@@ -86,6 +93,10 @@ export class Guard {
       for (const s of settled) if ('error' in s) throw this.ctx.explainFailure(s.error);
       this.ids = settled.map((s) => ('agent' in s ? s.agent.agent_id : ''));
     }
+    this.listed = {
+      destroyed: new Set(list.filter((a) => a.status === 'destroyed').map((a) => a.agent_id)),
+      listed: new Set(list.map((a) => a.agent_id)),
+    };
     const byId = new Map(list.map((a) => [a.agent_id.toLowerCase(), a]));
     const chosen = this.c.all
       ? list.filter((a) => a.status !== 'destroyed')
@@ -95,6 +106,10 @@ export class Guard {
           this.emit(failure('not in the agent list (destroyed?): not checked', 'none', id));
           return [];
         });
+    if (this.c.all && chosen.length === 0 && !this.saidNone) {
+      this.ctx.printer.warn('no agent to guard: the service lists none (check the profile and key)');
+    }
+    this.saidNone = this.c.all && chosen.length === 0;
     const before = new Set((this.agents ?? []).map((a) => a.agent_id));
     this.agents = chosen.map((a) => ({ agent_id: a.agent_id, name: a.name ?? null, status: a.status ?? null }));
     for (const a of this.agents.filter((x) => !before.has(x.agent_id))) this.sayStart(a);
@@ -149,6 +164,12 @@ export class Guard {
 
   private say(a: Agent, d: Decision): void {
     for (const e of d.events) {
+      // a note on the agent's sources (history points later than now): once per agent and run
+      if (e.event === 'error' && e.action === 'none') {
+        if (!this.told.has(`${e.agent_id}:note`)) this.emit(e);
+        this.told.set(`${e.agent_id}:note`, 'none');
+        continue;
+      }
       const key = `${e.agent_id}:${e.rule}`;
       const repeat = e.event === 'breach' && e.action !== 'pause' && this.told.get(key) === e.action;
       if (e.event === 'breach') this.told.set(key, e.action!);
@@ -195,16 +216,37 @@ export class Guard {
         paused.add(a.agent_id);
         a.status = 'paused';
       } else {
-        const detail = `the pause failed: ${errorLine(this.ctx.explainFailure(result.reason))}; tried again next check`;
-        this.emit({ ...this.who(a), event: 'error', rule: null, value: null, limit: null, action: 'retry', detail });
+        // no next check after --once or a signal: say so, not "tried again"
+        const last = this.c.once || signal?.aborted;
+        const why = errorLine(this.ctx.explainFailure(result.reason));
+        const then = last ? 'guard stops here: see `superagent list`' : 'tried again next check';
+        const detail = `the pause was not confirmed: ${why}; ${then}`;
+        const action = last ? 'none' : 'retry';
+        this.emit({ ...this.who(a), event: 'error', rule: null, value: null, limit: null, action, detail });
       }
     });
-    await this.state.update((data) => {
-      for (const { a, d } of checked) d.change((data.agents[a.agent_id] ??= emptyAgent()), paused.has(a.agent_id));
-    });
+    await this.record(checked, paused, now);
     await this.sayPaused(checked.map((x) => x.a).filter((a) => paused.has(a.agent_id)));
     if (this.c.verbose) for (const x of checked) this.sayCheck(x.a, x.d);
     return { breached: checked.some((x) => x.d.breached), unreadable: checked.some((x) => x.d.unreadable) };
+  }
+
+  /**
+   * The check's changes written to the state. One that cannot be written (a read-only data dir) is said
+   * once and changes nothing else: the breaches and pauses are still said, and --once still exits 10.
+   */
+  private async record(checked: Array<{ a: Agent; d: Decision }>, paused: Set<string>, now: number): Promise<void> {
+    try {
+      await this.state.update((data) => {
+        for (const { a, d } of checked) d.change((data.agents[a.agent_id] ??= emptyAgent()), paused.has(a.agent_id));
+        prune(data, { ...this.listed, now });
+      });
+    } catch (err) {
+      if (this.saidUnwritable) return;
+      this.saidUnwritable = true;
+      const what = 'guard goes on without recording peaks or breaches (a resumed agent is paused again)';
+      this.ctx.printer.warn(`${errorLine(this.ctx.explainFailure(err))}; ${what}`);
+    }
   }
 
   /** What each pause left open (read after every pause is sent; a failed read is said and changes nothing). */

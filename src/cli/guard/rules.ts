@@ -35,11 +35,12 @@ export function windowText(ms: number): string {
   return ms % HOUR === 0 ? `${ms / HOUR}h` : `${ms / MINUTE}m`;
 }
 
-/** A plain decimal number within [min, max] (`open`: min itself excluded). */
+/** A plain decimal number within [min, max] (`open`: min and max themselves excluded). */
 export function parseNumber(flag: string, text: string, min: number, max: number, open = false): number {
   const n = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
-  const range = `${open ? 'above' : 'at least'} ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}`;
-  if (!Number.isFinite(n) || (open ? n <= min : n < min) || n > max) {
+  const upTo = Number.isFinite(max) ? ` and ${open ? 'below' : 'at most'} ${max}` : '';
+  const range = `${open ? 'above' : 'at least'} ${min}${upTo}`;
+  if (!Number.isFinite(n) || (open ? n <= min || n >= max : n < min || n > max)) {
     throw new UsageError(`--${flag} '${text}' is not a number ${range}`, `give --${flag} a plain number, ${range}`);
   }
   return n;
@@ -56,9 +57,10 @@ export function parseWhole(flag: string, text: string, min: number, max: number)
 
 export function parseRules(input: { maxDrawdown?: string; minValue?: string; maxLoss?: string }): Rules {
   const rules: Rules = {};
+  // a drawdown is never above 100% nor a total below 0: such a limit could never fire
   if (input.maxDrawdown !== undefined)
     rules['max-drawdown'] = parseNumber('max-drawdown', input.maxDrawdown, 0, 100, true);
-  if (input.minValue !== undefined) rules['min-value'] = parseNumber('min-value', input.minValue, 0, Infinity);
+  if (input.minValue !== undefined) rules['min-value'] = parseNumber('min-value', input.minValue, 0, Infinity, true);
   if (input.maxLoss !== undefined) rules['max-loss'] = parseNumber('max-loss', input.maxLoss, 0, Infinity);
   if (Object.keys(rules).length === 0) {
     throw new UsageError('give guard at least one limit', '--max-drawdown PCT, --min-value USD or --max-loss USD');

@@ -10,18 +10,22 @@ import { dataDir } from '../../config/paths.js';
 import { makeDir, writeFileAtomic } from '../../core/atomic-write.js';
 import { Locks } from '../../core/file-lock.js';
 import { asEnvironmentError } from '../../core/errors.js';
-import { NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
-import { RULE_NAMES, type RuleName } from './rules.js';
+import { FileTooLargeError, inMiB, NotRegularFileError, readRegularFile } from '../../core/regular-file.js';
+import { MAX_WINDOW_MS, RULE_NAMES, type RuleName } from './rules.js';
 
 export interface BreachRecord {
   value: number;
   limit: number;
   time: number;
+  /** a drawdown's: the confirmed peak it was measured from (the record holds while that is the peak) */
+  peak?: number;
 }
 
 export interface AgentState {
-  /** [time, value], older first, values falling: each one the highest seen since its time */
+  /** confirmed values, [time, value], older first, values falling: each one the highest since its time */
   peaks: Array<[number, number]>;
+  /** the last account value seen, [time, value]: the next one confirms it (or not) */
+  last?: [number, number];
   breaches: Partial<Record<RuleName, BreachRecord>>;
 }
 
@@ -31,10 +35,24 @@ export interface StateData {
 }
 
 /** seen values closer together than window / BUCKETS share one entry, so the file stays small */
-const BUCKETS = 1000;
+const BUCKETS = 250;
+/** the most guard reads of its state: a few KB an agent at most, so thousands of agents; more is not its */
+export const STATE_MAX_BYTES = 4 * 1024 ** 2;
+/** an agent the service does not list, with nothing newer than the longest window, is of no use to any guard */
+const FORGOTTEN_AFTER_MS = MAX_WINDOW_MS;
 
 export function guardStateFile(env: NodeJS.ProcessEnv): string {
   return path.join(dataDir(env), 'guard', 'state.json');
+}
+
+/**
+ * A clock gone back past what was recorded (it was ahead then): every time later than `now` is taken as
+ * `now`. Left as they were, a peak or breach stamped in the future would stay for the length of the jump.
+ */
+export function restamp(state: AgentState, now: number): void {
+  for (const p of state.peaks) if (p[0] > now) p[0] = now;
+  if (state.last && state.last[0] > now) state.last[0] = now;
+  for (const b of Object.values(state.breaches)) if (b.time > now) b.time = now;
 }
 
 /**
@@ -52,6 +70,21 @@ export function addSeen(peaks: Array<[number, number]>, time: number, value: num
   while (peaks.length > 0 && peaks[0]![0] < at - windowMs) peaks.shift();
 }
 
+/**
+ * The highest value confirmed by a neighbour: over [time, value] points in time order, the highest
+ * min(a, b) of two consecutive points. A lone spike (a source that lied once) is never a peak; a value
+ * held over two readings is. Null with fewer than two points.
+ */
+export function confirmedPeak(points: Array<[number, number]>): number | null {
+  const sorted = [...points].sort((a, b) => a[0] - b[0]);
+  let peak: number | null = null;
+  for (let i = 1; i < sorted.length; i++) {
+    const v = Math.min(sorted[i - 1]![1], sorted[i]![1]);
+    if (peak === null || v > peak) peak = v;
+  }
+  return peak;
+}
+
 /** The highest value seen within the window before `now` (or after it: a clock gone back), or null. */
 export function peakSeen(peaks: Array<[number, number]>, now: number, windowMs: number): number | null {
   let peak: number | null = null;
@@ -61,16 +94,21 @@ export function peakSeen(peaks: Array<[number, number]>, now: number, windowMs: 
 
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
+const isPoint = (p: unknown): p is [number, number] => Array.isArray(p) && p.length === 2 && p.every(isNumber);
+
 function validAgent(a: unknown): a is AgentState {
   if (!a || typeof a !== 'object') return false;
-  const { peaks, breaches } = a as AgentState;
-  if (!Array.isArray(peaks) || !peaks.every((p) => Array.isArray(p) && p.length === 2 && p.every(isNumber))) {
-    return false;
-  }
+  const { peaks, last, breaches } = a as AgentState;
+  if (!Array.isArray(peaks) || !peaks.every(isPoint)) return false;
+  if (last !== undefined && !isPoint(last)) return false;
   if (!breaches || typeof breaches !== 'object') return false;
   return Object.entries(breaches).every(
     ([rule, b]) =>
-      RULE_NAMES.includes(rule as RuleName) && isNumber(b?.value) && isNumber(b?.limit) && isNumber(b?.time),
+      RULE_NAMES.includes(rule as RuleName) &&
+      isNumber(b?.value) &&
+      isNumber(b?.limit) &&
+      isNumber(b?.time) &&
+      (b.peak === undefined || isNumber(b.peak)),
   );
 }
 
@@ -85,6 +123,26 @@ function parse(text: string): StateData | null {
 }
 
 export const emptyAgent = (): AgentState => ({ peaks: [], breaches: {} });
+
+/** The newest time recorded for an agent. */
+function newest(a: AgentState): number {
+  return Math.max(
+    ...a.peaks.map(([t]) => t),
+    a.last?.[0] ?? -Infinity,
+    ...Object.values(a.breaches).map((b) => b.time),
+  );
+}
+
+/**
+ * Drops the agents the service lists as destroyed, and those it does not list (another service's, or
+ * gone) with nothing newer than the longest window: what is kept stays bounded by the fleet.
+ */
+export function prune(data: StateData, o: { destroyed: Set<string>; listed: Set<string>; now: number }): void {
+  for (const [id, a] of Object.entries(data.agents)) {
+    const forgotten = !o.listed.has(id) && newest(a) < o.now - FORGOTTEN_AFTER_MS;
+    if (o.destroyed.has(id) || forgotten) delete data.agents[id];
+  }
+}
 
 export class GuardState {
   private readonly locks: Locks;
@@ -101,10 +159,14 @@ export class GuardState {
   read(): StateData {
     let text: string | null;
     try {
-      text = readRegularFile(this.file);
+      text = readRegularFile(this.file, STATE_MAX_BYTES);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { version: 1, agents: {} };
+      if (err instanceof FileTooLargeError) {
+        this.setAside(`is ${inMiB(err.size)}, larger than guard writes (at most ${inMiB(STATE_MAX_BYTES)})`);
+        return { version: 1, agents: {} };
+      }
       // something else there (a directory, a FIFO): set aside like a file that is not guard's
       if (!(err instanceof NotRegularFileError) && code !== 'EISDIR') {
         throw asEnvironmentError(err, { path: this.file, action: 'cannot read' }) ?? err;
@@ -113,11 +175,11 @@ export class GuardState {
     }
     const data = text === null ? null : parse(text);
     if (data) return data;
-    this.setAside();
+    this.setAside("could not be read as guard's state");
     return { version: 1, agents: {} };
   }
 
-  private setAside(): void {
+  private setAside(why: string): void {
     const aside = `${this.file}.unreadable-${Date.now()}`;
     try {
       fs.renameSync(this.file, aside);
@@ -126,9 +188,7 @@ export class GuardState {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw asEnvironmentError(err, { path: this.file, action: 'cannot set aside' }) ?? err;
     }
-    this.warn(
-      `${this.file} could not be read as guard's state: set aside as ${aside}; peaks and breaches start afresh`,
-    );
+    this.warn(`${this.file} ${why}: set aside as ${aside}; peaks and breaches start afresh`);
   }
 
   /** Changes the state under the lock, written whole; gives what `change` gives. */
