@@ -59,3 +59,41 @@ export class RateBudget implements Pacer {
     this.answered.push(this.clock.now());
   }
 }
+
+/**
+ * A budget that the kill switch never waits on: reads are paced to the budget less a reserve kept for
+ * pauses, and work run through `first` (a pause, a resume a person asked for) goes at once and is counted
+ * all the same, so the reads that follow give way to it. Used by the commands that watch a fleet.
+ */
+export class KillSwitchPacer implements Pacer {
+  readonly reads: RateBudget;
+  private urgent = 0;
+
+  constructor(
+    /** the whole budget, the reserve included */
+    readonly perMinute: number,
+    clock: PacerClock,
+  ) {
+    const reserve = Math.min(5, Math.floor(perMinute / 5));
+    this.reads = new RateBudget(Math.max(1, perMinute - reserve), clock);
+  }
+
+  /** `work` with its requests sent at once, whatever the budget says. */
+  async first<T>(work: () => Promise<T>): Promise<T> {
+    this.urgent++;
+    try {
+      return await work();
+    } finally {
+      this.urgent--;
+    }
+  }
+
+  async beforeRequest(signal?: AbortSignal): Promise<void> {
+    if (this.urgent > 0) this.reads.sent++;
+    else await this.reads.beforeRequest(signal);
+  }
+
+  afterRequest(): void {
+    this.reads.afterRequest();
+  }
+}

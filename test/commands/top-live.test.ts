@@ -53,9 +53,9 @@ async function live(chat?: (a: { name: string }) => Promise<unknown>) {
   const ids: string[] = [];
   const names = ['alpha', 'beta'];
   for (const name of names) ids.push((await launchAgent(svc, { name })).agent_id);
-  const { feed, ctx } = await feedOn(svc, { env: SOURCES_OFF, clock: new HeldClock() });
+  const { feed, ctx, pacer } = await feedOn(svc, { env: SOURCES_OFF, clock: new HeldClock() });
   const screen = new FakeScreen();
-  const done = runLive(ctx, await ctx.api(), feed, { intervalMs: 5_000, budget: 30, chat }, (h) => {
+  const done = runLive(ctx, await ctx.api(), feed, { intervalMs: 5_000, pacer, chat }, (h) => {
     screen.handlers = h;
     return screen;
   });
@@ -63,7 +63,7 @@ async function live(chat?: (a: { name: string }) => Promise<unknown>) {
   // the rows in the list's order (newest first)
   const order = [...screen.text.matchAll(/^[› ] (alpha|beta) /gm)].map((m) => m[1]!);
   const statusOf = async (name: string) => (await svc.call('GET', agentPath(ids[names.indexOf(name)]!))).json.status;
-  return { screen, done, statusOf, order };
+  return { screen, done, statusOf, order, pacer };
 }
 
 describe('top live', () => {
@@ -82,8 +82,13 @@ describe('top live', () => {
     expect(screen.calls).toEqual(['enter', 'leave']);
   });
 
-  it('P asks first: n does nothing, y pauses every running agent', async () => {
-    const { screen, done, statusOf } = await live();
+  it('P asks first: n does nothing, y pauses every running agent, the budget spent or not', async () => {
+    const { screen, done, statusOf, pacer } = await live();
+    // the refresh has used the whole budget: the kill switch must not wait for the window (this clock never moves)
+    while (pacer.reads.room() > 0) {
+      await pacer.beforeRequest();
+      pacer.afterRequest();
+    }
     screen.press('P');
     expect(screen.text).toContain('Pause all 2 running agents? y/n');
     screen.press('n');

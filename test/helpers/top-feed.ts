@@ -1,6 +1,6 @@
 // A fleet feed (src/cli/top/feed.ts) on a Context pointed at a test service, with a fake clock that
 // the budget, the service's rate limiter and the test share.
-import { RateBudget } from '../../src/api/rate-budget.js';
+import { KillSwitchPacer } from '../../src/api/rate-budget.js';
 import { openApi } from '../../src/cli/commands/shared/connect.js';
 import { Feed } from '../../src/cli/top/feed.js';
 import { bareContext, Capture, FakeClock, testEnv } from './context.js';
@@ -20,8 +20,9 @@ export async function feedOn(
     clock,
     openApi,
   });
-  const budget = new RateBudget(o.budget ?? 30, clock);
-  const api = await ctx.api({ pacer: budget, retry: TOP_RETRY, quiet: true });
+  const pacer = new KillSwitchPacer(o.budget ?? 30, clock);
+  const budget = pacer.reads;
+  const api = await ctx.api({ pacer, retry: TOP_RETRY, quiet: true });
   const feed = new Feed(ctx, api, { budget, intervalMs: o.intervalMs ?? 5_000 });
-  return { feed, clock, budget, ctx };
+  return { feed, clock, budget, pacer, ctx };
 }

@@ -5,7 +5,7 @@ import { EXIT, errorLine } from '../exit-codes.js';
 import { TerminatedError, UsageError } from '../../core/errors.js';
 import { Stop } from './shared/stop.js';
 import { eventWriter, failure, type Emit } from '../guard/events.js';
-import { GuardPacer } from '../guard/pacer.js';
+import { KillSwitchPacer } from '../../api/rate-budget.js';
 import { Guard, type GuardConfig } from '../guard/round.js';
 import { DEFAULT_WINDOW_MS, parseRules, parseWhole, parseWindow } from '../guard/rules.js';
 import { GuardState, guardStateFile } from '../guard/state.js';
@@ -88,7 +88,7 @@ function configOf(input: Input<typeof spec>, ctx: Context): GuardConfig & { inte
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
   const c = configOf(input, ctx);
-  const pacer = new GuardPacer(c.budget, ctx.clock);
+  const pacer = new KillSwitchPacer(c.budget, ctx.clock);
   const api = await ctx.api({ pacer });
   const state = new GuardState(guardStateFile(ctx.env), (line) => ctx.printer.warn(line));
   const emit = eventWriter(ctx);

@@ -1,6 +1,6 @@
 // `superagent top`: every agent at a glance, kept up to date within a budget of service requests; on a
 // terminal a full-screen view whose keys act on the selected agent, else (or with --once) one snapshot.
-import { RateBudget } from '../../api/rate-budget.js';
+import { KillSwitchPacer } from '../../api/rate-budget.js';
 import { canUseScreen, Screen } from '../../ui/screen/screen.js';
 import { Feed } from '../top/feed.js';
 import { printSnapshot } from '../top/snapshot-out.js';
@@ -39,10 +39,11 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       : parseNumber('--interval', input.interval, { min: 1, max: 3600 });
   const perMinute =
     input.budget === undefined ? DEFAULT_BUDGET : parseInteger('--budget', input.budget, { min: 1, max: 6000 });
-  const budget = new RateBudget(perMinute, ctx.clock);
+  // the refresh within the budget less a reserve; a pause or resume from a key goes at once
+  const pacer = new KillSwitchPacer(perMinute, ctx.clock);
   // a 429 is shown as stale and tried again next time, never waited out; nothing printed under the view
-  const api = await ctx.api({ pacer: budget, retry: { rateLimitRetries: 0, retries: 0 }, quiet: true });
-  const feed = new Feed(ctx, api, { budget, intervalMs: seconds * 1000 });
+  const api = await ctx.api({ pacer, retry: { rateLimitRetries: 0, retries: 0 }, quiet: true });
+  const feed = new Feed(ctx, api, { budget: pacer.reads, intervalMs: seconds * 1000 });
   const p = ctx.printer;
   if (!input.once && !p.json && canUseScreen(ctx.io.stdout, ctx.io.stdin, ctx.env)) {
     const { runLive } = await import('../top/live.js');
@@ -53,7 +54,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
       ctx,
       api,
       feed,
-      { intervalMs: seconds * 1000, budget: perMinute, chat },
+      { intervalMs: seconds * 1000, pacer, chat },
       (h) => new Screen({ stdout, stdin, signals: ctx.signals, ...h }),
     );
     return;

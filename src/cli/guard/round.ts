@@ -15,7 +15,7 @@ import { readOpenAtPause } from '../commands/shared/paused-positions.js';
 import { decide, type Agent, type Decision } from './decide.js';
 import { failure, figure, type Emit } from './events.js';
 import { readFigures, type Readings } from './figures.js';
-import type { GuardPacer } from './pacer.js';
+import type { KillSwitchPacer } from '../../api/rate-budget.js';
 import { RULE_NAMES, windowText, type Rules } from './rules.js';
 import { emptyAgent, prune, type GuardState } from './state.js';
 
@@ -72,7 +72,7 @@ export class Guard {
   constructor(
     private readonly ctx: Context,
     private readonly api: OpenedApi,
-    private readonly pacer: GuardPacer,
+    private readonly pacer: KillSwitchPacer,
     private readonly state: GuardState,
     private readonly c: GuardConfig,
     private readonly emit: Emit,

@@ -6,6 +6,7 @@ import { readMoneyAt } from '../commands/shared/money.js';
 import type { OpenedApi } from '../commands/shared/opened-api.js';
 import type { Context } from '../context.js';
 import { errorLine } from '../exit-codes.js';
+import type { KillSwitchPacer } from '../../api/rate-budget.js';
 import { actOnOne, sendTogether } from '../commands/shared/lifecycle.js';
 import { InterruptedError } from '../../core/errors.js';
 import type { Feed, Snapshot } from './feed.js';
@@ -38,7 +39,8 @@ export type ScreenFactory = (handlers: ScreenHandlers) => LiveScreen;
 
 export interface LiveOptions {
   intervalMs: number;
-  budget: number;
+  /** the service budget: the refresh reads within it, the keys' pauses and resumes never wait on it */
+  pacer: KillSwitchPacer;
   /** what `c` runs: the chat REPL with the agent, on the normal screen */
   chat?: (agent: { agent_id: string; name: string }) => Promise<unknown>;
 }
@@ -88,7 +90,14 @@ export async function runLive(
       const lines = positionsLines(name, m.read, columns).slice(0, Math.max(0, rows - 2));
       return void screen.draw([...lines, ...pad(rows - 2 - lines.length), ...bottom]);
     }
-    const input = { snapshot, width: columns, selected: selected(), now: ctx.clock.now(), budget: o.budget, colour };
+    const input = {
+      snapshot,
+      width: columns,
+      selected: selected(),
+      now: ctx.clock.now(),
+      budget: o.pacer.reads.perMinute,
+      colour,
+    };
     let lines = fleetLines(input);
     // more agents than rows: the table is windowed round the selection
     if (lines.length + 2 > rows) {
@@ -107,14 +116,15 @@ export async function runLive(
   const act = async (action: 'pause' | 'resume', agents: Array<{ agent_id: string; name: string }>) => {
     say(`${action === 'pause' ? 'pausing' : 'resuming'} ${agents.map((a) => a.name).join(', ')}…`);
     // one agent: its refusal explained ("already paused"); every agent (the kill switch): sent at once
-    const results =
+    const results = await o.pacer.first(() =>
       agents.length === 1
-        ? await Promise.allSettled([actOnOne(ctx, action, agents[0]!)])
-        : await sendTogether(
+        ? Promise.allSettled([actOnOne(ctx, action, agents[0]!)])
+        : sendTogether(
             api.client,
             action,
             agents.map((a) => a.agent_id),
-          );
+          ),
+    );
     const failed: string[] = [];
     results.forEach((r, k) => {
       const a = agents[k]!;

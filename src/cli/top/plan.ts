@@ -1,36 +1,31 @@
 // How the fleet view spends its service budget without ever waiting on it: each kind of optional
 // request (the list, health checks) earns credit at its own rate per minute, and is sent only when
-// it has a whole credit and the budget has room now beyond a reserve kept for the keys (pause, resume).
+// it has a whole credit and the budget has room now. The budget it is given is the reads' share: the
+// keys' pauses and resumes go at once, from a reserve the pacer keeps (KillSwitchPacer).
 import type { RateBudget } from '../../api/rate-budget.js';
 
 export type Kind = 'list' | 'health';
-
-/** Requests a minute kept for what a person asks for (a pause must not wait on the view's own reads). */
-export function reserveFor(perMinute: number): number {
-  return perMinute >= 10 ? 2 : perMinute >= 4 ? 1 : 0;
-}
 
 export class Plan {
   private readonly rate: Record<Kind, number>;
   private readonly cap: Record<Kind, number>;
   private readonly credit: Record<Kind, number>;
   private last: number | null = null;
-  readonly reserve: number;
 
   constructor(
     private readonly budget: Pick<RateBudget, 'room' | 'perMinute'>,
     intervalMs: number,
   ) {
-    this.reserve = reserveFor(budget.perMinute);
-    const usable = Math.max(0, budget.perMinute - this.reserve);
+    const usable = budget.perMinute;
     const perMinute = 60_000 / intervalMs;
     // the list at most once a refresh and half of what is usable; health checks the rest
     const list = Math.min(perMinute, usable / 2);
     const health = usable - list;
     this.rate = { list, health };
-    this.cap = { list: 1, health: Math.max(1, Math.ceil((health * intervalMs) / 60_000)) };
+    // one list a refresh, but up to two in credit: a rate a little under one a refresh is kept, not halved
+    this.cap = { list: 2, health: Math.max(1, Math.ceil((health * intervalMs) / 60_000)) };
     // the first refresh has something of each
-    this.credit = { ...this.cap };
+    this.credit = { list: 1, health: this.cap.health };
   }
 
   /** Credit earned since the last call, up to each kind's cap. */
@@ -44,9 +39,9 @@ export class Plan {
     this.last = now;
   }
 
-  /** How many requests may be sent now, beyond the reserve. */
+  /** How many requests may be sent now. */
   room(): number {
-    return Math.max(0, this.budget.room() - this.reserve);
+    return this.budget.room();
   }
 
   /** Whether `kind` has earned a request by now (the budget's room aside). */
