@@ -133,12 +133,28 @@ function recordSkipped(a: PaperAccount, from: number, until: number, ctx: Advanc
 }
 
 function record(a: PaperAccount, k: number, ctx: AdvanceContext): void {
-  a.history.push([k * ctx.stepMs, accountValue(a, ctx.market, k), a.volume]);
+  const time = k * ctx.stepMs;
+  // after a speed change the walk covers clock time already recorded: each time once, in order
+  if (time <= (a.history[a.history.length - 1]?.[0] ?? -Infinity)) return;
+  a.history.push([time, accountValue(a, ctx.market, k), a.volume]);
   if (a.history.length > HISTORY_KEPT) {
     // older points thinned to every other one: recent ones stay fine-grained, all time stays covered
     const old = a.history.slice(0, HISTORY_KEPT / 2).filter((_, i) => i % 2 === 0);
     a.history = [...old, ...a.history.slice(HISTORY_KEPT / 2)];
   }
+}
+
+/**
+ * The history with each time once, in order, none after `now`: what a store written before speed
+ * changes were handled may hold (a point out of order or twice is dropped, the earlier kept).
+ */
+export function repairHistory(history: HistoryPoint[], now: number): HistoryPoint[] {
+  const kept: HistoryPoint[] = [];
+  for (const point of history) {
+    const last = kept[kept.length - 1]?.[0] ?? -Infinity;
+    if (point[0] > last && point[0] <= now) kept.push(point);
+  }
+  return kept;
 }
 
 function act(a: PaperAccount, k: number, ctx: AdvanceContext, rng: () => number): void {

@@ -5,7 +5,7 @@ import type { SimScenario } from '../../contract.js';
 import { leverageCap } from '../runtime/amounts.js';
 import { parseSoul } from '../runtime/soul.js';
 import type { Store, StoredAgent } from '../store.js';
-import { advance, DEFAULT_MAX_LEVERAGE, newAccount, type PaperAccount } from './paper.js';
+import { advance, DEFAULT_MAX_LEVERAGE, newAccount, repairHistory, type PaperAccount } from './paper.js';
 import { STEP_MS } from './prices.js';
 import { advancePm, newPmAccount, type PmAccount, type PmContext } from './polymarket.js';
 import type { PaperRecord, ScenarioRecord, SeededHolding, SeedRecord } from './records.js';
@@ -166,6 +166,7 @@ export class Simulation {
     this.pmSeen.accounts.delete(addressKey(address)); // a pause or a skill change may follow
     const view = await this.store.sim.update<PaperRecord, PaperView | undefined>('paper', address, (draft) => {
       if (!draft) return undefined;
+      draft.paper.history = repairHistory(draft.paper.history, this.now());
       advance(draft.paper, step, ctx);
       draft.polymarket ??= newPmAccount(step); // a record from before the Polymarket accounts
       advancePm(draft.polymarket, step, pm);
