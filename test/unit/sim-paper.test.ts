@@ -14,9 +14,11 @@ const ctx = (over: Partial<AdvanceContext> = {}): AdvanceContext => ({
   who: '0xabc',
   trading: true,
   maxLeverage: 3,
-  stepMs: 60_000,
+  clock: { time: 0, step: 0, stepMs: 60_000 },
   ...over,
 });
+/** Steps of `stepMs` counted from time 0: how every speed counted them before the market clock was kept. */
+const at = (stepMs: number) => ctx({ clock: { time: 0, step: 0, stepMs } });
 
 describe('advance', () => {
   it('the same seed and steps give the same account; another agent trades otherwise', () => {
@@ -65,7 +67,7 @@ describe('advance', () => {
   it('a faster market after a slower one records no point before the last one', () => {
     const a = newAccount(10_000, 1_000); // at 60 s a step: t = 60,000,000
     advance(a, 1_100, ctx());
-    advance(a, 1_100 * 600 + 50_000, ctx({ stepMs: 100 })); // the same clock at 100 ms a step, later
+    advance(a, 1_100 * 600 + 50_000, at(100)); // the same clock at 100 ms a step, later
     const times = a.history.map(([t]) => t);
     expect(times).toEqual([...times].sort((x, y) => x - y));
     expect(new Set(times).size).toBe(times.length);
@@ -80,7 +82,7 @@ describe('advance', () => {
         for (const { speed, wait } of segments) {
           now += wait;
           const stepMs = 60_000 / speed;
-          advance(a, Math.floor(now / stepMs), ctx({ stepMs }));
+          advance(a, Math.floor(now / stepMs), at(stepMs));
           const times = a.history.map(([t]) => t);
           for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]!);
           expect(times.at(-1)).toBeLessThanOrEqual(now);

@@ -71,7 +71,8 @@ export const spec = {
       choices: SIM_SCENARIOS,
       description:
         'shape the simulated market: calm (the default) or crash (every coin falls 30% each 5 simulated minutes, ' +
-        'to a floor of 5%, from the first start with it on this data dir: agents holding longs lose value; ' +
+        'to a floor of 5% where it stays, from the first start with it on this data dir: agents holding longs ' +
+        'lose value; calm after it recovers from where it was; ' +
         'SUPERAGENT_SIM_SCENARIO sets it for the embedded service)',
     },
     faultLatency: { type: 'string', value: 'ms', description: 'add this latency to every answer' },
