@@ -164,6 +164,47 @@ describe('the paper account', () => {
     }
   });
 
+  it('restarted at speeds 1, 600, 1, 600, 10: every period lists each time once, in order, none ahead', async () => {
+    const clock = fakeClock();
+    const first = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withHyperliquid(first);
+    let svc = first;
+    for (const simSpeed of [600, 1, 600, 10]) {
+      clock.advance(15); // a point at the slower pace lands within the faster walk's span
+      await hlInfo(svc, 'clearinghouseState', user);
+      await svc.close();
+      svc = await t.serviceOn(first.dataDir, { simClock: clock.now, simSpeed });
+      clock.advance(0.5);
+      for (const [, { accountValueHistory: values }] of await hlInfo(svc, 'portfolio', user)) {
+        const times = values.map(([time]: [number]) => time);
+        for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]);
+        expect(times.at(-1)).toBe(clock.now());
+      }
+    }
+  });
+
+  it('a history kept out of order (a store written before this was handled) is repaired on the next read', async () => {
+    const clock = fakeClock();
+    const first = await t.service({ simClock: clock.now });
+    const { wallet_address: user } = await withHyperliquid(first);
+    clock.advance(60);
+    await hlInfo(first, 'clearinghouseState', user);
+    await first.close();
+    const file = fs
+      .readdirSync(first.dataDir, { recursive: true, encoding: 'utf8' })
+      .find((f) => f.includes(`paper.${user.toLowerCase()}`));
+    const kept = JSON.parse(fs.readFileSync(path.join(first.dataDir, file!), 'utf8'));
+    const history = kept.record.paper.history;
+    kept.record.paper.history = [...history, history[1], [clock.now() + 1e9, 1, 0]];
+    fs.writeFileSync(path.join(first.dataDir, file!), JSON.stringify(kept));
+    const again = await t.serviceOn(first.dataDir, { simClock: clock.now });
+    const { accountValueHistory } = allTime(await hlInfo(again, 'portfolio', user));
+    const times = accountValueHistory.map(([time]: [number]) => time);
+    // the last kept point is at now (60 minutes: a point every 15): each time once, none ahead
+    expect(times).toEqual(history.map(([time]: [number]) => time));
+    expect(times.at(-1)).toBe(clock.now());
+  });
+
   it('a clock jump of 10000 steps and one of years are answered, the history bounded', async () => {
     const clock = fakeClock();
     const svc = await t.service({ simClock: clock.now });

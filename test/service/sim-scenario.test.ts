@@ -2,6 +2,7 @@
 // steadily from the service's start, so agents holding longs lose account value (guard demos).
 import { describe, expect, it } from 'vitest';
 import { perTest } from '../helpers/service-support.js';
+import { CRASH_FLOOR, RECOVERY_STEPS } from '../../src/server/sim/scenario.js';
 import { fakeClock, hlInfo, untilPositions, withHyperliquid } from '../helpers/sim.js';
 
 const t = perTest();
@@ -43,7 +44,7 @@ describe('sim scenarios', () => {
     expect(value).toBeLessThan(9_900);
   });
 
-  it('the crash is kept in the data dir: a restart goes on with it; once at its floor, a new one begins', async () => {
+  it('the crash is kept in the data dir: a restart goes on with it; at its floor it stays there', async () => {
     const clock = fakeClock();
     const calm = await t.service({ simClock: clock.now });
     const first = await t.service({ simClock: clock.now, simScenario: 'crash' });
@@ -53,8 +54,35 @@ describe('sim scenarios', () => {
     for (const r of await ratios(again, calm)) expect(r).toBeCloseTo(0.7, 4);
     await again.close();
     clock.advance(1_000);
-    const fresh = await t.serviceOn(first.dataDir, { simClock: clock.now, simScenario: 'crash' });
-    for (const r of await ratios(fresh, calm)) expect(r).toBeCloseTo(1, 4);
+    const later = await t.serviceOn(first.dataDir, { simClock: clock.now, simScenario: 'crash' });
+    for (const r of await ratios(later, calm)) expect(r).toBeCloseTo(CRASH_FLOOR, 4);
+  });
+
+  it('back to calm after a crash, the market recovers from where it was, not at once', async () => {
+    const clock = fakeClock();
+    const calm = await t.service({ simClock: clock.now });
+    const crash = await t.service({ simClock: clock.now, simScenario: 'crash' });
+    clock.advance(10);
+    await crash.close();
+    const after = await t.serviceOn(crash.dataDir, { simClock: clock.now });
+    for (const r of await ratios(after, calm)) expect(r).toBeCloseTo(0.49, 4);
+    clock.advance(RECOVERY_STEPS);
+    for (const r of await ratios(after, calm)) expect(r).toBeCloseTo(0.49 + 0.51 / 2, 4);
+  });
+
+  it('restarted at another speed, the market goes on from the prices it had, whatever the scenario', async () => {
+    for (const simScenario of ['calm', 'crash'] as const) {
+      const clock = fakeClock();
+      let svc = await t.service({ simClock: clock.now, simScenario });
+      const dataDir = svc.dataDir;
+      for (const simSpeed of [600, 1, 10]) {
+        clock.advance(3);
+        const before = await hlInfo(svc, 'allMids');
+        await svc.close();
+        svc = await t.serviceOn(dataDir, { simClock: clock.now, simScenario, simSpeed });
+        expect(await hlInfo(svc, 'allMids'), `${simScenario} at ${simSpeed}`).toEqual(before);
+      }
+    }
   });
 
   it('calm is the default: the same market as no scenario', async () => {

@@ -150,6 +150,19 @@ describe('superagent <command> --help', () => {
     expect((await parse(['help', 'skills', 'enable'])).stdout).toBe(await help(['skills', 'enable']));
   });
 
+  it("server's simulation options each name the variable that sets the same for the embedded service", async () => {
+    const text = flat(await help(['server']));
+    for (const [flag, variable] of [
+      ['--paper-balance', 'SUPERAGENT_PAPER_BALANCE'],
+      ['--sim-speed', 'SUPERAGENT_SIM_SPEED'],
+      ['--sim-scenario', 'SUPERAGENT_SIM_SCENARIO'],
+    ]) {
+      const from = text.indexOf(` ${flag} `);
+      const described = text.slice(from, text.indexOf(' --', from + flag.length + 2));
+      expect(described, flag).toContain(variable);
+    }
+  });
+
   it('a hidden option stays out of help but still parses (health --count)', async () => {
     const health = ENTRIES.find((e) => entryName(e) === 'health')!;
     expect(moduleOf(health).spec.options?.count?.hidden).toBe(true);

@@ -1,7 +1,9 @@
 // The paper trading engine (src/server/sim/paper.ts): deterministic from the seed and the steps,
 // bounded work per advance whatever the gap, the soul's leverage rule obeyed.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { advance, HISTORY_EVERY, HISTORY_KEPT, MAX_STEPS_PER_ADVANCE, newAccount } from '../../src/server/sim/paper.js';
+import { repairHistory } from '../../src/server/sim/paper.js';
 import type { AdvanceContext } from '../../src/server/sim/paper.js';
 import { dec, priceAt } from '../../src/server/sim/prices.js';
 import { calmMarket } from '../../src/server/sim/scenario.js';
@@ -12,9 +14,11 @@ const ctx = (over: Partial<AdvanceContext> = {}): AdvanceContext => ({
   who: '0xabc',
   trading: true,
   maxLeverage: 3,
-  stepMs: 60_000,
+  clock: { time: 0, step: 0, stepMs: 60_000 },
   ...over,
 });
+/** Steps of `stepMs` counted from time 0: how every speed counted them before the market clock was kept. */
+const at = (stepMs: number) => ctx({ clock: { time: 0, step: 0, stepMs } });
 
 describe('advance', () => {
   it('the same seed and steps give the same account; another agent trades otherwise', () => {
@@ -63,10 +67,45 @@ describe('advance', () => {
   it('a faster market after a slower one records no point before the last one', () => {
     const a = newAccount(10_000, 1_000); // at 60 s a step: t = 60,000,000
     advance(a, 1_100, ctx());
-    advance(a, 1_100 * 600 + 50_000, ctx({ stepMs: 100 })); // the same clock at 100 ms a step, later
+    advance(a, 1_100 * 600 + 50_000, at(100)); // the same clock at 100 ms a step, later
     const times = a.history.map(([t]) => t);
     expect(times).toEqual([...times].sort((x, y) => x - y));
     expect(new Set(times).size).toBe(times.length);
+  });
+
+  it('whatever the sequence of speeds and waits, the history is strictly increasing in time and never ahead', () => {
+    const segment = fc.record({ speed: fc.constantFrom(1, 2, 10, 60, 600), wait: fc.integer({ min: 0, max: 4e6 }) });
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 8 }), (segments) => {
+        let now = 1_795_765_000_000;
+        const a = newAccount(10_000, Math.floor(now / 60_000));
+        for (const { speed, wait } of segments) {
+          now += wait;
+          const stepMs = 60_000 / speed;
+          advance(a, Math.floor(now / stepMs), at(stepMs));
+          const times = a.history.map(([t]) => t);
+          for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]!);
+          expect(times.at(-1)).toBeLessThanOrEqual(now);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('a history kept out of order, with a time twice or ahead of now, is repaired: each time once, in order', () => {
+    const history: Array<[number, number, number]> = [
+      [1_000, 1, 0],
+      [3_000, 3, 0],
+      [2_000, 2, 0],
+      [3_000, 4, 0],
+      [5_000, 5, 0],
+      [9_000, 9, 0],
+    ];
+    expect(repairHistory(history, 6_000)).toEqual([
+      [1_000, 1, 0],
+      [3_000, 3, 0],
+      [5_000, 5, 0],
+    ]);
   });
 
   it('a clock set back starts again from there, walking nothing', () => {

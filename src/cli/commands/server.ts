@@ -54,12 +54,16 @@ export const spec = {
     paperBalance: {
       type: 'string',
       value: 'usd',
-      description: 'paper USDC each launched agent gets on its simulated Hyperliquid (default 10000)',
+      description:
+        'paper USDC each launched agent gets on its simulated Hyperliquid (default 10000; ' +
+        'SUPERAGENT_PAPER_BALANCE sets it for the embedded service)',
     },
     simSpeed: {
       type: 'string',
       value: 'n',
-      description: 'run the simulated market N times faster than the clock, for demos (default 1)',
+      description:
+        'run the simulated market N times faster than the clock, for demos (default 1; ' +
+        'SUPERAGENT_SIM_SPEED sets it for the embedded service)',
     },
     simScenario: {
       type: 'string',
@@ -67,7 +71,9 @@ export const spec = {
       choices: SIM_SCENARIOS,
       description:
         'shape the simulated market: calm (the default) or crash (every coin falls 30% each 5 simulated minutes, ' +
-        'to a floor of 5%, from the first start with it on this data dir: agents holding longs lose value)',
+        'to a floor of 5% where it stays, from the first start with it on this data dir: agents holding longs ' +
+        'lose value; calm after it recovers from where it was; ' +
+        'SUPERAGENT_SIM_SCENARIO sets it for the embedded service)',
     },
     faultLatency: { type: 'string', value: 'ms', description: 'add this latency to every answer' },
     faultErrorRate: { type: 'string', value: 'r', description: 'answer a share R (0..1) of requests with 500/503' },

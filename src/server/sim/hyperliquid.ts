@@ -112,8 +112,8 @@ function spotState(sim: Simulation, user: string) {
 function portfolio(sim: Simulation, view: PaperView | undefined) {
   const paper = view?.paper;
   const now: HistoryPoint[] = paper ? [[view.now, accountValue(paper, sim.market, view.step), paper.volume]] : [];
-  // the point for now replaces a kept one at the same time: one time is one point, as the reader requires
-  const kept = (paper?.history ?? []).filter(([t]) => t !== view?.now);
+  // the point for now comes last, replacing a kept one at the same time: one time is one point, in order
+  const kept = (paper?.history ?? []).filter(([t]) => t < (view?.now ?? 0));
   const points: HistoryPoint[] = [...kept, ...now];
   const periods = PERIODS.map(([name, span]) => [name, period(points, paper, (view?.now ?? 0) - span)] as const);
   const perp = periods.map(([name, data]) => [`perp${name[0]!.toUpperCase()}${name.slice(1)}`, data] as const);

@@ -2,6 +2,7 @@
 // and the step. advance() walks the steps since the account was last seen, at most MAX_STEPS_PER_ADVANCE
 // of them (a longer gap is skipped over with the positions held), so no clock jump makes a read slow.
 import { between, digest, intBetween, mulberry32, pick } from '../runtime/market.js';
+import { stepAt, timeAt, type ClockRecord } from './market-clock.js';
 import { priceAt, STEP_MS } from './prices.js';
 import { longOnly, type Market } from './scenario.js';
 
@@ -48,8 +49,8 @@ export interface AdvanceContext {
   who: string;
   trading: boolean;
   maxLeverage: number;
-  /** ms of service clock per step (STEP_MS / speed) */
-  stepMs: number;
+  /** how steps follow the service clock (market-clock.ts): the time a history point or an order stands for */
+  clock: ClockRecord;
 }
 
 export const MAX_STEPS_PER_ADVANCE = 1_440; // a market day: a read costs tens of ms at worst
@@ -72,8 +73,8 @@ export const SZ_DECIMALS: Record<string, number> = {
 const MAX_ORDERS = 3;
 const ACT_CHANCE = 0.06;
 
-export function newAccount(balance: number, step: number, stepMs = STEP_MS): PaperAccount {
-  const history: HistoryPoint[] = [[step * stepMs, balance, 0]];
+export function newAccount(balance: number, step: number, time = step * STEP_MS): PaperAccount {
+  const history: HistoryPoint[] = [[time, balance, 0]];
   return { balance, deposits: balance, positions: [], orders: [], nextOid: 1, volume: 0, step, history };
 }
 
@@ -123,7 +124,7 @@ export function advance(a: PaperAccount, to: number, ctx: AdvanceContext): numbe
  */
 function recordSkipped(a: PaperAccount, from: number, until: number, ctx: AdvanceContext): void {
   const last = a.history[a.history.length - 1]?.[0];
-  const start = last === undefined ? from : Math.max(from, Math.floor(last / ctx.stepMs));
+  const start = last === undefined ? from : Math.max(from, stepAt(ctx.clock, last));
   if (until <= start) return;
   const stride = HISTORY_EVERY * Math.max(1, Math.ceil((until - start) / HISTORY_EVERY / (HISTORY_KEPT / 2)));
   for (let k = (Math.floor(start / stride) + 1) * stride; k <= until; k += stride) {
@@ -133,12 +134,28 @@ function recordSkipped(a: PaperAccount, from: number, until: number, ctx: Advanc
 }
 
 function record(a: PaperAccount, k: number, ctx: AdvanceContext): void {
-  a.history.push([k * ctx.stepMs, accountValue(a, ctx.market, k), a.volume]);
+  const time = timeAt(ctx.clock, k);
+  // after a speed change the walk covers clock time already recorded: each time once, in order
+  if (time <= (a.history[a.history.length - 1]?.[0] ?? -Infinity)) return;
+  a.history.push([time, accountValue(a, ctx.market, k), a.volume]);
   if (a.history.length > HISTORY_KEPT) {
     // older points thinned to every other one: recent ones stay fine-grained, all time stays covered
     const old = a.history.slice(0, HISTORY_KEPT / 2).filter((_, i) => i % 2 === 0);
     a.history = [...old, ...a.history.slice(HISTORY_KEPT / 2)];
   }
+}
+
+/**
+ * The history with each time once, in order, none after `now`: what a store written before speed
+ * changes were handled may hold (a point out of order or twice is dropped, the earlier kept).
+ */
+export function repairHistory(history: HistoryPoint[], now: number): HistoryPoint[] {
+  const kept: HistoryPoint[] = [];
+  for (const point of history) {
+    const last = kept[kept.length - 1]?.[0] ?? -Infinity;
+    if (point[0] > last && point[0] <= now) kept.push(point);
+  }
+  return kept;
 }
 
 function act(a: PaperAccount, k: number, ctx: AdvanceContext, rng: () => number): void {
@@ -214,7 +231,7 @@ function rest(a: PaperAccount, k: number, ctx: AdvanceContext, rng: () => number
   const px = priceAt(ctx.market, coin, k) * (side === 'B' ? 1 - away : 1 + away);
   const expiresStep = k + intBetween(rng, 60, 720);
   const limitPx = Number(px.toPrecision(5)); // Hyperliquid takes five significant digits
-  a.orders.push({ oid: a.nextOid++, coin, side, limitPx, sz, timestamp: k * ctx.stepMs, expiresStep });
+  a.orders.push({ oid: a.nextOid++, coin, side, limitPx, sz, timestamp: timeAt(ctx.clock, k), expiresStep });
 }
 
 function fillOrders(a: PaperAccount, k: number, ctx: AdvanceContext): void {

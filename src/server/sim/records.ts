@@ -1,7 +1,8 @@
 // Where the simulation keeps its state in the data dir, beside the agents' records:
 //   records/sim/paper.<address>.json   an agent's paper Hyperliquid account (made at launch, removed at destroy)
 //   records/sim/seed.<address>.json    holdings a test or demo gave an address
-//   records/sim/market.scenario.json   when the crash under way began (every service on the dir shares it)
+//   records/sim/market.scenario.json   the scenario under way: when it began, from what level (shared)
+//   records/sim/market.clock.json      the market step at a time, at a speed: a restart at another speed goes on
 // Versioned record files like the rest of the store (store/records.ts), each under its own lock.
 import { makeDir, removeStaleTemps } from '../../core/atomic-write.js';
 import type { Locks } from '../../core/file-lock.js';
@@ -30,12 +31,6 @@ export interface SeededHolding {
 
 export interface SeedRecord {
   holdings: SeededHolding[];
-}
-
-export interface ScenarioRecord {
-  scenario: string;
-  /** the service clock's time the scenario began at */
-  since: number;
 }
 
 type SimKind = 'paper' | 'seed' | 'market';

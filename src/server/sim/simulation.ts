@@ -5,11 +5,12 @@ import type { SimScenario } from '../../contract.js';
 import { leverageCap } from '../runtime/amounts.js';
 import { parseSoul } from '../runtime/soul.js';
 import type { Store, StoredAgent } from '../store.js';
-import { advance, DEFAULT_MAX_LEVERAGE, newAccount, type PaperAccount } from './paper.js';
+import { advance, DEFAULT_MAX_LEVERAGE, newAccount, repairHistory, type PaperAccount } from './paper.js';
 import { STEP_MS } from './prices.js';
 import { advancePm, newPmAccount, type PmAccount, type PmContext } from './polymarket.js';
-import type { PaperRecord, ScenarioRecord, SeededHolding, SeedRecord } from './records.js';
-import { crashOver, type Market } from './scenario.js';
+import { clockNow, marketNow, scenarioRecord, stepAt, type ClockRecord, type ScenarioRecord } from './market-clock.js';
+import type { PaperRecord, SeededHolding, SeedRecord } from './records.js';
+import type { Market } from './scenario.js';
 import { addressKey, findToken, isEvmChain, type SimChain, type SimToken } from './tokens.js';
 import { toUnits } from './prices.js';
 
@@ -34,6 +35,7 @@ const USDC_E = '0x2791bca1f2de4661ed88a30c99a7a9449aa84174';
 export const DEFAULT_SIM_SEED = 'superagent-sim';
 const LEVERAGE_LIMIT = 50;
 const SCENARIO_KEY = 'scenario';
+const CLOCK_KEY = 'clock';
 
 /** An account as read: brought to `step`, with the clock time it stands for. */
 export interface PaperView {
@@ -45,8 +47,10 @@ export interface PaperView {
 
 export class Simulation {
   readonly options: SimOptions;
-  /** the market quoted: the seed, the scenario and the step it started from (this service's start) */
+  /** the market quoted: the seed, the scenario, the step it started from and the level it started at */
   readonly market: Market;
+  /** how the market's steps follow the service clock, kept across restarts (market-clock.ts) */
+  readonly clock: ClockRecord;
   /** pmNow's answers for one step: a request may ask one balance many times (aggregate3, batches) */
   private pmSeen = { step: NaN, accounts: new Map<string, PmAccount | undefined>() };
 
@@ -62,32 +66,21 @@ export class Simulation {
       speed: options.speed && options.speed > 0 ? options.speed : 1,
       scenario: options.scenario ?? 'calm',
     };
-    this.market = this.marketNow();
-  }
-
-  /**
-   * The crash under way on this data dir, if one is (so successive in-process services share it);
-   * else one that begins now. Calm has no origin to keep.
-   */
-  private marketNow(): Market {
-    const { seed, scenario } = this.options;
-    const now: Market = { seed, scenario, origin: this.step() };
-    if (scenario === 'calm') return now;
+    const stepMs = STEP_MS / this.options.speed;
+    this.clock = clockNow(this.store.sim.read<ClockRecord>('market', CLOCK_KEY), stepMs, this.now());
     const kept = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
-    if (kept?.scenario !== scenario || !Number.isFinite(kept.since)) return now;
-    const market = { ...now, origin: Math.floor(kept.since / this.stepMs) };
-    return market.origin > now.origin || crashOver(market, now.origin) ? now : market;
+    this.market = marketNow(this.options.seed, this.options.scenario, kept, this.clock, this.step());
   }
 
-  /** Start-up: the scenario's origin kept, and paper accounts for agents from before them. */
+  /** Start-up: the market's clock and scenario kept, and paper accounts for agents from before them. */
   async start(): Promise<void> {
-    if (this.market.scenario !== 'calm') {
-      const since = this.market.origin * this.stepMs;
-      const kept = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
-      if (kept?.since !== since || kept.scenario !== this.market.scenario) {
-        await this.store.sim.put<ScenarioRecord>('market', SCENARIO_KEY, { scenario: this.market.scenario, since });
-      }
+    const kept = this.store.sim.read<ClockRecord>('market', CLOCK_KEY);
+    if (kept?.time !== this.clock.time || kept.step !== this.clock.step || kept.stepMs !== this.clock.stepMs) {
+      await this.store.sim.put<ClockRecord>('market', CLOCK_KEY, this.clock);
     }
+    const scenario = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
+    const record = scenarioRecord(this.market, this.clock, scenario);
+    if (record) await this.store.sim.put<ScenarioRecord>('market', SCENARIO_KEY, record);
     await this.openMissing();
   }
 
@@ -95,16 +88,12 @@ export class Simulation {
     return this.options.seed;
   }
 
-  get stepMs(): number {
-    return STEP_MS / this.options.speed;
-  }
-
   now(): number {
     return this.options.clock();
   }
 
   step(): number {
-    return Math.floor(this.now() / this.stepMs);
+    return stepAt(this.clock, this.now());
   }
 
   /** A newly launched agent's paper account, funded with the paper balance. */
@@ -113,7 +102,7 @@ export class Simulation {
       account: agent.owner,
       agent_id: agent.agent_id,
       address: agent.evm_address,
-      paper: newAccount(this.options.paperBalanceUsd, this.step(), this.stepMs),
+      paper: newAccount(this.options.paperBalanceUsd, this.step(), this.now()),
       polymarket: newPmAccount(this.step()),
     };
     await this.store.sim.put('paper', agent.evm_address, record);
@@ -159,13 +148,14 @@ export class Simulation {
       who: addressKey(address),
       trading: agent.status === 'running' && agent.skills?.hyperliquid === true,
       maxLeverage: maxLeverageOf(agent.soul_md),
-      stepMs: this.stepMs,
+      clock: this.clock,
     };
     const step = this.step();
     const pm = this.pmContext(agent, address);
     this.pmSeen.accounts.delete(addressKey(address)); // a pause or a skill change may follow
     const view = await this.store.sim.update<PaperRecord, PaperView | undefined>('paper', address, (draft) => {
       if (!draft) return undefined;
+      draft.paper.history = repairHistory(draft.paper.history, this.now());
       advance(draft.paper, step, ctx);
       draft.polymarket ??= newPmAccount(step); // a record from before the Polymarket accounts
       advancePm(draft.polymarket, step, pm);
