@@ -66,10 +66,10 @@ export function prefixOf(text: string, max: number): string {
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
 
-/** Columns a text takes on a terminal (our colours take none), counted no further than WIDEST. */
+/** Columns a text takes on a terminal (our colours, as escapes or markers, take none), at most WIDEST. */
 export function visibleWidth(text: string): number {
   // colours make a prefix longer than what it shows: room for them, still bounded
-  return textWidth(prefixOf(text, 4 * WIDEST).replace(SGR, ''), WIDEST);
+  return textWidth(unmark(prefixOf(text, 4 * WIDEST)).replace(SGR, ''), WIDEST);
 }
 
 export const MIN_SHRUNK = 8;

@@ -9,6 +9,7 @@ import { fakeClock, untilPositions, withHyperliquid } from '../helpers/sim.js';
 const t = perTest();
 
 const narrow = (columns: number) => ({ tty: { stdout: true, stderr: true, columns } });
+const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Every line at most `columns` wide, and no amount cut; an address is one value, never cut, so left aside. */
 function fits(text: string, columns: number): void {
@@ -44,6 +45,18 @@ describe('money views on a narrow terminal', () => {
       expect(r.code).toBe(0);
       fits(r.stdout, columns);
       expect(r.stdout).toMatch(/hyperl\S* +account\S*( value)? +\$10,000\.00/);
+    }
+  });
+
+  it('a coloured positions heading stays on one line at 100 and 120 columns, as without colour', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    await withHyperliquid(svc, 'trader');
+    const cli = cliFor(() => svc);
+    for (const columns of [100, 120]) {
+      const r = await cli('positions trader', { ...narrow(columns), env: { TERM: 'xterm-256color' } });
+      expect(r.stdout).toContain('\u001b[');
+      expect(r.stdout.replace(SGR, '')).toMatch(/^Hyperliquid {2}account value \$[\d,.]+, withdrawable \$/m);
     }
   });
 });
