@@ -225,6 +225,14 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
       .map((l) => l.trimEnd())
       .join('\n') + '\n',
   );
+  const left = head.filter((_, c) => !shown.includes(c));
+  // a column left out is said, so that nothing shown does not pass for nothing there
+  if (left.length) dimNote(printer, `left out for width: ${left.join(', ')}; --json or a wider terminal shows them`);
+}
+
+/** A dim note for a terminal, wrapped on words to its width (never wider, never cut). */
+export function dimNote(printer: Printer, text: string): void {
+  for (const line of wrapWords(text, Math.max(1, printer.columns - 1))) printer.data(printer.out.dim(line));
 }
 
 /** A field the service did not send: `–` for people, an empty value for scripts (never "none"). */

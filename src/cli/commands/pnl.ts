@@ -3,7 +3,7 @@
 import { add, usdNumber } from '../../api/money/decimal.js';
 import type { HlPortfolioPeriod } from '../../api/money/hyperliquid.js';
 import { BadAnswerError } from '../../core/errors.js';
-import { printFields, printTable, tsvRow } from '../../ui/format.js';
+import { dimNote, printFields, printTable, tsvRow } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentPortfolio } from './shared/money.js';
 import { cents, usd } from './shared/money-view.js';
@@ -84,13 +84,13 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     points.map((x) => x.account_value),
     { columns: p.columns, format: usd, ...timeLabels(points[0]!.time, last.time) },
   );
+  const rows = fewPoints(points).map((x) => [shortTime(x.time), usd(x.account_value)]);
+  const widest = Math.max(...rows.map(([time, value]) => time!.length + 2 + value!.length));
   if (chart) p.data(chart);
-  else
-    printTable(
-      p,
-      ['TIME (UTC)', 'ACCOUNT VALUE'],
-      fewPoints(points).map((x) => [shortTime(x.time), usd(x.account_value)]),
-    );
+  // too narrow for even a short table: said, rather than an amount cut
+  else if (widest > p.columns - 1)
+    dimNote(p, 'too narrow for a chart or a table: pipe it or give --json for the points');
+  else printTable(p, ['TIME (UTC)', 'ACCOUNT VALUE'], rows, { whole: [0, 1] });
   const sign = change_usd > 0 ? '+' : '';
   printFields(p, [
     ['Account value', usd(last.account_value)],
