@@ -64,7 +64,8 @@ describe('destroy reads what the agent holds first', () => {
     const r = await cli('destroy scalper --yes');
     expect(r.code).toBe(6);
     const position = String.raw`\w+ (long|short) [\d.]+, [+-]\$[\d.]+`;
-    const holds = String.raw`^Error: scalper holds -?\$[\d,]+\.\d\d: \d+ open positions? on Hyperliquid`;
+    const dollars = String.raw`-?\$[\d,.]+`;
+    const holds = String.raw`^Error: scalper holds ${dollars}: ${dollars} on Hyperliquid with \d+ open positions?`;
     expect(r.stderr).toMatch(new RegExp(`${holds} \\(${position}(; [^)]*)?\\)`));
     expect(r.stderr.endsWith(REFUSED)).toBe(true);
     expect(await statusOf(svc, agent_id)).toBe('running');
