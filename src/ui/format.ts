@@ -66,10 +66,10 @@ export function prefixOf(text: string, max: number): string {
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }
 
-/** Columns a text takes on a terminal (our colours take none), counted no further than WIDEST. */
+/** Columns a text takes on a terminal (our colours, as escapes or markers, take none), at most WIDEST. */
 export function visibleWidth(text: string): number {
   // colours make a prefix longer than what it shows: room for them, still bounded
-  return textWidth(prefixOf(text, 4 * WIDEST).replace(SGR, ''), WIDEST);
+  return textWidth(unmark(prefixOf(text, 4 * WIDEST)).replace(SGR, ''), WIDEST);
 }
 
 export const MIN_SHRUNK = 8;
@@ -225,6 +225,14 @@ export function printTable(printer: Printer, head: string[], rows: string[][], o
       .map((l) => l.trimEnd())
       .join('\n') + '\n',
   );
+  const left = head.filter((_, c) => !shown.includes(c));
+  // a column left out is said, so that nothing shown does not pass for nothing there
+  if (left.length) dimNote(printer, `left out for width: ${left.join(', ')}; --json or a wider terminal shows them`);
+}
+
+/** A dim note for a terminal, wrapped on words to its width (never wider, never cut). */
+export function dimNote(printer: Printer, text: string): void {
+  for (const line of wrapWords(text, Math.max(1, printer.columns - 1))) printer.data(printer.out.dim(line));
 }
 
 /** A field the service did not send: `–` for people, an empty value for scripts (never "none"). */

@@ -64,7 +64,8 @@ describe('destroy reads what the agent holds first', () => {
     const r = await cli('destroy scalper --yes');
     expect(r.code).toBe(6);
     const position = String.raw`\w+ (long|short) [\d.]+, [+-]\$[\d.]+`;
-    const holds = String.raw`^Error: scalper holds -?\$[\d,]+\.\d\d: \d+ open positions? on Hyperliquid`;
+    const dollars = String.raw`-?\$[\d,.]+`;
+    const holds = String.raw`^Error: scalper holds ${dollars}: ${dollars} on Hyperliquid with \d+ open positions?`;
     expect(r.stderr).toMatch(new RegExp(`${holds} \\(${position}(; [^)]*)?\\)`));
     expect(r.stderr.endsWith(REFUSED)).toBe(true);
     expect(await statusOf(svc, agent_id)).toBe('running');
@@ -132,8 +133,21 @@ describe('destroy reads what the agent holds first', () => {
     expect(r.stderr).toMatch(
       /^Error: dark: nothing found, but not read: hyperliquid \(switched off\), solana \(.+\); /,
     );
-    expect(r.stderr).toMatch(/; try again, or pass --abandon-funds to destroy it anyway\n$/);
+    expect(r.stderr).toMatch(
+      /; try again, unset SUPERAGENT_HYPERLIQUID_URL to read hyperliquid, or pass --abandon-funds to destroy it an/,
+    );
     expect(await statusOf(svc, agent_id)).toBe('running');
+  });
+
+  it('only a source switched off: says how to switch it on, not to try again', async () => {
+    const { svc, cli } = await service({ paperBalanceUsd: 0 });
+    await launchAgent(svc, { name: 'dim' });
+    const r = await cli('destroy dim --yes', { env: { SUPERAGENT_HYPERLIQUID_URL: 'off' } });
+    expect([r.code, r.stderr]).toEqual([
+      7,
+      'Error: dim: nothing found, but not read: hyperliquid (switched off); unset SUPERAGENT_HYPERLIQUID_URL ' +
+        'to read hyperliquid, or pass --abandon-funds to destroy it anyway\n',
+    ]);
   });
 
   it('every source switched off: exit 7 naming them all; --abandon-funds destroys it, saying so', async () => {
@@ -226,7 +240,10 @@ describe('plan --prune says what apply --prune will refuse, read as apply reads 
     expect(r.stdout).toContain(
       'note: rich: holds $25.00: 25 USDC on base; apply --prune will refuse it unless --abandon-funds\n',
     );
-    expect(r.stderr).toBe(`Error: rich holds $25.00: 25 USDC on base${REFUSED}`);
+    // plan destroys nothing: the way on is apply's
+    expect(r.stderr).toBe(
+      'Error: rich holds $25.00: 25 USDC on base; it is paper money: apply --prune --abandon-funds destroys it\n',
+    );
     expect(await statusOf(svc, rich.agent_id)).toBe('running');
   });
 

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { cliFor } from '../helpers/context.js';
 import { perTest } from '../helpers/service-support.js';
+import { launchAgent } from '../helpers/service.js';
 import { fakeClock, untilPositions, withHyperliquid } from '../helpers/sim.js';
 
 const t = perTest();
@@ -44,5 +45,19 @@ describe('pnl chart', () => {
       for (const iso of [points[0].time, points[points.length - 1].time])
         expect(when(iso).some((w) => under.includes(w))).toBe(true);
     }
+  });
+
+  it('an account that did not move: said flat in one line, no chart of cents', async () => {
+    const clock = fakeClock();
+    const svc = await t.service({ simClock: clock.now });
+    await launchAgent(svc, { name: 'idle' });
+    clock.advance(60);
+    const cli = cliFor(() => svc);
+    const points = JSON.parse((await cli('pnl idle --period day --json')).stdout).points;
+    expect(points.length).toBeGreaterThan(1);
+    const r = await cli('pnl idle --period day', { tty: { stdout: true, stderr: true, columns: 80 } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('┤');
+    expect(r.stdout).toMatch(/^flat at \$10,000\.00 from \S+ to \S+ UTC$/m);
   });
 });

@@ -110,6 +110,7 @@ describe('wallet with balances', () => {
     expect(r.stderr).toMatch(/^base: .*127\.0\.0\.1/m);
     expect(r.stderr).toMatch(/base could not be read: the total is partial/);
     expect(r.stderr).toContain('set SUPERAGENT_RPC_BASE to another endpoint');
+    expect(r.stderr).not.toMatch(/\([^)]*\(/); // a hint in parentheses holds none of its own
     const json = await cli('wallet holder --json', { env });
     expect(json.code).toBe(7);
     const out = JSON.parse(json.stdout);
@@ -164,6 +165,7 @@ describe('the endpoints as profile settings', () => {
     expect(r.code).toBe(7);
     expect(r.stderr).toContain('superagent config unset rpc.base');
     expect(r.stderr).not.toContain('SUPERAGENT_RPC_BASE');
+    expect(r.stderr).not.toMatch(/\([^)]*\(/);
   });
 
   it('config set refuses an endpoint that is no http(s) URL (exit 2)', async () => {

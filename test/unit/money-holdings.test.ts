@@ -247,7 +247,9 @@ describe('fundsSummary', () => {
       },
     };
     expect(fundsSummary(some).phrase).toBe(
-      '1.5 ETH on ethereum, 2.5 SOL, <0.000001 WEIRD on solana, 1 open position on Hyperliquid (ETH long 1, +$50)',
+      // the account's dollars said with its positions, as without any
+      '1.5 ETH on ethereum, 2.5 SOL, <0.000001 WEIRD on solana, $1,000 on Hyperliquid with 1 open position ' +
+        '(ETH long 1, +$50)',
     );
   });
 });

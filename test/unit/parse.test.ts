@@ -3,7 +3,7 @@
 // refuses. The real specs of get, launch, health, whoami and skills enable are used where the wording
 // of their refusals is quoted.
 import { describe, expect, it } from 'vitest';
-import { parseInteger, parseNumber } from '../../src/cli/commands/shared/numbers.js';
+import { parseDecimal, parseInteger, parseNumber } from '../../src/cli/commands/shared/numbers.js';
 import { errorLine, exitCodeFor } from '../../src/cli/exit-codes.js';
 import { GLOBALS, toGlobals, type GlobalOptions } from '../../src/cli/globals.js';
 import { ENTRIES, type Entry } from '../../src/cli/registry.js';
@@ -391,6 +391,21 @@ describe('parseInteger and parseNumber: option values checked by the command', (
     for (const bad of ['0.5', '11', 'x', '', undefined]) {
       const line = `--watch must be a number from 1 to 10, not '${String(bad)}'`;
       expect(await refusal(() => parseNumber('--watch', bad, { min: 1, max: 10 }))).toBe(line);
+    }
+  });
+
+  it('parseDecimal takes plain decimals only, and says so in one line without repeating itself', async () => {
+    expect(parseDecimal('--max-drawdown', ' 12.5 ', { min: 0, max: 100, open: true })).toBe(12.5);
+    expect(parseDecimal('--max-loss', '0', { min: 0 })).toBe(0);
+    const drawdown = { min: 0, max: 100, open: true };
+    for (const [bad, range, line] of [
+      ['150', drawdown, "--max-drawdown must be a plain decimal number above 0 and at most 100, not '150'"],
+      ['0', drawdown, "--max-drawdown must be a plain decimal number above 0 and at most 100, not '0'"],
+      ['1e3', { min: 0 }, "--max-drawdown must be a plain decimal number at least 0, not '1e3'"],
+      ['-1', { min: 0 }, "--max-drawdown must be a plain decimal number at least 0, not '-1'"],
+      ['0x10', { min: 0 }, "--max-drawdown must be a plain decimal number at least 0, not '0x10'"],
+    ] as const) {
+      expect(await refusal(() => parseDecimal('--max-drawdown', bad, range))).toBe(line);
     }
   });
 });

@@ -60,7 +60,9 @@ export function fundsSummary(result: HoldingsResult): FundsSummary {
   if (hl) {
     if (hl.positions.length > 0) {
       const each = hl.positions.map((p) => `${p.coin} ${p.side} ${brief(p.size)}, ${dollars(p.unrealized_pnl, true)}`);
-      parts.push(`${plural(hl.positions.length, 'open position')} on Hyperliquid (${each.join('; ')})`);
+      // the account's dollars too: its positions alone do not say what it holds
+      const open = plural(hl.positions.length, 'open position');
+      parts.push(`${dollars(hl.account_value)} on Hyperliquid with ${open} (${each.join('; ')})`);
     } else if (hl.account_value !== 0) {
       parts.push(`${dollars(hl.account_value)} on Hyperliquid`);
     }

@@ -66,7 +66,7 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   else await showPlan(ctx, plan);
   // what apply refuses before any write is not a plan to merge: said after the plan it is about
   assertRoom(plan);
-  const refused = abandon ? undefined : refusal(holdings);
+  const refused = abandon ? undefined : refusal(holdings, { planned: true });
   if (refused) throw refused;
   return input.detailedExitCode && pending(plan) ? EXIT.changesPending : EXIT.ok;
 }

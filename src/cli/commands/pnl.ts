@@ -3,7 +3,7 @@
 import { add, usdNumber } from '../../api/money/decimal.js';
 import type { HlPortfolioPeriod } from '../../api/money/hyperliquid.js';
 import { BadAnswerError } from '../../core/errors.js';
-import { printFields, printTable, tsvRow } from '../../ui/format.js';
+import { dimNote, printFields, printTable, tsvRow } from '../../ui/format.js';
 import { resolveAgent } from './shared/agent-ref.js';
 import { readAgentPortfolio } from './shared/money.js';
 import { cents, usd } from './shared/money-view.js';
@@ -79,23 +79,41 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<void
     p.data(p.out.dim(`no history over the last ${period === 'all' ? 'while' : period} yet`));
     return;
   }
+  const values = points.map((x) => x.account_value);
+  const times = timeLabels(points[0]!.time, last.time);
+  const flat = flatAt(values);
+  if (flat) {
+    // a y-axis of cents would draw movement that is not there
+    dimNote(p, `flat at ${flat} from ${times.first} to ${times.last}`);
+    return printSums(ctx, period, last.account_value, change_usd);
+  }
   const { lineChart } = await import('../../vendor/chart.js');
-  const chart = lineChart(
-    points.map((x) => x.account_value),
-    { columns: p.columns, format: usd, ...timeLabels(points[0]!.time, last.time) },
-  );
+  const chart = lineChart(values, { columns: p.columns, format: usd, ...times });
+  const rows = fewPoints(points).map((x) => [shortTime(x.time), usd(x.account_value)]);
+  const widest = Math.max(...rows.map(([time, value]) => time!.length + 2 + value!.length));
   if (chart) p.data(chart);
-  else
-    printTable(
-      p,
-      ['TIME (UTC)', 'ACCOUNT VALUE'],
-      fewPoints(points).map((x) => [shortTime(x.time), usd(x.account_value)]),
-    );
+  // too narrow for even a short table: said, rather than an amount cut
+  else if (widest > p.columns - 1)
+    dimNote(p, 'too narrow for a chart or a table: pipe it or give --json for the points');
+  else printTable(p, ['TIME (UTC)', 'ACCOUNT VALUE'], rows, { whole: [0, 1] });
+  printSums(ctx, period, last.account_value, change_usd);
+}
+
+function printSums(ctx: Context, period: Period, value: number, change_usd: number): void {
   const sign = change_usd > 0 ? '+' : '';
-  printFields(p, [
-    ['Account value', usd(last.account_value)],
+  printFields(ctx.printer, [
+    ['Account value', usd(value)],
     [`PnL (${period})`, `${sign}${usd(change_usd)}`],
   ]);
+}
+
+/** "$10,000.00" (or "about $…") when the values move less than a dollar or 0.01% of them; else undefined. */
+function flatAt(values: number[]): string | undefined {
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  if (hi - lo >= 1 && hi - lo >= Math.abs(hi) * 1e-4) return undefined;
+  const last = values[values.length - 1]!;
+  return hi - lo < 0.005 ? usd(last) : `about ${usd(last)}`;
 }
 
 const DAY = 86_400_000;

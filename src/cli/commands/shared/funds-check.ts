@@ -6,10 +6,10 @@ import { fundsSummary, type FundsSummary } from '../../../api/money/funds.js';
 import { SOURCES, type SourceName } from '../../../api/money/types.js';
 import { BadAnswerError, StateConflictError } from '../../../core/errors.js';
 import type { Context } from '../../context.js';
-import { paperOnly } from './money.js';
 import { cellSafe } from '../../../ui/format.js';
 import { maskSecrets } from '../../../ui/mask.js';
 import { readAgentMoney, switchedOff } from './money-off.js';
+import { endpointOrigin, endpointSetting, endpointVariable, paperOnly } from './money.js';
 import type { OpenedApi } from './opened-api.js';
 import { withStop } from './stop.js';
 
@@ -29,13 +29,28 @@ export interface Holdings {
   whys?: Partial<Record<string, string>>;
   /** the sources switched off: not read either, by choice */
   off: SourceName[];
+  /** how to switch each of those on again: "unset SUPERAGENT_HYPERLIQUID_URL" */
+  switchOn?: string[];
 }
 
 /** How to get the money out before a destroy: the agent or the dashboard moves it (there is no command for it). */
 const MOVE_OUT =
-  'close its positions and move its funds out first (the agent can do it when asked, or the dashboard), ' +
-  `or pass ${ABANDON_FUNDS}`;
-const PAPER = `it is paper money: pass ${ABANDON_FUNDS} to destroy it`;
+  'close its positions and move its funds out first (the agent can do it when asked, or the dashboard), or ';
+const PAPER = 'it is paper money: ';
+
+/** The way past a refusal: destroy and apply take --abandon-funds; a plan destroys nothing, apply does. */
+function abandonHow(planned: boolean, it: string, anyway = ''): string {
+  return planned
+    ? `apply --prune ${ABANDON_FUNDS} destroys ${it}${anyway}`
+    : `pass ${ABANDON_FUNDS} to destroy ${it}${anyway}`;
+}
+
+/** How to switch a source off by a variable or a setting on again. */
+function switchOnStep(ctx: Context, api: OpenedApi, source: SourceName): string {
+  return endpointOrigin(ctx.env, api.connection.profile, source) === 'setting'
+    ? `superagent config unset ${endpointSetting(source)}`
+    : `unset ${endpointVariable(source)}`;
+}
 
 /** "$6,984.50" */
 export function usdText(usd: number): string {
@@ -61,14 +76,17 @@ export async function readFunds(
   // a name from the service may hold anything: shown on one line, a key in it masked
   const name = maskSecrets(cellSafe(agent.name));
   const off = SOURCES.filter((s) => switchedOff(ctx, api).has(s));
-  if (off.length === SOURCES.length) return { name, summary: null, unread: [], off };
+  const allOff = ["unset the variables or settings saying 'off' to read the sources"];
+  if (off.length === SOURCES.length) return { name, summary: null, unread: [], off, switchOn: allOff };
+  const switchOn = off.map((s) => `${switchOnStep(ctx, api, s)} to read ${s}`);
   try {
     const money = await readAgentMoney(ctx, api, agent, { signal });
     const unread = [...new Set(money.errors.map((e) => e.source))];
     const whys: Partial<Record<string, string>> = {};
     for (const e of money.errors) whys[e.source] ??= e.message;
     const paper = paperOnly(ctx, api);
-    return { name, summary: fundsSummary(money), unread, why: money.errors[0]?.message, whys, off, paper };
+    const why = money.errors[0]?.message;
+    return { name, summary: fundsSummary(money), unread, why, whys, off, switchOn, paper };
   } catch (err) {
     if (signal?.aborted) throw err;
     return {
@@ -77,6 +95,7 @@ export async function readFunds(
       unread: ['wallet'],
       why: err instanceof Error ? err.message : String(err),
       off,
+      switchOn,
     };
   }
 }
@@ -108,19 +127,26 @@ const held = (h: Holdings) => h.summary !== null && holdsFunds(h.summary);
 
 /**
  * The refusal for these agents, or undefined when nothing stands in the way: known holdings first
- * (exit 6), else the sources not read (exit 7).
+ * (exit 6), else the sources not read (exit 7). `planned`: said by plan, which destroys nothing.
  */
-export function refusal(all: Holdings[]): Error | undefined {
+export function refusal(all: Holdings[], { planned = false } = {}): Error | undefined {
   const holding = all.filter(held);
   if (holding.length > 0) {
-    const what = holding.every((h) => h.paper) ? PAPER : MOVE_OUT;
+    const it = holding.length > 1 ? 'them' : 'it';
+    const paper = holding.every((h) => h.paper);
+    const what = paper
+      ? PAPER + abandonHow(planned, it)
+      : MOVE_OUT + (planned ? abandonHow(true, it) : `pass ${ABANDON_FUNDS}`);
     return new StateConflictError(`${holding.map(heldText).join('; ')}; ${what}`);
   }
   const unread = all.filter(notRead);
   if (unread.length > 0) {
     const each = unread.map((h) => `${h.name}: nothing found, but ${unreadText(h)}`).join('; ');
     const it = unread.length > 1 ? 'them' : 'it';
-    return new BadAnswerError(`${each}; try again, or pass ${ABANDON_FUNDS} to destroy ${it} anyway`);
+    // trying again helps a source that failed; one switched off stays off until switched on
+    const failed = unread.some((h) => h.unread.length > 0);
+    const steps = [...(failed ? ['try again'] : []), ...new Set(unread.flatMap((h) => h.switchOn ?? []))];
+    return new BadAnswerError(`${each}; ${steps.join(', ')}, or ${abandonHow(planned, it, ' anyway')}`);
   }
   return undefined;
 }

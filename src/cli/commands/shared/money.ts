@@ -62,11 +62,12 @@ export function endpointHint(env: NodeJS.ProcessEnv, profile: Profile | undefine
   const setting = endpointSetting(source);
   if (endpointOrigin(env, profile, source) === 'setting') {
     return (
-      `set ${setting} to another endpoint or to 'off' (superagent config set ${setting} …), ` +
-      `or back to the default (superagent config unset ${setting})`
+      `set ${setting} to another endpoint or to 'off' with superagent config set ${setting} …, ` +
+      `or back to the default with superagent config unset ${setting}`
     );
   }
-  return `set ${endpointVariable(source)} to another endpoint (or to 'off' to skip it)`;
+  // no parentheses: the hint is said in its own
+  return `set ${endpointVariable(source)} to another endpoint, or to 'off' to skip it`;
 }
 
 /** An endpoint as a setting or variable may give it: an http(s) URL, or `off`. */

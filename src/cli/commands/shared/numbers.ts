@@ -24,3 +24,18 @@ export function parseNumber(flag: string, value: unknown, range: { min?: number;
   }
   return n;
 }
+
+/**
+ * A limit written as a plain decimal (`12.5`; no exponent, sign or hex, which read as something else)
+ * within [min, max], `open`: min itself excluded; else a usage error saying the range once.
+ */
+export function parseDecimal(
+  flag: string,
+  text: string,
+  { min = 0, max = Infinity, open = false }: { min?: number; max?: number; open?: boolean } = {},
+): number {
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
+  if (Number.isFinite(n) && (open ? n > min : n >= min) && n <= max) return n;
+  const range = `${open ? 'above' : 'at least'} ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}`;
+  throw new UsageError(`${flag} must be a plain decimal number ${range}, not '${text}'`);
+}
