@@ -231,6 +231,8 @@ async function runChosen(
     if (leftOut) ctx.printer.warn(leftOut.message.charAt(0).toUpperCase() + leftOut.message.slice(1));
     return code;
   } catch (err) {
+    // a spinner still turning would redraw itself under the error line, then erase it
+    ctx.stopSpinners();
     // printer.json: a profile with `output json` turns it on too
     const how = { json: ctx.printer.json, debug: globals.debug, colour: ctx.printer.err.red.bold };
     return reportError(ctx.explainFailure(err), io.stderr, how);
