@@ -8,6 +8,7 @@ import { eventWriter, failure, type Emit } from '../guard/events.js';
 import { GuardPacer } from '../guard/pacer.js';
 import { Guard, type GuardConfig } from '../guard/round.js';
 import { DEFAULT_WINDOW_MS, parseRules, parseWhole, parseWindow } from '../guard/rules.js';
+import { sourcesOff } from '../guard/sources.js';
 import { GuardState, guardStateFile } from '../guard/state.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -19,7 +20,9 @@ export const spec = {
     'in time order: the peak is the highest min(a, b) of two consecutive points, so a lone spike is never a ' +
     'peak; a fall acts on its first reading); --min-value USD: ' +
     'the wallet total as `wallet` computes it; --max-loss USD: the Hyperliquid PnL lost over --window. ' +
-    'A figure that cannot be read is never taken as 0: it is an error event, and no breach. ' +
+    'A figure that cannot be read is never taken as 0: it is an error event, and no breach. A source switched ' +
+    'off (a variable or setting saying off) is not read: a rule none of whose sources is read is refused (exit ' +
+    '2), and a wallet total that leaves a source out (switched off or failed) is an error below --min-value. ' +
     'One event per line (start, breach, paused, error; check with --verbose); with --json one object per line: ' +
     '{time, agent_id, name, event, rule, value, limit, action, detail}. --once checks once: exit 0 within the ' +
     'limits, 10 when a limit was breached, 7 when an agent could not be read. Otherwise a watchdog: a check ' +
@@ -92,7 +95,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   const api = await ctx.api({ pacer });
   const state = new GuardState(guardStateFile(ctx.env), (line) => ctx.printer.warn(line));
   const emit = eventWriter(ctx);
-  const guard = new Guard(ctx, api, pacer, state, c, emit);
+  // a rule none of whose sources is read is refused here; a total that leaves some out is said at start
+  const guard = new Guard(ctx, api, pacer, state, { ...c, off: sourcesOff(ctx, api, c.rules) }, emit);
   if (input.once) {
     const stop = new Stop(ctx);
     try {

@@ -2,7 +2,7 @@
 // whether to pause it, and the change to make to its recorded state. No I/O: the kill switch is decided
 // on a snapshot of the state, and the change is written after the pause is sent.
 import type { Readings, Known } from './figures.js';
-import type { Action, GuardEvent } from './events.js';
+import { figure, type Action, type GuardEvent } from './events.js';
 import { beyond, past, RULE_NAMES, type RuleName, type Rules } from './rules.js';
 import { addSeen, confirmedPeak, peakSeen, restamp, type AgentState, type BreachRecord } from './state.js';
 
@@ -61,10 +61,17 @@ function drawdown(
   return { known: { value }, peak, confirmed };
 }
 
-/** The wallet total: a partial one is at least what was read, so only "within the limit" is certain. */
+/**
+ * The wallet total: one that leaves a source out (switched off or failed) is at least what was read, so
+ * only "within the limit" is certain; below it is not known (an error, never a breach).
+ */
 function total(r: Readings, limit: number): Known {
   const t = r.total;
-  if (t.value !== null && t.partial && past('min-value', t.value, limit)) return { value: null, reason: t.partial };
+  if (t.value !== null && t.partial && past('min-value', t.value, limit)) {
+    const read = figure('min-value', t.value);
+    const reason = `the total leaves out ${t.partial}: ${read} read, below the limit not certain`;
+    return { value: null, reason };
+  }
   return t.value === null ? t : { value: t.value };
 }
 
