@@ -28,8 +28,10 @@ export const spec = {
     'limits, 10 when a limit was breached, 7 when an agent could not be read. Otherwise a watchdog: a check ' +
     'every --interval, through outages of the service or a source (said, and tried again), until SIGTERM ' +
     '(exit 0) or Ctrl-C. An agent a person resumes after a breach is not paused again until it goes beyond ' +
-    'the breach recorded, while that record stands (a drawdown measured from the peak still confirmed, below ' +
-    '100%). Service requests stay within --budget a minute; a pause never waits on it.',
+    'the breach recorded by a margin (a tenth of the limit for --max-drawdown, 1 point at least, and for ' +
+    '--max-loss, $1 at least; 1% of the limit for --min-value), while that record stands (a drawdown measured ' +
+    'from the peak still confirmed, below 100%); the re-pause says so. Service requests stay within --budget ' +
+    'a minute; a pause never waits on it.',
   args: [
     { name: 'agent', description: 'agents to guard (uuid, id prefix or name)', variadic: true, complete: 'agent' },
   ],
