@@ -258,6 +258,14 @@ describe('guard --min-value, against the embedded service’s simulation', () =>
     expect(r.stdout).toMatch(/held: paused; .*not read: hyperliquid \(switched off\)\n/);
   });
 
+  it('the start line names the window only when a rule uses it', async () => {
+    const f = await guardFleet(t, ['a']);
+    f.set('a', 10_000);
+    const r = await f.cli('guard a --min-value 5 --once');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/a: guarded \(running\): min-value \$5\.00; not read, switched off: [a-z, ]+\n$/);
+  });
+
   it('a rule whose every source is switched off is refused at the start: exit 2, one line', async () => {
     const f = await guardFleet(t, ['a']);
     f.set('a', 10_000);
