@@ -31,7 +31,7 @@ export const spec = {
     'the breach recorded by a margin (a tenth of the limit for --max-drawdown, 1 point at least, and for ' +
     '--max-loss, $1 at least; 1% of the limit for --min-value), while that record stands (a drawdown measured ' +
     'from the peak still confirmed, below 100%); the re-pause says so. Service requests stay within --budget ' +
-    'a minute; a pause never waits on it.',
+    'a minute (a wait for it is said on stderr); a pause never waits on it.',
   args: [
     { name: 'agent', description: 'agents to guard (uuid, id prefix or name)', variadic: true, complete: 'agent' },
   ],
@@ -94,6 +94,7 @@ function configOf(input: Input<typeof spec>, ctx: Context): GuardConfig & { inte
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
   const c = configOf(input, ctx);
   const pacer = new GuardPacer(c.budget, ctx.clock);
+  sayWaits(ctx, pacer, c.budget);
   const api = await ctx.api({ pacer });
   const state = new GuardState(guardStateFile(ctx.env), (line) => ctx.printer.warn(line));
   const emit = eventWriter(ctx);
@@ -110,6 +111,22 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     }
   }
   return watch(ctx, guard, c.intervalMs, emit);
+}
+
+/**
+ * A wait for the budget said on stderr, so that a watchdog waiting is not taken for one hung: once per
+ * wait (reads waiting together for the same end are one wait).
+ */
+function sayWaits(ctx: Context, pacer: GuardPacer, budget: number): void {
+  let until = 0;
+  pacer.reads.onWait = (ms) => {
+    const end = ctx.clock.now() + ms;
+    if (end <= until) return;
+    until = end;
+    ctx.printer.warn(
+      `over --budget ${budget} (service requests a minute): the next request waits ${Math.ceil(ms / 1000)} s`,
+    );
+  };
 }
 
 /** A check every interval until SIGTERM (exit 0) or Ctrl-C; a check that fails is said and tried again. */
