@@ -32,6 +32,20 @@ describe('guard, the watchdog', () => {
     expect(signals.terminateListeners).toBe(0);
   });
 
+  it('a wait for --budget is said on stderr, once for the agents waiting together (not a silent hang)', async () => {
+    const f = await guardFleet(t, ['a', 'b']);
+    f.set('a', 10_000);
+    f.set('b', 10_000);
+    const signals = new FakeSignals();
+    const clock = new SteppedClock((_n, _c, ms) => void (ms === 1_000 && signals.terminate()));
+    const r = await f.cli('guard --all --max-drawdown 20 --budget 1 --interval 1', { clock, signals });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      '! over --budget 1 (service requests a minute): the next request waits 60 s',
+      'Stopped',
+    ]);
+  });
+
   it('a source down: said at each check, no breach; with --on-unreadable pause, paused after N checks', async () => {
     const f = await guardFleet(t, ['calm', 'dark']);
     f.set('calm', 10_000);

@@ -234,6 +234,52 @@ describe('guard --min-value, against the embedded service’s simulation', () =>
     const status = Object.fromEntries(list.json.agents.map((a: any) => [a.name, a.status]));
     expect(status).toEqual({ poor: 'paused', rich: 'running' });
   });
+
+  it('a source switched off is not read: below the limit is an error naming it, never a breach (exit 7)', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    await launchAgent(svc, { name: 'held' });
+    const env = { SUPERAGENT_DATA_DIR: t.scratch('guard-data-'), SUPERAGENT_HYPERLIQUID_URL: 'off' };
+    const r = await cliFor(() => svc, { env })('guard held --min-value 10 --once --json');
+    expect(r.code).toBe(7);
+    const out = events(r.stdout).filter((e) => e.event !== 'start');
+    expect(out).toEqual([expect.objectContaining({ event: 'error', rule: 'min-value', value: null, action: 'retry' })]);
+    expect(out[0].detail).toMatch(/^the total leaves out hyperliquid \(switched off\): \$0\.00 read/);
+    expect((await svc.call('GET', '/v1/superagents')).json.agents[0].status).toBe('running');
+  });
+
+  it('paused while a market is switched off: what it left open there is said not read, not "nothing"', async () => {
+    const svc = await t.service({ simClock: fakeClock().now });
+    await launchAgent(svc, { name: 'held' });
+    const env = { SUPERAGENT_DATA_DIR: t.scratch('guard-data-'), SUPERAGENT_HYPERLIQUID_URL: 'off' };
+    const line = 'guard held --min-value 10 --on-unreadable pause --unreadable-after 1 --once';
+    const r = await cliFor(() => svc, { env })(line);
+    expect(r.code).toBe(10);
+    expect(r.stdout).not.toContain('nothing left open');
+    expect(r.stdout).toMatch(/held: paused; .*not read: hyperliquid \(switched off\)\n/);
+  });
+
+  it('the start line names the window only when a rule uses it', async () => {
+    const f = await guardFleet(t, ['a']);
+    f.set('a', 10_000);
+    const r = await f.cli('guard a --min-value 5 --once');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/a: guarded \(running\): min-value \$5\.00; not read, switched off: [a-z, ]+\n$/);
+  });
+
+  it('a rule whose every source is switched off is refused at the start: exit 2, one line', async () => {
+    const f = await guardFleet(t, ['a']);
+    f.set('a', 10_000);
+    const env = { SUPERAGENT_HYPERLIQUID_URL: 'off' };
+    for (const line of [
+      'guard a --max-drawdown 20',
+      'guard a --max-loss 5 --once',
+      'guard --all --min-value 5 --once',
+    ]) {
+      const r = await f.cli(line, { env });
+      expect([line, r.code, r.stdout, r.stderr.trim().split('\n').length]).toEqual([line, 2, '', 1]);
+      expect(r.stderr).toContain('SUPERAGENT_HYPERLIQUID_URL');
+    }
+  });
 });
 
 describe('guard --once and the signals', () => {

@@ -100,6 +100,43 @@ describe('a resumed agent and the breach recorded', () => {
   });
 });
 
+describe('the margin a resumed agent is given', () => {
+  const history: Array<[number, number]> = [
+    [T0 - 2 * H, 10_000],
+    [T0 - H, 10_000],
+  ];
+  /** The breach event of one check of a running agent resumed after a breach recorded at `at`. */
+  function breach(rule: 'max-drawdown' | 'min-value', limit: number, at: number, r: Readings) {
+    const record = { value: at, limit, time: T0, ...(rule === 'max-drawdown' ? { peak: 10_000 } : {}) };
+    const state: AgentState = { peaks: [], breaches: { [rule]: record } };
+    const agent = { agent_id: 'a', name: 'a', status: 'running' };
+    const d = decide(agent, r, { rules: { [rule]: limit }, windowMs: W, now: T0, dryRun: false, state });
+    return d.events.find((e) => e.event === 'breach');
+  }
+
+  it('a drawdown: a tenth of the limit, 1 point at least, beyond the recorded one; the re-pause says why', () => {
+    expect(breach('max-drawdown', 20, 30, readings(6_850, history))).toMatchObject({
+      action: 'tolerated',
+      detail: 'resumed by a person at 30.00%: left running until beyond 32.00%',
+    });
+    expect(breach('max-drawdown', 20, 30, readings(6_750, history))).toMatchObject({
+      action: 'pause',
+      detail: 'resumed by a person at 30.00%; now beyond 32.00%: pausing it again',
+    });
+    expect(breach('max-drawdown', 5, 30, readings(6_950, history))?.action).toBe('tolerated');
+    expect(breach('max-drawdown', 5, 30, readings(6_890, history))?.action).toBe('pause');
+  });
+
+  it('a wallet total: 1% of the limit below the recorded one', () => {
+    const total = (value: number): Readings => ({ ...readings(value, history), total: { value } });
+    expect(breach('min-value', 9_500, 8_965.74, total(8_964.68))).toMatchObject({
+      action: 'tolerated',
+      detail: 'resumed by a person at $8,965.74: left running until below $8,870.74',
+    });
+    expect(breach('min-value', 9_500, 8_965.74, total(8_870))?.action).toBe('pause');
+  });
+});
+
 describe('a clock that jumps', () => {
   it('a year ahead for one check: back at the real time, its peak is stamped now and ages out with the window', () => {
     const s = emptyAgent();

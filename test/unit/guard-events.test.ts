@@ -24,4 +24,18 @@ describe("guard's human line", () => {
         'left open: ^[[2Jx^Jforged',
     );
   });
+
+  it('a minimum is "below", a drawdown or loss "past"; a re-pause says the resume it overrides', () => {
+    const breach = { event: 'breach', action: 'pause', detail: null } as const;
+    expect(humanLine(event({ ...breach, rule: 'min-value', value: 8_965.74, limit: 9_500 }))).toBe(
+      '2026-11-27 07:53:34Z calm: BREACH min-value $8,965.74, below $9,500.00: pausing it',
+    );
+    expect(humanLine(event({ ...breach, rule: 'max-loss', value: 300, limit: 200 }))).toContain(
+      'BREACH max-loss $300.00, past $200.00: pausing it',
+    );
+    const detail = 'resumed by a person at 12.00%; now beyond 13.00%: pausing it again';
+    expect(humanLine(event({ ...breach, rule: 'max-drawdown', value: 14.1, limit: 10, detail }))).toBe(
+      `2026-11-27 07:53:34Z calm: BREACH max-drawdown 14.10%, past 10.00%: ${detail}`,
+    );
+  });
 });

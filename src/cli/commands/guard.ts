@@ -8,6 +8,7 @@ import { eventWriter, failure, type Emit } from '../guard/events.js';
 import { KillSwitchPacer } from '../../api/rate-budget.js';
 import { Guard, type GuardConfig } from '../guard/round.js';
 import { DEFAULT_WINDOW_MS, parseRules, parseWhole, parseWindow } from '../guard/rules.js';
+import { sourcesOff } from '../guard/sources.js';
 import { GuardState, guardStateFile } from '../guard/state.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -19,14 +20,18 @@ export const spec = {
     'in time order: the peak is the highest min(a, b) of two consecutive points, so a lone spike is never a ' +
     'peak; a fall acts on its first reading); --min-value USD: ' +
     'the wallet total as `wallet` computes it; --max-loss USD: the Hyperliquid PnL lost over --window. ' +
-    'A figure that cannot be read is never taken as 0: it is an error event, and no breach. ' +
+    'A figure that cannot be read is never taken as 0: it is an error event, and no breach. A source switched ' +
+    'off (a variable or setting saying off) is not read: a rule none of whose sources is read is refused (exit ' +
+    '2), and a wallet total that leaves a source out (switched off or failed) is an error below --min-value. ' +
     'One event per line (start, breach, paused, error; check with --verbose); with --json one object per line: ' +
     '{time, agent_id, name, event, rule, value, limit, action, detail}. --once checks once: exit 0 within the ' +
     'limits, 10 when a limit was breached, 7 when an agent could not be read. Otherwise a watchdog: a check ' +
     'every --interval, through outages of the service or a source (said, and tried again), until SIGTERM ' +
     '(exit 0) or Ctrl-C. An agent a person resumes after a breach is not paused again until it goes beyond ' +
-    'the breach recorded, while that record stands (a drawdown measured from the peak still confirmed, below ' +
-    '100%). Service requests stay within --budget a minute; a pause never waits on it.',
+    'the breach recorded by a margin (a tenth of the limit for --max-drawdown, 1 point at least, and for ' +
+    '--max-loss, $1 at least; 1% of the limit for --min-value), while that record stands (a drawdown measured ' +
+    'from the peak still confirmed, below 100%); the re-pause says so. Service requests stay within --budget ' +
+    'a minute (a wait for it is said on stderr); a pause never waits on it.',
   args: [
     { name: 'agent', description: 'agents to guard (uuid, id prefix or name)', variadic: true, complete: 'agent' },
   ],
@@ -89,10 +94,12 @@ function configOf(input: Input<typeof spec>, ctx: Context): GuardConfig & { inte
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number> {
   const c = configOf(input, ctx);
   const pacer = new KillSwitchPacer(c.budget, ctx.clock);
+  sayWaits(ctx, pacer, c.budget);
   const api = await ctx.api({ pacer });
   const state = new GuardState(guardStateFile(ctx.env), (line) => ctx.printer.warn(line));
   const emit = eventWriter(ctx);
-  const guard = new Guard(ctx, api, pacer, state, c, emit);
+  // a rule none of whose sources is read is refused here; a total that leaves some out is said at start
+  const guard = new Guard(ctx, api, pacer, state, { ...c, off: sourcesOff(ctx, api, c.rules) }, emit);
   if (input.once) {
     const stop = new Stop(ctx);
     try {
@@ -104,6 +111,22 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     }
   }
   return watch(ctx, guard, c.intervalMs, emit);
+}
+
+/**
+ * A wait for the budget said on stderr, so that a watchdog waiting is not taken for one hung: once per
+ * wait (reads waiting together for the same end are one wait).
+ */
+function sayWaits(ctx: Context, pacer: KillSwitchPacer, budget: number): void {
+  let until = 0;
+  pacer.reads.onWait = (ms) => {
+    const end = ctx.clock.now() + ms;
+    if (end <= until) return;
+    until = end;
+    ctx.printer.warn(
+      `over --budget ${budget} (service requests a minute): the next request waits ${Math.ceil(ms / 1000)} s`,
+    );
+  };
 }
 
 /** A check every interval until SIGTERM (exit 0) or Ctrl-C; a check that fails is said and tried again. */

@@ -2,8 +2,8 @@
 // whether to pause it, and the change to make to its recorded state. No I/O: the kill switch is decided
 // on a snapshot of the state, and the change is written after the pause is sent.
 import type { Readings, Known } from './figures.js';
-import type { Action, GuardEvent } from './events.js';
-import { beyond, past, RULE_NAMES, type RuleName, type Rules } from './rules.js';
+import { figure, type Action, type GuardEvent } from './events.js';
+import { beyond, past, repauseAt, RULE_NAMES, type RuleName, type Rules } from './rules.js';
 import { addSeen, confirmedPeak, peakSeen, restamp, type AgentState, type BreachRecord } from './state.js';
 
 export interface Agent {
@@ -61,10 +61,17 @@ function drawdown(
   return { known: { value }, peak, confirmed };
 }
 
-/** The wallet total: a partial one is at least what was read, so only "within the limit" is certain. */
+/**
+ * The wallet total: one that leaves a source out (switched off or failed) is at least what was read, so
+ * only "within the limit" is certain; below it is not known (an error, never a breach).
+ */
 function total(r: Readings, limit: number): Known {
   const t = r.total;
-  if (t.value !== null && t.partial && past('min-value', t.value, limit)) return { value: null, reason: t.partial };
+  if (t.value !== null && t.partial && past('min-value', t.value, limit)) {
+    const read = figure('min-value', t.value);
+    const reason = `the total leaves out ${t.partial}: ${read} read, below the limit not certain`;
+    return { value: null, reason };
+  }
   return t.value === null ? t : { value: t.value };
 }
 
@@ -78,6 +85,16 @@ function shields(rule: RuleName, b: BreachRecord, peak: number | null, now: numb
   if (rule === 'max-drawdown') return b.value < 100 && b.peak !== undefined && b.peak === peak;
   if (rule === 'min-value') return b.value > 0;
   return b.time >= now - windowMs;
+}
+
+/** What a breach of a resumed agent does to the person's resume, and why. */
+function resumeWords(rule: RuleName, at: number, until: number | null, action: Action): string {
+  const side = rule === 'min-value' ? 'below' : 'beyond';
+  const resumed = `resumed by a person at ${figure(rule, at)}`;
+  const then = action === 'pause' ? 'pausing it again' : 'not paused (--dry-run)';
+  if (until === null) return `${resumed}, a breach that no longer holds (another peak or window): ${then}`;
+  if (action === 'tolerated') return `${resumed}: left running until ${side} ${figure(rule, until)}`;
+  return `${resumed}; now ${side} ${figure(rule, until)}: ${then}`;
 }
 
 export function decide(
@@ -125,18 +142,21 @@ export function decide(
     const entry: Entry = rule === 'max-drawdown' ? { value, peak: peak! } : { value };
     const holds = before !== undefined && shields(rule, before, peak, o.now, o.windowMs);
     let action: Action;
+    let detail: string | null = null;
     if (agent.status === 'paused') {
       action = 'already_paused';
       // what a person sees when resuming it is what guard accepts then
       if (before && (!holds || beyond(rule, value, before.value))) record[rule] = entry;
-    } else if (holds && !beyond(rule, value, before!.value)) action = 'tolerated';
-    else {
-      action = o.dryRun ? 'dry_run' : 'pause';
-      if (!o.dryRun) onPause[rule] = entry;
+    } else {
+      // running with a record: a person resumed it after guard's pause
+      const until = holds ? repauseAt(rule, before!.value, limit) : null;
+      action = until !== null && !beyond(rule, value, until) ? 'tolerated' : o.dryRun ? 'dry_run' : 'pause';
+      if (action === 'pause') onPause[rule] = entry;
+      if (before) detail = resumeWords(rule, before.value, until, action);
     }
     if (action !== 'tolerated') d.breached = true;
     if (action === 'pause') d.pause = true;
-    d.events.push({ ...base, event: 'breach', rule, value, limit, action, detail: null });
+    d.events.push({ ...base, event: 'breach', rule, value, limit, action, detail });
   }
   const account = r.account.value;
   // guard's own confirmation of the value now (without a drawdown rule: by the last value it saw)

@@ -49,8 +49,10 @@ export function humanLine(e: GuardEvent): string {
   let text: string;
   if (e.event === 'breach') {
     const value = e.rule && e.value !== null ? figure(e.rule, e.value) : '?';
-    const words = e.rule === 'unreadable' ? `not read for ${value} in a row` : `${e.rule} ${value}, past ${limit}`;
-    text = `BREACH ${words}: ${ACTION_WORDS[e.action!] ?? e.action}`;
+    const side = e.rule === 'min-value' ? 'below' : 'past';
+    const words = e.rule === 'unreadable' ? `not read for ${value} in a row` : `${e.rule} ${value}, ${side} ${limit}`;
+    // a resumed agent's breach says what it does to the person's resume
+    text = `BREACH ${words}: ${e.detail ?? ACTION_WORDS[e.action!] ?? e.action}`;
   } else if (e.event === 'paused') text = `paused${e.detail ? `; ${e.detail}` : ''}`;
   else if (e.event === 'error') text = e.rule ? `not read (${e.rule}): ${e.detail}` : `error: ${e.detail}`;
   else text = e.detail ?? e.event;

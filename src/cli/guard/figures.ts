@@ -3,6 +3,7 @@
 // and the wallet total as `wallet` computes it. What could not be read is null with the reason: never 0.
 import type { Addresses } from '../../api/money/holdings.js';
 import type { HlPortfolioPeriod } from '../../api/money/hyperliquid.js';
+import type { SourceName } from '../../api/money/types.js';
 import type { Context } from '../context.js';
 import { pnlPoints } from '../commands/pnl.js';
 import { readMoneyAt, readPortfolioAt } from '../commands/shared/money.js';
@@ -22,7 +23,7 @@ export interface Readings {
   history: KnownPoints;
   /** PnL lost over the window (negative: gained) */
   loss: Known;
-  /** the wallet total; `partial` when a source failed (the true total is then at least this) */
+  /** the wallet total; `partial`: the sources it leaves out, switched off or failed (the true total is at least it) */
   total: Known & { partial?: string };
 }
 
@@ -50,7 +51,7 @@ export async function readFigures(
   ctx: Context,
   api: OpenedApi,
   addresses: Addresses,
-  o: { rules: Rules; windowMs: number; now: number; signal?: AbortSignal },
+  o: { rules: Rules; windowMs: number; now: number; signal?: AbortSignal; off?: readonly SourceName[] },
 ): Promise<Readings> {
   const history = o.rules['max-drawdown'] !== undefined || o.rules['max-loss'] !== undefined;
   const wholeWallet = o.rules['min-value'] !== undefined;
@@ -79,8 +80,11 @@ export async function readFigures(
     out.account = hl
       ? { value: hl.account_value }
       : failed(hlError ? `hyperliquid: ${hlError.message}` : 'no Hyperliquid account');
-    const first = m.value.errors[0];
-    out.total = { value: m.value.total_usd, ...(first ? { partial: `${first.source}: ${first.message}` } : {}) };
+    const left = [
+      ...(o.off ?? []).map((s) => `${s} (switched off)`),
+      ...m.value.errors.map((e) => `${e.source} (${e.message})`),
+    ];
+    out.total = { value: m.value.total_usd, ...(left.length ? { partial: left.join(', ') } : {}) };
   }
   if (!evm) {
     out.history = out.loss = failed('the service has no EVM address for the agent');

@@ -4,12 +4,14 @@
 import { superagents } from '../../api/superagents.js';
 import { ConflictError } from '../../api/errors.js';
 import type { Addresses } from '../../api/money/holdings.js';
+import type { SourceName } from '../../api/money/types.js';
 import type { AgentRecord } from '../../api/types.js';
 import type { Context } from '../context.js';
 import { errorLine } from '../exit-codes.js';
 import { resolveAgentsSettled } from '../commands/shared/agent-ref.js';
 import { sendTogether } from '../commands/shared/lifecycle.js';
 import { agentAddresses } from '../commands/shared/money.js';
+import { switchedOff } from '../commands/shared/money-off.js';
 import type { OpenedApi } from '../commands/shared/opened-api.js';
 import { readOpenAtPause } from '../commands/shared/paused-positions.js';
 import { decide, type Agent, type Decision } from './decide.js';
@@ -33,6 +35,8 @@ export interface GuardConfig {
   quietRepeats: boolean;
   /** one check and no other (--once) */
   once: boolean;
+  /** the sources --min-value reads that are switched off (the total leaves them out) */
+  off?: readonly SourceName[];
 }
 
 export interface RoundResult {
@@ -120,8 +124,10 @@ export class Guard {
     const limits = RULE_NAMES.filter((r) => this.c.rules[r] !== undefined).map(
       (r) => `${r} ${figure(r, this.c.rules[r]!)}`,
     );
-    const window = windowText(this.c.windowMs);
-    const detail = `guarded (${a.status ?? 'status unknown'}): ${limits.join(', ')}; window ${window}`;
+    const windowed = this.c.rules['max-drawdown'] !== undefined || this.c.rules['max-loss'] !== undefined;
+    const window = windowed ? `; window ${windowText(this.c.windowMs)}` : '';
+    const off = this.c.off?.length ? `; not read, switched off: ${this.c.off.join(', ')}` : '';
+    const detail = `guarded (${a.status ?? 'status unknown'}): ${limits.join(', ')}${window}${off}`;
     this.emit({ ...this.who(a), event: 'start', rule: null, value: null, limit: null, action: 'watch', detail });
   }
 
@@ -137,7 +143,8 @@ export class Guard {
       }
       this.addresses.set(a.agent_id, addresses);
     }
-    return readFigures(this.ctx, this.api, addresses, { rules: this.c.rules, windowMs: this.c.windowMs, now, signal });
+    const o = { rules: this.c.rules, windowMs: this.c.windowMs, now, signal, off: this.c.off };
+    return readFigures(this.ctx, this.api, addresses, o);
   }
 
   /** An agent unread `unreadableAfter` checks in a row, with --on-unreadable pause: a breach of its own. */
@@ -256,15 +263,22 @@ export class Guard {
       this.ctx,
       agents.map((a) => ({ agent_id: a.agent_id, name: a.name ?? a.agent_id })),
     );
+    // a market switched off was not read: nothing found there is not "nothing left open"
+    const off = switchedOff(this.ctx, this.api);
+    const markets = (['hyperliquid', 'polymarket'] as const).filter((m) => off.has(m));
+    const unread = markets.length ? `; not read: ${markets.map((m) => `${m} (switched off)`).join(', ')}` : '';
     for (const [k, a] of agents.entries()) {
       const o = open[k]!;
-      const detail = o.phrase
+      const said = o.phrase
         ? `left open: ${o.phrase} (a paused agent does not manage them)`
         : o.failure
           ? `what it left open was not read (${o.failure})`
           : o.open_positions === 0
-            ? 'nothing left open'
+            ? unread
+              ? 'nothing found open'
+              : 'nothing left open'
             : null;
+      const detail = said === null ? unread.slice(2) || null : `${said}${o.failure ? '' : unread}`;
       this.emit({ ...this.who(a), event: 'paused', rule: null, value: null, limit: null, action: 'paused', detail });
     }
   }

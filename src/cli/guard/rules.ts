@@ -73,9 +73,25 @@ export function past(rule: RuleName, value: number, limit: number): boolean {
   return rule === 'min-value' ? value < limit : value > limit;
 }
 
-/** Whether `a` is further past the limit than `b` (a new breach beyond a recorded one). */
-export function beyond(rule: RuleName, a: number, b: number): boolean {
-  return rule === 'min-value' ? a < b : a > b;
+/** Whether `a` is further past the limit than `b` by more than `by` (a new breach beyond a recorded one). */
+export function beyond(rule: RuleName, a: number, b: number, by = 0): boolean {
+  return rule === 'min-value' ? a < b - by : a > b + by;
+}
+
+/**
+ * How far beyond the breach recorded a resumed agent must go to be paused again, so that noise does not
+ * undo a person's resume: a tenth of the limit for a drawdown (1 point at least) or a loss ($1 at least),
+ * 1% of it for a wallet total.
+ */
+export function margin(rule: RuleName, limit: number): number {
+  if (rule === 'min-value') return limit / 100;
+  return Math.max(1, limit / 10);
+}
+
+/** The value a resumed agent is paused again beyond: the recorded one, and the margin. */
+export function repauseAt(rule: RuleName, recorded: number, limit: number): number {
+  const m = margin(rule, limit);
+  return Math.round((rule === 'min-value' ? recorded - m : recorded + m) * 100) / 100;
 }
 
 /** Hyperliquid's portfolio periods, shortest first, with how far back each reaches. */
