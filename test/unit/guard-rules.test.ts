@@ -31,7 +31,9 @@ describe('guard rules', () => {
       { maxLoss: '1e3' },
     ];
     for (const b of bad) expect(() => parseRules(b)).toThrow(UsageError);
-    expect(() => parseRules({ maxDrawdown: '100' })).toThrow(/is not a number above 0 and below 100/);
+    expect(() => parseRules({ maxDrawdown: '100' })).toThrow(
+      "--max-drawdown must be a plain decimal number above 0 and below 100, not '100'",
+    );
     expect(() => parseRules({})).toThrow(/at least one limit/);
   });
 

@@ -7,7 +7,8 @@ import { Stop } from './shared/stop.js';
 import { eventWriter, failure, type Emit } from '../guard/events.js';
 import { KillSwitchPacer } from '../../api/rate-budget.js';
 import { Guard, type GuardConfig } from '../guard/round.js';
-import { DEFAULT_WINDOW_MS, parseRules, parseWhole, parseWindow } from '../guard/rules.js';
+import { DEFAULT_WINDOW_MS, parseRules, parseWindow } from '../guard/rules.js';
+import { parseInteger } from './shared/numbers.js';
 import { sourcesOff } from '../guard/sources.js';
 import { GuardState, guardStateFile } from '../guard/state.js';
 import type { Input, Spec } from '../spec.js';
@@ -82,12 +83,15 @@ function configOf(input: Input<typeof spec>, ctx: Context): GuardConfig & { inte
     dryRun: input.dryRun,
     onUnreadable: input.onUnreadable === 'pause' ? 'pause' : 'report',
     unreadableAfter:
-      input.unreadableAfter === undefined ? 3 : parseWhole('unreadable-after', input.unreadableAfter, 1, 1000),
+      input.unreadableAfter === undefined
+        ? 3
+        : parseInteger('--unreadable-after', input.unreadableAfter, { min: 1, max: 1000 }),
     verbose: ctx.globals.verbose,
     quietRepeats: !input.once,
     once: input.once,
-    intervalMs: (input.interval === undefined ? 60 : parseWhole('interval', input.interval, 1, 86_400)) * 1000,
-    budget: input.budget === undefined ? 30 : parseWhole('budget', input.budget, 1, 600),
+    intervalMs:
+      (input.interval === undefined ? 60 : parseInteger('--interval', input.interval, { min: 1, max: 86_400 })) * 1000,
+    budget: input.budget === undefined ? 30 : parseInteger('--budget', input.budget, { min: 1, max: 600 }),
   };
 }
 

@@ -1,5 +1,6 @@
 // guard's limits: what each flag says, checked before anything is read, and whether a figure is past
 // its limit. A figure that could not be read is null and is never past anything (no breach on unknown).
+import { parseDecimal } from '../commands/shared/numbers.js';
 import { UsageError } from '../../core/errors.js';
 
 export type RuleName = 'max-drawdown' | 'min-value' | 'max-loss';
@@ -35,33 +36,13 @@ export function windowText(ms: number): string {
   return ms % HOUR === 0 ? `${ms / HOUR}h` : `${ms / MINUTE}m`;
 }
 
-/** A plain decimal number within [min, max] (`open`: min and max themselves excluded). */
-export function parseNumber(flag: string, text: string, min: number, max: number, open = false): number {
-  const n = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
-  const upTo = Number.isFinite(max) ? ` and ${open ? 'below' : 'at most'} ${max}` : '';
-  const range = `${open ? 'above' : 'at least'} ${min}${upTo}`;
-  if (!Number.isFinite(n) || (open ? n <= min || n >= max : n < min || n > max)) {
-    throw new UsageError(`--${flag} '${text}' is not a number ${range}`, `give --${flag} a plain number, ${range}`);
-  }
-  return n;
-}
-
-/** A whole number within [min, max]. */
-export function parseWhole(flag: string, text: string, min: number, max: number): number {
-  const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`--${flag} '${text}' is not a whole number from ${min} to ${max}`);
-  }
-  return n;
-}
-
 export function parseRules(input: { maxDrawdown?: string; minValue?: string; maxLoss?: string }): Rules {
   const rules: Rules = {};
   // a drawdown is never above 100% nor a total below 0: such a limit could never fire
   if (input.maxDrawdown !== undefined)
-    rules['max-drawdown'] = parseNumber('max-drawdown', input.maxDrawdown, 0, 100, true);
-  if (input.minValue !== undefined) rules['min-value'] = parseNumber('min-value', input.minValue, 0, Infinity, true);
-  if (input.maxLoss !== undefined) rules['max-loss'] = parseNumber('max-loss', input.maxLoss, 0, Infinity);
+    rules['max-drawdown'] = parseDecimal('--max-drawdown', input.maxDrawdown, { max: 100, open: true, below: true });
+  if (input.minValue !== undefined) rules['min-value'] = parseDecimal('--min-value', input.minValue, { open: true });
+  if (input.maxLoss !== undefined) rules['max-loss'] = parseDecimal('--max-loss', input.maxLoss);
   if (Object.keys(rules).length === 0) {
     throw new UsageError('give guard at least one limit', '--max-drawdown PCT, --min-value USD or --max-loss USD');
   }

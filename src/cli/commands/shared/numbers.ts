@@ -27,15 +27,17 @@ export function parseNumber(flag: string, value: unknown, range: { min?: number;
 
 /**
  * A limit written as a plain decimal (`12.5`; no exponent, sign or hex, which read as something else)
- * within [min, max], `open`: min itself excluded; else a usage error saying the range once.
+ * within [min, max], `open`: min itself excluded, `below`: max itself excluded; else a usage error saying
+ * the range once.
  */
 export function parseDecimal(
   flag: string,
   text: string,
-  { min = 0, max = Infinity, open = false }: { min?: number; max?: number; open?: boolean } = {},
+  { min = 0, max = Infinity, open = false, below = false } = {},
 ): number {
   const n = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
-  if (Number.isFinite(n) && (open ? n > min : n >= min) && n <= max) return n;
-  const range = `${open ? 'above' : 'at least'} ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}`;
+  if (Number.isFinite(n) && (open ? n > min : n >= min) && (below ? n < max : n <= max)) return n;
+  const upTo = Number.isFinite(max) ? ` and ${below ? 'below' : 'at most'} ${max}` : '';
+  const range = `${open ? 'above' : 'at least'} ${min}${upTo}`;
   throw new UsageError(`${flag} must be a plain decimal number ${range}, not '${text}'`);
 }
