@@ -1,4 +1,5 @@
-// The pacing of the commands that watch a fleet (guard, top): reads within the budget less a reserve, a pause at once whatever the budget says.
+// The pacing of the commands that watch a fleet (guard, top): reads within the budget less a reserve,
+// a pause at once whatever the budget says.
 import { describe, expect, it } from 'vitest';
 import { KillSwitchPacer } from '../../src/api/rate-budget.js';
 import { FakeClock } from '../helpers/context.js';
