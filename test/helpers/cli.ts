@@ -8,7 +8,8 @@ import { removeAfterFile } from './after-file.js';
 import { tempDir } from './service.js';
 
 // the config and data dirs made for a run that was given none: removed when the test file is done
-const ownTempDir = (prefix: string) => removeAfterFile(tempDir(prefix));
+/** A temporary dir removed once the test file is done. */
+export const ownTempDir = (prefix: string) => removeAfterFile(tempDir(prefix));
 
 export const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../bin/superagent.js');
 
@@ -25,6 +26,8 @@ export interface RunOptions {
   configDir?: string;
   dataDir?: string;
   timeout?: number;
+  /** where the command runs (default: this process's directory) */
+  cwd?: string;
 }
 
 export interface CliResult {
@@ -66,6 +69,7 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Cli
     extendEnv: false,
     reject: false,
     timeout: opts.timeout ?? 30_000,
+    cwd: opts.cwd,
     input: opts.input ?? '',
     stripFinalNewline: false,
   };
