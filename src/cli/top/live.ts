@@ -7,8 +7,8 @@ import type { OpenedApi } from '../commands/shared/opened-api.js';
 import type { Context } from '../context.js';
 import { errorLine } from '../exit-codes.js';
 import type { KillSwitchPacer } from '../../api/rate-budget.js';
-import { actOnOne, sendTogether } from '../commands/shared/lifecycle.js';
 import { InterruptedError } from '../../core/errors.js';
+import { Actions, outcomeLine, sayLeaving, type Action, type Named } from './actions.js';
 import type { Feed, Snapshot } from './feed.js';
 import { positionsLines, type PositionsRead } from './positions-view.js';
 import { fitRanked, fleetLines } from './view.js';
@@ -71,6 +71,8 @@ export async function runLive(
   let mode: Mode = { kind: 'fleet' };
   let message = '';
   let away = false;
+  /** the screen is given back: nothing more is drawn */
+  let left = false;
   const stop = new AbortController();
 
   const selected = () => {
@@ -81,7 +83,7 @@ export async function runLive(
 
   let screen: LiveScreen;
   const draw = () => {
-    if (away || stop.signal.aborted) return;
+    if (away || left) return;
     const { columns, rows } = screen.size;
     const bottom = [colour.bold(message), colour.dim(fitRanked(HELP, HELP_RANK, columns))];
     const m = mode;
@@ -113,30 +115,15 @@ export async function runLive(
     draw();
   };
 
-  const act = async (action: 'pause' | 'resume', agents: Array<{ agent_id: string; name: string }>) => {
+  const actions = new Actions(ctx, api, o.pacer, (id, status) => feed.setStatus(id, status));
+  const act = async (action: Action, agents: Named[], all = false) => {
+    // one action at a time per agent: a key held down sends one request, not a queue of them
+    const busy = actions.busyWith(agents);
+    if (busy) return say(`busy: ${busy}…`);
     say(`${action === 'pause' ? 'pausing' : 'resuming'} ${agents.map((a) => a.name).join(', ')}…`);
-    // one agent: its refusal explained ("already paused"); every agent (the kill switch): sent at once
-    const results = await o.pacer.first(() =>
-      agents.length === 1
-        ? Promise.allSettled([actOnOne(ctx, action, agents[0]!)])
-        : sendTogether(
-            api.client,
-            action,
-            agents.map((a) => a.agent_id),
-          ),
-    );
-    const failed: string[] = [];
-    results.forEach((r, k) => {
-      const a = agents[k]!;
-      if (r.status === 'fulfilled')
-        feed.setStatus(a.agent_id, r.value.status ?? (action === 'pause' ? 'paused' : 'running'));
-      else failed.push(`${a.name}: ${errorLine(r.reason)}`);
-    });
+    const outcome = await actions.send(action, agents, all);
     snapshot = feed.snapshot();
-    const done = agents.length - failed.length;
-    const past = action === 'pause' ? 'paused' : 'resumed';
-    const names = agents.length === 1 && done === 1 ? agents[0]!.name : `${done} agent${done === 1 ? '' : 's'}`;
-    say([done > 0 ? `${names} ${past}` : '', ...failed].filter(Boolean).join('; '));
+    say(outcomeLine(outcome, agents.length));
   };
 
   const showPositions = async (agent: { agent_id: string; name: string }) => {
@@ -162,22 +149,25 @@ export async function runLive(
       message = '';
     } catch (err) {
       message = `chat: ${errorLine(err)}`;
-    } finally {
-      away = false;
-      screen.resume();
-      draw();
     }
+    away = false;
+    screen.resume();
+    draw();
   };
 
   const onKey = async (key: LiveKey, quit: (err?: Error) => void) => {
     const ch = key.name === 'char' ? key.char : undefined;
+    if (stop.signal.aborted) return; // leaving: only the answers are awaited
     // Ctrl-C at the keyboard (a key in raw mode) ends as Ctrl-C does elsewhere: exit 130
     if (key.name === 'ctrl' && key.char === 'c') return quit(interrupted());
     if (mode.kind === 'confirm') {
       mode = { kind: 'fleet' };
       const running = snapshot.agents.filter((a) => a.status === 'running');
-      if (ch === 'y' || ch === 'Y') return act('pause', running);
-      return say('pause all: nothing done');
+      if (ch !== 'y' && ch !== 'Y') return say('pause all: nothing done');
+      // an agent with an action on its way is left to it (one at a time per agent)
+      const free = running.filter((a) => !actions.isBusy(a.agent_id));
+      if (free.length === 0) return say(`busy: ${actions.busyWith(running) ?? ''}…`);
+      return act('pause', free, true);
     }
     if (mode.kind === 'positions') {
       if (ch === 'q' || key.name === 'escape') {
@@ -209,18 +199,25 @@ export async function runLive(
   };
 
   return new Promise<void>((resolve, reject) => {
-    const finish = (err?: unknown) => {
+    let ending: unknown;
+    // whatever ends top, the actions asked for are answered first (within the request time-out)
+    const finish = async (err?: unknown) => {
+      ending ??= err;
       if (stop.signal.aborted) return;
       stop.abort();
+      if (actions.waiting) say(`leaving once answered: ${actions.waiting}…`);
+      const outcomes = await actions.settle();
+      left = true;
       screen.leave();
-      if (err === undefined) resolve();
-      else reject(err);
+      const end = sayLeaving(ctx, outcomes, ending);
+      if (end === undefined) resolve();
+      else reject(end);
     };
-    const quit = (err?: Error) => finish(err);
+    const quit = (err?: Error) => void finish(err);
     screen = makeScreen({
       onKey: (key) => void onKey(key, quit).catch((err) => say(errorLine(err))),
       onResize: draw,
-      onStop: (reason) => finish(reason),
+      onStop: (reason) => void finish(reason),
     });
     screen.enter();
     draw();
@@ -241,6 +238,6 @@ export async function runLive(
       }
     };
     // a failure of the loop itself is a bug: the screen is given back before it is reported
-    loop().catch(finish);
+    loop().catch((err) => void finish(err));
   });
 }
