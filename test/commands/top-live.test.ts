@@ -188,4 +188,16 @@ describe('top live', () => {
     screen.press('q');
     await done;
   });
+  it('SIGTERM or SIGHUP in the chat ends top; a SIGINT there ends the chat only', async () => {
+    let ending: Error = new InterruptedError();
+    const { screen, done } = await live(async () => {
+      throw ending;
+    });
+    screen.press('c');
+    await until('back from the chat', () => screen.calls.includes('resume'));
+    ending = new TerminatedError('SIGHUP');
+    screen.press('c');
+    await expect(done).rejects.toBeInstanceOf(TerminatedError);
+    expect(screen.calls).toEqual(['enter', 'suspend', 'resume', 'suspend', 'leave']);
+  });
 });

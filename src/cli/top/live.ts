@@ -7,7 +7,7 @@ import type { OpenedApi } from '../commands/shared/opened-api.js';
 import type { Context } from '../context.js';
 import { errorLine } from '../exit-codes.js';
 import type { KillSwitchPacer } from '../../api/rate-budget.js';
-import { InterruptedError } from '../../core/errors.js';
+import { InterruptedError, TerminatedError } from '../../core/errors.js';
 import { Actions, outcomeLine, sayLeaving, type Action, type Named } from './actions.js';
 import type { Feed, Snapshot } from './feed.js';
 import { positionsLines, type PositionsRead } from './positions-view.js';
@@ -148,6 +148,8 @@ export async function runLive(
       await o.chat(agent);
       message = '';
     } catch (err) {
+      // SIGTERM or SIGHUP (the REPL ended first) ends top with it; a SIGINT or a failure ends the chat only
+      if (err instanceof TerminatedError) throw err;
       message = `chat: ${errorLine(err)}`;
     }
     away = false;
@@ -215,7 +217,8 @@ export async function runLive(
     };
     const quit = (err?: Error) => void finish(err);
     screen = makeScreen({
-      onKey: (key) => void onKey(key, quit).catch((err) => say(errorLine(err))),
+      onKey: (key) =>
+        void onKey(key, quit).catch((err) => (err instanceof TerminatedError ? quit(err) : say(errorLine(err)))),
       onResize: draw,
       onStop: (reason) => void finish(reason),
     });
