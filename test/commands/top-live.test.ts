@@ -200,4 +200,22 @@ describe('top live', () => {
     await expect(done).rejects.toBeInstanceOf(TerminatedError);
     expect(screen.calls).toEqual(['enter', 'suspend', 'resume', 'suspend', 'leave']);
   });
+  it('the positions view is read again every interval, with its own keys: p pauses that agent', async () => {
+    const { screen, done, order, clock, statusOf } = await live();
+    screen.press({ name: 'enter' });
+    await until(
+      'positions',
+      () => screen.text.includes(`Positions of ${order[0]}`) && screen.text.includes('read now'),
+    );
+    expect(screen.text).toContain('Esc back');
+    expect(screen.text).not.toContain('P pause all');
+    clock.tick();
+    await until('read again', () => screen.frames.some((f) => f.join('\n').includes('read 5s ago')));
+    await until('read now', () => screen.text.includes('read now'));
+    screen.press('p');
+    await until('paused', async () => (await statusOf(order[0]!)) === 'paused');
+    expect(screen.text).toContain(`Positions of ${order[0]}`);
+    screen.press('q');
+    await done;
+  });
 });

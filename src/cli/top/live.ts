@@ -10,7 +10,7 @@ import type { KillSwitchPacer } from '../../api/rate-budget.js';
 import { InterruptedError, TerminatedError } from '../../core/errors.js';
 import { Actions, outcomeLine, sayLeaving, type Action, type Named } from './actions.js';
 import type { Feed, Snapshot } from './feed.js';
-import { positionsLines, type PositionsRead } from './positions-view.js';
+import { positionsLines, reread, type PositionsRead } from './positions-view.js';
 import { fitRanked, fleetLines } from './view.js';
 
 /** A key as the screen decodes it (a character, a named key, Ctrl with a letter). */
@@ -48,6 +48,9 @@ export interface LiveOptions {
 const HELP = ['↑↓ j k select', 'p pause', 'r resume', 'P pause all', 'Enter positions', 'c chat', 'q quit'];
 /** what stays longest on a narrow terminal: how to leave, then the keys that act */
 const HELP_RANK = [3, 1, 2, 4, 5, 6, 0];
+/** the positions view's keys: they act on the agent shown */
+const POSITIONS_HELP = ['Esc back', 'p pause', 'r resume', 'c chat', 'q quit'];
+const POSITIONS_RANK = [1, 2, 3, 4, 0];
 
 /** The screen is given back before the error is reported: its line is already ended. */
 function interrupted(): InterruptedError {
@@ -85,11 +88,13 @@ export async function runLive(
   const draw = () => {
     if (away || left) return;
     const { columns, rows } = screen.size;
-    const bottom = [colour.bold(message), colour.dim(fitRanked(HELP, HELP_RANK, columns))];
     const m = mode;
+    const help =
+      m.kind === 'positions' ? fitRanked(POSITIONS_HELP, POSITIONS_RANK, columns) : fitRanked(HELP, HELP_RANK, columns);
+    const bottom = [colour.bold(message), colour.dim(help)];
     if (m.kind === 'positions') {
       const name = snapshot.agents.find((a) => a.agent_id === m.agent)?.name ?? '';
-      const lines = positionsLines(name, m.read, columns).slice(0, Math.max(0, rows - 2));
+      const lines = positionsLines(name, m.read, columns, ctx.clock.now()).slice(0, Math.max(0, rows - 2));
       return void screen.draw([...lines, ...pad(rows - 2 - lines.length), ...bottom]);
     }
     const input = {
@@ -126,18 +131,30 @@ export async function runLive(
     say(outcomeLine(outcome, agents.length));
   };
 
-  const showPositions = async (agent: { agent_id: string; name: string }) => {
+  /** The positions of the agent shown, read (quietly) again; a market not read keeps its last figures. */
+  const readPositions = async (agentId: string) => {
+    const addresses = feed.addressesOf(agentId);
+    const money = addresses
+      ? await readMoneyAt(ctx, api, addresses, {
+          only: ['hyperliquid', 'polymarket'],
+          quiet: true,
+          signal: stop.signal,
+        })
+      : undefined;
+    const m = mode;
+    if (m.kind !== 'positions' || m.agent !== agentId) return;
+    const read: PositionsRead = money
+      ? reread(m.read, money, ctx.clock.now())
+      : m.read.state === 'read'
+        ? m.read
+        : { state: 'failed', why: 'its addresses are not read yet' };
+    mode = { ...m, read };
+    draw();
+  };
+  const showPositions = (agent: Named) => {
     mode = { kind: 'positions', agent: agent.agent_id, read: { state: 'reading' } };
     draw();
-    const addresses = feed.addressesOf(agent.agent_id);
-    let read: PositionsRead;
-    if (!addresses) read = { state: 'failed', why: 'its addresses are not read yet' };
-    else {
-      const money = await readMoneyAt(ctx, api, addresses, { only: ['hyperliquid', 'polymarket'], quiet: true });
-      read = { state: 'read', money };
-    }
-    if (mode.kind === 'positions' && mode.agent === agent.agent_id) mode = { ...mode, read };
-    draw();
+    return readPositions(agent.agent_id);
   };
 
   const chat = async (agent: { agent_id: string; name: string }) => {
@@ -171,11 +188,19 @@ export async function runLive(
       if (free.length === 0) return say(`busy: ${actions.busyWith(running) ?? ''}…`);
       return act('pause', free, true);
     }
-    if (mode.kind === 'positions') {
-      if (ch === 'q' || key.name === 'escape') {
+    const m = mode;
+    if (m.kind === 'positions') {
+      // its keys act on the agent shown
+      const shown = snapshot.agents.find((a) => a.agent_id === m.agent);
+      if (key.name === 'escape') {
         mode = { kind: 'fleet' };
-        draw();
+        return draw();
       }
+      if (ch === 'q') return quit();
+      if (!shown) return;
+      if (ch === 'p') return act('pause', [shown]);
+      if (ch === 'r') return act('resume', [shown]);
+      if (ch === 'c') return chat(shown);
       return;
     }
     const agent = agentAt(selected());
@@ -232,6 +257,7 @@ export async function runLive(
             draw();
           };
           snapshot = await feed.refresh({ signal: stop.signal, onService });
+          if (mode.kind === 'positions') await readPositions(mode.agent);
         } catch (err) {
           if (stop.signal.aborted) return;
           message = `refresh: ${errorLine(err)}`;
