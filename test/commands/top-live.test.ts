@@ -3,7 +3,7 @@
 // terminal to the chat and takes it back, q gives the screen back.
 import { describe, expect, it } from 'vitest';
 import { InterruptedError, TerminatedError } from '../../src/core/errors.js';
-import { runLive, type LiveKey, type ScreenHandlers } from '../../src/cli/top/live.js';
+import { runLive, type JobControl, type LiveKey, type ScreenHandlers } from '../../src/cli/top/live.js';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
 import { feedOn } from '../helpers/top-feed.js';
@@ -53,7 +53,7 @@ async function until(what: string, ok: () => boolean | Promise<boolean>): Promis
   throw new Error(`never: ${what}`);
 }
 
-async function live(chat?: (a: { name: string }) => Promise<unknown>) {
+async function live(chat?: (a: { name: string }) => Promise<unknown>, jobs?: JobControl) {
   const svc = await t.service();
   const ids: string[] = [];
   const names = ['alpha', 'beta'];
@@ -61,7 +61,7 @@ async function live(chat?: (a: { name: string }) => Promise<unknown>) {
   const clock = new HeldClock();
   const { feed, ctx, pacer } = await feedOn(svc, { env: SOURCES_OFF, clock });
   const screen = new FakeScreen();
-  const done = runLive(ctx, await ctx.api(), feed, { intervalMs: 5_000, pacer, chat }, (h) => {
+  const done = runLive(ctx, await ctx.api(), feed, { intervalMs: 5_000, pacer, chat, jobs }, (h) => {
     screen.handlers = h;
     return screen;
   });
@@ -215,6 +215,20 @@ describe('top live', () => {
     screen.press('p');
     await until('paused', async () => (await statusOf(order[0]!)) === 'paused');
     expect(screen.text).toContain(`Positions of ${order[0]}`);
+    screen.press('q');
+    await done;
+  });
+  it('Ctrl-Z gives the terminal back, stops the process, and takes the screen again when continued', async () => {
+    const seen: string[] = [];
+    const ref: { screen?: FakeScreen } = {};
+    const jobs: JobControl = { stop: () => void seen.push(ref.screen!.calls.join()), onContinue: () => () => {} };
+    const { screen, done } = await live(undefined, jobs);
+    ref.screen = screen;
+    const drawn = screen.frames.length;
+    screen.press({ name: 'ctrl', char: 'z' });
+    expect(seen).toEqual(['enter,suspend']);
+    expect(screen.calls).toEqual(['enter', 'suspend', 'resume']);
+    expect(screen.frames.length).toBeGreaterThan(drawn);
     screen.press('q');
     await done;
   });

@@ -37,12 +37,31 @@ export interface ScreenHandlers {
 
 export type ScreenFactory = (handlers: ScreenHandlers) => LiveScreen;
 
+/** Job control as a shell gives it (Ctrl-Z, `fg`): the process's own by default, a stand-in in tests. */
+export interface JobControl {
+  /** stops the process as Ctrl-Z does elsewhere; returns once it is continued (or was not stopped) */
+  stop(): void;
+  /** the process was continued (SIGCONT) */
+  onContinue(handler: () => void): () => void;
+}
+
+const processJobs: JobControl = {
+  // the whole process group, as the terminal's own Ctrl-Z would (npx and the like stop too)
+  stop: () => void process.kill(0, 'SIGTSTP'),
+  onContinue: (handler) => {
+    process.on('SIGCONT', handler);
+    return () => void process.removeListener('SIGCONT', handler);
+  },
+};
+
 export interface LiveOptions {
   intervalMs: number;
   /** the service budget: the refresh reads within it, the keys' pauses and resumes never wait on it */
   pacer: KillSwitchPacer;
   /** what `c` runs: the chat REPL with the agent, on the normal screen */
   chat?: (agent: { agent_id: string; name: string }) => Promise<unknown>;
+  /** process's by default */
+  jobs?: JobControl;
 }
 
 const HELP = ['↑↓ j k select', 'p pause', 'r resume', 'P pause all', 'Enter positions', 'c chat', 'q quit'];
@@ -174,11 +193,35 @@ export async function runLive(
     draw();
   };
 
+  // Ctrl-Z: the terminal given back, the process stopped; once continued (`fg`) the screen taken again
+  const jobs = o.jobs ?? processJobs;
+  let ownStop = false;
+  const suspendJob = () => {
+    away = true;
+    screen.suspend();
+    ownStop = true;
+    try {
+      jobs.stop();
+    } finally {
+      away = false;
+      screen.resume();
+      draw();
+    }
+  };
+  // continued after a stop from elsewhere (kill -STOP): the terminal taken again, drawn whole
+  const stopWatchingJobs = jobs.onContinue(() => {
+    if (ownStop || away || left) return void (ownStop = false);
+    screen.suspend();
+    screen.resume();
+    draw();
+  });
+
   const onKey = async (key: LiveKey, quit: (err?: Error) => void) => {
     const ch = key.name === 'char' ? key.char : undefined;
     if (stop.signal.aborted) return; // leaving: only the answers are awaited
     // Ctrl-C at the keyboard (a key in raw mode) ends as Ctrl-C does elsewhere: exit 130
     if (key.name === 'ctrl' && key.char === 'c') return quit(interrupted());
+    if (key.name === 'ctrl' && key.char === 'z') return suspendJob();
     if (mode.kind === 'confirm') {
       mode = { kind: 'fleet' };
       const running = snapshot.agents.filter((a) => a.status === 'running');
@@ -232,6 +275,7 @@ export async function runLive(
       ending ??= err;
       if (stop.signal.aborted) return;
       stop.abort();
+      stopWatchingJobs();
       if (actions.waiting) say(`leaving once answered: ${actions.waiting}…`);
       const outcomes = await actions.settle();
       left = true;
