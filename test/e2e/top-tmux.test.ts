@@ -100,4 +100,34 @@ describe.skipIf(!HAS_TMUX)(HAS_TMUX ? 'top in tmux' : 'top in tmux: SKIPPED, tmu
     pane.type('q');
     expect(await pane.exitCode()).toBe(0);
   });
+
+  it('Ctrl-Z stops top as a job, the shell back; fg takes the screen again', async () => {
+    const svc = await scratch.service();
+    await launchAgent(svc, { name: 'solo' });
+    const dirs = { configDir: scratch.scratch('top-config-'), dataDir: scratch.scratch('top-data-') };
+    const pane = new Pane(svc, ['top'], dirs, { atPrompt: true, width: 100, height: 20 });
+    panes.push(pane);
+    await pane.waitFor('the agent', (s) => /^› solo +running/m.test(s));
+    pane.keys('C-z');
+    await pane.waitFor('the job stopped', (s) => /Stopped/.test(s) && /\n\$ ?$/.test(s));
+    expect([pane.alternateOn(), pane.cursorVisible()]).toEqual([false, true]);
+    pane.line('fg');
+    await pane.waitFor('the view again', (s) => /^› solo +running/m.test(s) && pane.alternateOn());
+    pane.type('q');
+    expect(await pane.exitCode()).toBe(0);
+  });
+
+  it('SIGTERM while the chat is open ends top with 143, the terminal given back', async () => {
+    const svc = await scratch.service();
+    await launchAgent(svc, { name: 'solo' });
+    const dirs = { configDir: scratch.scratch('top-config-'), dataDir: scratch.scratch('top-data-') };
+    const pane = new Pane(svc, ['top'], dirs, { width: 100, height: 20 });
+    panes.push(pane);
+    await pane.waitFor('the agent', (s) => /^› solo +running/m.test(s));
+    pane.type('c');
+    await pane.waitFor('the chat', (s) => s.includes('Chatting with solo'));
+    pane.signal('SIGTERM');
+    expect(await pane.exitCode()).toBe(143);
+    expect([pane.alternateOn(), pane.cursorVisible()]).toEqual([false, true]);
+  });
 });

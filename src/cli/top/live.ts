@@ -7,10 +7,10 @@ import type { OpenedApi } from '../commands/shared/opened-api.js';
 import type { Context } from '../context.js';
 import { errorLine } from '../exit-codes.js';
 import type { KillSwitchPacer } from '../../api/rate-budget.js';
-import { actOnOne, sendTogether } from '../commands/shared/lifecycle.js';
-import { InterruptedError } from '../../core/errors.js';
+import { InterruptedError, TerminatedError } from '../../core/errors.js';
+import { Actions, outcomeLine, sayLeaving, type Action, type Named } from './actions.js';
 import type { Feed, Snapshot } from './feed.js';
-import { positionsLines, type PositionsRead } from './positions-view.js';
+import { positionsLines, reread, type PositionsRead } from './positions-view.js';
 import { fitRanked, fleetLines } from './view.js';
 
 /** A key as the screen decodes it (a character, a named key, Ctrl with a letter). */
@@ -37,17 +37,39 @@ export interface ScreenHandlers {
 
 export type ScreenFactory = (handlers: ScreenHandlers) => LiveScreen;
 
+/** Job control as a shell gives it (Ctrl-Z, `fg`): the process's own by default, a stand-in in tests. */
+export interface JobControl {
+  /** stops the process as Ctrl-Z does elsewhere; returns once it is continued (or was not stopped) */
+  stop(): void;
+  /** the process was continued (SIGCONT) */
+  onContinue(handler: () => void): () => void;
+}
+
+const processJobs: JobControl = {
+  // the whole process group, as the terminal's own Ctrl-Z would (npx and the like stop too)
+  stop: () => void process.kill(0, 'SIGTSTP'),
+  onContinue: (handler) => {
+    process.on('SIGCONT', handler);
+    return () => void process.removeListener('SIGCONT', handler);
+  },
+};
+
 export interface LiveOptions {
   intervalMs: number;
   /** the service budget: the refresh reads within it, the keys' pauses and resumes never wait on it */
   pacer: KillSwitchPacer;
   /** what `c` runs: the chat REPL with the agent, on the normal screen */
   chat?: (agent: { agent_id: string; name: string }) => Promise<unknown>;
+  /** process's by default */
+  jobs?: JobControl;
 }
 
 const HELP = ['↑↓ j k select', 'p pause', 'r resume', 'P pause all', 'Enter positions', 'c chat', 'q quit'];
 /** what stays longest on a narrow terminal: how to leave, then the keys that act */
 const HELP_RANK = [3, 1, 2, 4, 5, 6, 0];
+/** the positions view's keys: they act on the agent shown */
+const POSITIONS_HELP = ['Esc back', 'p pause', 'r resume', 'c chat', 'q quit'];
+const POSITIONS_RANK = [1, 2, 3, 4, 0];
 
 /** The screen is given back before the error is reported: its line is already ended. */
 function interrupted(): InterruptedError {
@@ -71,6 +93,8 @@ export async function runLive(
   let mode: Mode = { kind: 'fleet' };
   let message = '';
   let away = false;
+  /** the screen is given back: nothing more is drawn */
+  let left = false;
   const stop = new AbortController();
 
   const selected = () => {
@@ -81,13 +105,15 @@ export async function runLive(
 
   let screen: LiveScreen;
   const draw = () => {
-    if (away || stop.signal.aborted) return;
+    if (away || left) return;
     const { columns, rows } = screen.size;
-    const bottom = [colour.bold(message), colour.dim(fitRanked(HELP, HELP_RANK, columns))];
     const m = mode;
+    const help =
+      m.kind === 'positions' ? fitRanked(POSITIONS_HELP, POSITIONS_RANK, columns) : fitRanked(HELP, HELP_RANK, columns);
+    const bottom = [colour.bold(message), colour.dim(help)];
     if (m.kind === 'positions') {
       const name = snapshot.agents.find((a) => a.agent_id === m.agent)?.name ?? '';
-      const lines = positionsLines(name, m.read, columns).slice(0, Math.max(0, rows - 2));
+      const lines = positionsLines(name, m.read, columns, ctx.clock.now()).slice(0, Math.max(0, rows - 2));
       return void screen.draw([...lines, ...pad(rows - 2 - lines.length), ...bottom]);
     }
     const input = {
@@ -113,44 +139,41 @@ export async function runLive(
     draw();
   };
 
-  const act = async (action: 'pause' | 'resume', agents: Array<{ agent_id: string; name: string }>) => {
+  const actions = new Actions(ctx, api, o.pacer, (id, status) => feed.setStatus(id, status));
+  const act = async (action: Action, agents: Named[], all = false) => {
+    // one action at a time per agent: a key held down sends one request, not a queue of them
+    const busy = actions.busyWith(agents);
+    if (busy) return say(`busy: ${busy}…`);
     say(`${action === 'pause' ? 'pausing' : 'resuming'} ${agents.map((a) => a.name).join(', ')}…`);
-    // one agent: its refusal explained ("already paused"); every agent (the kill switch): sent at once
-    const results = await o.pacer.first(() =>
-      agents.length === 1
-        ? Promise.allSettled([actOnOne(ctx, action, agents[0]!)])
-        : sendTogether(
-            api.client,
-            action,
-            agents.map((a) => a.agent_id),
-          ),
-    );
-    const failed: string[] = [];
-    results.forEach((r, k) => {
-      const a = agents[k]!;
-      if (r.status === 'fulfilled')
-        feed.setStatus(a.agent_id, r.value.status ?? (action === 'pause' ? 'paused' : 'running'));
-      else failed.push(`${a.name}: ${errorLine(r.reason)}`);
-    });
+    const outcome = await actions.send(action, agents, all);
     snapshot = feed.snapshot();
-    const done = agents.length - failed.length;
-    const past = action === 'pause' ? 'paused' : 'resumed';
-    const names = agents.length === 1 && done === 1 ? agents[0]!.name : `${done} agent${done === 1 ? '' : 's'}`;
-    say([done > 0 ? `${names} ${past}` : '', ...failed].filter(Boolean).join('; '));
+    say(outcomeLine(outcome, agents.length));
   };
 
-  const showPositions = async (agent: { agent_id: string; name: string }) => {
+  /** The positions of the agent shown, read (quietly) again; a market not read keeps its last figures. */
+  const readPositions = async (agentId: string) => {
+    const addresses = feed.addressesOf(agentId);
+    const money = addresses
+      ? await readMoneyAt(ctx, api, addresses, {
+          only: ['hyperliquid', 'polymarket'],
+          quiet: true,
+          signal: stop.signal,
+        })
+      : undefined;
+    const m = mode;
+    if (m.kind !== 'positions' || m.agent !== agentId) return;
+    const read: PositionsRead = money
+      ? reread(m.read, money, ctx.clock.now())
+      : m.read.state === 'read'
+        ? m.read
+        : { state: 'failed', why: 'its addresses are not read yet' };
+    mode = { ...m, read };
+    draw();
+  };
+  const showPositions = (agent: Named) => {
     mode = { kind: 'positions', agent: agent.agent_id, read: { state: 'reading' } };
     draw();
-    const addresses = feed.addressesOf(agent.agent_id);
-    let read: PositionsRead;
-    if (!addresses) read = { state: 'failed', why: 'its addresses are not read yet' };
-    else {
-      const money = await readMoneyAt(ctx, api, addresses, { only: ['hyperliquid', 'polymarket'], quiet: true });
-      read = { state: 'read', money };
-    }
-    if (mode.kind === 'positions' && mode.agent === agent.agent_id) mode = { ...mode, read };
-    draw();
+    return readPositions(agent.agent_id);
   };
 
   const chat = async (agent: { agent_id: string; name: string }) => {
@@ -161,29 +184,66 @@ export async function runLive(
       await o.chat(agent);
       message = '';
     } catch (err) {
+      // SIGTERM or SIGHUP (the REPL ended first) ends top with it; a SIGINT or a failure ends the chat only
+      if (err instanceof TerminatedError) throw err;
       message = `chat: ${errorLine(err)}`;
+    }
+    away = false;
+    screen.resume();
+    draw();
+  };
+
+  // Ctrl-Z: the terminal given back, the process stopped; once continued (`fg`) the screen taken again
+  const jobs = o.jobs ?? processJobs;
+  let ownStop = false;
+  const suspendJob = () => {
+    away = true;
+    screen.suspend();
+    ownStop = true;
+    try {
+      jobs.stop();
     } finally {
       away = false;
       screen.resume();
       draw();
     }
   };
+  // continued after a stop from elsewhere (kill -STOP): the terminal taken again, drawn whole
+  const stopWatchingJobs = jobs.onContinue(() => {
+    if (ownStop || away || left) return void (ownStop = false);
+    screen.suspend();
+    screen.resume();
+    draw();
+  });
 
   const onKey = async (key: LiveKey, quit: (err?: Error) => void) => {
     const ch = key.name === 'char' ? key.char : undefined;
+    if (stop.signal.aborted) return; // leaving: only the answers are awaited
     // Ctrl-C at the keyboard (a key in raw mode) ends as Ctrl-C does elsewhere: exit 130
     if (key.name === 'ctrl' && key.char === 'c') return quit(interrupted());
+    if (key.name === 'ctrl' && key.char === 'z') return suspendJob();
     if (mode.kind === 'confirm') {
       mode = { kind: 'fleet' };
       const running = snapshot.agents.filter((a) => a.status === 'running');
-      if (ch === 'y' || ch === 'Y') return act('pause', running);
-      return say('pause all: nothing done');
+      if (ch !== 'y' && ch !== 'Y') return say('pause all: nothing done');
+      // an agent with an action on its way is left to it (one at a time per agent)
+      const free = running.filter((a) => !actions.isBusy(a.agent_id));
+      if (free.length === 0) return say(`busy: ${actions.busyWith(running) ?? ''}…`);
+      return act('pause', free, true);
     }
-    if (mode.kind === 'positions') {
-      if (ch === 'q' || key.name === 'escape') {
+    const m = mode;
+    if (m.kind === 'positions') {
+      // its keys act on the agent shown
+      const shown = snapshot.agents.find((a) => a.agent_id === m.agent);
+      if (key.name === 'escape') {
         mode = { kind: 'fleet' };
-        draw();
+        return draw();
       }
+      if (ch === 'q') return quit();
+      if (!shown) return;
+      if (ch === 'p') return act('pause', [shown]);
+      if (ch === 'r') return act('resume', [shown]);
+      if (ch === 'c') return chat(shown);
       return;
     }
     const agent = agentAt(selected());
@@ -209,18 +269,27 @@ export async function runLive(
   };
 
   return new Promise<void>((resolve, reject) => {
-    const finish = (err?: unknown) => {
+    let ending: unknown;
+    // whatever ends top, the actions asked for are answered first (within the request time-out)
+    const finish = async (err?: unknown) => {
+      ending ??= err;
       if (stop.signal.aborted) return;
       stop.abort();
+      stopWatchingJobs();
+      if (actions.waiting) say(`leaving once answered: ${actions.waiting}…`);
+      const outcomes = await actions.settle();
+      left = true;
       screen.leave();
-      if (err === undefined) resolve();
-      else reject(err);
+      const end = sayLeaving(ctx, outcomes, ending);
+      if (end === undefined) resolve();
+      else reject(end);
     };
-    const quit = (err?: Error) => finish(err);
+    const quit = (err?: Error) => void finish(err);
     screen = makeScreen({
-      onKey: (key) => void onKey(key, quit).catch((err) => say(errorLine(err))),
+      onKey: (key) =>
+        void onKey(key, quit).catch((err) => (err instanceof TerminatedError ? quit(err) : say(errorLine(err)))),
       onResize: draw,
-      onStop: (reason) => finish(reason),
+      onStop: (reason) => void finish(reason),
     });
     screen.enter();
     draw();
@@ -232,6 +301,7 @@ export async function runLive(
             draw();
           };
           snapshot = await feed.refresh({ signal: stop.signal, onService });
+          if (mode.kind === 'positions') await readPositions(mode.agent);
         } catch (err) {
           if (stop.signal.aborted) return;
           message = `refresh: ${errorLine(err)}`;
@@ -241,6 +311,6 @@ export async function runLive(
       }
     };
     // a failure of the loop itself is a bug: the screen is given back before it is reported
-    loop().catch(finish);
+    loop().catch((err) => void finish(err));
   });
 }
