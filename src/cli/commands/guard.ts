@@ -27,7 +27,8 @@ export const spec = {
     'One event per line (start, breach, paused, error; check with --verbose); with --json one object per line: ' +
     '{time, agent_id, name, event, rule, value, limit, action, detail}. --once checks once: exit 0 within the ' +
     'limits, 10 when a limit was breached, 7 when an agent could not be read. Otherwise a watchdog: a check ' +
-    'every --interval, through outages of the service or a source (said, and tried again), until SIGTERM ' +
+    'every --interval, through outages of the service or a source (said once, tried again, and said again ' +
+    'once read), until SIGTERM ' +
     '(exit 0) or Ctrl-C. An agent a person resumes after a breach is not paused again until it goes beyond ' +
     'the breach recorded by a margin (a tenth of the limit for --max-drawdown, 1 point at least, and for ' +
     '--max-loss, $1 at least; 1% of the limit for --min-value), while that record stands (a drawdown measured ' +

@@ -69,6 +69,8 @@ export class Guard {
   /** from the last list read: what the state keeps of agents is pruned by it */
   private listed = { destroyed: new Set<string>(), listed: new Set<string>() };
   private readonly told = new Map<string, string>();
+  /** each agent's rule not read, by `agent:rule`: the failure said and for how many checks in a row */
+  private readonly failing = new Map<string, { detail: string | null; checks: number }>();
   /** said once a run: the state could not be written; --all found no agent */
   private saidUnwritable = false;
   private saidNone = false;
@@ -178,14 +180,35 @@ export class Guard {
         continue;
       }
       const key = `${e.agent_id}:${e.rule}`;
+      if (e.event === 'error' && e.rule) {
+        // an outage is one line in the journal, not one a check: the same failure is said once
+        const was = this.failing.get(key);
+        this.failing.set(key, { detail: e.detail, checks: (was?.checks ?? 0) + 1 });
+        if (was?.detail === e.detail && this.c.quietRepeats) continue;
+      }
       const repeat = e.event === 'breach' && e.action !== 'pause' && this.told.get(key) === e.action;
       if (e.event === 'breach') this.told.set(key, e.action!);
       if (!(repeat && this.c.quietRepeats)) this.emit(e);
     }
     for (const rule of RULE_NAMES) {
       const v = d.values[rule];
+      if (!v || v.value === null) continue;
+      const key = `${a.agent_id}:${rule}`;
       // within the limit again: a later breach is said again
-      if (v && v.value !== null && !d.events.some((e) => e.rule === rule)) this.told.delete(`${a.agent_id}:${rule}`);
+      if (!d.events.some((e) => e.rule === rule)) this.told.delete(key);
+      const was = this.failing.get(key);
+      if (!was) continue;
+      this.failing.delete(key);
+      const detail = `${rule} read again after ${was.checks} check${was.checks === 1 ? '' : 's'} not read`;
+      this.emit({
+        ...this.who(a),
+        event: 'check',
+        rule,
+        value: v.value,
+        limit: this.c.rules[rule]!,
+        action: 'none',
+        detail,
+      });
     }
   }
 
