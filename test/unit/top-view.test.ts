@@ -36,7 +36,7 @@ function snapshot(agents = AGENTS): Snapshot {
   return {
     agents,
     list: { readAt: NOW - 2_000, stale: null },
-    chainsReadAt: NOW,
+    chains: { readAt: NOW, failed: null },
     totals: { agents: agents.length, running: 2, value: 20_000, pnl24h: 3703.68, open: 9, complete: false },
     sent: 0,
   };

@@ -3,6 +3,7 @@
 import { KillSwitchPacer } from '../../api/rate-budget.js';
 import { canUseScreen, Screen } from '../../ui/screen/screen.js';
 import { Feed } from '../top/feed.js';
+import { SOURCE_BUDGET } from '../top/source-pacer.js';
 import { printSnapshot } from '../top/snapshot-out.js';
 import type { Context } from '../context.js';
 import { parseInteger, parseNumber } from './shared/numbers.js';
@@ -12,10 +13,13 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     'Watch every agent: status, health, value, 24-hour PnL, open positions and model, refreshed every ' +
-    '--interval seconds while the service is asked at most --budget times a minute (the chains are read ' +
-    'each time). On a terminal a full-screen view: arrows or j/k select, p pauses and r resumes the selected ' +
-    'agent, P pauses all (after a y), Enter shows its positions, c opens the chat with it, q leaves. A figure ' +
-    "that could not be read again keeps its last value, marked '*' with the reason below (429, a source down). " +
+    '--interval seconds while the service is asked at most --budget times a minute and each chain source ' +
+    `host at most ${SOURCE_BUDGET} times a minute (within Hyperliquid's public limit; with many agents each ` +
+    'is read less often, the oldest first). On a terminal a full-screen view: arrows or j/k select, p pauses ' +
+    'and r resumes the selected agent, P pauses all (after a y), Enter shows its positions, c opens the chat ' +
+    'with it, q leaves. A figure ' +
+    "that could not be read again keeps its last value, marked '*' with the reason below (429, a source down, " +
+    'a budget). ' +
     'Piped or with --once, one snapshot: a tab-separated row per agent (agent_id, name, status, ' +
     "healthy or unhealthy, value_usd, pnl_24h_usd, open_positions; 'none' for a figure not read, the reason " +
     'on stderr); ' +

@@ -83,7 +83,7 @@ function headerLines(v: ViewInput): string[] {
     checked.length < healthAt.length
       ? `health ${checked.length} of ${healthAt.length} checked`
       : `health oldest ${ago(Math.min(...checked), now)}`;
-  const times = [list, health, `chains ${ago(s.chainsReadAt, now)}`, `budget ${v.budget}/min`];
+  const times = [list, health, `chains ${ago(s.chains.readAt, now)}`, `budget ${v.budget}/min`];
   // on a narrow terminal the value goes last, the title first; styled once fitted
   const first = fitRanked(totals, [4, 1, 0, 2, 3], v.width);
   const styled = first.startsWith(title) ? c.bold(title) + first.slice(title.length) : first;
