@@ -37,7 +37,15 @@ function snapshot(agents = AGENTS): Snapshot {
     agents,
     list: { readAt: NOW - 2_000, stale: null },
     chains: { readAt: NOW, failed: null },
-    totals: { agents: agents.length, running: 2, value: 20_000, pnl24h: 3703.68, open: 9, complete: false },
+    totals: {
+      agents: agents.length,
+      running: 2,
+      value: 20_000,
+      pnl24h: 3703.68,
+      open: 9,
+      complete: false,
+      read: { value: 2, pnl24h: 3, open: 3 },
+    },
     sent: 0,
   };
 }
@@ -55,10 +63,25 @@ describe('top view', () => {
         .split(/\s{2,}/)
         .filter(Boolean),
     ).toEqual(['NAME', 'STATUS', 'HEALTH', 'VALUE', 'PNL 24H', 'OPEN', 'MODEL']);
-    expect(lines[0]).toBe('superagent top   3 agents, 2 running   value $20,000.00*   24h PnL +$3,703.68*   open 9*');
+    const totals = 'value $20,000.00* (2 of 3)   24h PnL +$3,703.68*   open 9*';
+    expect(lines[0]).toBe(`superagent top   3 agents, 2 running   ${totals}`);
     expect(lines[1]).toBe('list 2s ago   health oldest 60s ago   chains now   budget 30/min');
     const alpha = lines.find((l) => l.includes('alpha-trader'))!;
     expect(alpha).toMatch(/^› alpha-trader +running +ok +\$10,000\.00 +\+\$1,234\.56 +3 +claude-sonnet-4-5$/);
+  });
+
+  it('nothing read: no total claimed (never $0.00), and the chains said failed or never read', () => {
+    const none = { ...unread<number>(), stale: '429 from hyperliquid' };
+    const agents = [agent('alpha', { value: none, pnl24h: none, open: none })];
+    const read = { value: 0, pnl24h: 0, open: 0 };
+    const s = snapshot(agents);
+    const failed = { ...s, chains: { readAt: null, failed: '429 from hyperliquid' }, totals: { ...s.totals, read } };
+    const lines = view(120, 0, failed);
+    expect(lines[0]).toContain('value —   24h PnL —   open —');
+    expect(lines[1]).toContain('chains failed: 429 from hyperliquid');
+    expect(view(120, 0, { ...failed, chains: { readAt: null, failed: null } })[1]).toContain('chains never read');
+    // some read, some not: how many the sum is of
+    expect(view(120)[0]).toContain('value $20,000.00* (2 of 3)');
   });
 
   it('stale figures: the last value kept and marked, the reason said below; never a zero', () => {
@@ -104,7 +127,7 @@ describe('top view', () => {
   });
 
   it('a narrow header leaves figures out whole, the total value last', () => {
-    expect(view(30).slice(0, 2)).toEqual(['value $20,000.00*   open 9*', 'list 2s ago   chains now']);
+    expect(view(30).slice(0, 2)).toEqual(['value $20,000.00* (2 of 3)', 'list 2s ago   chains now']);
   });
 
   it('20 columns: the name, cut, and the value whole', () => {

@@ -37,6 +37,8 @@ export interface Totals {
   pnl24h: number;
   open: number;
   complete: boolean;
+  /** how many agents each sum has a figure of (none: there is no total to show) */
+  read: { value: number; pnl24h: number; open: number };
 }
 
 export interface Snapshot {
@@ -282,5 +284,10 @@ function totalsOf(agents: AgentFigures[]): Totals {
     pnl24h: Math.round(sum((a) => a.pnl24h) * 100) / 100,
     open: sum((a) => a.open),
     complete: agents.every((a) => whole(a.value) && a.partial.length === 0 && whole(a.pnl24h) && whole(a.open)),
+    read: {
+      value: agents.filter((a) => a.value.value !== null).length,
+      pnl24h: agents.filter((a) => a.pnl24h.value !== null).length,
+      open: agents.filter((a) => a.open.value !== null).length,
+    },
   };
 }

@@ -66,13 +66,16 @@ function headerLines(v: ViewInput): string[] {
   const { snapshot: s, now, colour: c } = v;
   const t = s.totals;
   const mark = t.complete ? '' : '*';
+  // a sum of nothing read is no figure (a zero would pass for an empty fleet); of some, say how many
+  const total = (n: number, shown: string) =>
+    n === 0 ? '—' : `${shown}${mark}${n < t.agents ? ` (${n} of ${t.agents})` : ''}`;
   const title = 'superagent top';
   const totals = [
     title,
     `${t.agents} agent${t.agents === 1 ? '' : 's'}, ${t.running} running`,
-    `value ${usd(t.value)}${mark}`,
-    `24h PnL ${signedUsd(t.pnl24h)}${mark}`,
-    `open ${t.open}${mark}`,
+    `value ${total(t.read.value, usd(t.value))}`,
+    `24h PnL ${total(t.read.pnl24h, signedUsd(t.pnl24h))}`,
+    `open ${total(t.read.open, String(t.open))}`,
   ];
   const healthAt = s.agents.map((a) => a.healthy.readAt);
   const checked = healthAt.filter((x): x is number => x !== null);
@@ -83,7 +86,12 @@ function headerLines(v: ViewInput): string[] {
     checked.length < healthAt.length
       ? `health ${checked.length} of ${healthAt.length} checked`
       : `health oldest ${ago(Math.min(...checked), now)}`;
-  const times = [list, health, `chains ${ago(s.chains.readAt, now)}`, `budget ${v.budget}/min`];
+  const chains = s.chains.failed
+    ? `chains failed: ${s.chains.failed}${s.chains.readAt === null ? '' : ` (read ${ago(s.chains.readAt, now)})`}`
+    : s.chains.readAt === null
+      ? 'chains never read'
+      : `chains ${ago(s.chains.readAt, now)}`;
+  const times = [list, health, chains, `budget ${v.budget}/min`];
   // on a narrow terminal the value goes last, the title first; styled once fitted
   const first = fitRanked(totals, [4, 1, 0, 2, 3], v.width);
   const styled = first.startsWith(title) ? c.bold(title) + first.slice(title.length) : first;
