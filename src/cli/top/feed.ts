@@ -93,6 +93,8 @@ export class Feed {
   /** when each agent's chain read last started: the oldest goes first */
   private readonly triedAt = new Map<string, number>();
   private healthNext = 0;
+  /** refreshes in a row the list was left out of for want of room */
+  private listSkipped = 0;
   /** why the last list failed (a one-off snapshot with no list fails with it) */
   listFailure: unknown;
   private readonly plan: Plan;
@@ -149,7 +151,13 @@ export class Feed {
   private async readList(): Promise<void> {
     // not due yet is no staleness: the list is read again at its own pace
     if (!this.plan.due('list')) return;
-    if (this.plan.take('list') === 0) return void (this.list.stale = BUDGET);
+    if (this.plan.take('list') === 0) {
+      // a failure's reason stays until a read succeeds (failed requests fill the budget too); one
+      // refresh without the list is on schedule (its rate may be a little under one a refresh)
+      this.listSkipped++;
+      if (this.list.stale === null && (this.list.readAt === null || this.listSkipped > 1)) this.list.stale = BUDGET;
+      return;
+    }
     try {
       const records = await superagents.list(this.api.client);
       const seen = new Set<string>();
@@ -161,6 +169,7 @@ export class Feed {
       }
       for (const id of [...this.agents.keys()]) if (!seen.has(id)) this.agents.delete(id);
       this.list = { readAt: this.ctx.clock.now(), stale: null };
+      this.listSkipped = 0;
     } catch (err) {
       this.list.stale = staleReason(err);
       this.listFailure = err;
