@@ -109,8 +109,9 @@ export class Feed {
   }
 
   /**
-   * One refresh. `complete` (a one-off snapshot): every agent's health is asked for, as far as the
-   * budget has room, rather than a share of them. `onService`: told once the service's part is read.
+   * One refresh. `complete` (a one-off snapshot, which must be whole): every agent's addresses, health and
+   * figures are read, waiting for the budgets where need be (the client's pacer waits; a live view's never
+   * does). `onService`: told once the service's part is read.
    */
   async refresh(
     opts: { signal?: AbortSignal; complete?: boolean; onService?: (s: Snapshot) => void } = {},
@@ -118,7 +119,7 @@ export class Feed {
     const { signal } = opts;
     this.plan.tick(this.ctx.clock.now());
     await this.readList();
-    await this.readAddresses();
+    await this.readAddresses(opts.complete === true);
     await this.readHealth(opts.complete === true);
     // what the service said can be shown before the chains answer (a slow source takes seconds)
     opts.onService?.(this.snapshot());
@@ -177,9 +178,9 @@ export class Feed {
   }
 
   /** Each agent's addresses, once: they never change. */
-  private async readAddresses(): Promise<void> {
+  private async readAddresses(complete: boolean): Promise<void> {
     const missing = [...this.agents.keys()].filter((id) => !this.addresses.has(id));
-    const n = this.plan.takeOnce(missing.length);
+    const n = complete ? missing.length : this.plan.takeOnce(missing.length);
     await eachBounded(missing.slice(0, n), 4, async (id) => {
       try {
         this.addresses.set(id, await agentAddresses(this.api, id));
@@ -202,7 +203,7 @@ export class Feed {
   private async readHealth(complete: boolean): Promise<void> {
     const ids = [...this.agents.keys()];
     if (ids.length === 0) return;
-    const n = complete ? this.plan.takeOnce(ids.length) : this.plan.take('health', ids.length);
+    const n = complete ? ids.length : this.plan.take('health', ids.length);
     const start = this.healthNext % ids.length;
     const turn = Array.from({ length: n }, (_, k) => ids[(start + k) % ids.length]!);
     this.healthNext = start + n;
@@ -215,12 +216,6 @@ export class Feed {
         a.healthy = staled(a.healthy, staleReason(err));
       }
     });
-    // a one-off snapshot says which the budget left out; a live view gets to them in turn
-    if (!complete) return;
-    for (const id of ids.filter((id) => !turn.includes(id))) {
-      const a = this.agents.get(id)!;
-      a.healthy = staled(a.healthy, BUDGET);
-    }
   }
 
   /**
