@@ -84,12 +84,24 @@ describe('top view', () => {
     expect(view(120)[0]).toContain('value $20,000.00* (2 of 3)');
   });
 
+  it('many stale agents or a long name: one line a reason, names counted past the width', () => {
+    const stale = staled(fresh(1, NOW - 60_000), '429');
+    const many = [
+      agent('L'.repeat(100), { open: stale }),
+      ...Array.from({ length: 30 }, (_, i) => agent(`a${i}`, { open: stale })),
+    ];
+    const notes = view(80, 0, snapshot(many)).filter((l) => l.startsWith('*'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^\* stale \(429\): L{15}…, a0, a1, .*, \+\d+ more$/);
+    expect(visibleWidth(notes[0]!)).toBeLessThanOrEqual(80);
+  });
+
   it('stale figures: the last value kept and marked, the reason said below; never a zero', () => {
     const lines = view(120);
     expect(lines.find((l) => l.includes('beta'))).toMatch(/paused +unhealthy\*/);
     expect(lines.find((l) => l.includes('gamma'))).toMatch(/ok +stale +\+\$1,234/);
-    expect(lines).toContain('* stale: 429: beta health');
-    expect(lines).toContain('* stale: hyperliquid down: gamma^[[31m value');
+    expect(lines).toContain('* stale (429): beta');
+    expect(lines).toContain('* stale (hyperliquid down): gamma^[[31m');
   });
 
   it('text from the service made terminal-safe: no escape reaches the terminal', () => {
