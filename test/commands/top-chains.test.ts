@@ -78,4 +78,16 @@ describe('top chain reads', () => {
     const a = (await feed.refresh()).agents[0]!;
     expect(a.open).toEqual({ ...first.open, stale: '429 from hyperliquid' });
   });
+
+  it('every source read failing: the chains said failed with the reason, never read now', async () => {
+    const svc = await fleet(1);
+    const { standIn, env } = await sources();
+    for (const name of ['portfolio', 'clearinghouseState', 'spotClearinghouseState', 'openOrders', 'allMids'])
+      standIn.overrides.set(`hyperliquid-${name}`, { status: 429 });
+    for (const name of ['positions', 'value']) standIn.overrides.set(`polymarket-${name}`, { status: 429 });
+    const { feed } = await feedOn(svc, { env });
+    const snap = await feed.refresh();
+    expect(snap.chains).toEqual({ readAt: null, failed: expect.stringMatching(/^429 from (hyperliquid|polymarket)$/) });
+    expect(snap.totals.read).toEqual({ value: 0, pnl24h: 0, open: 0 });
+  });
 });
