@@ -232,7 +232,7 @@ export class Feed {
     let next = 0;
     const worker = async () => {
       while (next < ready.length) {
-        for (let wait = this.sources.waitMs(); wait !== 0; wait = this.sources.waitMs()) {
+        for (let wait = this.sources.waitMs(!complete); wait !== 0; wait = this.sources.waitMs(!complete)) {
           // the reads under way go on in their own workers; a live view reads the rest another time
           if (wait === null || !complete) return;
           this.o.onSourceWait?.(wait);

@@ -37,27 +37,40 @@ export class SourcePacer {
     private readonly clock: { now(): number },
   ) {}
 
-  private used(host: string): number {
-    const now = this.clock.now();
-    const times = this.times.get(host) ?? [];
-    while (times.length > 0 && now - times[0]! >= WINDOW_MS) times.shift();
-    return times.length + (this.held.get(host) ?? 0);
+  /**
+   * How long until `cost` more requests to `host` fit in the last `windowMs` (null: not before a read under
+   * way ends). A read costlier than the window's limit goes alone in it.
+   */
+  private windowWait(host: string, cost: number, windowMs: number, limit: number, now: number): number | null {
+    const times = (this.times.get(host) ?? []).filter((t) => now - t < windowMs);
+    const used = times.length + (this.held.get(host) ?? 0);
+    const over = cost > limit ? used : used + cost - limit;
+    if (over <= 0) return 0;
+    // the oldest requests leave the window first; held ones only when their read ends
+    if (over > times.length) return null;
+    return times[over - 1]! + windowMs - now;
   }
 
-  /** How long until one more agent's read fits (0: now; null: not before a read under way ends). */
-  waitMs(): number | null {
+  /**
+   * How long until one more agent's read fits (0: now; null: not before a read under way ends). `spread`
+   * (a live view): a sixth of the budget in any ten seconds too, so the reads spread over the minute
+   * rather than all at its start; a one-off snapshot takes the minute's budget at once.
+   */
+  waitMs(spread = false): number | null {
     const now = this.clock.now();
     if (this.cost.size === 0) return this.active > 0 ? null : 0;
     let wait = 0;
     for (const [host, cost] of this.cost) {
-      const until = this.limitedUntil.get(host) ?? 0;
-      if (until > now) wait = Math.max(wait, until - now);
-      const over = this.used(host) + cost - this.perMinute;
-      if (over <= 0) continue;
-      // the oldest requests leave the window first; held ones only when their read ends
       const times = this.times.get(host) ?? [];
-      if (over > times.length) return null;
-      wait = Math.max(wait, times[over - 1]! + WINDOW_MS - now);
+      while (times.length > 0 && now - times[0]! >= WINDOW_MS) times.shift();
+      wait = Math.max(wait, (this.limitedUntil.get(host) ?? 0) - now);
+      const windows: Array<[number, number]> = [[WINDOW_MS, this.perMinute]];
+      if (spread) windows.push([WINDOW_MS / 6, Math.ceil(this.perMinute / 6)]);
+      for (const [windowMs, limit] of windows) {
+        const w = this.windowWait(host, cost, windowMs, limit, now);
+        if (w === null) return null;
+        wait = Math.max(wait, w);
+      }
     }
     return wait;
   }
