@@ -93,8 +93,6 @@ export class Feed {
   /** when each agent's chain read last started: the oldest goes first */
   private readonly triedAt = new Map<string, number>();
   private healthNext = 0;
-  /** refreshes in a row the list was left out of for want of room */
-  private listSkipped = 0;
   /** why the last list failed (a one-off snapshot with no list fails with it) */
   listFailure: unknown;
   private readonly plan: Plan;
@@ -153,10 +151,11 @@ export class Feed {
     // not due yet is no staleness: the list is read again at its own pace
     if (!this.plan.due('list')) return;
     if (this.plan.take('list') === 0) {
-      // a failure's reason stays until a read succeeds (failed requests fill the budget too); one
-      // refresh without the list is on schedule (its rate may be a little under one a refresh)
-      this.listSkipped++;
-      if (this.list.stale === null && (this.list.readAt === null || this.listSkipped > 1)) this.list.stale = BUDGET;
+      // a failure's reason stays until a read succeeds (failed requests fill the budget too); a list
+      // missing one turn of its own schedule is not stale: only one missing two and more
+      const { readAt } = this.list;
+      const behind = readAt === null || this.ctx.clock.now() - readAt > 2.5 * this.plan.listPeriodMs();
+      if (this.list.stale === null && behind) this.list.stale = BUDGET;
       return;
     }
     try {
@@ -170,7 +169,6 @@ export class Feed {
       }
       for (const id of [...this.agents.keys()]) if (!seen.has(id)) this.agents.delete(id);
       this.list = { readAt: this.ctx.clock.now(), stale: null };
-      this.listSkipped = 0;
     } catch (err) {
       this.list.stale = staleReason(err);
       this.listFailure = err;

@@ -39,6 +39,11 @@ export class Plan {
     this.last = now;
   }
 
+  /** How often the list is read on its own schedule (at most once a refresh). */
+  listPeriodMs(): number {
+    return Math.max(this.intervalMs, 60_000 / this.rate.list);
+  }
+
   /** How many requests may be sent now. */
   room(): number {
     return this.budget.room();
