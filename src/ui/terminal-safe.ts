@@ -5,7 +5,9 @@
 // it is split across chunks: each control character is replaced on its own. The bidirectional
 // embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are shown as <U+202E>: on a
 // terminal that applies them they reorder what follows ("Trojan Source": an address or an amount
-// shown other than it is). The marks U+200E/U+200F, which right-to-left text needs, stay. The line
+// shown other than it is). The marks U+200E/U+200F, which right-to-left text needs, stay. So do the
+// joiners U+200C/U+200D (emoji sequences, Persian and Indic text); the invisible characters that shape
+// nothing (U+200B, U+2060–U+2064, U+FEFF) are shown as <U+200B>: a name cannot hide one. The line
 // and paragraph separators U+2028/U+2029 are shown the same way: a terminal or a log reader may break
 // the line there, and a coin name or a title would forge a line of its own.
 //
@@ -18,7 +20,9 @@
 export const BIDI = '\u202a-\u202e\u2066-\u2069';
 /** the line and paragraph separators */
 const SEPARATORS = '\u2028\u2029';
-const CONTROLS = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${SEPARATORS}${BIDI}]`, 'g');
+/** invisible format characters that shape no text: zero-width space, word joiner, invisible operators, BOM */
+export const INVISIBLE = '\u200b\u2060-\u2064\ufeff';
+const CONTROLS = new RegExp(`[\u0000-\u0008\u000b-\u001f\u007f-\u009f${SEPARATORS}${BIDI}${INVISIBLE}]`, 'g');
 
 /** `cat -v` notation for one control character; a bidirectional control or a separator as <U+202E>. */
 export function caret(code: number): string {
@@ -95,8 +99,8 @@ export class TerminalSafeStream {
   }
 }
 
-/** what JSON.stringify leaves unescaped that a terminal may obey: DEL, C1, the separators and bidi controls */
-const JSON_UNESCAPED = new RegExp(`[\u007f-\u009f${SEPARATORS}${BIDI}]`, 'g');
+/** what JSON.stringify leaves unescaped that a terminal may obey or hide: DEL, C1, separators, bidi, invisibles */
+const JSON_UNESCAPED = new RegExp(`[\u007f-\u009f${SEPARATORS}${BIDI}${INVISIBLE}]`, 'g');
 
 /**
  * JSON text for a terminal: JSON.stringify escapes C0 controls but leaves DEL and C1 (U+0080–U+009F,

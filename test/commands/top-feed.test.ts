@@ -77,6 +77,35 @@ describe('top feed', () => {
     expect(snap.agents[0]!.healthy).toEqual({ ...first.agents[0]!.healthy, stale: '429' });
   });
 
+  it('the service gone: the list says so until a read succeeds, not "rate budget" once failures fill it', async () => {
+    const svc = await t.service();
+    await launchAgent(svc, { name: 'solo' });
+    const { feed, clock } = await feedOn(svc, { budget: 6, env: SOURCES_OFF });
+    await feed.refresh();
+    await svc.close();
+    const reasons = new Set<string | null>();
+    for (let i = 0; i < 24; i++) {
+      await clock.sleep(5_000);
+      const { list } = await feed.refresh();
+      if (list.stale !== null || reasons.size > 0) reasons.add(list.stale);
+    }
+    expect([...reasons]).toEqual(['service down']);
+  });
+
+  it.each([5_000, 1_000])(
+    'on schedule is not stale: with the default budget, every %i ms, the list is never "rate budget"',
+    async (intervalMs) => {
+      const svc = await t.service();
+      for (let i = 0; i < 4; i++) await launchAgent(svc, { name: `agent-${i}` });
+      const { feed, clock } = await feedOn(svc, { env: SOURCES_OFF, intervalMs });
+      for (let i = 0; i < 300_000 / intervalMs; i++) {
+        const { list } = await feed.refresh();
+        expect(list.stale).toBeNull();
+        await clock.sleep(intervalMs);
+      }
+    },
+  );
+
   it('ten agents for ten simulated minutes: at most the budget in any 60 s window, every agent checked', async () => {
     const clock = new FakeClock();
     const times: number[] = [];

@@ -1,7 +1,7 @@
 // `superagent top` piped, with --once and with --json, against the embedded service: one snapshot of
 // every agent, stale figures null (or `none`) with their reason, exit 0 all the same.
 import { describe, expect, it } from 'vitest';
-import { cliFor, runLine } from '../helpers/context.js';
+import { cliFor, FakeClock, runLine } from '../helpers/context.js';
 import { closedPortUrl } from '../helpers/sim.js';
 import { launchAgent } from '../helpers/service.js';
 import { perTest } from '../helpers/service-support.js';
@@ -73,6 +73,28 @@ describe('top --once', () => {
     expect(r.stdout).toMatch(/^2 agents, 2 running {3}value \$[\d,]+\.\d\d/);
     expect(r.stdout).toMatch(/^ {2}NAME +STATUS/m);
     expect(r.stdout.split('\n').every((l) => l.length <= 60)).toBe(true);
+  });
+
+  it('a fleet beyond the budget: every agent read all the same, the wait said on stderr', async () => {
+    const clock = new FakeClock();
+    const cli = await fleet(['a1', 'a2', 'a3', 'a4']);
+    const r = await cli('top --once --json --budget 3', { clock });
+    expect(r.code).toBe(0);
+    const { agents } = JSON.parse(r.stdout);
+    expect(agents.map((a: any) => [a.name, a.healthy, a.stale]).sort()).toEqual(
+      ['a1', 'a2', 'a3', 'a4'].map((name) => [name, true, undefined]),
+    );
+    expect(r.stderr).toMatch(/^! Waiting \d+ s for the request budget \(--budget 3\) so that every agent is read/);
+  });
+
+  it("the service's 429: waited out as other commands do, with their notice; the snapshot whole", async () => {
+    const clock = new FakeClock();
+    const svc = await t.service({ rateLimit: 3, rateClock: () => clock.now() });
+    await launchAgent(svc, { name: 'solo' });
+    const r = await cliFor(() => svc)('top', { clock });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^[0-9a-f-]{36}\tsolo\trunning\thealthy\t/);
+    expect(r.stderr).toMatch(/rate limit/i);
   });
 
   it('no fleet at all (the service unreachable): the failure of the list, exit 7', async () => {

@@ -381,6 +381,12 @@ describe('parseInteger and parseNumber: option values checked by the command', (
     ['1.5', { min: 1 }, "--limit must be a whole number at least 1, not '1.5'"],
     ['ten', { min: 1, max: 100 }, "--limit must be a whole number from 1 to 100, not 'ten'"],
     ['101', { min: 1, max: 100 }, "--limit must be a whole number from 1 to 100, not '101'"],
+    // plain decimal digits only: what Number() also reads as a number is no whole number written out
+    ...['0x10', '1e3', '0b11', '0o7', '+5', ' 5', '1_000'].map((v): [string, { min: number }, string] => [
+      v,
+      { min: 1 },
+      `--limit must be a whole number at least 1, not '${v}'`,
+    ]),
   ])('parseInteger(%j, %j) refuses: %s', async (value, range, line) => {
     expect(await refusal(() => parseInteger('--limit', value, range))).toBe(line);
   });

@@ -68,6 +68,18 @@ describe('bidirectional controls', () => {
     expect(jsonForTerminal(JSON.stringify('a\u2028b'))).toBe('"a\\u2028b"');
   });
 
+  it('invisible format characters are shown: a zero-width space cannot hide in a name; the joiners stay', () => {
+    expect(terminalSafe('zw\u200bsp')).toBe('zw<U+200B>sp');
+    expect(terminalSafe('a\u2060b\u2061c\u2062d\u2063e\u2064f\ufeffg')).toBe(
+      'a<U+2060>b<U+2061>c<U+2062>d<U+2063>e<U+2064>f<U+FEFF>g',
+    );
+    // ZWJ and ZWNJ make an emoji sequence and shape Persian and Indic text: not hidden text, kept
+    expect(terminalSafe('\u{1f468}\u200d\u{1f4bb} \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645')).toBe(
+      '\u{1f468}\u200d\u{1f4bb} \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645',
+    );
+    expect(jsonForTerminal(JSON.stringify('zw\u200bsp\ufeff'))).toBe('"zw\\u200bsp\\ufeff"');
+  });
+
   it('in --json on a terminal they are \\u escapes (the same JSON to a parser)', () => {
     const json = JSON.stringify({ note: 'to \u202e0x12\u2069' });
     expect(jsonForTerminal(json)).toBe('{"note":"to \\u202e0x12\\u2069"}');

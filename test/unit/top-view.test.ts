@@ -36,8 +36,16 @@ function snapshot(agents = AGENTS): Snapshot {
   return {
     agents,
     list: { readAt: NOW - 2_000, stale: null },
-    chainsReadAt: NOW,
-    totals: { agents: agents.length, running: 2, value: 20_000, pnl24h: 3703.68, open: 9, complete: false },
+    chains: { readAt: NOW, failed: null },
+    totals: {
+      agents: agents.length,
+      running: 2,
+      value: 20_000,
+      pnl24h: 3703.68,
+      open: 9,
+      complete: false,
+      read: { value: 2, pnl24h: 3, open: 3 },
+    },
     sent: 0,
   };
 }
@@ -55,18 +63,45 @@ describe('top view', () => {
         .split(/\s{2,}/)
         .filter(Boolean),
     ).toEqual(['NAME', 'STATUS', 'HEALTH', 'VALUE', 'PNL 24H', 'OPEN', 'MODEL']);
-    expect(lines[0]).toBe('superagent top   3 agents, 2 running   value $20,000.00*   24h PnL +$3,703.68*   open 9*');
+    const totals = 'value $20,000.00* (2 of 3)   24h PnL +$3,703.68*   open 9*';
+    expect(lines[0]).toBe(`superagent top   3 agents, 2 running   ${totals}`);
     expect(lines[1]).toBe('list 2s ago   health oldest 60s ago   chains now   budget 30/min');
     const alpha = lines.find((l) => l.includes('alpha-trader'))!;
     expect(alpha).toMatch(/^› alpha-trader +running +ok +\$10,000\.00 +\+\$1,234\.56 +3 +claude-sonnet-4-5$/);
+  });
+
+  it('nothing read: no total claimed (never $0.00), and the chains said failed or never read', () => {
+    const none = { ...unread<number>(), stale: '429 from hyperliquid' };
+    const agents = [agent('alpha', { value: none, pnl24h: none, open: none })];
+    const read = { value: 0, pnl24h: 0, open: 0 };
+    const s = snapshot(agents);
+    const failed = { ...s, chains: { readAt: null, failed: '429 from hyperliquid' }, totals: { ...s.totals, read } };
+    const lines = view(120, 0, failed);
+    expect(lines[0]).toContain('value —   24h PnL —   open —');
+    expect(lines[1]).toContain('chains failed: 429 from hyperliquid');
+    expect(view(120, 0, { ...failed, chains: { readAt: null, failed: null } })[1]).toContain('chains never read');
+    // some read, some not: how many the sum is of
+    expect(view(120)[0]).toContain('value $20,000.00* (2 of 3)');
+  });
+
+  it('many stale agents or a long name: one line a reason, names counted past the width', () => {
+    const stale = staled(fresh(1, NOW - 60_000), '429');
+    const many = [
+      agent('L'.repeat(100), { open: stale }),
+      ...Array.from({ length: 30 }, (_, i) => agent(`a${i}`, { open: stale })),
+    ];
+    const notes = view(80, 0, snapshot(many)).filter((l) => l.startsWith('*'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^\* stale \(429\): L{15}…, a0, a1, .*, \+\d+ more$/);
+    expect(visibleWidth(notes[0]!)).toBeLessThanOrEqual(80);
   });
 
   it('stale figures: the last value kept and marked, the reason said below; never a zero', () => {
     const lines = view(120);
     expect(lines.find((l) => l.includes('beta'))).toMatch(/paused +unhealthy\*/);
     expect(lines.find((l) => l.includes('gamma'))).toMatch(/ok +stale +\+\$1,234/);
-    expect(lines).toContain('* stale: 429: beta health');
-    expect(lines).toContain('* stale: hyperliquid down: gamma^[[31m value');
+    expect(lines).toContain('* stale (429): beta');
+    expect(lines).toContain('* stale (hyperliquid down): gamma^[[31m');
   });
 
   it('text from the service made terminal-safe: no escape reaches the terminal', () => {
@@ -104,7 +139,7 @@ describe('top view', () => {
   });
 
   it('a narrow header leaves figures out whole, the total value last', () => {
-    expect(view(30).slice(0, 2)).toEqual(['value $20,000.00*   open 9*', 'list 2s ago   chains now']);
+    expect(view(30).slice(0, 2)).toEqual(['value $20,000.00* (2 of 3)', 'list 2s ago   chains now']);
   });
 
   it('20 columns: the name, cut, and the value whole', () => {

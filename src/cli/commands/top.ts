@@ -3,6 +3,7 @@
 import { KillSwitchPacer } from '../../api/rate-budget.js';
 import { canUseScreen, Screen } from '../../ui/screen/screen.js';
 import { Feed } from '../top/feed.js';
+import { SOURCE_BUDGET } from '../top/source-pacer.js';
 import { printSnapshot } from '../top/snapshot-out.js';
 import type { Context } from '../context.js';
 import { parseInteger, parseNumber } from './shared/numbers.js';
@@ -12,11 +13,15 @@ import type { Input, Spec } from '../spec.js';
 export const spec = {
   description:
     'Watch every agent: status, health, value, 24-hour PnL, open positions and model, refreshed every ' +
-    '--interval seconds while the service is asked at most --budget times a minute (the chains are read ' +
-    'each time). On a terminal a full-screen view: arrows or j/k select, p pauses and r resumes the selected ' +
-    'agent, P pauses all (after a y), Enter shows its positions, c opens the chat with it, q leaves. A figure ' +
-    "that could not be read again keeps its last value, marked '*' with the reason below (429, a source down). " +
-    'Piped or with --once, one snapshot: a tab-separated row per agent (agent_id, name, status, ' +
+    '--interval seconds while the service is asked at most --budget times a minute and each chain source ' +
+    `host at most ${SOURCE_BUDGET} times a minute (within Hyperliquid's public limit; with many agents each ` +
+    'is read less often, the oldest first). On a terminal a full-screen view: arrows or j/k select, p pauses ' +
+    'and r resumes the selected agent, P pauses all (after a y), Enter shows its positions, c opens the chat ' +
+    'with it, q leaves. A figure ' +
+    "that could not be read again keeps its last value, marked '*' with the reason below (429, a source down, " +
+    'a budget). ' +
+    'Piped or with --once, one snapshot of every agent (it waits for the budgets and a 429, said on stderr): ' +
+    'a tab-separated row per agent (agent_id, name, status, ' +
     "healthy or unhealthy, value_usd, pnl_24h_usd, open_positions; 'none' for a figure not read, the reason " +
     'on stderr); ' +
     '--json: {agents: [{agent_id, name, status, healthy, value_usd, pnl_24h_usd, open_positions}]}, a figure ' +
@@ -41,11 +46,19 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     input.budget === undefined ? DEFAULT_BUDGET : parseInteger('--budget', input.budget, { min: 1, max: 6000 });
   // the refresh within the budget less a reserve; a pause or resume from a key goes at once
   const pacer = new KillSwitchPacer(perMinute, ctx.clock);
-  // a 429 is shown as stale and tried again next time, never waited out; nothing printed under the view
-  const api = await ctx.api({ pacer, retry: { rateLimitRetries: 0, retries: 0 }, quiet: true });
-  const feed = new Feed(ctx, api, { budget: pacer.reads, intervalMs: seconds * 1000 });
   const p = ctx.printer;
-  if (!input.once && !p.json && canUseScreen(ctx.io.stdout, ctx.io.stdin, ctx.env)) {
+  const live = !input.once && !p.json && canUseScreen(ctx.io.stdout, ctx.io.stdin, ctx.env);
+  // live, a 429 is shown as stale and tried again next time, nothing printed under the view; a snapshot
+  // must be whole: it waits a 429 out as every command does, and waits for the budgets
+  const api = await ctx.api(live ? { pacer, retry: { rateLimitRetries: 0, retries: 0 }, quiet: true } : { pacer });
+  const onWait = live ? undefined : waitNotice(ctx, perMinute);
+  pacer.reads.onWait = onWait?.service;
+  const feed = new Feed(ctx, api, {
+    budget: pacer.reads,
+    intervalMs: seconds * 1000,
+    onSourceWait: onWait?.sources,
+  });
+  if (live) {
     const { runLive } = await import('../top/live.js');
     const chat = async (agent: { agent_id: string; name: string }) =>
       (await import('../chat/chat-repl.js')).runChatRepl(ctx, agent);
@@ -64,4 +77,20 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
   if (snapshot.list.readAt === null) throw feed.listFailure;
   printSnapshot(ctx, snapshot, perMinute);
   ctx.requireEveryRecord();
+}
+
+/** A wait this long or longer is said (once for each budget): a script's log shows why the snapshot is slow. */
+const SAID_WAIT_MS = 3_000;
+
+function waitNotice(ctx: Context, perMinute: number) {
+  const said = new Set<string>();
+  const say = (what: string, line: string) => (ms: number) => {
+    if (ms < SAID_WAIT_MS || said.has(what)) return;
+    said.add(what);
+    ctx.printer.warn(`Waiting ${Math.ceil(ms / 1000)} s for ${line} so that every agent is read`);
+  };
+  return {
+    service: say('service', `the request budget (--budget ${perMinute})`),
+    sources: say('sources', `the chain sources' budget (${SOURCE_BUDGET} requests a minute a host)`),
+  };
 }

@@ -4,10 +4,11 @@ import type { Addresses, HoldingsResult } from '../../api/money/holdings.js';
 import { SOURCES, type SourceName } from '../../api/money/types.js';
 import { UsageError } from '../../core/errors.js';
 import { pnlPoints } from '../commands/pnl.js';
-import { readMoneyAt, readPortfolioAt } from '../commands/shared/money.js';
+import { readMoneyAt, readPortfolioAt, type MoneyReadOptions } from '../commands/shared/money.js';
 import { switchedOff } from '../commands/shared/money-off.js';
 import type { OpenedApi } from '../commands/shared/opened-api.js';
 import type { Context } from '../context.js';
+import { isRateLimited } from './source-pacer.js';
 
 /** A figure read now, or why it could not be. */
 export type Read<T> = { value: T } | { stale: string };
@@ -22,47 +23,52 @@ export interface ChainFigures {
 
 const MARKETS: readonly SourceName[] = ['hyperliquid', 'polymarket'];
 
-const down = (source: string) => `${source} down`;
+/** A source that failed, in a few words: its 429 said as such (it is not down, it asks for less). */
+const failed = (source: string, message: string) => (isRateLimited(message) ? `429 from ${source}` : `${source} down`);
 
 function valueOf(m: HoldingsResult, off: Set<SourceName>): Pick<ChainFigures, 'value' | 'partial'> {
   // nothing read at all: no number to show (a zero would pass for an empty wallet)
   if (SOURCES.every((s) => off.has(s))) return { value: { stale: 'sources off' }, partial: [] };
   const nothing = m.balances.length === 0 && !m.hyperliquid && !m.polymarket;
-  const failed = m.errors.map((e) => e.source);
-  if (nothing && failed.length > 0) return { value: { stale: down(failed[0]!) }, partial: [] };
-  return { value: { value: m.total_usd }, partial: [...new Set(failed)] };
+  const first = m.errors[0];
+  if (nothing && first) return { value: { stale: failed(first.source, first.message) }, partial: [] };
+  return { value: { value: m.total_usd }, partial: [...new Set(m.errors.map((e) => e.source))] };
 }
 
 function openOf(m: HoldingsResult, off: Set<SourceName>): Read<number> {
   if (MARKETS.every((s) => off.has(s))) return { stale: 'markets off' };
-  const failed = m.errors.find((e) => MARKETS.includes(e.source));
-  if (failed) return { stale: down(failed.source) };
+  const market = m.errors.find((e) => MARKETS.includes(e.source));
+  if (market) return { stale: failed(market.source, market.message) };
   return { value: (m.hyperliquid?.positions.length ?? 0) + (m.polymarket?.positions.length ?? 0) };
 }
 
-async function pnlOf(ctx: Context, api: OpenedApi, evm: string | null, signal?: AbortSignal): Promise<Read<number>> {
+async function pnlOf(ctx: Context, api: OpenedApi, evm: string | null, o: ReadOptions): Promise<Read<number>> {
   if (!evm) return { stale: 'no EVM address' };
+  const { signal } = o;
   try {
-    const portfolio = await readPortfolioAt(ctx, api, evm, { signal, quiet: true });
+    const portfolio = await readPortfolioAt(ctx, api, evm, { ...o, quiet: true });
     const day = portfolio.find((p) => p.period === 'day');
     return day ? { value: pnlPoints(day).change_usd } : { stale: 'no day history' };
   } catch (err) {
     if (signal?.aborted) throw err;
     // switched off (the history is read nowhere else) is no outage
-    return { stale: err instanceof UsageError ? 'hyperliquid off' : down('hyperliquid') };
+    if (err instanceof UsageError) return { stale: 'hyperliquid off' };
+    return { stale: failed('hyperliquid', err instanceof Error ? err.message : String(err)) };
   }
 }
+
+type ReadOptions = Pick<MoneyReadOptions, 'signal' | 'wrapJson'>;
 
 /** The agent's figures; throws only when `signal` is aborted. */
 export async function readChainFigures(
   ctx: Context,
   api: OpenedApi,
   addresses: Addresses,
-  signal?: AbortSignal,
+  o: ReadOptions = {},
 ): Promise<ChainFigures> {
   const [money, pnl24h] = await Promise.all([
-    readMoneyAt(ctx, api, addresses, { signal, quiet: true }),
-    pnlOf(ctx, api, addresses.evm, signal),
+    readMoneyAt(ctx, api, addresses, { ...o, quiet: true }),
+    pnlOf(ctx, api, addresses.evm, o),
   ]);
   const off = switchedOff(ctx, api);
   return { ...valueOf(money, off), pnl24h, open: openOf(money, off) };

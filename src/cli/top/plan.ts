@@ -14,7 +14,7 @@ export class Plan {
 
   constructor(
     private readonly budget: Pick<RateBudget, 'room' | 'perMinute'>,
-    intervalMs: number,
+    private readonly intervalMs: number,
   ) {
     const usable = budget.perMinute;
     const perMinute = 60_000 / intervalMs;
@@ -39,6 +39,11 @@ export class Plan {
     this.last = now;
   }
 
+  /** How often the list is read on its own schedule (at most once a refresh). */
+  listPeriodMs(): number {
+    return Math.max(this.intervalMs, 60_000 / this.rate.list);
+  }
+
   /** How many requests may be sent now. */
   room(): number {
     return this.budget.room();
@@ -51,7 +56,10 @@ export class Plan {
 
   /** Up to `wanted` requests of `kind`, as many as its credit and the room allow; they are counted as spent. */
   take(kind: Kind, wanted = 1): number {
-    const n = Math.max(0, Math.min(wanted, Math.floor(this.credit[kind]), this.room()));
+    // health checks leave the next refresh's list its request: the list goes stale, a health check waits its turn
+    const listSoon = this.credit.list + (this.rate.list * this.intervalMs) / 60_000 >= 1;
+    const room = this.room() - (kind === 'health' && listSoon ? 1 : 0);
+    const n = Math.max(0, Math.min(wanted, Math.floor(this.credit[kind]), room));
     this.credit[kind] -= n;
     return n;
   }

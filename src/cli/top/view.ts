@@ -66,13 +66,16 @@ function headerLines(v: ViewInput): string[] {
   const { snapshot: s, now, colour: c } = v;
   const t = s.totals;
   const mark = t.complete ? '' : '*';
+  // a sum of nothing read is no figure (a zero would pass for an empty fleet); of some, say how many
+  const total = (n: number, shown: string) =>
+    n === 0 ? '—' : `${shown}${mark}${n < t.agents ? ` (${n} of ${t.agents})` : ''}`;
   const title = 'superagent top';
   const totals = [
     title,
     `${t.agents} agent${t.agents === 1 ? '' : 's'}, ${t.running} running`,
-    `value ${usd(t.value)}${mark}`,
-    `24h PnL ${signedUsd(t.pnl24h)}${mark}`,
-    `open ${t.open}${mark}`,
+    `value ${total(t.read.value, usd(t.value))}`,
+    `24h PnL ${total(t.read.pnl24h, signedUsd(t.pnl24h))}`,
+    `open ${total(t.read.open, String(t.open))}`,
   ];
   const healthAt = s.agents.map((a) => a.healthy.readAt);
   const checked = healthAt.filter((x): x is number => x !== null);
@@ -83,7 +86,12 @@ function headerLines(v: ViewInput): string[] {
     checked.length < healthAt.length
       ? `health ${checked.length} of ${healthAt.length} checked`
       : `health oldest ${ago(Math.min(...checked), now)}`;
-  const times = [list, health, `chains ${ago(s.chainsReadAt, now)}`, `budget ${v.budget}/min`];
+  const chains = s.chains.failed
+    ? `chains failed: ${s.chains.failed}${s.chains.readAt === null ? '' : ` (read ${ago(s.chains.readAt, now)})`}`
+    : s.chains.readAt === null
+      ? 'chains never read'
+      : `chains ${ago(s.chains.readAt, now)}`;
+  const times = [list, health, chains, `budget ${v.budget}/min`];
   // on a narrow terminal the value goes last, the title first; styled once fitted
   const first = fitRanked(totals, [4, 1, 0, 2, 3], v.width);
   const styled = first.startsWith(title) ? c.bold(title) + first.slice(title.length) : first;
@@ -115,18 +123,34 @@ function pad(text: string, width: number, right = false): string {
   return right ? ' '.repeat(room) + text : text + ' '.repeat(room);
 }
 
-/** The stale figures grouped by reason: "* stale: 429: alpha health, beta value". */
+/** a name in a note gives up the rest of itself past this (a long one would hide the others) */
+const NOTE_NAME = 16;
+
+/** "* stale (429): alpha, beta, +5 more": as many names as fit in `width`, the others counted. */
+export function noteLine(label: string, names: string[], width: number): string {
+  const head = `* ${label}: `;
+  const line = (n: number) => {
+    const more = names.length - n;
+    return head + [...names.slice(0, n), ...(more > 0 ? [`+${more} more`] : [])].join(', ');
+  };
+  let n = names.length;
+  while (n > 1 && cols(line(n)) > width) n--;
+  return clipText(line(n), width);
+}
+
+/** The agents with a stale figure, one line a reason: "* stale (429): alpha, beta, +5 more". */
 function staleLines(v: ViewInput): string[] {
   const byReason = new Map<string, string[]>();
-  const add = (reason: string, what: string) => byReason.set(reason, [...(byReason.get(reason) ?? []), what]);
+  const add = (label: string, name: string) => {
+    const names = byReason.get(label) ?? [];
+    if (!names.includes(name)) byReason.set(label, [...names, name]);
+  };
   for (const a of v.snapshot.agents) {
-    const figures = { health: a.healthy, value: a.value, 'PnL 24h': a.pnl24h, open: a.open };
-    for (const [label, f] of Object.entries(figures))
-      if (f.stale) add(`stale: ${f.stale}`, `${cellSafe(a.name)} ${label}`);
-    if (a.partial.length > 0 && !a.value.stale)
-      add(`partial: ${a.partial.join(', ')} not read`, `${cellSafe(a.name)} value`);
+    const name = clipText(cellSafe(a.name), NOTE_NAME);
+    for (const f of [a.healthy, a.value, a.pnl24h, a.open]) if (f.stale) add(`stale (${f.stale})`, name);
+    if (a.partial.length > 0 && !a.value.stale) add(`partial (${a.partial.join(', ')} not read)`, name);
   }
-  return [...byReason].map(([reason, what]) => v.colour.dim(clipText(`* ${reason}: ${what.join(', ')}`, v.width)));
+  return [...byReason].map(([label, names]) => v.colour.dim(noteLine(label, names, v.width)));
 }
 
 /** The view's lines, each at most `width` columns. */

@@ -5,7 +5,7 @@ import { superagents } from '../../../api/superagents.js';
 import { createSourceHttp, type SourceHttp } from '../../../api/money/source-http.js';
 import { readHoldings, type Addresses, type HoldingsResult } from '../../../api/money/holdings.js';
 import { readHlPortfolio, type HlPortfolioPeriod } from '../../../api/money/hyperliquid.js';
-import { EVM_CHAINS, SOURCES, type Endpoints, type SourceName } from '../../../api/money/types.js';
+import { EVM_CHAINS, SOURCES, type Endpoints, type JsonRequest, type SourceName } from '../../../api/money/types.js';
 import type { Profile } from '../../../config/file.js';
 import { EMBEDDED_KEY_PREFIX } from '../../../contract.js';
 import { BadAnswerError, UsageError } from '../../../core/errors.js';
@@ -191,6 +191,8 @@ export interface MoneyReadOptions {
   only?: readonly SourceName[];
   /** no spinner and no piped notice: a caller drawing its own screen or log says what it waits for */
   quiet?: boolean;
+  /** each source request through this (a watcher paces and counts them per host) */
+  wrapJson?: (json: JsonRequest) => JsonRequest;
 }
 
 /** What the addresses hold, from the sources alone (no request to the service). */
@@ -216,7 +218,7 @@ export async function readMoneyAt(
     const reading = readHoldings(
       addresses,
       endpoints,
-      { json: http.json, readEvm: evm?.readEvm, timeoutMs },
+      { json: opts.wrapJson?.(http.json) ?? http.json, readEvm: evm?.readEvm, timeoutMs },
       opts.signal,
     );
     return await whileReading(ctx, count && !opts.quiet ? label : '', timeoutMs, reading);
@@ -253,7 +255,7 @@ export async function readPortfolioAt(
   }
   const { http, timeoutMs } = openSources(ctx);
   try {
-    const reading = readHlPortfolio(base, evmAddress, http.json, opts.signal);
+    const reading = readHlPortfolio(base, evmAddress, opts.wrapJson?.(http.json) ?? http.json, opts.signal);
     return await whileReading(ctx, opts.quiet ? '' : 'Reading the history from Hyperliquid…', timeoutMs, reading);
   } finally {
     http.close();

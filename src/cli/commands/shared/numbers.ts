@@ -4,7 +4,9 @@ import { UsageError } from '../../../core/errors.js';
 
 /** An option's value as a whole number within a range, or a usage error naming the flag. */
 export function parseInteger(flag: string, value: unknown, range: { min?: number; max?: number } = {}): number {
-  const n = typeof value === 'number' ? value : Number(value);
+  // written out in decimal digits: Number() would also take 0x10, 1e3, 0b11 or ' 5'
+  const written = typeof value === 'string' && /^-?[0-9]+$/.test(value);
+  const n = typeof value === 'number' ? value : written ? Number(value) : NaN;
   const { min = -Infinity, max = Infinity } = range;
   if (typeof value === 'string' && value.trim() === '') throw new UsageError(`${flag} needs a whole number`);
   if (!Number.isInteger(n) || n < min || n > max) {
