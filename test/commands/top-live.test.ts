@@ -79,6 +79,8 @@ describe('top live', () => {
     const [first, second] = order;
     expect(screen.calls).toEqual(['enter']);
     expect(screen.text).toContain('p pause');
+    // the budget as given, its reserve for the keys included
+    expect(screen.text).toContain('budget 30/min');
     screen.press('j', 'p');
     await until('the second paused', async () => (await statusOf(second!)) === 'paused');
     await until('said', () => screen.text.includes(`${second} paused`));

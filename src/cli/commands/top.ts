@@ -3,9 +3,10 @@
 import { KillSwitchPacer } from '../../api/rate-budget.js';
 import { canUseScreen, Screen } from '../../ui/screen/screen.js';
 import { Feed } from '../top/feed.js';
-import { SOURCE_BUDGET } from '../top/source-pacer.js';
+import { SIMULATION_SOURCE_BUDGET, SOURCE_BUDGET } from '../top/source-pacer.js';
 import { printSnapshot } from '../top/snapshot-out.js';
 import type { Context } from '../context.js';
+import { paperOnly } from './shared/money.js';
 import { parseInteger, parseNumber } from './shared/numbers.js';
 import { withStop } from './shared/stop.js';
 import type { Input, Spec } from '../spec.js';
@@ -16,8 +17,10 @@ export const spec = {
     '--interval seconds while the service is asked at most --budget times a minute and each chain source ' +
     `host at most ${SOURCE_BUDGET} times a minute (within Hyperliquid's public limit; with many agents each ` +
     'is read less often, the oldest first). On a terminal a full-screen view: arrows or j/k select, p pauses ' +
-    'and r resumes the selected agent, P pauses all (after a y), Enter shows its positions, c opens the chat ' +
-    'with it, q leaves. A figure ' +
+    'and r resumes the selected agent, P pauses all (after a y), Enter shows its positions (Esc back), c ' +
+    'opens the chat with it, Ctrl-Z stops top as in any shell job, q leaves. Pauses and resumes never wait on ' +
+    'the budget, one at a time for an agent; q waits for those under way, and what failed is said after. ' +
+    'A figure ' +
     "that could not be read again keeps its last value, marked '*' with the reason below (429, a source down, " +
     'a budget). ' +
     'Piped or with --once, one snapshot of every agent (it waits for the budgets and a 429, said on stderr): ' +
@@ -57,6 +60,8 @@ export async function run(input: Input<typeof spec>, ctx: Context): Promise<numb
     budget: pacer.reads,
     intervalMs: seconds * 1000,
     onSourceWait: onWait?.sources,
+    // a first look at the embedded service's paper agents is not throttled as the public sources must be
+    sourceBudget: paperOnly(ctx, api) ? SIMULATION_SOURCE_BUDGET : SOURCE_BUDGET,
   });
   if (live) {
     const { runLive } = await import('../top/live.js');

@@ -121,7 +121,7 @@ export async function runLive(
       width: columns,
       selected: selected(),
       now: ctx.clock.now(),
-      budget: o.pacer.reads.perMinute,
+      budget: o.pacer.perMinute,
       colour,
     };
     let lines = fleetLines(input);

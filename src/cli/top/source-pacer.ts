@@ -12,6 +12,8 @@ import type { JsonRequest } from '../../api/money/types.js';
  * allows 600 a minute a client.
  */
 export const SOURCE_BUDGET = 120;
+/** the same when every source read is the embedded service's own simulation (600 a minute a client) */
+export const SIMULATION_SOURCE_BUDGET = 480;
 const WINDOW_MS = 60_000;
 /** after a 429 the host is left alone this long */
 const BACKOFF_MS = 60_000;
