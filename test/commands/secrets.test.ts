@@ -60,6 +60,7 @@ function invocations(agentId: string, classicId: string, soulFile: string, fleet
     positions: { args: ['positions', agentId], ...t },
     pnl: { args: ['pnl', agentId], ...t },
     health: { args: ['health', agentId], ...t },
+    top: { args: ['top', '--once'], ...t },
     // a breach (the agent's paper account holds less), reported and not acted on
     guard: { args: ['guard', agentId, '--min-value', '1000000', '--once', '--dry-run'], code: 10, ...t },
     'soul show': { args: ['soul', 'show', agentId], ...t },
