@@ -58,13 +58,24 @@ describe('sim scenarios', () => {
     for (const r of await ratios(later, calm)) expect(r).toBeCloseTo(CRASH_FLOOR, 4);
   });
 
+  it('a start that names no scenario goes on with the one kept (a demo shell without the variable)', async () => {
+    const clock = fakeClock();
+    const calm = await t.service({ simClock: clock.now });
+    const crash = await t.service({ simClock: clock.now, simScenario: 'crash' });
+    clock.advance(5);
+    await crash.close();
+    const unnamed = await t.serviceOn(crash.dataDir, { simClock: clock.now });
+    clock.advance(5);
+    for (const r of await ratios(unnamed, calm)) expect(r).toBeCloseTo(0.49, 4);
+  });
+
   it('back to calm after a crash, the market recovers from where it was, not at once', async () => {
     const clock = fakeClock();
     const calm = await t.service({ simClock: clock.now });
     const crash = await t.service({ simClock: clock.now, simScenario: 'crash' });
     clock.advance(10);
     await crash.close();
-    const after = await t.serviceOn(crash.dataDir, { simClock: clock.now });
+    const after = await t.serviceOn(crash.dataDir, { simClock: clock.now, simScenario: 'calm' });
     for (const r of await ratios(after, calm)) expect(r).toBeCloseTo(0.49, 4);
     clock.advance(RECOVERY_STEPS);
     for (const r of await ratios(after, calm)) expect(r).toBeCloseTo(0.49 + 0.51 / 2, 4);

@@ -72,8 +72,8 @@ export const spec = {
       description:
         'shape the simulated market: calm (the default) or crash (every coin falls 30% each 5 simulated minutes, ' +
         'to a floor of 5% where it stays, from the first start with it on this data dir: agents holding longs ' +
-        'lose value; calm after it recovers from where it was; ' +
-        'SUPERAGENT_SIM_SCENARIO sets it for the embedded service)',
+        'lose value; calm after it recovers from where it was; the scenario is kept in the data dir until ' +
+        'another is named; SUPERAGENT_SIM_SCENARIO sets it for the embedded service)',
     },
     faultLatency: { type: 'string', value: 'ms', description: 'add this latency to every answer' },
     faultErrorRate: { type: 'string', value: 'r', description: 'answer a share R (0..1) of requests with 500/503' },

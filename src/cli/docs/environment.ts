@@ -47,8 +47,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   {
     name: 'SUPERAGENT_SIM_SCENARIO',
     description:
-      "the embedded local service's simulated market scenario: calm (the default) or crash " +
-      '(as superagent server --sim-scenario)',
+      "the embedded local service's simulated market scenario: calm (the default on a new data dir) or crash " +
+      '(as superagent server --sim-scenario); kept in the data dir until another is named',
   },
   {
     name: 'SUPERAGENT_HOSTED_URL',

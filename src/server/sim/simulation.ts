@@ -58,17 +58,20 @@ export class Simulation {
     private readonly store: Store,
     options: Partial<SimOptions> = {},
   ) {
+    const kept = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
+    // a start that names no scenario goes on with the one kept: a demo's crash is not undone by a command
+    // run from a shell without the variable
+    const keptScenario = kept?.scenario === 'crash' || kept?.scenario === 'calm' ? kept.scenario : undefined;
     this.options = {
       paperBalanceUsd: options.paperBalanceUsd ?? DEFAULT_PAPER_BALANCE_USD,
       polymarketBalanceUsd: options.polymarketBalanceUsd ?? DEFAULT_POLYMARKET_BALANCE_USD,
       clock: options.clock ?? Date.now,
       seed: options.seed ?? DEFAULT_SIM_SEED,
       speed: options.speed && options.speed > 0 ? options.speed : 1,
-      scenario: options.scenario ?? 'calm',
+      scenario: options.scenario ?? keptScenario ?? 'calm',
     };
     const stepMs = STEP_MS / this.options.speed;
     this.clock = clockNow(this.store.sim.read<ClockRecord>('market', CLOCK_KEY), stepMs, this.now());
-    const kept = this.store.sim.read<ScenarioRecord>('market', SCENARIO_KEY);
     this.market = marketNow(this.options.seed, this.options.scenario, kept, this.clock, this.step());
   }
 
