@@ -55,6 +55,25 @@ const view = (width: number, selected = 0, s = snapshot()) =>
 const headOf = (lines: string[]) => lines.find((l) => l.includes('NAME'))!;
 
 describe('top view', () => {
+  it('a short terminal: the selected agent is shown first of all, the notes and spacing go before it', () => {
+    for (const height of [2, 3, 4, 5]) {
+      const lines = fleetLines({
+        snapshot: snapshot(),
+        width: 100,
+        height,
+        selected: 1,
+        now: NOW,
+        budget: 30,
+        colour: plain,
+      });
+      expect(lines.length, `height ${height}`).toBeLessThanOrEqual(height);
+      expect(
+        lines.filter((l) => l.startsWith('› ')),
+        `height ${height}`,
+      ).toEqual([expect.stringMatching(/^› beta /)]);
+    }
+  });
+
   it('120 columns: every column, the totals and read times in the header, nothing wider', () => {
     const lines = view(120);
     expect(lines.every((l) => visibleWidth(l) <= 120)).toBe(true);
@@ -154,7 +173,7 @@ describe('top view', () => {
     const lines = fleetLines({
       snapshot: snapshot(many),
       width: 80,
-      rows: 5,
+      height: 9,
       selected: 20,
       now: NOW,
       budget: 30,

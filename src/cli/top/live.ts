@@ -124,13 +124,8 @@ export async function runLive(
       budget: o.pacer.perMinute,
       colour,
     };
-    let lines = fleetLines(input);
     // more agents than rows: the table is windowed round the selection
-    if (lines.length + 2 > rows) {
-      const other = lines.length - snapshot.agents.length;
-      lines = fleetLines({ ...input, rows: Math.max(1, rows - 2 - other) });
-    }
-    lines = lines.slice(0, Math.max(0, rows - 2));
+    const lines = fleetLines({ ...input, height: Math.max(1, rows - 2) }).slice(0, Math.max(0, rows - 2));
     screen.draw([...lines, ...pad(rows - 2 - lines.length), ...bottom]);
   };
   const pad = (n: number) => Array<string>(Math.max(0, n)).fill('');

@@ -12,8 +12,8 @@ import type { Snapshot } from './feed.js';
 export interface ViewInput {
   snapshot: Snapshot;
   width: number;
-  /** the terminal's rows for the table's rows, when they must be windowed round the selection */
-  rows?: number;
+  /** the lines the view may take: the agents' rows are windowed round the selection to fit */
+  height?: number;
   selected: number;
   now: number;
   /** the service requests a minute top may send */
@@ -182,13 +182,20 @@ export function fleetLines(v: ViewInput): string[] {
   const header = headerLines(v);
   const empty =
     s.agents.length === 0 ? [c.dim(s.list.readAt === null ? '  reading the fleet…' : '  no agents yet')] : [];
-  return [...header, '', c.dim(clipText(heads, v.width)), ...windowed(rows, v), ...empty, ...notes];
+  const top = [...header, '', c.dim(clipText(heads, v.width))];
+  const tail = [...empty, ...notes];
+  if (v.height === undefined || top.length + rows.length + tail.length <= v.height) return [...top, ...rows, ...tail];
+  // a short terminal: the notes go first, then the blank line, the column heads and the read times, so
+  // that the selected agent stays in sight
+  const want = Math.min(rows.length, 1);
+  while (tail.length > 0 && top.length + want + tail.length > v.height) tail.pop();
+  for (const drop of [2, 2, 1]) if (top.length + want > v.height && top.length > drop) top.splice(drop, 1);
+  return [...top, ...windowed(rows, v.selected, Math.max(1, v.height - top.length - tail.length)), ...tail];
 }
 
 /** The rows that fit, the selected one among them. */
-function windowed(rows: string[], v: ViewInput): string[] {
-  if (v.rows === undefined || rows.length <= v.rows) return rows;
-  const room = Math.max(1, v.rows);
-  const start = Math.min(Math.max(0, v.selected - room + 1), rows.length - room);
+function windowed(rows: string[], selected: number, room: number): string[] {
+  if (rows.length <= room) return rows;
+  const start = Math.min(Math.max(0, selected - room + 1), rows.length - room);
   return rows.slice(start, start + room);
 }
