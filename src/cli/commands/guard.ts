@@ -9,6 +9,7 @@ import { KillSwitchPacer } from '../../api/rate-budget.js';
 import { Guard, type GuardConfig } from '../guard/round.js';
 import { DEFAULT_WINDOW_MS, parseRules, parseWindow } from '../guard/rules.js';
 import { parseInteger } from './shared/numbers.js';
+import { BUDGET_OPTION, parseBudget } from './shared/request-budget.js';
 import { sourcesOff } from '../guard/sources.js';
 import { GuardState, guardStateFile } from '../guard/state.js';
 import type { Input, Spec } from '../spec.js';
@@ -50,7 +51,7 @@ export const spec = {
     interval: { type: 'string', value: 'seconds', description: 'seconds between checks (default 60)' },
     once: { type: 'boolean', description: 'check once: exit 0 within the limits, 10 when one was breached' },
     dryRun: { type: 'boolean', description: 'report breaches, pause nothing' },
-    budget: { type: 'string', value: 'n', description: 'service requests a minute at most (default 30)' },
+    budget: BUDGET_OPTION,
     onUnreadable: {
       type: 'string',
       value: 'what',
@@ -92,7 +93,7 @@ function configOf(input: Input<typeof spec>, ctx: Context): GuardConfig & { inte
     once: input.once,
     intervalMs:
       (input.interval === undefined ? 60 : parseInteger('--interval', input.interval, { min: 1, max: 86_400 })) * 1000,
-    budget: input.budget === undefined ? 30 : parseInteger('--budget', input.budget, { min: 1, max: 600 }),
+    budget: parseBudget(input.budget),
   };
 }
 

@@ -7,7 +7,8 @@ import { SIMULATION_SOURCE_BUDGET, SOURCE_BUDGET } from '../top/source-pacer.js'
 import { printSnapshot } from '../top/snapshot-out.js';
 import type { Context } from '../context.js';
 import { paperOnly } from './shared/money.js';
-import { parseInteger, parseNumber } from './shared/numbers.js';
+import { parseNumber } from './shared/numbers.js';
+import { BUDGET_OPTION, parseBudget } from './shared/request-budget.js';
 import { withStop } from './shared/stop.js';
 import type { Input, Spec } from '../spec.js';
 
@@ -31,22 +32,20 @@ export const spec = {
     'not read null and its reason in the agent\'s "stale" object. Exit 0 even when a figure is stale.',
   options: {
     interval: { type: 'string', value: 'seconds', description: 'seconds between refreshes (default 5)' },
-    budget: { type: 'string', value: 'n', description: 'service requests a minute at most (default 30)' },
+    budget: BUDGET_OPTION,
     once: { type: 'boolean', description: 'one snapshot, then exit (what a pipe gets)' },
   },
   examples: ['superagent top', 'superagent top --interval 10 --budget 20', 'superagent top --once --json | jq .agents'],
 } as const satisfies Spec;
 
 export const DEFAULT_INTERVAL_S = 5;
-export const DEFAULT_BUDGET = 30;
 
 export async function run(input: Input<typeof spec>, ctx: Context): Promise<number | void> {
   const seconds =
     input.interval === undefined
       ? DEFAULT_INTERVAL_S
       : parseNumber('--interval', input.interval, { min: 1, max: 3600 });
-  const perMinute =
-    input.budget === undefined ? DEFAULT_BUDGET : parseInteger('--budget', input.budget, { min: 1, max: 6000 });
+  const perMinute = parseBudget(input.budget);
   // the refresh within the budget less a reserve; a pause or resume from a key goes at once
   const pacer = new KillSwitchPacer(perMinute, ctx.clock);
   const p = ctx.printer;
